@@ -1,0 +1,125 @@
+//! Command-line types. The `///` comments are the help text (and, later, the
+//! man pages), so they are written for a person meeting the tool for the first
+//! time.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand};
+
+use crate::manifest::Status;
+
+/// Give every parallel run of work its own git worktree and branch.
+///
+/// Each run gets `.loop-worktrees/<id>/` on branch `loop/<id>`, recorded in
+/// `.loop-worktrees/manifest.json`. Mark what each run became; cleanup removes
+/// finished worktrees without ever forcing, and keeps every branch.
+#[derive(Debug, Parser)]
+#[command(
+    name = "git-loop",
+    bin_name = "git loop",
+    version,
+    max_term_width = 100
+)]
+pub struct Cli {
+    /// Repository to operate on (default: the current directory)
+    #[arg(short = 'C', long = "repo", value_name = "DIR", global = true)]
+    pub repo: Option<PathBuf>,
+
+    /// Machine-readable output: one JSON document on stdout
+    #[arg(long, global = true)]
+    pub json: bool,
+
+    /// No progress or summary lines on stderr
+    #[arg(short, long, global = true)]
+    pub quiet: bool,
+
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Create a worktree and branch `loop/<RUN_ID>` for a new run
+    #[command(after_help = "Example:\n  cd \"$(git loop create fix-login --pattern bugfix)\"")]
+    Create(CreateArgs),
+    /// Record what a run became (never deletes it)
+    #[command(after_help = "Example:\n  git loop mark fix-login merged")]
+    Mark(MarkArgs),
+    /// Remove the worktrees of finished runs (never forced; branches are kept)
+    #[command(
+        after_help = "Examples:\n  git loop cleanup --dry-run\n  git loop cleanup --status rejected,stale --older-than 24h"
+    )]
+    Cleanup(CleanupArgs),
+    /// Compare git's worktrees with the manifest: report orphans, drop vanished runs
+    #[command(after_help = "Example:\n  git loop reconcile --remove-orphan old-run")]
+    Reconcile(ReconcileArgs),
+    /// List recorded runs
+    #[command(after_help = "Example:\n  git loop list --status active")]
+    List(ListArgs),
+    /// Print the absolute path of a run's worktree
+    #[command(after_help = "Example:\n  cd \"$(git loop path fix-login)\"")]
+    Path(PathArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct CreateArgs {
+    /// Unique id of the run: one path segment, valid in a branch name `loop/<RUN_ID>`
+    pub run_id: String,
+
+    /// Short label of the kind of work, kept in the manifest for audit
+    #[arg(long, value_name = "LABEL")]
+    pub pattern: String,
+
+    /// Branch or commit to start from (default: config `loop.base`, else `main`)
+    #[arg(long, value_name = "BRANCH")]
+    pub base: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct MarkArgs {
+    /// Id of the run
+    pub run_id: String,
+
+    /// What the run became
+    #[arg(value_enum)]
+    pub status: Status,
+}
+
+#[derive(Debug, Args)]
+pub struct CleanupArgs {
+    /// Statuses to clean up, comma-separated (default: rejected,escalated; never active)
+    #[arg(long, value_name = "CSV")]
+    pub status: Option<String>,
+
+    /// Only runs created longer ago than this: <n> with s, m, h or d (e.g. 24h)
+    #[arg(long, value_name = "AGE")]
+    pub older_than: Option<String>,
+
+    /// Report what would be removed; change nothing
+    #[arg(long)]
+    pub dry_run: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct ReconcileArgs {
+    /// Remove this orphan worktree (repeatable; never forced)
+    #[arg(long, value_name = "ID")]
+    pub remove_orphan: Vec<String>,
+
+    /// Report what would change; change nothing
+    #[arg(long)]
+    pub dry_run: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct ListArgs {
+    /// Only runs with these statuses, comma-separated
+    #[arg(long, value_name = "CSV")]
+    pub status: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct PathArgs {
+    /// Id of the run
+    pub run_id: String,
+}

@@ -1,0 +1,187 @@
+//! `git loop cleanup [--status <CSV>] [--older-than <AGE>] [--dry-run]`
+//!
+//! Removes the worktrees of runs whose status is in the set (default
+//! `rejected,escalated`) and, with a cutoff, that were created before
+//! now − cutoff. `active` is never selected, even when named.
+//!
+//! Safety: removal is `git worktree remove` without `--force`, so git itself
+//! refuses a worktree with uncommitted or untracked files, or a locked one;
+//! that refusal is recorded as skipped, with git's reason, and the entry stays.
+//! Branches are always kept: an unmerged branch is the only copy of a run's
+//! work.
+//!
+//! Locking: the worktree-operation lock is held for the whole cleanup; the
+//! manifest mutex only to select entries and, after git is done, to drop the
+//! removed ones — matched by id *and* `createdAt`, so an entry that changed
+//! meanwhile is left alone.
+
+use jiff::SignedDuration;
+use serde::Serialize;
+
+use crate::cli::CleanupArgs;
+use crate::commands::{Ctx, Removal, remove_worktree};
+use crate::config::{parse_cutoff, parse_status_csv};
+use crate::error::Result;
+use crate::git::cmd::Git;
+use crate::lock::{ManifestMutex, OpsLock};
+use crate::manifest::{Entry, Manifest, Status};
+use crate::{Out, Report};
+
+/// Flags as typed, parsed before the repository is touched (usage errors).
+pub struct Flags {
+    pub statuses: Option<Vec<Status>>,
+    pub older_than: Option<SignedDuration>,
+    pub dry_run: bool,
+}
+
+impl Flags {
+    pub fn parse(args: &CleanupArgs) -> Result<Flags> {
+        Ok(Flags {
+            statuses: match &args.status {
+                Some(csv) => Some(parse_status_csv(csv, "--status", true)?),
+                None => None,
+            },
+            older_than: match &args.older_than {
+                Some(text) => Some(parse_cutoff(text, "--older-than", true)?),
+                None => None,
+            },
+            dry_run: args.dry_run,
+        })
+    }
+}
+
+#[derive(Debug, Serialize)]
+pub struct RemovedEntry {
+    pub id: String,
+    pub path: String,
+    pub branch: String,
+}
+
+#[derive(Debug, Serialize)]
+pub struct SkippedEntry {
+    pub id: String,
+    pub path: String,
+    pub reason: String,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CleanupReport {
+    pub dry_run: bool,
+    pub removed: Vec<RemovedEntry>,
+    pub skipped: Vec<SkippedEntry>,
+}
+
+impl Report for CleanupReport {
+    fn human(&self, out: &mut Out<'_>) -> std::io::Result<()> {
+        let verb = if self.dry_run {
+            "would remove"
+        } else {
+            "removed"
+        };
+        for r in &self.removed {
+            writeln!(out.stdout, "{verb} {} ({})", r.id, r.path)?;
+        }
+        for s in &self.skipped {
+            writeln!(out.stdout, "skipped {}: {}", s.id, s.reason)?;
+        }
+        out.note(format_args!(
+            "{verb} {}, skipped {}{}",
+            self.removed.len(),
+            self.skipped.len(),
+            if self.removed.is_empty() && self.skipped.is_empty() {
+                " (nothing selected)"
+            } else {
+                ""
+            }
+        ));
+        Ok(())
+    }
+}
+
+fn select(
+    manifest: &Manifest,
+    statuses: &[Status],
+    older_than: Option<SignedDuration>,
+) -> Vec<Entry> {
+    let cutoff = older_than.map(|c| crate::time::cutoff_instant(crate::time::now(), c));
+    manifest
+        .worktrees
+        .iter()
+        .filter(|e| e.status != Status::Active && statuses.contains(&e.status))
+        .filter(|e| cutoff.is_none_or(|c| e.created_at.0 < c))
+        .cloned()
+        .collect()
+}
+
+pub fn run(ctx: &Ctx, flags: &Flags, out: &mut Out<'_>) -> Result<CleanupReport> {
+    let mut statuses = flags
+        .statuses
+        .clone()
+        .unwrap_or_else(|| ctx.settings.cleanup_status.value.clone());
+    if statuses.contains(&Status::Active) {
+        out.note(format_args!(
+            "note: active runs are never cleaned up; ignoring `active` (mark a finished run first)"
+        ));
+        statuses.retain(|s| *s != Status::Active);
+    }
+    let older_than = flags.older_than.or(ctx.settings.cleanup_older_than.value);
+    let mut report = CleanupReport {
+        dry_run: flags.dry_run,
+        removed: Vec::new(),
+        skipped: Vec::new(),
+    };
+    if !ctx.loop_dir_exists()? {
+        return Ok(report);
+    }
+    let git = Git::new(ctx.repo.root());
+
+    let _ops;
+    let selected = if flags.dry_run {
+        select(&ctx.manifest.load_or_default()?, &statuses, older_than)
+    } else {
+        _ops = OpsLock::acquire(&ctx.loop_dir(), || {
+            out.note(format_args!(
+                "waiting for another git-loop worktree operation to finish…"
+            ))
+        })?;
+        let _mutex = ManifestMutex::acquire(&ctx.loop_dir())?;
+        select(&ctx.manifest.load_or_default()?, &statuses, older_than)
+    };
+    if selected.is_empty() {
+        return Ok(report);
+    }
+
+    let registrations = ctx.repo.loop_worktrees()?;
+    let mut gone = Vec::new();
+    for entry in selected {
+        match remove_worktree(ctx, &git, &entry.id, &registrations, flags.dry_run)? {
+            Removal::Removed => {
+                report.removed.push(RemovedEntry {
+                    id: entry.id.clone(),
+                    path: entry.path.clone(),
+                    branch: entry.branch.clone(),
+                });
+                gone.push(entry);
+            }
+            Removal::Skipped(reason) => report.skipped.push(SkippedEntry {
+                id: entry.id,
+                path: entry.path,
+                reason,
+            }),
+        }
+    }
+
+    if !flags.dry_run && !gone.is_empty() {
+        let _mutex = ManifestMutex::acquire(&ctx.loop_dir())?;
+        let mut manifest = ctx.manifest.load_or_default()?;
+        let before = manifest.worktrees.len();
+        manifest
+            .worktrees
+            .retain(|e| !gone.iter().any(|g| g.same_run(e)));
+        if manifest.worktrees.len() != before {
+            ctx.manifest.write(&manifest)?;
+        }
+    }
+    Ok(report)
+}

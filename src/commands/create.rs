@@ -1,0 +1,192 @@
+//! `git loop create <RUN_ID> --pattern <LABEL> [--base <BRANCH>]`
+//!
+//! Order of work, and why:
+//! 1. Validate the id and label (usage errors, before anything is read).
+//! 2. Resolve the base to a commit and refuse an existing `loop/<id>` branch
+//!    (reads through gix; nothing written yet).
+//! 3. Under the manifest mutex: refuse an `active` entry with this id, and add
+//!    `.loop-worktrees/` to `.gitignore`. Release.
+//! 4. Under the worktree-operation lock (see [`crate::lock`]): check the branch
+//!    and path again — the lock serializes every git-loop `worktree add`, so
+//!    this check cannot race another create — then run
+//!    `git worktree add --no-track -b loop/<id> -- .loop-worktrees/<id> <commit>`.
+//!    The checkout runs outside the manifest mutex. Two creates of one id are
+//!    safe because only one of them can create the branch: the other is
+//!    refused by the re-check (or by git itself).
+//! 5. Under the mutex again: re-read the manifest, replace a non-active entry
+//!    with this id, append the new one, write atomically. If that fails, remove
+//!    the worktree and the branch this process just made (the branch only if it
+//!    still points at the base commit) and report the original error.
+
+use std::fs::{self, OpenOptions};
+use std::io::{ErrorKind, Write};
+
+use serde::Serialize;
+
+use crate::cli::CreateArgs;
+use crate::commands::Ctx;
+use crate::config::KEY_BASE;
+use crate::error::{Error, Result};
+use crate::git::cmd::Git;
+use crate::lock::{ManifestMutex, OpsLock};
+use crate::manifest::{Entry, LOOP_DIR, Status};
+use crate::{Out, Report, runid};
+
+#[derive(Debug, Serialize)]
+#[serde(transparent)]
+pub struct CreateReport {
+    pub entry: Entry,
+    #[serde(skip)]
+    pub abs_path: std::path::PathBuf,
+}
+
+impl Report for CreateReport {
+    fn human(&self, out: &mut Out<'_>) -> std::io::Result<()> {
+        writeln!(out.stdout, "{}", self.abs_path.display())?;
+        out.note(format_args!(
+            "created {} on branch {} from {}",
+            self.entry.path, self.entry.branch, self.entry.base_branch
+        ));
+        Ok(())
+    }
+}
+
+pub fn validate(args: &CreateArgs) -> Result<()> {
+    runid::validate(&args.run_id)?;
+    if args.pattern.is_empty() {
+        return Err(Error::InvalidPattern(args.pattern.clone()));
+    }
+    Ok(())
+}
+
+pub fn run(ctx: &Ctx, args: &CreateArgs, out: &mut Out<'_>) -> Result<CreateReport> {
+    let id = args.run_id.as_str();
+    let branch = runid::branch_name(id);
+    let rel = runid::rel_path(id);
+    let abs = ctx.worktree_path(id);
+
+    let (base, origin) = match &args.base {
+        Some(b) => (b.clone(), "--base".to_owned()),
+        None => (
+            ctx.settings.base.value.clone(),
+            ctx.settings.base.origin.clone(),
+        ),
+    };
+    let base_commit = ctx
+        .repo
+        .resolve_commit(&base)
+        .ok_or_else(|| Error::BaseNotFound {
+            base: base.clone(),
+            origin: format!("{origin}; the default is set by {KEY_BASE}"),
+        })?;
+    // An active run with this id is the likelier mistake; name its path first.
+    if ctx.loop_dir_exists()? {
+        refuse_active(&ctx.manifest.load_or_default()?, id)?;
+    }
+    if ctx.repo.branch_exists(&branch)? {
+        return Err(Error::BranchExists { branch });
+    }
+
+    // Decide under the mutex: no active run with this id.
+    ctx.ensure_loop_dir()?;
+    {
+        let _mutex = ManifestMutex::acquire(&ctx.loop_dir())?;
+        let manifest = ctx.manifest.load_or_default()?;
+        refuse_active(&manifest, id)?;
+        ensure_gitignore(ctx.repo.root())?;
+    }
+
+    let git = Git::new(ctx.repo.root());
+    let _ops = OpsLock::acquire(&ctx.loop_dir(), || {
+        out.note(format_args!(
+            "waiting for another git-loop worktree operation to finish…"
+        ))
+    })?;
+    if ctx.repo.branch_exists(&branch)? {
+        return Err(Error::BranchExists { branch });
+    }
+    if abs.symlink_metadata().is_ok() {
+        return Err(Error::PathExists { path: rel });
+    }
+    let commit_hex = base_commit.to_string();
+    if let Err(failure) = git.worktree_add(&branch, &rel, &commit_hex)? {
+        // git may have created the branch before failing the checkout. Under
+        // the lock and after the check above, a branch at the base commit with
+        // no worktree is this attempt's: remove it so a retry is not blocked.
+        if !abs.exists() && ctx.repo.branch_target(&branch)? == Some(base_commit) {
+            let _ = ctx.repo.delete_branch_if_at(&branch, base_commit);
+        }
+        return Err(Error::Git(failure));
+    }
+    crate::crash::point("after-worktree-add");
+
+    let created_at = crate::time::now();
+    let entry = Entry::new(id, &base, &args.pattern, created_at);
+    if let Err(e) = record(ctx, &entry) {
+        // Best effort: the worktree is fresh and clean, so a plain remove works.
+        let _ = git.worktree_remove(&rel);
+        let _ = ctx.repo.delete_branch_if_at(&branch, base_commit);
+        return Err(e);
+    }
+    Ok(CreateReport {
+        entry,
+        abs_path: abs,
+    })
+}
+
+fn refuse_active(manifest: &crate::manifest::Manifest, id: &str) -> Result<()> {
+    match manifest.find(id) {
+        Some(e) if e.status == Status::Active => Err(Error::ActiveExists {
+            id: id.to_owned(),
+            path: e.path.clone(),
+        }),
+        _ => Ok(()),
+    }
+}
+
+fn record(ctx: &Ctx, entry: &Entry) -> Result<()> {
+    let _mutex = ManifestMutex::acquire(&ctx.loop_dir())?;
+    let mut manifest = ctx.manifest.load_or_default()?;
+    refuse_active(&manifest, &entry.id)?;
+    manifest.worktrees.retain(|e| e.id != entry.id);
+    manifest.worktrees.push(entry.clone());
+    ctx.manifest.write(&manifest)
+}
+
+/// Append `.loop-worktrees/` to the root `.gitignore` unless an equivalent
+/// line is already there. Handles a missing file and a last line without a
+/// newline. Called under the mutex, so concurrent creates append once.
+fn ensure_gitignore(root: &std::path::Path) -> Result<()> {
+    let path = root.join(".gitignore");
+    let existing = match fs::read(&path) {
+        Ok(bytes) => bytes,
+        Err(e) if e.kind() == ErrorKind::NotFound => Vec::new(),
+        Err(e) => return Err(Error::io("could not read", &path, e)),
+    };
+    let text = String::from_utf8_lossy(&existing);
+    let wanted = [
+        format!("{LOOP_DIR}/"),
+        LOOP_DIR.to_owned(),
+        format!("/{LOOP_DIR}/"),
+        format!("/{LOOP_DIR}"),
+    ];
+    if text
+        .lines()
+        .any(|l| wanted.iter().any(|w| l.trim_end() == w))
+    {
+        return Ok(());
+    }
+    let mut line = String::new();
+    if !existing.is_empty() && !existing.ends_with(b"\n") {
+        line.push('\n');
+    }
+    line.push_str(LOOP_DIR);
+    line.push_str("/\n");
+    let mut file = OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&path)
+        .map_err(|e| Error::io("could not open", &path, e))?;
+    file.write_all(line.as_bytes())
+        .map_err(|e| Error::io("could not write", &path, e))
+}

@@ -1,0 +1,51 @@
+//! `git loop mark <RUN_ID> <STATUS>`: record what a run became.
+//!
+//! Marking never deletes an entry — the manifest is the audit trail; removal
+//! happens only in cleanup. One read-modify-write under the mutex.
+
+use serde::Serialize;
+
+use crate::cli::MarkArgs;
+use crate::commands::Ctx;
+use crate::error::{Error, Result};
+use crate::lock::ManifestMutex;
+use crate::manifest::{Entry, Status};
+use crate::{Out, Report};
+
+#[derive(Debug, Serialize)]
+#[serde(transparent)]
+pub struct MarkReport {
+    pub entry: Entry,
+    #[serde(skip)]
+    pub previous: Status,
+}
+
+impl Report for MarkReport {
+    fn human(&self, out: &mut Out<'_>) -> std::io::Result<()> {
+        out.note(format_args!(
+            "{}: {} -> {}",
+            self.entry.id, self.previous, self.entry.status
+        ));
+        out.stdout.flush()
+    }
+}
+
+pub fn run(ctx: &Ctx, args: &MarkArgs, _out: &mut Out<'_>) -> Result<MarkReport> {
+    let unknown = || Error::UnknownId {
+        id: args.run_id.clone(),
+    };
+    // Without a manifest there is nothing to mark; do not create one.
+    if !ctx.loop_dir_exists()? || ctx.manifest.load()?.is_none() {
+        return Err(unknown());
+    }
+    let _mutex = ManifestMutex::acquire(&ctx.loop_dir())?;
+    let mut manifest = ctx.manifest.load_or_default()?;
+    let entry = manifest.find_mut(&args.run_id).ok_or_else(unknown)?;
+    let previous = entry.status;
+    entry.status = args.status;
+    let entry = entry.clone();
+    if previous != args.status {
+        ctx.manifest.write(&manifest)?;
+    }
+    Ok(MarkReport { entry, previous })
+}

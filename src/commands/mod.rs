@@ -1,0 +1,209 @@
+//! One module per command. Each handler takes its arguments and a [`Ctx`],
+//! writes only notes (to stderr, through [`Out`]), and returns a report.
+
+pub mod cleanup;
+pub mod create;
+pub mod list;
+pub mod mark;
+pub mod path;
+pub mod reconcile;
+
+use std::fs;
+use std::io::ErrorKind;
+use std::path::{Path, PathBuf};
+
+use crate::cli::{Cli, Command};
+use crate::config::Settings;
+use crate::error::{Error, Result};
+use crate::git::repo::Repo;
+use crate::manifest::ManifestFile;
+use crate::{Fail, Out, Report};
+
+/// The bound repository and everything derived from it.
+pub struct Ctx {
+    pub repo: Repo,
+    pub manifest: ManifestFile,
+    pub settings: Settings,
+}
+
+impl Ctx {
+    pub fn open(cli: &Cli) -> Result<Ctx> {
+        let start = match &cli.repo {
+            Some(dir) => dir.clone(),
+            None => std::env::current_dir().map_err(|e| Error::io("could not read", ".", e))?,
+        };
+        let repo = Repo::discover(&start)?;
+        let manifest = ManifestFile::new(&repo.loop_dir());
+        let settings = Settings::load(repo.root())?;
+        Ok(Ctx {
+            repo,
+            manifest,
+            settings,
+        })
+    }
+
+    pub fn loop_dir(&self) -> PathBuf {
+        self.repo.loop_dir()
+    }
+
+    /// Whether `.loop-worktrees/` exists; refuses it if it is a symlink or not
+    /// a directory (a write through it could land outside the repository).
+    pub fn loop_dir_exists(&self) -> Result<bool> {
+        check_dir(&self.loop_dir())
+    }
+
+    /// Create `.loop-worktrees/` if needed (mutating commands only).
+    pub fn ensure_loop_dir(&self) -> Result<()> {
+        let dir = self.loop_dir();
+        if !check_dir(&dir)? {
+            match fs::create_dir(&dir) {
+                Ok(()) => {}
+                Err(e) if e.kind() == ErrorKind::AlreadyExists => {
+                    check_dir(&dir)?;
+                }
+                Err(e) => return Err(Error::io("could not create", &dir, e)),
+            }
+        }
+        Ok(())
+    }
+
+    /// Absolute path of a run's worktree.
+    pub fn worktree_path(&self, id: &str) -> PathBuf {
+        self.loop_dir().join(id)
+    }
+}
+
+fn check_dir(dir: &Path) -> Result<bool> {
+    match fs::symlink_metadata(dir) {
+        Ok(meta) if meta.file_type().is_symlink() => Err(Error::UnsafePath {
+            path: dir.to_path_buf(),
+            reason:
+                "it is a symlink; git-loop keeps its worktrees and manifest inside the repository"
+                    .into(),
+        }),
+        Ok(meta) if !meta.is_dir() => Err(Error::UnsafePath {
+            path: dir.to_path_buf(),
+            reason: "it is not a directory".into(),
+        }),
+        Ok(_) => Ok(true),
+        Err(e) if e.kind() == ErrorKind::NotFound => Ok(false),
+        Err(e) => Err(Error::io("could not read", dir, e)),
+    }
+}
+
+fn emit<R: Report>(report: R, out: &mut Out<'_>) -> std::result::Result<(), Fail> {
+    if out.json {
+        serde_json::to_writer(&mut *out.stdout, &report).map_err(std::io::Error::from)?;
+        writeln!(out.stdout)?;
+    } else {
+        report.human(out)?;
+    }
+    out.stdout.flush()?;
+    Ok(())
+}
+
+pub fn dispatch(cli: &Cli, out: &mut Out<'_>) -> std::result::Result<(), Fail> {
+    // Arguments are validated before the repository is touched, so a usage
+    // error never depends on (or changes) repository state.
+    match &cli.command {
+        Command::Create(args) => {
+            create::validate(args)?;
+            let ctx = Ctx::open(cli)?;
+            emit(create::run(&ctx, args, out)?, out)
+        }
+        Command::Mark(args) => {
+            crate::runid::validate(&args.run_id)?;
+            let ctx = Ctx::open(cli)?;
+            emit(mark::run(&ctx, args, out)?, out)
+        }
+        Command::Cleanup(args) => {
+            let flags = cleanup::Flags::parse(args)?;
+            let ctx = Ctx::open(cli)?;
+            emit(cleanup::run(&ctx, &flags, out)?, out)
+        }
+        Command::Reconcile(args) => {
+            for id in &args.remove_orphan {
+                crate::runid::validate(id)?;
+            }
+            let ctx = Ctx::open(cli)?;
+            emit(reconcile::run(&ctx, args, out)?, out)
+        }
+        Command::List(args) => {
+            let filter = match &args.status {
+                Some(csv) => Some(crate::config::parse_status_csv(csv, "--status", true)?),
+                None => None,
+            };
+            let ctx = Ctx::open(cli)?;
+            emit(list::run(&ctx, filter.as_deref())?, out)
+        }
+        Command::Path(args) => {
+            crate::runid::validate(&args.run_id)?;
+            let ctx = Ctx::open(cli)?;
+            emit(path::run(&ctx, &args.run_id)?, out)
+        }
+    }
+}
+
+/// What happened (or, in a dry run, would happen) to one worktree.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Removal {
+    Removed,
+    Skipped(String),
+}
+
+/// Remove `.loop-worktrees/<id>` through `git worktree remove` (never forced),
+/// after checking it is this repository's own worktree.
+///
+/// - a directory that is a symlink, or that is not registered with this
+///   repository (e.g. a worktree of another clone), is never touched;
+/// - a registration whose directory is already gone is removed with the same
+///   scoped command (never `git worktree prune`, which can unregister other
+///   worktrees);
+/// - a directory that is gone and unregistered is simply absent.
+///
+/// With `dry_run`, git is not run; a locked worktree is predicted as skipped.
+pub fn remove_worktree(
+    ctx: &Ctx,
+    git: &crate::git::cmd::Git,
+    id: &str,
+    registrations: &[(String, crate::git::repo::Worktree)],
+    dry_run: bool,
+) -> Result<Removal> {
+    let abs = ctx.worktree_path(id);
+    let meta = match fs::symlink_metadata(&abs) {
+        Ok(meta) => Some(meta),
+        Err(e) if e.kind() == ErrorKind::NotFound => None,
+        Err(e) => return Err(Error::io("could not read", &abs, e)),
+    };
+    let registered = registrations
+        .iter()
+        .find(|(name, _)| name == id)
+        .map(|(_, wt)| wt);
+    if let Some(meta) = &meta {
+        if meta.file_type().is_symlink() {
+            return Ok(Removal::Skipped(
+                "it is a symlink, not a worktree of this repository; left untouched".into(),
+            ));
+        }
+        if registered.is_none() {
+            return Ok(Removal::Skipped(
+                "it is not a worktree registered with this repository (another clone's, or a plain directory); left untouched"
+                    .into(),
+            ));
+        }
+    }
+    let Some(wt) = registered else {
+        return Ok(Removal::Removed);
+    };
+    if dry_run {
+        return Ok(match &wt.locked {
+            Some(reason) if reason.is_empty() => Removal::Skipped("locked".into()),
+            Some(reason) => Removal::Skipped(format!("locked: {reason}")),
+            None => Removal::Removed,
+        });
+    }
+    match git.worktree_remove(&crate::runid::rel_path(id))? {
+        Ok(()) => Ok(Removal::Removed),
+        Err(refusal) => Ok(Removal::Skipped(refusal.reason())),
+    }
+}

@@ -1,0 +1,209 @@
+//! `git loop reconcile [--remove-orphan <ID>]... [--dry-run]`
+//!
+//! Compares git's registered worktrees under `.loop-worktrees/` (read with
+//! gix: the same set `git worktree list --porcelain` shows; direct children
+//! only) with the manifest:
+//! - **orphans** — registered with git, absent from the manifest — are
+//!   reported, and removed only when named with `--remove-orphan`, without
+//!   `--force`. A name that is not an orphan is refused before anything
+//!   changes.
+//! - **dropped** — manifest entries whose directory no longer exists. A missing
+//!   path is absent, not an error (rm -rf, a crash mid-cleanup, a container
+//!   wipe). If git still has a registration for it, that one registration is
+//!   removed with `git worktree remove <path>` (never a bare `git worktree
+//!   prune`). A *locked* registration is kept, with its entry, and reported as
+//!   skipped: a locked worktree is typically on a volume that is not mounted
+//!   right now.
+//!
+//! Nothing outside `.loop-worktrees/` is ever touched, the main worktree
+//! included. The JSON `orphans` list holds every orphan found, including the
+//! ones removed on request (which also appear in `removedOrphans`).
+
+use serde::Serialize;
+
+use crate::cli::ReconcileArgs;
+use crate::commands::{Ctx, Removal, remove_worktree};
+use crate::error::{Error, Result};
+use crate::git::cmd::Git;
+use crate::lock::{ManifestMutex, OpsLock};
+use crate::manifest::Entry;
+use crate::{Out, Report, runid};
+
+#[derive(Debug, Serialize)]
+pub struct Orphan {
+    pub id: String,
+    pub path: String,
+    pub branch: Option<String>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct IdPath {
+    pub id: String,
+    pub path: String,
+}
+
+#[derive(Debug, Serialize)]
+pub struct SkippedEntry {
+    pub id: String,
+    pub path: String,
+    pub reason: String,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ReconcileReport {
+    pub dry_run: bool,
+    pub orphans: Vec<Orphan>,
+    pub dropped: Vec<IdPath>,
+    pub removed_orphans: Vec<IdPath>,
+    pub skipped: Vec<SkippedEntry>,
+}
+
+impl Report for ReconcileReport {
+    fn human(&self, out: &mut Out<'_>) -> std::io::Result<()> {
+        let would = if self.dry_run { "would " } else { "" };
+        for o in &self.orphans {
+            writeln!(
+                out.stdout,
+                "orphan {} ({}, {})",
+                o.id,
+                o.path,
+                o.branch.as_deref().unwrap_or("detached")
+            )?;
+        }
+        for d in &self.dropped {
+            writeln!(out.stdout, "{would}drop {} ({} is gone)", d.id, d.path)?;
+        }
+        for r in &self.removed_orphans {
+            writeln!(out.stdout, "{would}remove orphan {} ({})", r.id, r.path)?;
+        }
+        for s in &self.skipped {
+            writeln!(out.stdout, "skipped {}: {}", s.id, s.reason)?;
+        }
+        out.note(format_args!(
+            "{} orphan(s), {would}dropped {}, {would}removed {} orphan(s), skipped {}",
+            self.orphans.len(),
+            self.dropped.len(),
+            self.removed_orphans.len(),
+            self.skipped.len()
+        ));
+        if !self.orphans.is_empty() && self.removed_orphans.is_empty() {
+            out.note(format_args!(
+                "hint: remove an orphan with `git loop reconcile --remove-orphan <ID>`"
+            ));
+        }
+        Ok(())
+    }
+}
+
+pub fn run(ctx: &Ctx, args: &ReconcileArgs, out: &mut Out<'_>) -> Result<ReconcileReport> {
+    let dry_run = args.dry_run;
+    let loop_dir_exists = ctx.loop_dir_exists()?;
+    let _ops = if !dry_run && (loop_dir_exists || !args.remove_orphan.is_empty()) {
+        ctx.ensure_loop_dir()?;
+        Some(OpsLock::acquire(&ctx.loop_dir(), || {
+            out.note(format_args!(
+                "waiting for another git-loop worktree operation to finish…"
+            ))
+        })?)
+    } else {
+        None
+    };
+
+    let registrations = ctx.repo.loop_worktrees()?;
+    let manifest = if loop_dir_exists {
+        ctx.manifest.load_or_default()?
+    } else {
+        Default::default()
+    };
+
+    let mut report = ReconcileReport {
+        dry_run,
+        orphans: Vec::new(),
+        dropped: Vec::new(),
+        removed_orphans: Vec::new(),
+        skipped: Vec::new(),
+    };
+    for (name, wt) in &registrations {
+        if manifest.find(name).is_none() {
+            report.orphans.push(Orphan {
+                id: name.clone(),
+                path: runid::rel_path(name),
+                branch: wt.branch.clone(),
+            });
+        }
+    }
+    for id in &args.remove_orphan {
+        if !report.orphans.iter().any(|o| &o.id == id) {
+            let reason = if manifest.find(id).is_some() {
+                "it is recorded in the manifest (mark it and use cleanup)".to_owned()
+            } else {
+                format!(
+                    "no worktree is registered with git at {}",
+                    runid::rel_path(id)
+                )
+            };
+            return Err(Error::NotAnOrphan {
+                id: id.clone(),
+                reason,
+            });
+        }
+    }
+
+    let git = Git::new(ctx.repo.root());
+    let mut dropped: Vec<Entry> = Vec::new();
+    for entry in &manifest.worktrees {
+        let abs = ctx.worktree_path(&entry.id);
+        match abs.symlink_metadata() {
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            _ => continue,
+        }
+        match remove_worktree(ctx, &git, &entry.id, &registrations, dry_run)? {
+            Removal::Removed => {
+                report.dropped.push(IdPath {
+                    id: entry.id.clone(),
+                    path: entry.path.clone(),
+                });
+                dropped.push(entry.clone());
+            }
+            Removal::Skipped(reason) => report.skipped.push(SkippedEntry {
+                id: entry.id.clone(),
+                path: entry.path.clone(),
+                reason,
+            }),
+        }
+    }
+
+    let mut seen = Vec::new();
+    for id in &args.remove_orphan {
+        if seen.contains(&id) {
+            continue;
+        }
+        seen.push(id);
+        let path = runid::rel_path(id);
+        match remove_worktree(ctx, &git, id, &registrations, dry_run)? {
+            Removal::Removed => report.removed_orphans.push(IdPath {
+                id: id.clone(),
+                path,
+            }),
+            Removal::Skipped(reason) => report.skipped.push(SkippedEntry {
+                id: id.clone(),
+                path,
+                reason,
+            }),
+        }
+    }
+
+    if !dry_run && !dropped.is_empty() {
+        let _mutex = ManifestMutex::acquire(&ctx.loop_dir())?;
+        let mut manifest = ctx.manifest.load_or_default()?;
+        let before = manifest.worktrees.len();
+        manifest
+            .worktrees
+            .retain(|e| !dropped.iter().any(|d| d.same_run(e)));
+        if manifest.worktrees.len() != before {
+            ctx.manifest.write(&manifest)?;
+        }
+    }
+    Ok(report)
+}

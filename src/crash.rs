@@ -1,0 +1,48 @@
+//! Test-only fault injection, read from the environment in this one place.
+//!
+//! - `GIT_LOOP_TEST_CRASH=<point>` aborts the process (as `kill -9` would: no
+//!   destructors, no signal handlers) when it reaches `<point>`.
+//!   `GIT_LOOP_TEST_CRASH=<point>:pause` instead prints `paused at <point>` on
+//!   stderr and sleeps for an hour, so a test can kill it there.
+//! - `GIT_LOOP_TEST_FAIL=<point>` makes the I/O at a fail point return an error.
+//!
+//! Points: `after-worktree-add`, `holding-mutex`, `before-manifest-write`,
+//! `before-manifest-rename`, `after-manifest-rename`; fail points:
+//! `manifest-write`.
+//!
+//! Neither variable is meant for users; both are documented in the README so
+//! nobody is surprised by them.
+
+use std::sync::OnceLock;
+
+fn setting(var: &str, cell: &'static OnceLock<Option<String>>) -> Option<&'static str> {
+    cell.get_or_init(|| std::env::var(var).ok()).as_deref()
+}
+
+/// Abort or pause here when `GIT_LOOP_TEST_CRASH` names this point.
+pub fn point(name: &str) {
+    static CRASH: OnceLock<Option<String>> = OnceLock::new();
+    let Some(spec) = setting("GIT_LOOP_TEST_CRASH", &CRASH) else {
+        return;
+    };
+    let (at, mode) = spec.split_once(':').unwrap_or((spec, "abort"));
+    if at != name {
+        return;
+    }
+    if mode == "pause" {
+        eprintln!("paused at {name}");
+        std::thread::sleep(std::time::Duration::from_secs(3600));
+    }
+    std::process::abort();
+}
+
+/// An injected I/O failure when `GIT_LOOP_TEST_FAIL` names this point.
+pub fn fail_point(name: &str) -> std::io::Result<()> {
+    static FAIL: OnceLock<Option<String>> = OnceLock::new();
+    match setting("GIT_LOOP_TEST_FAIL", &FAIL) {
+        Some(at) if at == name => Err(std::io::Error::other(format!(
+            "injected failure at {name} (GIT_LOOP_TEST_FAIL)"
+        ))),
+        _ => Ok(()),
+    }
+}

@@ -1,0 +1,230 @@
+//! One error type for the whole crate.
+//!
+//! Each variant has a stable kebab-case code (printed by `--json` as
+//! `{"error":{"code":…,"message":…}}`) and maps to an exit code: usage errors
+//! (bad flags, invalid run id, status, CSV or cutoff given on the command line)
+//! exit 2, every refusal or failure exits 1. `Display` is one line that names the
+//! offending thing; advice lives in `help`.
+
+use std::path::PathBuf;
+
+use miette::Diagnostic;
+use thiserror::Error;
+
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// A failed `git` invocation: program arguments, exit status and stderr.
+#[derive(Debug, Clone)]
+pub struct CommandError {
+    pub args: Vec<String>,
+    pub status: Option<i32>,
+    pub stderr: String,
+}
+
+impl CommandError {
+    /// git's own explanation, without the `fatal: ` / `error: ` prefixes, on one line.
+    pub fn reason(&self) -> String {
+        let text: Vec<&str> = self
+            .stderr
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty())
+            .map(|l| {
+                l.strip_prefix("fatal: ")
+                    .or_else(|| l.strip_prefix("error: "))
+                    .unwrap_or(l)
+            })
+            .collect();
+        if text.is_empty() {
+            match self.status {
+                Some(code) => format!("git exited with status {code}"),
+                None => "git was killed by a signal".to_owned(),
+            }
+        } else {
+            text.join("; ")
+        }
+    }
+}
+
+impl std::fmt::Display for CommandError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "`git {}` failed: {}", self.args.join(" "), self.reason())
+    }
+}
+
+#[derive(Debug, Error, Diagnostic)]
+pub enum Error {
+    #[error("{0}")]
+    #[diagnostic(code(usage))]
+    Usage(String),
+
+    #[error("invalid run id {id:?}: {reason}")]
+    #[diagnostic(
+        code(invalid_run_id),
+        help(
+            "a run id is one path segment that git accepts in `loop/<id>`: letters, digits, `-`, `_`, `.` are safe"
+        )
+    )]
+    InvalidRunId { id: String, reason: String },
+
+    #[error("invalid pattern {0:?}: the pattern label must not be empty")]
+    #[diagnostic(code(invalid_pattern))]
+    InvalidPattern(String),
+
+    #[error(
+        "invalid status {value:?} in {origin}: expected one of active, rejected, escalated, merged, stale"
+    )]
+    #[diagnostic(code(invalid_status))]
+    InvalidStatus {
+        value: String,
+        origin: String,
+        usage: bool,
+    },
+
+    #[error("invalid cutoff {value:?} in {origin}: expected <n><s|m|h|d>, e.g. 24h")]
+    #[diagnostic(code(invalid_cutoff))]
+    InvalidCutoff {
+        value: String,
+        origin: String,
+        usage: bool,
+    },
+
+    #[error("not a git repository: {path}{detail}")]
+    #[diagnostic(code(not_a_repo), help("run inside a work tree, or pass -C <DIR>"))]
+    NotARepo { path: PathBuf, detail: String },
+
+    #[error(
+        "{path} is a bare repository: git-loop needs a main work tree to hold .loop-worktrees/"
+    )]
+    #[diagnostic(code(bare_repo))]
+    BareRepo { path: PathBuf },
+
+    #[error("invalid manifest {path}: {reason}")]
+    #[diagnostic(
+        code(invalid_manifest),
+        help(
+            "git-loop never rewrites a manifest it could not validate; fix or move the file by hand"
+        )
+    )]
+    InvalidManifest { path: PathBuf, reason: String },
+
+    #[error("refusing to use {path}: {reason}")]
+    #[diagnostic(code(unsafe_path))]
+    UnsafePath { path: PathBuf, reason: String },
+
+    #[error("run {id:?} is already active at {path}")]
+    #[diagnostic(
+        code(active_exists),
+        help(
+            "use that worktree, or mark it finished first: git loop mark {id} rejected (or merged, escalated, stale)"
+        )
+    )]
+    ActiveExists { id: String, path: String },
+
+    #[error("branch {branch} already exists")]
+    #[diagnostic(
+        code(branch_exists),
+        help(
+            "it is probably left from an earlier run of this id (cleanup keeps branches). Inspect it with `git log {branch}`, delete it with `git branch -d {branch}` if its work is merged, or pick another run id"
+        )
+    )]
+    BranchExists { branch: String },
+
+    #[error("{path} already exists")]
+    #[diagnostic(
+        code(path_exists),
+        help("move it away or run `git loop reconcile` to see what it is")
+    )]
+    PathExists { path: String },
+
+    #[error("no run with id {id:?} in the manifest")]
+    #[diagnostic(code(unknown_id), help("`git loop list` shows the recorded runs"))]
+    UnknownId { id: String },
+
+    #[error("{id:?} is not an orphan: {reason}")]
+    #[diagnostic(
+        code(not_an_orphan),
+        help("`git loop reconcile` without --remove-orphan lists the orphans")
+    )]
+    NotAnOrphan { id: String, reason: String },
+
+    #[error("base {base:?} (from {origin}) does not resolve to a commit")]
+    #[diagnostic(
+        code(base_not_found),
+        help(
+            "pass --base <BRANCH>, or set the default with the `loop.base` key (git config loop.base <BRANCH>)"
+        )
+    )]
+    BaseNotFound { base: String, origin: String },
+
+    #[error("timed out after 30s waiting for the manifest mutex {path}")]
+    #[diagnostic(
+        code(mutex_timeout),
+        help(
+            "another git-loop is mutating the manifest; if none is running, the file is removed automatically once it is 30s old"
+        )
+    )]
+    MutexTimeout { path: PathBuf },
+
+    #[error("{0}")]
+    #[diagnostic(code(git_failed))]
+    Git(CommandError),
+
+    #[error("could not read repository state: {0}")]
+    #[diagnostic(code(repository))]
+    Repository(String),
+
+    #[error("{action} {path}: {source}")]
+    #[diagnostic(code(io))]
+    Io {
+        action: &'static str,
+        path: PathBuf,
+        source: std::io::Error,
+    },
+}
+
+impl Error {
+    /// The stable kebab-case code printed by `--json`.
+    pub fn code(&self) -> &'static str {
+        match self {
+            Error::Usage(_) => "usage",
+            Error::InvalidRunId { .. } => "invalid-run-id",
+            Error::InvalidPattern(_) => "invalid-pattern",
+            Error::InvalidStatus { .. } => "invalid-status",
+            Error::InvalidCutoff { .. } => "invalid-cutoff",
+            Error::NotARepo { .. } => "not-a-repo",
+            Error::BareRepo { .. } => "bare-repo",
+            Error::InvalidManifest { .. } => "invalid-manifest",
+            Error::UnsafePath { .. } => "unsafe-path",
+            Error::ActiveExists { .. } => "active-exists",
+            Error::BranchExists { .. } => "branch-exists",
+            Error::PathExists { .. } => "path-exists",
+            Error::UnknownId { .. } => "unknown-id",
+            Error::NotAnOrphan { .. } => "not-an-orphan",
+            Error::BaseNotFound { .. } => "base-not-found",
+            Error::MutexTimeout { .. } => "mutex-timeout",
+            Error::Git(_) => "git-failed",
+            Error::Repository(_) => "repository",
+            Error::Io { .. } => "io",
+        }
+    }
+
+    /// 2 for usage errors (what was typed is wrong), 1 for everything else.
+    pub fn exit_code(&self) -> i32 {
+        match self {
+            Error::Usage(_) | Error::InvalidRunId { .. } | Error::InvalidPattern(_) => 2,
+            Error::InvalidStatus { usage: true, .. } | Error::InvalidCutoff { usage: true, .. } => {
+                2
+            }
+            _ => 1,
+        }
+    }
+
+    pub fn io(action: &'static str, path: impl Into<PathBuf>, source: std::io::Error) -> Self {
+        Error::Io {
+            action,
+            path: path.into(),
+            source,
+        }
+    }
+}

@@ -1,0 +1,95 @@
+//! The one place that spawns `git`.
+//!
+//! Only `git worktree add` and `git worktree remove` are run; every read goes
+//! through gix. Each call:
+//! - runs in the main worktree's root (`git -C <root>`), with `GIT_DIR`,
+//!   `GIT_WORK_TREE`, `GIT_INDEX_FILE` and `GIT_COMMON_DIR` removed so an
+//!   inherited environment cannot point git elsewhere;
+//! - sets `LC_ALL=C` (git's messages are recorded as skip reasons) and
+//!   `GIT_TERMINAL_PROMPT=0`;
+//! - puts `--` before paths, so nothing a user typed is read as an option;
+//! - never passes `--force`.
+
+use std::ffi::OsStr;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use crate::error::{CommandError, Error, Result};
+
+#[derive(Debug, Clone)]
+pub struct Git {
+    root: PathBuf,
+}
+
+impl Git {
+    pub fn new(root: &Path) -> Git {
+        Git {
+            root: root.to_path_buf(),
+        }
+    }
+
+    fn run(&self, args: &[&OsStr]) -> Result<std::result::Result<(), CommandError>> {
+        let output = Command::new("git")
+            .arg("-C")
+            .arg(&self.root)
+            .args(args)
+            .env_remove("GIT_DIR")
+            .env_remove("GIT_WORK_TREE")
+            .env_remove("GIT_INDEX_FILE")
+            .env_remove("GIT_COMMON_DIR")
+            .env("LC_ALL", "C")
+            .env("GIT_TERMINAL_PROMPT", "0")
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .output()
+            .map_err(|e| Error::io("could not run", "git", e))?;
+        if output.status.success() {
+            Ok(Ok(()))
+        } else {
+            Ok(Err(CommandError {
+                args: args
+                    .iter()
+                    .map(|a| a.to_string_lossy().into_owned())
+                    .collect(),
+                status: output.status.code(),
+                stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+            }))
+        }
+    }
+
+    /// `git worktree add --no-track -b <branch> -- <rel_path> <commit>`.
+    ///
+    /// `--no-track`: setting up upstream tracking writes `.git/config`, which
+    /// collides on `config.lock` between concurrent adds; a loop branch has no
+    /// upstream anyway.
+    pub fn worktree_add(
+        &self,
+        branch: &str,
+        rel_path: &str,
+        commit: &str,
+    ) -> Result<std::result::Result<(), CommandError>> {
+        self.run(&[
+            "worktree".as_ref(),
+            "add".as_ref(),
+            "--no-track".as_ref(),
+            "-b".as_ref(),
+            branch.as_ref(),
+            "--".as_ref(),
+            rel_path.as_ref(),
+            commit.as_ref(),
+        ])
+    }
+
+    /// `git worktree remove -- <rel_path>`, never forced. git refuses a dirty,
+    /// untracked-file-holding or locked worktree; that refusal is returned as
+    /// the inner `Err` for the caller to record.
+    pub fn worktree_remove(&self, rel_path: &str) -> Result<std::result::Result<(), CommandError>> {
+        self.run(&[
+            "worktree".as_ref(),
+            "remove".as_ref(),
+            "--".as_ref(),
+            rel_path.as_ref(),
+        ])
+    }
+}

@@ -1,0 +1,190 @@
+//! Repository state, read through gix.
+//!
+//! - Discovery works from any subdirectory, from inside a loop worktree, and
+//!   honours `GIT_DIR` like git does. The *root* is always the main worktree's
+//!   top level, canonicalized, so every worktree of one repository manages the
+//!   same manifest.
+//! - A bare repository (or a linked worktree of one) has no main worktree to
+//!   hold `.loop-worktrees/`, and is refused.
+//! - Registered worktrees are read like `git worktree list --porcelain`: from
+//!   `.git/worktrees/<admin>/` (path, lock), and each one's HEAD as the ref
+//!   `worktrees/<admin>/HEAD` of the main repository — no repository is opened
+//!   per worktree.
+
+use std::path::{Path, PathBuf};
+
+use gix::bstr::ByteSlice;
+
+use crate::error::{Error, Result};
+use crate::manifest::LOOP_DIR;
+
+/// A linked worktree registered with git.
+#[derive(Debug, Clone)]
+pub struct Worktree {
+    /// The registered path, canonicalized as far as it exists.
+    pub path: PathBuf,
+    /// Short branch name (`loop/x`), or `None` when detached or unreadable.
+    pub branch: Option<String>,
+    /// `Some(reason)` when locked (the reason may be empty).
+    pub locked: Option<String>,
+    pub exists: bool,
+}
+
+pub struct Repo {
+    repo: gix::Repository,
+    root: PathBuf,
+}
+
+fn repo_err(e: impl std::fmt::Display) -> Error {
+    Error::Repository(e.to_string())
+}
+
+/// Canonicalize `path`, or its parent joined with its name when it does not
+/// exist (a registered worktree whose directory was deleted).
+pub fn canonical_best_effort(path: &Path) -> PathBuf {
+    if let Ok(p) = path.canonicalize() {
+        return p;
+    }
+    match (path.parent(), path.file_name()) {
+        (Some(parent), Some(name)) => canonical_best_effort(parent).join(name),
+        _ => path.to_path_buf(),
+    }
+}
+
+impl Repo {
+    /// Discover the repository containing `start`, then bind its main worktree.
+    pub fn discover(start: &Path) -> Result<Repo> {
+        let start = std::path::absolute(start).unwrap_or_else(|_| start.to_path_buf());
+        if !start.is_dir() {
+            return Err(Error::NotARepo {
+                detail: " (no such directory)".into(),
+                path: start,
+            });
+        }
+        let found =
+            gix::discover_with_environment_overrides(&start).map_err(|e| Error::NotARepo {
+                detail: format!(" ({e})"),
+                path: start.clone(),
+            })?;
+        let main = found.main_repo().map_err(|e| Error::NotARepo {
+            detail: format!(" (could not open the main repository: {e})"),
+            path: start.clone(),
+        })?;
+        let Some(workdir) = main.workdir() else {
+            return Err(Error::BareRepo {
+                path: main.git_dir().to_path_buf(),
+            });
+        };
+        let root = workdir
+            .canonicalize()
+            .map_err(|e| Error::io("could not resolve", workdir, e))?;
+        Ok(Repo { repo: main, root })
+    }
+
+    /// The main worktree's top level, canonical.
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    pub fn loop_dir(&self) -> PathBuf {
+        self.root.join(LOOP_DIR)
+    }
+
+    /// Resolve `spec` to a commit id, `None` when it does not name one.
+    pub fn resolve_commit(&self, spec: &str) -> Option<gix::ObjectId> {
+        if spec.starts_with('-') {
+            return None;
+        }
+        let id = self.repo.rev_parse_single(spec).ok()?;
+        let commit = id.object().ok()?.peel_to_commit().ok()?;
+        Some(commit.id)
+    }
+
+    /// Where `refs/heads/<branch>` points, if it exists.
+    pub fn branch_target(&self, branch: &str) -> Result<Option<gix::ObjectId>> {
+        let name = format!("refs/heads/{branch}");
+        let found = self
+            .repo
+            .try_find_reference(name.as_str())
+            .map_err(repo_err)?;
+        Ok(found.and_then(|r| r.target().try_id().map(ToOwned::to_owned)))
+    }
+
+    pub fn branch_exists(&self, branch: &str) -> Result<bool> {
+        let name = format!("refs/heads/{branch}");
+        Ok(self
+            .repo
+            .try_find_reference(name.as_str())
+            .map_err(repo_err)?
+            .is_some())
+    }
+
+    /// Delete `refs/heads/<branch>` only if it still points at `expected`
+    /// (used to roll back a branch this process just created).
+    pub fn delete_branch_if_at(&self, branch: &str, expected: gix::ObjectId) -> Result<()> {
+        use gix::refs::transaction::{Change, PreviousValue, RefEdit, RefLog};
+        let name: gix::refs::FullName = format!("refs/heads/{branch}")
+            .try_into()
+            .map_err(repo_err)?;
+        self.repo
+            .edit_reference(RefEdit {
+                change: Change::Delete {
+                    expected: PreviousValue::MustExistAndMatch(gix::refs::Target::Object(expected)),
+                    log: RefLog::AndReference,
+                },
+                name,
+                deref: false,
+            })
+            .map_err(repo_err)?;
+        Ok(())
+    }
+
+    /// All linked worktrees registered with git.
+    pub fn worktrees(&self) -> Result<Vec<Worktree>> {
+        let proxies = self.repo.worktrees().map_err(repo_err)?;
+        let mut out = Vec::with_capacity(proxies.len());
+        for proxy in proxies {
+            let Ok(base) = proxy.base() else { continue };
+            let exists = base.symlink_metadata().is_ok();
+            let locked = proxy.lock_reason().map(|r| r.to_str_lossy().into_owned());
+            let branch = proxy.id().ok().and_then(|admin| {
+                let head = format!("worktrees/{admin}/HEAD");
+                let reference = self.repo.try_find_reference(head.as_str()).ok()??;
+                match reference.target() {
+                    gix::refs::TargetRef::Symbolic(name) => Some(
+                        name.as_bstr()
+                            .strip_prefix(b"refs/heads/")
+                            .unwrap_or(name.as_bstr())
+                            .to_str_lossy()
+                            .into_owned(),
+                    ),
+                    gix::refs::TargetRef::Object(_) => None,
+                }
+            });
+            out.push(Worktree {
+                path: canonical_best_effort(&base),
+                branch,
+                locked,
+                exists,
+            });
+        }
+        Ok(out)
+    }
+
+    /// Registered worktrees that are direct children of `.loop-worktrees/`,
+    /// keyed by their directory name.
+    pub fn loop_worktrees(&self) -> Result<Vec<(String, Worktree)>> {
+        let loop_dir = self.loop_dir();
+        Ok(self
+            .worktrees()?
+            .into_iter()
+            .filter_map(|wt| {
+                if wt.path.parent() != Some(loop_dir.as_path()) {
+                    return None;
+                }
+                let name = wt.path.file_name()?.to_str()?.to_owned();
+                Some((name, wt))
+            })
+            .collect())
+    }
+}

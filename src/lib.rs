@@ -1,0 +1,143 @@
+//! git-loop: one git worktree and branch per parallel run of work, an audit
+//! manifest of what each run became, and a cleanup that never destroys work
+//! that is not safe to destroy.
+//!
+//! [`run`] is the crate's one entry: it parses arguments, runs one command
+//! handler, and renders the handler's report as text or JSON on the writers it
+//! is given. Handlers never print; they return a report.
+
+pub mod cli;
+pub mod commands;
+pub mod config;
+pub mod crash;
+pub mod error;
+pub mod git;
+pub mod lock;
+pub mod manifest;
+pub mod runid;
+pub mod signals;
+pub mod time;
+
+use std::ffi::OsString;
+use std::io::{self, Write};
+
+use clap::Parser;
+use serde::Serialize;
+
+use crate::error::Error;
+
+/// Where a command writes: data on stdout, notes and errors on stderr.
+pub struct Out<'a> {
+    pub stdout: &'a mut dyn Write,
+    pub stderr: &'a mut dyn Write,
+    pub json: bool,
+    pub quiet: bool,
+}
+
+impl Out<'_> {
+    /// A progress, summary or warning line on stderr; silenced by `--quiet`.
+    pub fn note(&mut self, line: std::fmt::Arguments<'_>) {
+        if !self.quiet {
+            let _ = writeln!(self.stderr, "{line}");
+        }
+    }
+}
+
+/// What a command returns: one value rendered either as text or as JSON, so the
+/// two renderings cannot drift apart.
+pub trait Report: Serialize {
+    fn human(&self, out: &mut Out<'_>) -> io::Result<()>;
+}
+
+fn wants_json(args: &[OsString]) -> bool {
+    args.iter()
+        .skip(1)
+        .take_while(|a| *a != "--")
+        .any(|a| a == "--json")
+}
+
+/// Run git-loop with `args` (including the program name); returns the exit code.
+pub fn run(args: Vec<OsString>, stdout: &mut dyn Write, stderr: &mut dyn Write) -> i32 {
+    let cli = match cli::Cli::try_parse_from(&args) {
+        Ok(cli) => cli,
+        Err(e) => {
+            use clap::error::ErrorKind;
+            if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
+                let _ = write!(stdout, "{}", e.render());
+                return 0;
+            }
+            if matches!(
+                e.kind(),
+                ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+            ) {
+                let _ = write!(stderr, "{}", e.render());
+                return 2;
+            }
+            let message = e.render().to_string();
+            let _ = write!(stderr, "{message}");
+            if wants_json(&args) {
+                let first = message
+                    .lines()
+                    .next()
+                    .unwrap_or_default()
+                    .trim_start_matches("error: ")
+                    .to_owned();
+                print_json_error(stdout, "usage", &first);
+            }
+            return 2;
+        }
+    };
+    let mut out = Out {
+        stdout,
+        stderr,
+        json: cli.json,
+        quiet: cli.quiet,
+    };
+    match commands::dispatch(&cli, &mut out) {
+        Ok(()) => 0,
+        Err(Fail::Pipe) => 0,
+        Err(Fail::Error(e)) => {
+            render_error(&e, out.stderr);
+            if cli.json {
+                print_json_error(out.stdout, e.code(), &e.to_string());
+            }
+            e.exit_code()
+        }
+    }
+}
+
+/// A command either fails with an [`Error`] or finds its stdout closed (e.g.
+/// `git loop list | head`), which is not a failure.
+#[derive(Debug)]
+pub enum Fail {
+    Error(Error),
+    Pipe,
+}
+
+impl From<Error> for Fail {
+    fn from(e: Error) -> Self {
+        Fail::Error(e)
+    }
+}
+
+impl From<io::Error> for Fail {
+    fn from(e: io::Error) -> Self {
+        if e.kind() == io::ErrorKind::BrokenPipe {
+            Fail::Pipe
+        } else {
+            Fail::Error(Error::io("could not write", "standard output", e))
+        }
+    }
+}
+
+fn print_json_error(stdout: &mut dyn Write, code: &str, message: &str) {
+    let doc = serde_json::json!({"error": {"code": code, "message": message}});
+    let _ = writeln!(stdout, "{doc}");
+}
+
+fn render_error(e: &Error, stderr: &mut dyn Write) {
+    let _ = writeln!(stderr, "git-loop: error: {e}");
+    if let Some(help) = miette::Diagnostic::help(e) {
+        let _ = writeln!(stderr, "  help: {help}");
+    }
+}

@@ -1,0 +1,133 @@
+//! Run-id validation.
+//!
+//! A run id is used verbatim as a path segment (`.loop-worktrees/<id>`) and as a
+//! branch suffix (`loop/<id>`), so it must be both: one path segment, and a name
+//! that `git check-ref-format --branch loop/<id>` accepts. The rules below are
+//! git's ref-component rules plus the path rules; they are checked
+//! differentially against git itself in the tests.
+//!
+//! One name is reserved: `manifest.json`, which would collide with the manifest
+//! file in `.loop-worktrees/`. (Every other file git-loop keeps there starts with
+//! `.`, which git already refuses as the start of a ref component.)
+
+use crate::error::{Error, Result};
+
+/// Longest accepted run id, in bytes.
+pub const MAX_LEN: usize = 128;
+
+/// Why `id` is not a valid run id, or `None` if it is.
+pub fn problem(id: &str) -> Option<&'static str> {
+    if id.is_empty() {
+        return Some("it is empty");
+    }
+    if id.len() > MAX_LEN {
+        return Some("it is longer than 128 bytes");
+    }
+    if id == "." || id == ".." {
+        return Some("`.` and `..` are not path segments");
+    }
+    if id.contains('/') || id.contains('\\') {
+        return Some("it must be a single path segment (no `/` or `\\`)");
+    }
+    if id.chars().any(|c| c.is_control()) {
+        return Some("it contains a control character");
+    }
+    if id.starts_with('-') {
+        return Some("it must not start with `-`");
+    }
+    if id.starts_with('.') {
+        return Some("git refuses a ref component that starts with `.`");
+    }
+    if id.ends_with('.') {
+        return Some("git refuses a ref component that ends with `.`");
+    }
+    if id.ends_with(".lock") {
+        return Some("git refuses a ref component that ends with `.lock`");
+    }
+    if id.contains("..") {
+        return Some("git refuses `..` in a ref name");
+    }
+    if id.contains("@{") {
+        return Some("git refuses `@{` in a ref name");
+    }
+    if let Some(c) = id
+        .chars()
+        .find(|c| matches!(c, ' ' | '~' | '^' | ':' | '?' | '*' | '['))
+    {
+        return Some(match c {
+            ' ' => "git refuses a space in a ref name",
+            '~' => "git refuses `~` in a ref name",
+            '^' => "git refuses `^` in a ref name",
+            ':' => "git refuses `:` in a ref name",
+            '?' => "git refuses `?` in a ref name",
+            '*' => "git refuses `*` in a ref name",
+            _ => "git refuses `[` in a ref name",
+        });
+    }
+    if id == "manifest.json" {
+        return Some("`manifest.json` is reserved for the manifest file");
+    }
+    None
+}
+
+/// Validate a run id given on the command line (a usage error, exit 2).
+pub fn validate(id: &str) -> Result<()> {
+    match problem(id) {
+        None => Ok(()),
+        Some(reason) => Err(Error::InvalidRunId {
+            id: id.to_owned(),
+            reason: reason.to_owned(),
+        }),
+    }
+}
+
+pub fn branch_name(id: &str) -> String {
+    format!("loop/{id}")
+}
+
+pub fn rel_path(id: &str) -> String {
+    format!("{}/{id}", crate::manifest::LOOP_DIR)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn accepts_ordinary_ids() {
+        for id in ["a", "run-1", "agent_7.try2", "ünïcode", "x@y", "a.b", "@"] {
+            assert_eq!(problem(id), None, "{id}");
+        }
+    }
+
+    #[test]
+    fn refuses_bad_ids() {
+        for id in [
+            "",
+            ".",
+            "..",
+            "a/b",
+            "a\\b",
+            "-x",
+            ".x",
+            "x.",
+            "x.lock",
+            "a..b",
+            "a@{b",
+            "a b",
+            "a~",
+            "a^",
+            "a:b",
+            "a?",
+            "a*",
+            "a[",
+            "a\u{7f}",
+            "a\tb",
+            "manifest.json",
+        ] {
+            assert!(problem(id).is_some(), "{id:?} accepted");
+        }
+        assert!(problem(&"x".repeat(129)).is_some());
+        assert!(problem(&"x".repeat(128)).is_none());
+    }
+}
