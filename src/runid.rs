@@ -6,7 +6,8 @@
 //! git's ref-component rules plus the path rules; they are checked
 //! differentially against git itself in the tests.
 //!
-//! One name is reserved: `manifest.json`, which would collide with the manifest
+//! Two names git would accept are refused: `@` (git's shorthand for HEAD;
+//! `git worktree add` fails on a worktree of that name) and `manifest.json`, which would collide with the manifest
 //! file in `.loop-worktrees/`. (Every other file git-loop keeps there starts with
 //! `.`, which git already refuses as the start of a ref component.)
 
@@ -64,6 +65,11 @@ pub fn problem(id: &str) -> Option<&'static str> {
             _ => "git refuses `[` in a ref name",
         });
     }
+    if id == "@" {
+        // git accepts `loop/@`, but `git worktree add` cannot find a worktree
+        // named `@` afterwards (git 2.47: "could not find created worktree").
+        return Some("`@` alone is git's shorthand for HEAD");
+    }
     if id == "manifest.json" {
         return Some("`manifest.json` is reserved for the manifest file");
     }
@@ -95,7 +101,7 @@ mod tests {
 
     #[test]
     fn accepts_ordinary_ids() {
-        for id in ["a", "run-1", "agent_7.try2", "ünïcode", "x@y", "a.b", "@"] {
+        for id in ["a", "run-1", "agent_7.try2", "ünïcode", "x@y", "a.b", "@@"] {
             assert_eq!(problem(id), None, "{id}");
         }
     }
@@ -124,6 +130,7 @@ mod tests {
             "a\u{7f}",
             "a\tb",
             "manifest.json",
+            "@",
         ] {
             assert!(problem(id).is_some(), "{id:?} accepted");
         }

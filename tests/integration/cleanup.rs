@@ -1,0 +1,295 @@
+use std::fs;
+
+use crate::common::{TestRepo, manifest_with};
+
+#[test]
+fn cleanup_removes_terminal_worktrees_and_keeps_branches() {
+    let repo = TestRepo::new();
+    for id in ["rej", "esc", "mer", "act"] {
+        repo.create(id);
+    }
+    repo.run(["mark", "rej", "rejected"]).ok();
+    repo.run(["mark", "esc", "escalated"]).ok();
+    repo.run(["mark", "mer", "merged"]).ok();
+    let run = repo.run(["--json", "cleanup"]);
+    run.ok();
+    let v = run.json();
+    assert_eq!(v["dryRun"], false);
+    let removed: Vec<&str> = v["removed"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(removed, ["rej", "esc"]);
+    assert_eq!(
+        v["removed"][0],
+        serde_json::json!({"id":"rej","path":".loop-worktrees/rej","branch":"loop/rej"})
+    );
+    assert_eq!(v["skipped"], serde_json::json!([]));
+    assert!(!repo.wt("rej").exists() && !repo.wt("esc").exists());
+    assert!(repo.wt("mer").exists() && repo.wt("act").exists());
+    assert!(
+        repo.branch_exists("loop/rej") && repo.branch_exists("loop/esc"),
+        "branches kept"
+    );
+    assert_eq!(repo.ids(), ["mer", "act"]);
+    assert!(!repo.registered().contains(&repo.wt("rej")));
+}
+
+#[test]
+fn dirty_untracked_and_locked_worktrees_are_skipped_with_files_intact() {
+    let repo = TestRepo::new();
+    for id in ["dirty", "untracked", "locked", "clean"] {
+        repo.create(id);
+        repo.run(["mark", id, "rejected"]).ok();
+    }
+    fs::write(repo.wt("dirty").join("README"), "changed\n").unwrap();
+    fs::write(repo.wt("untracked").join("new.txt"), "new\n").unwrap();
+    repo.git([
+        "worktree",
+        "lock",
+        "--reason",
+        "on usb",
+        ".loop-worktrees/locked",
+    ]);
+
+    let dry = repo.run(["--json", "cleanup", "--dry-run"]);
+    dry.ok();
+    assert_eq!(dry.json()["dryRun"], true);
+    let before = fs::read(repo.manifest_path()).unwrap();
+
+    let run = repo.run(["--json", "cleanup"]);
+    run.ok();
+    let v = run.json();
+    assert_eq!(v["removed"].as_array().unwrap().len(), 1);
+    assert_eq!(v["removed"][0]["id"], "clean");
+    let skipped = v["skipped"].as_array().unwrap();
+    assert_eq!(skipped.len(), 3);
+    for s in skipped {
+        assert!(!s["reason"].as_str().unwrap().is_empty());
+    }
+    let reason = |id: &str| {
+        skipped.iter().find(|s| s["id"] == id).unwrap()["reason"]
+            .as_str()
+            .unwrap()
+            .to_owned()
+    };
+    assert!(
+        reason("dirty").contains("modified or untracked"),
+        "{}",
+        reason("dirty")
+    );
+    assert!(reason("untracked").contains("modified or untracked"));
+    assert!(reason("locked").contains("locked"), "{}", reason("locked"));
+    assert_eq!(
+        fs::read_to_string(repo.wt("dirty").join("README")).unwrap(),
+        "changed\n"
+    );
+    assert_eq!(
+        fs::read_to_string(repo.wt("untracked").join("new.txt")).unwrap(),
+        "new\n"
+    );
+    assert!(repo.wt("locked").join("README").exists());
+    assert_eq!(repo.ids(), ["dirty", "untracked", "locked"]);
+    assert_ne!(fs::read(repo.manifest_path()).unwrap(), before);
+
+    // The dry run predicted the lock, and changed nothing.
+    let dv = dry.json();
+    assert!(
+        dv["skipped"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|s| s["id"] == "locked")
+    );
+}
+
+#[test]
+fn dry_run_changes_nothing() {
+    let repo = TestRepo::new();
+    repo.create("a");
+    repo.run(["mark", "a", "rejected"]).ok();
+    let before = fs::read(repo.manifest_path()).unwrap();
+    let run = repo.run(["--json", "cleanup", "--dry-run"]);
+    run.ok();
+    assert_eq!(run.json()["removed"][0]["id"], "a");
+    assert!(repo.wt("a").exists());
+    assert_eq!(fs::read(repo.manifest_path()).unwrap(), before);
+    let human = repo.run(["cleanup", "--dry-run"]);
+    assert!(human.stdout.contains("would remove a"), "{}", human.stdout);
+}
+
+#[test]
+fn active_is_never_selected_even_when_named() {
+    let repo = TestRepo::new();
+    repo.create("a");
+    let run = repo.run(["--json", "cleanup", "--status", "active,rejected"]);
+    run.ok();
+    assert_eq!(run.json()["removed"], serde_json::json!([]));
+    assert!(
+        run.stderr.contains("active"),
+        "says so on stderr: {}",
+        run.stderr
+    );
+    assert!(repo.wt("a").exists());
+    let run = repo.run(["cleanup", "--status", "active"]);
+    run.ok();
+    assert!(repo.wt("a").exists());
+}
+
+#[test]
+fn older_than_selects_by_created_at() {
+    let repo = TestRepo::new();
+    repo.create("old");
+    repo.create("new");
+    repo.run(["mark", "old", "stale"]).ok();
+    repo.run(["mark", "new", "stale"]).ok();
+    let mut m = repo.manifest();
+    m["worktrees"][0]["createdAt"] = "2026-01-01T00:00:00Z".into();
+    m["worktrees"][1]["createdAt"] = "2026-01-02T12:00:00Z".into();
+    repo.write_manifest(&m.to_string());
+    let run = TestRepo::output(
+        repo.command()
+            .env("GIT_LOOP_TEST_NOW", "2026-01-03T00:00:00Z")
+            .args([
+                "--json",
+                "cleanup",
+                "--status",
+                "stale",
+                "--older-than",
+                "24h",
+            ]),
+    );
+    run.ok();
+    assert_eq!(run.json()["removed"].as_array().unwrap().len(), 1);
+    assert_eq!(run.json()["removed"][0]["id"], "old");
+    assert_eq!(repo.ids(), ["new"]);
+}
+
+#[test]
+fn invalid_status_csv_or_cutoff_is_a_usage_error_that_changes_nothing() {
+    let repo = TestRepo::new();
+    repo.create("a");
+    repo.run(["mark", "a", "rejected"]).ok();
+    let before = fs::read(repo.manifest_path()).unwrap();
+    for (args, code) in [
+        (
+            &["cleanup", "--status", "rejected,bogus"][..],
+            "invalid-status",
+        ),
+        (&["cleanup", "--status", ""], "invalid-status"),
+        (
+            &["cleanup", "--status", "rejected,,merged"],
+            "invalid-status",
+        ),
+        (&["cleanup", "--older-than", "24"], "invalid-cutoff"),
+        (&["cleanup", "--older-than", "1w"], "invalid-cutoff"),
+        (&["cleanup", "--older-than=-1h"], "invalid-cutoff"),
+        (&["cleanup", "--older-than", "1.5h"], "invalid-cutoff"),
+        (
+            &["cleanup", "--older-than", "99999999999999999999d"],
+            "invalid-cutoff",
+        ),
+    ] {
+        let mut full = vec!["--json"];
+        full.extend_from_slice(args);
+        let run = repo.run(&full);
+        run.code(2);
+        assert_eq!(run.json()["error"]["code"], code, "{args:?}");
+        assert!(
+            run.json()["error"]["message"]
+                .as_str()
+                .unwrap()
+                .contains('"'),
+            "names the value"
+        );
+    }
+    assert_eq!(fs::read(repo.manifest_path()).unwrap(), before);
+    assert!(repo.wt("a").exists());
+}
+
+#[test]
+fn missing_directory_is_removed_from_manifest_and_git() {
+    let repo = TestRepo::new();
+    repo.create("gone");
+    repo.run(["mark", "gone", "rejected"]).ok();
+    fs::remove_dir_all(repo.wt("gone")).unwrap();
+    let run = repo.run(["--json", "cleanup"]);
+    run.ok();
+    assert_eq!(run.json()["removed"][0]["id"], "gone");
+    assert_eq!(repo.ids(), Vec::<String>::new());
+    assert!(!repo.registered().contains(&repo.wt("gone")));
+    assert!(repo.branch_exists("loop/gone"));
+
+    // An entry that was never registered and has no directory is simply absent.
+    repo.write_manifest(&manifest_with(&[(
+        "never",
+        "escalated",
+        "2026-01-01T00:00:00Z",
+    )]));
+    let run = repo.run(["--json", "cleanup"]);
+    run.ok();
+    assert_eq!(run.json()["removed"][0]["id"], "never");
+    assert_eq!(repo.ids(), Vec::<String>::new());
+}
+
+#[test]
+fn foreign_clone_worktree_and_plain_directories_are_never_removed() {
+    let repo = TestRepo::new();
+    // Another clone puts its own worktree at our .loop-worktrees/foreign.
+    let other = repo.base().join("other");
+    repo.git(["clone", "-q", ".", other.to_str().unwrap()]);
+    fs::create_dir_all(repo.loop_dir()).unwrap();
+    let out = repo.git_in(
+        &other,
+        [
+            "worktree",
+            "add",
+            "-q",
+            "-b",
+            "theirs",
+            "--",
+            repo.wt("foreign").to_str().unwrap(),
+        ],
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // And a plain directory sits where a run's worktree should be.
+    fs::create_dir(repo.wt("plain")).unwrap();
+    fs::write(repo.wt("plain").join("precious"), "x").unwrap();
+    repo.write_manifest(&manifest_with(&[
+        ("foreign", "rejected", "2026-01-01T00:00:00Z"),
+        ("plain", "rejected", "2026-01-01T00:00:00Z"),
+    ]));
+    let run = repo.run(["--json", "cleanup"]);
+    run.ok();
+    let v = run.json();
+    assert_eq!(v["removed"], serde_json::json!([]));
+    assert_eq!(v["skipped"].as_array().unwrap().len(), 2);
+    assert!(repo.wt("foreign").join("README").exists());
+    assert!(repo.wt("plain").join("precious").exists());
+    // The other clone still knows its worktree.
+    let list = String::from_utf8(
+        repo.git_in(&other, ["worktree", "list", "--porcelain"])
+            .stdout,
+    )
+    .unwrap();
+    assert!(list.contains("foreign"), "{list}");
+    assert_eq!(repo.ids(), ["foreign", "plain"]);
+}
+
+#[test]
+fn nothing_to_clean_without_a_manifest() {
+    let repo = TestRepo::new();
+    let run = repo.run(["--json", "cleanup"]);
+    run.ok();
+    assert_eq!(
+        run.json(),
+        serde_json::json!({"dryRun":false,"removed":[],"skipped":[]})
+    );
+    assert!(!repo.loop_dir().exists());
+}

@@ -1,0 +1,229 @@
+//! The one test fixture: a temporary repository with a pinned, hermetic git
+//! environment (temp HOME and XDG_CONFIG_HOME, no system or global config,
+//! fixed identity and dates, LC_ALL=C, nothing inherited but PATH).
+
+use std::ffi::OsStr;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+use tempfile::TempDir;
+
+pub const BIN: &str = env!("CARGO_BIN_EXE_git-loop");
+
+pub struct TestRepo {
+    _tmp: TempDir,
+    pub home: PathBuf,
+    pub root: PathBuf,
+}
+
+pub struct Run {
+    pub code: i32,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+impl Run {
+    pub fn ok(&self) -> &Self {
+        assert_eq!(
+            self.code, 0,
+            "expected success\nstdout: {}\nstderr: {}",
+            self.stdout, self.stderr
+        );
+        self
+    }
+    pub fn code(&self, code: i32) -> &Self {
+        assert_eq!(
+            self.code, code,
+            "expected exit {code}\nstdout: {}\nstderr: {}",
+            self.stdout, self.stderr
+        );
+        self
+    }
+    pub fn json(&self) -> serde_json::Value {
+        serde_json::from_str(&self.stdout)
+            .unwrap_or_else(|e| panic!("stdout is not one JSON document ({e}): {:?}", self.stdout))
+    }
+}
+
+pub fn hermetic(cmd: &mut Command, home: &Path) {
+    cmd.env_clear()
+        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+        .env("HOME", home)
+        .env("XDG_CONFIG_HOME", home.join(".config"))
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("GIT_CONFIG_GLOBAL", home.join("gitconfig"))
+        .env("GIT_AUTHOR_NAME", "Test Author")
+        .env("GIT_AUTHOR_EMAIL", "author@example.com")
+        .env("GIT_COMMITTER_NAME", "Test Committer")
+        .env("GIT_COMMITTER_EMAIL", "committer@example.com")
+        .env("GIT_AUTHOR_DATE", "2026-01-01T00:00:00Z")
+        .env("GIT_COMMITTER_DATE", "2026-01-01T00:00:00Z")
+        .env("LC_ALL", "C")
+        .stdin(Stdio::null());
+}
+
+impl TestRepo {
+    /// A repository on `main` with one commit holding `README`.
+    pub fn new() -> TestRepo {
+        let tmp = tempfile::Builder::new()
+            .prefix("git-loop-test")
+            .tempdir()
+            .unwrap();
+        let base = tmp.path().canonicalize().unwrap();
+        let home = base.join("home");
+        let root = base.join("repo");
+        std::fs::create_dir_all(home.join(".config")).unwrap();
+        std::fs::write(home.join("gitconfig"), "").unwrap();
+        std::fs::create_dir(&root).unwrap();
+        let repo = TestRepo {
+            _tmp: tmp,
+            home,
+            root,
+        };
+        repo.git(["init", "-q", "-b", "main"]);
+        std::fs::write(repo.root.join("README"), "hello\n").unwrap();
+        repo.git(["add", "README"]);
+        repo.git(["commit", "-q", "-m", "initial"]);
+        repo
+    }
+
+    pub fn base(&self) -> &Path {
+        self.root.parent().unwrap()
+    }
+
+    pub fn git_in<I, S>(&self, dir: &Path, args: I) -> Output
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<OsStr>,
+    {
+        let mut cmd = Command::new("git");
+        hermetic(&mut cmd, &self.home);
+        cmd.current_dir(dir).args(args).output().unwrap()
+    }
+
+    /// Run git in the root; panics on failure; returns stdout.
+    pub fn git<I, S>(&self, args: I) -> String
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<OsStr>,
+    {
+        let out = self.git_in(&self.root, args);
+        assert!(
+            out.status.success(),
+            "git failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap()
+    }
+
+    pub fn branch_exists(&self, branch: &str) -> bool {
+        self.git_in(
+            &self.root,
+            [
+                "rev-parse",
+                "--verify",
+                "-q",
+                &format!("refs/heads/{branch}"),
+            ],
+        )
+        .status
+        .success()
+    }
+
+    /// `git worktree list --porcelain` paths.
+    pub fn registered(&self) -> Vec<PathBuf> {
+        self.git(["worktree", "list", "--porcelain"])
+            .lines()
+            .filter_map(|l| l.strip_prefix("worktree "))
+            .map(PathBuf::from)
+            .collect()
+    }
+
+    pub fn command(&self) -> Command {
+        let mut cmd = Command::new(BIN);
+        hermetic(&mut cmd, &self.home);
+        cmd.current_dir(&self.root);
+        cmd
+    }
+
+    pub fn output(cmd: &mut Command) -> Run {
+        let out = cmd.output().unwrap();
+        Run {
+            code: out.status.code().unwrap_or(-1),
+            stdout: String::from_utf8(out.stdout).unwrap(),
+            stderr: String::from_utf8(out.stderr).unwrap(),
+        }
+    }
+
+    /// Run git-loop in the root and check that no mutex was left behind.
+    pub fn run<I, S>(&self, args: I) -> Run
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<OsStr>,
+    {
+        let run = Self::output(self.command().args(args));
+        assert!(
+            !self.mutex_path().exists(),
+            "a mutex was left behind\nstderr: {}",
+            run.stderr
+        );
+        run
+    }
+
+    pub fn create(&self, id: &str) -> Run {
+        let run = self.run(["create", id, "--pattern", "test"]);
+        run.ok();
+        run
+    }
+
+    pub fn loop_dir(&self) -> PathBuf {
+        self.root.join(".loop-worktrees")
+    }
+    pub fn wt(&self, id: &str) -> PathBuf {
+        self.loop_dir().join(id)
+    }
+    pub fn manifest_path(&self) -> PathBuf {
+        self.loop_dir().join("manifest.json")
+    }
+    pub fn mutex_path(&self) -> PathBuf {
+        self.loop_dir().join(".manifest.mutex")
+    }
+    pub fn manifest(&self) -> serde_json::Value {
+        serde_json::from_str(&std::fs::read_to_string(self.manifest_path()).unwrap()).unwrap()
+    }
+    pub fn ids(&self) -> Vec<String> {
+        self.manifest()["worktrees"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| e["id"].as_str().unwrap().to_owned())
+            .collect()
+    }
+    pub fn status_of(&self, id: &str) -> Option<String> {
+        self.manifest()["worktrees"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|e| e["id"] == id)
+            .map(|e| e["status"].as_str().unwrap().to_owned())
+    }
+
+    /// Write a manifest by hand (raw text).
+    pub fn write_manifest(&self, text: &str) {
+        std::fs::create_dir_all(self.loop_dir()).unwrap();
+        std::fs::write(self.manifest_path(), text).unwrap();
+    }
+}
+
+/// A valid one-entry manifest whose directory need not exist.
+pub fn manifest_with(entries: &[(&str, &str, &str)]) -> String {
+    let items: Vec<String> = entries
+        .iter()
+        .map(|(id, status, created)| {
+            format!(
+                r#"{{"id":"{id}","path":".loop-worktrees/{id}","branch":"loop/{id}","baseBranch":"main","pattern":"p","createdAt":"{created}","status":"{status}"}}"#
+            )
+        })
+        .collect();
+    format!(r#"{{"version":1,"worktrees":[{}]}}"#, items.join(","))
+}

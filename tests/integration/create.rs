@@ -1,0 +1,377 @@
+use std::fs;
+
+use crate::common::{TestRepo, manifest_with};
+
+#[test]
+fn create_makes_worktree_branch_entry_and_gitignore() {
+    let repo = TestRepo::new();
+    let run = repo.create("run-1");
+    let wt = repo.wt("run-1");
+    assert_eq!(run.stdout, format!("{}\n", wt.display()));
+    assert!(wt.join("README").is_file());
+    assert!(repo.registered().contains(&wt));
+    assert_eq!(
+        repo.git_in(&wt, ["symbolic-ref", "HEAD"]).stdout,
+        b"refs/heads/loop/run-1\n"
+    );
+    let entry = &repo.manifest()["worktrees"][0];
+    let keys: Vec<&str> = entry
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
+    assert_eq!(keys.len(), 7, "exactly the contract's keys: {keys:?}");
+    assert_eq!(entry["id"], "run-1");
+    assert_eq!(entry["path"], ".loop-worktrees/run-1");
+    assert_eq!(entry["branch"], "loop/run-1");
+    assert_eq!(entry["baseBranch"], "main");
+    assert_eq!(entry["pattern"], "test");
+    assert_eq!(entry["status"], "active");
+    let created = entry["createdAt"].as_str().unwrap();
+    assert!(
+        created.ends_with('Z') && created.parse::<jiff::Timestamp>().is_ok(),
+        "{created}"
+    );
+    assert_eq!(
+        fs::read_to_string(repo.root.join(".gitignore")).unwrap(),
+        ".loop-worktrees/\n"
+    );
+    // 2-space pretty JSON with a final newline.
+    let text = fs::read_to_string(repo.manifest_path()).unwrap();
+    assert!(
+        text.starts_with("{\n  \"version\": 1,\n  \"worktrees\": [\n"),
+        "{text}"
+    );
+    assert!(text.ends_with("}\n"));
+    // The worktree's contents never show up as untracked in the main worktree.
+    assert_eq!(
+        repo.git(["status", "--porcelain", "--untracked-files=all"]),
+        "?? .gitignore\n"
+    );
+}
+
+#[test]
+fn gitignore_is_appended_once_and_handles_a_missing_newline() {
+    let repo = TestRepo::new();
+    fs::write(repo.root.join(".gitignore"), "target").unwrap();
+    repo.create("a");
+    repo.run(["mark", "a", "merged"]).ok();
+    repo.create("b");
+    assert_eq!(
+        fs::read_to_string(repo.root.join(".gitignore")).unwrap(),
+        "target\n.loop-worktrees/\n"
+    );
+    let repo = TestRepo::new();
+    fs::write(repo.root.join(".gitignore"), "/.loop-worktrees\n").unwrap();
+    repo.create("a");
+    assert_eq!(
+        fs::read_to_string(repo.root.join(".gitignore")).unwrap(),
+        "/.loop-worktrees\n"
+    );
+}
+
+#[test]
+fn create_json_prints_the_entry() {
+    let repo = TestRepo::new();
+    let run = repo.run(["--json", "create", "j", "--pattern", "label with spaces"]);
+    run.ok();
+    let v = run.json();
+    assert_eq!(v, repo.manifest()["worktrees"][0]);
+    assert_eq!(v["pattern"], "label with spaces");
+}
+
+#[test]
+fn create_from_a_subdirectory_and_from_inside_a_loop_worktree_uses_one_manifest() {
+    let repo = TestRepo::new();
+    fs::create_dir_all(repo.root.join("sub/dir")).unwrap();
+    let run = TestRepo::output(repo.command().current_dir(repo.root.join("sub/dir")).args([
+        "create",
+        "a",
+        "--pattern",
+        "p",
+    ]));
+    run.ok();
+    let run = TestRepo::output(repo.command().current_dir(repo.wt("a")).args([
+        "create",
+        "b",
+        "--pattern",
+        "p",
+    ]));
+    run.ok();
+    assert_eq!(run.stdout.trim(), repo.wt("b").display().to_string());
+    assert_eq!(repo.ids(), ["a", "b"]);
+    assert!(!repo.wt("a").join(".loop-worktrees").exists());
+    // -C from elsewhere, relative to the current directory.
+    let run = TestRepo::output(repo.command().current_dir(repo.base()).args([
+        "-C",
+        "repo/sub",
+        "create",
+        "c",
+        "--pattern",
+        "p",
+    ]));
+    run.ok();
+    assert_eq!(repo.ids(), ["a", "b", "c"]);
+}
+
+#[test]
+fn create_base_option_and_bad_base() {
+    let repo = TestRepo::new();
+    repo.git(["checkout", "-q", "-b", "feature"]);
+    fs::write(repo.root.join("feature.txt"), "f\n").unwrap();
+    repo.git(["add", "feature.txt"]);
+    repo.git(["commit", "-q", "-m", "feature"]);
+    repo.git(["checkout", "-q", "main"]);
+    repo.run(["create", "f", "--pattern", "p", "--base", "feature"])
+        .ok();
+    assert!(repo.wt("f").join("feature.txt").is_file());
+    assert_eq!(repo.manifest()["worktrees"][0]["baseBranch"], "feature");
+
+    let before = fs::read(repo.manifest_path()).unwrap();
+    let run = repo.run(["create", "g", "--pattern", "p", "--base", "nope"]);
+    run.code(1);
+    assert!(
+        run.stderr.contains("\"nope\"") && run.stderr.contains("loop.base"),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stderr.contains("--base"),
+        "names the layer: {}",
+        run.stderr
+    );
+    assert_eq!(fs::read(repo.manifest_path()).unwrap(), before);
+    assert!(!repo.branch_exists("loop/g"));
+    assert!(!repo.wt("g").exists());
+}
+
+#[test]
+fn default_base_main_missing_names_the_built_in_default() {
+    let repo = TestRepo::new();
+    repo.git(["branch", "-m", "main", "trunk"]);
+    let run = repo.run(["--json", "create", "a", "--pattern", "p"]);
+    run.code(1);
+    assert_eq!(run.json()["error"]["code"], "base-not-found");
+    assert!(run.stderr.contains("built-in default"), "{}", run.stderr);
+    assert!(!repo.loop_dir().exists());
+    assert!(!repo.root.join(".gitignore").exists());
+}
+
+#[test]
+fn at_least_25_invalid_run_ids_are_refused_with_nothing_written() {
+    let repo = TestRepo::new();
+    let long = "x".repeat(129);
+    let bad = [
+        "",
+        ".",
+        "..",
+        "a/b",
+        "/abs",
+        "a\\b",
+        "-x",
+        "--json",
+        "a\u{1}b",
+        "a\tb",
+        "a\nb",
+        ".hidden",
+        "trail.",
+        "x.lock",
+        "a..b",
+        "a@{1}",
+        "a b",
+        "a~1",
+        "a^",
+        "a:b",
+        "a?",
+        "a*",
+        "a[b",
+        "a\u{7f}",
+        long.as_str(),
+        "manifest.json",
+        "..x",
+        "@",
+    ];
+    assert!(bad.len() >= 25);
+    for id in bad {
+        let run = repo.run(["--json", "create", "--pattern", "p", "--", id]);
+        run.code(2);
+        assert_eq!(run.json()["error"]["code"], "invalid-run-id", "{id:?}");
+        // mark and path refuse the same ids with the same code.
+        repo.run(["mark", "--", id, "rejected"]).code(2);
+        repo.run(["path", "--", id]).code(2);
+    }
+    assert!(!repo.loop_dir().exists(), "nothing written");
+    assert!(!repo.root.join(".gitignore").exists());
+    assert_eq!(repo.git(["branch", "--list", "loop/*"]), "");
+    assert_eq!(repo.registered().len(), 1);
+}
+
+#[test]
+fn ids_git_accepts_are_accepted() {
+    let repo = TestRepo::new();
+    for id in ["a.b", "ünï", "x@y", "UPPER_lower-09", "@@", "a@b"] {
+        repo.create(id);
+        assert!(repo.branch_exists(&format!("loop/{id}")), "{id}");
+    }
+}
+
+#[test]
+fn empty_pattern_is_a_usage_error() {
+    let repo = TestRepo::new();
+    repo.run(["create", "a", "--pattern", ""]).code(2);
+    repo.run(["create", "a"]).code(2);
+    assert!(!repo.loop_dir().exists());
+}
+
+#[test]
+fn active_duplicate_is_refused_naming_its_path() {
+    let repo = TestRepo::new();
+    repo.create("dup");
+    let before = fs::read(repo.manifest_path()).unwrap();
+    let run = repo.run(["--json", "create", "dup", "--pattern", "p"]);
+    run.code(1);
+    assert_eq!(run.json()["error"]["code"], "active-exists");
+    assert!(run.stderr.contains(".loop-worktrees/dup"), "{}", run.stderr);
+    assert_eq!(fs::read(repo.manifest_path()).unwrap(), before);
+}
+
+#[test]
+fn existing_branch_is_refused_and_never_reset() {
+    let repo = TestRepo::new();
+    repo.create("again");
+    fs::write(repo.wt("again").join("work.txt"), "work\n").unwrap();
+    repo.git_in(&repo.wt("again"), ["add", "work.txt"]);
+    assert!(
+        repo.git_in(&repo.wt("again"), ["commit", "-q", "-m", "work"])
+            .status
+            .success()
+    );
+    let tip = repo.git(["rev-parse", "loop/again"]);
+    repo.run(["mark", "again", "merged"]).ok();
+    repo.run(["cleanup", "--status", "merged"]).ok();
+    assert!(!repo.wt("again").exists());
+    let run = repo.run(["--json", "create", "again", "--pattern", "p"]);
+    run.code(1);
+    assert_eq!(run.json()["error"]["code"], "branch-exists");
+    assert!(
+        run.stderr.contains("loop/again") && run.stderr.contains("git branch -d"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(
+        repo.git(["rev-parse", "loop/again"]),
+        tip,
+        "branch untouched"
+    );
+    assert!(!repo.wt("again").exists());
+
+    // Once the branch is gone, the id can be reused and the old entry replaced.
+    repo.git(["branch", "-D", "loop/again"]);
+    repo.create("again");
+    assert_eq!(repo.ids(), ["again"]);
+}
+
+#[test]
+fn non_active_entry_with_the_same_id_is_replaced() {
+    let repo = TestRepo::new();
+    repo.write_manifest(&manifest_with(&[
+        ("old", "rejected", "2026-01-01T00:00:00Z"),
+        ("keep", "merged", "2026-01-02T00:00:00Z"),
+    ]));
+    repo.create("old");
+    assert_eq!(repo.ids(), ["keep", "old"]);
+    assert_eq!(repo.status_of("old").unwrap(), "active");
+}
+
+#[test]
+fn failed_manifest_write_rolls_back_the_new_worktree_and_branch() {
+    let repo = TestRepo::new();
+    repo.create("first");
+    let before = fs::read(repo.manifest_path()).unwrap();
+    let run = TestRepo::output(
+        repo.command()
+            .env("GIT_LOOP_TEST_FAIL", "manifest-write")
+            .args(["create", "second", "--pattern", "p"]),
+    );
+    run.code(1);
+    assert!(
+        run.stderr.contains("injected failure"),
+        "reports the original error: {}",
+        run.stderr
+    );
+    assert_eq!(fs::read(repo.manifest_path()).unwrap(), before);
+    assert!(!repo.wt("second").exists());
+    assert!(!repo.branch_exists("loop/second"));
+    assert_eq!(repo.registered().len(), 2);
+    assert!(!repo.mutex_path().exists());
+    let leftovers: Vec<_> = fs::read_dir(repo.loop_dir())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .filter(|n| n.starts_with(".manifest.json.tmp"))
+        .collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
+    // And the id is usable right away.
+    repo.create("second");
+}
+
+#[test]
+fn bare_repository_and_non_repository_are_refused_naming_the_path() {
+    let repo = TestRepo::new();
+    let bare = repo.base().join("bare.git");
+    repo.git(["clone", "-q", "--bare", ".", bare.to_str().unwrap()]);
+    let run = TestRepo::output(repo.command().current_dir(&bare).args([
+        "--json",
+        "create",
+        "a",
+        "--pattern",
+        "p",
+    ]));
+    run.code(1);
+    assert_eq!(run.json()["error"]["code"], "bare-repo");
+    assert!(run.stderr.contains("bare.git"), "{}", run.stderr);
+    assert!(!bare.join(".loop-worktrees").exists());
+
+    let outside = repo.base().join("plain");
+    fs::create_dir(&outside).unwrap();
+    for args in [
+        &["create", "a", "--pattern", "p"][..],
+        &["list"],
+        &["cleanup"],
+        &["reconcile"],
+    ] {
+        let run = TestRepo::output(repo.command().current_dir(&outside).args(args));
+        run.code(1);
+        assert!(
+            run.stderr.contains("not a git repository") && run.stderr.contains("plain"),
+            "{}",
+            run.stderr
+        );
+    }
+    assert_eq!(fs::read_dir(&outside).unwrap().count(), 0);
+    let run = repo.run(["-C", "/nonexistent/dir", "list"]);
+    run.code(1);
+    assert!(run.stderr.contains("/nonexistent/dir"), "{}", run.stderr);
+}
+
+#[test]
+fn usage_errors_exit_2_with_json_error() {
+    let repo = TestRepo::new();
+    let run = repo.run(["--json", "create", "a", "--pattern", "p", "--bogus"]);
+    run.code(2);
+    assert_eq!(run.json()["error"]["code"], "usage");
+    assert!(
+        run.json()["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("--bogus")
+    );
+    repo.run(["frobnicate"]).code(2);
+    repo.run(["mark", "a"]).code(2);
+    repo.run(["path"]).code(2);
+    repo.run(["--version"]).ok();
+    let help = repo.run(["create", "--help"]);
+    help.ok();
+    assert!(help.stdout.contains("Example"), "{}", help.stdout);
+    assert!(!repo.loop_dir().exists());
+}

@@ -1,0 +1,12 @@
+//! Integration tests: the built binary against temporary repositories.
+
+mod common;
+
+mod cleanup;
+mod concurrency;
+mod create;
+mod manifest;
+mod mark;
+mod mutex;
+mod read;
+mod reconcile;

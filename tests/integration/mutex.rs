@@ -1,0 +1,173 @@
+use std::fs::{self, File};
+use std::io::{BufRead, BufReader};
+use std::process::Stdio;
+use std::time::{Duration, Instant, SystemTime};
+
+use crate::common::{TestRepo, manifest_with};
+
+fn age_file(path: &std::path::Path, secs: u64) {
+    File::options()
+        .write(true)
+        .open(path)
+        .unwrap()
+        .set_modified(SystemTime::now() - Duration::from_secs(secs))
+        .unwrap();
+}
+
+#[test]
+fn stale_mutex_is_broken() {
+    let repo = TestRepo::new();
+    repo.create("a");
+    fs::write(repo.mutex_path(), "git-loop pid 1 dead\n").unwrap();
+    age_file(&repo.mutex_path(), 31);
+    let start = Instant::now();
+    repo.run(["mark", "a", "merged"]).ok();
+    assert!(start.elapsed() < Duration::from_secs(10));
+    assert_eq!(repo.status_of("a").unwrap(), "merged");
+}
+
+#[test]
+fn live_mutex_is_waited_for() {
+    let repo = TestRepo::new();
+    repo.create("a");
+    fs::write(repo.mutex_path(), "someone else\n").unwrap();
+    let start = Instant::now();
+    let child = repo
+        .command()
+        .args(["mark", "a", "rejected"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(1500));
+    assert_eq!(
+        repo.status_of("a").unwrap(),
+        "active",
+        "did not write while the mutex was held"
+    );
+    fs::remove_file(repo.mutex_path()).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(start.elapsed() >= Duration::from_millis(1500));
+    assert_eq!(repo.status_of("a").unwrap(), "rejected");
+    assert!(!repo.mutex_path().exists());
+}
+
+/// A mutex that stays fresh (a line of other holders) makes a waiter give up
+/// after 30 s, naming the path, without removing a mutex it does not own.
+#[test]
+fn mutex_timeout_names_the_path_and_leaves_the_other_holder_alone() {
+    let repo = TestRepo::new();
+    repo.write_manifest(&manifest_with(&[("a", "active", "2026-01-01T00:00:00Z")]));
+    fs::write(repo.mutex_path(), "held by another\n").unwrap();
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let toucher = {
+        let stop = stop.clone();
+        let path = repo.mutex_path();
+        std::thread::spawn(move || {
+            while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                age_file(&path, 0);
+                std::thread::sleep(Duration::from_millis(500));
+            }
+        })
+    };
+    let start = Instant::now();
+    let run = TestRepo::output(repo.command().args(["--json", "mark", "a", "merged"]));
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    toucher.join().unwrap();
+    run.code(1);
+    assert!(
+        start.elapsed() >= Duration::from_secs(30),
+        "{:?}",
+        start.elapsed()
+    );
+    assert_eq!(run.json()["error"]["code"], "mutex-timeout");
+    assert!(
+        run.stderr
+            .contains(&repo.mutex_path().display().to_string()),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(
+        fs::read_to_string(repo.mutex_path()).unwrap(),
+        "held by another\n"
+    );
+    assert_eq!(repo.status_of("a").unwrap(), "active");
+}
+
+fn spawn_paused(repo: &TestRepo, point: &str, args: &[&str]) -> std::process::Child {
+    let mut child = repo
+        .command()
+        .env("GIT_LOOP_TEST_CRASH", format!("{point}:pause"))
+        .args(args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
+    loop {
+        let line = lines.next().expect("child exited before pausing").unwrap();
+        if line.contains("paused at") {
+            break;
+        }
+    }
+    child
+}
+
+#[test]
+fn sigterm_and_sigint_while_holding_the_mutex_remove_it() {
+    let repo = TestRepo::new();
+    repo.create("a");
+    let before = fs::read(repo.manifest_path()).unwrap();
+    for (sig, code) in [("TERM", 143), ("INT", 130)] {
+        let mut child = spawn_paused(&repo, "holding-mutex", &["mark", "a", "merged"]);
+        assert!(repo.mutex_path().exists());
+        let kill = std::process::Command::new("kill")
+            .args([&format!("-{sig}"), &child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(kill.success());
+        let status = child.wait().unwrap();
+        assert_eq!(status.code(), Some(code));
+        assert!(!repo.mutex_path().exists(), "SIG{sig} left the mutex");
+        assert_eq!(fs::read(repo.manifest_path()).unwrap(), before);
+    }
+}
+
+#[test]
+fn kill_9_before_the_rename_leaves_the_old_manifest_and_a_breakable_mutex() {
+    let repo = TestRepo::new();
+    repo.create("a");
+    let before = fs::read(repo.manifest_path()).unwrap();
+    let mut child = spawn_paused(&repo, "before-manifest-rename", &["mark", "a", "merged"]);
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert_eq!(
+        fs::read(repo.manifest_path()).unwrap(),
+        before,
+        "old manifest, never partial"
+    );
+    assert!(repo.mutex_path().exists(), "a kill -9 leaves the mutex");
+    age_file(&repo.mutex_path(), 31);
+    repo.run(["mark", "a", "merged"]).ok();
+    assert_eq!(repo.status_of("a").unwrap(), "merged");
+}
+
+#[test]
+fn crash_after_worktree_add_leaves_an_orphan_that_reconcile_reports() {
+    let repo = TestRepo::new();
+    let run = TestRepo::output(
+        repo.command()
+            .env("GIT_LOOP_TEST_CRASH", "after-worktree-add")
+            .args(["create", "crashed", "--pattern", "p"]),
+    );
+    assert_ne!(run.code, 0);
+    assert!(repo.wt("crashed").exists());
+    let v = repo.run(["--json", "reconcile"]).json();
+    assert_eq!(v["orphans"][0]["id"], "crashed");
+    assert!(repo.wt("crashed").exists(), "reported, not removed");
+}

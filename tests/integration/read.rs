@@ -1,0 +1,114 @@
+use std::fs;
+
+use crate::common::{TestRepo, manifest_with};
+
+#[test]
+fn list_without_a_manifest_prints_nothing_and_creates_nothing() {
+    let repo = TestRepo::new();
+    let run = repo.run(["list"]);
+    run.ok();
+    assert_eq!(run.stdout, "");
+    let run = repo.run(["--json", "list"]);
+    run.ok();
+    assert_eq!(run.json(), serde_json::json!({"version":1,"worktrees":[]}));
+    assert!(!repo.loop_dir().exists());
+    assert!(!repo.root.join(".gitignore").exists());
+}
+
+#[test]
+fn list_reports_entries_with_present_and_filters_by_status() {
+    let repo = TestRepo::new();
+    repo.create("here");
+    let mut m = repo.manifest();
+    let mut gone = m["worktrees"][0].clone();
+    gone["id"] = "gone".into();
+    gone["path"] = ".loop-worktrees/gone".into();
+    gone["branch"] = "loop/gone".into();
+    gone["status"] = "stale".into();
+    m["worktrees"].as_array_mut().unwrap().push(gone);
+    repo.write_manifest(&m.to_string());
+
+    let v = repo.run(["--json", "list"]).json();
+    let list = v["worktrees"].as_array().unwrap();
+    assert_eq!(list.len(), 2);
+    assert_eq!(list[0]["present"], true);
+    assert_eq!(list[1]["present"], false);
+    assert_eq!(list[1]["status"], "stale");
+
+    let v = repo.run(["--json", "list", "--status", "stale"]).json();
+    assert_eq!(v["worktrees"].as_array().unwrap().len(), 1);
+    assert_eq!(v["worktrees"][0]["id"], "gone");
+
+    let text = repo.run(["list"]).stdout;
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 3, "{text}");
+    assert!(lines[0].starts_with("ID"));
+    assert!(
+        lines[2].contains("gone") && lines[2].contains("missing"),
+        "{text}"
+    );
+    repo.run(["list", "--status", "bogus"]).code(2);
+}
+
+#[test]
+fn path_prints_the_absolute_worktree_path() {
+    let repo = TestRepo::new();
+    repo.create("p");
+    let run = repo.run(["path", "p"]);
+    run.ok();
+    assert_eq!(run.stdout, format!("{}\n", repo.wt("p").display()));
+    let sub = TestRepo::output(
+        repo.command()
+            .current_dir(repo.wt("p"))
+            .args(["--json", "path", "p"]),
+    );
+    sub.ok();
+    assert_eq!(sub.json()["path"], repo.wt("p").display().to_string());
+    let run = repo.run(["--json", "path", "nope"]);
+    run.code(1);
+    assert_eq!(run.json()["error"]["code"], "unknown-id");
+}
+
+#[test]
+fn reads_take_no_mutex() {
+    let repo = TestRepo::new();
+    repo.write_manifest(&manifest_with(&[("a", "merged", "2026-01-01T00:00:00Z")]));
+    // A live (fresh) mutex does not block list or path.
+    fs::write(repo.mutex_path(), "someone else").unwrap();
+    let start = std::time::Instant::now();
+    let run = TestRepo::output(repo.command().args(["list"]));
+    run.ok();
+    TestRepo::output(repo.command().args(["path", "a"])).ok();
+    assert!(start.elapsed() < std::time::Duration::from_secs(10));
+    assert_eq!(
+        fs::read_to_string(repo.mutex_path()).unwrap(),
+        "someone else"
+    );
+}
+
+#[test]
+fn closed_stdout_is_not_an_error() {
+    let repo = TestRepo::new();
+    let ids: Vec<(String, &str, &str)> = (0..2000)
+        .map(|i| (format!("r{i}"), "merged", "2026-01-01T00:00:00Z"))
+        .collect();
+    let refs: Vec<(&str, &str, &str)> = ids.iter().map(|(a, b, c)| (a.as_str(), *b, *c)).collect();
+    repo.write_manifest(&manifest_with(&refs));
+    let out = std::process::Command::new("bash")
+        .args([
+            "-o",
+            "pipefail",
+            "-c",
+            &format!("'{}' list | head -n 1", crate::common::BIN),
+        ])
+        .current_dir(&repo.root)
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("panicked"));
+}
