@@ -59,6 +59,11 @@ pub enum Command {
     /// Print the absolute path of a run's worktree
     #[command(after_help = "Example:\n  cd \"$(git loop path fix-login)\"")]
     Path(PathArgs),
+    /// Show the effective settings and where each one comes from
+    #[command(
+        after_help = "Settings come, lowest to highest, from: built-in defaults, ~/.config/git-loop/config.toml,\n<repo>/.git-loop.toml, git config (loop.base, loop.cleanupStatus, loop.cleanupOlderThan),\nthe environment (GIT_LOOP_BASE, GIT_LOOP_CLEANUP_STATUS, GIT_LOOP_CLEANUP_OLDER_THAN), and flags.\n\nExample:\n  git config loop.base develop && git loop config"
+    )]
+    Config,
 }
 
 #[derive(Debug, Args)]

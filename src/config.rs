@@ -1,21 +1,68 @@
-//! Effective settings and where each value came from.
+//! Effective settings, read in layers through figment, and where each value
+//! came from.
 //!
-//! Today two layers exist: the built-in defaults and command-line flags. The
-//! layered configuration (user TOML, repo TOML, git config, environment) plugs
-//! in at [`Settings::load`], which returns each value with its origin so that
-//! errors can name the layer a bad value came from.
+//! Lowest to highest (the CLI contract's order):
+//!
+//! | layer | where |
+//! |---|---|
+//! | built-in | `base = "main"`, `cleanup.status = ["rejected","escalated"]`, no cutoff |
+//! | user TOML | `$XDG_CONFIG_HOME/git-loop/config.toml`, else `~/.config/git-loop/config.toml` |
+//! | repo TOML | `<root>/.git-loop.toml` |
+//! | git config | `loop.base`, `loop.cleanupStatus`, `loop.cleanupOlderThan` through git's own cascade (system < global < local < worktree, includes, `GIT_CONFIG_COUNT`), then `git -c` values (`GIT_CONFIG_PARAMETERS`) |
+//! | environment | `GIT_LOOP_BASE`, `GIT_LOOP_CLEANUP_STATUS`, `GIT_LOOP_CLEANUP_OLDER_THAN` (an empty variable counts as unset) |
+//! | flags | `--base`, `--status`, `--older-than` (applied by the commands) |
+//!
+//! Every layer is a figment provider. The git-config and environment layers
+//! are one provider *per value*, so figment's metadata for the value names its
+//! exact source (the config file and key, or the variable).
+//!
+//! Every layer is validated on its own before the merge: an invalid value is
+//! an error naming its layer and the value even when a higher layer would
+//! override it, so a broken setting never lies in wait. Unknown TOML keys are
+//! errors too (a typo must not be silently ignored). Config is read only by the
+//! commands that use it (create, cleanup, config).
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
+use figment::providers::{Format, Toml};
+use figment::value::{Dict, Map, Value};
+use figment::{Figment, Metadata, Profile, Provider};
+use gix::bstr::ByteSlice;
 use jiff::SignedDuration;
+use serde::Deserialize;
 
 use crate::error::{Error, Result};
 use crate::manifest::Status;
 
-/// The git-config key that sets the default base.
+/// git-config keys, beside their defaults.
 pub const KEY_BASE: &str = "loop.base";
+pub const KEY_CLEANUP_STATUS: &str = "loop.cleanupStatus";
+pub const KEY_CLEANUP_OLDER_THAN: &str = "loop.cleanupOlderThan";
 pub const DEFAULT_BASE: &str = "main";
 pub const DEFAULT_CLEANUP_STATUS: [Status; 2] = [Status::Rejected, Status::Escalated];
+
+/// Environment variables.
+pub const ENV_BASE: &str = "GIT_LOOP_BASE";
+pub const ENV_CLEANUP_STATUS: &str = "GIT_LOOP_CLEANUP_STATUS";
+pub const ENV_CLEANUP_OLDER_THAN: &str = "GIT_LOOP_CLEANUP_OLDER_THAN";
+
+/// TOML key paths (also the keys of `git loop config --json`).
+pub const TOML_BASE: &str = "base";
+pub const TOML_CLEANUP_STATUS: &str = "cleanup.status";
+pub const TOML_CLEANUP_OLDER_THAN: &str = "cleanup.older-than";
+
+/// (TOML path, git-config key, environment variable) for each setting.
+const KEYS: [(&str, &str, &str); 3] = [
+    (TOML_BASE, KEY_BASE, ENV_BASE),
+    (TOML_CLEANUP_STATUS, KEY_CLEANUP_STATUS, ENV_CLEANUP_STATUS),
+    (
+        TOML_CLEANUP_OLDER_THAN,
+        KEY_CLEANUP_OLDER_THAN,
+        ENV_CLEANUP_OLDER_THAN,
+    ),
+];
+
+const BUILT_IN: &str = "built-in default";
 
 /// A value and the layer it came from ("built-in default", "--base", …).
 #[derive(Debug, Clone, PartialEq)]
@@ -33,25 +80,364 @@ impl<T> Sourced<T> {
     }
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Settings {
     pub base: Sourced<String>,
     pub cleanup_status: Sourced<Vec<Status>>,
     pub cleanup_older_than: Sourced<Option<SignedDuration>>,
 }
 
+/// The raw shape every layer must have (TOML shape; the other layers are
+/// mapped onto it).
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Raw {
+    pub base: Option<String>,
+    #[serde(default)]
+    pub cleanup: RawCleanup,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawCleanup {
+    pub status: Option<StatusValue>,
+    #[serde(rename = "older-than")]
+    pub older_than: Option<String>,
+}
+
+/// The cleanup status set: a TOML array or a CSV string.
+#[derive(Debug, Deserialize)]
+#[serde(untagged)]
+pub enum StatusValue {
+    Csv(String),
+    List(Vec<String>),
+}
+
+/// One value from a source that is not a file figment reads itself.
+struct Single {
+    metadata: Metadata,
+    path: &'static str,
+    value: Value,
+}
+
+impl Provider for Single {
+    fn metadata(&self) -> Metadata {
+        self.metadata.clone()
+    }
+
+    fn data(&self) -> std::result::Result<Map<Profile, Dict>, figment::Error> {
+        let dict = match figment::util::nest(self.path, self.value.clone()) {
+            Value::Dict(_, dict) => dict,
+            _ => unreachable!("nest of a dotted key is a dict"),
+        };
+        Ok(Profile::Default.collect(dict))
+    }
+}
+
+fn single(name: &str, source: Option<String>, path: &'static str, value: Value) -> Single {
+    let mut metadata = Metadata::named(name.to_owned());
+    if let Some(source) = source {
+        metadata = metadata.source(figment::Source::Custom(source));
+    }
+    Single {
+        metadata,
+        path,
+        value,
+    }
+}
+
+/// How a layer is named in messages and in `git loop config`.
+fn origin_of(metadata: &Metadata) -> String {
+    match &metadata.source {
+        Some(figment::Source::File(path)) => format!("{} {}", metadata.name, path.display()),
+        Some(figment::Source::Custom(s)) => format!("{} {s}", metadata.name),
+        _ => metadata.name.to_string(),
+    }
+}
+
+/// The user TOML path: `$XDG_CONFIG_HOME/git-loop/config.toml`, else
+/// `~/.config/git-loop/config.toml`.
+pub fn user_toml_path() -> Option<PathBuf> {
+    let base = match std::env::var_os("XDG_CONFIG_HOME") {
+        Some(x) if !x.is_empty() && Path::new(&x).is_absolute() => PathBuf::from(x),
+        _ => PathBuf::from(std::env::var_os("HOME").filter(|h| !h.is_empty())?).join(".config"),
+    };
+    Some(base.join("git-loop").join("config.toml"))
+}
+
+pub fn repo_toml_path(root: &Path) -> PathBuf {
+    root.join(".git-loop.toml")
+}
+
+/// The git-config layer: for each key, the value git itself would use, and
+/// where it was set.
+fn git_config_layer(config: &gix::config::File) -> Vec<Single> {
+    let mut out = Vec::new();
+    let params = std::env::var("GIT_CONFIG_PARAMETERS")
+        .ok()
+        .map(|p| parse_config_parameters(&p))
+        .unwrap_or_default();
+    for (path, key, _) in KEYS {
+        let name = key.strip_prefix("loop.").expect("loop.* key");
+        let mut winner: Option<(String, String)> = None;
+        if let Some(sections) = config.sections_by_name("loop") {
+            for section in sections {
+                if section.header().subsection_name().is_some() {
+                    continue;
+                }
+                if let Some(value) = section.values(name).into_iter().last() {
+                    let meta = section.meta();
+                    let from = match &meta.path {
+                        Some(p) => format!("{key} in {}", p.display()),
+                        None => format!("{key} ({:?})", meta.source),
+                    };
+                    winner = Some((value.to_str_lossy().into_owned(), from));
+                }
+            }
+        }
+        // `git -c key=value loop …` reaches us only through GIT_CONFIG_PARAMETERS.
+        for (k, v) in &params {
+            if k.eq_ignore_ascii_case(key) {
+                winner = Some((v.clone(), format!("{key} from the command line (git -c)")));
+            }
+        }
+        if let Some((value, from)) = winner {
+            out.push(single("git config", Some(from), path, Value::from(value)));
+        }
+    }
+    out
+}
+
+/// Parse `GIT_CONFIG_PARAMETERS`: space-separated shell-single-quoted items,
+/// each `'key'='value'` (git ≥ 2.31), `'key=value'` (older), or `'key'` (a
+/// boolean true). A quote inside is written `'\''`.
+pub fn parse_config_parameters(text: &str) -> Vec<(String, String)> {
+    // Split into items of quoted parts; an unquoted `=` between parts
+    // separates key and value.
+    let mut items = Vec::new();
+    let mut chars = text.chars().peekable();
+    loop {
+        while chars.peek().is_some_and(|c| c.is_whitespace()) {
+            chars.next();
+        }
+        if chars.peek().is_none() {
+            break;
+        }
+        let mut parts: Vec<String> = vec![String::new()];
+        let mut saw_eq = false;
+        while let Some(&c) = chars.peek() {
+            match c {
+                '\'' => {
+                    chars.next();
+                    for q in chars.by_ref() {
+                        if q == '\'' {
+                            break;
+                        }
+                        parts.last_mut().expect("one part").push(q);
+                    }
+                }
+                '\\' => {
+                    chars.next();
+                    if let Some(esc) = chars.next() {
+                        parts.last_mut().expect("one part").push(esc);
+                    }
+                }
+                '=' if !saw_eq => {
+                    chars.next();
+                    saw_eq = true;
+                    parts.push(String::new());
+                }
+                c if c.is_whitespace() => break,
+                _ => {
+                    chars.next();
+                    parts.last_mut().expect("one part").push(c);
+                }
+            }
+        }
+        let item = if saw_eq {
+            (parts[0].clone(), parts[1].clone())
+        } else {
+            match parts[0].split_once('=') {
+                Some((k, v)) => (k.to_owned(), v.to_owned()),
+                None => (parts[0].clone(), "true".to_owned()),
+            }
+        };
+        items.push(item);
+    }
+    items
+}
+
+fn env_layer() -> Vec<Single> {
+    KEYS.iter()
+        .filter_map(|(path, _, var)| {
+            let value = std::env::var(var).ok().filter(|v| !v.is_empty())?;
+            Some(single(
+                "environment",
+                Some((*var).to_owned()),
+                path,
+                Value::from(value),
+            ))
+        })
+        .collect()
+}
+
+fn built_in_layer() -> Vec<Single> {
+    vec![
+        single(BUILT_IN, None, TOML_BASE, Value::from(DEFAULT_BASE)),
+        single(
+            BUILT_IN,
+            None,
+            TOML_CLEANUP_STATUS,
+            Value::from(
+                DEFAULT_CLEANUP_STATUS
+                    .iter()
+                    .map(|s| s.as_str().to_owned())
+                    .collect::<Vec<_>>(),
+            ),
+        ),
+    ]
+}
+
+/// The parsed values of one layer (each `None` when the layer does not set it).
+struct Parsed {
+    base: Option<String>,
+    status: Option<Vec<Status>>,
+    older_than: Option<SignedDuration>,
+}
+
+/// Parse `raw` from the layer named `origin`. `key_of` names the key a
+/// value is set with in that layer, for messages.
+fn parse_raw(raw: Raw, origin: &str, key_of: impl Fn(&'static str) -> String) -> Result<Parsed> {
+    let at = |k: &'static str| match key_of(k) {
+        key if key.is_empty() => origin.to_owned(),
+        key => format!("{origin} ({key})"),
+    };
+    let base = match raw.base {
+        Some(b) if b.trim().is_empty() => {
+            return Err(Error::Config {
+                origin: origin.to_owned(),
+                message: format!("base {:?} is empty ({})", b, at(TOML_BASE)),
+            });
+        }
+        other => other,
+    };
+    let status = match raw.cleanup.status {
+        None => None,
+        Some(StatusValue::Csv(csv)) => {
+            Some(parse_status_csv(&csv, &at(TOML_CLEANUP_STATUS), false)?)
+        }
+        Some(StatusValue::List(list)) => {
+            let mut out = Vec::new();
+            for item in list {
+                out.extend(parse_status_csv(&item, &at(TOML_CLEANUP_STATUS), false)?);
+            }
+            out.dedup();
+            Some(out)
+        }
+    };
+    let older_than = match raw.cleanup.older_than {
+        None => None,
+        Some(text) => Some(parse_cutoff(&text, &at(TOML_CLEANUP_OLDER_THAN), false)?),
+    };
+    Ok(Parsed {
+        base,
+        status,
+        older_than,
+    })
+}
+
+fn extract(figment: &Figment, origin: &str) -> Result<Raw> {
+    figment.extract::<Raw>().map_err(|e| Error::Config {
+        origin: origin.to_owned(),
+        message: e
+            .into_iter()
+            .map(|e| {
+                let mut text = e.kind.to_string();
+                if !e.path.is_empty() {
+                    text = format!("{}: {text}", e.path.join("."));
+                }
+                text
+            })
+            .collect::<Vec<_>>()
+            .join("; "),
+    })
+}
+
 impl Settings {
     pub fn built_in() -> Settings {
         Settings {
-            base: Sourced::new(DEFAULT_BASE.to_owned(), "built-in default"),
-            cleanup_status: Sourced::new(DEFAULT_CLEANUP_STATUS.to_vec(), "built-in default"),
-            cleanup_older_than: Sourced::new(None, "built-in default"),
+            base: Sourced::new(DEFAULT_BASE.to_owned(), BUILT_IN),
+            cleanup_status: Sourced::new(DEFAULT_CLEANUP_STATUS.to_vec(), BUILT_IN),
+            cleanup_older_than: Sourced::new(None, BUILT_IN),
         }
     }
 
-    /// The effective settings for the repository at `root`.
-    pub fn load(_root: &Path) -> Result<Settings> {
-        Ok(Settings::built_in())
+    /// The effective settings for the repository at `root`, whose git config
+    /// (with git's own cascade) is `config`.
+    pub fn load(root: &Path, config: &gix::config::File) -> Result<Settings> {
+        let mut figment = Figment::new();
+        for layer in built_in_layer() {
+            figment = figment.merge(layer);
+        }
+
+        // TOML files: validated whole (syntax, unknown keys, types, values).
+        for path in user_toml_path().into_iter().chain([repo_toml_path(root)]) {
+            if !path.exists() {
+                continue;
+            }
+            let toml = Toml::file_exact(&path);
+            let origin = origin_of(&toml.metadata());
+            let raw = extract(&Figment::from(Toml::file_exact(&path)), &origin)?;
+            parse_raw(raw, &origin, |k| format!("`{k}`"))?;
+            figment = figment.merge(toml);
+        }
+
+        // git config and environment: one provider per value.
+        for layer in git_config_layer(config).into_iter().chain(env_layer()) {
+            let origin = origin_of(&layer.metadata);
+            let raw = extract(&Figment::from(&layer), &origin)?;
+            parse_raw(raw, &origin, |_| String::new())?;
+            figment = figment.merge(layer);
+        }
+
+        let raw = extract(&figment, "the merged configuration")?;
+        let parsed = parse_raw(raw, "the merged configuration", |k| k.to_owned())?;
+        let origin = |key: &str| {
+            figment
+                .find_metadata(key)
+                .map(origin_of)
+                .unwrap_or_else(|| BUILT_IN.to_owned())
+        };
+        Ok(Settings {
+            base: Sourced::new(
+                parsed.base.unwrap_or_else(|| DEFAULT_BASE.to_owned()),
+                origin(TOML_BASE),
+            ),
+            cleanup_status: Sourced::new(
+                parsed
+                    .status
+                    .unwrap_or_else(|| DEFAULT_CLEANUP_STATUS.to_vec()),
+                origin(TOML_CLEANUP_STATUS),
+            ),
+            cleanup_older_than: Sourced::new(parsed.older_than, origin(TOML_CLEANUP_OLDER_THAN)),
+        })
+    }
+
+    /// Parse TOML text in the shape of the config files (used to check the
+    /// documented example against the built-in defaults).
+    pub fn from_toml_str(text: &str) -> Result<Settings> {
+        let figment = Figment::new().merge(Toml::string(text));
+        let raw = extract(&figment, "TOML text")?;
+        let parsed = parse_raw(raw, "TOML text", |k| k.to_owned())?;
+        let built_in = Settings::built_in();
+        Ok(Settings {
+            base: Sourced::new(parsed.base.unwrap_or(built_in.base.value), BUILT_IN),
+            cleanup_status: Sourced::new(
+                parsed.status.unwrap_or(built_in.cleanup_status.value),
+                BUILT_IN,
+            ),
+            cleanup_older_than: Sourced::new(parsed.older_than, BUILT_IN),
+        })
     }
 }
 
@@ -81,4 +467,39 @@ pub fn parse_cutoff(text: &str, origin: &str, usage: bool) -> Result<SignedDurat
         origin: origin.to_owned(),
         usage,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn config_parameters() {
+        assert_eq!(
+            parse_config_parameters("'loop.base'='dev' 'core.x'='a b'"),
+            [
+                ("loop.base".into(), "dev".into()),
+                ("core.x".into(), "a b".into())
+            ]
+        );
+        assert_eq!(
+            parse_config_parameters("'loop.base=old style'"),
+            [("loop.base".into(), "old style".into())]
+        );
+        assert_eq!(
+            parse_config_parameters("'a.b'='it'\\''s'"),
+            [("a.b".into(), "it's".into())]
+        );
+        assert_eq!(
+            parse_config_parameters("'a.flag'"),
+            [("a.flag".into(), "true".into())]
+        );
+        assert_eq!(parse_config_parameters(""), []);
+    }
+
+    #[test]
+    fn documented_example_equals_the_built_in_defaults() {
+        let text = include_str!("../config/git-loop.toml");
+        assert_eq!(Settings::from_toml_str(text).unwrap(), Settings::built_in());
+    }
 }

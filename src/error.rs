@@ -170,6 +170,13 @@ pub enum Error {
     #[diagnostic(code(git_failed))]
     Git(CommandError),
 
+    #[error("invalid configuration in {origin}: {message}")]
+    #[diagnostic(
+        code(invalid_config),
+        help("`git loop config` shows every setting and where it comes from")
+    )]
+    Config { origin: String, message: String },
+
     #[error("could not read repository state: {0}")]
     #[diagnostic(code(repository))]
     Repository(String),
@@ -204,6 +211,7 @@ impl Error {
             Error::BaseNotFound { .. } => "base-not-found",
             Error::MutexTimeout { .. } => "mutex-timeout",
             Error::Git(_) => "git-failed",
+            Error::Config { .. } => "invalid-config",
             Error::Repository(_) => "repository",
             Error::Io { .. } => "io",
         }

@@ -115,17 +115,23 @@ fn select(
 }
 
 pub fn run(ctx: &Ctx, flags: &Flags, out: &mut Out<'_>) -> Result<CleanupReport> {
-    let mut statuses = flags
-        .statuses
-        .clone()
-        .unwrap_or_else(|| ctx.settings.cleanup_status.value.clone());
+    // The whole configuration is read even when flags cover every setting, so
+    // a broken layer is reported the same way whatever flags are typed.
+    let settings = ctx.settings()?;
+    let mut statuses = match &flags.statuses {
+        Some(s) => s.clone(),
+        None => settings.cleanup_status.value.clone(),
+    };
     if statuses.contains(&Status::Active) {
         out.note(format_args!(
             "note: active runs are never cleaned up; ignoring `active` (mark a finished run first)"
         ));
         statuses.retain(|s| *s != Status::Active);
     }
-    let older_than = flags.older_than.or(ctx.settings.cleanup_older_than.value);
+    let older_than = match flags.older_than {
+        Some(c) => Some(c),
+        None => settings.cleanup_older_than.value,
+    };
     let mut report = CleanupReport {
         dry_run: flags.dry_run,
         removed: Vec::new(),

@@ -65,12 +65,12 @@ pub fn run(ctx: &Ctx, args: &CreateArgs, out: &mut Out<'_>) -> Result<CreateRepo
     let rel = runid::rel_path(id);
     let abs = ctx.worktree_path(id);
 
+    // Read the whole configuration even when --base is given: a broken layer
+    // is reported the same way whatever flags are typed.
+    let settings = ctx.settings()?;
     let (base, origin) = match &args.base {
         Some(b) => (b.clone(), "--base".to_owned()),
-        None => (
-            ctx.settings.base.value.clone(),
-            ctx.settings.base.origin.clone(),
-        ),
+        None => (settings.base.value.clone(), settings.base.origin.clone()),
     };
     let base_commit = ctx
         .repo

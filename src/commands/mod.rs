@@ -2,6 +2,7 @@
 //! writes only notes (to stderr, through [`Out`]), and returns a report.
 
 pub mod cleanup;
+pub mod config;
 pub mod create;
 pub mod list;
 pub mod mark;
@@ -23,7 +24,7 @@ use crate::{Fail, Out, Report};
 pub struct Ctx {
     pub repo: Repo,
     pub manifest: ManifestFile,
-    pub settings: Settings,
+    settings: std::cell::OnceCell<Settings>,
 }
 
 impl Ctx {
@@ -34,12 +35,21 @@ impl Ctx {
         };
         let repo = Repo::discover(&start)?;
         let manifest = ManifestFile::new(&repo.loop_dir());
-        let settings = Settings::load(repo.root())?;
         Ok(Ctx {
             repo,
             manifest,
-            settings,
+            settings: std::cell::OnceCell::new(),
         })
+    }
+
+    /// The effective configuration, read on first use: commands that need no
+    /// setting (list, path, mark, reconcile) never read it.
+    pub fn settings(&self) -> Result<&Settings> {
+        if let Some(s) = self.settings.get() {
+            return Ok(s);
+        }
+        let loaded = Settings::load(self.repo.root(), self.repo.config().plumbing())?;
+        Ok(self.settings.get_or_init(|| loaded))
     }
 
     pub fn loop_dir(&self) -> PathBuf {
@@ -135,6 +145,10 @@ pub fn dispatch(cli: &Cli, out: &mut Out<'_>) -> std::result::Result<(), Fail> {
             };
             let ctx = Ctx::open(cli)?;
             emit(list::run(&ctx, filter.as_deref())?, out)
+        }
+        Command::Config => {
+            let ctx = Ctx::open(cli)?;
+            emit(config::run(&ctx)?, out)
         }
         Command::Path(args) => {
             crate::runid::validate(&args.run_id)?;

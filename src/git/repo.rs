@@ -31,7 +31,11 @@ pub struct Worktree {
 }
 
 pub struct Repo {
+    /// The main worktree's repository: refs, worktree registrations.
     repo: gix::Repository,
+    /// The repository as discovered from the start directory (possibly a
+    /// linked worktree): its config includes that worktree's own config.
+    here: gix::Repository,
     root: PathBuf,
 }
 
@@ -78,7 +82,17 @@ impl Repo {
         let root = workdir
             .canonicalize()
             .map_err(|e| Error::io("could not resolve", workdir, e))?;
-        Ok(Repo { repo: main, root })
+        Ok(Repo {
+            repo: main,
+            here: found,
+            root,
+        })
+    }
+
+    /// git configuration as git would see it from the start directory
+    /// (system < global < local < worktree, includes, `GIT_CONFIG_COUNT`).
+    pub fn config(&self) -> gix::config::Snapshot<'_> {
+        self.here.config_snapshot()
     }
 
     /// The main worktree's top level, canonical.

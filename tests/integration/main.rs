@@ -4,6 +4,7 @@ mod common;
 
 mod cleanup;
 mod concurrency;
+mod config;
 mod create;
 mod manifest;
 mod mark;

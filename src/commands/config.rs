@@ -1,0 +1,92 @@
+//! `git loop config` — the effective settings and where each came from, like
+//! `git config --show-origin`. Read-only; takes no mutex.
+//!
+//! `--json`: `{"base":{"value":"main","source":"built-in default"},
+//! "cleanup.status":{"value":["rejected","escalated"],"source":…},
+//! "cleanup.older-than":{"value":null,"source":…}}` — keys are the TOML key
+//! paths; the cutoff is printed in the largest unit that divides it exactly
+//! (`1440m` is shown as `1d`).
+
+use serde::Serialize;
+
+use crate::commands::Ctx;
+use crate::config::{TOML_BASE, TOML_CLEANUP_OLDER_THAN, TOML_CLEANUP_STATUS};
+use crate::error::Result;
+use crate::{Out, Report};
+
+#[derive(Debug, Serialize)]
+pub struct Shown<T> {
+    pub value: T,
+    pub source: String,
+}
+
+#[derive(Debug, Serialize)]
+pub struct ConfigReport {
+    #[serde(rename = "base")]
+    pub base: Shown<String>,
+    #[serde(rename = "cleanup.status")]
+    pub cleanup_status: Shown<Vec<String>>,
+    #[serde(rename = "cleanup.older-than")]
+    pub cleanup_older_than: Shown<Option<String>>,
+}
+
+impl Report for ConfigReport {
+    fn human(&self, out: &mut Out<'_>) -> std::io::Result<()> {
+        let rows = [
+            (TOML_BASE, self.base.value.clone(), &self.base.source),
+            (
+                TOML_CLEANUP_STATUS,
+                self.cleanup_status.value.join(","),
+                &self.cleanup_status.source,
+            ),
+            (
+                TOML_CLEANUP_OLDER_THAN,
+                self.cleanup_older_than
+                    .value
+                    .clone()
+                    .unwrap_or_else(|| "(none)".to_owned()),
+                &self.cleanup_older_than.source,
+            ),
+        ];
+        let kw = rows.iter().map(|r| r.0.len()).max().unwrap_or(0);
+        let vw = rows.iter().map(|r| r.1.chars().count()).max().unwrap_or(0);
+        for (key, value, source) in rows {
+            writeln!(out.stdout, "{key:kw$}  {value:vw$}  {source}")?;
+        }
+        Ok(())
+    }
+}
+
+/// A cutoff in the largest unit that divides it exactly (`86400s` → `1d`).
+fn cutoff_text(d: jiff::SignedDuration) -> String {
+    let secs = d.as_secs();
+    for (unit, per) in [("d", 86_400), ("h", 3600), ("m", 60)] {
+        if secs != 0 && secs % per == 0 {
+            return format!("{}{unit}", secs / per);
+        }
+    }
+    format!("{secs}s")
+}
+
+pub fn run(ctx: &Ctx) -> Result<ConfigReport> {
+    let s = ctx.settings()?;
+    Ok(ConfigReport {
+        base: Shown {
+            value: s.base.value.clone(),
+            source: s.base.origin.clone(),
+        },
+        cleanup_status: Shown {
+            value: s
+                .cleanup_status
+                .value
+                .iter()
+                .map(|st| st.as_str().to_owned())
+                .collect(),
+            source: s.cleanup_status.origin.clone(),
+        },
+        cleanup_older_than: Shown {
+            value: s.cleanup_older_than.value.map(cutoff_text),
+            source: s.cleanup_older_than.origin.clone(),
+        },
+    })
+}

@@ -1,0 +1,452 @@
+//! Layered configuration: precedence on every key, and invalid values per layer.
+
+use std::fs;
+use std::path::Path;
+use std::process::Command;
+
+use crate::common::{BIN, Run, TestRepo};
+
+/// `git loop …` run through git itself, so `git -c` reaches us the way it does
+/// for users (GIT_CONFIG_PARAMETERS).
+fn through_git(repo: &TestRepo, dir: &Path, git_args: &[&str], envs: &[(&str, &str)]) -> Run {
+    let bin_dir = Path::new(BIN).parent().unwrap();
+    let mut cmd = Command::new("git");
+    crate::common::hermetic(&mut cmd, &repo.home);
+    let path = format!(
+        "{}:{}",
+        bin_dir.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    cmd.env("PATH", path).current_dir(dir).args(git_args);
+    for (k, v) in envs {
+        cmd.env(k, v);
+    }
+    TestRepo::output(&mut cmd)
+}
+
+fn config(repo: &TestRepo, envs: &[(&str, &str)]) -> serde_json::Value {
+    let mut cmd = repo.command();
+    cmd.args(["--json", "config"]);
+    for (k, v) in envs {
+        cmd.env(k, v);
+    }
+    let run = TestRepo::output(&mut cmd);
+    run.ok();
+    run.json()
+}
+
+fn value_and_source(v: &serde_json::Value, key: &str) -> (serde_json::Value, String) {
+    (
+        v[key]["value"].clone(),
+        v[key]["source"].as_str().unwrap().to_owned(),
+    )
+}
+
+#[test]
+fn each_layer_overrides_the_one_below_on_every_key() {
+    let repo = TestRepo::new();
+    let v = config(&repo, &[]);
+    assert_eq!(
+        value_and_source(&v, "base"),
+        ("main".into(), "built-in default".into())
+    );
+    assert_eq!(
+        v["cleanup.status"]["value"],
+        serde_json::json!(["rejected", "escalated"])
+    );
+    assert_eq!(v["cleanup.older-than"]["value"], serde_json::Value::Null);
+
+    // user TOML
+    let user = repo.home.join(".config/git-loop/config.toml");
+    fs::create_dir_all(user.parent().unwrap()).unwrap();
+    fs::write(
+        &user,
+        "base = \"u\"\n[cleanup]\nstatus = [\"stale\"]\nolder-than = \"1d\"\n",
+    )
+    .unwrap();
+    let v = config(&repo, &[]);
+    for (key, want) in [
+        ("base", serde_json::json!("u")),
+        ("cleanup.status", serde_json::json!(["stale"])),
+        ("cleanup.older-than", serde_json::json!("1d")),
+    ] {
+        let (value, source) = value_and_source(&v, key);
+        assert_eq!(value, want, "{key}");
+        assert!(
+            source.contains(&user.display().to_string()),
+            "{key}: {source}"
+        );
+    }
+
+    // repo TOML (a CSV string is accepted too)
+    let repo_toml = repo.root.join(".git-loop.toml");
+    fs::write(
+        &repo_toml,
+        "base = \"r\"\n[cleanup]\nstatus = \"merged,stale\"\nolder-than = \"2h\"\n",
+    )
+    .unwrap();
+    let v = config(&repo, &[]);
+    for (key, want) in [
+        ("base", serde_json::json!("r")),
+        ("cleanup.status", serde_json::json!(["merged", "stale"])),
+        ("cleanup.older-than", serde_json::json!("2h")),
+    ] {
+        let (value, source) = value_and_source(&v, key);
+        assert_eq!(value, want, "{key}");
+        assert!(source.contains(".git-loop.toml"), "{key}: {source}");
+    }
+
+    // git config (local), keys case-insensitive as in git
+    repo.git(["config", "LOOP.BASE", "g"]);
+    repo.git(["config", "loop.cleanupstatus", "escalated"]);
+    repo.git(["config", "loop.CleanupOlderThan", "3m"]);
+    let v = config(&repo, &[]);
+    for (key, want, gitkey) in [
+        ("base", serde_json::json!("g"), "loop.base"),
+        (
+            "cleanup.status",
+            serde_json::json!(["escalated"]),
+            "loop.cleanupStatus",
+        ),
+        (
+            "cleanup.older-than",
+            serde_json::json!("3m"),
+            "loop.cleanupOlderThan",
+        ),
+    ] {
+        let (value, source) = value_and_source(&v, key);
+        assert_eq!(value, want, "{key}");
+        assert!(
+            source.contains(gitkey) && source.contains(".git/config"),
+            "{key}: {source}"
+        );
+    }
+
+    // environment
+    let env = [
+        ("GIT_LOOP_BASE", "e"),
+        ("GIT_LOOP_CLEANUP_STATUS", "rejected"),
+        ("GIT_LOOP_CLEANUP_OLDER_THAN", "45s"),
+    ];
+    let v = config(&repo, &env);
+    for (key, want, var) in [
+        ("base", serde_json::json!("e"), "GIT_LOOP_BASE"),
+        (
+            "cleanup.status",
+            serde_json::json!(["rejected"]),
+            "GIT_LOOP_CLEANUP_STATUS",
+        ),
+        (
+            "cleanup.older-than",
+            serde_json::json!("45s"),
+            "GIT_LOOP_CLEANUP_OLDER_THAN",
+        ),
+    ] {
+        let (value, source) = value_and_source(&v, key);
+        assert_eq!(value, want, "{key}");
+        assert!(source.contains(var), "{key}: {source}");
+    }
+    // An empty variable counts as unset.
+    let v = config(&repo, &[("GIT_LOOP_BASE", "")]);
+    assert_eq!(v["base"]["value"], "g");
+
+    // flags beat the environment: create --base.
+    repo.git(["branch", "flagged"]);
+    let mut cmd = repo.command();
+    cmd.args([
+        "--json",
+        "create",
+        "f",
+        "--pattern",
+        "p",
+        "--base",
+        "flagged",
+    ]);
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let run = TestRepo::output(&mut cmd);
+    run.ok();
+    assert_eq!(run.json()["baseBranch"], "flagged");
+}
+
+#[test]
+fn xdg_config_home_wins_over_home_dot_config() {
+    let repo = TestRepo::new();
+    let home_cfg = repo.home.join(".config/git-loop/config.toml");
+    fs::create_dir_all(home_cfg.parent().unwrap()).unwrap();
+    fs::write(&home_cfg, "base = \"home\"\n").unwrap();
+    let xdg = repo.base().join("xdg");
+    fs::create_dir_all(xdg.join("git-loop")).unwrap();
+    fs::write(xdg.join("git-loop/config.toml"), "base = \"xdg\"\n").unwrap();
+    assert_eq!(
+        config(&repo, &[])["base"]["value"],
+        "home",
+        "XDG_CONFIG_HOME is <home>/.config in the fixture"
+    );
+    assert_eq!(
+        config(&repo, &[("XDG_CONFIG_HOME", xdg.to_str().unwrap())])["base"]["value"],
+        "xdg"
+    );
+}
+
+#[test]
+fn git_cascade_system_global_local_worktree_include_and_command_line() {
+    let repo = TestRepo::new();
+    let system = repo.base().join("system-gitconfig");
+    fs::write(&system, "[loop]\n\tbase = sys\n").unwrap();
+    let run = |envs: &[(&str, &str)]| {
+        let mut cmd = repo.command();
+        cmd.env_remove("GIT_CONFIG_NOSYSTEM")
+            .env("GIT_CONFIG_SYSTEM", &system)
+            .args(["--json", "config"]);
+        for (k, v) in envs {
+            cmd.env(k, v);
+        }
+        let r = TestRepo::output(&mut cmd);
+        r.ok();
+        r.json()
+    };
+    let v = run(&[]);
+    assert_eq!(v["base"]["value"], "sys");
+    assert!(
+        v["base"]["source"]
+            .as_str()
+            .unwrap()
+            .contains("system-gitconfig")
+    );
+
+    fs::write(repo.home.join("gitconfig"), "[loop]\n\tbase = glob\n").unwrap();
+    assert_eq!(run(&[])["base"]["value"], "glob");
+
+    // An include from the local config counts at the local level.
+    let inc = repo.base().join("included");
+    fs::write(&inc, "[loop]\n\tbase = inc\n").unwrap();
+    repo.git(["config", "include.path", inc.to_str().unwrap()]);
+    let v = run(&[]);
+    assert_eq!(v["base"]["value"], "inc");
+    assert!(
+        v["base"]["source"].as_str().unwrap().contains("included"),
+        "{v}"
+    );
+    repo.git(["config", "loop.base", "local"]);
+    assert_eq!(run(&[])["base"]["value"], "local");
+
+    // GIT_CONFIG_COUNT beats the files.
+    let v = run(&[
+        ("GIT_CONFIG_COUNT", "1"),
+        ("GIT_CONFIG_KEY_0", "loop.base"),
+        ("GIT_CONFIG_VALUE_0", "counted"),
+    ]);
+    assert_eq!(v["base"]["value"], "counted");
+
+    // Worktree-specific config, seen from inside that worktree.
+    repo.run(["create", "w", "--pattern", "p", "--base", "main"])
+        .ok();
+    repo.git(["config", "extensions.worktreeConfig", "true"]);
+    let out = repo.git_in(&repo.wt("w"), ["config", "--worktree", "loop.base", "wt"]);
+    assert!(out.status.success());
+    let mut cmd = repo.command();
+    cmd.current_dir(repo.wt("w")).args(["--json", "config"]);
+    let r = TestRepo::output(&mut cmd);
+    r.ok();
+    assert_eq!(r.json()["base"]["value"], "wt");
+    assert_eq!(
+        config(&repo, &[])["base"]["value"],
+        "local",
+        "the main worktree does not see it"
+    );
+
+    // `git -c loop.base=x loop …` beats every file.
+    let r = through_git(
+        &repo,
+        &repo.root,
+        &["-c", "loop.base=cli value", "loop", "--json", "config"],
+        &[],
+    );
+    r.ok();
+    assert_eq!(r.json()["base"]["value"], "cli value");
+    assert!(
+        r.json()["base"]["source"]
+            .as_str()
+            .unwrap()
+            .contains("command line")
+    );
+}
+
+#[test]
+fn git_dash_c_base_is_used_by_create() {
+    let repo = TestRepo::new();
+    repo.git(["branch", "dev"]);
+    repo.git(["branch", "-m", "main", "trunk"]);
+    let r = through_git(
+        &repo,
+        &repo.root,
+        &[
+            "-c",
+            "loop.base=dev",
+            "loop",
+            "--json",
+            "create",
+            "x",
+            "--pattern",
+            "p",
+        ],
+        &[],
+    );
+    r.ok();
+    assert_eq!(r.json()["baseBranch"], "dev");
+    // And a base from a layer that does not resolve names that layer and the key.
+    let r = through_git(
+        &repo,
+        &repo.root,
+        &[
+            "-c",
+            "loop.base=nowhere",
+            "loop",
+            "create",
+            "y",
+            "--pattern",
+            "p",
+        ],
+        &[],
+    );
+    r.code(1);
+    assert!(
+        r.stderr.contains("nowhere")
+            && r.stderr.contains("command line")
+            && r.stderr.contains("loop.base"),
+        "{}",
+        r.stderr
+    );
+}
+
+#[test]
+fn an_invalid_value_in_each_layer_names_the_layer_and_changes_nothing() {
+    let user = ".config/git-loop/config.toml";
+    type Setup = Box<dyn Fn(&TestRepo) -> Vec<(String, String)>>;
+    let cases: Vec<(&str, Setup, &str)> = vec![
+        (
+            "user toml status",
+            Box::new(move |r: &TestRepo| {
+                let p = r.home.join(user);
+                fs::create_dir_all(p.parent().unwrap()).unwrap();
+                fs::write(p, "[cleanup]\nstatus = [\"bogus\"]\n").unwrap();
+                vec![]
+            }),
+            "config.toml",
+        ),
+        (
+            "user toml syntax",
+            Box::new(move |r: &TestRepo| {
+                let p = r.home.join(user);
+                fs::create_dir_all(p.parent().unwrap()).unwrap();
+                fs::write(p, "base = \n").unwrap();
+                vec![]
+            }),
+            "config.toml",
+        ),
+        (
+            "repo toml cutoff",
+            Box::new(|r: &TestRepo| {
+                fs::write(
+                    r.root.join(".git-loop.toml"),
+                    "[cleanup]\nolder-than = \"1w\"\n",
+                )
+                .unwrap();
+                vec![]
+            }),
+            ".git-loop.toml",
+        ),
+        (
+            "repo toml unknown key",
+            Box::new(|r: &TestRepo| {
+                fs::write(r.root.join(".git-loop.toml"), "bsae = \"x\"\n").unwrap();
+                vec![]
+            }),
+            ".git-loop.toml",
+        ),
+        (
+            "repo toml wrong type",
+            Box::new(|r: &TestRepo| {
+                fs::write(r.root.join(".git-loop.toml"), "base = 5\n").unwrap();
+                vec![]
+            }),
+            ".git-loop.toml",
+        ),
+        (
+            "git config status",
+            Box::new(|r: &TestRepo| {
+                r.git(["config", "loop.cleanupStatus", "rejected,nope"]);
+                vec![]
+            }),
+            "loop.cleanupStatus",
+        ),
+        (
+            "git config cutoff",
+            Box::new(|r: &TestRepo| {
+                r.git(["config", "loop.cleanupOlderThan", "24"]);
+                vec![]
+            }),
+            "loop.cleanupOlderThan",
+        ),
+        (
+            "git config empty base",
+            Box::new(|r: &TestRepo| {
+                r.git(["config", "loop.base", ""]);
+                vec![]
+            }),
+            "loop.base",
+        ),
+        (
+            "env status",
+            Box::new(|_: &TestRepo| vec![("GIT_LOOP_CLEANUP_STATUS".into(), "all".into())]),
+            "GIT_LOOP_CLEANUP_STATUS",
+        ),
+        (
+            "env cutoff",
+            Box::new(|_: &TestRepo| vec![("GIT_LOOP_CLEANUP_OLDER_THAN".into(), "-1h".into())]),
+            "GIT_LOOP_CLEANUP_OLDER_THAN",
+        ),
+    ];
+    for (what, setup, names) in cases {
+        let repo = TestRepo::new();
+        let envs = setup(&repo);
+        // Overridden by a valid higher layer or not, a broken value is an error.
+        for args in [
+            &["--json", "config"][..],
+            &["--json", "create", "a", "--pattern", "p", "--base", "main"],
+            &[
+                "--json",
+                "cleanup",
+                "--status",
+                "rejected",
+                "--older-than",
+                "1h",
+            ],
+        ] {
+            let mut cmd = repo.command();
+            cmd.args(args);
+            for (k, v) in &envs {
+                cmd.env(k, v);
+            }
+            let run = TestRepo::output(&mut cmd);
+            run.code(1);
+            let message = run.json()["error"]["message"].as_str().unwrap().to_owned();
+            assert!(message.contains(names), "{what}: {args:?}: {message}");
+        }
+        assert!(!repo.loop_dir().exists(), "{what}: nothing written");
+        assert!(!repo.branch_exists("loop/a"));
+    }
+}
+
+#[test]
+fn commands_that_need_no_setting_ignore_a_broken_config() {
+    let repo = TestRepo::new();
+    repo.create("a");
+    fs::write(repo.root.join(".git-loop.toml"), "base = 5\n").unwrap();
+    repo.run(["list"]).ok();
+    repo.run(["path", "a"]).ok();
+    repo.run(["mark", "a", "merged"]).ok();
+    repo.run(["reconcile"]).ok();
+}
