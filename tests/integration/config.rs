@@ -450,3 +450,37 @@ fn commands_that_need_no_setting_ignore_a_broken_config() {
     repo.run(["mark", "a", "merged"]).ok();
     repo.run(["reconcile"]).ok();
 }
+
+#[test]
+fn cleanup_uses_the_configured_status_set_and_cutoff() {
+    let repo = TestRepo::new();
+    repo.create("old");
+    repo.create("young");
+    repo.create("rej");
+    repo.run(["mark", "old", "stale"]).ok();
+    repo.run(["mark", "young", "stale"]).ok();
+    repo.run(["mark", "rej", "rejected"]).ok();
+    let mut m = repo.manifest();
+    m["worktrees"][0]["createdAt"] = "2026-01-01T00:00:00Z".into();
+    m["worktrees"][1]["createdAt"] = "2026-01-09T00:00:00Z".into();
+    m["worktrees"][2]["createdAt"] = "2026-01-01T00:00:00Z".into();
+    repo.write_manifest(&m.to_string());
+    repo.git(["config", "loop.cleanupStatus", "stale"]);
+    let run = TestRepo::output(
+        repo.command()
+            .env("GIT_LOOP_TEST_NOW", "2026-01-10T00:00:00Z")
+            .env("GIT_LOOP_CLEANUP_OLDER_THAN", "2d")
+            .args(["--json", "cleanup"]),
+    );
+    run.ok();
+    let removed: Vec<&str> = run.json()["removed"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["id"].as_str().unwrap())
+        .collect::<Vec<_>>()
+        .into_iter()
+        .collect();
+    assert_eq!(removed, ["old"]);
+    assert_eq!(repo.ids(), ["young", "rej"]);
+}
