@@ -473,13 +473,12 @@ fn cleanup_uses_the_configured_status_set_and_cutoff() {
             .args(["--json", "cleanup"]),
     );
     run.ok();
-    let removed: Vec<&str> = run.json()["removed"]
+    let v = run.json();
+    let removed: Vec<&str> = v["removed"]
         .as_array()
         .unwrap()
         .iter()
         .map(|r| r["id"].as_str().unwrap())
-        .collect::<Vec<_>>()
-        .into_iter()
         .collect();
     assert_eq!(removed, ["old"]);
     assert_eq!(repo.ids(), ["young", "rej"]);
