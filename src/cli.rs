@@ -69,6 +69,7 @@ pub enum Command {
 #[derive(Debug, Args)]
 pub struct CreateArgs {
     /// Unique id of the run: one path segment, valid in a branch name `loop/<RUN_ID>`
+    #[arg(id = "new_run_id", value_name = "RUN_ID")]
     pub run_id: String,
 
     /// Short label of the kind of work, kept in the manifest for audit
@@ -121,6 +122,10 @@ pub struct ListArgs {
     /// Only runs with these statuses, comma-separated
     #[arg(long, value_name = "CSV")]
     pub status: Option<String>,
+
+    /// Print only the run ids, one a line (for shell completion)
+    #[arg(long, hide = true)]
+    pub ids: bool,
 }
 
 #[derive(Debug, Args)]

@@ -144,7 +144,14 @@ pub fn dispatch(cli: &Cli, out: &mut Out<'_>) -> std::result::Result<(), Fail> {
                 None => None,
             };
             let ctx = Ctx::open(cli)?;
-            emit(list::run(&ctx, filter.as_deref())?, out)
+            let report = list::run(&ctx, filter.as_deref())?;
+            if args.ids {
+                for listed in &report.worktrees {
+                    writeln!(out.stdout, "{}", listed.entry.id)?;
+                }
+                return Ok(());
+            }
+            emit(report, out)
         }
         Command::Config => {
             let ctx = Ctx::open(cli)?;

@@ -11,3 +11,4 @@ mod mark;
 mod mutex;
 mod read;
 mod reconcile;
+mod shell;

@@ -1,0 +1,126 @@
+# bash completion for git-loop                      -*- shell-script -*-
+# Generated from the clap definitions by `cargo run --example generate`; do not edit.
+#
+# Completes `git-loop …` and, through git's own completion, `git loop …`
+# (git calls `_git_loop`). Install as `git-loop` in a bash-completion
+# directory, e.g. ~/.local/share/bash-completion/completions/git-loop or
+# <prefix>/share/bash-completion/completions/git-loop for <prefix>/bin on PATH,
+# or source it from ~/.bashrc.
+
+# Run ids recorded in the manifest (honours a -C/--repo typed on the line).
+__git_loop_ids() {
+    if [[ -n ${__git_loop_repo-} ]]; then
+        command git-loop -C "$__git_loop_repo" list --ids 2>/dev/null
+    else
+        command git-loop list --ids 2>/dev/null
+    fi
+}
+
+__git_loop_words() {
+    COMPREPLY=($(compgen -W "$1" -- "$cur"))
+}
+
+# Complete the last member of a comma-separated list.
+__git_loop_csv() {
+    local head="" tail="$cur"
+    if [[ $cur == *,* ]]; then
+        head="${cur%,*},"
+        tail="${cur##*,}"
+    fi
+    COMPREPLY=($(compgen -P "$head" -W "$1" -- "$tail"))
+}
+
+__git_loop_opts() {
+    case "$1" in
+        '') echo '-C --repo --json -q --quiet -h --help -V --version' ;;
+        create) echo '--pattern --base -C --repo --json -q --quiet -h --help' ;;
+        mark) echo '-C --repo --json -q --quiet -h --help' ;;
+        cleanup) echo '--status --older-than --dry-run -C --repo --json -q --quiet -h --help' ;;
+        reconcile) echo '--remove-orphan --dry-run -C --repo --json -q --quiet -h --help' ;;
+        list) echo '--status -C --repo --json -q --quiet -h --help' ;;
+        path) echo '-C --repo --json -q --quiet -h --help' ;;
+        config) echo '-C --repo --json -q --quiet -h --help' ;;
+    esac
+}
+
+__git_loop_takes_value() {
+    case "$1:$2" in
+        *:-C|*:--repo|create:--pattern|create:--base|cleanup:--status|cleanup:--older-than|reconcile:--remove-orphan|list:--status) return 0 ;;
+    esac
+    return 1
+}
+
+__git_loop_value() {
+    case "$1:$2" in
+        *:-C|*:--repo) COMPREPLY=($(compgen -d -- "$cur")) ;;
+        create:--pattern) COMPREPLY=() ;;
+        create:--base) COMPREPLY=() ;;
+        cleanup:--status) __git_loop_csv 'active rejected escalated merged stale' ;;
+        cleanup:--older-than) COMPREPLY=() ;;
+        reconcile:--remove-orphan) __git_loop_words "$(__git_loop_ids)" ;;
+        list:--status) __git_loop_csv 'active rejected escalated merged stale' ;;
+        *) COMPREPLY=() ;;
+    esac
+}
+
+__git_loop_positional() {
+    case "$1:$2" in
+        help:0) __git_loop_words 'create mark cleanup reconcile list path config' ;;
+        create:0) COMPREPLY=() ;;
+        mark:0) __git_loop_words "$(__git_loop_ids)" ;;
+        mark:1) __git_loop_words 'active rejected escalated merged stale' ;;
+        path:0) __git_loop_words "$(__git_loop_ids)" ;;
+        *) COMPREPLY=() ;;
+    esac
+}
+
+# __git_loop_reply CUR WORD…: the words typed after the command name, before CUR.
+__git_loop_reply() {
+    local cur="$1"
+    shift
+    local sub="" word pending="" npos=0 __git_loop_repo=""
+    for word in "$@"; do
+        if [[ -n $pending ]]; then
+            [[ $pending == -C || $pending == --repo ]] && __git_loop_repo="$word"
+            pending=""
+            continue
+        fi
+        case "$word" in
+            --repo=*) __git_loop_repo="${word#--repo=}" ;;
+            --*=*) ;;
+            -*) __git_loop_takes_value "$sub" "$word" && pending="$word" ;;
+            *) if [[ -z $sub ]]; then sub="$word"; else npos=$((npos + 1)); fi ;;
+        esac
+    done
+    if [[ -n $pending ]]; then
+        __git_loop_value "$sub" "$pending"
+        return
+    fi
+    if [[ $cur == --*=* ]]; then
+        local opt="${cur%%=*}"
+        cur="${cur#*=}"
+        __git_loop_value "$sub" "$opt"
+        return
+    fi
+    if [[ $cur == -* ]]; then
+        COMPREPLY=($(compgen -W "$(__git_loop_opts "$sub")" -- "$cur"))
+        return
+    fi
+    if [[ -z $sub ]]; then
+        COMPREPLY=($(compgen -W 'create mark cleanup reconcile list path config help' -- "$cur"))
+        return
+    fi
+    __git_loop_positional "$sub" "$npos"
+}
+
+# `git-loop <TAB>`
+_git-loop() {
+    __git_loop_reply "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[@]:1:COMP_CWORD-1}"
+}
+complete -F _git-loop git-loop
+
+# `git loop <TAB>`: git's completion sets words, cword and __git_cmd_idx.
+_git_loop() {
+    local idx=${__git_cmd_idx:-1}
+    __git_loop_reply "${words[cword]}" "${words[@]:idx+1:cword-idx-1}"
+}

@@ -1,0 +1,139 @@
+
+use builtin;
+use str;
+
+set edit:completion:arg-completer[git-loop] = {|@words|
+    fn spaces {|n|
+        builtin:repeat $n ' ' | str:join ''
+    }
+    fn cand {|text desc|
+        edit:complex-candidate $text &display=$text' '(spaces (- 14 (wcswidth $text)))$desc
+    }
+    var command = 'git-loop'
+    for word $words[1..-1] {
+        if (str:has-prefix $word '-') {
+            break
+        }
+        set command = $command';'$word
+    }
+    var completions = [
+        &'git-loop'= {
+            cand -C 'Repository to operate on (default: the current directory)'
+            cand --repo 'Repository to operate on (default: the current directory)'
+            cand --json 'Machine-readable output: one JSON document on stdout'
+            cand -q 'No progress or summary lines on stderr'
+            cand --quiet 'No progress or summary lines on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand create 'Create a worktree and branch `loop/<RUN_ID>` for a new run'
+            cand mark 'Record what a run became (never deletes it)'
+            cand cleanup 'Remove the worktrees of finished runs (never forced; branches are kept)'
+            cand reconcile 'Compare git''s worktrees with the manifest: report orphans, drop vanished runs'
+            cand list 'List recorded runs'
+            cand path 'Print the absolute path of a run''s worktree'
+            cand config 'Show the effective settings and where each one comes from'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'git-loop;create'= {
+            cand --pattern 'Short label of the kind of work, kept in the manifest for audit'
+            cand --base 'Branch or commit to start from (default: config `loop.base`, else `main`)'
+            cand -C 'Repository to operate on (default: the current directory)'
+            cand --repo 'Repository to operate on (default: the current directory)'
+            cand --json 'Machine-readable output: one JSON document on stdout'
+            cand -q 'No progress or summary lines on stderr'
+            cand --quiet 'No progress or summary lines on stderr'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'git-loop;mark'= {
+            cand -C 'Repository to operate on (default: the current directory)'
+            cand --repo 'Repository to operate on (default: the current directory)'
+            cand --json 'Machine-readable output: one JSON document on stdout'
+            cand -q 'No progress or summary lines on stderr'
+            cand --quiet 'No progress or summary lines on stderr'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'git-loop;cleanup'= {
+            cand --status 'Statuses to clean up, comma-separated (default: rejected,escalated; never active)'
+            cand --older-than 'Only runs created longer ago than this: <n> with s, m, h or d (e.g. 24h)'
+            cand -C 'Repository to operate on (default: the current directory)'
+            cand --repo 'Repository to operate on (default: the current directory)'
+            cand --dry-run 'Report what would be removed; change nothing'
+            cand --json 'Machine-readable output: one JSON document on stdout'
+            cand -q 'No progress or summary lines on stderr'
+            cand --quiet 'No progress or summary lines on stderr'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'git-loop;reconcile'= {
+            cand --remove-orphan 'Remove this orphan worktree (repeatable; never forced)'
+            cand -C 'Repository to operate on (default: the current directory)'
+            cand --repo 'Repository to operate on (default: the current directory)'
+            cand --dry-run 'Report what would change; change nothing'
+            cand --json 'Machine-readable output: one JSON document on stdout'
+            cand -q 'No progress or summary lines on stderr'
+            cand --quiet 'No progress or summary lines on stderr'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'git-loop;list'= {
+            cand --status 'Only runs with these statuses, comma-separated'
+            cand -C 'Repository to operate on (default: the current directory)'
+            cand --repo 'Repository to operate on (default: the current directory)'
+            cand --ids 'Print only the run ids, one a line (for shell completion)'
+            cand --json 'Machine-readable output: one JSON document on stdout'
+            cand -q 'No progress or summary lines on stderr'
+            cand --quiet 'No progress or summary lines on stderr'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'git-loop;path'= {
+            cand -C 'Repository to operate on (default: the current directory)'
+            cand --repo 'Repository to operate on (default: the current directory)'
+            cand --json 'Machine-readable output: one JSON document on stdout'
+            cand -q 'No progress or summary lines on stderr'
+            cand --quiet 'No progress or summary lines on stderr'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'git-loop;config'= {
+            cand -C 'Repository to operate on (default: the current directory)'
+            cand --repo 'Repository to operate on (default: the current directory)'
+            cand --json 'Machine-readable output: one JSON document on stdout'
+            cand -q 'No progress or summary lines on stderr'
+            cand --quiet 'No progress or summary lines on stderr'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'git-loop;help'= {
+            cand create 'Create a worktree and branch `loop/<RUN_ID>` for a new run'
+            cand mark 'Record what a run became (never deletes it)'
+            cand cleanup 'Remove the worktrees of finished runs (never forced; branches are kept)'
+            cand reconcile 'Compare git''s worktrees with the manifest: report orphans, drop vanished runs'
+            cand list 'List recorded runs'
+            cand path 'Print the absolute path of a run''s worktree'
+            cand config 'Show the effective settings and where each one comes from'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'git-loop;help;create'= {
+        }
+        &'git-loop;help;mark'= {
+        }
+        &'git-loop;help;cleanup'= {
+        }
+        &'git-loop;help;reconcile'= {
+        }
+        &'git-loop;help;list'= {
+        }
+        &'git-loop;help;path'= {
+        }
+        &'git-loop;help;config'= {
+        }
+        &'git-loop;help;help'= {
+        }
+    ]
+    $completions[$command]
+}

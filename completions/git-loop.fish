@@ -1,0 +1,89 @@
+# Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
+function __fish_git_loop_global_optspecs
+    string join \n C/repo= json q/quiet h/help V/version
+end
+
+function __fish_git_loop_needs_command
+    # Figure out if the current invocation already has a command.
+    set -l cmd (commandline -opc)
+    set -e cmd[1]
+    argparse -s (__fish_git_loop_global_optspecs) -- $cmd 2>/dev/null
+    or return
+    if set -q argv[1]
+        # Also print the command, so this can be used to figure out what it is.
+        echo $argv[1]
+        return 1
+    end
+    return 0
+end
+
+function __fish_git_loop_using_subcommand
+    set -l cmd (__fish_git_loop_needs_command)
+    test -z "$cmd"
+    and return 1
+    contains -- $cmd[1] $argv
+end
+
+complete -c git-loop -n "__fish_git_loop_needs_command" -s C -l repo -d 'Repository to operate on (default: the current directory)' -r -F
+complete -c git-loop -n "__fish_git_loop_needs_command" -l json -d 'Machine-readable output: one JSON document on stdout'
+complete -c git-loop -n "__fish_git_loop_needs_command" -s q -l quiet -d 'No progress or summary lines on stderr'
+complete -c git-loop -n "__fish_git_loop_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c git-loop -n "__fish_git_loop_needs_command" -s V -l version -d 'Print version'
+complete -c git-loop -n "__fish_git_loop_needs_command" -f -a "create" -d 'Create a worktree and branch `loop/<RUN_ID>` for a new run'
+complete -c git-loop -n "__fish_git_loop_needs_command" -f -a "mark" -d 'Record what a run became (never deletes it)'
+complete -c git-loop -n "__fish_git_loop_needs_command" -f -a "cleanup" -d 'Remove the worktrees of finished runs (never forced; branches are kept)'
+complete -c git-loop -n "__fish_git_loop_needs_command" -f -a "reconcile" -d 'Compare git\'s worktrees with the manifest: report orphans, drop vanished runs'
+complete -c git-loop -n "__fish_git_loop_needs_command" -f -a "list" -d 'List recorded runs'
+complete -c git-loop -n "__fish_git_loop_needs_command" -f -a "path" -d 'Print the absolute path of a run\'s worktree'
+complete -c git-loop -n "__fish_git_loop_needs_command" -f -a "config" -d 'Show the effective settings and where each one comes from'
+complete -c git-loop -n "__fish_git_loop_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c git-loop -n "__fish_git_loop_using_subcommand create" -l pattern -d 'Short label of the kind of work, kept in the manifest for audit' -r
+complete -c git-loop -n "__fish_git_loop_using_subcommand create" -l base -d 'Branch or commit to start from (default: config `loop.base`, else `main`)' -r
+complete -c git-loop -n "__fish_git_loop_using_subcommand create" -s C -l repo -d 'Repository to operate on (default: the current directory)' -r -F
+complete -c git-loop -n "__fish_git_loop_using_subcommand create" -l json -d 'Machine-readable output: one JSON document on stdout'
+complete -c git-loop -n "__fish_git_loop_using_subcommand create" -s q -l quiet -d 'No progress or summary lines on stderr'
+complete -c git-loop -n "__fish_git_loop_using_subcommand create" -s h -l help -d 'Print help'
+complete -c git-loop -n "__fish_git_loop_using_subcommand mark" -s C -l repo -d 'Repository to operate on (default: the current directory)' -r -F
+complete -c git-loop -n "__fish_git_loop_using_subcommand mark" -l json -d 'Machine-readable output: one JSON document on stdout'
+complete -c git-loop -n "__fish_git_loop_using_subcommand mark" -s q -l quiet -d 'No progress or summary lines on stderr'
+complete -c git-loop -n "__fish_git_loop_using_subcommand mark" -s h -l help -d 'Print help'
+complete -c git-loop -n "__fish_git_loop_using_subcommand cleanup" -l status -d 'Statuses to clean up, comma-separated (default: rejected,escalated; never active)' -r
+complete -c git-loop -n "__fish_git_loop_using_subcommand cleanup" -l older-than -d 'Only runs created longer ago than this: <n> with s, m, h or d (e.g. 24h)' -r
+complete -c git-loop -n "__fish_git_loop_using_subcommand cleanup" -s C -l repo -d 'Repository to operate on (default: the current directory)' -r -F
+complete -c git-loop -n "__fish_git_loop_using_subcommand cleanup" -l dry-run -d 'Report what would be removed; change nothing'
+complete -c git-loop -n "__fish_git_loop_using_subcommand cleanup" -l json -d 'Machine-readable output: one JSON document on stdout'
+complete -c git-loop -n "__fish_git_loop_using_subcommand cleanup" -s q -l quiet -d 'No progress or summary lines on stderr'
+complete -c git-loop -n "__fish_git_loop_using_subcommand cleanup" -s h -l help -d 'Print help'
+complete -c git-loop -n "__fish_git_loop_using_subcommand reconcile" -l remove-orphan -d 'Remove this orphan worktree (repeatable; never forced)' -r
+complete -c git-loop -n "__fish_git_loop_using_subcommand reconcile" -s C -l repo -d 'Repository to operate on (default: the current directory)' -r -F
+complete -c git-loop -n "__fish_git_loop_using_subcommand reconcile" -l dry-run -d 'Report what would change; change nothing'
+complete -c git-loop -n "__fish_git_loop_using_subcommand reconcile" -l json -d 'Machine-readable output: one JSON document on stdout'
+complete -c git-loop -n "__fish_git_loop_using_subcommand reconcile" -s q -l quiet -d 'No progress or summary lines on stderr'
+complete -c git-loop -n "__fish_git_loop_using_subcommand reconcile" -s h -l help -d 'Print help'
+complete -c git-loop -n "__fish_git_loop_using_subcommand list" -l status -d 'Only runs with these statuses, comma-separated' -r
+complete -c git-loop -n "__fish_git_loop_using_subcommand list" -s C -l repo -d 'Repository to operate on (default: the current directory)' -r -F
+complete -c git-loop -n "__fish_git_loop_using_subcommand list" -l ids -d 'Print only the run ids, one a line (for shell completion)'
+complete -c git-loop -n "__fish_git_loop_using_subcommand list" -l json -d 'Machine-readable output: one JSON document on stdout'
+complete -c git-loop -n "__fish_git_loop_using_subcommand list" -s q -l quiet -d 'No progress or summary lines on stderr'
+complete -c git-loop -n "__fish_git_loop_using_subcommand list" -s h -l help -d 'Print help'
+complete -c git-loop -n "__fish_git_loop_using_subcommand path" -s C -l repo -d 'Repository to operate on (default: the current directory)' -r -F
+complete -c git-loop -n "__fish_git_loop_using_subcommand path" -l json -d 'Machine-readable output: one JSON document on stdout'
+complete -c git-loop -n "__fish_git_loop_using_subcommand path" -s q -l quiet -d 'No progress or summary lines on stderr'
+complete -c git-loop -n "__fish_git_loop_using_subcommand path" -s h -l help -d 'Print help'
+complete -c git-loop -n "__fish_git_loop_using_subcommand config" -s C -l repo -d 'Repository to operate on (default: the current directory)' -r -F
+complete -c git-loop -n "__fish_git_loop_using_subcommand config" -l json -d 'Machine-readable output: one JSON document on stdout'
+complete -c git-loop -n "__fish_git_loop_using_subcommand config" -s q -l quiet -d 'No progress or summary lines on stderr'
+complete -c git-loop -n "__fish_git_loop_using_subcommand config" -s h -l help -d 'Print help'
+complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup reconcile list path config help" -f -a "create" -d 'Create a worktree and branch `loop/<RUN_ID>` for a new run'
+complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup reconcile list path config help" -f -a "mark" -d 'Record what a run became (never deletes it)'
+complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup reconcile list path config help" -f -a "cleanup" -d 'Remove the worktrees of finished runs (never forced; branches are kept)'
+complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup reconcile list path config help" -f -a "reconcile" -d 'Compare git\'s worktrees with the manifest: report orphans, drop vanished runs'
+complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup reconcile list path config help" -f -a "list" -d 'List recorded runs'
+complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup reconcile list path config help" -f -a "path" -d 'Print the absolute path of a run\'s worktree'
+complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup reconcile list path config help" -f -a "config" -d 'Show the effective settings and where each one comes from'
+complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup reconcile list path config help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+
+# Run ids from the manifest, and status values (added by git-loop's generator).
+complete -c git-loop -n "__fish_git_loop_using_subcommand mark path" -f -a "(git-loop list --ids 2>/dev/null)"
+complete -c git-loop -n "__fish_git_loop_using_subcommand reconcile" -l remove-orphan -x -a "(git-loop list --ids 2>/dev/null)"
+complete -c git-loop -n "__fish_git_loop_using_subcommand cleanup list" -l status -x -a "active rejected escalated merged stale"

@@ -1,0 +1,20 @@
+//! Refresh the checked-in man pages and shell completions:
+//! `cargo run --example generate`.
+
+use std::path::Path;
+
+fn main() -> std::io::Result<()> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    for (dir, files) in [
+        ("man", git_loop::generate::man_pages()),
+        ("completions", git_loop::generate::completions()),
+    ] {
+        let dir = root.join(dir);
+        std::fs::create_dir_all(&dir)?;
+        for (name, bytes) in files {
+            std::fs::write(dir.join(&name), bytes)?;
+            println!("wrote {dir}/{name}", dir = dir.display());
+        }
+    }
+    Ok(())
+}
