@@ -17,6 +17,7 @@ pub mod lock;
 pub mod manifest;
 pub mod runid;
 pub mod signals;
+pub mod style;
 pub mod time;
 
 use std::ffi::OsString;
@@ -33,6 +34,17 @@ pub struct Out<'a> {
     pub stderr: &'a mut dyn Write,
     pub json: bool,
     pub quiet: bool,
+    /// Colour on stdout (a terminal, and `NO_COLOR` unset).
+    pub color: bool,
+    /// stderr is a terminal: progress lines may be drawn there.
+    pub stderr_is_terminal: bool,
+}
+
+/// What the process's standard streams are connected to.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Terminal {
+    pub stdout: bool,
+    pub stderr: bool,
 }
 
 impl Out<'_> {
@@ -41,6 +53,19 @@ impl Out<'_> {
         if !self.quiet {
             let _ = writeln!(self.stderr, "{line}");
         }
+    }
+
+    /// A progress line on a terminal's stderr, redrawn in place; `None`
+    /// clears it. Nothing when stderr is not a terminal or with `--quiet`.
+    pub fn progress(&mut self, line: Option<std::fmt::Arguments<'_>>) {
+        if self.quiet || !self.stderr_is_terminal {
+            return;
+        }
+        let _ = match line {
+            Some(line) => write!(self.stderr, "\r\x1b[K{line}"),
+            None => write!(self.stderr, "\r\x1b[K"),
+        };
+        let _ = self.stderr.flush();
     }
 }
 
@@ -58,7 +83,12 @@ fn wants_json(args: &[OsString]) -> bool {
 }
 
 /// Run git-loop with `args` (including the program name); returns the exit code.
-pub fn run(args: Vec<OsString>, stdout: &mut dyn Write, stderr: &mut dyn Write) -> i32 {
+pub fn run(
+    args: Vec<OsString>,
+    stdout: &mut dyn Write,
+    stderr: &mut dyn Write,
+    terminal: Terminal,
+) -> i32 {
     let cli = match cli::Cli::try_parse_from(&args) {
         Ok(cli) => cli,
         Err(e) => {
@@ -93,6 +123,8 @@ pub fn run(args: Vec<OsString>, stdout: &mut dyn Write, stderr: &mut dyn Write) 
         stderr,
         json: cli.json,
         quiet: cli.quiet,
+        color: !cli.json && style::want_color(terminal.stdout),
+        stderr_is_terminal: terminal.stderr,
     };
     match commands::dispatch(&cli, &mut out) {
         Ok(()) => 0,

@@ -85,16 +85,22 @@ impl Report for CleanupReport {
         for s in &self.skipped {
             writeln!(out.stdout, "skipped {}: {}", s.id, s.reason)?;
         }
-        out.note(format_args!(
-            "{verb} {}, skipped {}{}",
-            self.removed.len(),
-            self.skipped.len(),
-            if self.removed.is_empty() && self.skipped.is_empty() {
-                " (nothing selected)"
-            } else {
-                ""
-            }
-        ));
+        let codes: Vec<&str> = self
+            .skipped
+            .iter()
+            .map(|s| crate::style::reason_code(&s.reason))
+            .collect();
+        let summary = crate::style::summary(verb, self.removed.len(), &codes);
+        if self.removed.is_empty() && self.skipped.is_empty() {
+            out.note(format_args!("{summary} (nothing selected)"));
+        } else {
+            out.note(format_args!("{summary}"));
+        }
+        if codes.contains(&"dirty") {
+            out.note(format_args!(
+                "hint: a skipped worktree holds uncommitted or untracked work; commit, stash or move it, then run cleanup again (git-loop never forces)"
+            ));
+        }
         Ok(())
     }
 }
@@ -160,7 +166,19 @@ pub fn run(ctx: &Ctx, flags: &Flags, out: &mut Out<'_>) -> Result<CleanupReport>
 
     let registrations = ctx.repo.loop_worktrees()?;
     let mut gone = Vec::new();
-    for entry in selected {
+    let total = selected.len();
+    let started = std::time::Instant::now();
+    let mut drawn = false;
+    for (i, entry) in selected.into_iter().enumerate() {
+        // Progress only once a cleanup has run for a while.
+        if started.elapsed() > std::time::Duration::from_millis(500) {
+            out.progress(Some(format_args!(
+                "removing {}/{total}: {}",
+                i + 1,
+                entry.id
+            )));
+            drawn = true;
+        }
         match remove_worktree(ctx, &git, &entry.id, &registrations, flags.dry_run)? {
             Removal::Removed => {
                 report.removed.push(RemovedEntry {
@@ -176,6 +194,10 @@ pub fn run(ctx: &Ctx, flags: &Flags, out: &mut Out<'_>) -> Result<CleanupReport>
                 reason,
             }),
         }
+    }
+
+    if drawn {
+        out.progress(None);
     }
 
     if !flags.dry_run && !gone.is_empty() {

@@ -48,13 +48,22 @@ impl Report for ListReport {
                 *w = (*w).max(cell.chars().count());
             }
         }
-        for row in std::iter::once(&header).chain(&rows) {
+        let color = out.color;
+        let styles = std::iter::once(["1"; 6]).chain(self.worktrees.iter().map(|l| {
+            [
+                "",
+                crate::style::status_sgr(l.entry.status),
+                "",
+                "2",
+                "",
+                if l.present { "" } else { "1;31" },
+            ]
+        }));
+        for (row, sgr) in std::iter::once(&header).chain(&rows).zip(styles) {
             let mut line = String::new();
             for (i, (cell, w)) in row.iter().zip(widths).enumerate() {
-                if i + 1 == row.len() {
-                    line.push_str(cell);
-                } else {
-                    line.push_str(cell);
+                line.push_str(&crate::style::paint(cell, sgr[i], color));
+                if i + 1 != row.len() {
                     line.extend(std::iter::repeat_n(' ', w - cell.chars().count() + 2));
                 }
             }

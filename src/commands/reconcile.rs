@@ -80,12 +80,18 @@ impl Report for ReconcileReport {
         for s in &self.skipped {
             writeln!(out.stdout, "skipped {}: {}", s.id, s.reason)?;
         }
+        let codes: Vec<&str> = self
+            .skipped
+            .iter()
+            .map(|s| crate::style::reason_code(&s.reason))
+            .collect();
         out.note(format_args!(
-            "{} orphan(s), {would}dropped {}, {would}removed {} orphan(s), skipped {}",
+            "{} orphan(s), {would}dropped {}, {would}removed {} orphan(s), skipped {}{}",
             self.orphans.len(),
             self.dropped.len(),
             self.removed_orphans.len(),
-            self.skipped.len()
+            self.skipped.len(),
+            crate::style::skip_detail(&codes),
         ));
         if !self.orphans.is_empty() && self.removed_orphans.is_empty() {
             out.note(format_args!(

@@ -6,6 +6,7 @@ mod cleanup;
 mod concurrency;
 mod config;
 mod create;
+mod human;
 mod manifest;
 mod mark;
 mod mutex;

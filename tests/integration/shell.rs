@@ -161,6 +161,53 @@ comp "git-loop -C . path "
     assert_eq!(get("git-loop -C . path "), ids);
 }
 
+/// The README's bash install step: the file in the user completion directory,
+/// found by bash-completion's loader when git's completion asks for `git-loop`.
+#[test]
+fn bash_completion_loader_finds_the_installed_file_for_git_loop() {
+    require("bash");
+    let loader = "/usr/share/bash-completion/bash_completion";
+    assert!(
+        Path::new(loader).exists(),
+        "Debian's bash-completion package: run scripts/install-test-deps"
+    );
+    let (repo, path) = fixture();
+    let dir = repo.home.join(".local/share/bash-completion/completions");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::copy(
+        format!("{ROOT}/completions/git-loop.bash"),
+        dir.join("git-loop"),
+    )
+    .unwrap();
+    let script = format!(
+        r#"
+source {loader}
+comp() {{
+    local line="$1"
+    COMP_LINE="$line"; COMP_POINT=${{#line}}
+    read -ra COMP_WORDS <<< "$line"
+    [[ "$line" == *" " ]] && COMP_WORDS+=("")
+    COMP_CWORD=$(( ${{#COMP_WORDS[@]}} - 1 ))
+    COMPREPLY=()
+    complete -p "${{COMP_WORDS[0]}}" >/dev/null 2>&1 || _completion_loader "${{COMP_WORDS[0]}}"
+    local fn
+    fn=$(complete -p "${{COMP_WORDS[0]}}" | sed 's/.*-F \([^ ]*\) .*/\1/')
+    "$fn" "${{COMP_WORDS[0]}}" "${{COMP_WORDS[COMP_CWORD]}}" "${{COMP_WORDS[COMP_CWORD-1]}}"
+    printf '%s\n' "${{COMPREPLY[@]}}"
+}}
+declare -F _git_loop >/dev/null && echo "preloaded"
+comp "git loop mark "
+echo ==
+comp "git-loop ma"
+"#
+    );
+    let out = shell(&repo, &path, "bash", &["--norc", "-c", &script]);
+    assert!(!out.contains("preloaded"));
+    let (git_loop, dashed) = out.split_once("==\n").unwrap();
+    assert_eq!(sorted(git_loop), ["alpha", "beta"], "{out}");
+    assert_eq!(sorted(dashed), ["mark"], "{out}");
+}
+
 #[test]
 fn zsh_completes_git_loop_through_its_git_completion() {
     require("zsh");
