@@ -183,8 +183,19 @@ impl Manifest {
             if e.base_branch.is_empty() {
                 return Err(format!("worktrees[{i}]: baseBranch is empty"));
             }
+            // No git revision contains a control character.
+            if e.base_branch.chars().any(char::is_control) {
+                return Err(format!(
+                    "worktrees[{i}]: baseBranch {:?} contains a control character",
+                    e.base_branch
+                ));
+            }
             if e.pattern.is_empty() {
                 return Err(format!("worktrees[{i}]: pattern is empty"));
+            }
+            // Labels are stored verbatim, but no command line can carry NUL.
+            if e.pattern.contains('\0') {
+                return Err(format!("worktrees[{i}]: pattern contains NUL"));
             }
         }
         Ok(())

@@ -10,6 +10,7 @@ mod human;
 mod manifest;
 mod mark;
 mod mutex;
+mod properties;
 mod read;
 mod reconcile;
 mod shell;
