@@ -115,11 +115,14 @@ impl ManifestMutex {
                     file.write_all(token.as_bytes())
                         .map_err(|e| Error::io("could not write", &path, e))?;
                     crate::crash::point("holding-mutex");
+                    clear_leftovers(loop_dir);
                     return Ok(ManifestMutex { path, token });
                 }
                 Err(e) if e.kind() == ErrorKind::AlreadyExists => {
                     crate::signals::untrack_mutex();
-                    if age(&path).is_some_and(|a| a > STALE_AFTER) {
+                    // `>=`: a waiter that started right after the holder died
+                    // reaches the stale age no later than its own deadline.
+                    if age(&path).is_some_and(|a| a >= STALE_AFTER) {
                         break_stale(&path);
                         continue;
                     }
@@ -147,6 +150,27 @@ impl ManifestMutex {
 
     pub fn path(&self) -> &Path {
         &self.path
+    }
+}
+
+/// Remove what killed processes left behind: temp manifests and the files
+/// a release or a stale break renames aside. Only a mutex holder writes a temp
+/// manifest, so while this process holds the mutex any such file belongs to a
+/// process that died (or whose mutex was broken as stale: its rename then
+/// fails and it reports an error, rather than a write being lost silently).
+fn clear_leftovers(loop_dir: &Path) {
+    let Ok(entries) = fs::read_dir(loop_dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(name) = name.to_str() else { continue };
+        if name.starts_with(".manifest.json.tmp-")
+            || name.starts_with(".manifest.mutex.release-")
+            || name.starts_with(".manifest.mutex.stale-")
+        {
+            let _ = fs::remove_file(entry.path());
+        }
     }
 }
 
@@ -182,7 +206,7 @@ fn break_stale(path: &Path) {
     // Under the breaker: re-check that the mutex is still stale, and remove
     // exactly the file that was judged stale.
     if let Some(stale_token) = read_token(path)
-        && age(path).is_some_and(|a| a > STALE_AFTER)
+        && age(path).is_some_and(|a| a >= STALE_AFTER)
     {
         let aside = path.with_file_name(format!("{MUTEX_FILE}.stale-{}", unique_suffix()));
         if fs::rename(path, &aside).is_ok() {

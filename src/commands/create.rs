@@ -87,6 +87,8 @@ pub fn run(ctx: &Ctx, args: &CreateArgs, out: &mut Out<'_>) -> Result<CreateRepo
         return Err(Error::BranchExists { branch });
     }
 
+    refuse_symlinked_gitignore(&ctx.repo.root().join(".gitignore"))?;
+
     // Decide under the mutex: no active run with this id.
     ctx.ensure_loop_dir()?;
     {
@@ -153,11 +155,24 @@ fn record(ctx: &Ctx, entry: &Entry) -> Result<()> {
     ctx.manifest.write(&manifest)
 }
 
+/// git does not read a `.gitignore` that is a symlink, and git-loop never
+/// writes through one (it could point outside the repository).
+fn refuse_symlinked_gitignore(path: &std::path::Path) -> Result<()> {
+    match fs::symlink_metadata(path) {
+        Ok(meta) if meta.file_type().is_symlink() => Err(Error::UnsafePath {
+            path: path.to_path_buf(),
+            reason: "it is a symlink: git does not read it, and git-loop will not write through it; replace it with a regular file".into(),
+        }),
+        _ => Ok(()),
+    }
+}
+
 /// Append `.loop-worktrees/` to the root `.gitignore` unless an equivalent
 /// line is already there. Handles a missing file and a last line without a
 /// newline. Called under the mutex, so concurrent creates append once.
 fn ensure_gitignore(root: &std::path::Path) -> Result<()> {
     let path = root.join(".gitignore");
+    refuse_symlinked_gitignore(&path)?;
     let existing = match fs::read(&path) {
         Ok(bytes) => bytes,
         Err(e) if e.kind() == ErrorKind::NotFound => Vec::new(),

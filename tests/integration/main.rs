@@ -13,4 +13,5 @@ mod mutex;
 mod properties;
 mod read;
 mod reconcile;
+mod reliability;
 mod shell;
