@@ -74,6 +74,64 @@ impl std::fmt::Display for Status {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub struct CreatedAt(pub Timestamp);
 
+/// The common shape `YYYY-MM-DDTHH:MM:SS[.f{1,9}]Z`, parsed without jiff's
+/// general parser (10,000 entries). Anything else — or anything this does not
+/// handle, like a leap second — returns `None` and goes to jiff, so what is
+/// accepted is exactly what jiff accepts (checked by a property test).
+pub fn parse_utc_fast(text: &str) -> Option<Timestamp> {
+    let b = text.as_bytes();
+    if b.len() < 20
+        || b[4] != b'-'
+        || b[7] != b'-'
+        || b[10] != b'T'
+        || b[13] != b':'
+        || b[16] != b':'
+    {
+        return None;
+    }
+    let num = |r: std::ops::Range<usize>| -> Option<i64> {
+        b[r].iter().try_fold(0i64, |acc, c| {
+            c.is_ascii_digit().then(|| acc * 10 + i64::from(c - b'0'))
+        })
+    };
+    let (year, month, day) = (num(0..4)?, num(5..7)?, num(8..10)?);
+    let (hour, minute, second) = (num(11..13)?, num(14..16)?, num(17..19)?);
+    if hour > 23 || minute > 59 || second > 59 {
+        return None;
+    }
+    let nanos = match (b[19], b.len()) {
+        (b'Z', 20) => 0,
+        (b'.', n) if (22..=30).contains(&n) && b[n - 1] == b'Z' => {
+            let digits = n - 21;
+            num(20..n - 1)? * 10i64.pow(9 - digits as u32)
+        }
+        _ => return None,
+    };
+    let date = jiff::civil::Date::new(
+        i16::try_from(year).ok()?,
+        i8::try_from(month).ok()?,
+        i8::try_from(day).ok()?,
+    )
+    .ok()?;
+    // Days since 1970-01-01 (Howard Hinnant's days_from_civil).
+    let (y, m, d) = (
+        i64::from(date.year()),
+        i64::from(date.month()),
+        i64::from(date.day()),
+    );
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let doy = (153 * (if m > 2 { m - 3 } else { m + 9 }) + 2) / 5 + d - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    let days = era * 146_097 + doe - 719_468;
+    Timestamp::new(
+        days * 86_400 + hour * 3600 + minute * 60 + second,
+        nanos as i32,
+    )
+    .ok()
+}
+
 impl Serialize for CreatedAt {
     fn serialize<S: Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
         s.collect_str(&self.0)
@@ -82,11 +140,16 @@ impl Serialize for CreatedAt {
 
 impl<'de> Deserialize<'de> for CreatedAt {
     fn deserialize<D: Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
-        let text = String::deserialize(d)?;
+        // Borrowed from the input when it has no escapes: no allocation.
+        let text = std::borrow::Cow::<'de, str>::deserialize(d)?;
+        let text = text.as_ref();
         if !text.ends_with('Z') || !text.contains('T') {
             return Err(serde::de::Error::custom(format_args!(
                 "createdAt {text:?} is not an ISO-8601 UTC timestamp ending in Z"
             )));
+        }
+        if let Some(ts) = parse_utc_fast(text) {
+            return Ok(CreatedAt(ts));
         }
         text.parse::<Timestamp>().map(CreatedAt).map_err(|e| {
             serde::de::Error::custom(format_args!(
@@ -96,24 +159,111 @@ impl<'de> Deserialize<'de> for CreatedAt {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "camelCase")]
+/// One run. `path` and `branch` are not stored: they are derived from the id
+/// (`.loop-worktrees/<id>`, `loop/<id>`), checked against it when a manifest
+/// is read, and written from it.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Entry {
     pub id: String,
-    pub path: String,
-    pub branch: String,
     pub base_branch: String,
     pub pattern: String,
     pub created_at: CreatedAt,
     pub status: Status,
 }
 
+/// `<prefix>/<id>`, written without building a string.
+struct Derived<'a>(&'static str, &'a str);
+
+impl Serialize for Derived<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        s.collect_str(&format_args!("{}/{}", self.0, self.1))
+    }
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct EntryOut<'a> {
+    id: &'a str,
+    path: Derived<'a>,
+    branch: Derived<'a>,
+    base_branch: &'a str,
+    pattern: &'a str,
+    created_at: CreatedAt,
+    status: Status,
+}
+
+impl Serialize for Entry {
+    fn serialize<S: Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        EntryOut {
+            id: &self.id,
+            path: Derived(LOOP_DIR, &self.id),
+            branch: Derived("loop", &self.id),
+            base_branch: &self.base_branch,
+            pattern: &self.pattern,
+            created_at: self.created_at,
+            status: self.status,
+        }
+        .serialize(s)
+    }
+}
+
+/// The entry as written, borrowing from the manifest text where it can.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct EntryIn<'a> {
+    #[serde(borrow)]
+    id: std::borrow::Cow<'a, str>,
+    #[serde(borrow)]
+    path: std::borrow::Cow<'a, str>,
+    #[serde(borrow)]
+    branch: std::borrow::Cow<'a, str>,
+    #[serde(borrow)]
+    base_branch: std::borrow::Cow<'a, str>,
+    #[serde(borrow)]
+    pattern: std::borrow::Cow<'a, str>,
+    created_at: CreatedAt,
+    status: Status,
+}
+
+impl<'de> Deserialize<'de> for Entry {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        let e = EntryIn::deserialize(d)?;
+        // Checked without building the derived strings (10k entries).
+        let derived = |text: &str, prefix: &str| {
+            text.strip_prefix(prefix)
+                .and_then(|rest| rest.strip_prefix('/'))
+                == Some(&*e.id)
+        };
+        if !derived(&e.path, LOOP_DIR) {
+            return Err(serde::de::Error::custom(format_args!(
+                "path {:?} is not {:?} (derived from id {:?})",
+                e.path,
+                runid::rel_path(&e.id),
+                e.id
+            )));
+        }
+        if !derived(&e.branch, "loop") {
+            return Err(serde::de::Error::custom(format_args!(
+                "branch {:?} is not {:?} (derived from id {:?})",
+                e.branch,
+                runid::branch_name(&e.id),
+                e.id
+            )));
+        }
+        Ok(Entry {
+            id: e.id.into_owned(),
+            base_branch: e.base_branch.into_owned(),
+            pattern: e.pattern.into_owned(),
+            created_at: e.created_at,
+            status: e.status,
+        })
+    }
+}
+
 impl Entry {
     pub fn new(id: &str, base: &str, pattern: &str, created_at: Timestamp) -> Entry {
         Entry {
             id: id.to_owned(),
-            path: runid::rel_path(id),
-            branch: runid::branch_name(id),
             base_branch: base.to_owned(),
             pattern: pattern.to_owned(),
             created_at: CreatedAt(created_at),
@@ -121,11 +271,46 @@ impl Entry {
         }
     }
 
+    /// `.loop-worktrees/<id>`, relative to the root.
+    pub fn path(&self) -> String {
+        runid::rel_path(&self.id)
+    }
+
+    /// `loop/<id>`.
+    pub fn branch(&self) -> String {
+        runid::branch_name(&self.id)
+    }
+
     /// True when `other` is the same run that was observed earlier: same id and
     /// same creation instant. Changes decided outside the mutex are applied only
     /// to the entry they were decided on.
     pub fn same_run(&self, other: &Entry) -> bool {
         self.id == other.id && self.created_at == other.created_at
+    }
+}
+
+/// FNV-1a: run ids are short and not attacker-chosen in any way that matters
+/// here; SipHash's cost shows at 10,000 entries.
+#[derive(Default, Clone, Copy)]
+struct Fnv;
+
+struct FnvHasher(u64);
+
+impl std::hash::BuildHasher for Fnv {
+    type Hasher = FnvHasher;
+    fn build_hasher(&self) -> FnvHasher {
+        FnvHasher(0xcbf2_9ce4_8422_2325)
+    }
+}
+
+impl std::hash::Hasher for FnvHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.0 = (self.0 ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+    fn finish(&self) -> u64 {
+        self.0
     }
 }
 
@@ -158,27 +343,14 @@ impl Manifest {
         if self.version != 1 {
             return Err(format!("unsupported version {} (expected 1)", self.version));
         }
-        let mut seen = HashSet::with_capacity(self.worktrees.len());
+        let mut seen: HashSet<&str, Fnv> =
+            HashSet::with_capacity_and_hasher(self.worktrees.len(), Fnv);
         for (i, e) in self.worktrees.iter().enumerate() {
             if let Some(reason) = runid::problem(&e.id) {
                 return Err(format!("worktrees[{i}]: invalid id {:?}: {reason}", e.id));
             }
             if !seen.insert(e.id.as_str()) {
                 return Err(format!("worktrees[{i}]: duplicate id {:?}", e.id));
-            }
-            let want_path = runid::rel_path(&e.id);
-            if e.path != want_path {
-                return Err(format!(
-                    "worktrees[{i}]: path {:?} is not {want_path:?} (derived from id {:?})",
-                    e.path, e.id
-                ));
-            }
-            let want_branch = runid::branch_name(&e.id);
-            if e.branch != want_branch {
-                return Err(format!(
-                    "worktrees[{i}]: branch {:?} is not {want_branch:?} (derived from id {:?})",
-                    e.branch, e.id
-                ));
             }
             if e.base_branch.is_empty() {
                 return Err(format!("worktrees[{i}]: baseBranch is empty"));

@@ -183,14 +183,14 @@ pub fn run(ctx: &Ctx, flags: &Flags, out: &mut Out<'_>) -> Result<CleanupReport>
             Removal::Removed => {
                 report.removed.push(RemovedEntry {
                     id: entry.id.clone(),
-                    path: entry.path.clone(),
-                    branch: entry.branch.clone(),
+                    path: entry.path(),
+                    branch: entry.branch(),
                 });
                 gone.push(entry);
             }
             Removal::Skipped(reason) => report.skipped.push(SkippedEntry {
+                path: entry.path(),
                 id: entry.id,
-                path: entry.path,
                 reason,
             }),
         }

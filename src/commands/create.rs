@@ -45,7 +45,9 @@ impl Report for CreateReport {
         writeln!(out.stdout, "{}", self.abs_path.display())?;
         out.note(format_args!(
             "created {} on branch {} from {}",
-            self.entry.path, self.entry.branch, self.entry.base_branch
+            self.entry.path(),
+            self.entry.branch(),
+            self.entry.base_branch
         ));
         Ok(())
     }
@@ -140,7 +142,7 @@ fn refuse_active(manifest: &crate::manifest::Manifest, id: &str) -> Result<()> {
     match manifest.find(id) {
         Some(e) if e.status == Status::Active => Err(Error::ActiveExists {
             id: id.to_owned(),
-            path: e.path.clone(),
+            path: e.path(),
         }),
         _ => Ok(()),
     }

@@ -27,47 +27,59 @@ impl Report for ListReport {
             return Ok(());
         }
         let now = crate::time::now();
-        let rows: Vec<[String; 6]> = self
+        let ages: Vec<String> = self
             .worktrees
             .iter()
-            .map(|l| {
-                [
-                    l.entry.id.clone(),
-                    l.entry.status.to_string(),
-                    l.entry.pattern.clone(),
-                    crate::time::age(now, l.entry.created_at.0),
-                    l.entry.branch.clone(),
-                    if l.present { "yes" } else { "missing" }.to_owned(),
-                ]
-            })
+            .map(|l| crate::time::age(now, l.entry.created_at.0))
             .collect();
-        let header = ["ID", "STATUS", "PATTERN", "AGE", "BRANCH", "PRESENT"].map(String::from);
-        let mut widths = header.clone().map(|h| h.chars().count());
-        for row in &rows {
-            for (w, cell) in widths.iter_mut().zip(row) {
-                *w = (*w).max(cell.chars().count());
+        let header = ["ID", "STATUS", "PATTERN", "AGE", "BRANCH", "PRESENT"];
+        let mut widths = header.map(str::len);
+        for (l, age) in self.worktrees.iter().zip(&ages) {
+            let id = l.entry.id.chars().count();
+            let cells = [
+                id,
+                l.entry.status.as_str().len(),
+                l.entry.pattern.chars().count(),
+                age.len(),
+                id + "loop/".len(),
+            ];
+            for (w, cell) in widths.iter_mut().zip(cells) {
+                *w = (*w).max(cell);
             }
         }
+        // Cells are padded by their visible width; colour codes wrap the
+        // text only, so columns stay aligned on a terminal.
         let color = out.color;
-        let styles = std::iter::once(["1"; 6]).chain(self.worktrees.iter().map(|l| {
-            [
-                "",
-                crate::style::status_sgr(l.entry.status),
-                "",
-                "2",
-                "",
-                if l.present { "" } else { "1;31" },
-            ]
-        }));
-        for (row, sgr) in std::iter::once(&header).chain(&rows).zip(styles) {
-            let mut line = String::new();
-            for (i, (cell, w)) in row.iter().zip(widths).enumerate() {
-                line.push_str(&crate::style::paint(cell, sgr[i], color));
-                if i + 1 != row.len() {
-                    line.extend(std::iter::repeat_n(' ', w - cell.chars().count() + 2));
-                }
+        let cell = |w: &mut dyn std::io::Write, text: &str, sgr: &str, width: Option<usize>| {
+            let pad = width.map_or(0, |width| width + 2 - text.chars().count());
+            if color && !sgr.is_empty() {
+                write!(w, "\x1b[{sgr}m{text}\x1b[0m{:pad$}", "")
+            } else {
+                write!(w, "{text}{:pad$}", "")
             }
-            writeln!(out.stdout, "{line}")?;
+        };
+        let w = &mut *out.stdout;
+        for (i, h) in header.iter().enumerate() {
+            cell(w, h, "1", (i + 1 < header.len()).then_some(widths[i]))?;
+        }
+        writeln!(w)?;
+        for (l, age) in self.worktrees.iter().zip(&ages) {
+            cell(w, &l.entry.id, "", Some(widths[0]))?;
+            cell(
+                w,
+                l.entry.status.as_str(),
+                crate::style::status_sgr(l.entry.status),
+                Some(widths[1]),
+            )?;
+            cell(w, &l.entry.pattern, "", Some(widths[2]))?;
+            cell(w, age, "2", Some(widths[3]))?;
+            cell(w, &l.entry.branch(), "", Some(widths[4]))?;
+            if l.present {
+                cell(w, "yes", "", None)?;
+            } else {
+                cell(w, "missing", "1;31", None)?;
+            }
+            writeln!(w)?;
         }
         Ok(())
     }
@@ -79,12 +91,20 @@ pub fn run(ctx: &Ctx, filter: Option<&[Status]>) -> Result<ListReport> {
     } else {
         Default::default()
     };
+    // One directory read instead of a stat per entry (10,000 entries).
+    let present: std::collections::HashSet<std::ffi::OsString> = if manifest.worktrees.is_empty() {
+        Default::default()
+    } else {
+        std::fs::read_dir(ctx.loop_dir())
+            .map(|dir| dir.flatten().map(|e| e.file_name()).collect())
+            .unwrap_or_default()
+    };
     let worktrees = manifest
         .worktrees
         .into_iter()
         .filter(|e| filter.is_none_or(|f| f.contains(&e.status)))
         .map(|entry| Listed {
-            present: ctx.worktree_path(&entry.id).symlink_metadata().is_ok(),
+            present: present.contains(std::ffi::OsStr::new(&entry.id)),
             entry,
         })
         .collect();

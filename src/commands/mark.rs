@@ -34,12 +34,12 @@ pub fn run(ctx: &Ctx, args: &MarkArgs, _out: &mut Out<'_>) -> Result<MarkReport>
     let unknown = || Error::UnknownId {
         id: args.run_id.clone(),
     };
-    // Without a manifest there is nothing to mark; do not create one.
-    if !ctx.loop_dir_exists()? || ctx.manifest.load()?.is_none() {
+    // Without .loop-worktrees/ there is nothing to mark; create nothing.
+    if !ctx.loop_dir_exists()? {
         return Err(unknown());
     }
     let _mutex = ManifestMutex::acquire(&ctx.loop_dir())?;
-    let mut manifest = ctx.manifest.load_or_default()?;
+    let mut manifest = ctx.manifest.load()?.ok_or_else(unknown)?;
     let entry = manifest.find_mut(&args.run_id).ok_or_else(unknown)?;
     let previous = entry.status;
     entry.status = args.status;

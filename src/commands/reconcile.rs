@@ -168,13 +168,13 @@ pub fn run(ctx: &Ctx, args: &ReconcileArgs, out: &mut Out<'_>) -> Result<Reconci
             Removal::Removed => {
                 report.dropped.push(IdPath {
                     id: entry.id.clone(),
-                    path: entry.path.clone(),
+                    path: entry.path(),
                 });
                 dropped.push(entry.clone());
             }
             Removal::Skipped(reason) => report.skipped.push(SkippedEntry {
                 id: entry.id.clone(),
-                path: entry.path.clone(),
+                path: entry.path(),
                 reason,
             }),
         }

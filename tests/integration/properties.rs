@@ -21,9 +21,12 @@ fn git_accepts(id: &str) -> bool {
         .success()
 }
 
-/// Rules git-loop adds on top of git's: path-segment rules and reserved names.
+/// Rules git-loop adds on top of git's: path-segment rules, reserved names,
+/// and Unicode control characters (git refuses only the ASCII ones; the CLI
+/// contract refuses all control characters).
 fn stricter_than_git(id: &str) -> bool {
-    id.contains('/')
+    id.chars().any(char::is_control)
+        || id.contains('/')
         || id.contains('\\')
         || id.starts_with('-')
         || id.len() > runid::MAX_LEN
@@ -253,6 +256,28 @@ proptest! {
         if let Ok(m) = Manifest::parse(&text) {
             // Anything accepted must survive a round trip unchanged in meaning.
             prop_assert_eq!(Manifest::parse(&m.to_json()).unwrap(), m);
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 5_000, failure_persistence: None, ..ProptestConfig::default() })]
+
+    /// The fast timestamp path agrees with jiff on every input it accepts.
+    #[test]
+    fn fast_timestamp_parser_agrees_with_jiff(secs in -62_135_596_800i64..253_402_300_799, nanos in 0u32..1_000_000_000, digits in 0usize..10, garbage in "[0-9TZ:.+-]{0,30}") {
+        let ts = jiff::Timestamp::new(secs, nanos as i32).unwrap();
+        let full = ts.to_string();
+        let text = match full.split_once('.') {
+            Some((head, _)) if digits == 0 => format!("{head}Z"),
+            Some((head, frac)) => format!("{head}.{}Z", &format!("{:0<9}", frac.trim_end_matches('Z'))[..digits.min(9)]),
+            None if digits == 0 => full.clone(),
+            None => format!("{}.{}Z", full.trim_end_matches('Z'), "0".repeat(digits)),
+        };
+        for candidate in [text.as_str(), garbage.as_str()] {
+            if let Some(fast) = git_loop::manifest::parse_utc_fast(candidate) {
+                prop_assert_eq!(Some(fast), candidate.parse::<jiff::Timestamp>().ok(), "{}", candidate);
+            }
         }
     }
 }
