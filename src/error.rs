@@ -170,6 +170,15 @@ pub enum Error {
     #[diagnostic(code(git_failed))]
     Git(CommandError),
 
+    #[error("the checkout of the new worktree {path} failed: {reason}")]
+    #[diagnostic(
+        code(checkout_failed),
+        help(
+            "the worktree is registered with git but not recorded; look at it, and remove it by hand (git worktree remove --force) only if nothing in it matters"
+        )
+    )]
+    Checkout { path: String, reason: String },
+
     #[error("invalid configuration in {origin}: {message}")]
     #[diagnostic(
         code(invalid_config),
@@ -211,6 +220,7 @@ impl Error {
             Error::BaseNotFound { .. } => "base-not-found",
             Error::MutexTimeout { .. } => "mutex-timeout",
             Error::Git(_) => "git-failed",
+            Error::Checkout { .. } => "checkout-failed",
             Error::Config { .. } => "invalid-config",
             Error::Repository(_) => "repository",
             Error::Io { .. } => "io",

@@ -10,6 +10,11 @@
 //! Branches are always kept: an unmerged branch is the only copy of a run's
 //! work.
 //!
+//! Removals run in parallel, one thread per core, each outcome recorded. git
+//! 2.47's `worktree remove` can fail when a sibling removal changes
+//! `.git/worktrees/` under it; exactly that failure is retried, and the
+//! state on disk decides the outcome (see `remove_worktree`).
+//!
 //! Locking: the worktree-operation lock is held for the whole cleanup; the
 //! manifest mutex only to select entries and, after git is done, to drop the
 //! removed ones — matched by id *and* `createdAt`, so an entry that changed
@@ -120,6 +125,66 @@ fn select(
         .collect()
 }
 
+/// Remove the selected worktrees, as many at a time as there are cores.
+/// Outcomes come back in selection order. Progress is drawn on a terminal
+/// once the cleanup has run for half a second.
+fn remove_all(
+    ctx: &Ctx,
+    git: &Git,
+    selected: &[Entry],
+    registrations: &[(String, crate::git::repo::Worktree)],
+    dry_run: bool,
+    out: &mut Out<'_>,
+) -> Result<Vec<Removal>> {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let loop_dir = ctx.loop_dir();
+    let workers = std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(1)
+        .min(selected.len())
+        .max(1);
+    let next = AtomicUsize::new(0);
+    let mut outcomes: Vec<Option<Result<Removal>>> = (0..selected.len()).map(|_| None).collect();
+    let started = std::time::Instant::now();
+    let mut drawn = false;
+    std::thread::scope(|scope| {
+        let (tx, rx) = std::sync::mpsc::channel();
+        for _ in 0..workers {
+            let tx = tx.clone();
+            let (next, loop_dir) = (&next, &loop_dir);
+            scope.spawn(move || {
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(entry) = selected.get(i) else { break };
+                    let outcome = remove_worktree(loop_dir, git, &entry.id, registrations, dry_run);
+                    if tx.send((i, outcome)).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(tx);
+        for (done, (i, outcome)) in rx.into_iter().enumerate() {
+            outcomes[i] = Some(outcome);
+            if started.elapsed() > std::time::Duration::from_millis(500) {
+                out.progress(Some(format_args!(
+                    "removing: {}/{} done",
+                    done + 1,
+                    selected.len()
+                )));
+                drawn = true;
+            }
+        }
+    });
+    if drawn {
+        out.progress(None);
+    }
+    outcomes
+        .into_iter()
+        .map(|o| o.expect("every selected entry has an outcome"))
+        .collect()
+}
+
 pub fn run(ctx: &Ctx, flags: &Flags, out: &mut Out<'_>) -> Result<CleanupReport> {
     // The whole configuration is read even when flags cover every setting, so
     // a broken layer is reported the same way whatever flags are typed.
@@ -165,21 +230,10 @@ pub fn run(ctx: &Ctx, flags: &Flags, out: &mut Out<'_>) -> Result<CleanupReport>
     }
 
     let registrations = ctx.repo.loop_worktrees()?;
+    let outcomes = remove_all(ctx, &git, &selected, &registrations, flags.dry_run, out)?;
     let mut gone = Vec::new();
-    let total = selected.len();
-    let started = std::time::Instant::now();
-    let mut drawn = false;
-    for (i, entry) in selected.into_iter().enumerate() {
-        // Progress only once a cleanup has run for a while.
-        if started.elapsed() > std::time::Duration::from_millis(500) {
-            out.progress(Some(format_args!(
-                "removing {}/{total}: {}",
-                i + 1,
-                entry.id
-            )));
-            drawn = true;
-        }
-        match remove_worktree(ctx, &git, &entry.id, &registrations, flags.dry_run)? {
+    for (entry, outcome) in selected.into_iter().zip(outcomes) {
+        match outcome {
             Removal::Removed => {
                 report.removed.push(RemovedEntry {
                     id: entry.id.clone(),
@@ -194,10 +248,6 @@ pub fn run(ctx: &Ctx, flags: &Flags, out: &mut Out<'_>) -> Result<CleanupReport>
                 reason,
             }),
         }
-    }
-
-    if drawn {
-        out.progress(None);
     }
 
     if !flags.dry_run && !gone.is_empty() {

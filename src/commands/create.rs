@@ -9,10 +9,15 @@
 //! 4. Under the worktree-operation lock (see [`crate::lock`]): check the branch
 //!    and path again — the lock serializes every git-loop `worktree add`, so
 //!    this check cannot race another create — then run
-//!    `git worktree add --no-track -b loop/<id> -- .loop-worktrees/<id> <commit>`.
-//!    The checkout runs outside the manifest mutex. Two creates of one id are
-//!    safe because only one of them can create the branch: the other is
-//!    refused by the re-check (or by git itself).
+//!    `git worktree add --no-checkout --no-track -b loop/<id> -- .loop-worktrees/<id> <commit>`,
+//!    the part git cannot run concurrently (milliseconds). Release the lock,
+//!    then check out the way `git worktree add` itself does (`git reset
+//!    --hard --no-recurse-submodules` in the new worktree, then its
+//!    `post-checkout` hook), in parallel with other creates. Two creates of
+//!    one id are safe because only one of them can create the branch: the
+//!    other is refused by the re-check (or by git itself). If the checkout
+//!    fails, the worktree is left for a person to look at (removing a
+//!    half-checked-out worktree would need `--force`).
 //! 5. Under the mutex again: re-read the manifest, replace a non-active entry
 //!    with this id, append the new one, write atomically. If that fails, remove
 //!    the worktree and the branch this process just made (the branch only if it
@@ -101,7 +106,7 @@ pub fn run(ctx: &Ctx, args: &CreateArgs, out: &mut Out<'_>) -> Result<CreateRepo
     }
 
     let git = Git::new(ctx.repo.root());
-    let _ops = OpsLock::acquire(&ctx.loop_dir(), || {
+    let ops = OpsLock::acquire(&ctx.loop_dir(), || {
         out.note(format_args!(
             "waiting for another git-loop worktree operation to finish…"
         ))
@@ -113,14 +118,31 @@ pub fn run(ctx: &Ctx, args: &CreateArgs, out: &mut Out<'_>) -> Result<CreateRepo
         return Err(Error::PathExists { path: rel });
     }
     let commit_hex = base_commit.to_string();
-    if let Err(failure) = git.worktree_add(&branch, &rel, &commit_hex)? {
-        // git may have created the branch before failing the checkout. Under
-        // the lock and after the check above, a branch at the base commit with
-        // no worktree is this attempt's: remove it so a retry is not blocked.
+    if let Err(failure) = git.worktree_add_no_checkout(&branch, &rel, &commit_hex)? {
+        // git may have created the branch before failing. Under the lock and
+        // after the check above, a branch at the base commit with no worktree
+        // is this attempt's: remove it so a retry is not blocked.
         if !abs.exists() && ctx.repo.branch_target(&branch)? == Some(base_commit) {
             let _ = ctx.repo.delete_branch_if_at(&branch, base_commit);
         }
         return Err(Error::Git(failure));
+    }
+    // The registration exists: other adds may proceed while this one checks out.
+    drop(ops);
+
+    if let Err(failure) = git.checkout_new_worktree(&abs)? {
+        return Err(Error::Checkout {
+            path: rel,
+            reason: failure.reason(),
+        });
+    }
+    if ctx.repo.may_have_post_checkout_hook()
+        && let Err(failure) = git.post_checkout_hook(&abs, &commit_hex)?
+    {
+        out.note(format_args!(
+            "warning: the post-checkout hook failed in {rel}: {}",
+            failure.reason()
+        ));
     }
     crate::crash::point("after-worktree-add");
 

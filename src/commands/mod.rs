@@ -183,14 +183,17 @@ pub enum Removal {
 /// - a directory that is gone and unregistered is simply absent.
 ///
 /// With `dry_run`, git is not run; a locked worktree is predicted as skipped.
+///
+/// Needs no `Ctx` (which holds a gix repository that is not `Sync`), so
+/// cleanup can call it from several threads.
 pub fn remove_worktree(
-    ctx: &Ctx,
+    loop_dir: &Path,
     git: &crate::git::cmd::Git,
     id: &str,
     registrations: &[(String, crate::git::repo::Worktree)],
     dry_run: bool,
 ) -> Result<Removal> {
-    let abs = ctx.worktree_path(id);
+    let abs = loop_dir.join(id);
     let meta = match fs::symlink_metadata(&abs) {
         Ok(meta) => Some(meta),
         Err(e) if e.kind() == ErrorKind::NotFound => None,
@@ -223,8 +226,34 @@ pub fn remove_worktree(
             None => Removal::Removed,
         });
     }
-    match git.worktree_remove(&crate::runid::rel_path(id))? {
-        Ok(()) => Ok(Removal::Removed),
-        Err(refusal) => Ok(Removal::Skipped(refusal.reason())),
+    let rel = crate::runid::rel_path(id);
+    let admin = wt.admin_dir.clone();
+    let mut attempt = 0;
+    loop {
+        match git.worktree_remove(&rel)? {
+            Ok(()) => return Ok(Removal::Removed),
+            Err(failure) if attempt < 5 && is_transient(&failure.stderr) => {
+                // Another removal changed .git/worktrees/ under this one. The
+                // state decides: gone and unregistered means done; otherwise
+                // try again (git re-checks cleanliness every time).
+                attempt += 1;
+                if fs::symlink_metadata(&abs).is_err() && !admin.exists() {
+                    return Ok(Removal::Removed);
+                }
+                std::thread::sleep(std::time::Duration::from_millis(5 * attempt));
+            }
+            Err(refusal) => return Ok(Removal::Skipped(refusal.reason())),
+        }
     }
+}
+
+/// git 2.47 fails a `worktree remove` or `add` when another one deletes or
+/// creates an entry of `.git/worktrees/` while it reads them ("Invalid path
+/// '…/.git/worktrees/x'", "failed to read .git/worktrees/x/commondir"). Such
+/// a failure says nothing about the worktree being removed.
+fn is_transient(stderr: &str) -> bool {
+    stderr.contains("/worktrees/")
+        && (stderr.contains("Invalid path")
+            || stderr.contains("failed to read")
+            || stderr.contains("No such file or directory"))
 }

@@ -164,7 +164,7 @@ pub fn run(ctx: &Ctx, args: &ReconcileArgs, out: &mut Out<'_>) -> Result<Reconci
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
             _ => continue,
         }
-        match remove_worktree(ctx, &git, &entry.id, &registrations, dry_run)? {
+        match remove_worktree(&ctx.loop_dir(), &git, &entry.id, &registrations, dry_run)? {
             Removal::Removed => {
                 report.dropped.push(IdPath {
                     id: entry.id.clone(),
@@ -187,7 +187,7 @@ pub fn run(ctx: &Ctx, args: &ReconcileArgs, out: &mut Out<'_>) -> Result<Reconci
         }
         seen.push(id);
         let path = runid::rel_path(id);
-        match remove_worktree(ctx, &git, id, &registrations, dry_run)? {
+        match remove_worktree(&ctx.loop_dir(), &git, id, &registrations, dry_run)? {
             Removal::Removed => report.removed_orphans.push(IdPath {
                 id: id.clone(),
                 path,

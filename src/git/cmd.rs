@@ -1,7 +1,9 @@
 //! The one place that spawns `git`.
 //!
-//! Only `git worktree add` and `git worktree remove` are run; every read goes
-//! through gix. Each call:
+//! Only `git worktree add` and `git worktree remove` are run — `add` in its
+//! two steps (`add --no-checkout`, then the `reset --hard` and `post-checkout`
+//! hook that `add` itself runs in the new worktree) so that checkouts can run
+//! in parallel; every read goes through gix. Each call:
 //! - runs in the main worktree's root (`git -C <root>`), with `GIT_DIR`,
 //!   `GIT_WORK_TREE`, `GIT_INDEX_FILE` and `GIT_COMMON_DIR` removed so an
 //!   inherited environment cannot point git elsewhere;
@@ -29,9 +31,13 @@ impl Git {
     }
 
     fn run(&self, args: &[&OsStr]) -> Result<std::result::Result<(), CommandError>> {
+        self.run_in(&self.root, args)
+    }
+
+    fn run_in(&self, dir: &Path, args: &[&OsStr]) -> Result<std::result::Result<(), CommandError>> {
         let output = Command::new("git")
             .arg("-C")
-            .arg(&self.root)
+            .arg(dir)
             .args(args)
             .env_remove("GIT_DIR")
             .env_remove("GIT_WORK_TREE")
@@ -58,12 +64,15 @@ impl Git {
         }
     }
 
-    /// `git worktree add --no-track -b <branch> -- <rel_path> <commit>`.
+    /// `git worktree add --no-checkout --no-track -b <branch> -- <rel_path> <commit>`:
+    /// the branch, the registration and the `.git` file — the short part of
+    /// an add that git cannot run concurrently, done under git-loop's
+    /// worktree-operation lock. [`Git::checkout_new_worktree`] does the rest.
     ///
     /// `--no-track`: setting up upstream tracking writes `.git/config`, which
     /// collides on `config.lock` between concurrent adds; a loop branch has no
     /// upstream anyway.
-    pub fn worktree_add(
+    pub fn worktree_add_no_checkout(
         &self,
         branch: &str,
         rel_path: &str,
@@ -72,6 +81,7 @@ impl Git {
         self.run(&[
             "worktree".as_ref(),
             "add".as_ref(),
+            "--no-checkout".as_ref(),
             "--no-track".as_ref(),
             "-b".as_ref(),
             branch.as_ref(),
@@ -79,6 +89,48 @@ impl Git {
             rel_path.as_ref(),
             commit.as_ref(),
         ])
+    }
+
+    /// The checkout step of `git worktree add`, exactly as git runs it
+    /// (`reset --hard --no-recurse-submodules` inside the new worktree). It
+    /// touches only that worktree's index and files, so checkouts of
+    /// different runs proceed in parallel.
+    pub fn checkout_new_worktree(
+        &self,
+        worktree: &Path,
+    ) -> Result<std::result::Result<(), CommandError>> {
+        self.run_in(
+            worktree,
+            &[
+                "reset".as_ref(),
+                "--hard".as_ref(),
+                "--no-recurse-submodules".as_ref(),
+                "--quiet".as_ref(),
+            ],
+        )
+    }
+
+    /// The `post-checkout` hook `git worktree add` runs after its checkout:
+    /// `<null-oid> <commit> 1`, in the new worktree.
+    pub fn post_checkout_hook(
+        &self,
+        worktree: &Path,
+        commit: &str,
+    ) -> Result<std::result::Result<(), CommandError>> {
+        let null = "0".repeat(commit.len());
+        self.run_in(
+            worktree,
+            &[
+                "hook".as_ref(),
+                "run".as_ref(),
+                "--ignore-missing".as_ref(),
+                "post-checkout".as_ref(),
+                "--".as_ref(),
+                null.as_ref(),
+                commit.as_ref(),
+                "1".as_ref(),
+            ],
+        )
     }
 
     /// `git worktree remove -- <rel_path>`, never forced. git refuses a dirty,

@@ -28,6 +28,8 @@ pub struct Worktree {
     /// `Some(reason)` when locked (the reason may be empty).
     pub locked: Option<String>,
     pub exists: bool,
+    /// Its administrative directory, `.git/worktrees/<admin>`.
+    pub admin_dir: PathBuf,
 }
 
 pub struct Repo {
@@ -102,6 +104,17 @@ impl Repo {
 
     pub fn loop_dir(&self) -> PathBuf {
         self.root.join(LOOP_DIR)
+    }
+
+    /// Whether a `post-checkout` hook may exist: `core.hooksPath` is set, or
+    /// the default `hooks/post-checkout` is present. (Saves a `git hook run`
+    /// process per create in the common case of no hook.)
+    pub fn may_have_post_checkout_hook(&self) -> bool {
+        self.here
+            .config_snapshot()
+            .string("core.hooksPath")
+            .is_some()
+            || self.repo.common_dir().join("hooks/post-checkout").exists()
     }
 
     /// Resolve `spec` to a commit id, `None` when it does not name one.
@@ -180,6 +193,7 @@ impl Repo {
                 branch,
                 locked,
                 exists,
+                admin_dir: proxy.git_dir().to_path_buf(),
             });
         }
         Ok(out)

@@ -293,3 +293,37 @@ fn nothing_to_clean_without_a_manifest() {
     );
     assert!(!repo.loop_dir().exists());
 }
+
+#[test]
+fn parallel_cleanup_of_many_records_every_outcome() {
+    let repo = TestRepo::new();
+    let ids: Vec<String> = (0..40).map(|i| format!("p{i}")).collect();
+    for id in &ids {
+        repo.create(id);
+        repo.run(["mark", id, "rejected"]).ok();
+    }
+    for id in ids.iter().step_by(8) {
+        fs::write(repo.wt(id).join("unsaved"), id).unwrap();
+    }
+    let v = repo.run(["--json", "cleanup"]).json();
+    assert_eq!(v["removed"].as_array().unwrap().len(), 35, "{v}");
+    let skipped: Vec<&str> = v["skipped"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        skipped,
+        ["p0", "p8", "p16", "p24", "p32"],
+        "in selection order"
+    );
+    for id in ids.iter().step_by(8) {
+        assert_eq!(
+            fs::read_to_string(repo.wt(id).join("unsaved")).unwrap(),
+            *id
+        );
+    }
+    assert_eq!(repo.ids(), skipped);
+    assert_eq!(repo.registered().len(), 6);
+}

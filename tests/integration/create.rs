@@ -375,3 +375,33 @@ fn usage_errors_exit_2_with_json_error() {
     assert!(help.stdout.contains("Example"), "{}", help.stdout);
     assert!(!repo.loop_dir().exists());
 }
+
+#[test]
+fn post_checkout_hook_runs_as_git_worktree_add_runs_it() {
+    let repo = TestRepo::new();
+    let hook = repo.root.join(".git/hooks/post-checkout");
+    fs::create_dir_all(hook.parent().unwrap()).unwrap();
+    fs::write(&hook, "#!/bin/sh\necho \"$1 $2 $3\" > hook-args\ntest -f README && echo checked-out >> hook-args\n").unwrap();
+    fs::set_permissions(&hook, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    repo.create("hooked");
+    let head = repo.git(["rev-parse", "main"]);
+    let args = fs::read_to_string(repo.wt("hooked").join("hook-args")).unwrap();
+    assert_eq!(
+        args,
+        format!("{} {} 1\nchecked-out\n", "0".repeat(40), head.trim())
+    );
+    // Plain git gives the hook the same arguments.
+    repo.git(["worktree", "add", "-q", "-b", "plain", "--", "../plain"]);
+    let plain = fs::read_to_string(repo.base().join("plain/hook-args")).unwrap();
+    assert_eq!(plain, args);
+    // A failing hook is reported; the run is still created and recorded.
+    fs::write(&hook, "#!/bin/sh\nexit 3\n").unwrap();
+    let run = repo.run(["create", "failing", "--pattern", "p"]);
+    run.ok();
+    assert!(
+        run.stderr.contains("post-checkout hook failed"),
+        "{}",
+        run.stderr
+    );
+    assert!(repo.ids().contains(&"failing".to_owned()));
+}
