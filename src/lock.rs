@@ -223,6 +223,8 @@ fn break_stale(path: &Path) {
 #[derive(Debug)]
 pub struct OpsLock {
     _file: File,
+    /// Another process held it when this one asked: creates are queuing.
+    pub contended: bool,
 }
 
 impl OpsLock {
@@ -236,15 +238,19 @@ impl OpsLock {
             .truncate(false)
             .open(&path)
             .map_err(|e| Error::io("could not open", &path, e))?;
-        match file.try_lock() {
-            Ok(()) => {}
+        let contended = match file.try_lock() {
+            Ok(()) => false,
             Err(fs::TryLockError::WouldBlock) => {
                 on_wait();
                 file.lock()
                     .map_err(|e| Error::io("could not lock", &path, e))?;
+                true
             }
             Err(fs::TryLockError::Error(e)) => return Err(Error::io("could not lock", &path, e)),
-        }
-        Ok(OpsLock { _file: file })
+        };
+        Ok(OpsLock {
+            _file: file,
+            contended,
+        })
     }
 }

@@ -9,11 +9,13 @@
 //! 4. Under the worktree-operation lock (see [`crate::lock`]): check the branch
 //!    and path again — the lock serializes every git-loop `worktree add`, so
 //!    this check cannot race another create — then run
-//!    `git worktree add --no-checkout --no-track -b loop/<id> -- .loop-worktrees/<id> <commit>`,
-//!    the part git cannot run concurrently (milliseconds). Release the lock,
-//!    then check out the way `git worktree add` itself does (`git reset
-//!    --hard --no-recurse-submodules` in the new worktree, then its
-//!    `post-checkout` hook), in parallel with other creates. Two creates of
+//!    `git worktree add --no-track -b loop/<id> -- .loop-worktrees/<id> <commit>`.
+//!    When other creates are queuing for the lock, split the add instead:
+//!    `git worktree add --no-checkout …` under the lock — the part git cannot
+//!    run concurrently (milliseconds) — then, outside it and in parallel with
+//!    the others, the checkout the way `git worktree add` itself does it
+//!    (`git reset --hard --no-recurse-submodules` in the new worktree, then
+//!    its `post-checkout` hook). The result is identical (tested). Two creates of
 //!    one id are safe because only one of them can create the branch: the
 //!    other is refused by the re-check (or by git itself). If the checkout
 //!    fails, the worktree is left for a person to look at (removing a
@@ -118,31 +120,57 @@ pub fn run(ctx: &Ctx, args: &CreateArgs, out: &mut Out<'_>) -> Result<CreateRepo
         return Err(Error::PathExists { path: rel });
     }
     let commit_hex = base_commit.to_string();
-    if let Err(failure) = git.worktree_add_no_checkout(&branch, &rel, &commit_hex)? {
-        // git may have created the branch before failing. Under the lock and
-        // after the check above, a branch at the base commit with no worktree
-        // is this attempt's: remove it so a retry is not blocked.
-        if !abs.exists() && ctx.repo.branch_target(&branch)? == Some(base_commit) {
-            let _ = ctx.repo.delete_branch_if_at(&branch, base_commit);
+    // Uncontended: one plain `git worktree add` under the lock (fewest
+    // processes). Contended — other creates are queuing — the lock covers
+    // only `add --no-checkout` and the checkout runs in parallel outside it.
+    let split = ops.contended;
+    let added = if split {
+        git.worktree_add_no_checkout(&branch, &rel, &commit_hex)?
+    } else {
+        git.worktree_add(&branch, &rel, &commit_hex)?
+    };
+    if let Err(failure) = added {
+        let registered = abs.exists()
+            && ctx
+                .repo
+                .loop_worktrees()?
+                .iter()
+                .any(|(name, _)| name == id);
+        if !split && registered {
+            // git removes a failed add's worktree itself; one that is still
+            // registered was complete, and only its post-checkout hook failed.
+            out.note(format_args!(
+                "warning: the post-checkout hook failed in {rel}: {}",
+                failure.reason()
+            ));
+        } else {
+            // git may have created the branch before failing. Under the lock
+            // and after the check above, a branch at the base commit with no
+            // worktree is this attempt's: remove it so a retry is not blocked.
+            if !abs.exists() && ctx.repo.branch_target(&branch)? == Some(base_commit) {
+                let _ = ctx.repo.delete_branch_if_at(&branch, base_commit);
+            }
+            return Err(Error::Git(failure));
         }
-        return Err(Error::Git(failure));
     }
-    // The registration exists: other adds may proceed while this one checks out.
+    // The registration exists: other adds may proceed.
     drop(ops);
 
-    if let Err(failure) = git.checkout_new_worktree(&abs)? {
-        return Err(Error::Checkout {
-            path: rel,
-            reason: failure.reason(),
-        });
-    }
-    if ctx.repo.may_have_post_checkout_hook()
-        && let Err(failure) = git.post_checkout_hook(&abs, &commit_hex)?
-    {
-        out.note(format_args!(
-            "warning: the post-checkout hook failed in {rel}: {}",
-            failure.reason()
-        ));
+    if split {
+        if let Err(failure) = git.checkout_new_worktree(&abs)? {
+            return Err(Error::Checkout {
+                path: rel,
+                reason: failure.reason(),
+            });
+        }
+        if ctx.repo.may_have_post_checkout_hook()
+            && let Err(failure) = git.post_checkout_hook(&abs, &commit_hex)?
+        {
+            out.note(format_args!(
+                "warning: the post-checkout hook failed in {rel}: {}",
+                failure.reason()
+            ));
+        }
     }
     crate::crash::point("after-worktree-add");
 

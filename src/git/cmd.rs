@@ -64,6 +64,26 @@ impl Git {
         }
     }
 
+    /// `git worktree add --no-track -b <branch> -- <rel_path> <commit>`, in one
+    /// step (branch, registration, checkout, `post-checkout` hook).
+    pub fn worktree_add(
+        &self,
+        branch: &str,
+        rel_path: &str,
+        commit: &str,
+    ) -> Result<std::result::Result<(), CommandError>> {
+        self.run(&[
+            "worktree".as_ref(),
+            "add".as_ref(),
+            "--no-track".as_ref(),
+            "-b".as_ref(),
+            branch.as_ref(),
+            "--".as_ref(),
+            rel_path.as_ref(),
+            commit.as_ref(),
+        ])
+    }
+
     /// `git worktree add --no-checkout --no-track -b <branch> -- <rel_path> <commit>`:
     /// the branch, the registration and the `.git` file — the short part of
     /// an add that git cannot run concurrently, done under git-loop's
