@@ -47,7 +47,7 @@ pub fn cutoff_instant(now: Timestamp, cutoff: SignedDuration) -> Timestamp {
 
 /// "3h ago", "2d ago", "just now".
 pub fn age(now: Timestamp, then: Timestamp) -> String {
-    let secs = now.duration_since(then).as_secs();
+    let secs = now.as_second().saturating_sub(then.as_second());
     match secs {
         s if s < 5 => "just now".to_owned(),
         s if s < 60 => format!("{s}s ago"),

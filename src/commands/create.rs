@@ -98,9 +98,11 @@ pub fn run(ctx: &Ctx, args: &CreateArgs, out: &mut Out<'_>) -> Result<CreateRepo
 
     refuse_symlinked_gitignore(&ctx.repo.root().join(".gitignore"))?;
 
-    // Decide under the mutex: no active run with this id.
+    // `.gitignore` is written under the mutex, so concurrent creates append
+    // the line once. When it is already there, that round-trip is skipped: the
+    // active-run check above is repeated under the mutex when recording.
     ctx.ensure_loop_dir()?;
-    {
+    if !gitignore_has_loop_dir(ctx.repo.root())? {
         let _mutex = ManifestMutex::acquire(&ctx.loop_dir())?;
         let manifest = ctx.manifest.load_or_default()?;
         refuse_active(&manifest, id)?;
@@ -219,28 +221,38 @@ fn refuse_symlinked_gitignore(path: &std::path::Path) -> Result<()> {
     }
 }
 
+fn read_gitignore(path: &std::path::Path) -> Result<Vec<u8>> {
+    match fs::read(path) {
+        Ok(bytes) => Ok(bytes),
+        Err(e) if e.kind() == ErrorKind::NotFound => Ok(Vec::new()),
+        Err(e) => Err(Error::io("could not read", path, e)),
+    }
+}
+
+/// Whether `.gitignore` already ignores `.loop-worktrees/` with one of the
+/// usual spellings.
+fn has_loop_dir_line(bytes: &[u8]) -> bool {
+    String::from_utf8_lossy(bytes).lines().any(|l| {
+        let l = l.trim_end();
+        let l = l.strip_prefix('/').unwrap_or(l);
+        l.strip_suffix('/').unwrap_or(l) == LOOP_DIR
+    })
+}
+
+fn gitignore_has_loop_dir(root: &std::path::Path) -> Result<bool> {
+    Ok(has_loop_dir_line(&read_gitignore(
+        &root.join(".gitignore"),
+    )?))
+}
+
 /// Append `.loop-worktrees/` to the root `.gitignore` unless an equivalent
 /// line is already there. Handles a missing file and a last line without a
 /// newline. Called under the mutex, so concurrent creates append once.
 fn ensure_gitignore(root: &std::path::Path) -> Result<()> {
     let path = root.join(".gitignore");
     refuse_symlinked_gitignore(&path)?;
-    let existing = match fs::read(&path) {
-        Ok(bytes) => bytes,
-        Err(e) if e.kind() == ErrorKind::NotFound => Vec::new(),
-        Err(e) => return Err(Error::io("could not read", &path, e)),
-    };
-    let text = String::from_utf8_lossy(&existing);
-    let wanted = [
-        format!("{LOOP_DIR}/"),
-        LOOP_DIR.to_owned(),
-        format!("/{LOOP_DIR}/"),
-        format!("/{LOOP_DIR}"),
-    ];
-    if text
-        .lines()
-        .any(|l| wanted.iter().any(|w| l.trim_end() == w))
-    {
+    let existing = read_gitignore(&path)?;
+    if has_loop_dir_line(&existing) {
         return Ok(());
     }
     let mut line = String::new();

@@ -95,13 +95,20 @@ fn kill_9_at_every_point_of_mark_leaves_old_or_new_manifest() {
 
 #[test]
 fn kill_9_during_create_leaves_an_orphan_reconcile_reports_and_no_lock() {
-    for point in [
-        "after-worktree-add",
-        "holding-mutex",
-        "before-manifest-rename",
+    // `holding-mutex` twice: in the first mutex phase (taken only while the
+    // `.gitignore` line is missing, so it is removed first), before git runs;
+    // and in the recording phase, after git ran.
+    for (point, first_phase) in [
+        ("after-worktree-add", false),
+        ("holding-mutex", true),
+        ("holding-mutex", false),
+        ("before-manifest-rename", false),
     ] {
         let repo = TestRepo::new();
         repo.create("first");
+        if first_phase {
+            fs::remove_file(repo.root.join(".gitignore")).unwrap();
+        }
         let old = fs::read_to_string(repo.manifest_path()).unwrap();
         kill_9_at(&repo, point, &["create", "crashed", "--pattern", "p"]);
         assert_eq!(
@@ -121,7 +128,7 @@ fn kill_9_during_create_leaves_an_orphan_reconcile_reports_and_no_lock() {
             .iter()
             .map(|o| o["id"].as_str().unwrap())
             .collect();
-        if point == "holding-mutex" {
+        if first_phase {
             assert!(orphans.is_empty(), "{point}: died before git ran");
             assert!(!repo.wt("crashed").exists());
         } else {
