@@ -126,11 +126,7 @@ pub fn run(ctx: &Ctx, args: &CreateArgs, out: &mut Out<'_>) -> Result<CreateRepo
     // processes). Contended — other creates are queuing — the lock covers
     // only `add --no-checkout` and the checkout runs in parallel outside it.
     let split = ops.contended;
-    let added = if split {
-        git.worktree_add_no_checkout(&branch, &rel, &commit_hex)?
-    } else {
-        git.worktree_add(&branch, &rel, &commit_hex)?
-    };
+    let added = git.worktree_add(&branch, &rel, &commit_hex, !split)?;
     if let Err(failure) = added {
         let registered = abs.exists()
             && ctx

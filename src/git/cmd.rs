@@ -64,51 +64,38 @@ impl Git {
         }
     }
 
-    /// `git worktree add --no-track -b <branch> -- <rel_path> <commit>`, in one
-    /// step (branch, registration, checkout, `post-checkout` hook).
+    /// `git worktree add [--no-checkout] --no-track -b <branch> -- <rel_path> <commit>`.
+    ///
+    /// With `checkout`, one step: branch, registration, checkout and the
+    /// `post-checkout` hook. Without it, only the branch, the registration
+    /// and the `.git` file — the short part of an add that git cannot run
+    /// concurrently, done under git-loop's worktree-operation lock;
+    /// [`Git::checkout_new_worktree`] and [`Git::post_checkout_hook`] do the
+    /// rest.
+    ///
+    /// `--no-track`: setting up upstream tracking writes `.git/config`, which
+    /// collides on `config.lock` between concurrent adds; a loop branch has no
+    /// upstream anyway.
     pub fn worktree_add(
         &self,
         branch: &str,
         rel_path: &str,
         commit: &str,
+        checkout: bool,
     ) -> Result<std::result::Result<(), CommandError>> {
-        self.run(&[
-            "worktree".as_ref(),
-            "add".as_ref(),
+        let mut args: Vec<&OsStr> = vec!["worktree".as_ref(), "add".as_ref()];
+        if !checkout {
+            args.push("--no-checkout".as_ref());
+        }
+        args.extend::<[&OsStr; 6]>([
             "--no-track".as_ref(),
             "-b".as_ref(),
             branch.as_ref(),
             "--".as_ref(),
             rel_path.as_ref(),
             commit.as_ref(),
-        ])
-    }
-
-    /// `git worktree add --no-checkout --no-track -b <branch> -- <rel_path> <commit>`:
-    /// the branch, the registration and the `.git` file — the short part of
-    /// an add that git cannot run concurrently, done under git-loop's
-    /// worktree-operation lock. [`Git::checkout_new_worktree`] does the rest.
-    ///
-    /// `--no-track`: setting up upstream tracking writes `.git/config`, which
-    /// collides on `config.lock` between concurrent adds; a loop branch has no
-    /// upstream anyway.
-    pub fn worktree_add_no_checkout(
-        &self,
-        branch: &str,
-        rel_path: &str,
-        commit: &str,
-    ) -> Result<std::result::Result<(), CommandError>> {
-        self.run(&[
-            "worktree".as_ref(),
-            "add".as_ref(),
-            "--no-checkout".as_ref(),
-            "--no-track".as_ref(),
-            "-b".as_ref(),
-            branch.as_ref(),
-            "--".as_ref(),
-            rel_path.as_ref(),
-            commit.as_ref(),
-        ])
+        ]);
+        self.run(&args)
     }
 
     /// The checkout step of `git worktree add`, exactly as git runs it

@@ -227,3 +227,37 @@ pub fn manifest_with(entries: &[(&str, &str, &str)]) -> String {
         .collect();
     format!(r#"{{"version":1,"worktrees":[{}]}}"#, items.join(","))
 }
+
+/// Set a file's mtime `secs` seconds into the past (a mutex made stale).
+pub fn age_file(path: &Path, secs: u64) {
+    std::fs::File::options()
+        .write(true)
+        .open(path)
+        .unwrap()
+        .set_modified(std::time::SystemTime::now() - std::time::Duration::from_secs(secs))
+        .unwrap();
+}
+
+/// Start git-loop paused at the crash point `point` (GIT_LOOP_TEST_CRASH) and
+/// return once it is there.
+pub fn spawn_paused(repo: &TestRepo, point: &str, args: &[&str]) -> std::process::Child {
+    use std::io::BufRead;
+    let mut child = repo
+        .command()
+        .env("GIT_LOOP_TEST_CRASH", format!("{point}:pause"))
+        .args(args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut lines = std::io::BufReader::new(child.stderr.take().unwrap()).lines();
+    loop {
+        let line = lines
+            .next()
+            .unwrap_or_else(|| panic!("exited before reaching {point}"))
+            .unwrap();
+        if line.contains(&format!("paused at {point}")) {
+            return child;
+        }
+    }
+}

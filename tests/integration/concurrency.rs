@@ -1,7 +1,7 @@
 use std::fs;
 use std::process::{Child, Stdio};
 
-use crate::common::{TestRepo, manifest_with};
+use crate::common::{TestRepo, age_file, manifest_with};
 
 fn spawn(repo: &TestRepo, args: &[&str]) -> Child {
     repo.command()
@@ -88,12 +88,7 @@ fn waiters_racing_on_one_stale_mutex_lose_no_update() {
     repo.write_manifest(&manifest_with(&entries));
     for round in 0..3 {
         fs::write(repo.mutex_path(), "dead holder\n").unwrap();
-        fs::File::options()
-            .write(true)
-            .open(repo.mutex_path())
-            .unwrap()
-            .set_modified(std::time::SystemTime::now() - std::time::Duration::from_secs(60))
-            .unwrap();
+        age_file(&repo.mutex_path(), 60);
         let status = ["rejected", "merged", "stale"][round];
         let children = ids
             .iter()

@@ -1,18 +1,8 @@
-use std::fs::{self, File};
-use std::io::{BufRead, BufReader};
+use std::fs;
 use std::process::Stdio;
-use std::time::{Duration, Instant, SystemTime};
+use std::time::{Duration, Instant};
 
-use crate::common::{TestRepo, manifest_with};
-
-fn age_file(path: &std::path::Path, secs: u64) {
-    File::options()
-        .write(true)
-        .open(path)
-        .unwrap()
-        .set_modified(SystemTime::now() - Duration::from_secs(secs))
-        .unwrap();
-}
+use crate::common::{TestRepo, age_file, manifest_with, spawn_paused};
 
 #[test]
 fn stale_mutex_is_broken() {
@@ -97,25 +87,6 @@ fn mutex_timeout_names_the_path_and_leaves_the_other_holder_alone() {
         "held by another\n"
     );
     assert_eq!(repo.status_of("a").unwrap(), "active");
-}
-
-fn spawn_paused(repo: &TestRepo, point: &str, args: &[&str]) -> std::process::Child {
-    let mut child = repo
-        .command()
-        .env("GIT_LOOP_TEST_CRASH", format!("{point}:pause"))
-        .args(args)
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
-    loop {
-        let line = lines.next().expect("child exited before pausing").unwrap();
-        if line.contains("paused at") {
-            break;
-        }
-    }
-    child
 }
 
 #[test]

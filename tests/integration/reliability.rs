@@ -3,41 +3,14 @@
 
 use std::collections::BTreeSet;
 use std::fs;
-use std::io::{BufRead, BufReader};
 use std::process::{Child, Stdio};
-use std::time::{Duration, Instant, SystemTime};
+use std::time::{Duration, Instant};
 
-use crate::common::{TestRepo, manifest_with};
-
-fn age_file(path: &std::path::Path, secs: u64) {
-    fs::File::options()
-        .write(true)
-        .open(path)
-        .unwrap()
-        .set_modified(SystemTime::now() - Duration::from_secs(secs))
-        .unwrap();
-}
+use crate::common::{TestRepo, age_file, manifest_with, spawn_paused};
 
 /// Start git-loop paused at `point`, then kill -9 it there.
 fn kill_9_at(repo: &TestRepo, point: &str, args: &[&str]) {
-    let mut child = repo
-        .command()
-        .env("GIT_LOOP_TEST_CRASH", format!("{point}:pause"))
-        .args(args)
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
-    loop {
-        let line = lines
-            .next()
-            .unwrap_or_else(|| panic!("exited before reaching {point}"))
-            .unwrap();
-        if line.contains(&format!("paused at {point}")) {
-            break;
-        }
-    }
+    let mut child = spawn_paused(repo, point, args);
     child.kill().unwrap(); // SIGKILL
     child.wait().unwrap();
 }

@@ -65,6 +65,27 @@ fn sorted(text: &str) -> Vec<String> {
     v
 }
 
+/// Simulate one press of TAB at the end of `line`: the function registered
+/// with `complete -F` for the command (loaded on demand through
+/// bash-completion's loader when it is present) fills COMPREPLY.
+const BASH_COMP_DRIVER: &str = r#"
+comp() {
+    local line="$1"
+    COMP_LINE="$line"; COMP_POINT=${#line}
+    read -ra COMP_WORDS <<< "$line"
+    [[ "$line" == *" " ]] && COMP_WORDS+=("")
+    COMP_CWORD=$(( ${#COMP_WORDS[@]} - 1 ))
+    COMPREPLY=()
+    if ! complete -p "${COMP_WORDS[0]}" >/dev/null 2>&1; then
+        declare -F _completion_loader >/dev/null && _completion_loader "${COMP_WORDS[0]}"
+    fi
+    local fn
+    fn=$(complete -p "${COMP_WORDS[0]}" | sed 's/.*-F \([^ ]*\) .*/\1/')
+    "$fn" "${COMP_WORDS[0]}" "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}"
+    printf '%s\n' "== $line" "${COMPREPLY[@]}"
+}
+"#;
+
 #[test]
 fn bash_completes_git_loop_through_gits_own_completion() {
     require("bash");
@@ -77,18 +98,7 @@ fn bash_completes_git_loop_through_gits_own_completion() {
         r#"
 source {DEBIAN_GIT_BASH_COMPLETION}
 source {ROOT}/completions/git-loop.bash
-comp() {{
-    local line="$1"
-    COMP_LINE="$line"; COMP_POINT=${{#line}}
-    read -ra COMP_WORDS <<< "$line"
-    [[ "$line" == *" " ]] && COMP_WORDS+=("")
-    COMP_CWORD=$(( ${{#COMP_WORDS[@]}} - 1 ))
-    COMPREPLY=()
-    local fn
-    fn=$(complete -p "${{COMP_WORDS[0]}}" | sed 's/.*-F \([^ ]*\) .*/\1/')
-    "$fn" "${{COMP_WORDS[0]}}" "${{COMP_WORDS[COMP_CWORD]}}" "${{COMP_WORDS[COMP_CWORD-1]}}"
-    printf '%s\n' "== $line" "${{COMPREPLY[@]}}"
-}}
+{BASH_COMP_DRIVER}
 comp "git loop ma"
 comp "git loop "
 comp "git loop mark "
@@ -182,28 +192,18 @@ fn bash_completion_loader_finds_the_installed_file_for_git_loop() {
     let script = format!(
         r#"
 source {loader}
-comp() {{
-    local line="$1"
-    COMP_LINE="$line"; COMP_POINT=${{#line}}
-    read -ra COMP_WORDS <<< "$line"
-    [[ "$line" == *" " ]] && COMP_WORDS+=("")
-    COMP_CWORD=$(( ${{#COMP_WORDS[@]}} - 1 ))
-    COMPREPLY=()
-    complete -p "${{COMP_WORDS[0]}}" >/dev/null 2>&1 || _completion_loader "${{COMP_WORDS[0]}}"
-    local fn
-    fn=$(complete -p "${{COMP_WORDS[0]}}" | sed 's/.*-F \([^ ]*\) .*/\1/')
-    "$fn" "${{COMP_WORDS[0]}}" "${{COMP_WORDS[COMP_CWORD]}}" "${{COMP_WORDS[COMP_CWORD-1]}}"
-    printf '%s\n' "${{COMPREPLY[@]}}"
-}}
+{BASH_COMP_DRIVER}
 declare -F _git_loop >/dev/null && echo "preloaded"
 comp "git loop mark "
-echo ==
 comp "git-loop ma"
 "#
     );
     let out = shell(&repo, &path, "bash", &["--norc", "-c", &script]);
     assert!(!out.contains("preloaded"));
-    let (git_loop, dashed) = out.split_once("==\n").unwrap();
+    let (git_loop, dashed) = out
+        .strip_prefix("== git loop mark \n")
+        .and_then(|rest| rest.split_once("== git-loop ma\n"))
+        .unwrap_or_else(|| panic!("{out}"));
     assert_eq!(sorted(git_loop), ["alpha", "beta"], "{out}");
     assert_eq!(sorted(dashed), ["mark"], "{out}");
 }
