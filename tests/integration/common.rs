@@ -250,14 +250,15 @@ pub fn spawn_paused(repo: &TestRepo, point: &str, args: &[&str]) -> std::process
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    let mut lines = std::io::BufReader::new(child.stderr.take().unwrap()).lines();
-    loop {
-        let line = lines
-            .next()
-            .unwrap_or_else(|| panic!("exited before reaching {point}"))
-            .unwrap();
-        if line.contains(&format!("paused at {point}")) {
-            return child;
-        }
+    let stderr = child.stderr.take().unwrap();
+    let reached = std::io::BufReader::new(stderr)
+        .lines()
+        .map_while(Result::ok)
+        .any(|line| line.contains(&format!("paused at {point}")));
+    if !reached {
+        let _ = child.kill();
+        let _ = child.wait();
+        panic!("exited before reaching {point}");
     }
+    child
 }
