@@ -36,6 +36,7 @@ Register-ArgumentCompleter -Native -CommandName 'git-loop' -ScriptBlock {
             [CompletionResult]::new('reconcile', 'reconcile', [CompletionResultType]::ParameterValue, 'Compare git''s worktrees with the manifest: report orphans, drop vanished runs')
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List recorded runs')
             [CompletionResult]::new('path', 'path', [CompletionResultType]::ParameterValue, 'Print the absolute path of a run''s worktree')
+            [CompletionResult]::new('run', 'run', [CompletionResultType]::ParameterValue, 'Run a command inside a run''s worktree, passing its exit code through')
             [CompletionResult]::new('config', 'config', [CompletionResultType]::ParameterValue, 'Show the effective settings and where each one comes from')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -109,6 +110,16 @@ Register-ArgumentCompleter -Native -CommandName 'git-loop' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break
         }
+        'git-loop;run' {
+            [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Repository to operate on (default: the current directory)')
+            [CompletionResult]::new('--repo', '--repo', [CompletionResultType]::ParameterName, 'Repository to operate on (default: the current directory)')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Machine-readable output: one JSON document on stdout')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'No progress or summary lines on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'No progress or summary lines on stderr')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
         'git-loop;config' {
             [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Repository to operate on (default: the current directory)')
             [CompletionResult]::new('--repo', '--repo', [CompletionResultType]::ParameterName, 'Repository to operate on (default: the current directory)')
@@ -126,6 +137,7 @@ Register-ArgumentCompleter -Native -CommandName 'git-loop' -ScriptBlock {
             [CompletionResult]::new('reconcile', 'reconcile', [CompletionResultType]::ParameterValue, 'Compare git''s worktrees with the manifest: report orphans, drop vanished runs')
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List recorded runs')
             [CompletionResult]::new('path', 'path', [CompletionResultType]::ParameterValue, 'Print the absolute path of a run''s worktree')
+            [CompletionResult]::new('run', 'run', [CompletionResultType]::ParameterValue, 'Run a command inside a run''s worktree, passing its exit code through')
             [CompletionResult]::new('config', 'config', [CompletionResultType]::ParameterValue, 'Show the effective settings and where each one comes from')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -146,6 +158,9 @@ Register-ArgumentCompleter -Native -CommandName 'git-loop' -ScriptBlock {
             break
         }
         'git-loop;help;path' {
+            break
+        }
+        'git-loop;help;run' {
             break
         }
         'git-loop;help;config' {

@@ -39,6 +39,7 @@ __git_loop_opts() {
         reconcile) echo '--remove-orphan --dry-run -C --repo --json -q --quiet -h --help' ;;
         list) echo '--status -C --repo --json -q --quiet -h --help' ;;
         path) echo '-C --repo --json -q --quiet -h --help' ;;
+        run) echo '-C --repo --json -q --quiet -h --help' ;;
         config) echo '-C --repo --json -q --quiet -h --help' ;;
     esac
 }
@@ -65,11 +66,13 @@ __git_loop_value() {
 
 __git_loop_positional() {
     case "$1:$2" in
-        help:0) __git_loop_words 'create mark cleanup reconcile list path config' ;;
+        help:0) __git_loop_words 'create mark cleanup reconcile list path run config' ;;
         create:0) COMPREPLY=() ;;
         mark:0) __git_loop_words "$(__git_loop_ids)" ;;
         mark:1) __git_loop_words 'active rejected escalated merged stale' ;;
         path:0) __git_loop_words "$(__git_loop_ids)" ;;
+        run:0) __git_loop_words "$(__git_loop_ids)" ;;
+        run:1) COMPREPLY=() ;;
         *) COMPREPLY=() ;;
     esac
 }
@@ -107,7 +110,7 @@ __git_loop_reply() {
         return
     fi
     if [[ -z $sub ]]; then
-        COMPREPLY=($(compgen -W 'create mark cleanup reconcile list path config help' -- "$cur"))
+        COMPREPLY=($(compgen -W 'create mark cleanup reconcile list path run config help' -- "$cur"))
         return
     fi
     __git_loop_positional "$sub" "$npos"

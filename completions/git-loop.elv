@@ -33,6 +33,7 @@ set edit:completion:arg-completer[git-loop] = {|@words|
             cand reconcile 'Compare git''s worktrees with the manifest: report orphans, drop vanished runs'
             cand list 'List recorded runs'
             cand path 'Print the absolute path of a run''s worktree'
+            cand run 'Run a command inside a run''s worktree, passing its exit code through'
             cand config 'Show the effective settings and where each one comes from'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -99,6 +100,15 @@ set edit:completion:arg-completer[git-loop] = {|@words|
             cand -h 'Print help'
             cand --help 'Print help'
         }
+        &'git-loop;run'= {
+            cand -C 'Repository to operate on (default: the current directory)'
+            cand --repo 'Repository to operate on (default: the current directory)'
+            cand --json 'Machine-readable output: one JSON document on stdout'
+            cand -q 'No progress or summary lines on stderr'
+            cand --quiet 'No progress or summary lines on stderr'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
         &'git-loop;config'= {
             cand -C 'Repository to operate on (default: the current directory)'
             cand --repo 'Repository to operate on (default: the current directory)'
@@ -115,6 +125,7 @@ set edit:completion:arg-completer[git-loop] = {|@words|
             cand reconcile 'Compare git''s worktrees with the manifest: report orphans, drop vanished runs'
             cand list 'List recorded runs'
             cand path 'Print the absolute path of a run''s worktree'
+            cand run 'Run a command inside a run''s worktree, passing its exit code through'
             cand config 'Show the effective settings and where each one comes from'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -129,6 +140,8 @@ set edit:completion:arg-completer[git-loop] = {|@words|
         &'git-loop;help;list'= {
         }
         &'git-loop;help;path'= {
+        }
+        &'git-loop;help;run'= {
         }
         &'git-loop;help;config'= {
         }

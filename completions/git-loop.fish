@@ -35,6 +35,7 @@ complete -c git-loop -n "__fish_git_loop_needs_command" -f -a "cleanup" -d 'Remo
 complete -c git-loop -n "__fish_git_loop_needs_command" -f -a "reconcile" -d 'Compare git\'s worktrees with the manifest: report orphans, drop vanished runs'
 complete -c git-loop -n "__fish_git_loop_needs_command" -f -a "list" -d 'List recorded runs'
 complete -c git-loop -n "__fish_git_loop_needs_command" -f -a "path" -d 'Print the absolute path of a run\'s worktree'
+complete -c git-loop -n "__fish_git_loop_needs_command" -f -a "run" -d 'Run a command inside a run\'s worktree, passing its exit code through'
 complete -c git-loop -n "__fish_git_loop_needs_command" -f -a "config" -d 'Show the effective settings and where each one comes from'
 complete -c git-loop -n "__fish_git_loop_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c git-loop -n "__fish_git_loop_using_subcommand create" -l pattern -d 'Short label of the kind of work, kept in the manifest for audit' -r
@@ -70,18 +71,23 @@ complete -c git-loop -n "__fish_git_loop_using_subcommand path" -s C -l repo -d 
 complete -c git-loop -n "__fish_git_loop_using_subcommand path" -l json -d 'Machine-readable output: one JSON document on stdout'
 complete -c git-loop -n "__fish_git_loop_using_subcommand path" -s q -l quiet -d 'No progress or summary lines on stderr'
 complete -c git-loop -n "__fish_git_loop_using_subcommand path" -s h -l help -d 'Print help'
+complete -c git-loop -n "__fish_git_loop_using_subcommand run" -s C -l repo -d 'Repository to operate on (default: the current directory)' -r -F
+complete -c git-loop -n "__fish_git_loop_using_subcommand run" -l json -d 'Machine-readable output: one JSON document on stdout'
+complete -c git-loop -n "__fish_git_loop_using_subcommand run" -s q -l quiet -d 'No progress or summary lines on stderr'
+complete -c git-loop -n "__fish_git_loop_using_subcommand run" -s h -l help -d 'Print help'
 complete -c git-loop -n "__fish_git_loop_using_subcommand config" -s C -l repo -d 'Repository to operate on (default: the current directory)' -r -F
 complete -c git-loop -n "__fish_git_loop_using_subcommand config" -l json -d 'Machine-readable output: one JSON document on stdout'
 complete -c git-loop -n "__fish_git_loop_using_subcommand config" -s q -l quiet -d 'No progress or summary lines on stderr'
 complete -c git-loop -n "__fish_git_loop_using_subcommand config" -s h -l help -d 'Print help'
-complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup reconcile list path config help" -f -a "create" -d 'Create a worktree and branch `loop/<RUN_ID>` for a new run'
-complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup reconcile list path config help" -f -a "mark" -d 'Record what a run became (never deletes it)'
-complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup reconcile list path config help" -f -a "cleanup" -d 'Remove the worktrees of finished runs (never forced; branches are kept)'
-complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup reconcile list path config help" -f -a "reconcile" -d 'Compare git\'s worktrees with the manifest: report orphans, drop vanished runs'
-complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup reconcile list path config help" -f -a "list" -d 'List recorded runs'
-complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup reconcile list path config help" -f -a "path" -d 'Print the absolute path of a run\'s worktree'
-complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup reconcile list path config help" -f -a "config" -d 'Show the effective settings and where each one comes from'
-complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup reconcile list path config help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup reconcile list path run config help" -f -a "create" -d 'Create a worktree and branch `loop/<RUN_ID>` for a new run'
+complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup reconcile list path run config help" -f -a "mark" -d 'Record what a run became (never deletes it)'
+complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup reconcile list path run config help" -f -a "cleanup" -d 'Remove the worktrees of finished runs (never forced; branches are kept)'
+complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup reconcile list path run config help" -f -a "reconcile" -d 'Compare git\'s worktrees with the manifest: report orphans, drop vanished runs'
+complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup reconcile list path run config help" -f -a "list" -d 'List recorded runs'
+complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup reconcile list path run config help" -f -a "path" -d 'Print the absolute path of a run\'s worktree'
+complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup reconcile list path run config help" -f -a "run" -d 'Run a command inside a run\'s worktree, passing its exit code through'
+complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup reconcile list path run config help" -f -a "config" -d 'Show the effective settings and where each one comes from'
+complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup reconcile list path run config help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 
 # Run ids from the manifest, and status values (added by git-loop's generator).
 complete -c git-loop -n "__fish_git_loop_using_subcommand mark path" -f -a "(git-loop list --ids 2>/dev/null)"

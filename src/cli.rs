@@ -59,6 +59,11 @@ pub enum Command {
     /// Print the absolute path of a run's worktree
     #[command(after_help = "Example:\n  cd \"$(git loop path fix-login)\"")]
     Path(PathArgs),
+    /// Run a command inside a run's worktree, passing its exit code through
+    #[command(
+        after_help = "The command runs with the worktree as its working directory, and with\nGIT_LOOP_ID and GIT_LOOP_ROOT (the main worktree) in its environment.\n\nExample:\n  git loop run fix-login -- cargo test"
+    )]
+    Run(RunArgs),
     /// Show the effective settings and where each one comes from
     #[command(
         after_help = "Settings come, lowest to highest, from: built-in defaults, ~/.config/git-loop/config.toml,\n<repo>/.git-loop.toml, git config (loop.base, loop.cleanupStatus, loop.cleanupOlderThan),\nthe environment (GIT_LOOP_BASE, GIT_LOOP_CLEANUP_STATUS, GIT_LOOP_CLEANUP_OLDER_THAN), and flags.\n\nExample:\n  git config loop.base develop && git loop config"
@@ -126,6 +131,16 @@ pub struct ListArgs {
     /// Print only the run ids, one a line (for shell completion)
     #[arg(long, hide = true)]
     pub ids: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct RunArgs {
+    /// Id of the run
+    pub run_id: String,
+
+    /// The command and its arguments, after `--`
+    #[arg(last = true, required = true, value_name = "COMMAND")]
+    pub command: Vec<std::ffi::OsString>,
 }
 
 #[derive(Debug, Args)]

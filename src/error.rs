@@ -141,6 +141,13 @@ pub enum Error {
     #[diagnostic(code(unknown_id), help("`git loop list` shows the recorded runs"))]
     UnknownId { id: String },
 
+    #[error("the worktree of run {id:?} is missing: {path}")]
+    #[diagnostic(
+        code(worktree_missing),
+        help("`git loop reconcile` drops runs whose directory is gone")
+    )]
+    WorktreeMissing { id: String, path: String },
+
     #[error("{id:?} is not an orphan: {reason}")]
     #[diagnostic(
         code(not_an_orphan),
@@ -217,6 +224,7 @@ impl Error {
             Error::PathExists { .. } => "path-exists",
             Error::UnknownId { .. } => "unknown-id",
             Error::NotAnOrphan { .. } => "not-an-orphan",
+            Error::WorktreeMissing { .. } => "worktree-missing",
             Error::BaseNotFound { .. } => "base-not-found",
             Error::MutexTimeout { .. } => "mutex-timeout",
             Error::Git(_) => "git-failed",

@@ -129,6 +129,7 @@ pub fn run(
     match commands::dispatch(&cli, &mut out) {
         Ok(()) => 0,
         Err(Fail::Pipe) => 0,
+        Err(Fail::Exit(code)) => code,
         Err(Fail::Error(e)) => {
             render_error(&e, out.stderr);
             if cli.json {
@@ -145,6 +146,9 @@ pub fn run(
 pub enum Fail {
     Error(Error),
     Pipe,
+    /// Exit with this code and say nothing (`git loop run` passing its
+    /// command's exit code through).
+    Exit(i32),
 }
 
 impl From<Error> for Fail {

@@ -29,7 +29,9 @@ pub fn status_sgr(status: Status) -> &'static str {
     }
 }
 
-/// A short code for a skip reason, for summaries ("skipped 2 (dirty)").
+/// A short machine code for a skip reason: printed in JSON beside git's own
+/// text (`"code"`), and used by summaries ("skipped 2 (dirty)"). git's message
+/// for modified and for untracked files is the same, so both are `dirty`.
 pub fn reason_code(reason: &str) -> &'static str {
     if reason.contains("modified or untracked") {
         "dirty"
@@ -38,7 +40,7 @@ pub fn reason_code(reason: &str) -> &'static str {
     } else if reason.contains("submodule") {
         "submodules"
     } else if reason.contains("symlink") || reason.contains("not a worktree registered") {
-        "foreign"
+        "foreign-clone"
     } else {
         "git-refused"
     }

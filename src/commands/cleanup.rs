@@ -67,6 +67,8 @@ pub struct SkippedEntry {
     pub id: String,
     pub path: String,
     pub reason: String,
+    /// `dirty`, `locked`, `submodules`, `foreign-clone` or `git-refused`.
+    pub code: &'static str,
 }
 
 #[derive(Debug, Serialize)]
@@ -90,11 +92,7 @@ impl Report for CleanupReport {
         for s in &self.skipped {
             writeln!(out.stdout, "skipped {}: {}", s.id, s.reason)?;
         }
-        let codes: Vec<&str> = self
-            .skipped
-            .iter()
-            .map(|s| crate::style::reason_code(&s.reason))
-            .collect();
+        let codes: Vec<&str> = self.skipped.iter().map(|s| s.code).collect();
         let summary = crate::style::summary(verb, self.removed.len(), &codes);
         if self.removed.is_empty() && self.skipped.is_empty() {
             out.note(format_args!("{summary} (nothing selected)"));
@@ -245,6 +243,7 @@ pub fn run(ctx: &Ctx, flags: &Flags, out: &mut Out<'_>) -> Result<CleanupReport>
             Removal::Skipped(reason) => report.skipped.push(SkippedEntry {
                 path: entry.path(),
                 id: entry.id,
+                code: crate::style::reason_code(&reason),
                 reason,
             }),
         }

@@ -8,6 +8,7 @@ pub mod list;
 pub mod mark;
 pub mod path;
 pub mod reconcile;
+pub mod run;
 
 use std::fs;
 use std::io::ErrorKind;
@@ -152,6 +153,11 @@ pub fn dispatch(cli: &Cli, out: &mut Out<'_>) -> std::result::Result<(), Fail> {
                 return Ok(());
             }
             emit(report, out)
+        }
+        Command::Run(args) => {
+            crate::runid::validate(&args.run_id)?;
+            let ctx = Ctx::open(cli)?;
+            Err(Fail::Exit(run::run(&ctx, args)?))
         }
         Command::Config => {
             let ctx = Ctx::open(cli)?;

@@ -47,6 +47,8 @@ pub struct SkippedEntry {
     pub id: String,
     pub path: String,
     pub reason: String,
+    /// `dirty`, `locked`, `submodules`, `foreign-clone` or `git-refused`.
+    pub code: &'static str,
 }
 
 #[derive(Debug, Serialize)]
@@ -80,11 +82,7 @@ impl Report for ReconcileReport {
         for s in &self.skipped {
             writeln!(out.stdout, "skipped {}: {}", s.id, s.reason)?;
         }
-        let codes: Vec<&str> = self
-            .skipped
-            .iter()
-            .map(|s| crate::style::reason_code(&s.reason))
-            .collect();
+        let codes: Vec<&str> = self.skipped.iter().map(|s| s.code).collect();
         out.note(format_args!(
             "{} orphan(s), {would}dropped {}, {would}removed {} orphan(s), skipped {}{}",
             self.orphans.len(),
@@ -175,6 +173,7 @@ pub fn run(ctx: &Ctx, args: &ReconcileArgs, out: &mut Out<'_>) -> Result<Reconci
             Removal::Skipped(reason) => report.skipped.push(SkippedEntry {
                 id: entry.id.clone(),
                 path: entry.path(),
+                code: crate::style::reason_code(&reason),
                 reason,
             }),
         }
@@ -195,6 +194,7 @@ pub fn run(ctx: &Ctx, args: &ReconcileArgs, out: &mut Out<'_>) -> Result<Reconci
             Removal::Skipped(reason) => report.skipped.push(SkippedEntry {
                 id: id.clone(),
                 path,
+                code: crate::style::reason_code(&reason),
                 reason,
             }),
         }

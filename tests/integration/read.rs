@@ -112,3 +112,51 @@ fn closed_stdout_is_not_an_error() {
     );
     assert!(!String::from_utf8_lossy(&out.stderr).contains("panicked"));
 }
+
+#[test]
+fn run_executes_in_the_worktree_and_passes_the_exit_code_through() {
+    let repo = TestRepo::new();
+    repo.create("r");
+    let run = repo.run([
+        "run",
+        "r",
+        "--",
+        "sh",
+        "-c",
+        "pwd; echo \"$GIT_LOOP_ID $GIT_LOOP_ROOT\"; exit 7",
+    ]);
+    run.code(7);
+    assert_eq!(
+        run.stdout,
+        format!("{}\nr {}\n", repo.wt("r").display(), repo.root.display())
+    );
+    repo.run(["run", "r", "--", "true"]).ok();
+    // From inside another worktree, and with a signal: 128 + N.
+    let killed = TestRepo::output(repo.command().current_dir(repo.wt("r")).args([
+        "run",
+        "r",
+        "--",
+        "sh",
+        "-c",
+        "kill -TERM $$",
+    ]));
+    killed.code(143);
+    // Unknown id, missing worktree, missing command: clear errors, nothing run.
+    let unknown = repo.run(["--json", "run", "nope", "--", "true"]);
+    unknown.code(1);
+    assert_eq!(unknown.json()["error"]["code"], "unknown-id");
+    repo.run(["run", "r"]).code(2);
+    repo.run(["run", "../x", "--", "true"]).code(2);
+    let missing_cmd = repo.run(["run", "r", "--", "no-such-command-here"]);
+    missing_cmd.code(1);
+    assert!(
+        missing_cmd.stderr.contains("no-such-command-here"),
+        "{}",
+        missing_cmd.stderr
+    );
+    fs::remove_dir_all(repo.wt("r")).unwrap();
+    let gone = repo.run(["--json", "run", "r", "--", "touch", "created"]);
+    gone.code(1);
+    assert_eq!(gone.json()["error"]["code"], "worktree-missing");
+    assert!(!repo.wt("r").exists() && !repo.root.join("created").exists());
+}

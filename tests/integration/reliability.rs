@@ -228,6 +228,9 @@ fn hostile_filesystem_is_refused_and_nothing_changes() {
     let v = repo.run(["--json", "cleanup"]).json();
     assert_eq!(v["removed"], serde_json::json!([]));
     assert_eq!(v["skipped"].as_array().unwrap().len(), 2, "{v}");
+    for s in v["skipped"].as_array().unwrap() {
+        assert_eq!(s["code"], "foreign-clone", "{s}");
+    }
     for id in ["foreign", "link"] {
         let run = repo.run(["--json", "reconcile", "--remove-orphan", id]);
         run.code(1);

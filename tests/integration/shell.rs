@@ -103,6 +103,7 @@ comp "git loop ma"
 comp "git loop "
 comp "git loop mark "
 comp "git loop mark alpha "
+comp "git loop run "
 comp "git --no-pager loop --json path "
 comp "git loop reconcile --remove-orphan "
 comp "git loop cleanup --status rejected,es"
@@ -141,10 +142,12 @@ comp "git-loop -C . path "
             "list",
             "mark",
             "path",
-            "reconcile"
+            "reconcile",
+            "run"
         ]
     );
     assert_eq!(get("git loop mark "), ids);
+    assert_eq!(get("git loop run "), ids);
     assert_eq!(
         get("git loop mark alpha "),
         ["active", "escalated", "merged", "rejected", "stale"]

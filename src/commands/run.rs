@@ -1,0 +1,65 @@
+//! `git loop run <RUN_ID> -- <COMMAND>...` — run a command inside a run's
+//! worktree and pass its exit code through (128 + N when it dies of signal N).
+//!
+//! Read-only for git-loop: no mutex, nothing written. The command gets the
+//! worktree as its working directory and `GIT_LOOP_ID` / `GIT_LOOP_ROOT` in
+//! its environment; stdin, stdout and stderr are its own. While it runs,
+//! git-loop ignores Ctrl-C and SIGTERM sent to it — the command gets them
+//! (Ctrl-C reaches the whole foreground process group) and decides.
+
+use std::process::Command;
+
+use crate::cli::RunArgs;
+use crate::commands::Ctx;
+use crate::error::{Error, Result};
+
+pub fn run(ctx: &Ctx, args: &RunArgs) -> Result<i32> {
+    let unknown = || Error::UnknownId {
+        id: args.run_id.clone(),
+    };
+    let manifest = if ctx.loop_dir_exists()? {
+        ctx.manifest.load()?
+    } else {
+        None
+    };
+    let entry = manifest
+        .as_ref()
+        .and_then(|m| m.find(&args.run_id))
+        .ok_or_else(unknown)?;
+    let dir = ctx.worktree_path(&entry.id);
+    match std::fs::symlink_metadata(&dir) {
+        Ok(meta) if meta.is_dir() => {}
+        Ok(_) => {
+            return Err(Error::UnsafePath {
+                path: dir,
+                reason: "it is not a directory (a symlink?); git-loop runs commands only in its own worktrees".into(),
+            });
+        }
+        Err(_) => {
+            return Err(Error::WorktreeMissing {
+                id: entry.id.clone(),
+                path: entry.path(),
+            });
+        }
+    }
+    let (program, rest) = args.command.split_first().expect("clap requires a command");
+    // Let the command own the signals while it runs.
+    let ignored = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    for sig in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
+        let _ = signal_hook::flag::register(sig, ignored.clone());
+    }
+    let status = Command::new(program)
+        .args(rest)
+        .current_dir(&dir)
+        .env("GIT_LOOP_ID", &entry.id)
+        .env("GIT_LOOP_ROOT", ctx.repo.root())
+        .status()
+        .map_err(|e| Error::io("could not run", std::path::PathBuf::from(program), e))?;
+    Ok(match status.code() {
+        Some(code) => code,
+        None => {
+            use std::os::unix::process::ExitStatusExt;
+            128 + status.signal().unwrap_or(0)
+        }
+    })
+}
