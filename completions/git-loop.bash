@@ -36,7 +36,7 @@ __git_loop_opts() {
         create) echo '--pattern --base -C --repo --json -q --quiet -h --help' ;;
         mark) echo '-C --repo --json -q --quiet -h --help' ;;
         cleanup) echo '--status --older-than --dry-run -C --repo --json -q --quiet -h --help' ;;
-        reconcile) echo '--remove-orphan --dry-run -C --repo --json -q --quiet -h --help' ;;
+        reconcile) echo '--remove-orphan --min-age --dry-run -C --repo --json -q --quiet -h --help' ;;
         list) echo '--status -C --repo --json -q --quiet -h --help' ;;
         path) echo '-C --repo --json -q --quiet -h --help' ;;
         run) echo '-C --repo --json -q --quiet -h --help' ;;
@@ -46,7 +46,7 @@ __git_loop_opts() {
 
 __git_loop_takes_value() {
     case "$1:$2" in
-        *:-C|*:--repo|create:--pattern|create:--base|cleanup:--status|cleanup:--older-than|reconcile:--remove-orphan|list:--status) return 0 ;;
+        *:-C|*:--repo|create:--pattern|create:--base|cleanup:--status|cleanup:--older-than|reconcile:--remove-orphan|reconcile:--min-age|list:--status) return 0 ;;
     esac
     return 1
 }
@@ -59,6 +59,7 @@ __git_loop_value() {
         cleanup:--status) __git_loop_csv 'active rejected escalated merged stale' ;;
         cleanup:--older-than) COMPREPLY=() ;;
         reconcile:--remove-orphan) __git_loop_words "$(__git_loop_ids)" ;;
+        reconcile:--min-age) COMPREPLY=() ;;
         list:--status) __git_loop_csv 'active rejected escalated merged stale' ;;
         *) COMPREPLY=() ;;
     esac

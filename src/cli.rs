@@ -117,6 +117,10 @@ pub struct ReconcileArgs {
     #[arg(long, value_name = "ID")]
     pub remove_orphan: Vec<String>,
 
+    /// Refuse to remove an orphan younger than this (<n><s|m|h|d>; 0 disables)
+    #[arg(long, value_name = "AGE", default_value = "2h")]
+    pub min_age: String,
+
     /// Report what would change; change nothing
     #[arg(long)]
     pub dry_run: bool,

@@ -136,6 +136,7 @@ pub fn dispatch(cli: &Cli, out: &mut Out<'_>) -> std::result::Result<(), Fail> {
             for id in &args.remove_orphan {
                 crate::runid::validate(id)?;
             }
+            reconcile::parse_min_age(&args.min_age)?;
             let ctx = Ctx::open(cli)?;
             emit(reconcile::run(&ctx, args, out)?, out)
         }

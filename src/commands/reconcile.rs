@@ -15,6 +15,11 @@
 //!   skipped: a locked worktree is typically on a volume that is not mounted
 //!   right now.
 //!
+//! A named orphan younger than `--min-age` (default 2h: the younger of its
+//! directory's and its git admin directory's modification times) is skipped
+//! with code `too-young`: a create that has run `git worktree add` but not yet
+//! recorded the run looks exactly like an orphan. `--min-age 0` disables it.
+//!
 //! Nothing outside `.loop-worktrees/` is ever touched, the main worktree
 //! included. The JSON `orphans` list holds every orphan found, including the
 //! ones removed on request (which also appear in `removedOrphans`).
@@ -100,6 +105,34 @@ impl Report for ReconcileReport {
     }
 }
 
+/// `--min-age`: a cutoff (`2h`), or a bare `0` to disable the guard.
+pub fn parse_min_age(text: &str) -> Result<jiff::SignedDuration> {
+    if text == "0" {
+        return Ok(jiff::SignedDuration::ZERO);
+    }
+    crate::config::parse_cutoff(text, "--min-age", true)
+}
+
+/// How long ago the orphan's directory or its git admin directory last
+/// changed — the younger of the two. `None` when neither can be read.
+fn orphan_age(
+    ctx: &Ctx,
+    id: &str,
+    registrations: &[(String, crate::git::repo::Worktree)],
+) -> Option<jiff::SignedDuration> {
+    let admin = registrations
+        .iter()
+        .find(|(n, _)| n == id)
+        .map(|(_, wt)| wt.admin_dir.clone());
+    let newest = [Some(ctx.worktree_path(id)), admin]
+        .into_iter()
+        .flatten()
+        .filter_map(|p| std::fs::symlink_metadata(p).and_then(|m| m.modified()).ok())
+        .max()?;
+    let newest = jiff::Timestamp::try_from(newest).ok()?;
+    Some(crate::time::now().duration_since(newest))
+}
+
 pub fn run(ctx: &Ctx, args: &ReconcileArgs, out: &mut Out<'_>) -> Result<ReconcileReport> {
     let dry_run = args.dry_run;
     let loop_dir_exists = ctx.loop_dir_exists()?;
@@ -179,6 +212,7 @@ pub fn run(ctx: &Ctx, args: &ReconcileArgs, out: &mut Out<'_>) -> Result<Reconci
         }
     }
 
+    let min_age = parse_min_age(&args.min_age)?;
     let mut seen = Vec::new();
     for id in &args.remove_orphan {
         if seen.contains(&id) {
@@ -186,6 +220,21 @@ pub fn run(ctx: &Ctx, args: &ReconcileArgs, out: &mut Out<'_>) -> Result<Reconci
         }
         seen.push(id);
         let path = runid::rel_path(id);
+        if let Some(age) = orphan_age(ctx, id, &registrations)
+            && age < min_age
+        {
+            report.skipped.push(SkippedEntry {
+                id: id.clone(),
+                path,
+                reason: format!(
+                    "too young: changed {}s ago, under --min-age {} (a create may still be recording it; --min-age 0 overrides)",
+                    age.as_secs(),
+                    args.min_age
+                ),
+                code: "too-young",
+            });
+            continue;
+        }
         match remove_worktree(&ctx.loop_dir(), &git, id, &registrations, dry_run)? {
             Removal::Removed => report.removed_orphans.push(IdPath {
                 id: id.clone(),

@@ -108,7 +108,24 @@ fn orphan_is_reported_and_removed_only_when_named() {
     repo.run(["reconcile", "--remove-orphan", "../elsewhere"])
         .code(2);
 
-    let run = repo.run(["--json", "reconcile", "--remove-orphan", "orphan"]);
+    // Created seconds ago: refused without --min-age 0 (a create may still be
+    // recording it).
+    let young = repo.run(["--json", "reconcile", "--remove-orphan", "orphan"]);
+    young.ok();
+    assert_eq!(young.json()["removedOrphans"], serde_json::json!([]));
+    assert_eq!(young.json()["skipped"][0]["code"], "too-young");
+    assert!(repo.wt("orphan").exists());
+    repo.run(["reconcile", "--remove-orphan", "orphan", "--min-age", "1w"])
+        .code(2);
+
+    let run = repo.run([
+        "--json",
+        "reconcile",
+        "--remove-orphan",
+        "orphan",
+        "--min-age",
+        "0",
+    ]);
     run.ok();
     assert_eq!(
         run.json()["removedOrphans"],
@@ -136,11 +153,19 @@ fn dirty_orphan_is_skipped_not_forced() {
         ".loop-worktrees/o",
     ]);
     fs::write(repo.wt("o").join("work"), "unsaved").unwrap();
-    let run = repo.run(["--json", "reconcile", "--remove-orphan", "o"]);
+    let run = repo.run([
+        "--json",
+        "reconcile",
+        "--remove-orphan",
+        "o",
+        "--min-age",
+        "0",
+    ]);
     run.ok();
     let v = run.json();
     assert_eq!(v["removedOrphans"], serde_json::json!([]));
     assert_eq!(v["skipped"][0]["id"], "o");
+    assert_eq!(v["skipped"][0]["code"], "dirty");
     assert_eq!(
         fs::read_to_string(repo.wt("o").join("work")).unwrap(),
         "unsaved"
@@ -171,4 +196,34 @@ fn locked_missing_worktree_is_kept() {
             .contains("locked")
     );
     assert_eq!(repo.ids(), ["usb"]);
+}
+
+#[test]
+fn an_old_orphan_is_removed_with_the_default_min_age() {
+    let repo = TestRepo::new();
+    fs::create_dir_all(repo.loop_dir()).unwrap();
+    repo.git([
+        "worktree",
+        "add",
+        "-q",
+        "-b",
+        "loop/old",
+        "--",
+        ".loop-worktrees/old",
+    ]);
+    // Three hours from now, the orphan is older than the default 2h.
+    let run = TestRepo::output(
+        repo.command()
+            .env(
+                "GIT_LOOP_TEST_NOW",
+                jiff::Timestamp::now()
+                    .checked_add(jiff::SignedDuration::from_hours(3))
+                    .unwrap()
+                    .to_string(),
+            )
+            .args(["--json", "reconcile", "--remove-orphan", "old"]),
+    );
+    run.ok();
+    assert_eq!(run.json()["removedOrphans"][0]["id"], "old");
+    assert!(!repo.wt("old").exists());
 }
