@@ -35,7 +35,7 @@ __git_loop_opts() {
         '') echo '-C --repo --json -q --quiet -h --help -V --version' ;;
         create) echo '--pattern --base -C --repo --json -q --quiet -h --help' ;;
         mark) echo '-C --repo --json -q --quiet -h --help' ;;
-        cleanup) echo '--status --older-than --dry-run -C --repo --json -q --quiet -h --help' ;;
+        cleanup) echo '--status --older-than --dry-run --delete-merged-branches -C --repo --json -q --quiet -h --help' ;;
         reconcile) echo '--remove-orphan --min-age --dry-run -C --repo --json -q --quiet -h --help' ;;
         list) echo '--status -C --repo --json -q --quiet -h --help' ;;
         path) echo '-C --repo --json -q --quiet -h --help' ;;

@@ -63,6 +63,7 @@ set edit:completion:arg-completer[git-loop] = {|@words|
             cand -C 'Repository to operate on (default: the current directory)'
             cand --repo 'Repository to operate on (default: the current directory)'
             cand --dry-run 'Report what would be removed; change nothing'
+            cand --delete-merged-branches 'Also delete each removed run''s branch, only if it is merged into its base (git branch -d)'
             cand --json 'Machine-readable output: one JSON document on stdout'
             cand -q 'No progress or summary lines on stderr'
             cand --quiet 'No progress or summary lines on stderr'

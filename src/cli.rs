@@ -109,6 +109,10 @@ pub struct CleanupArgs {
     /// Report what would be removed; change nothing
     #[arg(long)]
     pub dry_run: bool,
+
+    /// Also delete each removed run's branch, only if it is merged into its base (git branch -d)
+    #[arg(long)]
+    pub delete_merged_branches: bool,
 }
 
 #[derive(Debug, Args)]

@@ -9,8 +9,12 @@
 //! | user TOML | `$XDG_CONFIG_HOME/git-loop/config.toml`, else `~/.config/git-loop/config.toml` |
 //! | repo TOML | `<root>/.git-loop.toml` |
 //! | git config | `loop.base`, `loop.cleanupStatus`, `loop.cleanupOlderThan` through git's own cascade (system < global < local < worktree, includes, `GIT_CONFIG_COUNT`), then `git -c` values (`GIT_CONFIG_PARAMETERS`) |
-//! | environment | `GIT_LOOP_BASE`, `GIT_LOOP_CLEANUP_STATUS`, `GIT_LOOP_CLEANUP_OLDER_THAN` (an empty variable counts as unset) |
-//! | flags | `--base`, `--status`, `--older-than` (applied by the commands) |
+//! | environment | `GIT_LOOP_BASE`, `GIT_LOOP_CLEANUP_STATUS`, `GIT_LOOP_CLEANUP_OLDER_THAN`, `GIT_LOOP_CLEANUP_DELETE_MERGED_BRANCHES` (an empty variable counts as unset) |
+//! | flags | `--base`, `--status`, `--older-than`, `--delete-merged-branches` (applied by the commands) |
+//!
+//! `cleanup.delete-merged-branches` (git: `loop.cleanupDeleteMergedBranches`)
+//! is a boolean; git config and the environment spell it as git does
+//! (true/yes/on/1, false/no/off/0).
 //!
 //! Every layer is a figment provider. The git-config and environment layers
 //! are one provider *per value*, so figment's metadata for the value names its
@@ -38,6 +42,7 @@ use crate::manifest::Status;
 pub const KEY_BASE: &str = "loop.base";
 pub const KEY_CLEANUP_STATUS: &str = "loop.cleanupStatus";
 pub const KEY_CLEANUP_OLDER_THAN: &str = "loop.cleanupOlderThan";
+pub const KEY_CLEANUP_DELETE_MERGED: &str = "loop.cleanupDeleteMergedBranches";
 pub const DEFAULT_BASE: &str = "main";
 pub const DEFAULT_CLEANUP_STATUS: [Status; 2] = [Status::Rejected, Status::Escalated];
 
@@ -45,14 +50,16 @@ pub const DEFAULT_CLEANUP_STATUS: [Status; 2] = [Status::Rejected, Status::Escal
 pub const ENV_BASE: &str = "GIT_LOOP_BASE";
 pub const ENV_CLEANUP_STATUS: &str = "GIT_LOOP_CLEANUP_STATUS";
 pub const ENV_CLEANUP_OLDER_THAN: &str = "GIT_LOOP_CLEANUP_OLDER_THAN";
+pub const ENV_CLEANUP_DELETE_MERGED: &str = "GIT_LOOP_CLEANUP_DELETE_MERGED_BRANCHES";
 
 /// TOML key paths (also the keys of `git loop config --json`).
 pub const TOML_BASE: &str = "base";
 pub const TOML_CLEANUP_STATUS: &str = "cleanup.status";
 pub const TOML_CLEANUP_OLDER_THAN: &str = "cleanup.older-than";
+pub const TOML_CLEANUP_DELETE_MERGED: &str = "cleanup.delete-merged-branches";
 
 /// (TOML path, git-config key, environment variable) for each setting.
-const KEYS: [(&str, &str, &str); 3] = [
+const KEYS: [(&str, &str, &str); 4] = [
     (TOML_BASE, KEY_BASE, ENV_BASE),
     (TOML_CLEANUP_STATUS, KEY_CLEANUP_STATUS, ENV_CLEANUP_STATUS),
     (
@@ -60,7 +67,34 @@ const KEYS: [(&str, &str, &str); 3] = [
         KEY_CLEANUP_OLDER_THAN,
         ENV_CLEANUP_OLDER_THAN,
     ),
+    (
+        TOML_CLEANUP_DELETE_MERGED,
+        KEY_CLEANUP_DELETE_MERGED,
+        ENV_CLEANUP_DELETE_MERGED,
+    ),
 ];
+
+/// git's boolean spellings (`git config --type=bool`): true/yes/on/1 and
+/// false/no/off/0/empty, case-insensitive.
+pub fn parse_git_bool(text: &str) -> Option<bool> {
+    match text.trim().to_ascii_lowercase().as_str() {
+        "true" | "yes" | "on" | "1" => Some(true),
+        "false" | "no" | "off" | "0" | "" => Some(false),
+        _ => None,
+    }
+}
+
+/// A string-valued layer's value for `path`: booleans become booleans when
+/// they are spelled as git spells them; anything else stays a string, so a
+/// bad one fails to deserialize with an error naming its layer.
+fn layer_value(path: &str, text: String) -> Value {
+    if path == TOML_CLEANUP_DELETE_MERGED
+        && let Some(b) = parse_git_bool(&text)
+    {
+        return Value::from(b);
+    }
+    Value::from(text)
+}
 
 const BUILT_IN: &str = "built-in default";
 
@@ -85,6 +119,7 @@ pub struct Settings {
     pub base: Sourced<String>,
     pub cleanup_status: Sourced<Vec<Status>>,
     pub cleanup_older_than: Sourced<Option<SignedDuration>>,
+    pub cleanup_delete_merged_branches: Sourced<bool>,
 }
 
 /// The raw shape every layer must have (TOML shape; the other layers are
@@ -103,6 +138,8 @@ pub struct RawCleanup {
     pub status: Option<StatusValue>,
     #[serde(rename = "older-than")]
     pub older_than: Option<String>,
+    #[serde(rename = "delete-merged-branches")]
+    pub delete_merged_branches: Option<bool>,
 }
 
 /// The cleanup status set: a TOML array or a CSV string.
@@ -202,7 +239,12 @@ fn git_config_layer(config: &gix::config::File) -> Vec<Single> {
             }
         }
         if let Some((value, from)) = winner {
-            out.push(single("git config", Some(from), path, Value::from(value)));
+            out.push(single(
+                "git config",
+                Some(from),
+                path,
+                layer_value(path, value),
+            ));
         }
     }
     out
@@ -275,7 +317,7 @@ fn env_layer() -> Vec<Single> {
                 "environment",
                 Some((*var).to_owned()),
                 path,
-                Value::from(value),
+                layer_value(path, value),
             ))
         })
         .collect()
@@ -295,6 +337,12 @@ fn built_in_layer() -> Vec<Single> {
                     .collect::<Vec<_>>(),
             ),
         ),
+        single(
+            BUILT_IN,
+            None,
+            TOML_CLEANUP_DELETE_MERGED,
+            Value::from(false),
+        ),
     ]
 }
 
@@ -303,6 +351,7 @@ struct Parsed {
     base: Option<String>,
     status: Option<Vec<Status>>,
     older_than: Option<SignedDuration>,
+    delete_merged_branches: Option<bool>,
 }
 
 /// Parse `raw` from the layer named `origin`. `key_of` names the key a
@@ -343,6 +392,7 @@ fn parse_raw(raw: Raw, origin: &str, key_of: impl Fn(&'static str) -> String) ->
         base,
         status,
         older_than,
+        delete_merged_branches: raw.cleanup.delete_merged_branches,
     })
 }
 
@@ -369,6 +419,7 @@ impl Settings {
             base: Sourced::new(DEFAULT_BASE.to_owned(), BUILT_IN),
             cleanup_status: Sourced::new(DEFAULT_CLEANUP_STATUS.to_vec(), BUILT_IN),
             cleanup_older_than: Sourced::new(None, BUILT_IN),
+            cleanup_delete_merged_branches: Sourced::new(false, BUILT_IN),
         }
     }
 
@@ -420,6 +471,10 @@ impl Settings {
                 origin(TOML_CLEANUP_STATUS),
             ),
             cleanup_older_than: Sourced::new(parsed.older_than, origin(TOML_CLEANUP_OLDER_THAN)),
+            cleanup_delete_merged_branches: Sourced::new(
+                parsed.delete_merged_branches.unwrap_or(false),
+                origin(TOML_CLEANUP_DELETE_MERGED),
+            ),
         })
     }
 
@@ -437,6 +492,10 @@ impl Settings {
                 BUILT_IN,
             ),
             cleanup_older_than: Sourced::new(parsed.older_than, BUILT_IN),
+            cleanup_delete_merged_branches: Sourced::new(
+                parsed.delete_merged_branches.unwrap_or(false),
+                BUILT_IN,
+            ),
         })
     }
 }

@@ -7,8 +7,10 @@
 //! Safety: removal is `git worktree remove` without `--force`, so git itself
 //! refuses a worktree with uncommitted or untracked files, or a locked one;
 //! that refusal is recorded as skipped, with git's reason, and the entry stays.
-//! Branches are always kept: an unmerged branch is the only copy of a run's
-//! work.
+//! Branches are kept unless `--delete-merged-branches` (or
+//! `loop.cleanupDeleteMergedBranches`) asks, and even then only a branch
+//! whose tip is contained in the run's base, through `git branch -d`: an
+//! unmerged branch is the only copy of a run's work.
 //!
 //! Removals run in parallel, one thread per core, each outcome recorded. git
 //! 2.47's `worktree remove` can fail when a sibling removal changes
@@ -37,6 +39,7 @@ pub struct Flags {
     pub statuses: Option<Vec<Status>>,
     pub older_than: Option<SignedDuration>,
     pub dry_run: bool,
+    pub delete_merged_branches: bool,
 }
 
 impl Flags {
@@ -51,15 +54,30 @@ impl Flags {
                 None => None,
             },
             dry_run: args.dry_run,
+            delete_merged_branches: args.delete_merged_branches,
         })
     }
 }
 
 #[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct RemovedEntry {
     pub id: String,
     pub path: String,
     pub branch: String,
+    /// With --delete-merged-branches: whether the branch was deleted.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub branch_deleted: Option<bool>,
+    /// With --delete-merged-branches: why the branch was kept.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub branch_kept: Option<KeptBranch>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct KeptBranch {
+    /// `not-merged` or `git-refused`.
+    pub code: &'static str,
+    pub reason: String,
 }
 
 #[derive(Debug, Serialize)]
@@ -87,7 +105,19 @@ impl Report for CleanupReport {
             "removed"
         };
         for r in &self.removed {
-            writeln!(out.stdout, "{verb} {} ({})", r.id, r.path)?;
+            match (&r.branch_deleted, &r.branch_kept) {
+                (Some(true), _) => writeln!(
+                    out.stdout,
+                    "{verb} {} ({}), branch {} deleted",
+                    r.id, r.path, r.branch
+                )?,
+                (_, Some(kept)) => writeln!(
+                    out.stdout,
+                    "{verb} {} ({}), branch {} kept: {}",
+                    r.id, r.path, r.branch, kept.reason
+                )?,
+                _ => writeln!(out.stdout, "{verb} {} ({})", r.id, r.path)?,
+            }
         }
         for s in &self.skipped {
             writeln!(out.stdout, "skipped {}: {}", s.id, s.reason)?;
@@ -121,6 +151,44 @@ fn select(
         .filter(|e| cutoff.is_none_or(|c| e.created_at.0 < c))
         .cloned()
         .collect()
+}
+
+/// Delete `loop/<id>` only if its tip is contained in the run's base branch
+/// (checked with gix), and then only with `git branch -d`, git's own check as
+/// a second gate. An unmerged branch is the only copy of a run's work.
+fn delete_if_merged(ctx: &Ctx, git: &Git, entry: &Entry) -> Result<(bool, Option<KeptBranch>)> {
+    let branch = entry.branch();
+    let Some(tip) = ctx.repo.branch_target(&branch)? else {
+        return Ok((false, None));
+    };
+    let Some(base) = ctx.repo.resolve_commit(&entry.base_branch) else {
+        return Ok((
+            false,
+            Some(KeptBranch {
+                code: "not-merged",
+                reason: format!("its base {:?} no longer resolves", entry.base_branch),
+            }),
+        ));
+    };
+    if !ctx.repo.is_ancestor(tip, base)? {
+        return Ok((
+            false,
+            Some(KeptBranch {
+                code: "not-merged",
+                reason: format!("not merged into {}", entry.base_branch),
+            }),
+        ));
+    }
+    match git.branch_delete(&branch)? {
+        Ok(()) => Ok((true, None)),
+        Err(refusal) => Ok((
+            false,
+            Some(KeptBranch {
+                code: "git-refused",
+                reason: refusal.reason(),
+            }),
+        )),
+    }
 }
 
 /// Remove the selected worktrees, as many at a time as there are cores.
@@ -237,6 +305,8 @@ pub fn run(ctx: &Ctx, flags: &Flags, out: &mut Out<'_>) -> Result<CleanupReport>
                     id: entry.id.clone(),
                     path: entry.path(),
                     branch: entry.branch(),
+                    branch_deleted: None,
+                    branch_kept: None,
                 });
                 gone.push(entry);
             }
@@ -246,6 +316,20 @@ pub fn run(ctx: &Ctx, flags: &Flags, out: &mut Out<'_>) -> Result<CleanupReport>
                 code: crate::style::reason_code(&reason),
                 reason,
             }),
+        }
+    }
+
+    let delete_merged =
+        flags.delete_merged_branches || settings.cleanup_delete_merged_branches.value;
+    if delete_merged && !flags.dry_run {
+        for removed in &mut report.removed {
+            let entry = gone
+                .iter()
+                .find(|e| e.id == removed.id)
+                .expect("removed entries are gone");
+            let (deleted, kept) = delete_if_merged(ctx, &git, entry)?;
+            removed.branch_deleted = Some(deleted);
+            removed.branch_kept = kept;
         }
     }
 

@@ -10,7 +10,9 @@
 use serde::Serialize;
 
 use crate::commands::Ctx;
-use crate::config::{TOML_BASE, TOML_CLEANUP_OLDER_THAN, TOML_CLEANUP_STATUS};
+use crate::config::{
+    TOML_BASE, TOML_CLEANUP_DELETE_MERGED, TOML_CLEANUP_OLDER_THAN, TOML_CLEANUP_STATUS,
+};
 use crate::error::Result;
 use crate::{Out, Report};
 
@@ -28,6 +30,8 @@ pub struct ConfigReport {
     pub cleanup_status: Shown<Vec<String>>,
     #[serde(rename = "cleanup.older-than")]
     pub cleanup_older_than: Shown<Option<String>>,
+    #[serde(rename = "cleanup.delete-merged-branches")]
+    pub cleanup_delete_merged_branches: Shown<bool>,
 }
 
 impl Report for ConfigReport {
@@ -46,6 +50,11 @@ impl Report for ConfigReport {
                     .clone()
                     .unwrap_or_else(|| "(none)".to_owned()),
                 &self.cleanup_older_than.source,
+            ),
+            (
+                TOML_CLEANUP_DELETE_MERGED,
+                self.cleanup_delete_merged_branches.value.to_string(),
+                &self.cleanup_delete_merged_branches.source,
             ),
         ];
         let kw = rows.iter().map(|r| r.0.len()).max().unwrap_or(0);
@@ -87,6 +96,10 @@ pub fn run(ctx: &Ctx) -> Result<ConfigReport> {
         cleanup_older_than: Shown {
             value: s.cleanup_older_than.value.map(cutoff_text),
             source: s.cleanup_older_than.origin.clone(),
+        },
+        cleanup_delete_merged_branches: Shown {
+            value: s.cleanup_delete_merged_branches.value,
+            source: s.cleanup_delete_merged_branches.origin.clone(),
         },
     })
 }

@@ -327,3 +327,101 @@ fn parallel_cleanup_of_many_records_every_outcome() {
     assert_eq!(repo.ids(), skipped);
     assert_eq!(repo.registered().len(), 6);
 }
+
+#[test]
+fn delete_merged_branches_deletes_only_merged_ones() {
+    let repo = TestRepo::new();
+    for id in ["merged", "unmerged", "dirty"] {
+        repo.create(id);
+        repo.run(["mark", id, "rejected"]).ok();
+    }
+    // `unmerged` has a commit that exists nowhere else.
+    fs::write(repo.wt("unmerged").join("work.txt"), "only copy\n").unwrap();
+    repo.git_in(&repo.wt("unmerged"), ["add", "work.txt"]);
+    assert!(
+        repo.git_in(&repo.wt("unmerged"), ["commit", "-q", "-m", "work"])
+            .status
+            .success()
+    );
+    let tip = repo.git(["rev-parse", "loop/unmerged"]);
+    fs::write(repo.wt("dirty").join("wip"), "x").unwrap();
+
+    // Default: branches are kept.
+    let dry = repo
+        .run(["--json", "cleanup", "--dry-run", "--delete-merged-branches"])
+        .json();
+    assert!(
+        dry["removed"][0].get("branchDeleted").is_none(),
+        "dry run deletes nothing: {dry}"
+    );
+
+    let v = repo
+        .run(["--json", "cleanup", "--delete-merged-branches"])
+        .json();
+    let removed = v["removed"].as_array().unwrap();
+    let get = |id: &str| removed.iter().find(|r| r["id"] == id).unwrap().clone();
+    assert_eq!(get("merged")["branchDeleted"], true, "{v}");
+    assert_eq!(get("unmerged")["branchDeleted"], false);
+    assert_eq!(get("unmerged")["branchKept"]["code"], "not-merged");
+    assert!(!repo.branch_exists("loop/merged"));
+    assert_eq!(
+        repo.git(["rev-parse", "loop/unmerged"]),
+        tip,
+        "the only copy is kept"
+    );
+    assert!(
+        repo.branch_exists("loop/dirty"),
+        "a skipped worktree's branch is untouched"
+    );
+    assert_eq!(v["skipped"][0]["id"], "dirty");
+}
+
+#[test]
+fn delete_merged_branches_from_git_config() {
+    let repo = TestRepo::new();
+    repo.create("a");
+    repo.create("b");
+    repo.run(["mark", "a", "rejected"]).ok();
+    repo.git(["config", "loop.cleanupDeleteMergedBranches", "yes"]);
+    let v = repo.run(["--json", "cleanup"]).json();
+    assert_eq!(v["removed"][0]["branchDeleted"], true, "{v}");
+    assert!(!repo.branch_exists("loop/a"));
+    let c = repo.run(["--json", "config"]).json();
+    assert_eq!(c["cleanup.delete-merged-branches"]["value"], true);
+    assert!(
+        c["cleanup.delete-merged-branches"]["source"]
+            .as_str()
+            .unwrap()
+            .contains("loop.cleanupDeleteMergedBranches")
+    );
+    // A value git would not accept as a boolean is an error naming the key.
+    repo.git(["config", "loop.cleanupDeleteMergedBranches", "sometimes"]);
+    repo.run(["mark", "b", "rejected"]).ok();
+    let run = repo.run(["--json", "cleanup"]);
+    run.code(1);
+    assert!(
+        run.json()["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("loop.cleanupDeleteMergedBranches"),
+        "{}",
+        run.stdout
+    );
+    assert!(repo.wt("b").exists() && repo.branch_exists("loop/b"));
+    // The environment overrides git config, spelled as git spells booleans.
+    let run = TestRepo::output(
+        repo.command()
+            .env("GIT_LOOP_CLEANUP_DELETE_MERGED_BRANCHES", "off")
+            .args(["--json", "config"]),
+    );
+    run.code(1); // the git-config layer is still invalid, even though overridden
+    repo.git(["config", "loop.cleanupDeleteMergedBranches", "true"]);
+    let run = TestRepo::output(
+        repo.command()
+            .env("GIT_LOOP_CLEANUP_DELETE_MERGED_BRANCHES", "off")
+            .args(["--json", "cleanup"]),
+    );
+    run.ok();
+    assert!(run.json()["removed"][0].get("branchDeleted").is_none());
+    assert!(repo.branch_exists("loop/b"));
+}
