@@ -84,6 +84,10 @@ pub struct CreateArgs {
     /// Branch or commit to start from (default: config `loop.base`, else `main`)
     #[arg(long, value_name = "BRANCH")]
     pub base: Option<String>,
+
+    /// If this run is already active and its worktree is intact, print its path and change nothing
+    #[arg(long)]
+    pub reuse: bool,
 }
 
 #[derive(Debug, Args)]

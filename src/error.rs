@@ -141,6 +141,15 @@ pub enum Error {
     #[diagnostic(code(unknown_id), help("`git loop list` shows the recorded runs"))]
     UnknownId { id: String },
 
+    #[error("run {id:?} cannot be reused: {reason}")]
+    #[diagnostic(
+        code(not_reusable),
+        help(
+            "look at it with `git loop list` and `git worktree list`; mark it finished and create it under a new id"
+        )
+    )]
+    NotReusable { id: String, reason: String },
+
     #[error("the worktree of run {id:?} is missing: {path}")]
     #[diagnostic(
         code(worktree_missing),
@@ -225,6 +234,7 @@ impl Error {
             Error::UnknownId { .. } => "unknown-id",
             Error::NotAnOrphan { .. } => "not-an-orphan",
             Error::WorktreeMissing { .. } => "worktree-missing",
+            Error::NotReusable { .. } => "not-reusable",
             Error::BaseNotFound { .. } => "base-not-found",
             Error::MutexTimeout { .. } => "mutex-timeout",
             Error::Git(_) => "git-failed",

@@ -40,9 +40,12 @@ use crate::manifest::{Entry, LOOP_DIR, Status};
 use crate::{Out, Report, runid};
 
 #[derive(Debug, Serialize)]
-#[serde(transparent)]
 pub struct CreateReport {
+    #[serde(flatten)]
     pub entry: Entry,
+    /// With `--reuse`: `"reused"` or `"created"`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub method: Option<&'static str>,
     #[serde(skip)]
     pub abs_path: std::path::PathBuf,
 }
@@ -50,6 +53,14 @@ pub struct CreateReport {
 impl Report for CreateReport {
     fn human(&self, out: &mut Out<'_>) -> std::io::Result<()> {
         writeln!(out.stdout, "{}", self.abs_path.display())?;
+        if self.method == Some("reused") {
+            out.note(format_args!(
+                "reusing {} (active since {})",
+                self.entry.path(),
+                self.entry.created_at.0
+            ));
+            return Ok(());
+        }
         out.note(format_args!(
             "created {} on branch {} from {}",
             self.entry.path(),
@@ -90,7 +101,18 @@ pub fn run(ctx: &Ctx, args: &CreateArgs, out: &mut Out<'_>) -> Result<CreateRepo
         })?;
     // An active run with this id is the likelier mistake; name its path first.
     if ctx.loop_dir_exists()? {
-        refuse_active(&ctx.manifest.load_or_default()?, id)?;
+        let manifest = ctx.manifest.load_or_default()?;
+        if args.reuse
+            && let Some(entry) = manifest.find(id).filter(|e| e.status == Status::Active)
+        {
+            check_reusable(ctx, entry)?;
+            return Ok(CreateReport {
+                entry: entry.clone(),
+                method: Some("reused"),
+                abs_path: abs,
+            });
+        }
+        refuse_active(&manifest, id)?;
     }
     if ctx.repo.branch_exists(&branch)? {
         return Err(Error::BranchExists { branch });
@@ -182,8 +204,60 @@ pub fn run(ctx: &Ctx, args: &CreateArgs, out: &mut Out<'_>) -> Result<CreateRepo
     }
     Ok(CreateReport {
         entry,
+        method: args.reuse.then_some("created"),
         abs_path: abs,
     })
+}
+
+/// `--reuse` (seed 002's ordered resolver): an active run is reused only if
+/// its directory is present, is a worktree of *this* repository (registered
+/// here, and its `.git` file points back into this repository's
+/// `.git/worktrees/`), and has `loop/<id>` checked out. Nothing is changed.
+fn check_reusable(ctx: &Ctx, entry: &Entry) -> Result<()> {
+    let abs = ctx.worktree_path(&entry.id);
+    let not = |reason: String| Error::NotReusable {
+        id: entry.id.clone(),
+        reason,
+    };
+    match fs::symlink_metadata(&abs) {
+        Err(_) => {
+            return Err(Error::WorktreeMissing {
+                id: entry.id.clone(),
+                path: entry.path(),
+            });
+        }
+        Ok(meta) if !meta.is_dir() => {
+            return Err(not(format!("{} is not a directory", entry.path())));
+        }
+        Ok(_) => {}
+    }
+    let registrations = ctx.repo.loop_worktrees()?;
+    let Some((_, wt)) = registrations.iter().find(|(name, _)| *name == entry.id) else {
+        return Err(not(format!(
+            "{} is not a worktree registered with this repository",
+            entry.path()
+        )));
+    };
+    let dot_git = fs::read_to_string(abs.join(".git")).unwrap_or_default();
+    let points_here = dot_git
+        .strip_prefix("gitdir:")
+        .map(|p| crate::git::repo::canonical_best_effort(std::path::Path::new(p.trim())))
+        == Some(crate::git::repo::canonical_best_effort(&wt.admin_dir));
+    if !points_here {
+        return Err(not(format!(
+            "{}/.git does not point into this repository",
+            entry.path()
+        )));
+    }
+    if wt.branch.as_deref() != Some(entry.branch().as_str()) {
+        return Err(not(format!(
+            "{} has {} checked out, not {}",
+            entry.path(),
+            wt.branch.as_deref().unwrap_or("a detached HEAD"),
+            entry.branch()
+        )));
+    }
+    Ok(())
 }
 
 fn refuse_active(manifest: &crate::manifest::Manifest, id: &str) -> Result<()> {

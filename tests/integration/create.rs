@@ -405,3 +405,78 @@ fn post_checkout_hook_runs_as_git_worktree_add_runs_it() {
     );
     assert!(repo.ids().contains(&"failing".to_owned()));
 }
+
+#[test]
+fn reuse_returns_an_intact_active_run_and_changes_nothing() {
+    let repo = TestRepo::new();
+    let first = repo.run(["--json", "create", "agent", "--pattern", "p", "--reuse"]);
+    first.ok();
+    assert_eq!(first.json()["method"], "created");
+    let before = fs::read(repo.manifest_path()).unwrap();
+    fs::write(repo.wt("agent").join("progress"), "half done").unwrap();
+
+    let again = repo.run(["--json", "create", "agent", "--pattern", "p", "--reuse"]);
+    again.ok();
+    assert_eq!(again.json()["method"], "reused");
+    assert_eq!(again.json()["createdAt"], first.json()["createdAt"]);
+    assert_eq!(
+        fs::read(repo.manifest_path()).unwrap(),
+        before,
+        "nothing changed"
+    );
+    assert_eq!(
+        fs::read_to_string(repo.wt("agent").join("progress")).unwrap(),
+        "half done"
+    );
+    let human = repo.run(["create", "agent", "--pattern", "p", "--reuse"]);
+    human.ok();
+    assert_eq!(human.stdout.trim(), repo.wt("agent").display().to_string());
+    // Without --reuse it is still refused, and plain create JSON has no method.
+    repo.run(["create", "agent", "--pattern", "p"]).code(1);
+    let plain = repo.run(["--json", "create", "other", "--pattern", "p"]);
+    assert!(plain.json().get("method").is_none());
+
+    // Detached: not on loop/<id>, so not reused.
+    repo.git_in(&repo.wt("other"), ["checkout", "-q", "--detach"]);
+    let run = repo.run(["--json", "create", "other", "--pattern", "p", "--reuse"]);
+    run.code(1);
+    assert_eq!(run.json()["error"]["code"], "not-reusable");
+
+    // Directory gone: say so, and point at reconcile.
+    fs::remove_dir_all(repo.wt("agent")).unwrap();
+    let run = repo.run(["--json", "create", "agent", "--pattern", "p", "--reuse"]);
+    run.code(1);
+    assert_eq!(run.json()["error"]["code"], "worktree-missing");
+    assert!(run.stderr.contains("reconcile"), "{}", run.stderr);
+    assert_eq!(
+        repo.status_of("agent").as_deref(),
+        Some("active"),
+        "left for reconcile"
+    );
+}
+
+#[test]
+fn reuse_never_adopts_another_clones_worktree() {
+    let repo = TestRepo::new();
+    let other = repo.base().join("other");
+    repo.git(["clone", "-q", ".", other.to_str().unwrap()]);
+    fs::create_dir_all(repo.loop_dir()).unwrap();
+    let out = repo.git_in(
+        &other,
+        [
+            "worktree",
+            "add",
+            "-q",
+            "-b",
+            "loop/x",
+            "--",
+            repo.wt("x").to_str().unwrap(),
+        ],
+    );
+    assert!(out.status.success());
+    repo.write_manifest(&manifest_with(&[("x", "active", "2026-01-01T00:00:00Z")]));
+    let run = repo.run(["--json", "create", "x", "--pattern", "p", "--reuse"]);
+    run.code(1);
+    assert_eq!(run.json()["error"]["code"], "not-reusable");
+    assert!(repo.wt("x").join("README").exists());
+}

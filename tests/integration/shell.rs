@@ -166,7 +166,8 @@ comp "git-loop -C . path "
             "--json",
             "--pattern",
             "--quiet",
-            "--repo"
+            "--repo",
+            "--reuse"
         ]
     );
     assert_eq!(get("git-loop ma"), ["mark"]);
