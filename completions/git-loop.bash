@@ -40,6 +40,7 @@ __git_loop_opts() {
         list) echo '--status -C --repo --json -q --quiet -h --help' ;;
         path) echo '-C --repo --json -q --quiet -h --help' ;;
         run) echo '-C --repo --json -q --quiet -h --help' ;;
+        log) echo '-C --repo --json -q --quiet -h --help' ;;
         config) echo '-C --repo --json -q --quiet -h --help' ;;
     esac
 }
@@ -67,13 +68,14 @@ __git_loop_value() {
 
 __git_loop_positional() {
     case "$1:$2" in
-        help:0) __git_loop_words 'create mark cleanup reconcile list path run config' ;;
+        help:0) __git_loop_words 'create mark cleanup reconcile list path run log config' ;;
         create:0) COMPREPLY=() ;;
         mark:0) __git_loop_words "$(__git_loop_ids)" ;;
         mark:1) __git_loop_words 'active rejected escalated merged stale' ;;
         path:0) __git_loop_words "$(__git_loop_ids)" ;;
         run:0) __git_loop_words "$(__git_loop_ids)" ;;
         run:1) COMPREPLY=() ;;
+        log:0) __git_loop_words "$(__git_loop_ids)" ;;
         *) COMPREPLY=() ;;
     esac
 }
@@ -111,7 +113,7 @@ __git_loop_reply() {
         return
     fi
     if [[ -z $sub ]]; then
-        COMPREPLY=($(compgen -W 'create mark cleanup reconcile list path run config help' -- "$cur"))
+        COMPREPLY=($(compgen -W 'create mark cleanup reconcile list path run log config help' -- "$cur"))
         return
     fi
     __git_loop_positional "$sub" "$npos"

@@ -34,6 +34,7 @@ set edit:completion:arg-completer[git-loop] = {|@words|
             cand list 'List recorded runs'
             cand path 'Print the absolute path of a run''s worktree'
             cand run 'Run a command inside a run''s worktree, passing its exit code through'
+            cand log 'Show the event log: every create, mark, remove, skip, drop and reuse'
             cand config 'Show the effective settings and where each one comes from'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -112,6 +113,15 @@ set edit:completion:arg-completer[git-loop] = {|@words|
             cand -h 'Print help'
             cand --help 'Print help'
         }
+        &'git-loop;log'= {
+            cand -C 'Repository to operate on (default: the current directory)'
+            cand --repo 'Repository to operate on (default: the current directory)'
+            cand --json 'Machine-readable output: one JSON document on stdout'
+            cand -q 'No progress or summary lines on stderr'
+            cand --quiet 'No progress or summary lines on stderr'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
         &'git-loop;config'= {
             cand -C 'Repository to operate on (default: the current directory)'
             cand --repo 'Repository to operate on (default: the current directory)'
@@ -129,6 +139,7 @@ set edit:completion:arg-completer[git-loop] = {|@words|
             cand list 'List recorded runs'
             cand path 'Print the absolute path of a run''s worktree'
             cand run 'Run a command inside a run''s worktree, passing its exit code through'
+            cand log 'Show the event log: every create, mark, remove, skip, drop and reuse'
             cand config 'Show the effective settings and where each one comes from'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -145,6 +156,8 @@ set edit:completion:arg-completer[git-loop] = {|@words|
         &'git-loop;help;path'= {
         }
         &'git-loop;help;run'= {
+        }
+        &'git-loop;help;log'= {
         }
         &'git-loop;help;config'= {
         }

@@ -64,6 +64,9 @@ pub enum Command {
         after_help = "The command runs with the worktree as its working directory, and with\nGIT_LOOP_ID and GIT_LOOP_ROOT (the main worktree) in its environment.\n\nExample:\n  git loop run fix-login -- cargo test"
     )]
     Run(RunArgs),
+    /// Show the event log: every create, mark, remove, skip, drop and reuse
+    #[command(after_help = "Example:\n  git loop log fix-login")]
+    Log(LogArgs),
     /// Show the effective settings and where each one comes from
     #[command(
         after_help = "Settings come, lowest to highest, from: built-in defaults, ~/.config/git-loop/config.toml,\n<repo>/.git-loop.toml, git config (loop.base, loop.cleanupStatus, loop.cleanupOlderThan),\nthe environment (GIT_LOOP_BASE, GIT_LOOP_CLEANUP_STATUS, GIT_LOOP_CLEANUP_OLDER_THAN), and flags.\n\nExample:\n  git config loop.base develop && git loop config"
@@ -153,6 +156,12 @@ pub struct RunArgs {
     /// The command and its arguments, after `--`
     #[arg(last = true, required = true, value_name = "COMMAND")]
     pub command: Vec<std::ffi::OsString>,
+}
+
+#[derive(Debug, Args)]
+pub struct LogArgs {
+    /// Only this run's events
+    pub run_id: Option<String>,
 }
 
 #[derive(Debug, Args)]

@@ -11,6 +11,7 @@ pub mod commands;
 pub mod config;
 pub mod crash;
 pub mod error;
+pub mod events;
 pub mod generate;
 pub mod git;
 pub mod lock;

@@ -9,8 +9,9 @@
 //! Stricter than git in one more way: every Unicode control character is
 //! refused (git refuses only the ASCII ones), as the CLI contract says.
 //!
-//! Two names git would accept are refused: `@` (git's shorthand for HEAD;
-//! `git worktree add` fails on a worktree of that name) and `manifest.json`, which would collide with the manifest
+//! Names git would accept are refused: `@` (git's shorthand for HEAD;
+//! `git worktree add` fails on a worktree of that name), `events.jsonl` (the
+//! event log) and `manifest.json`, which would collide with the manifest
 //! file in `.loop-worktrees/`. (Every other file git-loop keeps there starts with
 //! `.`, which git already refuses as the start of a ref component.)
 
@@ -34,6 +35,7 @@ fn plainly_valid(id: &str) -> bool {
         && !b.windows(2).any(|w| w == b"..")
         && !id.ends_with(".lock")
         && id != "manifest.json"
+        && id != "events.jsonl"
 }
 
 /// Why `id` is not a valid run id, or `None` if it is.
@@ -93,8 +95,8 @@ pub fn problem(id: &str) -> Option<&'static str> {
         // named `@` afterwards (git 2.47: "could not find created worktree").
         return Some("`@` alone is git's shorthand for HEAD");
     }
-    if id == "manifest.json" {
-        return Some("`manifest.json` is reserved for the manifest file");
+    if id == "manifest.json" || id == "events.jsonl" {
+        return Some("`manifest.json` and `events.jsonl` are reserved for git-loop's own files");
     }
     None
 }

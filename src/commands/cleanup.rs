@@ -333,7 +333,8 @@ pub fn run(ctx: &Ctx, flags: &Flags, out: &mut Out<'_>) -> Result<CleanupReport>
         }
     }
 
-    if !flags.dry_run && !gone.is_empty() {
+    let changed = !gone.is_empty() || !report.skipped.is_empty();
+    if !flags.dry_run && changed {
         let _mutex = ManifestMutex::acquire(&ctx.loop_dir())?;
         let mut manifest = ctx.manifest.load_or_default()?;
         let before = manifest.worktrees.len();
@@ -343,6 +344,21 @@ pub fn run(ctx: &Ctx, flags: &Flags, out: &mut Out<'_>) -> Result<CleanupReport>
         if manifest.worktrees.len() != before {
             ctx.manifest.write(&manifest)?;
         }
+        let mut events = Vec::new();
+        for r in &report.removed {
+            let mut e = crate::events::Event::new("remove", &r.id);
+            if r.branch_deleted == Some(true) {
+                e.detail = Some(format!("branch {} deleted", r.branch));
+            }
+            events.push(e);
+        }
+        for s in &report.skipped {
+            let mut e = crate::events::Event::new("skip", &s.id);
+            e.code = Some(s.code.to_owned());
+            e.detail = Some(s.reason.clone());
+            events.push(e);
+        }
+        super::log_events(ctx, &events, out);
     }
     Ok(report)
 }

@@ -106,6 +106,10 @@ pub fn run(ctx: &Ctx, args: &CreateArgs, out: &mut Out<'_>) -> Result<CreateRepo
             && let Some(entry) = manifest.find(id).filter(|e| e.status == Status::Active)
         {
             check_reusable(ctx, entry)?;
+            {
+                let _mutex = ManifestMutex::acquire(&ctx.loop_dir())?;
+                super::log_events(ctx, &[crate::events::Event::new("reuse", id)], out);
+            }
             return Ok(CreateReport {
                 entry: entry.clone(),
                 method: Some("reused"),
@@ -196,7 +200,7 @@ pub fn run(ctx: &Ctx, args: &CreateArgs, out: &mut Out<'_>) -> Result<CreateRepo
 
     let created_at = crate::time::now();
     let entry = Entry::new(id, &base, &args.pattern, created_at);
-    if let Err(e) = record(ctx, &entry) {
+    if let Err(e) = record(ctx, &entry, out) {
         // Best effort: the worktree is fresh and clean, so a plain remove works.
         let _ = git.worktree_remove(&rel);
         let _ = ctx.repo.delete_branch_if_at(&branch, base_commit);
@@ -270,13 +274,20 @@ fn refuse_active(manifest: &crate::manifest::Manifest, id: &str) -> Result<()> {
     }
 }
 
-fn record(ctx: &Ctx, entry: &Entry) -> Result<()> {
+fn record(ctx: &Ctx, entry: &Entry, out: &mut Out<'_>) -> Result<()> {
     let _mutex = ManifestMutex::acquire(&ctx.loop_dir())?;
     let mut manifest = ctx.manifest.load_or_default()?;
     refuse_active(&manifest, &entry.id)?;
     manifest.worktrees.retain(|e| e.id != entry.id);
     manifest.worktrees.push(entry.clone());
-    ctx.manifest.write(&manifest)
+    ctx.manifest.write(&manifest)?;
+    let mut event = crate::events::Event::new("create", &entry.id);
+    event.detail = Some(format!(
+        "pattern {:?}, base {}",
+        entry.pattern, entry.base_branch
+    ));
+    super::log_events(ctx, &[event], out);
+    Ok(())
 }
 
 /// git does not read a `.gitignore` that is a symlink, and git-loop never

@@ -30,7 +30,7 @@ impl Report for MarkReport {
     }
 }
 
-pub fn run(ctx: &Ctx, args: &MarkArgs, _out: &mut Out<'_>) -> Result<MarkReport> {
+pub fn run(ctx: &Ctx, args: &MarkArgs, out: &mut Out<'_>) -> Result<MarkReport> {
     let unknown = || Error::UnknownId {
         id: args.run_id.clone(),
     };
@@ -46,6 +46,10 @@ pub fn run(ctx: &Ctx, args: &MarkArgs, _out: &mut Out<'_>) -> Result<MarkReport>
     let entry = entry.clone();
     if previous != args.status {
         ctx.manifest.write(&manifest)?;
+        let mut event = crate::events::Event::new("mark", &entry.id);
+        event.from = Some(previous.to_string());
+        event.to = Some(args.status.to_string());
+        super::log_events(ctx, &[event], out);
     }
     Ok(MarkReport { entry, previous })
 }

@@ -5,6 +5,7 @@ pub mod cleanup;
 pub mod config;
 pub mod create;
 pub mod list;
+pub mod log;
 pub mod mark;
 pub mod path;
 pub mod reconcile;
@@ -102,6 +103,13 @@ fn check_dir(dir: &Path) -> Result<bool> {
     }
 }
 
+/// Append events under the mutex the caller holds; a failure is a warning.
+pub fn log_events(ctx: &Ctx, events: &[crate::events::Event], out: &mut Out<'_>) {
+    if let Err(e) = crate::events::append(&ctx.loop_dir(), events) {
+        out.note(format_args!("warning: event log: {e}"));
+    }
+}
+
 fn emit<R: Report>(report: R, out: &mut Out<'_>) -> std::result::Result<(), Fail> {
     if out.json {
         serde_json::to_writer(&mut *out.stdout, &report).map_err(std::io::Error::from)?;
@@ -159,6 +167,13 @@ pub fn dispatch(cli: &Cli, out: &mut Out<'_>) -> std::result::Result<(), Fail> {
             crate::runid::validate(&args.run_id)?;
             let ctx = Ctx::open(cli)?;
             Err(Fail::Exit(run::run(&ctx, args)?))
+        }
+        Command::Log(args) => {
+            if let Some(id) = &args.run_id {
+                crate::runid::validate(id)?;
+            }
+            let ctx = Ctx::open(cli)?;
+            emit(log::run(&ctx, args.run_id.as_deref(), out)?, out)
         }
         Command::Config => {
             let ctx = Ctx::open(cli)?;

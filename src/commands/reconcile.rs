@@ -249,16 +249,35 @@ pub fn run(ctx: &Ctx, args: &ReconcileArgs, out: &mut Out<'_>) -> Result<Reconci
         }
     }
 
-    if !dry_run && !dropped.is_empty() {
+    let changed =
+        !dropped.is_empty() || !report.removed_orphans.is_empty() || !report.skipped.is_empty();
+    if !dry_run && changed {
+        ctx.ensure_loop_dir()?;
         let _mutex = ManifestMutex::acquire(&ctx.loop_dir())?;
-        let mut manifest = ctx.manifest.load_or_default()?;
-        let before = manifest.worktrees.len();
-        manifest
-            .worktrees
-            .retain(|e| !dropped.iter().any(|d| d.same_run(e)));
-        if manifest.worktrees.len() != before {
-            ctx.manifest.write(&manifest)?;
+        if !dropped.is_empty() {
+            let mut manifest = ctx.manifest.load_or_default()?;
+            let before = manifest.worktrees.len();
+            manifest
+                .worktrees
+                .retain(|e| !dropped.iter().any(|d| d.same_run(e)));
+            if manifest.worktrees.len() != before {
+                ctx.manifest.write(&manifest)?;
+            }
         }
+        let mut events = Vec::new();
+        for d in &report.dropped {
+            events.push(crate::events::Event::new("drop", &d.id));
+        }
+        for r in &report.removed_orphans {
+            events.push(crate::events::Event::new("orphan-remove", &r.id));
+        }
+        for s in &report.skipped {
+            let mut e = crate::events::Event::new("skip", &s.id);
+            e.code = Some(s.code.to_owned());
+            e.detail = Some(s.reason.clone());
+            events.push(e);
+        }
+        super::log_events(ctx, &events, out);
     }
     Ok(report)
 }

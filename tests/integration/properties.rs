@@ -32,6 +32,7 @@ fn stricter_than_git(id: &str) -> bool {
         || id.len() > runid::MAX_LEN
         || id == "@"
         || id == "manifest.json"
+        || id == "events.jsonl"
 }
 
 fn id_strategy() -> impl Strategy<Value = String> {

@@ -160,3 +160,75 @@ fn run_executes_in_the_worktree_and_passes_the_exit_code_through() {
     assert_eq!(gone.json()["error"]["code"], "worktree-missing");
     assert!(!repo.wt("r").exists() && !repo.root.join("created").exists());
 }
+
+#[test]
+fn event_log_records_every_mutation_and_never_repairs() {
+    let repo = TestRepo::new();
+    repo.create("a");
+    repo.create("b");
+    repo.run(["mark", "a", "rejected"]).ok();
+    repo.run(["mark", "b", "rejected"]).ok();
+    fs::write(repo.wt("b").join("wip"), "x").unwrap();
+    repo.run(["cleanup"]).ok();
+    repo.run(["create", "b", "--pattern", "p", "--reuse"])
+        .code(1); // b is rejected: branch exists
+    repo.run(["mark", "b", "active"]).ok();
+    repo.run(["create", "b", "--pattern", "p", "--reuse"]).ok();
+
+    let v = repo.run(["--json", "log"]).json();
+    let kinds: Vec<String> = v["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| {
+            format!(
+                "{} {}",
+                e["event"].as_str().unwrap(),
+                e["id"].as_str().unwrap()
+            )
+        })
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            "create a", "create b", "mark a", "mark b", "remove a", "skip b", "mark b", "reuse b"
+        ],
+        "{v}"
+    );
+    let mark = &v["events"][2];
+    assert_eq!(
+        (mark["from"].as_str(), mark["to"].as_str()),
+        (Some("active"), Some("rejected"))
+    );
+    assert_eq!(v["events"][5]["code"], "dirty");
+    assert!(v["events"][0]["at"].as_str().unwrap().ends_with('Z'));
+
+    // One run's events, as text.
+    let only_a = repo.run(["log", "a"]);
+    only_a.ok();
+    assert_eq!(only_a.stdout.lines().count(), 3, "{}", only_a.stdout);
+    assert!(only_a.stdout.contains("active -> rejected"));
+
+    // A line cut short by a crash is reported and skipped, and left as it is.
+    let log = repo.loop_dir().join("events.jsonl");
+    let mut text = fs::read_to_string(&log).unwrap();
+    text.push_str("{\"at\":\"2026-01-01T00:00:00Z\",\"ev");
+    fs::write(&log, &text).unwrap();
+    let run = repo.run(["--json", "log"]);
+    run.ok();
+    assert_eq!(run.json()["malformedLines"], serde_json::json!([9]));
+    assert_eq!(run.json()["events"].as_array().unwrap().len(), 8);
+    assert!(run.stderr.contains("line 9"), "{}", run.stderr);
+    assert_eq!(fs::read_to_string(&log).unwrap(), text, "never rewritten");
+    // Appending goes on after it.
+    repo.run(["mark", "a", "merged"]).code(1); // a was removed from the manifest
+    repo.run(["mark", "b", "merged"]).ok();
+    assert!(fs::read_to_string(&log).unwrap().starts_with(&text));
+    // No log yet: nothing, and nothing created.
+    let fresh = TestRepo::new();
+    assert_eq!(
+        fresh.run(["--json", "log"]).json()["events"],
+        serde_json::json!([])
+    );
+    assert!(!fresh.loop_dir().exists());
+}

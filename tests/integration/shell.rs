@@ -140,6 +140,7 @@ comp "git-loop -C . path "
             "create",
             "help",
             "list",
+            "log",
             "mark",
             "path",
             "reconcile",

@@ -1,0 +1,57 @@
+//! `git loop log [<RUN_ID>]` — the event log, oldest first. Read-only, no
+//! mutex. Malformed lines are reported on stderr and skipped.
+
+use serde::Serialize;
+
+use crate::commands::Ctx;
+use crate::error::{Error, Result};
+use crate::events::{self, Event};
+use crate::{Out, Report};
+
+#[derive(Debug, Serialize)]
+pub struct LogReport {
+    pub events: Vec<Event>,
+    #[serde(rename = "malformedLines")]
+    pub malformed_lines: Vec<usize>,
+}
+
+impl Report for LogReport {
+    fn human(&self, out: &mut Out<'_>) -> std::io::Result<()> {
+        for e in &self.events {
+            let mut line = format!("{} {:<13} {}", e.at, e.event, e.id);
+            if let (Some(from), Some(to)) = (&e.from, &e.to) {
+                line.push_str(&format!(": {from} -> {to}"));
+            }
+            if let Some(code) = &e.code {
+                line.push_str(&format!(" ({code})"));
+            }
+            if let Some(detail) = &e.detail {
+                line.push_str(&format!(": {detail}"));
+            }
+            writeln!(out.stdout, "{line}")?;
+        }
+        Ok(())
+    }
+}
+
+pub fn run(ctx: &Ctx, id: Option<&str>, out: &mut Out<'_>) -> Result<LogReport> {
+    let dir = ctx.loop_dir();
+    let (mut events, bad) = if ctx.loop_dir_exists()? {
+        events::read(&dir).map_err(|e| Error::io("could not read", events::path(&dir), e))?
+    } else {
+        (Vec::new(), Vec::new())
+    };
+    for line in &bad {
+        out.note(format_args!(
+            "warning: {}: line {line} is not a valid event; skipped",
+            events::path(&dir).display()
+        ));
+    }
+    if let Some(id) = id {
+        events.retain(|e| e.id == id);
+    }
+    Ok(LogReport {
+        events,
+        malformed_lines: bad,
+    })
+}

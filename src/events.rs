@@ -1,0 +1,97 @@
+//! The event log: `.loop-worktrees/events.jsonl`, one JSON object a line,
+//! for every mutation (create, mark with old and new status, remove, skip
+//! with its code, drop, orphan-remove, reuse).
+//!
+//! Lines are only ever appended, under the manifest mutex; the file is never
+//! rewritten. A line that does not parse (say, cut short by a crash) is
+//! reported and skipped by `git loop log`, never "repaired". A failure to
+//! append is reported on stderr but does not undo the mutation it describes:
+//! the manifest stays the source of truth.
+
+use std::fs::OpenOptions;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+pub const EVENTS_FILE: &str = "events.jsonl";
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Event {
+    /// ISO-8601 UTC.
+    pub at: String,
+    /// `create`, `mark`, `remove`, `skip`, `drop`, `orphan-remove`, `reuse`.
+    pub event: String,
+    pub id: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub from: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub to: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub code: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub detail: Option<String>,
+}
+
+impl Event {
+    pub fn new(event: &str, id: &str) -> Event {
+        Event {
+            at: crate::time::now().to_string(),
+            event: event.to_owned(),
+            id: id.to_owned(),
+            from: None,
+            to: None,
+            code: None,
+            detail: None,
+        }
+    }
+}
+
+pub fn path(loop_dir: &Path) -> PathBuf {
+    loop_dir.join(EVENTS_FILE)
+}
+
+/// Append `events` (callers hold the manifest mutex). Returns the error
+/// text on failure, for the caller to report.
+pub fn append(loop_dir: &Path, events: &[Event]) -> Result<(), String> {
+    if events.is_empty() {
+        return Ok(());
+    }
+    let path = path(loop_dir);
+    if std::fs::symlink_metadata(&path).is_ok_and(|m| m.file_type().is_symlink()) {
+        return Err(format!("{} is a symlink; not written", path.display()));
+    }
+    let mut text = String::new();
+    for e in events {
+        text.push_str(&serde_json::to_string(e).expect("event serializes"));
+        text.push('\n');
+    }
+    OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&path)
+        .and_then(|mut f| f.write_all(text.as_bytes()))
+        .map_err(|e| format!("could not append to {}: {e}", path.display()))
+}
+
+/// Read the log: the events, and the line numbers of malformed lines.
+pub fn read(loop_dir: &Path) -> std::io::Result<(Vec<Event>, Vec<usize>)> {
+    let text = match std::fs::read(path(loop_dir)) {
+        Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
+        Err(e) => return Err(e),
+    };
+    let mut events = Vec::new();
+    let mut bad = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        match serde_json::from_str::<Event>(line) {
+            Ok(e) => events.push(e),
+            Err(_) => bad.push(i + 1),
+        }
+    }
+    Ok((events, bad))
+}
