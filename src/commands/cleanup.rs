@@ -26,7 +26,7 @@ use jiff::SignedDuration;
 use serde::Serialize;
 
 use crate::cli::CleanupArgs;
-use crate::commands::{Ctx, Removal, remove_worktree};
+use crate::commands::{Ctx, Removal, SkippedEntry, remove_worktree};
 use crate::config::{parse_cutoff, parse_status_csv};
 use crate::error::Result;
 use crate::git::cmd::Git;
@@ -78,15 +78,6 @@ pub struct KeptBranch {
     /// `not-merged` or `git-refused`.
     pub code: &'static str,
     pub reason: String,
-}
-
-#[derive(Debug, Serialize)]
-pub struct SkippedEntry {
-    pub id: String,
-    pub path: String,
-    pub reason: String,
-    /// `dirty`, `locked`, `submodules`, `foreign-clone` or `git-refused`.
-    pub code: &'static str,
 }
 
 #[derive(Debug, Serialize)]
@@ -310,12 +301,7 @@ pub fn run(ctx: &Ctx, flags: &Flags, out: &mut Out<'_>) -> Result<CleanupReport>
                 });
                 gone.push(entry);
             }
-            Removal::Skipped(reason) => report.skipped.push(SkippedEntry {
-                path: entry.path(),
-                id: entry.id,
-                code: crate::style::reason_code(&reason),
-                reason,
-            }),
+            Removal::Skipped(reason) => report.skipped.push(SkippedEntry::new(&entry.id, reason)),
         }
     }
 
@@ -352,12 +338,7 @@ pub fn run(ctx: &Ctx, flags: &Flags, out: &mut Out<'_>) -> Result<CleanupReport>
             }
             events.push(e);
         }
-        for s in &report.skipped {
-            let mut e = crate::events::Event::new("skip", &s.id);
-            e.code = Some(s.code.to_owned());
-            e.detail = Some(s.reason.clone());
-            events.push(e);
-        }
+        events.extend(report.skipped.iter().map(SkippedEntry::event));
         super::log_events(ctx, &events, out);
     }
     Ok(report)

@@ -187,6 +187,37 @@ pub fn dispatch(cli: &Cli, out: &mut Out<'_>) -> std::result::Result<(), Fail> {
     }
 }
 
+/// An entry cleanup or reconcile left alone, with git's (or git-loop's)
+/// reason and a machine code.
+#[derive(Debug, serde::Serialize)]
+pub struct SkippedEntry {
+    pub id: String,
+    pub path: String,
+    pub reason: String,
+    /// `dirty`, `locked`, `submodules`, `foreign-clone`, `too-young` or `git-refused`.
+    pub code: &'static str,
+}
+
+impl SkippedEntry {
+    /// A skip whose code is read from the reason (see [`crate::style::reason_code`]).
+    pub fn new(id: &str, reason: String) -> SkippedEntry {
+        SkippedEntry {
+            id: id.to_owned(),
+            path: crate::runid::rel_path(id),
+            code: crate::style::reason_code(&reason),
+            reason,
+        }
+    }
+
+    /// The event-log line for this skip.
+    pub fn event(&self) -> crate::events::Event {
+        let mut e = crate::events::Event::new("skip", &self.id);
+        e.code = Some(self.code.to_owned());
+        e.detail = Some(self.reason.clone());
+        e
+    }
+}
+
 /// What happened (or, in a dry run, would happen) to one worktree.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Removal {

@@ -27,7 +27,7 @@
 use serde::Serialize;
 
 use crate::cli::ReconcileArgs;
-use crate::commands::{Ctx, Removal, remove_worktree};
+use crate::commands::{Ctx, Removal, SkippedEntry, remove_worktree};
 use crate::error::{Error, Result};
 use crate::git::cmd::Git;
 use crate::lock::{ManifestMutex, OpsLock};
@@ -45,15 +45,6 @@ pub struct Orphan {
 pub struct IdPath {
     pub id: String,
     pub path: String,
-}
-
-#[derive(Debug, Serialize)]
-pub struct SkippedEntry {
-    pub id: String,
-    pub path: String,
-    pub reason: String,
-    /// `dirty`, `locked`, `submodules`, `foreign-clone` or `git-refused`.
-    pub code: &'static str,
 }
 
 #[derive(Debug, Serialize)]
@@ -203,12 +194,7 @@ pub fn run(ctx: &Ctx, args: &ReconcileArgs, out: &mut Out<'_>) -> Result<Reconci
                 });
                 dropped.push(entry.clone());
             }
-            Removal::Skipped(reason) => report.skipped.push(SkippedEntry {
-                id: entry.id.clone(),
-                path: entry.path(),
-                code: crate::style::reason_code(&reason),
-                reason,
-            }),
+            Removal::Skipped(reason) => report.skipped.push(SkippedEntry::new(&entry.id, reason)),
         }
     }
 
@@ -240,12 +226,7 @@ pub fn run(ctx: &Ctx, args: &ReconcileArgs, out: &mut Out<'_>) -> Result<Reconci
                 id: id.clone(),
                 path,
             }),
-            Removal::Skipped(reason) => report.skipped.push(SkippedEntry {
-                id: id.clone(),
-                path,
-                code: crate::style::reason_code(&reason),
-                reason,
-            }),
+            Removal::Skipped(reason) => report.skipped.push(SkippedEntry::new(id, reason)),
         }
     }
 
@@ -271,12 +252,7 @@ pub fn run(ctx: &Ctx, args: &ReconcileArgs, out: &mut Out<'_>) -> Result<Reconci
         for r in &report.removed_orphans {
             events.push(crate::events::Event::new("orphan-remove", &r.id));
         }
-        for s in &report.skipped {
-            let mut e = crate::events::Event::new("skip", &s.id);
-            e.code = Some(s.code.to_owned());
-            e.detail = Some(s.reason.clone());
-            events.push(e);
-        }
+        events.extend(report.skipped.iter().map(SkippedEntry::event));
         super::log_events(ctx, &events, out);
     }
     Ok(report)

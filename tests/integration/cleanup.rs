@@ -238,26 +238,7 @@ fn missing_directory_is_removed_from_manifest_and_git() {
 fn foreign_clone_worktree_and_plain_directories_are_never_removed() {
     let repo = TestRepo::new();
     // Another clone puts its own worktree at our .loop-worktrees/foreign.
-    let other = repo.base().join("other");
-    repo.git(["clone", "-q", ".", other.to_str().unwrap()]);
-    fs::create_dir_all(repo.loop_dir()).unwrap();
-    let out = repo.git_in(
-        &other,
-        [
-            "worktree",
-            "add",
-            "-q",
-            "-b",
-            "theirs",
-            "--",
-            repo.wt("foreign").to_str().unwrap(),
-        ],
-    );
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let other = repo.foreign_worktree("foreign", "theirs");
     // And a plain directory sits where a run's worktree should be.
     fs::create_dir(repo.wt("plain")).unwrap();
     fs::write(repo.wt("plain").join("precious"), "x").unwrap();

@@ -116,6 +116,34 @@ impl TestRepo {
         String::from_utf8(out.stdout).unwrap()
     }
 
+    /// Clone this repository next to it and let the clone put its own
+    /// worktree (on `branch`) at our `.loop-worktrees/<id>`. Returns the
+    /// clone's path.
+    pub fn foreign_worktree(&self, id: &str, branch: &str) -> PathBuf {
+        let other = self.base().join("other");
+        self.git(["clone", "-q", ".", other.to_str().unwrap()]);
+        std::fs::create_dir_all(self.loop_dir()).unwrap();
+        let wt = self.wt(id);
+        let out = self.git_in(
+            &other,
+            [
+                "worktree",
+                "add",
+                "-q",
+                "-b",
+                branch,
+                "--",
+                wt.to_str().unwrap(),
+            ],
+        );
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        other
+    }
+
     pub fn branch_exists(&self, branch: &str) -> bool {
         self.git_in(
             &self.root,

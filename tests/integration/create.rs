@@ -458,22 +458,7 @@ fn reuse_returns_an_intact_active_run_and_changes_nothing() {
 #[test]
 fn reuse_never_adopts_another_clones_worktree() {
     let repo = TestRepo::new();
-    let other = repo.base().join("other");
-    repo.git(["clone", "-q", ".", other.to_str().unwrap()]);
-    fs::create_dir_all(repo.loop_dir()).unwrap();
-    let out = repo.git_in(
-        &other,
-        [
-            "worktree",
-            "add",
-            "-q",
-            "-b",
-            "loop/x",
-            "--",
-            repo.wt("x").to_str().unwrap(),
-        ],
-    );
-    assert!(out.status.success());
+    repo.foreign_worktree("x", "loop/x");
     repo.write_manifest(&manifest_with(&[("x", "active", "2026-01-01T00:00:00Z")]));
     let run = repo.run(["--json", "create", "x", "--pattern", "p", "--reuse"]);
     run.code(1);

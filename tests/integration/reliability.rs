@@ -180,21 +180,7 @@ fn hostile_filesystem_is_refused_and_nothing_changes() {
     let repo = TestRepo::new();
     repo.create("mine");
     // A worktree of another clone sitting at .loop-worktrees/foreign.
-    let other = repo.base().join("other");
-    repo.git(["clone", "-q", ".", other.to_str().unwrap()]);
-    let out = repo.git_in(
-        &other,
-        [
-            "worktree",
-            "add",
-            "-q",
-            "-b",
-            "theirs",
-            "--",
-            repo.wt("foreign").to_str().unwrap(),
-        ],
-    );
-    assert!(out.status.success());
+    let other = repo.foreign_worktree("foreign", "theirs");
     fs::write(repo.wt("foreign").join("their-work"), "x").unwrap();
     // A symlink at .loop-worktrees/link pointing outside, recorded as a run.
     let outside = repo.base().join("outside");
