@@ -41,6 +41,7 @@ __git_loop_opts() {
         path) echo '-C --repo --json -q --quiet -h --help' ;;
         run) echo '-C --repo --json -q --quiet -h --help' ;;
         log) echo '-C --repo --json -q --quiet -h --help' ;;
+        trust) echo '-C --repo --json -q --quiet -h --help' ;;
         config) echo '-C --repo --json -q --quiet -h --help' ;;
     esac
 }
@@ -68,7 +69,7 @@ __git_loop_value() {
 
 __git_loop_positional() {
     case "$1:$2" in
-        help:0) __git_loop_words 'create mark cleanup reconcile list path run log config' ;;
+        help:0) __git_loop_words 'create mark cleanup reconcile list path run log trust config' ;;
         create:0) COMPREPLY=() ;;
         mark:0) __git_loop_words "$(__git_loop_ids)" ;;
         mark:1) __git_loop_words 'active rejected escalated merged stale' ;;
@@ -113,7 +114,7 @@ __git_loop_reply() {
         return
     fi
     if [[ -z $sub ]]; then
-        COMPREPLY=($(compgen -W 'create mark cleanup reconcile list path run log config help' -- "$cur"))
+        COMPREPLY=($(compgen -W 'create mark cleanup reconcile list path run log trust config help' -- "$cur"))
         return
     fi
     __git_loop_positional "$sub" "$npos"

@@ -35,6 +35,7 @@ set edit:completion:arg-completer[git-loop] = {|@words|
             cand path 'Print the absolute path of a run''s worktree'
             cand run 'Run a command inside a run''s worktree, passing its exit code through'
             cand log 'Show the event log: every create, mark, remove, skip, drop and reuse'
+            cand trust 'Let the hooks in this repository''s .git-loop.toml run (for its current content)'
             cand config 'Show the effective settings and where each one comes from'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -122,6 +123,15 @@ set edit:completion:arg-completer[git-loop] = {|@words|
             cand -h 'Print help'
             cand --help 'Print help'
         }
+        &'git-loop;trust'= {
+            cand -C 'Repository to operate on (default: the current directory)'
+            cand --repo 'Repository to operate on (default: the current directory)'
+            cand --json 'Machine-readable output: one JSON document on stdout'
+            cand -q 'No progress or summary lines on stderr'
+            cand --quiet 'No progress or summary lines on stderr'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
         &'git-loop;config'= {
             cand -C 'Repository to operate on (default: the current directory)'
             cand --repo 'Repository to operate on (default: the current directory)'
@@ -140,6 +150,7 @@ set edit:completion:arg-completer[git-loop] = {|@words|
             cand path 'Print the absolute path of a run''s worktree'
             cand run 'Run a command inside a run''s worktree, passing its exit code through'
             cand log 'Show the event log: every create, mark, remove, skip, drop and reuse'
+            cand trust 'Let the hooks in this repository''s .git-loop.toml run (for its current content)'
             cand config 'Show the effective settings and where each one comes from'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -158,6 +169,8 @@ set edit:completion:arg-completer[git-loop] = {|@words|
         &'git-loop;help;run'= {
         }
         &'git-loop;help;log'= {
+        }
+        &'git-loop;help;trust'= {
         }
         &'git-loop;help;config'= {
         }

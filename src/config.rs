@@ -43,6 +43,9 @@ pub const KEY_BASE: &str = "loop.base";
 pub const KEY_CLEANUP_STATUS: &str = "loop.cleanupStatus";
 pub const KEY_CLEANUP_OLDER_THAN: &str = "loop.cleanupOlderThan";
 pub const KEY_CLEANUP_DELETE_MERGED: &str = "loop.cleanupDeleteMergedBranches";
+pub const KEY_CLEANUP_PRE_COMMAND: &str = "loop.cleanupPreCommand";
+pub const KEY_CREATE_COPY: &str = "loop.createCopy";
+pub const KEY_CREATE_POST_COMMAND: &str = "loop.createPostCommand";
 pub const DEFAULT_BASE: &str = "main";
 pub const DEFAULT_CLEANUP_STATUS: [Status; 2] = [Status::Rejected, Status::Escalated];
 
@@ -51,15 +54,21 @@ pub const ENV_BASE: &str = "GIT_LOOP_BASE";
 pub const ENV_CLEANUP_STATUS: &str = "GIT_LOOP_CLEANUP_STATUS";
 pub const ENV_CLEANUP_OLDER_THAN: &str = "GIT_LOOP_CLEANUP_OLDER_THAN";
 pub const ENV_CLEANUP_DELETE_MERGED: &str = "GIT_LOOP_CLEANUP_DELETE_MERGED_BRANCHES";
+pub const ENV_CLEANUP_PRE_COMMAND: &str = "GIT_LOOP_CLEANUP_PRE_COMMAND";
+pub const ENV_CREATE_COPY: &str = "GIT_LOOP_CREATE_COPY";
+pub const ENV_CREATE_POST_COMMAND: &str = "GIT_LOOP_CREATE_POST_COMMAND";
 
 /// TOML key paths (also the keys of `git loop config --json`).
 pub const TOML_BASE: &str = "base";
 pub const TOML_CLEANUP_STATUS: &str = "cleanup.status";
 pub const TOML_CLEANUP_OLDER_THAN: &str = "cleanup.older-than";
 pub const TOML_CLEANUP_DELETE_MERGED: &str = "cleanup.delete-merged-branches";
+pub const TOML_CLEANUP_PRE_COMMAND: &str = "cleanup.pre-command";
+pub const TOML_CREATE_COPY: &str = "create.copy";
+pub const TOML_CREATE_POST_COMMAND: &str = "create.post-command";
 
 /// (TOML path, git-config key, environment variable) for each setting.
-const KEYS: [(&str, &str, &str); 4] = [
+const KEYS: [(&str, &str, &str); 7] = [
     (TOML_BASE, KEY_BASE, ENV_BASE),
     (TOML_CLEANUP_STATUS, KEY_CLEANUP_STATUS, ENV_CLEANUP_STATUS),
     (
@@ -72,7 +81,22 @@ const KEYS: [(&str, &str, &str); 4] = [
         KEY_CLEANUP_DELETE_MERGED,
         ENV_CLEANUP_DELETE_MERGED,
     ),
+    (
+        TOML_CLEANUP_PRE_COMMAND,
+        KEY_CLEANUP_PRE_COMMAND,
+        ENV_CLEANUP_PRE_COMMAND,
+    ),
+    (TOML_CREATE_COPY, KEY_CREATE_COPY, ENV_CREATE_COPY),
+    (
+        TOML_CREATE_POST_COMMAND,
+        KEY_CREATE_POST_COMMAND,
+        ENV_CREATE_POST_COMMAND,
+    ),
 ];
+
+/// Keys whose value is a command to run (hooks): from the repository's own
+/// `.git-loop.toml` they run only once that file is trusted.
+pub const HOOK_KEYS: [&str; 2] = [TOML_CREATE_POST_COMMAND, TOML_CLEANUP_PRE_COMMAND];
 
 /// git's boolean spellings (`git config --type=bool`): true/yes/on/1 and
 /// false/no/off/0/empty, case-insensitive.
@@ -92,6 +116,15 @@ fn layer_value(path: &str, text: String) -> Value {
         && let Some(b) = parse_git_bool(&text)
     {
         return Value::from(b);
+    }
+    if path == TOML_CREATE_COPY {
+        // The environment spells the list comma-separated.
+        return Value::from(
+            text.split(',')
+                .map(|p| p.trim().to_owned())
+                .filter(|p| !p.is_empty())
+                .collect::<Vec<_>>(),
+        );
     }
     Value::from(text)
 }
@@ -120,6 +153,22 @@ pub struct Settings {
     pub cleanup_status: Sourced<Vec<Status>>,
     pub cleanup_older_than: Sourced<Option<SignedDuration>>,
     pub cleanup_delete_merged_branches: Sourced<bool>,
+    /// Gitignore-style patterns of untracked or ignored files to copy from the
+    /// main worktree into a new one.
+    pub create_copy: Sourced<Vec<String>>,
+    /// Shell command run in a new worktree after `create`.
+    pub create_post_command: Sourced<Option<String>>,
+    /// Shell command run in a worktree before `cleanup` removes it.
+    pub cleanup_pre_command: Sourced<Option<String>>,
+    /// The TOML keys whose effective value comes from the repository's own
+    /// `.git-loop.toml` (hooks from there need `git loop trust`).
+    pub from_repo_file: Vec<&'static str>,
+}
+
+impl Settings {
+    pub fn is_from_repo_file(&self, key: &str) -> bool {
+        self.from_repo_file.contains(&key)
+    }
 }
 
 /// The raw shape every layer must have (TOML shape; the other layers are
@@ -129,7 +178,17 @@ pub struct Settings {
 pub struct Raw {
     pub base: Option<String>,
     #[serde(default)]
+    pub create: RawCreate,
+    #[serde(default)]
     pub cleanup: RawCleanup,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawCreate {
+    pub copy: Option<Vec<String>>,
+    #[serde(rename = "post-command")]
+    pub post_command: Option<String>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -140,6 +199,8 @@ pub struct RawCleanup {
     pub older_than: Option<String>,
     #[serde(rename = "delete-merged-branches")]
     pub delete_merged_branches: Option<bool>,
+    #[serde(rename = "pre-command")]
+    pub pre_command: Option<String>,
 }
 
 /// The cleanup status set: a TOML array or a CSV string.
@@ -216,6 +277,12 @@ fn git_config_layer(config: &gix::config::File) -> Vec<Single> {
         .unwrap_or_default();
     for (path, key, _) in KEYS {
         let name = key.strip_prefix("loop.").expect("loop.* key");
+        if key == KEY_CREATE_COPY {
+            if let Some(layer) = git_config_list(config, &params, path, key, name) {
+                out.push(layer);
+            }
+            continue;
+        }
         let mut winner: Option<(String, String)> = None;
         if let Some(sections) = config.sections_by_name("loop") {
             for section in sections {
@@ -248,6 +315,50 @@ fn git_config_layer(config: &gix::config::File) -> Vec<Single> {
         }
     }
     out
+}
+
+/// A multi-valued git-config key (`loop.createCopy`): like git's own
+/// multivars, every value at every level is one item, in cascade order; an
+/// empty value clears the items before it.
+fn git_config_list(
+    config: &gix::config::File,
+    params: &[(String, String)],
+    path: &'static str,
+    key: &str,
+    name: &str,
+) -> Option<Single> {
+    let mut items: Vec<String> = Vec::new();
+    let mut from: Option<String> = None;
+    let mut push = |value: String, origin: String| {
+        if value.is_empty() {
+            items.clear();
+        } else {
+            items.push(value);
+        }
+        from = Some(origin);
+    };
+    if let Some(sections) = config.sections_by_name("loop") {
+        for section in sections {
+            if section.header().subsection_name().is_some() {
+                continue;
+            }
+            let meta = section.meta();
+            let origin = match &meta.path {
+                Some(p) => format!("{key} in {}", p.display()),
+                None => format!("{key} ({:?})", meta.source),
+            };
+            for value in section.values(name) {
+                push(value.to_str_lossy().into_owned(), origin.clone());
+            }
+        }
+    }
+    for (k, v) in params {
+        if k.eq_ignore_ascii_case(key) {
+            push(v.clone(), format!("{key} from the command line (git -c)"));
+        }
+    }
+    let from = from?;
+    Some(single("git config", Some(from), path, Value::from(items)))
 }
 
 /// Parse `GIT_CONFIG_PARAMETERS`: space-separated shell-single-quoted items,
@@ -343,6 +454,12 @@ fn built_in_layer() -> Vec<Single> {
             TOML_CLEANUP_DELETE_MERGED,
             Value::from(false),
         ),
+        single(
+            BUILT_IN,
+            None,
+            TOML_CREATE_COPY,
+            Value::from(Vec::<String>::new()),
+        ),
     ]
 }
 
@@ -352,6 +469,45 @@ struct Parsed {
     status: Option<Vec<Status>>,
     older_than: Option<SignedDuration>,
     delete_merged_branches: Option<bool>,
+    copy: Option<Vec<String>>,
+    post_command: Option<String>,
+    pre_command: Option<String>,
+}
+
+/// A hook command: an empty (or all-blank) one is unset, so a higher layer
+/// can turn off a hook a lower one sets.
+fn hook(text: Option<String>, at: &str) -> Result<Option<String>> {
+    match text {
+        Some(t) if t.contains('\0') => Err(Error::Config {
+            origin: at.to_owned(),
+            message: format!("command {t:?} contains a NUL byte ({at})"),
+        }),
+        Some(t) if t.trim().is_empty() => Ok(None),
+        other => Ok(other),
+    }
+}
+
+/// A `create.copy` pattern: gitignore syntax, matched against paths inside
+/// the main worktree. Refused: empty, NUL, and `..` segments (a pattern never
+/// reaches outside the worktree; such a pattern could only be a mistake).
+fn copy_pattern(p: &str, at: &str) -> Result<String> {
+    let bad = |why: &str| Error::Config {
+        origin: at.to_owned(),
+        message: format!("create.copy pattern {p:?} {why} ({at})"),
+    };
+    let body = p.strip_prefix('!').unwrap_or(p);
+    if body.trim().is_empty() {
+        return Err(bad("is empty"));
+    }
+    if p.contains('\0') || p.contains('\n') {
+        return Err(bad("contains a control character"));
+    }
+    if body.split('/').any(|seg| seg == "..") {
+        return Err(bad(
+            "has a `..` segment; patterns match paths inside the worktree",
+        ));
+    }
+    Ok(p.to_owned())
 }
 
 /// Parse `raw` from the layer named `origin`. `key_of` names the key a
@@ -388,11 +544,22 @@ fn parse_raw(raw: Raw, origin: &str, key_of: impl Fn(&'static str) -> String) ->
         None => None,
         Some(text) => Some(parse_cutoff(&text, &at(TOML_CLEANUP_OLDER_THAN), false)?),
     };
+    let copy = match raw.create.copy {
+        None => None,
+        Some(list) => Some(
+            list.iter()
+                .map(|p| copy_pattern(p, &at(TOML_CREATE_COPY)))
+                .collect::<Result<Vec<_>>>()?,
+        ),
+    };
     Ok(Parsed {
         base,
         status,
         older_than,
         delete_merged_branches: raw.cleanup.delete_merged_branches,
+        copy,
+        post_command: hook(raw.create.post_command, &at(TOML_CREATE_POST_COMMAND))?,
+        pre_command: hook(raw.cleanup.pre_command, &at(TOML_CLEANUP_PRE_COMMAND))?,
     })
 }
 
@@ -413,6 +580,13 @@ fn extract(figment: &Figment, origin: &str) -> Result<Raw> {
     })
 }
 
+/// One TOML config file's raw content (validated for shape only).
+pub fn read_toml_file(path: &Path) -> Result<Raw> {
+    let toml = Toml::file_exact(path);
+    let origin = origin_of(&toml.metadata());
+    extract(&Figment::from(toml), &origin)
+}
+
 impl Settings {
     pub fn built_in() -> Settings {
         Settings {
@@ -420,6 +594,10 @@ impl Settings {
             cleanup_status: Sourced::new(DEFAULT_CLEANUP_STATUS.to_vec(), BUILT_IN),
             cleanup_older_than: Sourced::new(None, BUILT_IN),
             cleanup_delete_merged_branches: Sourced::new(false, BUILT_IN),
+            create_copy: Sourced::new(Vec::new(), BUILT_IN),
+            create_post_command: Sourced::new(None, BUILT_IN),
+            cleanup_pre_command: Sourced::new(None, BUILT_IN),
+            from_repo_file: Vec::new(),
         }
     }
 
@@ -459,6 +637,16 @@ impl Settings {
                 .map(origin_of)
                 .unwrap_or_else(|| BUILT_IN.to_owned())
         };
+        let repo_file = repo_toml_path(root);
+        let from_repo_file = KEYS
+            .iter()
+            .map(|k| k.0)
+            .filter(|key| {
+                figment.find_metadata(key).is_some_and(
+                    |m| matches!(&m.source, Some(figment::Source::File(p)) if *p == repo_file),
+                )
+            })
+            .collect();
         Ok(Settings {
             base: Sourced::new(
                 parsed.base.unwrap_or_else(|| DEFAULT_BASE.to_owned()),
@@ -475,6 +663,13 @@ impl Settings {
                 parsed.delete_merged_branches.unwrap_or(false),
                 origin(TOML_CLEANUP_DELETE_MERGED),
             ),
+            create_copy: Sourced::new(parsed.copy.unwrap_or_default(), origin(TOML_CREATE_COPY)),
+            create_post_command: Sourced::new(
+                parsed.post_command,
+                origin(TOML_CREATE_POST_COMMAND),
+            ),
+            cleanup_pre_command: Sourced::new(parsed.pre_command, origin(TOML_CLEANUP_PRE_COMMAND)),
+            from_repo_file,
         })
     }
 
@@ -496,6 +691,10 @@ impl Settings {
                 parsed.delete_merged_branches.unwrap_or(false),
                 BUILT_IN,
             ),
+            create_copy: Sourced::new(parsed.copy.unwrap_or_default(), BUILT_IN),
+            create_post_command: Sourced::new(parsed.post_command, BUILT_IN),
+            cleanup_pre_command: Sourced::new(parsed.pre_command, BUILT_IN),
+            from_repo_file: Vec::new(),
         })
     }
 }

@@ -157,6 +157,23 @@ pub enum Error {
     )]
     WorktreeMissing { id: String, path: String },
 
+    #[error("{key} `{command}` comes from {}, which you have not trusted", file.display())]
+    #[diagnostic(
+        code(untrusted_hook),
+        help(
+            "a repository's own file must not run code on your machine unasked: read it, then run `git loop trust`. To never run it here instead, override the key with an empty value in your git config (e.g. git config loop.createPostCommand \"\")"
+        )
+    )]
+    UntrustedHook {
+        key: &'static str,
+        command: String,
+        file: PathBuf,
+    },
+
+    #[error("no {} to trust", file.display())]
+    #[diagnostic(code(nothing_to_trust))]
+    NothingToTrust { file: PathBuf },
+
     #[error("{id:?} is not an orphan: {reason}")]
     #[diagnostic(
         code(not_an_orphan),
@@ -234,6 +251,8 @@ impl Error {
             Error::UnknownId { .. } => "unknown-id",
             Error::NotAnOrphan { .. } => "not-an-orphan",
             Error::WorktreeMissing { .. } => "worktree-missing",
+            Error::UntrustedHook { .. } => "untrusted-hook",
+            Error::NothingToTrust { .. } => "nothing-to-trust",
             Error::NotReusable { .. } => "not-reusable",
             Error::BaseNotFound { .. } => "base-not-found",
             Error::MutexTimeout { .. } => "mutex-timeout",

@@ -9,11 +9,13 @@
 pub mod cli;
 pub mod commands;
 pub mod config;
+pub mod copy;
 pub mod crash;
 pub mod error;
 pub mod events;
 pub mod generate;
 pub mod git;
+pub mod hooks;
 pub mod lock;
 pub mod manifest;
 pub mod runid;

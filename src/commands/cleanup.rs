@@ -242,6 +242,55 @@ fn remove_all(
         .collect()
 }
 
+/// Run `cleanup.pre-command` in each selected worktree that is there to be
+/// removed (a real directory registered with this repository; the others are
+/// decided by `remove_worktree` without it), one at a time, in selection
+/// order. A non-zero exit keeps that entry: code `hook-refused`.
+fn run_pre_command(
+    ctx: &Ctx,
+    command: &str,
+    selected: Vec<Entry>,
+    registrations: &[(String, crate::git::repo::Worktree)],
+    out: &mut Out<'_>,
+) -> Result<(Vec<Entry>, Vec<SkippedEntry>)> {
+    let mut kept = Vec::new();
+    let mut refused = Vec::new();
+    for entry in selected {
+        let dir = ctx.worktree_path(&entry.id);
+        let real_dir = std::fs::symlink_metadata(&dir).is_ok_and(|m| m.is_dir());
+        let registered = registrations.iter().any(|(name, _)| *name == entry.id);
+        if !real_dir || !registered {
+            kept.push(entry);
+            continue;
+        }
+        let branch = entry.branch();
+        let outcome = crate::hooks::run(
+            command,
+            &dir,
+            &crate::hooks::env_for(&entry.id, ctx.repo.root(), &dir, &branch),
+        )?;
+        if outcome.ok {
+            kept.push(entry);
+        } else {
+            out.note(format_args!(
+                "{}: cleanup.pre-command {}; keeping it",
+                entry.id,
+                outcome.describe()
+            ));
+            refused.push(SkippedEntry::with_code(
+                &entry.id,
+                format!(
+                    "cleanup.pre-command `{}` {}",
+                    outcome.command,
+                    outcome.describe()
+                ),
+                "hook-refused",
+            ));
+        }
+    }
+    Ok((kept, refused))
+}
+
 pub fn run(ctx: &Ctx, flags: &Flags, out: &mut Out<'_>) -> Result<CleanupReport> {
     // The whole configuration is read even when flags cover every setting, so
     // a broken layer is reported the same way whatever flags are typed.
@@ -260,6 +309,14 @@ pub fn run(ctx: &Ctx, flags: &Flags, out: &mut Out<'_>) -> Result<CleanupReport>
         Some(c) => Some(c),
         None => settings.cleanup_older_than.value,
     };
+    // An untrusted hook refuses the cleanup before anything changes (a dry
+    // run too: it predicts the real one).
+    let pre_command = crate::hooks::hook(
+        settings,
+        crate::config::TOML_CLEANUP_PRE_COMMAND,
+        ctx.repo.root(),
+        ctx.repo.common_dir(),
+    )?;
     let mut report = CleanupReport {
         dry_run: flags.dry_run,
         removed: Vec::new(),
@@ -287,6 +344,21 @@ pub fn run(ctx: &Ctx, flags: &Flags, out: &mut Out<'_>) -> Result<CleanupReport>
     }
 
     let registrations = ctx.repo.loop_worktrees()?;
+    let mut refused = Vec::new();
+    let selected = match pre_command {
+        Some(command) if !flags.dry_run => {
+            let (kept, no) = run_pre_command(ctx, command, selected, &registrations, out)?;
+            refused = no;
+            kept
+        }
+        Some(_) => {
+            out.note(format_args!(
+                "note: dry run: cleanup.pre-command is not run, and may still refuse entries"
+            ));
+            selected
+        }
+        None => selected,
+    };
     let outcomes = remove_all(ctx, &git, &selected, &registrations, flags.dry_run, out)?;
     let mut gone = Vec::new();
     for (entry, outcome) in selected.into_iter().zip(outcomes) {
@@ -304,6 +376,7 @@ pub fn run(ctx: &Ctx, flags: &Flags, out: &mut Out<'_>) -> Result<CleanupReport>
             Removal::Skipped(reason) => report.skipped.push(SkippedEntry::new(&entry.id, reason)),
         }
     }
+    report.skipped.extend(refused);
 
     let delete_merged =
         flags.delete_merged_branches || settings.cleanup_delete_merged_branches.value;

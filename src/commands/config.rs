@@ -11,7 +11,8 @@ use serde::Serialize;
 
 use crate::commands::Ctx;
 use crate::config::{
-    TOML_BASE, TOML_CLEANUP_DELETE_MERGED, TOML_CLEANUP_OLDER_THAN, TOML_CLEANUP_STATUS,
+    TOML_BASE, TOML_CLEANUP_DELETE_MERGED, TOML_CLEANUP_OLDER_THAN, TOML_CLEANUP_PRE_COMMAND,
+    TOML_CLEANUP_STATUS, TOML_CREATE_COPY, TOML_CREATE_POST_COMMAND,
 };
 use crate::error::Result;
 use crate::{Out, Report};
@@ -32,6 +33,12 @@ pub struct ConfigReport {
     pub cleanup_older_than: Shown<Option<String>>,
     #[serde(rename = "cleanup.delete-merged-branches")]
     pub cleanup_delete_merged_branches: Shown<bool>,
+    #[serde(rename = "cleanup.pre-command")]
+    pub cleanup_pre_command: Shown<Option<String>>,
+    #[serde(rename = "create.copy")]
+    pub create_copy: Shown<Vec<String>>,
+    #[serde(rename = "create.post-command")]
+    pub create_post_command: Shown<Option<String>>,
 }
 
 impl Report for ConfigReport {
@@ -56,6 +63,31 @@ impl Report for ConfigReport {
                 self.cleanup_delete_merged_branches.value.to_string(),
                 &self.cleanup_delete_merged_branches.source,
             ),
+            (
+                TOML_CLEANUP_PRE_COMMAND,
+                self.cleanup_pre_command
+                    .value
+                    .clone()
+                    .unwrap_or_else(|| "(none)".to_owned()),
+                &self.cleanup_pre_command.source,
+            ),
+            (
+                TOML_CREATE_COPY,
+                if self.create_copy.value.is_empty() {
+                    "(none)".to_owned()
+                } else {
+                    self.create_copy.value.join(" ")
+                },
+                &self.create_copy.source,
+            ),
+            (
+                TOML_CREATE_POST_COMMAND,
+                self.create_post_command
+                    .value
+                    .clone()
+                    .unwrap_or_else(|| "(none)".to_owned()),
+                &self.create_post_command.source,
+            ),
         ];
         let kw = rows.iter().map(|r| r.0.len()).max().unwrap_or(0);
         let vw = rows.iter().map(|r| r.1.chars().count()).max().unwrap_or(0);
@@ -79,6 +111,19 @@ fn cutoff_text(d: jiff::SignedDuration) -> String {
 
 pub fn run(ctx: &Ctx) -> Result<ConfigReport> {
     let s = ctx.settings()?;
+    // A hook from the repository's own file says whether it may run.
+    let hook_source = |key: &'static str, sourced: &crate::config::Sourced<Option<String>>| {
+        if sourced.value.is_none() || !s.is_from_repo_file(key) {
+            return Ok::<_, crate::error::Error>(sourced.origin.clone());
+        }
+        let blob = crate::hooks::repo_file_id(ctx.repo.root())?.unwrap_or_default();
+        let state = if crate::hooks::is_trusted(ctx.repo.common_dir(), &blob)? {
+            "trusted"
+        } else {
+            "NOT trusted: will not run until `git loop trust`"
+        };
+        Ok(format!("{} ({state})", sourced.origin))
+    };
     Ok(ConfigReport {
         base: Shown {
             value: s.base.value.clone(),
@@ -100,6 +145,18 @@ pub fn run(ctx: &Ctx) -> Result<ConfigReport> {
         cleanup_delete_merged_branches: Shown {
             value: s.cleanup_delete_merged_branches.value,
             source: s.cleanup_delete_merged_branches.origin.clone(),
+        },
+        cleanup_pre_command: Shown {
+            value: s.cleanup_pre_command.value.clone(),
+            source: hook_source(TOML_CLEANUP_PRE_COMMAND, &s.cleanup_pre_command)?,
+        },
+        create_copy: Shown {
+            value: s.create_copy.value.clone(),
+            source: s.create_copy.origin.clone(),
+        },
+        create_post_command: Shown {
+            value: s.create_post_command.value.clone(),
+            source: hook_source(TOML_CREATE_POST_COMMAND, &s.create_post_command)?,
         },
     })
 }

@@ -46,13 +46,50 @@ pub struct CreateReport {
     /// With `--reuse`: `"reused"` or `"created"`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub method: Option<&'static str>,
+    /// With `create.copy`: what was copied into the new worktree.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub copy: Option<crate::copy::CopyReport>,
+    /// With `create.post-command`: how it ended.
+    #[serde(rename = "postCommand", skip_serializing_if = "Option::is_none")]
+    pub post_command: Option<crate::hooks::HookOutcome>,
+    /// Set when the post-command failed: the run exists, but is not set up.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<FailedHook>,
     #[serde(skip)]
     pub abs_path: std::path::PathBuf,
+}
+
+/// The `"error"` of a create whose post-command failed (the shape of every
+/// JSON failure, beside the entry that was created).
+#[derive(Debug, Serialize)]
+pub struct FailedHook {
+    pub code: &'static str,
+    pub message: String,
 }
 
 impl Report for CreateReport {
     fn human(&self, out: &mut Out<'_>) -> std::io::Result<()> {
         writeln!(out.stdout, "{}", self.abs_path.display())?;
+        if let Some(copy) = &self.copy {
+            if !copy.copied.is_empty() {
+                out.note(format_args!(
+                    "copied {} file{} (create.copy): {}",
+                    copy.copied.len(),
+                    if copy.copied.len() == 1 { "" } else { "s" },
+                    copy.copied.join(", ")
+                ));
+            }
+            for s in &copy.skipped {
+                out.note(format_args!("not copied {}: {}", s.path, s.reason));
+            }
+        }
+        if let Some(e) = &self.error {
+            writeln!(out.stderr, "git-loop: error: {}", e.message)?;
+            writeln!(
+                out.stderr,
+                "  help: the run is recorded and its worktree kept as it is; fix it there, or mark the run rejected and clean it up"
+            )?;
+        }
         if self.method == Some("reused") {
             out.note(format_args!(
                 "reusing {} (active since {})",
@@ -88,6 +125,13 @@ pub fn run(ctx: &Ctx, args: &CreateArgs, out: &mut Out<'_>) -> Result<CreateRepo
     // Read the whole configuration even when --base is given: a broken layer
     // is reported the same way whatever flags are typed.
     let settings = ctx.settings()?;
+    // An untrusted hook refuses the create before anything changes.
+    let post_command = crate::hooks::hook(
+        settings,
+        crate::config::TOML_CREATE_POST_COMMAND,
+        ctx.repo.root(),
+        ctx.repo.common_dir(),
+    )?;
     let (base, origin) = match &args.base {
         Some(b) => (b.clone(), "--base".to_owned()),
         None => (settings.base.value.clone(), settings.base.origin.clone()),
@@ -113,6 +157,9 @@ pub fn run(ctx: &Ctx, args: &CreateArgs, out: &mut Out<'_>) -> Result<CreateRepo
             return Ok(CreateReport {
                 entry: entry.clone(),
                 method: Some("reused"),
+                copy: None,
+                post_command: None,
+                error: None,
                 abs_path: abs,
             });
         }
@@ -206,11 +253,42 @@ pub fn run(ctx: &Ctx, args: &CreateArgs, out: &mut Out<'_>) -> Result<CreateRepo
         let _ = ctx.repo.delete_branch_if_at(&branch, base_commit);
         return Err(e);
     }
-    Ok(CreateReport {
+    let mut report = CreateReport {
         entry,
         method: args.reuse.then_some("created"),
+        copy: None,
+        post_command: None,
+        error: None,
         abs_path: abs,
-    })
+    };
+    // The run is recorded: from here on, a failure leaves it in place and is
+    // reported, never undone.
+    let patterns = &settings.create_copy.value;
+    if !patterns.is_empty() {
+        match crate::copy::copy_into(ctx.repo.gix(), patterns, &report.abs_path) {
+            Ok(copied) => report.copy = Some(copied),
+            Err(e) => out.note(format_args!("warning: create.copy: {e}")),
+        }
+    }
+    if let Some(command) = post_command {
+        let outcome = crate::hooks::run(
+            command,
+            &report.abs_path,
+            &crate::hooks::env_for(id, ctx.repo.root(), &report.abs_path, &branch),
+        )?;
+        if !outcome.ok {
+            report.error = Some(FailedHook {
+                code: "post-command-failed",
+                message: format!(
+                    "create.post-command `{}` {} in {rel}",
+                    outcome.command,
+                    outcome.describe()
+                ),
+            });
+        }
+        report.post_command = Some(outcome);
+    }
+    Ok(report)
 }
 
 /// `--reuse` (seed 002's ordered resolver): an active run is reused only if

@@ -10,6 +10,7 @@ pub mod mark;
 pub mod path;
 pub mod reconcile;
 pub mod run;
+pub mod trust;
 
 use std::fs;
 use std::io::ErrorKind;
@@ -128,7 +129,16 @@ pub fn dispatch(cli: &Cli, out: &mut Out<'_>) -> std::result::Result<(), Fail> {
         Command::Create(args) => {
             create::validate(args)?;
             let ctx = Ctx::open(cli)?;
-            emit(create::run(&ctx, args, out)?, out)
+            let report = create::run(&ctx, args, out)?;
+            let failed = report.error.is_some();
+            emit(report, out)?;
+            if failed {
+                // The run exists (its path or entry is printed), but its
+                // post-command failed: like `git worktree add` when its
+                // post-checkout hook fails, exit non-zero.
+                return Err(Fail::Exit(1));
+            }
+            Ok(())
         }
         Command::Mark(args) => {
             crate::runid::validate(&args.run_id)?;
@@ -175,6 +185,10 @@ pub fn dispatch(cli: &Cli, out: &mut Out<'_>) -> std::result::Result<(), Fail> {
             let ctx = Ctx::open(cli)?;
             emit(log::run(&ctx, args.run_id.as_deref(), out)?, out)
         }
+        Command::Trust => {
+            let ctx = Ctx::open(cli)?;
+            emit(trust::run(&ctx)?, out)
+        }
         Command::Config => {
             let ctx = Ctx::open(cli)?;
             emit(config::run(&ctx)?, out)
@@ -194,7 +208,8 @@ pub struct SkippedEntry {
     pub id: String,
     pub path: String,
     pub reason: String,
-    /// `dirty`, `locked`, `submodules`, `foreign-clone`, `too-young` or `git-refused`.
+    /// `dirty`, `untracked`, `locked`, `submodules`, `foreign-clone`, `too-young`,
+    /// `hook-refused` or `git-refused`.
     pub code: &'static str,
 }
 
@@ -205,6 +220,16 @@ impl SkippedEntry {
             id: id.to_owned(),
             path: crate::runid::rel_path(id),
             code: crate::style::reason_code(&reason),
+            reason,
+        }
+    }
+
+    /// A skip with a code of git-loop's own (`hook-refused`).
+    pub fn with_code(id: &str, reason: String, code: &'static str) -> SkippedEntry {
+        SkippedEntry {
+            id: id.to_owned(),
+            path: crate::runid::rel_path(id),
+            code,
             reason,
         }
     }

@@ -97,6 +97,16 @@ impl Repo {
         self.here.config_snapshot()
     }
 
+    /// The main worktree's repository, for reads this module does not wrap.
+    pub fn gix(&self) -> &gix::Repository {
+        &self.repo
+    }
+
+    /// The repository's common git dir (`.git` of the main worktree).
+    pub fn common_dir(&self) -> &Path {
+        self.repo.common_dir()
+    }
+
     /// The main worktree's top level, canonical.
     pub fn root(&self) -> &Path {
         &self.root

@@ -144,7 +144,8 @@ comp "git-loop -C . path "
             "mark",
             "path",
             "reconcile",
-            "run"
+            "run",
+            "trust"
         ]
     );
     assert_eq!(get("git loop mark "), ids);

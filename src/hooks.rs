@@ -1,0 +1,178 @@
+//! Hooks (`create.post-command`, `cleanup.pre-command`) and trust.
+//!
+//! A hook is a shell command (`sh -c`) run with a worktree as its working
+//! directory and `GIT_LOOP_ID`, `GIT_LOOP_ROOT`, `GIT_LOOP_PATH`,
+//! `GIT_LOOP_BRANCH` in its environment; stdin is closed, and its stdout and
+//! stderr both go to git-loop's stderr, so `--json` output on stdout stays
+//! one document.
+//!
+//! Trust: a hook set in the repository's own `.git-loop.toml` comes with the
+//! code you cloned, so it runs only after you have trusted that file's
+//! content once (`git loop trust`). The trust record is the file's git blob
+//! id, kept in `<git common dir>/git-loop/trusted` — inside `.git`, which no
+//! clone, fetch or checkout writes — so any change to the file (a pull that
+//! edits a hook) needs trusting again. Hooks set in git config, the user
+//! TOML or the environment are your own and run without it. A command that
+//! needs an untrusted hook refuses before it changes anything.
+
+use std::ffi::OsStr;
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use serde::Serialize;
+
+use crate::config::{HOOK_KEYS, Settings, repo_toml_path};
+use crate::error::{Error, Result};
+
+/// The trust store of a repository.
+pub fn trust_store(common_dir: &Path) -> PathBuf {
+    common_dir.join("git-loop").join("trusted")
+}
+
+/// The git blob id of `bytes` (what `git hash-object` prints for the file).
+pub fn content_id(bytes: &[u8]) -> String {
+    gix::objs::compute_hash(gix::hash::Kind::Sha1, gix::objs::Kind::Blob, bytes)
+        .map(|id| id.to_string())
+        .unwrap_or_default()
+}
+
+/// The blob id of the repository file as it is now, `None` when absent.
+pub fn repo_file_id(root: &Path) -> Result<Option<String>> {
+    let path = repo_toml_path(root);
+    match fs::read(&path) {
+        Ok(bytes) => Ok(Some(content_id(&bytes))),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(Error::io("could not read", &path, e)),
+    }
+}
+
+/// Whether the content `id` has been trusted in this repository.
+pub fn is_trusted(common_dir: &Path, id: &str) -> Result<bool> {
+    let store = trust_store(common_dir);
+    match fs::read_to_string(&store) {
+        Ok(text) => Ok(text
+            .lines()
+            .any(|l| l.split_whitespace().next() == Some(id))),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(false),
+        Err(e) => Err(Error::io("could not read", &store, e)),
+    }
+}
+
+/// Record `id` as trusted (one line, appended; nothing else is rewritten).
+pub fn trust(common_dir: &Path, id: &str) -> Result<()> {
+    let store = trust_store(common_dir);
+    let dir = store.parent().expect("the store is in a directory");
+    fs::create_dir_all(dir).map_err(|e| Error::io("could not create", dir, e))?;
+    let line = format!("{id} {}\n", crate::time::now());
+    fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&store)
+        .and_then(|mut f| f.write_all(line.as_bytes()))
+        .map_err(|e| Error::io("could not write", &store, e))
+}
+
+/// The hook `key` of `settings`, if set — refused when it comes from an
+/// untrusted repository file.
+pub fn hook<'s>(
+    settings: &'s Settings,
+    key: &'static str,
+    root: &Path,
+    common_dir: &Path,
+) -> Result<Option<&'s str>> {
+    debug_assert!(HOOK_KEYS.contains(&key));
+    let command = match key {
+        crate::config::TOML_CREATE_POST_COMMAND => &settings.create_post_command.value,
+        _ => &settings.cleanup_pre_command.value,
+    };
+    let Some(command) = command.as_deref() else {
+        return Ok(None);
+    };
+    if settings.is_from_repo_file(key) {
+        let id = repo_file_id(root)?.unwrap_or_default();
+        if !is_trusted(common_dir, &id)? {
+            return Err(Error::UntrustedHook {
+                key,
+                command: command.to_owned(),
+                file: repo_toml_path(root),
+            });
+        }
+    }
+    Ok(Some(command))
+}
+
+/// How a hook ended.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct HookOutcome {
+    pub command: String,
+    /// Its exit code; `None` when it died of a signal.
+    pub exit_code: Option<i32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub signal: Option<i32>,
+    pub ok: bool,
+}
+
+impl HookOutcome {
+    /// "exited with 3", "was killed by signal 9".
+    pub fn describe(&self) -> String {
+        match (self.exit_code, self.signal) {
+            (Some(code), _) => format!("exited with {code}"),
+            (None, Some(sig)) => format!("was killed by signal {sig}"),
+            _ => "failed".to_owned(),
+        }
+    }
+}
+
+/// Run `command` with `sh -c` in `dir`.
+pub fn run(command: &str, dir: &Path, env: &[(&str, &OsStr)]) -> Result<HookOutcome> {
+    use std::os::fd::AsFd;
+    use std::os::unix::process::ExitStatusExt;
+    let stderr = || {
+        std::io::stderr()
+            .as_fd()
+            .try_clone_to_owned()
+            .map(Stdio::from)
+            .unwrap_or_else(|_| Stdio::null())
+    };
+    let mut cmd = Command::new("sh");
+    cmd.arg("-c")
+        .arg(command)
+        .current_dir(dir)
+        .env_remove("GIT_DIR")
+        .env_remove("GIT_WORK_TREE")
+        .env_remove("GIT_INDEX_FILE")
+        .env_remove("GIT_COMMON_DIR")
+        .stdin(Stdio::null())
+        .stdout(stderr())
+        .stderr(stderr());
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let status = cmd
+        .status()
+        .map_err(|e| Error::io("could not run", PathBuf::from("sh"), e))?;
+    Ok(HookOutcome {
+        command: command.to_owned(),
+        exit_code: status.code(),
+        signal: status.signal(),
+        ok: status.success(),
+    })
+}
+
+/// The environment of a hook for run `id`.
+pub fn env_for<'a>(
+    id: &'a str,
+    root: &'a Path,
+    path: &'a Path,
+    branch: &'a str,
+) -> [(&'static str, &'a OsStr); 4] {
+    [
+        ("GIT_LOOP_ID", OsStr::new(id)),
+        ("GIT_LOOP_ROOT", root.as_os_str()),
+        ("GIT_LOOP_PATH", path.as_os_str()),
+        ("GIT_LOOP_BRANCH", OsStr::new(branch)),
+    ]
+}
