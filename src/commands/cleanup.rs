@@ -26,7 +26,7 @@ use jiff::SignedDuration;
 use serde::Serialize;
 
 use crate::cli::CleanupArgs;
-use crate::commands::{Ctx, Removal, SkippedEntry, remove_worktree};
+use crate::commands::{Ctx, Removal, Skip, SkippedEntry, remove_worktree};
 use crate::config::{parse_cutoff, parse_status_csv};
 use crate::error::Result;
 use crate::git::cmd::Git;
@@ -112,6 +112,9 @@ impl Report for CleanupReport {
         }
         for s in &self.skipped {
             writeln!(out.stdout, "skipped {}: {}", s.id, s.reason)?;
+            if let Some(help) = &s.help {
+                writeln!(out.stdout, "  help: {help}")?;
+            }
         }
         let codes: Vec<&str> = self.skipped.iter().map(|s| s.code).collect();
         let summary = crate::style::summary(verb, self.removed.len(), &codes);
@@ -120,7 +123,7 @@ impl Report for CleanupReport {
         } else {
             out.note(format_args!("{summary}"));
         }
-        if codes.contains(&"dirty") {
+        if codes.contains(&"dirty") || codes.contains(&"untracked") {
             out.note(format_args!(
                 "hint: a skipped worktree holds uncommitted or untracked work; commit, stash or move it, then run cleanup again (git-loop never forces)"
             ));
@@ -277,14 +280,16 @@ fn run_pre_command(
                 entry.id,
                 outcome.describe()
             ));
-            refused.push(SkippedEntry::with_code(
+            refused.push(SkippedEntry::new(
                 &entry.id,
-                format!(
-                    "cleanup.pre-command `{}` {}",
-                    outcome.command,
-                    outcome.describe()
+                Skip::new(
+                    format!(
+                        "cleanup.pre-command `{}` {}",
+                        outcome.command,
+                        outcome.describe()
+                    ),
+                    "hook-refused",
                 ),
-                "hook-refused",
             ));
         }
     }
@@ -373,7 +378,7 @@ pub fn run(ctx: &Ctx, flags: &Flags, out: &mut Out<'_>) -> Result<CleanupReport>
                 });
                 gone.push(entry);
             }
-            Removal::Skipped(reason) => report.skipped.push(SkippedEntry::new(&entry.id, reason)),
+            Removal::Skipped(skip) => report.skipped.push(SkippedEntry::new(&entry.id, skip)),
         }
     }
     report.skipped.extend(refused);

@@ -208,29 +208,32 @@ pub struct SkippedEntry {
     pub id: String,
     pub path: String,
     pub reason: String,
-    /// `dirty`, `untracked`, `locked`, `submodules`, `foreign-clone`, `too-young`,
-    /// `hook-refused` or `git-refused`.
+    /// `dirty`, `untracked`, `locked`, `submodules`, `foreign-clone`,
+    /// `too-young`, `hook-refused` or `git-refused`.
     pub code: &'static str,
+    /// What to check before removing it by hand (worktrees with submodules).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub help: Option<String>,
+}
+
+/// What to check before removing a worktree with submodules by hand: git
+/// will not remove it without `--force`, and `--force` deletes whatever the
+/// submodules hold that exists nowhere else.
+pub fn submodule_help(path: &str) -> String {
+    format!(
+        "git removes a worktree with submodules only with --force, which git-loop never uses. Before removing it by hand, check each submodule for uncommitted work and for commits not on any remote: `git -C {path} submodule foreach --recursive 'git status --short; git log --oneline --branches --not --remotes'`; when both print nothing, `git worktree remove --force {path}`"
+    )
 }
 
 impl SkippedEntry {
-    /// A skip whose code is read from the reason (see [`crate::style::reason_code`]).
-    pub fn new(id: &str, reason: String) -> SkippedEntry {
+    pub fn new(id: &str, skip: Skip) -> SkippedEntry {
+        let path = crate::runid::rel_path(id);
         SkippedEntry {
             id: id.to_owned(),
-            path: crate::runid::rel_path(id),
-            code: crate::style::reason_code(&reason),
-            reason,
-        }
-    }
-
-    /// A skip with a code of git-loop's own (`hook-refused`).
-    pub fn with_code(id: &str, reason: String, code: &'static str) -> SkippedEntry {
-        SkippedEntry {
-            id: id.to_owned(),
-            path: crate::runid::rel_path(id),
-            code,
-            reason,
+            help: (skip.code == "submodules").then(|| submodule_help(&path)),
+            path,
+            code: skip.code,
+            reason: skip.reason,
         }
     }
 
@@ -243,11 +246,27 @@ impl SkippedEntry {
     }
 }
 
+/// Why one worktree was (or, in a dry run, would be) left alone.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Skip {
+    pub reason: String,
+    pub code: &'static str,
+}
+
+impl Skip {
+    pub fn new(reason: impl Into<String>, code: &'static str) -> Skip {
+        Skip {
+            reason: reason.into(),
+            code,
+        }
+    }
+}
+
 /// What happened (or, in a dry run, would happen) to one worktree.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Removal {
     Removed,
-    Skipped(String),
+    Skipped(Skip),
 }
 
 /// Remove `.loop-worktrees/<id>` through `git worktree remove` (never forced),
@@ -283,15 +302,16 @@ pub fn remove_worktree(
         .map(|(_, wt)| wt);
     if let Some(meta) = &meta {
         if meta.file_type().is_symlink() {
-            return Ok(Removal::Skipped(
-                "it is a symlink, not a worktree of this repository; left untouched".into(),
-            ));
+            return Ok(Removal::Skipped(Skip::new(
+                "it is a symlink, not a worktree of this repository; left untouched",
+                "foreign-clone",
+            )));
         }
         if registered.is_none() {
-            return Ok(Removal::Skipped(
-                "it is not a worktree registered with this repository (another clone's, or a plain directory); left untouched"
-                    .into(),
-            ));
+            return Ok(Removal::Skipped(Skip::new(
+                "it is not a worktree registered with this repository (another clone's, or a plain directory); left untouched",
+                "foreign-clone",
+            )));
         }
     }
     let Some(wt) = registered else {
@@ -299,9 +319,14 @@ pub fn remove_worktree(
     };
     if dry_run {
         return Ok(match &wt.locked {
-            Some(reason) if reason.is_empty() => Removal::Skipped("locked".into()),
-            Some(reason) => Removal::Skipped(format!("locked: {reason}")),
-            None => Removal::Removed,
+            Some(reason) if reason.is_empty() => Removal::Skipped(Skip::new("locked", "locked")),
+            Some(reason) => Removal::Skipped(Skip::new(format!("locked: {reason}"), "locked")),
+            None if meta.is_none() => Removal::Removed,
+            // Predicted with gix the way git will judge it.
+            None => match predict_refusal(&abs, &wt.admin_dir) {
+                Some(skip) => Removal::Skipped(skip),
+                None => Removal::Removed,
+            },
         });
     }
     let rel = crate::runid::rel_path(id);
@@ -320,8 +345,44 @@ pub fn remove_worktree(
                 }
                 std::thread::sleep(std::time::Duration::from_millis(5 * attempt));
             }
-            Err(refusal) => return Ok(Removal::Skipped(refusal.reason())),
+            Err(refusal) => {
+                let reason = refusal.reason();
+                let mut code = crate::style::reason_code(&reason);
+                if code == "dirty" {
+                    // git says "modified or untracked" for both; gix tells.
+                    code = match crate::git::repo::cleanliness(&abs, &admin) {
+                        Ok(c) if !c.modified && c.untracked => "untracked",
+                        _ => "dirty",
+                    };
+                }
+                return Ok(Removal::Skipped(Skip::new(reason, code)));
+            }
         }
+    }
+}
+
+/// What `git worktree remove` would refuse in the worktree at `abs`, read
+/// with gix (for dry runs); `None` when it looks removable or cannot be read
+/// (the real run then asks git).
+fn predict_refusal(abs: &Path, admin_dir: &Path) -> Option<Skip> {
+    let c = crate::git::repo::cleanliness(abs, admin_dir).ok()?;
+    if c.submodules {
+        Some(Skip::new(
+            "it contains submodules: git would refuse to remove it without --force",
+            "submodules",
+        ))
+    } else if c.modified {
+        Some(Skip::new(
+            "it has modified tracked files: git would refuse to remove it without --force",
+            "dirty",
+        ))
+    } else if c.untracked {
+        Some(Skip::new(
+            "it has untracked files: git would refuse to remove it without --force",
+            "untracked",
+        ))
+    } else {
+        None
     }
 }
 

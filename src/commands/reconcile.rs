@@ -27,7 +27,7 @@
 use serde::Serialize;
 
 use crate::cli::ReconcileArgs;
-use crate::commands::{Ctx, Removal, SkippedEntry, remove_worktree};
+use crate::commands::{Ctx, Removal, Skip, SkippedEntry, remove_worktree};
 use crate::error::{Error, Result};
 use crate::git::cmd::Git;
 use crate::lock::{ManifestMutex, OpsLock};
@@ -77,6 +77,9 @@ impl Report for ReconcileReport {
         }
         for s in &self.skipped {
             writeln!(out.stdout, "skipped {}: {}", s.id, s.reason)?;
+            if let Some(help) = &s.help {
+                writeln!(out.stdout, "  help: {help}")?;
+            }
         }
         let codes: Vec<&str> = self.skipped.iter().map(|s| s.code).collect();
         out.note(format_args!(
@@ -194,7 +197,7 @@ pub fn run(ctx: &Ctx, args: &ReconcileArgs, out: &mut Out<'_>) -> Result<Reconci
                 });
                 dropped.push(entry.clone());
             }
-            Removal::Skipped(reason) => report.skipped.push(SkippedEntry::new(&entry.id, reason)),
+            Removal::Skipped(skip) => report.skipped.push(SkippedEntry::new(&entry.id, skip)),
         }
     }
 
@@ -209,16 +212,17 @@ pub fn run(ctx: &Ctx, args: &ReconcileArgs, out: &mut Out<'_>) -> Result<Reconci
         if let Some(age) = orphan_age(ctx, id, &registrations)
             && age < min_age
         {
-            report.skipped.push(SkippedEntry {
-                id: id.clone(),
-                path,
-                reason: format!(
-                    "too young: changed {}s ago, under --min-age {} (a create may still be recording it; --min-age 0 overrides)",
-                    age.as_secs(),
-                    args.min_age
+            report.skipped.push(SkippedEntry::new(
+                id,
+                Skip::new(
+                    format!(
+                        "too young: changed {}s ago, under --min-age {} (a create may still be recording it; --min-age 0 overrides)",
+                        age.as_secs(),
+                        args.min_age
+                    ),
+                    "too-young",
                 ),
-                code: "too-young",
-            });
+            ));
             continue;
         }
         match remove_worktree(&ctx.loop_dir(), &git, id, &registrations, dry_run)? {
@@ -226,7 +230,7 @@ pub fn run(ctx: &Ctx, args: &ReconcileArgs, out: &mut Out<'_>) -> Result<Reconci
                 id: id.clone(),
                 path,
             }),
-            Removal::Skipped(reason) => report.skipped.push(SkippedEntry::new(id, reason)),
+            Removal::Skipped(skip) => report.skipped.push(SkippedEntry::new(id, skip)),
         }
     }
 

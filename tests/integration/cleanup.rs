@@ -94,15 +94,66 @@ fn dirty_untracked_and_locked_worktrees_are_skipped_with_files_intact() {
     assert_eq!(repo.ids(), ["dirty", "untracked", "locked"]);
     assert_ne!(fs::read(repo.manifest_path()).unwrap(), before);
 
-    // The dry run predicted the lock, and changed nothing.
-    let dv = dry.json();
-    assert!(
-        dv["skipped"]
+    // Codes: git says "modified or untracked" for both; gix tells them apart.
+    let code = |v: &serde_json::Value, id: &str| {
+        v["skipped"]
             .as_array()
             .unwrap()
             .iter()
-            .any(|s| s["id"] == "locked")
+            .find(|s| s["id"] == id)
+            .map(|s| s["code"].as_str().unwrap().to_owned())
+    };
+    for (id, expected) in [
+        ("dirty", "dirty"),
+        ("untracked", "untracked"),
+        ("locked", "locked"),
+    ] {
+        assert_eq!(code(&v, id).as_deref(), Some(expected), "{v}");
+    }
+
+    // The dry run predicted all three, with the same codes, and changed nothing.
+    let dv = dry.json();
+    for (id, expected) in [
+        ("dirty", "dirty"),
+        ("untracked", "untracked"),
+        ("locked", "locked"),
+    ] {
+        assert_eq!(code(&dv, id).as_deref(), Some(expected), "{dv}");
+    }
+    assert_eq!(dv["removed"].as_array().unwrap().len(), 1, "{dv}");
+}
+
+#[test]
+fn staged_changes_are_dirty_and_ignored_files_do_not_block() {
+    let repo = TestRepo::new();
+    fs::write(repo.root.join(".gitignore"), "*.log\n").unwrap();
+    repo.git(["add", ".gitignore"]);
+    repo.git(["commit", "-q", "-m", "ignore logs"]);
+    for id in ["staged", "ignored"] {
+        repo.create(id);
+        repo.run(["mark", id, "rejected"]).ok();
+    }
+    fs::write(repo.wt("staged").join("new.txt"), "new\n").unwrap();
+    let added = repo.git_in(&repo.wt("staged"), ["add", "new.txt"]);
+    assert!(added.status.success());
+    fs::write(repo.wt("ignored").join("build.log"), "noise\n").unwrap();
+
+    let dry = repo.run(["--json", "cleanup", "--dry-run"]);
+    dry.ok();
+    let dv = dry.json();
+    assert_eq!(dv["skipped"][0]["id"], "staged");
+    assert_eq!(dv["skipped"][0]["code"], "dirty");
+    assert_eq!(dv["removed"][0]["id"], "ignored");
+
+    let run = repo.run(["--json", "cleanup"]);
+    run.ok();
+    let v = run.json();
+    assert_eq!(v["skipped"][0]["code"], "dirty", "{v}");
+    assert_eq!(
+        v["removed"][0]["id"], "ignored",
+        "git removes ignored files"
     );
+    assert!(repo.wt("staged").join("new.txt").exists());
 }
 
 #[test]
@@ -405,4 +456,72 @@ fn delete_merged_branches_from_git_config() {
     run.ok();
     assert!(run.json()["removed"][0].get("branchDeleted").is_none());
     assert!(repo.branch_exists("loop/b"));
+}
+
+#[test]
+fn a_worktree_with_submodules_is_skipped_with_its_own_code_and_help() {
+    let repo = TestRepo::new();
+    let sub = repo.base().join("sub");
+    fs::create_dir(&sub).unwrap();
+    for args in [
+        &["init", "-q", "-b", "main"][..],
+        &["commit", "-q", "--allow-empty", "-m", "sub"][..],
+    ] {
+        assert!(repo.git_in(&sub, args).status.success());
+    }
+    repo.git([
+        "-c",
+        "protocol.file.allow=always",
+        "submodule",
+        "add",
+        "-q",
+        sub.to_str().unwrap(),
+        "sub",
+    ]);
+    repo.git(["commit", "-q", "-m", "add submodule"]);
+    repo.create("s");
+    let init = repo.git_in(
+        &repo.wt("s"),
+        [
+            "-c",
+            "protocol.file.allow=always",
+            "submodule",
+            "update",
+            "-q",
+            "--init",
+        ],
+    );
+    assert!(
+        init.status.success(),
+        "{}",
+        String::from_utf8_lossy(&init.stderr)
+    );
+    repo.run(["mark", "s", "rejected"]).ok();
+
+    let dry = repo.run(["--json", "cleanup", "--dry-run"]);
+    dry.ok();
+    assert_eq!(
+        dry.json()["skipped"][0]["code"],
+        "submodules",
+        "{}",
+        dry.stdout
+    );
+
+    let run = repo.run(["--json", "cleanup"]);
+    run.ok();
+    let v = run.json();
+    let skipped = &v["skipped"][0];
+    assert_eq!(skipped["code"], "submodules", "{v}");
+    assert!(skipped["reason"].as_str().unwrap().contains("submodules"));
+    let help = skipped["help"].as_str().unwrap();
+    assert!(help.contains("submodule foreach") && help.contains(".loop-worktrees/s"));
+    assert!(repo.wt("s").join("sub/.git").exists());
+    assert_eq!(repo.ids(), ["s"]);
+
+    let human = repo.run(["cleanup"]);
+    assert!(
+        human
+            .stdout
+            .contains("  help: git removes a worktree with submodules only with --force")
+    );
 }

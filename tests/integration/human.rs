@@ -68,7 +68,7 @@ fn cleanup_prints_a_line_per_entry_and_a_summary() {
     assert!(run.stdout.contains("removed a (.loop-worktrees/a)"));
     assert!(run.stdout.contains("skipped c: "));
     assert!(
-        run.stderr.contains("removed 2, skipped 1 (dirty)"),
+        run.stderr.contains("removed 2, skipped 1 (untracked)"),
         "{}",
         run.stderr
     );

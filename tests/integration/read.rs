@@ -200,7 +200,7 @@ fn event_log_records_every_mutation_and_never_repairs() {
         (mark["from"].as_str(), mark["to"].as_str()),
         (Some("active"), Some("rejected"))
     );
-    assert_eq!(v["events"][5]["code"], "dirty");
+    assert_eq!(v["events"][5]["code"], "untracked");
     assert!(v["events"][0]["at"].as_str().unwrap().ends_with('Z'));
 
     // One run's events, as text.

@@ -165,7 +165,7 @@ fn dirty_orphan_is_skipped_not_forced() {
     let v = run.json();
     assert_eq!(v["removedOrphans"], serde_json::json!([]));
     assert_eq!(v["skipped"][0]["id"], "o");
-    assert_eq!(v["skipped"][0]["code"], "dirty");
+    assert_eq!(v["skipped"][0]["code"], "untracked");
     assert_eq!(
         fs::read_to_string(repo.wt("o").join("work")).unwrap(),
         "unsaved"
