@@ -97,6 +97,8 @@ Register-ArgumentCompleter -Native -CommandName 'git-loop' -ScriptBlock {
             [CompletionResult]::new('--status', '--status', [CompletionResultType]::ParameterName, 'Only runs with these statuses, comma-separated')
             [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Repository to operate on (default: the current directory)')
             [CompletionResult]::new('--repo', '--repo', [CompletionResultType]::ParameterName, 'Repository to operate on (default: the current directory)')
+            [CompletionResult]::new('-l', '-l', [CompletionResultType]::ParameterName, 'Also show, per run, uncommitted work, commits ahead of and behind its base, and whether it is merged')
+            [CompletionResult]::new('--long', '--long', [CompletionResultType]::ParameterName, 'Also show, per run, uncommitted work, commits ahead of and behind its base, and whether it is merged')
             [CompletionResult]::new('--ids', '--ids', [CompletionResultType]::ParameterName, 'Print only the run ids, one a line (for shell completion)')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Machine-readable output: one JSON document on stdout')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'No progress or summary lines on stderr')

@@ -37,7 +37,7 @@ __git_loop_opts() {
         mark) echo '-C --repo --json -q --quiet -h --help' ;;
         cleanup) echo '--status --older-than --dry-run --delete-merged-branches -C --repo --json -q --quiet -h --help' ;;
         reconcile) echo '--remove-orphan --min-age --dry-run -C --repo --json -q --quiet -h --help' ;;
-        list) echo '--status -C --repo --json -q --quiet -h --help' ;;
+        list) echo '--status -l --long -C --repo --json -q --quiet -h --help' ;;
         path) echo '-C --repo --json -q --quiet -h --help' ;;
         run) echo '-C --repo --json -q --quiet -h --help' ;;
         log) echo '-C --repo --json -q --quiet -h --help' ;;

@@ -89,6 +89,8 @@ set edit:completion:arg-completer[git-loop] = {|@words|
             cand --status 'Only runs with these statuses, comma-separated'
             cand -C 'Repository to operate on (default: the current directory)'
             cand --repo 'Repository to operate on (default: the current directory)'
+            cand -l 'Also show, per run, uncommitted work, commits ahead of and behind its base, and whether it is merged'
+            cand --long 'Also show, per run, uncommitted work, commits ahead of and behind its base, and whether it is merged'
             cand --ids 'Print only the run ids, one a line (for shell completion)'
             cand --json 'Machine-readable output: one JSON document on stdout'
             cand -q 'No progress or summary lines on stderr'

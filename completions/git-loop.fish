@@ -68,6 +68,7 @@ complete -c git-loop -n "__fish_git_loop_using_subcommand reconcile" -s q -l qui
 complete -c git-loop -n "__fish_git_loop_using_subcommand reconcile" -s h -l help -d 'Print help'
 complete -c git-loop -n "__fish_git_loop_using_subcommand list" -l status -d 'Only runs with these statuses, comma-separated' -r
 complete -c git-loop -n "__fish_git_loop_using_subcommand list" -s C -l repo -d 'Repository to operate on (default: the current directory)' -r -F
+complete -c git-loop -n "__fish_git_loop_using_subcommand list" -s l -l long -d 'Also show, per run, uncommitted work, commits ahead of and behind its base, and whether it is merged'
 complete -c git-loop -n "__fish_git_loop_using_subcommand list" -l ids -d 'Print only the run ids, one a line (for shell completion)'
 complete -c git-loop -n "__fish_git_loop_using_subcommand list" -l json -d 'Machine-readable output: one JSON document on stdout'
 complete -c git-loop -n "__fish_git_loop_using_subcommand list" -s q -l quiet -d 'No progress or summary lines on stderr'

@@ -54,7 +54,7 @@ pub enum Command {
     #[command(after_help = "Example:\n  git loop reconcile --remove-orphan old-run")]
     Reconcile(ReconcileArgs),
     /// List recorded runs
-    #[command(after_help = "Example:\n  git loop list --status active")]
+    #[command(after_help = "Example:\n  git loop list --status active --long")]
     List(ListArgs),
     /// Print the absolute path of a run's worktree
     #[command(after_help = "Example:\n  cd \"$(git loop path fix-login)\"")]
@@ -147,6 +147,10 @@ pub struct ListArgs {
     /// Only runs with these statuses, comma-separated
     #[arg(long, value_name = "CSV")]
     pub status: Option<String>,
+
+    /// Also show, per run, uncommitted work, commits ahead of and behind its base, and whether it is merged
+    #[arg(short, long)]
+    pub long: bool,
 
     /// Print only the run ids, one a line (for shell completion)
     #[arg(long, hide = true)]

@@ -1,5 +1,15 @@
-//! `git loop list [--status <CSV>]` — read-only, no mutex. An absent manifest
-//! lists nothing and creates nothing.
+//! `git loop list [--status <CSV>] [--long]` — read-only, no mutex. An absent
+//! manifest lists nothing and creates nothing.
+//!
+//! `--long` adds, per run, what an operator asks before `mark`: does its
+//! worktree hold uncommitted work (`dirty`: tracked changes, staged or not;
+//! `untracked`: files git neither tracks nor ignores — read with gix the way
+//! `git worktree remove` judges them), how many commits its branch is ahead
+//! of and behind its base as the base is now, and whether it is merged (its
+//! tip contained in the base; a run with no commits of its own counts as
+//! merged, as in `git branch --merged`). A value that cannot be known (the
+//! worktree or the branch is gone, the base no longer resolves) is `null`
+//! in JSON and `-` in the table. Worktrees are read in parallel.
 
 use serde::Serialize;
 
@@ -13,6 +23,35 @@ pub struct Listed {
     #[serde(flatten)]
     pub entry: Entry,
     pub present: bool,
+    /// With `--long`.
+    #[serde(flatten)]
+    pub long: Option<Long>,
+}
+
+/// What `--long` adds to a run.
+#[derive(Debug, Default, Serialize)]
+pub struct Long {
+    pub dirty: Option<bool>,
+    pub untracked: Option<bool>,
+    pub ahead: Option<usize>,
+    pub behind: Option<usize>,
+    pub merged: Option<bool>,
+}
+
+impl Long {
+    fn state(&self) -> &'static str {
+        match (self.dirty, self.untracked) {
+            (Some(true), Some(true)) => "dirty+untracked",
+            (Some(true), _) => "dirty",
+            (_, Some(true)) => "untracked",
+            (Some(false), Some(false)) => "clean",
+            _ => "-",
+        }
+    }
+}
+
+fn opt<T: std::fmt::Display>(v: Option<T>) -> String {
+    v.map_or_else(|| "-".to_owned(), |v| v.to_string())
 }
 
 #[derive(Debug, Serialize)]
@@ -21,10 +60,88 @@ pub struct ListReport {
     pub worktrees: Vec<Listed>,
 }
 
+impl ListReport {
+    /// The `--long` table: every cell a string (it reads worktrees, so the
+    /// rendering is not the cost).
+    fn human_long(&self, out: &mut Out<'_>) -> std::io::Result<()> {
+        let now = crate::time::now();
+        let header = [
+            "ID", "STATUS", "PATTERN", "AGE", "BRANCH", "STATE", "AHEAD", "BEHIND", "MERGED",
+        ];
+        let rows: Vec<[(String, &str); 9]> = self
+            .worktrees
+            .iter()
+            .map(|l| {
+                let long = l.long.as_ref().expect("--long fills every row");
+                let state = if l.present { long.state() } else { "missing" };
+                let merged = match long.merged {
+                    Some(true) => "yes",
+                    Some(false) => "no",
+                    None => "-",
+                };
+                [
+                    (l.entry.id.clone(), ""),
+                    (
+                        l.entry.status.as_str().to_owned(),
+                        crate::style::status_sgr(l.entry.status),
+                    ),
+                    (l.entry.pattern.clone(), ""),
+                    (crate::time::age(now, l.entry.created_at.0), "2"),
+                    (l.entry.branch(), ""),
+                    (
+                        state.to_owned(),
+                        match state {
+                            "clean" => "",
+                            "missing" => "1;31",
+                            _ => "33",
+                        },
+                    ),
+                    (opt(long.ahead), ""),
+                    (opt(long.behind), ""),
+                    (merged.to_owned(), if merged == "yes" { "32" } else { "" }),
+                ]
+            })
+            .collect();
+        let mut widths = header.map(str::len);
+        for row in &rows {
+            for (w, (text, _)) in widths.iter_mut().zip(row) {
+                *w = (*w).max(text.chars().count());
+            }
+        }
+        let color = out.color;
+        let w = &mut *out.stdout;
+        let last = header.len() - 1;
+        let mut cell = |text: &str, sgr: &str, i: usize| {
+            let (pad, end) = if i == last {
+                (0, "\n")
+            } else {
+                (widths[i] + 2 - text.chars().count(), "")
+            };
+            if color && !sgr.is_empty() {
+                write!(w, "\x1b[{sgr}m{text}\x1b[0m{:pad$}{end}", "")
+            } else {
+                write!(w, "{text}{:pad$}{end}", "")
+            }
+        };
+        for (i, h) in header.iter().enumerate() {
+            cell(h, "1", i)?;
+        }
+        for row in &rows {
+            for (i, (text, sgr)) in row.iter().enumerate() {
+                cell(text, sgr, i)?;
+            }
+        }
+        Ok(())
+    }
+}
+
 impl Report for ListReport {
     fn human(&self, out: &mut Out<'_>) -> std::io::Result<()> {
         if self.worktrees.is_empty() {
             return Ok(());
+        }
+        if self.worktrees[0].long.is_some() {
+            return self.human_long(out);
         }
         let now = crate::time::now();
         let ages: Vec<String> = self
@@ -85,7 +202,77 @@ impl Report for ListReport {
     }
 }
 
-pub fn run(ctx: &Ctx, filter: Option<&[Status]>) -> Result<ListReport> {
+/// Fill in `--long` for every listed run.
+fn fill_long(ctx: &Ctx, listed: &mut [Listed]) -> Result<()> {
+    let registrations = ctx.repo.loop_worktrees()?;
+    // Worktree state: gix status per worktree, in parallel (each thread opens
+    // its own repository handle).
+    let jobs: Vec<(usize, std::path::PathBuf, std::path::PathBuf)> = listed
+        .iter()
+        .enumerate()
+        .filter(|(_, l)| l.present)
+        .filter_map(|(i, l)| {
+            let (_, wt) = registrations.iter().find(|(name, _)| *name == l.entry.id)?;
+            Some((i, ctx.worktree_path(&l.entry.id), wt.admin_dir.clone()))
+        })
+        .collect();
+    let workers = std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(1)
+        .min(jobs.len())
+        .max(1);
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let states: Vec<(usize, crate::git::repo::Cleanliness)> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..workers)
+            .map(|_| {
+                let (jobs, next) = (&jobs, &next);
+                scope.spawn(move || {
+                    let mut done = Vec::new();
+                    loop {
+                        let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        let Some((i, path, admin)) = jobs.get(k) else {
+                            break;
+                        };
+                        if let Ok(c) = crate::git::repo::cleanliness(path, admin) {
+                            done.push((*i, c));
+                        }
+                    }
+                    done
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().unwrap_or_default())
+            .collect()
+    });
+    for l in listed.iter_mut() {
+        l.long = Some(Long::default());
+    }
+    for (i, c) in states {
+        let long = listed[i].long.as_mut().expect("just set");
+        long.dirty = Some(c.modified);
+        long.untracked = Some(c.untracked);
+    }
+    // Ahead/behind/merged: one revision walk each way, in the main repository.
+    let mut bases: std::collections::HashMap<String, Option<gix::ObjectId>> = Default::default();
+    for l in listed.iter_mut() {
+        let base = *bases
+            .entry(l.entry.base_branch.clone())
+            .or_insert_with(|| ctx.repo.resolve_commit(&l.entry.base_branch));
+        let tip = ctx.repo.branch_target(&l.entry.branch())?;
+        if let (Some(tip), Some(base)) = (tip, base) {
+            let (ahead, behind) = ctx.repo.ahead_behind(tip, base)?;
+            let long = l.long.as_mut().expect("just set");
+            long.ahead = Some(ahead);
+            long.behind = Some(behind);
+            long.merged = Some(ahead == 0);
+        }
+    }
+    Ok(())
+}
+
+pub fn run(ctx: &Ctx, filter: Option<&[Status]>, long: bool) -> Result<ListReport> {
     let manifest = if ctx.loop_dir_exists()? {
         ctx.manifest.load_or_default()?
     } else {
@@ -106,8 +293,13 @@ pub fn run(ctx: &Ctx, filter: Option<&[Status]>) -> Result<ListReport> {
         .map(|entry| Listed {
             present: present.contains(std::ffi::OsStr::new(&entry.id)),
             entry,
+            long: None,
         })
         .collect();
+    let mut worktrees: Vec<Listed> = worktrees;
+    if long {
+        fill_long(ctx, &mut worktrees)?;
+    }
     Ok(ListReport {
         version: 1,
         worktrees,

@@ -164,7 +164,7 @@ pub fn dispatch(cli: &Cli, out: &mut Out<'_>) -> std::result::Result<(), Fail> {
                 None => None,
             };
             let ctx = Ctx::open(cli)?;
-            let report = list::run(&ctx, filter.as_deref())?;
+            let report = list::run(&ctx, filter.as_deref(), args.long && !args.ids)?;
             if args.ids {
                 for listed in &report.worktrees {
                     writeln!(out.stdout, "{}", listed.entry.id)?;

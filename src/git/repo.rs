@@ -157,6 +157,29 @@ impl Repo {
         Ok(merge_base.is_some_and(|id| id.detach() == tip))
     }
 
+    /// Commits in `tip` not in `base`, and in `base` not in `tip` (what
+    /// `git rev-list --left-right --count tip...base` prints).
+    pub fn ahead_behind(&self, tip: gix::ObjectId, base: gix::ObjectId) -> Result<(usize, usize)> {
+        if tip == base {
+            return Ok((0, 0));
+        }
+        let count = |from: gix::ObjectId, hidden: gix::ObjectId| -> Result<usize> {
+            let walk = self
+                .repo
+                .rev_walk([from])
+                .with_hidden([hidden])
+                .all()
+                .map_err(repo_err)?;
+            let mut n = 0;
+            for info in walk {
+                info.map_err(repo_err)?;
+                n += 1;
+            }
+            Ok(n)
+        };
+        Ok((count(tip, base)?, count(base, tip)?))
+    }
+
     pub fn branch_exists(&self, branch: &str) -> Result<bool> {
         let name = format!("refs/heads/{branch}");
         Ok(self
