@@ -408,6 +408,42 @@ fn an_invalid_value_in_each_layer_names_the_layer_and_changes_nothing() {
             Box::new(|_: &TestRepo| vec![("GIT_LOOP_CLEANUP_OLDER_THAN".into(), "-1h".into())]),
             "GIT_LOOP_CLEANUP_OLDER_THAN",
         ),
+        (
+            "git config copy pattern",
+            Box::new(|r: &TestRepo| {
+                r.git(["config", "--add", "loop.createCopy", ".env"]);
+                r.git(["config", "--add", "loop.createCopy", "a/../../b"]);
+                vec![]
+            }),
+            "a/../../b",
+        ),
+        (
+            "env copy pattern",
+            Box::new(|_: &TestRepo| vec![("GIT_LOOP_CREATE_COPY".into(), ".env,!".into())]),
+            "GIT_LOOP_CREATE_COPY",
+        ),
+        (
+            "repo toml hook type",
+            Box::new(|r: &TestRepo| {
+                fs::write(
+                    r.root.join(".git-loop.toml"),
+                    "[cleanup]\npre-command = [\"a\"]\n",
+                )
+                .unwrap();
+                vec![]
+            }),
+            ".git-loop.toml",
+        ),
+        (
+            "user toml unknown create key",
+            Box::new(move |r: &TestRepo| {
+                let p = r.home.join(user);
+                fs::create_dir_all(p.parent().unwrap()).unwrap();
+                fs::write(p, "[create]\npost-comand = \"x\"\n").unwrap();
+                vec![]
+            }),
+            "post-comand",
+        ),
     ];
     for (what, setup, names) in cases {
         let repo = TestRepo::new();
@@ -482,4 +518,65 @@ fn cleanup_uses_the_configured_status_set_and_cutoff() {
         .collect();
     assert_eq!(removed, ["old"]);
     assert_eq!(repo.ids(), ["young", "rej"]);
+}
+
+#[test]
+fn copy_and_hook_keys_follow_the_same_layers() {
+    let repo = TestRepo::new();
+    let v = config(&repo, &[]);
+    assert_eq!(
+        value_and_source(&v, "create.copy"),
+        (serde_json::json!([]), "built-in default".into())
+    );
+    assert_eq!(v["create.post-command"]["value"], serde_json::Value::Null);
+    assert_eq!(v["cleanup.pre-command"]["value"], serde_json::Value::Null);
+
+    let user = repo.home.join(".config/git-loop/config.toml");
+    fs::create_dir_all(user.parent().unwrap()).unwrap();
+    fs::write(
+        &user,
+        "[create]\ncopy = [\".env\"]\npost-command = \"make setup\"\n[cleanup]\npre-command = \"true\"\n",
+    )
+    .unwrap();
+    let v = config(&repo, &[]);
+    let (copy, source) = value_and_source(&v, "create.copy");
+    assert_eq!(copy, serde_json::json!([".env"]));
+    assert!(source.contains("config.toml"), "{source}");
+    let (hook, source) = value_and_source(&v, "create.post-command");
+    assert_eq!(hook, "make setup");
+    assert!(
+        source.contains("config.toml") && !source.contains("trusted"),
+        "a user file's hook needs no trust: {source}"
+    );
+
+    // git config replaces the list (a multivar), the environment beats it.
+    repo.git(["config", "--add", "loop.createCopy", ".env.local"]);
+    repo.git(["config", "--add", "loop.createCopy", "secrets/*.key"]);
+    repo.git(["config", "loop.cleanupPreCommand", "./check"]);
+    let v = config(&repo, &[]);
+    assert_eq!(
+        v["create.copy"]["value"],
+        serde_json::json!([".env.local", "secrets/*.key"])
+    );
+    assert!(
+        v["cleanup.pre-command"]["source"]
+            .as_str()
+            .unwrap()
+            .contains("loop.cleanupPreCommand")
+    );
+    let v = config(
+        &repo,
+        &[
+            ("GIT_LOOP_CREATE_COPY", ".a, .b"),
+            ("GIT_LOOP_CREATE_POST_COMMAND", "npm ci"),
+        ],
+    );
+    assert_eq!(v["create.copy"]["value"], serde_json::json!([".a", ".b"]));
+    assert_eq!(
+        value_and_source(&v, "create.post-command"),
+        (
+            serde_json::json!("npm ci"),
+            "environment GIT_LOOP_CREATE_POST_COMMAND".into()
+        )
+    );
 }
