@@ -128,6 +128,17 @@ fn copy_path(src_root: &Path, dest_root: &Path, rel: &Path, report: &mut CopyRep
         Ok(m) => m,
         Err(e) => return skip(report, format!("could not read: {e}")),
     };
+    // Never write through a symlink the new worktree's checkout put on the
+    // way (a tracked `config -> /etc` must not send `config/x` outside).
+    if let Some(link) = symlink_on_the_way(dest_root, rel) {
+        return skip(
+            report,
+            format!(
+                "{} is a symlink in the new worktree; not written through",
+                link.display()
+            ),
+        );
+    }
     if meta.is_dir() {
         if let Err(e) = fs::create_dir_all(&dest) {
             return skip(report, format!("could not create: {e}"));
@@ -179,4 +190,22 @@ fn copy_file_new(src: &Path, dest: &Path, meta: &fs::Metadata) -> std::io::Resul
     std::io::copy(&mut from, &mut to)?;
     to.set_permissions(meta.permissions())?;
     Ok(())
+}
+
+/// The first directory of `rel` (below `root`, `rel` itself excluded) that
+/// is a symlink, if any.
+fn symlink_on_the_way(root: &Path, rel: &Path) -> Option<std::path::PathBuf> {
+    let mut at = root.to_path_buf();
+    let mut shown = std::path::PathBuf::new();
+    let parent = rel.parent()?;
+    for part in parent.components() {
+        at.push(part);
+        shown.push(part);
+        match fs::symlink_metadata(&at) {
+            Ok(m) if m.file_type().is_symlink() => return Some(shown),
+            Ok(_) => {}
+            Err(_) => return None, // not there yet: created as a real directory
+        }
+    }
+    None
 }

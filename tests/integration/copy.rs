@@ -184,3 +184,29 @@ fn a_pattern_reaching_outside_is_refused_and_nothing_is_created() {
     assert!(!repo.wt("r1").exists());
     assert!(!repo.branch_exists("loop/r1"));
 }
+
+#[test]
+fn copy_never_writes_through_a_symlink_in_the_new_worktree() {
+    let repo = TestRepo::new();
+    let outside = repo.base().join("outside");
+    fs::create_dir(&outside).unwrap();
+    // Tracked: `conf` is a symlink to a directory outside the repository.
+    std::os::unix::fs::symlink(&outside, repo.root.join("conf")).unwrap();
+    repo.git(["add", "conf"]);
+    repo.git(["commit", "-q", "-m", "conf link"]);
+    // In the main worktree, replace the link by a real directory holding an
+    // untracked file that the pattern selects.
+    fs::remove_file(repo.root.join("conf")).unwrap();
+    fs::create_dir(repo.root.join("conf")).unwrap();
+    fs::write(repo.root.join("conf/secret.local"), "x").unwrap();
+    repo.git(["config", "loop.createCopy", "*.local"]);
+    let run = repo.run(["--json", "create", "r1", "--pattern", "p"]);
+    run.ok();
+    let v = run.json();
+    assert_eq!(v["copy"]["copied"], serde_json::json!([]), "{v}");
+    assert_eq!(v["copy"]["skipped"][0]["path"], "conf/secret.local");
+    assert!(
+        !outside.join("secret.local").exists(),
+        "written outside the repository"
+    );
+}
