@@ -17,6 +17,13 @@
 //! `.git/worktrees/` under it; exactly that failure is retried, and the
 //! state on disk decides the outcome (see `remove_worktree`).
 //!
+//! Hooks: `cleanup.pre-command` runs in each selected worktree before any
+//! removal, one at a time, under the worktree-operation lock (a slow hook
+//! delays concurrent creates; it never races a removal). Its non-zero exit
+//! keeps that entry (`hook-refused`). A hook from an untrusted repository
+//! file refuses the whole cleanup before anything changes; a dry run runs no
+//! hook.
+//!
 //! Locking: the worktree-operation lock is held for the whole cleanup; the
 //! manifest mutex only to select entries and, after git is done, to drop the
 //! removed ones — matched by id *and* `createdAt`, so an entry that changed
