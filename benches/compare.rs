@@ -441,6 +441,66 @@ fn main() {
         });
     }
 
+    // list --long over 20 worktrees of a 2,000-file repository (one dirty,
+    // one with commits of its own) vs what an operator would otherwise run:
+    // `git status --porcelain` in each and `git rev-list --left-right --count`
+    // against the base for each.
+    {
+        let repo = base.join("long20");
+        init_repo(&env, &repo, 2000);
+        for i in 0..20 {
+            run(env.gl(
+                &repo,
+                &["create", &format!("run-{i}"), "--pattern", "bench"],
+            ));
+        }
+        std::fs::write(repo.join(".loop-worktrees/run-3/d0/f0.txt"), "changed\n").unwrap();
+        let wt1 = repo.join(".loop-worktrees/run-1");
+        std::fs::write(wt1.join("new.txt"), "new\n").unwrap();
+        run(env.git(&wt1, &["add", "new.txt"]));
+        run(env.git(&wt1, &["commit", "-q", "-m", "work"]));
+        // Refresh every index once, so neither side pays for stat-dirty entries.
+        for i in 0..20 {
+            run(env.git(
+                &repo.join(format!(".loop-worktrees/run-{i}")),
+                &["status", "--porcelain"],
+            ));
+        }
+        let (o, b) = compare(
+            it(9),
+            |_| timed(env.gl(&repo, &["list", "--long"])),
+            |_| {
+                let t = Instant::now();
+                for i in 0..20 {
+                    run(env.git(
+                        &repo.join(format!(".loop-worktrees/run-{i}")),
+                        &["status", "--porcelain"],
+                    ));
+                    run(env.git(
+                        &repo,
+                        &[
+                            "rev-list",
+                            "--left-right",
+                            "--count",
+                            &format!("loop/run-{i}...main"),
+                        ],
+                    ));
+                }
+                t.elapsed()
+            },
+            |_| {},
+        );
+        rows.push(Row {
+            scenario: "list --long, 20 worktrees × 2k files".into(),
+            ours: o,
+            base: b,
+            target: None,
+            note:
+                "baseline: per worktree, git status --porcelain + git rev-list --left-right --count"
+                    .into(),
+        });
+    }
+
     // A peer: worktrunk, if installed.
     let peer = Command::new("wt")
         .arg("--version")
