@@ -125,13 +125,6 @@ pub fn run(ctx: &Ctx, args: &CreateArgs, out: &mut Out<'_>) -> Result<CreateRepo
     // Read the whole configuration even when --base is given: a broken layer
     // is reported the same way whatever flags are typed.
     let settings = ctx.settings()?;
-    // An untrusted hook refuses the create before anything changes.
-    let post_command = crate::hooks::hook(
-        settings,
-        crate::config::TOML_CREATE_POST_COMMAND,
-        ctx.repo.root(),
-        ctx.repo.common_dir(),
-    )?;
     let (base, origin) = match &args.base {
         Some(b) => (b.clone(), "--base".to_owned()),
         None => (settings.base.value.clone(), settings.base.origin.clone()),
@@ -168,6 +161,14 @@ pub fn run(ctx: &Ctx, args: &CreateArgs, out: &mut Out<'_>) -> Result<CreateRepo
     if ctx.repo.branch_exists(&branch)? {
         return Err(Error::BranchExists { branch });
     }
+    // An untrusted hook refuses the create before anything changes (a reuse,
+    // which runs no hook, does not need it).
+    let post_command = crate::hooks::hook(
+        settings,
+        crate::config::TOML_CREATE_POST_COMMAND,
+        ctx.repo.root(),
+        ctx.repo.common_dir(),
+    )?;
 
     refuse_symlinked_gitignore(&ctx.repo.root().join(".gitignore"))?;
 

@@ -85,6 +85,11 @@ fn a_repo_file_hook_never_runs_before_trust() {
     assert_eq!(run.json()["error"]["code"], "untrusted-hook");
     assert_eq!(fs::read_to_string(&log).unwrap().lines().count(), 1);
     assert!(!repo.wt("r2").exists());
+    // A reuse runs no hook, so it needs no trust.
+    let reuse = repo.run(["--json", "create", "r1", "--pattern", "p", "--reuse"]);
+    reuse.ok();
+    assert_eq!(reuse.json()["method"], "reused");
+    assert_eq!(fs::read_to_string(&log).unwrap().lines().count(), 1);
 }
 
 #[test]
