@@ -270,95 +270,67 @@ pub fn repo_toml_path(root: &Path) -> PathBuf {
 /// The git-config layer: for each key, the value git itself would use, and
 /// where it was set.
 fn git_config_layer(config: &gix::config::File) -> Vec<Single> {
-    let mut out = Vec::new();
     let params = std::env::var("GIT_CONFIG_PARAMETERS")
         .ok()
         .map(|p| parse_config_parameters(&p))
         .unwrap_or_default();
+    let mut out = Vec::new();
     for (path, key, _) in KEYS {
-        let name = key.strip_prefix("loop.").expect("loop.* key");
-        if key == KEY_CREATE_COPY {
-            if let Some(layer) = git_config_list(config, &params, path, key, name) {
-                out.push(layer);
-            }
+        let values = git_config_values(config, &params, key);
+        let Some((_, from)) = values.last() else {
             continue;
-        }
-        let mut winner: Option<(String, String)> = None;
-        if let Some(sections) = config.sections_by_name("loop") {
-            for section in sections {
-                if section.header().subsection_name().is_some() {
-                    continue;
-                }
-                if let Some(value) = section.values(name).into_iter().last() {
-                    let meta = section.meta();
-                    let from = match &meta.path {
-                        Some(p) => format!("{key} in {}", p.display()),
-                        None => format!("{key} ({:?})", meta.source),
-                    };
-                    winner = Some((value.to_str_lossy().into_owned(), from));
+        };
+        let from = from.clone();
+        let value = if key == KEY_CREATE_COPY {
+            // A multivar, like git's own: every value at every level is one
+            // item, in cascade order; an empty value clears the items before it.
+            let mut items: Vec<String> = Vec::new();
+            for (value, _) in values {
+                if value.is_empty() {
+                    items.clear();
+                } else {
+                    items.push(value);
                 }
             }
-        }
-        // `git -c key=value loop …` reaches us only through GIT_CONFIG_PARAMETERS.
-        for (k, v) in &params {
-            if k.eq_ignore_ascii_case(key) {
-                winner = Some((v.clone(), format!("{key} from the command line (git -c)")));
-            }
-        }
-        if let Some((value, from)) = winner {
-            out.push(single(
-                "git config",
-                Some(from),
-                path,
-                layer_value(path, value),
-            ));
-        }
+            Value::from(items)
+        } else {
+            let (value, _) = values.into_iter().last().expect("not empty");
+            layer_value(path, value)
+        };
+        out.push(single("git config", Some(from), path, value));
     }
     out
 }
 
-/// A multi-valued git-config key (`loop.createCopy`): like git's own
-/// multivars, every value at every level is one item, in cascade order; an
-/// empty value clears the items before it.
-fn git_config_list(
+/// Every value of `key` (`loop.<name>`) in git's cascade order, each with
+/// where it was set: the config files, then `git -c key=value loop …`, which
+/// reaches us only through `GIT_CONFIG_PARAMETERS`.
+fn git_config_values(
     config: &gix::config::File,
     params: &[(String, String)],
-    path: &'static str,
     key: &str,
-    name: &str,
-) -> Option<Single> {
-    let mut items: Vec<String> = Vec::new();
-    let mut from: Option<String> = None;
-    let mut push = |value: String, origin: String| {
-        if value.is_empty() {
-            items.clear();
-        } else {
-            items.push(value);
+) -> Vec<(String, String)> {
+    let name = key.strip_prefix("loop.").expect("loop.* key");
+    let mut out = Vec::new();
+    for section in config.sections_by_name("loop").into_iter().flatten() {
+        if section.header().subsection_name().is_some() {
+            continue;
         }
-        from = Some(origin);
-    };
-    if let Some(sections) = config.sections_by_name("loop") {
-        for section in sections {
-            if section.header().subsection_name().is_some() {
-                continue;
-            }
-            let meta = section.meta();
-            let origin = match &meta.path {
-                Some(p) => format!("{key} in {}", p.display()),
-                None => format!("{key} ({:?})", meta.source),
-            };
-            for value in section.values(name) {
-                push(value.to_str_lossy().into_owned(), origin.clone());
-            }
+        let meta = section.meta();
+        let origin = match &meta.path {
+            Some(p) => format!("{key} in {}", p.display()),
+            None => format!("{key} ({:?})", meta.source),
+        };
+        for value in section.values(name) {
+            out.push((value.to_str_lossy().into_owned(), origin.clone()));
         }
     }
     for (k, v) in params {
         if k.eq_ignore_ascii_case(key) {
-            push(v.clone(), format!("{key} from the command line (git -c)"));
+            out.push((v.clone(), format!("{key} from the command line (git -c)")));
         }
     }
-    let from = from?;
-    Some(single("git config", Some(from), path, Value::from(items)))
+    out
 }
 
 /// Parse `GIT_CONFIG_PARAMETERS`: space-separated shell-single-quoted items,

@@ -138,13 +138,7 @@ pub fn run(command: &str, dir: &Path, env: &[(&str, &OsStr)]) -> Result<HookOutc
             .unwrap_or_else(|_| Stdio::null())
     };
     let mut cmd = Command::new("sh");
-    cmd.arg("-c")
-        .arg(command)
-        .current_dir(dir)
-        .env_remove("GIT_DIR")
-        .env_remove("GIT_WORK_TREE")
-        .env_remove("GIT_INDEX_FILE")
-        .env_remove("GIT_COMMON_DIR")
+    crate::git::cmd::without_repo_env(cmd.arg("-c").arg(command).current_dir(dir))
         .stdin(Stdio::null())
         .stdout(stderr())
         .stderr(stderr());

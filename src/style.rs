@@ -29,9 +29,11 @@ pub fn status_sgr(status: Status) -> &'static str {
     }
 }
 
-/// A short machine code for a skip reason: printed in JSON beside git's own
-/// text (`"code"`), and used by summaries ("skipped 2 (dirty)"). git's message
-/// for modified and for untracked files is the same, so both are `dirty`.
+/// The machine code for git's own refusal text (`git worktree remove`):
+/// printed in JSON beside it (`"code"`) and used by summaries ("skipped 2
+/// (dirty)"). git's message for modified and for untracked files is the same,
+/// so both read as `dirty` here; the caller tells them apart with gix.
+/// Skips git-loop decides itself carry their code from where they are made.
 pub fn reason_code(reason: &str) -> &'static str {
     if reason.contains("modified or untracked") {
         "dirty"
@@ -39,8 +41,6 @@ pub fn reason_code(reason: &str) -> &'static str {
         "locked"
     } else if reason.contains("submodule") {
         "submodules"
-    } else if reason.contains("symlink") || reason.contains("not a worktree registered") {
-        "foreign-clone"
     } else {
         "git-refused"
     }

@@ -111,18 +111,29 @@ fn cutoff_text(d: jiff::SignedDuration) -> String {
 
 pub fn run(ctx: &Ctx) -> Result<ConfigReport> {
     let s = ctx.settings()?;
-    // A hook from the repository's own file says whether it may run.
-    let hook_source = |key: &'static str, sourced: &crate::config::Sourced<Option<String>>| {
-        if sourced.value.is_none() || !s.is_from_repo_file(key) {
-            return Ok::<_, crate::error::Error>(sourced.origin.clone());
-        }
+    // A hook from the repository's own file says whether it may run (the
+    // file is hashed once, and only when it sets a hook).
+    let repo_hooks = [
+        (TOML_CLEANUP_PRE_COMMAND, &s.cleanup_pre_command),
+        (TOML_CREATE_POST_COMMAND, &s.create_post_command),
+    ]
+    .iter()
+    .any(|(key, sourced)| sourced.value.is_some() && s.is_from_repo_file(key));
+    let trust_state = if repo_hooks {
         let blob = crate::hooks::repo_file_id(ctx.repo.root())?.unwrap_or_default();
-        let state = if crate::hooks::is_trusted(ctx.repo.common_dir(), &blob)? {
+        if crate::hooks::is_trusted(ctx.repo.common_dir(), &blob)? {
             "trusted"
         } else {
             "NOT trusted: will not run until `git loop trust`"
-        };
-        Ok(format!("{} ({state})", sourced.origin))
+        }
+    } else {
+        ""
+    };
+    let hook_source = |key: &'static str, sourced: &crate::config::Sourced<Option<String>>| {
+        if sourced.value.is_none() || !s.is_from_repo_file(key) {
+            return sourced.origin.clone();
+        }
+        format!("{} ({trust_state})", sourced.origin)
     };
     Ok(ConfigReport {
         base: Shown {
@@ -148,7 +159,7 @@ pub fn run(ctx: &Ctx) -> Result<ConfigReport> {
         },
         cleanup_pre_command: Shown {
             value: s.cleanup_pre_command.value.clone(),
-            source: hook_source(TOML_CLEANUP_PRE_COMMAND, &s.cleanup_pre_command)?,
+            source: hook_source(TOML_CLEANUP_PRE_COMMAND, &s.cleanup_pre_command),
         },
         create_copy: Shown {
             value: s.create_copy.value.clone(),
@@ -156,7 +167,7 @@ pub fn run(ctx: &Ctx) -> Result<ConfigReport> {
         },
         create_post_command: Shown {
             value: s.create_post_command.value.clone(),
-            source: hook_source(TOML_CREATE_POST_COMMAND, &s.create_post_command)?,
+            source: hook_source(TOML_CREATE_POST_COMMAND, &s.create_post_command),
         },
     })
 }

@@ -19,6 +19,16 @@ use std::process::{Command, Stdio};
 
 use crate::error::{CommandError, Error, Result};
 
+/// Remove the variables that would point a child at another repository
+/// (`GIT_DIR`, `GIT_WORK_TREE`, `GIT_INDEX_FILE`, `GIT_COMMON_DIR`): git
+/// and hooks run by git-loop find their repository from their directory.
+pub fn without_repo_env(cmd: &mut Command) -> &mut Command {
+    cmd.env_remove("GIT_DIR")
+        .env_remove("GIT_WORK_TREE")
+        .env_remove("GIT_INDEX_FILE")
+        .env_remove("GIT_COMMON_DIR")
+}
+
 #[derive(Debug, Clone)]
 pub struct Git {
     root: PathBuf,
@@ -36,14 +46,7 @@ impl Git {
     }
 
     fn run_in(&self, dir: &Path, args: &[&OsStr]) -> Result<std::result::Result<(), CommandError>> {
-        let output = Command::new("git")
-            .arg("-C")
-            .arg(dir)
-            .args(args)
-            .env_remove("GIT_DIR")
-            .env_remove("GIT_WORK_TREE")
-            .env_remove("GIT_INDEX_FILE")
-            .env_remove("GIT_COMMON_DIR")
+        let output = without_repo_env(Command::new("git").arg("-C").arg(dir).args(args))
             .env("LC_ALL", "C")
             .env("GIT_TERMINAL_PROMPT", "0")
             .stdin(Stdio::null())
