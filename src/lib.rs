@@ -13,6 +13,7 @@ pub mod copy;
 pub mod crash;
 pub mod error;
 pub mod events;
+pub mod fsx;
 pub mod generate;
 pub mod git;
 pub mod hooks;
