@@ -199,6 +199,15 @@ pub enum Error {
     )]
     MutexTimeout { path: PathBuf },
 
+    #[error("run worktree {path} is being removed by another git-loop (waited {waited}s)")]
+    #[diagnostic(
+        code(run_busy),
+        help(
+            "a cleanup is removing this run's worktree; wait for it, then look at `git loop list`"
+        )
+    )]
+    RunBusy { path: PathBuf, waited: u64 },
+
     #[error("{0}")]
     #[diagnostic(code(git_failed))]
     Git(CommandError),
@@ -256,6 +265,7 @@ impl Error {
             Error::NotReusable { .. } => "not-reusable",
             Error::BaseNotFound { .. } => "base-not-found",
             Error::MutexTimeout { .. } => "mutex-timeout",
+            Error::RunBusy { .. } => "run-busy",
             Error::Git(_) => "git-failed",
             Error::Checkout { .. } => "checkout-failed",
             Error::Config { .. } => "invalid-config",

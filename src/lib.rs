@@ -23,6 +23,7 @@ pub mod runid;
 pub mod signals;
 pub mod style;
 pub mod time;
+pub mod worktree;
 
 use std::ffi::OsString;
 use std::io::{self, Write};

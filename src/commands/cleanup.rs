@@ -33,7 +33,7 @@ use jiff::SignedDuration;
 use serde::Serialize;
 
 use crate::cli::CleanupArgs;
-use crate::commands::{Ctx, Removal, Skip, SkippedEntry, remove_worktree};
+use crate::commands::{Ctx, Removal, Remover, Skip, SkippedEntry, remove_worktree};
 use crate::config::{parse_cutoff, parse_status_csv};
 use crate::error::Result;
 use crate::git::cmd::Git;
@@ -93,6 +93,10 @@ pub struct CleanupReport {
     pub dry_run: bool,
     pub removed: Vec<RemovedEntry>,
     pub skipped: Vec<SkippedEntry>,
+    /// Set when the cleanup failed part way (a manifest write on a full disk,
+    /// say): what was removed before it is still listed; exit 1.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<super::Failure>,
 }
 
 impl Report for CleanupReport {
@@ -129,6 +133,15 @@ impl Report for CleanupReport {
             out.note(format_args!("{summary} (nothing selected)"));
         } else {
             out.note(format_args!("{summary}"));
+        }
+        if let Some(e) = &self.error {
+            writeln!(out.stderr, "git-loop: error: {}", e.message)?;
+            if !self.removed.is_empty() {
+                writeln!(
+                    out.stderr,
+                    "  help: the worktrees listed as removed are gone; `git loop reconcile` drops their entries once the manifest can be written"
+                )?;
+            }
         }
         if codes.contains(&"dirty") || codes.contains(&"untracked") {
             out.note(format_args!(
@@ -192,19 +205,136 @@ fn delete_if_merged(ctx: &Ctx, git: &Git, entry: &Entry) -> Result<(bool, Option
     }
 }
 
+/// The manifest as it is now, for the re-check before each removal: re-read
+/// only when `manifest.json` was replaced. The cache keeps the parsed file
+/// open, so its inode cannot be reused by another file while it is cached:
+/// the same (device, inode) at the path means the same content (the
+/// manifest is only ever replaced by a rename, never written in place).
+struct Current<'a> {
+    path: &'a std::path::Path,
+    cached: std::sync::Mutex<Option<(std::fs::File, std::sync::Arc<Manifest>)>>,
+}
+
+impl Current<'_> {
+    fn get(&self) -> Result<std::sync::Arc<Manifest>> {
+        use std::os::unix::fs::MetadataExt;
+        let identity = |m: &std::fs::Metadata| (m.dev(), m.ino());
+        let now = std::fs::symlink_metadata(self.path)
+            .ok()
+            .map(|m| identity(&m));
+        let mut cached = self.cached.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some((file, manifest)) = cached.as_ref()
+            && file.metadata().ok().map(|m| identity(&m)) == now
+        {
+            return Ok(manifest.clone());
+        }
+        let Some(mut file) =
+            crate::fsx::open_regular(self.path, std::fs::OpenOptions::new().read(true))?
+        else {
+            *cached = None;
+            return Ok(std::sync::Arc::new(Manifest::default()));
+        };
+        let mut text = String::new();
+        std::io::Read::read_to_string(&mut file, &mut text)
+            .map_err(|e| crate::error::Error::io("could not read", self.path, e))?;
+        let manifest = std::sync::Arc::new(Manifest::parse(&text).map_err(|reason| {
+            crate::error::Error::InvalidManifest {
+                path: self.path.to_path_buf(),
+                reason,
+            }
+        })?);
+        *cached = Some((file, manifest.clone()));
+        Ok(manifest)
+    }
+}
+
+/// Why `entry` is no longer to be removed, if it is not: the manifest now
+/// holds it with a status outside the set (`active` above all), or no longer
+/// holds this run.
+fn no_longer_selected(now: &Manifest, entry: &Entry, statuses: &[Status]) -> Option<Skip> {
+    match now.find(&entry.id) {
+        Some(e) if e.same_run(entry) => {
+            if e.status == Status::Active {
+                Some(Skip::new(
+                    "it was marked active after this cleanup selected it; kept",
+                    "active",
+                ))
+            } else if !statuses.contains(&e.status) {
+                Some(Skip::new(
+                    format!(
+                        "it was marked {} after this cleanup selected it; kept",
+                        e.status
+                    ),
+                    e.status.as_str(),
+                ))
+            } else {
+                None
+            }
+        }
+        _ => Some(Skip::new(
+            "its manifest entry changed after this cleanup selected it; kept",
+            "changed",
+        )),
+    }
+}
+
+/// One removal, guarded: the run lock on its directory (so a concurrent
+/// `mark` cannot cross it), the re-check that the run is still selected,
+/// the removal, and its `remove` event appended while the lock is held — so
+/// the event log orders it before any mark that waited for it.
+fn remove_one(
+    remover: &Remover<'_>,
+    current: &Current<'_>,
+    entry: &Entry,
+    statuses: &[Status],
+    dry_run: bool,
+) -> Result<(Removal, Option<String>)> {
+    let dir = remover.loop_dir.join(&entry.id);
+    let registered = remover.registration(&entry.id).is_some();
+    let _lock = if !dry_run && registered {
+        crate::worktree::RunLock::acquire(&dir, crate::worktree::RUN_LOCK_DEADLINE)?
+    } else {
+        None
+    };
+    if !dry_run
+        && registered
+        && let Some(skip) = no_longer_selected(current.get()?.as_ref(), entry, statuses)
+    {
+        return Ok((Removal::Skipped(skip), None));
+    }
+    let outcome = remove_worktree(remover, &entry.id, dry_run)?;
+    let mut warning = None;
+    if !dry_run && registered && outcome == Removal::Removed {
+        let logged = ManifestMutex::acquire(&remover.loop_dir)
+            .map_err(|e| e.to_string())
+            .and_then(|_mutex| {
+                crate::events::append(
+                    &remover.loop_dir,
+                    &[crate::events::Event::new("remove", &entry.id)],
+                )
+            });
+        warning = logged.err().map(|e| format!("warning: event log: {e}"));
+    }
+    Ok((outcome, warning))
+}
+
 /// Remove the selected worktrees, as many at a time as there are cores.
 /// Outcomes come back in selection order. Progress is drawn on a terminal
 /// once the cleanup has run for half a second.
 fn remove_all(
     ctx: &Ctx,
-    git: &Git,
+    remover: &Remover<'_>,
     selected: &[Entry],
-    registrations: &[(String, crate::git::repo::Worktree)],
+    statuses: &[Status],
     dry_run: bool,
     out: &mut Out<'_>,
-) -> Result<Vec<Removal>> {
+) -> Vec<Result<Removal>> {
     use std::sync::atomic::{AtomicUsize, Ordering};
-    let loop_dir = ctx.loop_dir();
+    let manifest_path = ctx.manifest.path().to_path_buf();
+    let current = Current {
+        path: &manifest_path,
+        cached: std::sync::Mutex::new(None),
+    };
     let workers = std::thread::available_parallelism()
         .map(|n| n.get())
         .unwrap_or(1)
@@ -218,12 +348,12 @@ fn remove_all(
         let (tx, rx) = std::sync::mpsc::channel();
         for _ in 0..workers {
             let tx = tx.clone();
-            let (next, loop_dir) = (&next, &loop_dir);
+            let (next, current) = (&next, &current);
             scope.spawn(move || {
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     let Some(entry) = selected.get(i) else { break };
-                    let outcome = remove_worktree(loop_dir, git, &entry.id, registrations, dry_run);
+                    let outcome = remove_one(remover, current, entry, statuses, dry_run);
                     if tx.send((i, outcome)).is_err() {
                         break;
                     }
@@ -232,6 +362,12 @@ fn remove_all(
         }
         drop(tx);
         for (done, (i, outcome)) in rx.into_iter().enumerate() {
+            let outcome = outcome.map(|(removal, warning)| {
+                if let Some(w) = warning {
+                    out.note(format_args!("{w}"));
+                }
+                removal
+            });
             outcomes[i] = Some(outcome);
             if started.elapsed() > std::time::Duration::from_millis(500) {
                 out.progress(Some(format_args!(
@@ -260,7 +396,7 @@ fn run_pre_command(
     ctx: &Ctx,
     command: &str,
     selected: Vec<Entry>,
-    registrations: &[(String, crate::git::repo::Worktree)],
+    remover: &Remover<'_>,
     out: &mut Out<'_>,
 ) -> Result<(Vec<Entry>, Vec<SkippedEntry>)> {
     let mut kept = Vec::new();
@@ -268,7 +404,7 @@ fn run_pre_command(
     for entry in selected {
         let dir = ctx.worktree_path(&entry.id);
         let real_dir = std::fs::symlink_metadata(&dir).is_ok_and(|m| m.is_dir());
-        let registered = registrations.iter().any(|(name, _)| *name == entry.id);
+        let registered = remover.registration(&entry.id).is_some();
         if !real_dir || !registered {
             kept.push(entry);
             continue;
@@ -333,16 +469,21 @@ pub fn run(ctx: &Ctx, flags: &Flags, out: &mut Out<'_>) -> Result<CleanupReport>
         dry_run: flags.dry_run,
         removed: Vec::new(),
         skipped: Vec::new(),
+        error: None,
     };
     if !ctx.loop_dir_exists()? {
         return Ok(report);
     }
+    // Validated before any lock is taken: a manifest git-loop does not
+    // understand refuses the cleanup with no trace left.
+    let manifest = ctx.manifest.load_or_default()?;
     let git = Git::new(ctx.repo.root());
 
     let _ops;
     let selected = if flags.dry_run {
-        select(&ctx.manifest.load_or_default()?, &statuses, older_than)
+        select(&manifest, &statuses, older_than)
     } else {
+        drop(manifest);
         _ops = OpsLock::acquire(&ctx.loop_dir(), || {
             out.note(format_args!(
                 "waiting for another git-loop worktree operation to finish…"
@@ -355,11 +496,11 @@ pub fn run(ctx: &Ctx, flags: &Flags, out: &mut Out<'_>) -> Result<CleanupReport>
         return Ok(report);
     }
 
-    let registrations = ctx.repo.loop_worktrees()?;
+    let remover = Remover::new(ctx, &git)?;
     let mut refused = Vec::new();
     let selected = match pre_command {
         Some(command) if !flags.dry_run => {
-            let (kept, no) = run_pre_command(ctx, command, selected, &registrations, out)?;
+            let (kept, no) = run_pre_command(ctx, command, selected, &remover, out)?;
             refused = no;
             kept
         }
@@ -371,11 +512,19 @@ pub fn run(ctx: &Ctx, flags: &Flags, out: &mut Out<'_>) -> Result<CleanupReport>
         }
         None => selected,
     };
-    let outcomes = remove_all(ctx, &git, &selected, &registrations, flags.dry_run, out)?;
+    let outcomes = remove_all(ctx, &remover, &selected, &statuses, flags.dry_run, out);
+    // Entries removed without git (directory and registration already
+    // gone): their `remove` event is logged with the drop below. The others
+    // were logged as they were removed.
+    let mut unlogged = std::collections::HashSet::new();
     let mut gone = Vec::new();
+    let mut first_error = None;
     for (entry, outcome) in selected.into_iter().zip(outcomes) {
         match outcome {
-            Removal::Removed => {
+            Ok(Removal::Removed) => {
+                if remover.registration(&entry.id).is_none() {
+                    unlogged.insert(entry.id.clone());
+                }
                 report.removed.push(RemovedEntry {
                     id: entry.id.clone(),
                     path: entry.path(),
@@ -385,7 +534,18 @@ pub fn run(ctx: &Ctx, flags: &Flags, out: &mut Out<'_>) -> Result<CleanupReport>
                 });
                 gone.push(entry);
             }
-            Removal::Skipped(skip) => report.skipped.push(SkippedEntry::new(&entry.id, skip)),
+            Ok(Removal::Skipped(skip)) => {
+                report.skipped.push(SkippedEntry::new(&entry.id, skip));
+            }
+            Err(e) => {
+                // One worktree that could not be handled does not hide what
+                // happened to the others: they are reported, then the error.
+                report.skipped.push(SkippedEntry::new(
+                    &entry.id,
+                    Skip::new(e.to_string(), "error"),
+                ));
+                first_error.get_or_insert(e);
+            }
         }
     }
     report.skipped.extend(refused);
@@ -393,38 +553,84 @@ pub fn run(ctx: &Ctx, flags: &Flags, out: &mut Out<'_>) -> Result<CleanupReport>
     let delete_merged =
         flags.delete_merged_branches || settings.cleanup_delete_merged_branches.value;
     if delete_merged && !flags.dry_run {
-        for removed in &mut report.removed {
-            let entry = gone
-                .iter()
-                .find(|e| e.id == removed.id)
-                .expect("removed entries are gone");
-            let (deleted, kept) = delete_if_merged(ctx, &git, entry)?;
-            removed.branch_deleted = Some(deleted);
-            removed.branch_kept = kept;
+        for (removed, entry) in report.removed.iter_mut().zip(&gone) {
+            match delete_if_merged(ctx, &git, entry) {
+                Ok((deleted, kept)) => {
+                    removed.branch_deleted = Some(deleted);
+                    removed.branch_kept = kept;
+                }
+                Err(e) => {
+                    first_error.get_or_insert(e);
+                }
+            }
         }
     }
 
     let changed = !gone.is_empty() || !report.skipped.is_empty();
-    if !flags.dry_run && changed {
-        let _mutex = ManifestMutex::acquire(&ctx.loop_dir())?;
-        let mut manifest = ctx.manifest.load_or_default()?;
-        let before = manifest.worktrees.len();
-        manifest
-            .worktrees
-            .retain(|e| !gone.iter().any(|g| g.same_run(e)));
-        if manifest.worktrees.len() != before {
-            ctx.manifest.write(&manifest)?;
-        }
-        let mut events = Vec::new();
-        for r in &report.removed {
-            let mut e = crate::events::Event::new("remove", &r.id);
-            if r.branch_deleted == Some(true) {
-                e.detail = Some(format!("branch {} deleted", r.branch));
-            }
-            events.push(e);
-        }
-        events.extend(report.skipped.iter().map(SkippedEntry::event));
-        super::log_events(ctx, &events, out);
+    if !flags.dry_run
+        && changed
+        && let Err(e) = drop_removed(ctx, &gone, &statuses, &report, &unlogged, out)
+    {
+        first_error.get_or_insert(e);
+    }
+    if let Some(e) = first_error {
+        report.error = Some(super::Failure::from(&e));
     }
     Ok(report)
+}
+
+/// Drop the removed runs from the manifest in one linear pass, each only if
+/// the manifest still holds that run with a selected status (a run marked
+/// active after its worktree was removed keeps its entry), and log what is
+/// not logged yet.
+fn drop_removed(
+    ctx: &Ctx,
+    gone: &[Entry],
+    statuses: &[Status],
+    report: &CleanupReport,
+    unlogged: &std::collections::HashSet<String>,
+    out: &mut Out<'_>,
+) -> Result<()> {
+    let mutex = ManifestMutex::acquire(&ctx.loop_dir())?;
+    let mut manifest = ctx.manifest.load_or_default()?;
+    let gone: std::collections::HashMap<&str, &Entry> =
+        gone.iter().map(|e| (e.id.as_str(), e)).collect();
+    let before = manifest.worktrees.len();
+    let mut kept_active = Vec::new();
+    manifest
+        .worktrees
+        .retain(|e| match gone.get(e.id.as_str()) {
+            Some(g) if g.same_run(e) => {
+                let still = e.status != Status::Active && statuses.contains(&e.status);
+                if !still {
+                    kept_active.push(e.id.clone());
+                }
+                !still
+            }
+            _ => true,
+        });
+    for id in &kept_active {
+        out.note(format_args!(
+            "note: {id} was marked again after its worktree was removed; its entry is kept (reconcile drops it)"
+        ));
+    }
+    if manifest.worktrees.len() != before {
+        ctx.manifest.write(&manifest)?;
+    }
+    drop(manifest);
+    let mut events = Vec::new();
+    for r in &report.removed {
+        if unlogged.contains(&r.id) {
+            events.push(crate::events::Event::new("remove", &r.id));
+        }
+        if r.branch_deleted == Some(true) {
+            let mut e = crate::events::Event::new("branch-delete", &r.id);
+            e.detail = Some(format!("branch {} deleted", r.branch));
+            events.push(e);
+        }
+    }
+    events.extend(report.skipped.iter().map(SkippedEntry::event));
+    super::log_events(ctx, &events, out);
+    drop(mutex);
+    Ok(())
 }

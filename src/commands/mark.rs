@@ -38,12 +38,24 @@ pub fn run(ctx: &Ctx, args: &MarkArgs, out: &mut Out<'_>) -> Result<MarkReport> 
     if !ctx.loop_dir_exists()? {
         return Err(unknown());
     }
+    // The run lock first (see `crate::worktree`): a cleanup that is removing
+    // this run's worktree finishes that removal before this mark is applied,
+    // and a cleanup that has not started it yet sees this mark.
+    let dir = ctx.worktree_path(&args.run_id);
+    let _run = crate::worktree::RunLock::acquire(&dir, crate::worktree::RUN_LOCK_DEADLINE)?;
     let _mutex = ManifestMutex::acquire(&ctx.loop_dir())?;
     let mut manifest = ctx.manifest.load()?.ok_or_else(unknown)?;
     let entry = manifest.find_mut(&args.run_id).ok_or_else(unknown)?;
     let previous = entry.status;
     entry.status = args.status;
     let entry = entry.clone();
+    if args.status == Status::Active && dir.symlink_metadata().is_err() {
+        out.note(format_args!(
+            "warning: {} has no worktree at {} (removed, or never there); `git loop reconcile` drops such entries",
+            entry.id,
+            entry.path()
+        ));
+    }
     if previous != args.status {
         ctx.manifest.write(&manifest)?;
         let mut event = crate::events::Event::new("mark", &entry.id);

@@ -148,7 +148,13 @@ pub fn dispatch(cli: &Cli, out: &mut Out<'_>) -> std::result::Result<(), Fail> {
         Command::Cleanup(args) => {
             let flags = cleanup::Flags::parse(args)?;
             let ctx = Ctx::open(cli)?;
-            emit(cleanup::run(&ctx, &flags, out)?, out)
+            let report = cleanup::run(&ctx, &flags, out)?;
+            let failed = report.error.is_some();
+            emit(report, out)?;
+            if failed {
+                return Err(Fail::Exit(1));
+            }
+            Ok(())
         }
         Command::Reconcile(args) => {
             for id in &args.remove_orphan {
@@ -156,7 +162,13 @@ pub fn dispatch(cli: &Cli, out: &mut Out<'_>) -> std::result::Result<(), Fail> {
             }
             reconcile::parse_min_age(&args.min_age)?;
             let ctx = Ctx::open(cli)?;
-            emit(reconcile::run(&ctx, args, out)?, out)
+            let report = reconcile::run(&ctx, args, out)?;
+            let failed = report.error.is_some();
+            emit(report, out)?;
+            if failed {
+                return Err(Fail::Exit(1));
+            }
+            Ok(())
         }
         Command::List(args) => {
             let filter = match &args.status {
@@ -197,6 +209,24 @@ pub fn dispatch(cli: &Cli, out: &mut Out<'_>) -> std::result::Result<(), Fail> {
             crate::runid::validate(&args.run_id)?;
             let ctx = Ctx::open(cli)?;
             emit(path::run(&ctx, &args.run_id)?, out)
+        }
+    }
+}
+
+/// A failure part way through a command that already changed things: the
+/// report still lists what was done, with this beside it, and the command
+/// exits 1 (the shape of every JSON failure: `{"code","message"}`).
+#[derive(Debug, serde::Serialize)]
+pub struct Failure {
+    pub code: &'static str,
+    pub message: String,
+}
+
+impl From<&Error> for Failure {
+    fn from(e: &Error) -> Failure {
+        Failure {
+            code: e.code(),
+            message: e.to_string(),
         }
     }
 }
@@ -269,37 +299,78 @@ pub enum Removal {
     Skipped(Skip),
 }
 
+/// Everything a removal needs, shareable across cleanup's worker threads
+/// (a `gix::Repository` is not `Sync`: a thread that needs one, for a
+/// detached HEAD, opens its own).
+pub struct Remover<'a> {
+    pub loop_dir: PathBuf,
+    pub git: &'a crate::git::cmd::Git,
+    /// Worktrees registered under `.loop-worktrees/`, by directory name.
+    pub registrations: std::collections::HashMap<String, crate::git::repo::Worktree>,
+    common_dir: PathBuf,
+    /// Read on first need (a detached HEAD): every ref tip.
+    tips: std::sync::OnceLock<std::result::Result<crate::worktree::RefTips, String>>,
+}
+
+impl<'a> Remover<'a> {
+    pub fn new(ctx: &Ctx, git: &'a crate::git::cmd::Git) -> Result<Remover<'a>> {
+        Ok(Remover {
+            loop_dir: ctx.loop_dir(),
+            git,
+            registrations: ctx.repo.loop_worktrees()?.into_iter().collect(),
+            common_dir: ctx.repo.common_dir().to_path_buf(),
+            tips: std::sync::OnceLock::new(),
+        })
+    }
+
+    pub fn registration(&self, id: &str) -> Option<&crate::git::repo::Worktree> {
+        self.registrations.get(id)
+    }
+
+    /// What, beyond git's own checks, makes this worktree unsafe to remove
+    /// (see [`crate::worktree`]).
+    pub fn at_risk(
+        &self,
+        wt: &crate::git::repo::Worktree,
+        abs: &Path,
+    ) -> Result<crate::worktree::AtRisk> {
+        let mut risk = crate::worktree::AtRisk::read_files(wt, abs);
+        if let Some(head) = wt.detached_head {
+            let repo = gix::open(&self.common_dir).map_err(|e| Error::Repository(e.to_string()))?;
+            let tips = self
+                .tips
+                .get_or_init(|| crate::worktree::RefTips::read(&repo).map_err(|e| e.to_string()));
+            let tips = tips.as_ref().map_err(|e| Error::Repository(e.clone()))?;
+            risk.unreachable_commits = tips.unreachable_from(&repo, head, 1000)?;
+        }
+        Ok(risk)
+    }
+}
+
 /// Remove `.loop-worktrees/<id>` through `git worktree remove` (never forced),
-/// after checking it is this repository's own worktree.
+/// after checking it is this repository's own worktree and that nothing in
+/// it is lost that git does not check for.
 ///
 /// - a directory that is a symlink, or that is not registered with this
 ///   repository (e.g. a worktree of another clone), is never touched;
+/// - an operation in progress, commits only its detached HEAD holds, or a
+///   nested repository keep it (see [`crate::worktree`]) — for a
+///   registration whose directory is gone too (its HEAD may be the last
+///   reference to commits);
 /// - a registration whose directory is already gone is removed with the same
 ///   scoped command (never `git worktree prune`, which can unregister other
 ///   worktrees);
 /// - a directory that is gone and unregistered is simply absent.
 ///
-/// With `dry_run`, git is not run; a locked worktree is predicted as skipped.
-///
-/// Needs no `Ctx` (which holds a gix repository that is not `Sync`), so
-/// cleanup can call it from several threads.
-pub fn remove_worktree(
-    loop_dir: &Path,
-    git: &crate::git::cmd::Git,
-    id: &str,
-    registrations: &[(String, crate::git::repo::Worktree)],
-    dry_run: bool,
-) -> Result<Removal> {
-    let abs = loop_dir.join(id);
+/// With `dry_run`, git is not run; what git would refuse is predicted with gix.
+pub fn remove_worktree(r: &Remover<'_>, id: &str, dry_run: bool) -> Result<Removal> {
+    let abs = r.loop_dir.join(id);
     let meta = match fs::symlink_metadata(&abs) {
         Ok(meta) => Some(meta),
         Err(e) if e.kind() == ErrorKind::NotFound => None,
         Err(e) => return Err(Error::io("could not read", &abs, e)),
     };
-    let registered = registrations
-        .iter()
-        .find(|(name, _)| name == id)
-        .map(|(_, wt)| wt);
+    let registered = r.registration(id);
     if let Some(meta) = &meta {
         if meta.file_type().is_symlink() {
             return Ok(Removal::Skipped(Skip::new(
@@ -317,13 +388,22 @@ pub fn remove_worktree(
     let Some(wt) = registered else {
         return Ok(Removal::Removed);
     };
+    let locked = match &wt.locked {
+        Some(reason) if reason.is_empty() => Some(Skip::new("locked", "locked")),
+        Some(reason) => Some(Skip::new(format!("locked: {reason}"), "locked")),
+        None => None,
+    };
+    if let Some(skip) = locked.filter(|_| dry_run || meta.is_none()) {
+        return Ok(Removal::Skipped(skip));
+    }
+    if let Some(skip) = r.at_risk(wt, &abs)?.skip() {
+        return Ok(Removal::Skipped(skip));
+    }
     if dry_run {
-        return Ok(match &wt.locked {
-            Some(reason) if reason.is_empty() => Removal::Skipped(Skip::new("locked", "locked")),
-            Some(reason) => Removal::Skipped(Skip::new(format!("locked: {reason}"), "locked")),
-            None if meta.is_none() => Removal::Removed,
+        return Ok(match meta {
+            None => Removal::Removed,
             // Predicted with gix the way git will judge it.
-            None => match predict_refusal(&abs, &wt.admin_dir) {
+            Some(_) => match predict_refusal(&abs, &wt.admin_dir) {
                 Some(skip) => Removal::Skipped(skip),
                 None => Removal::Removed,
             },
@@ -333,7 +413,7 @@ pub fn remove_worktree(
     let admin = wt.admin_dir.clone();
     let mut attempt = 0;
     loop {
-        match git.worktree_remove(&rel)? {
+        match r.git.worktree_remove(&rel)? {
             Ok(()) => return Ok(Removal::Removed),
             Err(failure) if attempt < 5 && is_transient(&failure.stderr) => {
                 // Another removal changed .git/worktrees/ under this one. The

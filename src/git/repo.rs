@@ -25,6 +25,8 @@ pub struct Worktree {
     pub path: PathBuf,
     /// Short branch name (`loop/x`), or `None` when detached or unreadable.
     pub branch: Option<String>,
+    /// The commit HEAD points at when it is detached.
+    pub detached_head: Option<gix::ObjectId>,
     /// `Some(reason)` when locked (the reason may be empty).
     pub locked: Option<String>,
     pub exists: bool,
@@ -217,23 +219,28 @@ impl Repo {
             let Ok(base) = proxy.base() else { continue };
             let exists = base.symlink_metadata().is_ok();
             let locked = proxy.lock_reason().map(|r| r.to_str_lossy().into_owned());
-            let branch = proxy.id().ok().and_then(|admin| {
+            let head = proxy.id().ok().and_then(|admin| {
                 let head = format!("worktrees/{admin}/HEAD");
-                let reference = self.repo.try_find_reference(head.as_str()).ok()??;
-                match reference.target() {
-                    gix::refs::TargetRef::Symbolic(name) => Some(
+                self.repo.try_find_reference(head.as_str()).ok()?
+            });
+            let (branch, detached_head) = match head.as_ref().map(|r| r.target()) {
+                Some(gix::refs::TargetRef::Symbolic(name)) => (
+                    Some(
                         name.as_bstr()
                             .strip_prefix(b"refs/heads/")
                             .unwrap_or(name.as_bstr())
                             .to_str_lossy()
                             .into_owned(),
                     ),
-                    gix::refs::TargetRef::Object(_) => None,
-                }
-            });
+                    None,
+                ),
+                Some(gix::refs::TargetRef::Object(id)) => (None, Some(id.to_owned())),
+                None => (None, None),
+            };
             out.push(Worktree {
                 path: canonical_best_effort(&base),
                 branch,
+                detached_head,
                 locked,
                 exists,
                 admin_dir: proxy.git_dir().to_path_buf(),
