@@ -36,16 +36,42 @@ pub struct Long {
     pub ahead: Option<usize>,
     pub behind: Option<usize>,
     pub merged: Option<bool>,
+    /// Commits only the worktree's detached HEAD holds (no branch, tag or
+    /// remote-tracking branch contains them; counted up to 1000).
+    #[serde(rename = "unreachableCommits")]
+    pub unreachable_commits: Option<usize>,
+    /// A rebase, merge, cherry-pick, revert or bisect in progress.
+    pub operation: Option<&'static str>,
+    /// Repositories nested inside the worktree (ignored or not).
+    #[serde(rename = "nestedRepos")]
+    pub nested_repos: Option<Vec<String>>,
 }
 
 impl Long {
-    fn state(&self) -> &'static str {
+    /// `clean`, or what a removal would have to keep, joined by `+`.
+    fn state(&self) -> String {
+        let mut parts: Vec<&str> = Vec::new();
+        if let Some(op) = self.operation {
+            parts.push(op);
+        }
+        if self.unreachable_commits.is_some_and(|n| n > 0) {
+            parts.push("unreachable");
+        }
+        if self.nested_repos.as_ref().is_some_and(|n| !n.is_empty()) {
+            parts.push("nested-repo");
+        }
+        if self.dirty == Some(true) {
+            parts.push("dirty");
+        }
+        if self.untracked == Some(true) {
+            parts.push("untracked");
+        }
+        if !parts.is_empty() {
+            return parts.join("+");
+        }
         match (self.dirty, self.untracked) {
-            (Some(true), Some(true)) => "dirty+untracked",
-            (Some(true), _) => "dirty",
-            (_, Some(true)) => "untracked",
-            (Some(false), Some(false)) => "clean",
-            _ => "-",
+            (Some(false), Some(false)) => "clean".to_owned(),
+            _ => "-".to_owned(),
         }
     }
 }
@@ -73,7 +99,11 @@ impl ListReport {
             .iter()
             .map(|l| {
                 let long = l.long.as_ref().expect("--long fills every row");
-                let state = if l.present { long.state() } else { "missing" };
+                let state = if l.present {
+                    long.state()
+                } else {
+                    "missing".to_owned()
+                };
                 let merged = match long.merged {
                     Some(true) => "yes",
                     Some(false) => "no",
@@ -88,14 +118,14 @@ impl ListReport {
                     (l.entry.pattern.clone(), ""),
                     (crate::time::age(now, l.entry.created_at.0), "2"),
                     (l.entry.branch(), ""),
-                    (
-                        state.to_owned(),
-                        match state {
+                    {
+                        let sgr = match state.as_str() {
                             "clean" => "",
                             "missing" => "1;31",
                             _ => "33",
-                        },
-                    ),
+                        };
+                        (state, sgr)
+                    },
                     (opt(long.ahead), ""),
                     (opt(long.behind), ""),
                     (merged.to_owned(), if merged == "yes" { "32" } else { "" }),
@@ -207,13 +237,15 @@ fn fill_long(ctx: &Ctx, listed: &mut [Listed]) -> Result<()> {
     let registrations = ctx.repo.loop_worktrees()?;
     // Worktree state: gix status per worktree, in parallel (each thread opens
     // its own repository handle).
-    let jobs: Vec<(usize, std::path::PathBuf, std::path::PathBuf)> = listed
+    let registrations: std::collections::HashMap<String, crate::git::repo::Worktree> =
+        registrations.into_iter().collect();
+    let jobs: Vec<(usize, std::path::PathBuf, &crate::git::repo::Worktree)> = listed
         .iter()
         .enumerate()
         .filter(|(_, l)| l.present)
         .filter_map(|(i, l)| {
-            let (_, wt) = registrations.iter().find(|(name, _)| *name == l.entry.id)?;
-            Some((i, ctx.worktree_path(&l.entry.id), wt.admin_dir.clone()))
+            let wt = registrations.get(&l.entry.id)?;
+            Some((i, ctx.worktree_path(&l.entry.id), wt))
         })
         .collect();
     let workers = std::thread::available_parallelism()
@@ -222,7 +254,12 @@ fn fill_long(ctx: &Ctx, listed: &mut [Listed]) -> Result<()> {
         .min(jobs.len())
         .max(1);
     let next = std::sync::atomic::AtomicUsize::new(0);
-    let states: Vec<(usize, crate::git::repo::Cleanliness)> = std::thread::scope(|scope| {
+    type State = (
+        usize,
+        Option<crate::git::repo::Cleanliness>,
+        crate::worktree::AtRisk,
+    );
+    let states: Vec<State> = std::thread::scope(|scope| {
         let handles: Vec<_> = (0..workers)
             .map(|_| {
                 let (jobs, next) = (&jobs, &next);
@@ -230,12 +267,12 @@ fn fill_long(ctx: &Ctx, listed: &mut [Listed]) -> Result<()> {
                     let mut done = Vec::new();
                     loop {
                         let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                        let Some((i, path, admin)) = jobs.get(k) else {
+                        let Some((i, path, wt)) = jobs.get(k) else {
                             break;
                         };
-                        if let Ok(c) = crate::git::repo::cleanliness(path, admin) {
-                            done.push((*i, c));
-                        }
+                        let c = crate::git::repo::cleanliness(path, &wt.admin_dir).ok();
+                        let risk = crate::worktree::AtRisk::read_files(wt, path);
+                        done.push((*i, c, risk));
                     }
                     done
                 })
@@ -249,10 +286,33 @@ fn fill_long(ctx: &Ctx, listed: &mut [Listed]) -> Result<()> {
     for l in listed.iter_mut() {
         l.long = Some(Long::default());
     }
-    for (i, c) in states {
+    for (i, c, risk) in states {
         let long = listed[i].long.as_mut().expect("just set");
-        long.dirty = Some(c.modified);
-        long.untracked = Some(c.untracked);
+        if let Some(c) = c {
+            long.dirty = Some(c.modified);
+            long.untracked = Some(c.untracked);
+        }
+        long.operation = risk.operation;
+        long.nested_repos = Some(risk.nested_repos);
+    }
+    // Commits only a detached HEAD holds (registered worktrees, present or
+    // not): one read of every ref tip, then a walk per detached HEAD.
+    let mut tips = None;
+    for l in listed.iter_mut() {
+        let Some(wt) = registrations.get(&l.entry.id) else {
+            continue;
+        };
+        let long = l.long.as_mut().expect("just set");
+        long.unreachable_commits = Some(match wt.detached_head {
+            Some(head) => {
+                if tips.is_none() {
+                    tips = Some(crate::worktree::RefTips::read(ctx.repo.gix())?);
+                }
+                let tips = tips.as_ref().expect("just read");
+                tips.unreachable_from(ctx.repo.gix(), head, 1000)?
+            }
+            None => 0,
+        });
     }
     // Ahead/behind/merged: one revision walk each way, in the main repository.
     let mut bases: std::collections::HashMap<String, Option<gix::ObjectId>> = Default::default();

@@ -13,6 +13,7 @@ mod list_long;
 mod manifest;
 mod mark;
 mod mutex;
+mod promise;
 mod properties;
 mod read;
 mod reconcile;
