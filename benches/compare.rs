@@ -501,6 +501,52 @@ fn main() {
         });
     }
 
+    // 100,000 entries whose directories are gone: reconcile drops them all,
+    // cleanup drops them all (every entry rejected). Baseline: `git worktree
+    // prune`, what a user would run for stale registrations. The mutex hold
+    // is read from the binary's own trace (GIT_LOOP_TEST_MUTEX_TRACE): the
+    // longest single hold, median over the iterations.
+    {
+        let repo = base.join("gone100k");
+        init_repo(&env, &repo, 1);
+        for (command, status) in [("reconcile", "active"), ("cleanup", "rejected")] {
+            let mut holds = Vec::new();
+            let (o, b) = compare(
+                it(5),
+                |_| {
+                    write_manifest(&repo, 100_000, status);
+                    let mut c = env.gl(&repo, &["-q", command]);
+                    c.env("GIT_LOOP_TEST_MUTEX_TRACE", "1");
+                    let t = Instant::now();
+                    let out = c.output().expect("spawn");
+                    let took = t.elapsed();
+                    assert!(out.status.success(), "{command} failed");
+                    let longest = String::from_utf8_lossy(&out.stderr)
+                        .lines()
+                        .filter_map(|l| l.strip_prefix("mutex held "))
+                        .filter_map(|l| l.trim_end_matches(" us").parse::<u64>().ok())
+                        .max()
+                        .unwrap_or(0);
+                    holds.push(Duration::from_micros(longest));
+                    took
+                },
+                |_| timed(env.git(&repo, &["worktree", "prune"])),
+                |_| {},
+            );
+            let hold = median(&mut holds);
+            rows.push(Row {
+                scenario: format!("{command}, 100,000 entries whose directories are gone"),
+                ours: o,
+                base: b,
+                target: None,
+                note: format!(
+                    "baseline: git worktree prune; longest mutex hold {} (median)",
+                    ms(hold)
+                ),
+            });
+        }
+    }
+
     // A peer: worktrunk, if installed.
     let peer = Command::new("wt")
         .arg("--version")

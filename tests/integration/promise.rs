@@ -51,7 +51,11 @@ fn commits_on_a_detached_head_keep_the_worktree() {
     let repo = TestRepo::new();
     repo.create("d");
     let wt = repo.wt("d");
-    assert!(repo.git_in(&wt, ["checkout", "-q", "--detach"]).status.success());
+    assert!(
+        repo.git_in(&wt, ["checkout", "-q", "--detach"])
+            .status
+            .success()
+    );
     let sha = commit_in(&repo, &wt, "lost", "only here\n");
     repo.run(["mark", "d", "rejected"]).ok();
 
@@ -111,7 +115,11 @@ fn reconcile_keeps_the_last_reference_to_commits_of_a_deleted_detached_worktree(
     let repo = TestRepo::new();
     repo.create("gone");
     let wt = repo.wt("gone");
-    assert!(repo.git_in(&wt, ["checkout", "-q", "--detach"]).status.success());
+    assert!(
+        repo.git_in(&wt, ["checkout", "-q", "--detach"])
+            .status
+            .success()
+    );
     let sha = commit_in(&repo, &wt, "lost", "only here\n");
     fs::remove_dir_all(&wt).unwrap();
 
@@ -141,7 +149,11 @@ fn a_nested_repository_keeps_the_worktree_ignored_or_not() {
         repo.run(["mark", id, "rejected"]).ok();
     }
     let long = long_of(&repo, "ign");
-    assert_eq!(long["nestedRepos"], serde_json::json!(["vendor/lib"]), "{long}");
+    assert_eq!(
+        long["nestedRepos"],
+        serde_json::json!(["vendor/lib"]),
+        "{long}"
+    );
     assert_eq!(long["dirty"], false);
 
     let dry = repo.run(["--json", "cleanup", "--dry-run"]).json();
