@@ -120,8 +120,8 @@ pub fn run(ctx: &Ctx) -> Result<ConfigReport> {
     .iter()
     .any(|(key, sourced)| sourced.value.is_some() && s.is_from_repo_file(key));
     let trust_state = if repo_hooks {
-        let blob = crate::hooks::repo_file_id(ctx.repo.root())?.unwrap_or_default();
-        if crate::hooks::is_trusted(ctx.repo.common_dir(), &blob)? {
+        let blob = s.repo_file_id.as_deref().unwrap_or_default();
+        if crate::hooks::is_trusted(ctx.repo.common_dir(), blob)? {
             "trusted"
         } else {
             "NOT trusted: will not run until `git loop trust`"
