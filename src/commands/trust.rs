@@ -37,8 +37,10 @@ impl Report for TrustReport {
         if self.hooks.is_empty() {
             writeln!(out.stdout, "it sets no hooks")?;
         }
+        // Escaped: the command is what the person is asked to read before
+        // trusting it; no escape sequence may hide or rewrite it on screen.
         for (key, command) in &self.hooks {
-            writeln!(out.stdout, "  {key} = {command}")?;
+            writeln!(out.stdout, "  {key} = {}", crate::style::escape(command))?;
         }
         Ok(())
     }

@@ -1,5 +1,6 @@
 //! Hostile input: a committed `.git-loop.toml` that is a symlink (to a
-//! secret, to `/dev/zero`), a FIFO or huge.
+//! secret, to `/dev/zero`), a FIFO or huge; terminal escapes and bidi
+//! overrides in stored values.
 
 use std::ffi::OsStr;
 use std::path::Path;
@@ -200,4 +201,165 @@ fn the_user_config_may_be_a_symlink_but_must_lead_to_a_regular_file() {
     let run = self::run(&repo, &["config"]);
     run.code(1);
     assert!(run.stderr().contains("1048576"), "{}", run.stderr());
+}
+
+/// Bytes that drive a terminal or reorder what it shows.
+const RAW: [char; 6] = ['\x1b', '\x07', '\u{9b}', '\u{202e}', '\u{2066}', '\u{200f}'];
+
+fn assert_inert(what: &str, text: &str) {
+    for c in RAW {
+        assert!(
+            !text.contains(c),
+            "{what}: U+{:04X} reached the terminal: {text:?}",
+            c as u32
+        );
+    }
+}
+
+#[test]
+fn create_refuses_a_pattern_with_control_characters() {
+    let repo = TestRepo::new();
+    for pattern in [
+        "clip\x1b]52;c;aGVsbG8=\x07",
+        "clear\x1b[2J",
+        "two\nlines",
+        "a\ttab",
+        "del\x7f",
+        "c1\u{9b}2J",
+        "\r",
+    ] {
+        for json in [false, true] {
+            let mut args = vec!["create", "x", "--pattern", pattern];
+            if json {
+                args.insert(0, "--json");
+            }
+            let run = run(&repo, &args);
+            run.code(2);
+            assert_inert("stderr", &run.stderr());
+            assert!(
+                run.stderr().contains("invalid pattern")
+                    && run.stderr().contains("control character"),
+                "{}",
+                run.stderr()
+            );
+            if json {
+                assert_eq!(run.json()["error"]["code"], "invalid-pattern");
+            } else {
+                assert!(run.stdout.is_empty());
+            }
+            assert_nothing_written(&repo);
+        }
+    }
+    // Not control characters: a label may hold any other text.
+    let run = run(
+        &repo,
+        &["create", "x", "--pattern", "étiquette \u{202e}rtl"],
+    );
+    run.code(0);
+}
+
+/// A pattern no command line can give any more, but a hand-written (or
+/// older) manifest can hold: ESC sequences, a newline, a bidi override.
+const EVIL: &str = "p\u{1b}]52;c;aGk=\u{7}\u{1b}[2J\nx\u{202e}y\u{9b}";
+
+#[test]
+fn human_output_escapes_stored_control_and_bidi_characters() {
+    let repo = TestRepo::new();
+    let entry = |id: &str| {
+        serde_json::json!({
+            "id": id, "path": format!(".loop-worktrees/{id}"), "branch": format!("loop/{id}"),
+            "baseBranch": "main", "pattern": EVIL,
+            "createdAt": "2026-01-01T00:00:00Z", "status": "rejected",
+        })
+    };
+    let ids = ["a", "b\u{202e}c"];
+    let manifest = serde_json::json!({"version": 1, "worktrees": ids.map(entry)});
+    repo.write_manifest(&serde_json::to_string_pretty(&manifest).unwrap());
+    let event = serde_json::json!({
+        "at": "2026-01-01T00:00:00Z", "event": "skip", "id": "a",
+        "code": format!("dirty{EVIL}"), "detail": EVIL,
+    });
+    let event2 = serde_json::json!({
+        "at": "2026-01-01T00:00:01Z", "event": "mark", "id": "b\u{202e}c",
+        "from": "active", "to": format!("rejected{EVIL}"),
+    });
+    std::fs::write(
+        repo.loop_dir().join("events.jsonl"),
+        format!("{event}\n{event2}\n"),
+    )
+    .unwrap();
+
+    for args in [&["list"][..], &["list", "--long"]] {
+        let run = run(&repo, args);
+        run.code(0);
+        assert_inert("list", &run.both());
+        let out = run.stdout();
+        assert_eq!(
+            out.lines().count(),
+            1 + ids.len(),
+            "one line per run: {out}"
+        );
+        assert!(out.contains("\\u{1b}]52;c;aGk=\\u{7}\\u{1b}[2J\\nx\\u{202e}y\\u{9b}"));
+        assert!(out.contains("b\\u{202e}c"), "{out}");
+    }
+    let run = self::run(&repo, &["log"]);
+    run.code(0);
+    assert_inert("log", &run.both());
+    assert_eq!(run.stdout().lines().count(), 2, "{}", run.stdout());
+    assert!(run.stdout().contains("\\u{1b}[2J"), "{}", run.stdout());
+
+    // JSON keeps the values as stored (serde escapes the control characters).
+    let listed = run_json(&repo, &["--json", "list"]);
+    assert_eq!(listed["worktrees"][0]["pattern"], EVIL);
+    assert_eq!(listed["worktrees"][1]["id"], ids[1]);
+    let log = run_json(&repo, &["--json", "log"]);
+    assert_eq!(log["events"][0]["detail"], EVIL);
+}
+
+fn run_json(repo: &TestRepo, args: &[&str]) -> serde_json::Value {
+    let run = run(repo, args);
+    run.code(0);
+    assert!(!run.stdout.contains(&0x1b), "serde escapes ESC in JSON");
+    run.json()
+}
+
+fn run_env(repo: &TestRepo, args: &[&str], envs: &[(&str, &str)]) -> Raw {
+    let args: Vec<&OsStr> = args.iter().map(OsStr::new).collect();
+    let envs: Vec<(&str, &OsStr)> = envs.iter().map(|(k, v)| (*k, OsStr::new(v))).collect();
+    run_in(&repo.root, &repo.home, &args, &envs)
+}
+
+#[test]
+fn config_trust_and_errors_escape_values_from_files_and_the_environment() {
+    let repo = TestRepo::new();
+    // A hook whose command would rewrite the screen it is shown on.
+    std::fs::write(
+        repo.root.join(".git-loop.toml"),
+        "[create]\npost-command = \"true \\u001b[2K\\u001b[1Gecho harmless\\u202e\"\n",
+    )
+    .unwrap();
+    let run = run_env(
+        &repo,
+        &["config"],
+        &[("GIT_LOOP_BASE", &format!("main{EVIL}"))],
+    );
+    run.code(0);
+    assert_inert("config", &run.both());
+    assert_eq!(run.stdout().lines().count(), 7, "{}", run.stdout());
+    assert!(run.stdout().contains("\\u{1b}[2K"), "{}", run.stdout());
+
+    let run = self::run(&repo, &["trust"]);
+    run.code(0);
+    assert_inert("trust", &run.both());
+    assert!(run.stdout().contains("\\u{1b}[2K"), "{}", run.stdout());
+
+    // An error names the value it refuses, escaped.
+    let run = self::run(&repo, &["create", "x", "--pattern", "p", "--base", EVIL]);
+    run.code(1);
+    assert_inert("error", &run.both());
+    assert!(
+        run.stderr().contains("does not resolve"),
+        "{}",
+        run.stderr()
+    );
 }
