@@ -226,6 +226,18 @@ pub enum Error {
     #[diagnostic(code(repository))]
     Repository(String),
 
+    #[error(
+        "{} cannot be written in JSON: it is not valid UTF-8",
+        crate::style::escape(&path.to_string_lossy())
+    )]
+    #[diagnostic(
+        code(unrepresentable_path),
+        help(
+            "without --json, paths are printed byte for byte; or move the repository to a path that is valid UTF-8"
+        )
+    )]
+    UnrepresentablePath { path: PathBuf },
+
     #[error("{action} {path}: {source}")]
     #[diagnostic(code(io))]
     Io {
@@ -263,6 +275,7 @@ impl Error {
             Error::Checkout { .. } => "checkout-failed",
             Error::Config { .. } => "invalid-config",
             Error::Repository(_) => "repository",
+            Error::UnrepresentablePath { .. } => "unrepresentable-path",
             Error::Io { .. } => "io",
         }
     }

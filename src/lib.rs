@@ -78,8 +78,19 @@ impl Out<'_> {
 
 /// What a command returns: one value rendered either as text or as JSON, so the
 /// two renderings cannot drift apart.
+///
+/// `human` escapes every stored or foreign value it prints with
+/// [`style::escape`], except absolute paths meant for the shell
+/// (`cd "$(git loop path x)"`), which are printed byte for byte.
 pub trait Report: Serialize {
     fn human(&self, out: &mut Out<'_>) -> io::Result<()>;
+
+    /// Whether the report can be written as JSON; checked before any of it
+    /// is written. A report holding an absolute path refuses a path that is
+    /// not UTF-8 (JSON strings are Unicode), naming it.
+    fn check_json(&self) -> Result<(), Error> {
+        Ok(())
+    }
 }
 
 fn wants_json(args: &[OsString]) -> bool {

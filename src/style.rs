@@ -16,6 +16,15 @@ use std::borrow::Cow;
 
 use crate::manifest::Status;
 
+/// Write `path` and a newline, byte for byte (not lossily, not escaped): a
+/// path printed for the shell (`cd "$(git loop path x)"`) must be the path,
+/// whatever bytes it holds.
+pub fn write_path_line(w: &mut dyn std::io::Write, path: &std::path::Path) -> std::io::Result<()> {
+    use std::os::unix::ffi::OsStrExt;
+    w.write_all(path.as_os_str().as_bytes())?;
+    w.write_all(b"\n")
+}
+
 /// Whether `c` must not reach a terminal as it is: a control character
 /// (`char::is_control`: C0 including newline and tab, DEL, C1), a bidi
 /// formatting character (U+061C, U+200E, U+200F, U+202A–U+202E,

@@ -67,9 +67,18 @@ pub struct FailedHook {
     pub message: String,
 }
 
+/// JSON: the report holds only the entry's relative path (and relative
+/// names of copied files), never the absolute worktree path, so it can be
+/// written whatever bytes the repository's own path holds. That is why
+/// `create --json` needs no early refusal of a root path that is not UTF-8:
+/// it cannot end as a created run that the JSON output fails to report. (If
+/// an absolute path is ever added here, check its representability before
+/// the run is created, not in `check_json`.)
 impl Report for CreateReport {
     fn human(&self, out: &mut Out<'_>) -> std::io::Result<()> {
-        writeln!(out.stdout, "{}", self.abs_path.display())?;
+        // Byte for byte, so `cd "$(git loop create x --pattern p)"` works
+        // whatever the path holds.
+        crate::style::write_path_line(&mut *out.stdout, &self.abs_path)?;
         if let Some(copy) = &self.copy {
             if !copy.copied.is_empty() {
                 out.note(format_args!(

@@ -1,9 +1,10 @@
 //! Hostile input: a committed `.git-loop.toml` that is a symlink (to a
 //! secret, to `/dev/zero`), a FIFO or huge; terminal escapes and bidi
-//! overrides in stored values.
+//! overrides in stored values; a repository whose path is not UTF-8.
 
 use std::ffi::OsStr;
-use std::path::Path;
+use std::os::unix::ffi::OsStrExt;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -362,4 +363,84 @@ fn config_trust_and_errors_escape_values_from_files_and_the_environment() {
         "{}",
         run.stderr()
     );
+}
+
+/// A repository under a directory whose name holds byte 0xff (not UTF-8).
+fn non_utf8_repo() -> (tempfile::TempDir, PathBuf, PathBuf) {
+    let tmp = tempfile::tempdir().unwrap();
+    let base = tmp.path().canonicalize().unwrap();
+    let home = base.join("home");
+    std::fs::create_dir_all(home.join(".config")).unwrap();
+    std::fs::write(home.join("gitconfig"), "").unwrap();
+    let root = base.join(OsStr::from_bytes(b"dir-\xff-name")).join("repo");
+    std::fs::create_dir_all(&root).unwrap();
+    let git = |args: &[&str]| {
+        let mut cmd = Command::new("git");
+        hermetic(&mut cmd, &home);
+        let out = cmd.current_dir(&root).args(args).output().unwrap();
+        assert!(out.status.success(), "{out:?}");
+    };
+    git(&["init", "-q", "-b", "main"]);
+    std::fs::write(root.join("README"), "hello\n").unwrap();
+    git(&["add", "README"]);
+    git(&["commit", "-q", "-m", "initial"]);
+    (tmp, home, root)
+}
+
+#[test]
+fn a_non_utf8_repository_path_is_printed_byte_for_byte_and_refused_in_json() {
+    let (_tmp, home, root) = non_utf8_repo();
+    let run = |args: &[&str]| {
+        let args: Vec<&OsStr> = args.iter().map(OsStr::new).collect();
+        run_in(&root, &home, &args, &[])
+    };
+    let mut expected = root.join(".loop-worktrees").join("x").into_os_string();
+    expected.push("\n");
+
+    let created = run(&["create", "x", "--pattern", "p"]);
+    created.code(0);
+    assert_eq!(
+        created.stdout,
+        expected.as_bytes(),
+        "create prints the path's bytes"
+    );
+    assert!(
+        Path::new(OsStr::from_bytes(
+            &created.stdout[..created.stdout.len() - 1]
+        ))
+        .is_dir()
+    );
+
+    let path = run(&["path", "x"]);
+    path.code(0);
+    assert_eq!(
+        path.stdout,
+        expected.as_bytes(),
+        "path prints the path's bytes"
+    );
+
+    // The absolute path cannot be a JSON string: one error document, nothing else.
+    let json = run(&["--json", "path", "x"]);
+    json.code(1);
+    let doc = json.json();
+    assert_eq!(doc["error"]["code"], "unrepresentable-path", "{doc}");
+    assert_eq!(doc.as_object().unwrap().len(), 1, "{doc}");
+    assert!(
+        doc["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("dir-\u{fffd}-name"),
+        "the message names the path: {doc}"
+    );
+
+    // Relative paths only: these work whatever the root holds.
+    let list = run(&["--json", "list"]);
+    list.code(0);
+    assert_eq!(list.json()["worktrees"][0]["path"], ".loop-worktrees/x");
+    let created = run(&["--json", "create", "y", "--pattern", "p"]);
+    created.code(0);
+    assert_eq!(created.json()["path"], ".loop-worktrees/y");
+    let human = run(&["list"]);
+    human.code(0);
+    assert_eq!(human.stdout().lines().count(), 3);
 }
