@@ -24,7 +24,21 @@
 //! an error naming its layer and the value even when a higher layer would
 //! override it, so a broken setting never lies in wait. Unknown TOML keys are
 //! errors too (a typo must not be silently ignored). Config is read only by the
-//! commands that use it (create, cleanup, config).
+//! commands that use it (create, cleanup, config, trust).
+//!
+//! Reading the files ([`TomlFile`]): each is read once, through [`crate::fsx`],
+//! and figment parses that text (the layer still names the file). The
+//! repository's own `<root>/.git-loop.toml` comes with a clone, so it is read
+//! as git reads a `.gitattributes`: never through a symlink (a committed
+//! `.git-loop.toml -> ~/.secret` would otherwise echo the secret in a parse
+//! error), and only when it is a regular file (a FIFO or `/dev/zero` is
+//! refused, never read). The user's own file may be a symlink (dotfile
+//! managers link it) but must lead to a regular file. Both are capped at
+//! [`MAX_FILE_BYTES`] (1 MiB): a larger file is refused, naming the cap,
+//! before it is parsed. Any of these refusals is `unsafe-path` (exit 1).
+//! The blob id of the repository file's bytes as read is kept
+//! ([`Settings::repo_file_id`]), so the trust check of its hooks is about the
+//! very content their commands came from.
 
 use std::path::{Path, PathBuf};
 
@@ -163,6 +177,11 @@ pub struct Settings {
     /// The TOML keys whose effective value comes from the repository's own
     /// `.git-loop.toml` (hooks from there need `git loop trust`).
     pub from_repo_file: Vec<&'static str>,
+    /// The repository's `.git-loop.toml` as it was read for these settings;
+    /// `None` when there is none.
+    pub repo_file: Option<TomlFile>,
+    /// Its git blob id (what `git hash-object` prints for it).
+    pub repo_file_id: Option<String>,
 }
 
 impl Settings {
@@ -552,11 +571,73 @@ fn extract(figment: &Figment, origin: &str) -> Result<Raw> {
     })
 }
 
-/// One TOML config file's raw content (validated for shape only).
-pub fn read_toml_file(path: &Path) -> Result<Raw> {
-    let toml = Toml::file_exact(path);
-    let origin = origin_of(&toml.metadata());
-    extract(&Figment::from(toml), &origin)
+/// The largest config file git-loop reads: 1 MiB (a real one is a few
+/// hundred bytes).
+pub const MAX_FILE_BYTES: u64 = 1 << 20;
+
+/// One TOML config file, read once: its path (which names the layer) and
+/// its text. A figment provider of that text.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TomlFile {
+    pub path: PathBuf,
+    pub bytes: Vec<u8>,
+    text: String,
+}
+
+impl TomlFile {
+    fn new(path: PathBuf, bytes: Vec<u8>) -> Result<TomlFile> {
+        let text = match std::str::from_utf8(&bytes) {
+            Ok(text) => text.to_owned(),
+            Err(e) => {
+                return Err(Error::Config {
+                    origin: format!("TOML file {}", path.display()),
+                    message: format!("it is not valid UTF-8 (byte {})", e.valid_up_to()),
+                });
+            }
+        };
+        Ok(TomlFile { path, bytes, text })
+    }
+
+    /// The repository's own `<root>/.git-loop.toml`: refused when it is a
+    /// symlink or not a regular file, or larger than [`MAX_FILE_BYTES`].
+    /// `None` when there is none.
+    pub fn read_repo(root: &Path) -> Result<Option<TomlFile>> {
+        let path = repo_toml_path(root);
+        match crate::fsx::read_regular(&path, MAX_FILE_BYTES)? {
+            Some(bytes) => Ok(Some(TomlFile::new(path, bytes)?)),
+            None => Ok(None),
+        }
+    }
+
+    /// The user's file at `path`: may be a symlink, but must lead to a
+    /// regular file of at most [`MAX_FILE_BYTES`]. `None` when there is none.
+    pub fn read_user(path: &Path) -> Result<Option<TomlFile>> {
+        match crate::fsx::read_regular_following(path, MAX_FILE_BYTES)? {
+            Some(bytes) => Ok(Some(TomlFile::new(path.to_path_buf(), bytes)?)),
+            None => Ok(None),
+        }
+    }
+
+    /// The layer's name in messages: `TOML file <path>`.
+    pub fn origin(&self) -> String {
+        origin_of(&self.metadata())
+    }
+
+    /// The file's raw content (validated for shape only).
+    pub fn raw(&self) -> Result<Raw> {
+        extract(&Figment::from(self), &self.origin())
+    }
+}
+
+impl Provider for TomlFile {
+    fn metadata(&self) -> Metadata {
+        // What figment's own `Toml::file_exact` says, so layers keep their names.
+        Metadata::from("TOML file", self.path.as_path())
+    }
+
+    fn data(&self) -> std::result::Result<Map<Profile, Dict>, figment::Error> {
+        Toml::string(&self.text).data()
+    }
 }
 
 impl Settings {
@@ -570,6 +651,8 @@ impl Settings {
             create_post_command: Sourced::new(None, BUILT_IN),
             cleanup_pre_command: Sourced::new(None, BUILT_IN),
             from_repo_file: Vec::new(),
+            repo_file: None,
+            repo_file_id: None,
         }
     }
 
@@ -581,15 +664,17 @@ impl Settings {
             figment = figment.merge(layer);
         }
 
-        // TOML files: validated whole (syntax, unknown keys, types, values).
-        for path in user_toml_path().into_iter().chain([repo_toml_path(root)]) {
-            if !path.exists() {
-                continue;
-            }
-            let toml = Toml::file_exact(&path);
-            let origin = origin_of(&toml.metadata());
-            let raw = extract(&Figment::from(Toml::file_exact(&path)), &origin)?;
-            parse_raw(raw, &origin, |k| format!("`{k}`"))?;
+        // TOML files: each read once, validated whole (syntax, unknown keys,
+        // types, values).
+        let user = match user_toml_path() {
+            Some(path) => TomlFile::read_user(&path)?,
+            None => None,
+        };
+        let repo = TomlFile::read_repo(root)?;
+        let repo_file_id = repo.as_ref().map(|f| crate::hooks::content_id(&f.bytes));
+        for toml in user.into_iter().chain(repo.clone()) {
+            let origin = toml.origin();
+            parse_raw(toml.raw()?, &origin, |k| format!("`{k}`"))?;
             figment = figment.merge(toml);
         }
 
@@ -642,6 +727,8 @@ impl Settings {
             ),
             cleanup_pre_command: Sourced::new(parsed.pre_command, origin(TOML_CLEANUP_PRE_COMMAND)),
             from_repo_file,
+            repo_file: repo,
+            repo_file_id,
         })
     }
 
@@ -667,6 +754,8 @@ impl Settings {
             create_post_command: Sourced::new(parsed.post_command, BUILT_IN),
             cleanup_pre_command: Sourced::new(parsed.pre_command, BUILT_IN),
             from_repo_file: Vec::new(),
+            repo_file: None,
+            repo_file_id: None,
         })
     }
 }

@@ -67,9 +67,12 @@ pub enum Error {
     )]
     InvalidRunId { id: String, reason: String },
 
-    #[error("invalid pattern {0:?}: the pattern label must not be empty")]
-    #[diagnostic(code(invalid_pattern))]
-    InvalidPattern(String),
+    #[error("invalid pattern \"{}\": {reason}", crate::style::escape(pattern))]
+    #[diagnostic(
+        code(invalid_pattern),
+        help("a pattern label is one line of printable text, e.g. --pattern refactor-auth")
+    )]
+    InvalidPattern { pattern: String, reason: String },
 
     #[error(
         "invalid status {value:?} in {origin}: expected one of active, rejected, escalated, merged, stale"
@@ -232,6 +235,18 @@ pub enum Error {
     #[diagnostic(code(repository))]
     Repository(String),
 
+    #[error(
+        "{} cannot be written in JSON: it is not valid UTF-8",
+        crate::style::escape(&path.to_string_lossy())
+    )]
+    #[diagnostic(
+        code(unrepresentable_path),
+        help(
+            "without --json, paths are printed byte for byte; or move the repository to a path that is valid UTF-8"
+        )
+    )]
+    UnrepresentablePath { path: PathBuf },
+
     #[error("{action} {path}: {source}")]
     #[diagnostic(code(io))]
     Io {
@@ -247,7 +262,7 @@ impl Error {
         match self {
             Error::Usage(_) => "usage",
             Error::InvalidRunId { .. } => "invalid-run-id",
-            Error::InvalidPattern(_) => "invalid-pattern",
+            Error::InvalidPattern { .. } => "invalid-pattern",
             Error::InvalidStatus { .. } => "invalid-status",
             Error::InvalidCutoff { .. } => "invalid-cutoff",
             Error::NotARepo { .. } => "not-a-repo",
@@ -270,6 +285,7 @@ impl Error {
             Error::Checkout { .. } => "checkout-failed",
             Error::Config { .. } => "invalid-config",
             Error::Repository(_) => "repository",
+            Error::UnrepresentablePath { .. } => "unrepresentable-path",
             Error::Io { .. } => "io",
         }
     }
@@ -277,7 +293,7 @@ impl Error {
     /// 2 for usage errors (what was typed is wrong), 1 for everything else.
     pub fn exit_code(&self) -> i32 {
         match self {
-            Error::Usage(_) | Error::InvalidRunId { .. } | Error::InvalidPattern(_) => 2,
+            Error::Usage(_) | Error::InvalidRunId { .. } | Error::InvalidPattern { .. } => 2,
             Error::InvalidStatus { usage: true, .. } | Error::InvalidCutoff { usage: true, .. } => {
                 2
             }

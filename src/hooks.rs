@@ -13,7 +13,10 @@
 //! clone, fetch or checkout writes — so any change to the file (a pull that
 //! edits a hook) needs trusting again. Hooks set in git config, the user
 //! TOML or the environment are your own and run without it. A command that
-//! needs an untrusted hook refuses before it changes anything.
+//! needs an untrusted hook refuses before it changes anything. The file is
+//! read once, with the settings, through [`crate::fsx`] (never through a
+//! symlink, regular files only, size-capped): the id checked is the id of the
+//! very bytes the hook's command was read from.
 
 use std::ffi::OsStr;
 use std::fs;
@@ -36,16 +39,6 @@ pub fn content_id(bytes: &[u8]) -> String {
     gix::objs::compute_hash(gix::hash::Kind::Sha1, gix::objs::Kind::Blob, bytes)
         .map(|id| id.to_string())
         .unwrap_or_default()
-}
-
-/// The blob id of the repository file as it is now, `None` when absent.
-pub fn repo_file_id(root: &Path) -> Result<Option<String>> {
-    let path = repo_toml_path(root);
-    match fs::read(&path) {
-        Ok(bytes) => Ok(Some(content_id(&bytes))),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-        Err(e) => Err(Error::io("could not read", &path, e)),
-    }
 }
 
 /// Whether the content `id` has been trusted in this repository.
@@ -91,8 +84,10 @@ pub fn hook<'s>(
         return Ok(None);
     };
     if settings.is_from_repo_file(key) {
-        let id = repo_file_id(root)?.unwrap_or_default();
-        if !is_trusted(common_dir, &id)? {
+        // The id of the bytes this command came from (read once, with the
+        // settings), not of the file as it may be by now.
+        let id = settings.repo_file_id.as_deref().unwrap_or_default();
+        if !is_trusted(common_dir, id)? {
             return Err(Error::UntrustedHook {
                 key,
                 command: command.to_owned(),

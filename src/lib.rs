@@ -54,9 +54,12 @@ pub struct Terminal {
 
 impl Out<'_> {
     /// A progress, summary or warning line on stderr; silenced by `--quiet`.
+    /// The line is one line, made inert with [`style::escape`] (it names ids,
+    /// paths, file names and git's messages, none of which may drive the
+    /// terminal).
     pub fn note(&mut self, line: std::fmt::Arguments<'_>) {
         if !self.quiet {
-            let _ = writeln!(self.stderr, "{line}");
+            let _ = writeln!(self.stderr, "{}", style::escape(&line.to_string()));
         }
     }
 
@@ -67,7 +70,7 @@ impl Out<'_> {
             return;
         }
         let _ = match line {
-            Some(line) => write!(self.stderr, "\r\x1b[K{line}"),
+            Some(line) => write!(self.stderr, "\r\x1b[K{}", style::escape(&line.to_string())),
             None => write!(self.stderr, "\r\x1b[K"),
         };
         let _ = self.stderr.flush();
@@ -76,8 +79,19 @@ impl Out<'_> {
 
 /// What a command returns: one value rendered either as text or as JSON, so the
 /// two renderings cannot drift apart.
+///
+/// `human` escapes every stored or foreign value it prints with
+/// [`style::escape`], except absolute paths meant for the shell
+/// (`cd "$(git loop path x)"`), which are printed byte for byte.
 pub trait Report: Serialize {
     fn human(&self, out: &mut Out<'_>) -> io::Result<()>;
+
+    /// Whether the report can be written as JSON; checked before any of it
+    /// is written. A report holding an absolute path refuses a path that is
+    /// not UTF-8 (JSON strings are Unicode), naming it.
+    fn check_json(&self) -> Result<(), Error> {
+        Ok(())
+    }
 }
 
 fn wants_json(args: &[OsString]) -> bool {
@@ -177,9 +191,11 @@ fn print_json_error(stdout: &mut dyn Write, code: &str, message: &str) {
     let _ = writeln!(stdout, "{doc}");
 }
 
+/// The human diagnostic: one line, and its help; both escaped, since an
+/// error names values from files, git and the command line.
 fn render_error(e: &Error, stderr: &mut dyn Write) {
-    let _ = writeln!(stderr, "git-loop: error: {e}");
+    let _ = writeln!(stderr, "git-loop: error: {}", style::escape(&e.to_string()));
     if let Some(help) = miette::Diagnostic::help(e) {
-        let _ = writeln!(stderr, "  help: {help}");
+        let _ = writeln!(stderr, "  help: {}", style::escape(&help.to_string()));
     }
 }

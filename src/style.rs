@@ -1,7 +1,74 @@
-//! Human output: colour (only on a terminal, never with `NO_COLOR`), and the
-//! short codes that summarize why entries were skipped.
+//! Human output: colour (only on a terminal, never with `NO_COLOR`), the
+//! escaping of untrusted text, and the short codes that summarize why entries
+//! were skipped.
+//!
+//! Every value git-loop prints for a person may come from somewhere a person
+//! did not type it: a manifest or event log written by hand or by an older
+//! version, a cloned `.git-loop.toml`, a file name in a cloned tree, git's own
+//! messages. Printed raw, such text can drive the terminal (an OSC 52
+//! clipboard write, a screen clear), break a table with a newline, or reorder
+//! what is shown with a bidi override. [`escape`] makes it inert; every human
+//! rendering of a stored or foreign value goes through it. JSON output does
+//! not: serde_json escapes control characters itself, and JSON consumers get
+//! the value as stored.
+
+use std::borrow::Cow;
 
 use crate::manifest::Status;
+
+/// Write `path` and a newline, byte for byte (not lossily, not escaped): a
+/// path printed for the shell (`cd "$(git loop path x)"`) must be the path,
+/// whatever bytes it holds.
+pub fn write_path_line(w: &mut dyn std::io::Write, path: &std::path::Path) -> std::io::Result<()> {
+    use std::os::unix::ffi::OsStrExt;
+    w.write_all(path.as_os_str().as_bytes())?;
+    w.write_all(b"\n")
+}
+
+/// Whether `c` must not reach a terminal as it is: a control character
+/// (`char::is_control`: C0 including newline and tab, DEL, C1), a bidi
+/// formatting character (U+061C, U+200E, U+200F, U+202A–U+202E,
+/// U+2066–U+2069), or a line/paragraph separator (U+2028, U+2029).
+pub fn needs_escape(c: char) -> bool {
+    c.is_control()
+        || matches!(
+            c,
+            '\u{061c}'
+                | '\u{200e}'
+                | '\u{200f}'
+                | '\u{202a}'..='\u{202e}'
+                | '\u{2066}'..='\u{2069}'
+                | '\u{2028}'
+                | '\u{2029}'
+        )
+}
+
+/// `text` made safe to print on a terminal: each character that
+/// [`needs_escape`] is written the way Rust writes it in a string literal —
+/// `\n`, `\r`, `\t`, and `\u{…}` (lowercase hex, no padding) for every other
+/// one, so ESC reads `\u{1b}` and a right-to-left override `\u{202e}`.
+/// Everything else, backslashes included, is kept as it is: the result is
+/// for reading, not for parsing back (JSON output is for that), and escaping
+/// twice changes nothing. Borrows when there is nothing to escape.
+pub fn escape(text: &str) -> Cow<'_, str> {
+    if !text.chars().any(needs_escape) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        match c {
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if needs_escape(c) => {
+                use std::fmt::Write;
+                let _ = write!(out, "\\u{{{:x}}}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    Cow::Owned(out)
+}
 
 /// Should stdout be coloured? Only a terminal, never when `NO_COLOR` is set to
 /// anything non-empty (no-color.org), never for `TERM=dumb`.
@@ -77,6 +144,23 @@ pub fn skip_detail(codes: &[&str]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn escapes_control_and_bidi_characters() {
+        assert!(matches!(escape("plain \\ text é"), Cow::Borrowed(_)));
+        assert_eq!(escape("a\nb\tc\rd"), "a\\nb\\tc\\rd");
+        assert_eq!(escape("\u{1b}]52;c;aGk=\u{7}"), "\\u{1b}]52;c;aGk=\\u{7}");
+        assert_eq!(escape("\u{1b}[2J\u{7f}\u{9b}"), "\\u{1b}[2J\\u{7f}\\u{9b}");
+        assert_eq!(
+            escape("x\u{202e}y\u{2066}\u{200f}\u{61c}"),
+            "x\\u{202e}y\\u{2066}\\u{200f}\\u{61c}"
+        );
+        for s in ["\u{1b}[2J\n", "a\u{202e}b", "\\u{1b}"] {
+            let once = escape(s).into_owned();
+            assert_eq!(escape(&once), once, "escaping is idempotent");
+            assert!(!once.chars().any(needs_escape));
+        }
+    }
 
     #[test]
     fn summaries() {

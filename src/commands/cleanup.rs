@@ -116,15 +116,23 @@ impl Report for CleanupReport {
                 (_, Some(kept)) => writeln!(
                     out.stdout,
                     "{verb} {} ({}), branch {} kept: {}",
-                    r.id, r.path, r.branch, kept.reason
+                    r.id,
+                    r.path,
+                    r.branch,
+                    crate::style::escape(&kept.reason)
                 )?,
                 _ => writeln!(out.stdout, "{verb} {} ({})", r.id, r.path)?,
             }
         }
         for s in &self.skipped {
-            writeln!(out.stdout, "skipped {}: {}", s.id, s.reason)?;
+            writeln!(
+                out.stdout,
+                "skipped {}: {}",
+                s.id,
+                crate::style::escape(&s.reason)
+            )?;
             if let Some(help) = &s.help {
-                writeln!(out.stdout, "  help: {help}")?;
+                writeln!(out.stdout, "  help: {}", crate::style::escape(help))?;
             }
         }
         let codes: Vec<&str> = self.skipped.iter().map(|s| s.code).collect();
@@ -135,7 +143,11 @@ impl Report for CleanupReport {
             out.note(format_args!("{summary}"));
         }
         if let Some(e) = &self.error {
-            writeln!(out.stderr, "git-loop: error: {}", e.message)?;
+            writeln!(
+                out.stderr,
+                "git-loop: error: {}",
+                crate::style::escape(&e.message)
+            )?;
             if !self.removed.is_empty() {
                 writeln!(
                     out.stderr,

@@ -15,6 +15,7 @@ use crate::config::{
     TOML_CLEANUP_STATUS, TOML_CREATE_COPY, TOML_CREATE_POST_COMMAND,
 };
 use crate::error::Result;
+use crate::style::escape;
 use crate::{Out, Report};
 
 #[derive(Debug, Serialize)]
@@ -89,6 +90,15 @@ impl Report for ConfigReport {
                 &self.create_post_command.source,
             ),
         ];
+        // Values and sources come from files, git config and the
+        // environment: escaped, so none can drive the terminal or split a row.
+        let rows = rows.map(|(key, value, source)| {
+            (
+                key,
+                escape(&value).into_owned(),
+                escape(source).into_owned(),
+            )
+        });
         let kw = rows.iter().map(|r| r.0.len()).max().unwrap_or(0);
         let vw = rows.iter().map(|r| r.1.chars().count()).max().unwrap_or(0);
         for (key, value, source) in rows {
@@ -120,8 +130,8 @@ pub fn run(ctx: &Ctx) -> Result<ConfigReport> {
     .iter()
     .any(|(key, sourced)| sourced.value.is_some() && s.is_from_repo_file(key));
     let trust_state = if repo_hooks {
-        let blob = crate::hooks::repo_file_id(ctx.repo.root())?.unwrap_or_default();
-        if crate::hooks::is_trusted(ctx.repo.common_dir(), &blob)? {
+        let blob = s.repo_file_id.as_deref().unwrap_or_default();
+        if crate::hooks::is_trusted(ctx.repo.common_dir(), blob)? {
             "trusted"
         } else {
             "NOT trusted: will not run until `git loop trust`"

@@ -67,9 +67,18 @@ pub struct FailedHook {
     pub message: String,
 }
 
+/// JSON: the report holds only the entry's relative path (and relative
+/// names of copied files), never the absolute worktree path, so it can be
+/// written whatever bytes the repository's own path holds. That is why
+/// `create --json` needs no early refusal of a root path that is not UTF-8:
+/// it cannot end as a created run that the JSON output fails to report. (If
+/// an absolute path is ever added here, check its representability before
+/// the run is created, not in `check_json`.)
 impl Report for CreateReport {
     fn human(&self, out: &mut Out<'_>) -> std::io::Result<()> {
-        writeln!(out.stdout, "{}", self.abs_path.display())?;
+        // Byte for byte, so `cd "$(git loop create x --pattern p)"` works
+        // whatever the path holds.
+        crate::style::write_path_line(&mut *out.stdout, &self.abs_path)?;
         if let Some(copy) = &self.copy {
             if !copy.copied.is_empty() {
                 out.note(format_args!(
@@ -84,7 +93,11 @@ impl Report for CreateReport {
             }
         }
         if let Some(e) = &self.error {
-            writeln!(out.stderr, "git-loop: error: {}", e.message)?;
+            writeln!(
+                out.stderr,
+                "git-loop: error: {}",
+                crate::style::escape(&e.message)
+            )?;
             writeln!(
                 out.stderr,
                 "  help: the run is recorded and its worktree kept as it is; fix it there, or mark the run rejected and clean it up"
@@ -108,10 +121,26 @@ impl Report for CreateReport {
     }
 }
 
+/// Usage checks, before the repository is touched. The pattern label is
+/// stored verbatim and printed in `list`'s table, so it must be non-empty and
+/// free of control characters (`char::is_control`: newline, tab, ESC, DEL,
+/// C1): a label that could clear the screen, write the clipboard (OSC 52) or
+/// break the table is refused here, with nothing written. (A manifest written
+/// by hand can still hold one; every human rendering escapes it.)
 pub fn validate(args: &CreateArgs) -> Result<()> {
     runid::validate(&args.run_id)?;
+    let invalid = |reason: String| Error::InvalidPattern {
+        pattern: args.pattern.clone(),
+        reason,
+    };
     if args.pattern.is_empty() {
-        return Err(Error::InvalidPattern(args.pattern.clone()));
+        return Err(invalid("the pattern label must not be empty".into()));
+    }
+    if let Some(c) = args.pattern.chars().find(|c| c.is_control()) {
+        return Err(invalid(format!(
+            "it contains the control character U+{:04X}; a pattern label is printed in tables and must be plain text on one line",
+            c as u32
+        )));
     }
     Ok(())
 }

@@ -11,11 +11,14 @@
 //! worktree or the branch is gone, the base no longer resolves) is `null`
 //! in JSON and `-` in the table. Worktrees are read in parallel.
 
+use std::borrow::Cow;
+
 use serde::Serialize;
 
 use crate::commands::Ctx;
 use crate::error::Result;
 use crate::manifest::{Entry, Status};
+use crate::style::escape;
 use crate::{Out, Report};
 
 #[derive(Debug, Serialize)]
@@ -110,14 +113,14 @@ impl ListReport {
                     None => "-",
                 };
                 [
-                    (l.entry.id.clone(), ""),
+                    (escape(&l.entry.id).into_owned(), ""),
                     (
                         l.entry.status.as_str().to_owned(),
                         crate::style::status_sgr(l.entry.status),
                     ),
-                    (l.entry.pattern.clone(), ""),
+                    (escape(&l.entry.pattern).into_owned(), ""),
                     (crate::time::age(now, l.entry.created_at.0), "2"),
-                    (l.entry.branch(), ""),
+                    (escape(&l.entry.branch()).into_owned(), ""),
                     {
                         let sgr = match state.as_str() {
                             "clean" => "",
@@ -179,14 +182,21 @@ impl Report for ListReport {
             .iter()
             .map(|l| crate::time::age(now, l.entry.created_at.0))
             .collect();
+        // Stored text is escaped (borrowed when there is nothing to escape,
+        // as almost always), so each run stays one inert line.
+        let texts: Vec<(Cow<'_, str>, Cow<'_, str>)> = self
+            .worktrees
+            .iter()
+            .map(|l| (escape(&l.entry.id), escape(&l.entry.pattern)))
+            .collect();
         let header = ["ID", "STATUS", "PATTERN", "AGE", "BRANCH", "PRESENT"];
         let mut widths = header.map(str::len);
-        for (l, age) in self.worktrees.iter().zip(&ages) {
-            let id = l.entry.id.chars().count();
+        for ((l, age), (id, pattern)) in self.worktrees.iter().zip(&ages).zip(&texts) {
+            let id = id.chars().count();
             let cells = [
                 id,
                 l.entry.status.as_str().len(),
-                l.entry.pattern.chars().count(),
+                pattern.chars().count(),
                 age.len(),
                 id + "loop/".len(),
             ];
@@ -210,17 +220,17 @@ impl Report for ListReport {
             cell(w, h, "1", (i + 1 < header.len()).then_some(widths[i]))?;
         }
         writeln!(w)?;
-        for (l, age) in self.worktrees.iter().zip(&ages) {
-            cell(w, &l.entry.id, "", Some(widths[0]))?;
+        for ((l, age), (id, pattern)) in self.worktrees.iter().zip(&ages).zip(&texts) {
+            cell(w, id, "", Some(widths[0]))?;
             cell(
                 w,
                 l.entry.status.as_str(),
                 crate::style::status_sgr(l.entry.status),
                 Some(widths[1]),
             )?;
-            cell(w, &l.entry.pattern, "", Some(widths[2]))?;
+            cell(w, pattern, "", Some(widths[2]))?;
             cell(w, age, "2", Some(widths[3]))?;
-            cell(w, &l.entry.branch(), "", Some(widths[4]))?;
+            cell(w, &crate::runid::branch_name(id), "", Some(widths[4]))?;
             if l.present {
                 cell(w, "yes", "", None)?;
             } else {

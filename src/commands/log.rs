@@ -16,6 +16,9 @@ pub struct LogReport {
 }
 
 impl Report for LogReport {
+    /// One line per event. Every field is text from the log file, which
+    /// anyone can write: the line is escaped whole ([`crate::style::escape`]),
+    /// so no field can drive the terminal or split the line.
     fn human(&self, out: &mut Out<'_>) -> std::io::Result<()> {
         for e in &self.events {
             let mut line = format!("{} {:<13} {}", e.at, e.event, e.id);
@@ -28,7 +31,7 @@ impl Report for LogReport {
             if let Some(detail) = &e.detail {
                 line.push_str(&format!(": {detail}"));
             }
-            writeln!(out.stdout, "{line}")?;
+            writeln!(out.stdout, "{}", crate::style::escape(&line))?;
         }
         Ok(())
     }

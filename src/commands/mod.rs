@@ -111,10 +111,16 @@ pub fn log_events(ctx: &Ctx, events: &[crate::events::Event], out: &mut Out<'_>)
     }
 }
 
+/// Write `report` as text or JSON. JSON is exactly one document: the report
+/// is checked ([`Report::check_json`]) and serialized whole into a buffer,
+/// and only a complete document is written; on failure nothing is, and the
+/// caller prints the error document instead.
 fn emit<R: Report>(report: R, out: &mut Out<'_>) -> std::result::Result<(), Fail> {
     if out.json {
-        serde_json::to_writer(&mut *out.stdout, &report).map_err(std::io::Error::from)?;
-        writeln!(out.stdout)?;
+        report.check_json()?;
+        let mut doc = serde_json::to_vec(&report).map_err(std::io::Error::from)?;
+        doc.push(b'\n');
+        out.stdout.write_all(&doc)?;
     } else {
         report.human(out)?;
     }

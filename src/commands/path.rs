@@ -1,5 +1,7 @@
 //! `git loop path <RUN_ID>` — the absolute path of a run's worktree.
-//! Read-only, no mutex. `--json` prints `{"id":…,"path":…}` (absolute path).
+//! Read-only, no mutex. `--json` prints `{"id":…,"path":…}` (absolute path);
+//! when that path is not UTF-8 it is refused (`unrepresentable-path`, exit 1)
+//! and the error document is the only output.
 
 use serde::Serialize;
 
@@ -14,8 +16,21 @@ pub struct PathReport {
 }
 
 impl Report for PathReport {
+    /// The path byte for byte, so `cd "$(git loop path x)"` works whatever
+    /// bytes the repository's path holds.
     fn human(&self, out: &mut Out<'_>) -> std::io::Result<()> {
-        writeln!(out.stdout, "{}", self.path.display())
+        crate::style::write_path_line(&mut *out.stdout, &self.path)
+    }
+
+    /// A path that is not UTF-8 cannot be a JSON string: refused, naming it,
+    /// before anything is written (never a lossy path a script would `cd` to).
+    fn check_json(&self) -> Result<()> {
+        match self.path.to_str() {
+            Some(_) => Ok(()),
+            None => Err(Error::UnrepresentablePath {
+                path: self.path.clone(),
+            }),
+        }
     }
 }
 

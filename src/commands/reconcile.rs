@@ -80,9 +80,14 @@ impl Report for ReconcileReport {
             writeln!(out.stdout, "{would}remove orphan {} ({})", r.id, r.path)?;
         }
         for s in &self.skipped {
-            writeln!(out.stdout, "skipped {}: {}", s.id, s.reason)?;
+            writeln!(
+                out.stdout,
+                "skipped {}: {}",
+                s.id,
+                crate::style::escape(&s.reason)
+            )?;
             if let Some(help) = &s.help {
-                writeln!(out.stdout, "  help: {help}")?;
+                writeln!(out.stdout, "  help: {}", crate::style::escape(help))?;
             }
         }
         let codes: Vec<&str> = self.skipped.iter().map(|s| s.code).collect();
@@ -95,7 +100,11 @@ impl Report for ReconcileReport {
             crate::style::skip_detail(&codes),
         ));
         if let Some(e) = &self.error {
-            writeln!(out.stderr, "git-loop: error: {}", e.message)?;
+            writeln!(
+                out.stderr,
+                "git-loop: error: {}",
+                crate::style::escape(&e.message)
+            )?;
         }
         if !self.orphans.is_empty() && self.removed_orphans.is_empty() {
             out.note(format_args!(

@@ -37,8 +37,10 @@ impl Report for TrustReport {
         if self.hooks.is_empty() {
             writeln!(out.stdout, "it sets no hooks")?;
         }
+        // Escaped: the command is what the person is asked to read before
+        // trusting it; no escape sequence may hide or rewrite it on screen.
         for (key, command) in &self.hooks {
-            writeln!(out.stdout, "  {key} = {command}")?;
+            writeln!(out.stdout, "  {key} = {}", crate::style::escape(command))?;
         }
         Ok(())
     }
@@ -46,13 +48,16 @@ impl Report for TrustReport {
 
 pub fn run(ctx: &Ctx) -> Result<TrustReport> {
     let root = ctx.repo.root();
-    let file = repo_toml_path(root);
-    let Some(blob) = crate::hooks::repo_file_id(root)? else {
-        return Err(Error::NothingToTrust { file });
+    // Validates every layer, this file included (read once, safely: see
+    // `crate::config`); the hooks shown and the id trusted are of those bytes.
+    let settings = ctx.settings()?;
+    let (Some(file), Some(blob)) = (&settings.repo_file, &settings.repo_file_id) else {
+        return Err(Error::NothingToTrust {
+            file: repo_toml_path(root),
+        });
     };
-    // Validates every layer, this file included.
-    let _ = ctx.settings()?;
-    let raw = crate::config::read_toml_file(&file)?;
+    let raw = file.raw()?;
+    let blob = blob.clone();
     let mut hooks = std::collections::BTreeMap::new();
     if let Some(c) = raw.create.post_command.filter(|c| !c.trim().is_empty()) {
         hooks.insert(TOML_CREATE_POST_COMMAND, c);

@@ -8,6 +8,7 @@ mod config;
 mod copy;
 mod create;
 mod hooks;
+mod hostile_input;
 mod human;
 mod list_long;
 mod manifest;
