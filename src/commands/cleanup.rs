@@ -343,10 +343,8 @@ pub fn run(ctx: &Ctx, flags: &Flags, out: &mut Out<'_>) -> Result<CleanupReport>
     let selected = if flags.dry_run {
         select(&ctx.manifest.load_or_default()?, &statuses, older_than)
     } else {
-        _ops = OpsLock::acquire(&ctx.loop_dir(), || {
-            out.note(format_args!(
-                "waiting for another git-loop worktree operation to finish…"
-            ))
+        _ops = OpsLock::acquire(&ctx.loop_dir(), |waiting| {
+            out.note(format_args!("{waiting}"))
         })?;
         let _mutex = ManifestMutex::acquire(&ctx.loop_dir())?;
         select(&ctx.manifest.load_or_default()?, &statuses, older_than)
@@ -406,14 +404,14 @@ pub fn run(ctx: &Ctx, flags: &Flags, out: &mut Out<'_>) -> Result<CleanupReport>
 
     let changed = !gone.is_empty() || !report.skipped.is_empty();
     if !flags.dry_run && changed {
-        let _mutex = ManifestMutex::acquire(&ctx.loop_dir())?;
+        let mutex = ManifestMutex::acquire(&ctx.loop_dir())?;
         let mut manifest = ctx.manifest.load_or_default()?;
         let before = manifest.worktrees.len();
         manifest
             .worktrees
             .retain(|e| !gone.iter().any(|g| g.same_run(e)));
         if manifest.worktrees.len() != before {
-            ctx.manifest.write(&manifest)?;
+            ctx.manifest.write(&manifest, &mutex)?;
         }
         let mut events = Vec::new();
         for r in &report.removed {

@@ -38,14 +38,14 @@ pub fn run(ctx: &Ctx, args: &MarkArgs, out: &mut Out<'_>) -> Result<MarkReport> 
     if !ctx.loop_dir_exists()? {
         return Err(unknown());
     }
-    let _mutex = ManifestMutex::acquire(&ctx.loop_dir())?;
+    let mutex = ManifestMutex::acquire(&ctx.loop_dir())?;
     let mut manifest = ctx.manifest.load()?.ok_or_else(unknown)?;
     let entry = manifest.find_mut(&args.run_id).ok_or_else(unknown)?;
     let previous = entry.status;
     entry.status = args.status;
     let entry = entry.clone();
     if previous != args.status {
-        ctx.manifest.write(&manifest)?;
+        ctx.manifest.write(&manifest, &mutex)?;
         let mut event = crate::events::Event::new("mark", &entry.id);
         event.from = Some(previous.to_string());
         event.to = Some(args.status.to_string());

@@ -132,10 +132,8 @@ pub fn run(ctx: &Ctx, args: &ReconcileArgs, out: &mut Out<'_>) -> Result<Reconci
     let loop_dir_exists = ctx.loop_dir_exists()?;
     let _ops = if !dry_run && (loop_dir_exists || !args.remove_orphan.is_empty()) {
         ctx.ensure_loop_dir()?;
-        Some(OpsLock::acquire(&ctx.loop_dir(), || {
-            out.note(format_args!(
-                "waiting for another git-loop worktree operation to finish…"
-            ))
+        Some(OpsLock::acquire(&ctx.loop_dir(), |waiting| {
+            out.note(format_args!("{waiting}"))
         })?)
     } else {
         None
@@ -238,7 +236,7 @@ pub fn run(ctx: &Ctx, args: &ReconcileArgs, out: &mut Out<'_>) -> Result<Reconci
         !dropped.is_empty() || !report.removed_orphans.is_empty() || !report.skipped.is_empty();
     if !dry_run && changed {
         ctx.ensure_loop_dir()?;
-        let _mutex = ManifestMutex::acquire(&ctx.loop_dir())?;
+        let mutex = ManifestMutex::acquire(&ctx.loop_dir())?;
         if !dropped.is_empty() {
             let mut manifest = ctx.manifest.load_or_default()?;
             let before = manifest.worktrees.len();
@@ -246,7 +244,7 @@ pub fn run(ctx: &Ctx, args: &ReconcileArgs, out: &mut Out<'_>) -> Result<Reconci
                 .worktrees
                 .retain(|e| !dropped.iter().any(|d| d.same_run(e)));
             if manifest.worktrees.len() != before {
-                ctx.manifest.write(&manifest)?;
+                ctx.manifest.write(&manifest, &mutex)?;
             }
         }
         let mut events = Vec::new();

@@ -10,6 +10,7 @@ mod create;
 mod hooks;
 mod human;
 mod list_long;
+mod locks;
 mod manifest;
 mod mark;
 mod mutex;
