@@ -20,6 +20,10 @@
 //!   first checks the token, then renames the file aside and checks again, so a
 //!   process never deletes a mutex that another process holds (which could
 //!   happen if its own mutex was broken as stale while it was still running).
+//!   A writer also checks its token right before it renames the new manifest
+//!   into place ([`crate::manifest::ManifestFile::write`]): a holder whose
+//!   mutex was broken fails with `mutex-lost` instead of overwriting what the
+//!   breaker wrote.
 //! - **One breaker at a time.** Breaking a stale mutex happens under a second
 //!   exclusive-create file, `.manifest.mutex.break`, and re-checks under it that
 //!   the mutex still carries the stale token that was observed. Two waiters that
