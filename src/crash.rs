@@ -4,13 +4,19 @@
 //!   destructors, no signal handlers) when it reaches `<point>`.
 //!   `GIT_LOOP_TEST_CRASH=<point>:pause` instead prints `paused at <point>` on
 //!   stderr and sleeps for an hour, so a test can kill it there.
+//!   `GIT_LOOP_TEST_CRASH=<point>:until:<file>` prints the same line, then
+//!   waits until `<file>` exists and carries on normally, so a test can let
+//!   something else happen at that point first (e.g. break the mutex).
 //! - `GIT_LOOP_TEST_FAIL=<point>` makes the I/O at a fail point return an error.
+//! - `GIT_LOOP_TEST_OPS_DEADLINE_SECS=<n>` shortens how long a waiter waits
+//!   for the worktree-operation lock held by a live process (normally
+//!   [`crate::lock::OPS_DEADLINE`]).
 //!
 //! Points: `after-worktree-add`, `holding-mutex`, `before-manifest-write`,
 //! `before-manifest-rename`, `after-manifest-rename`; fail points:
 //! `manifest-write`.
 //!
-//! Neither variable is meant for users; both are documented in the README so
+//! None of these variables is meant for users; all are documented in the README so
 //! nobody is surprised by them.
 
 use std::sync::OnceLock;
@@ -33,7 +39,24 @@ pub fn point(name: &str) {
         eprintln!("paused at {name}");
         std::thread::sleep(std::time::Duration::from_secs(3600));
     }
+    if let Some(file) = mode.strip_prefix("until:") {
+        eprintln!("paused at {name}");
+        while !std::path::Path::new(file).exists() {
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        return;
+    }
     std::process::abort();
+}
+
+/// `GIT_LOOP_TEST_OPS_DEADLINE_SECS`: a shorter wait for the
+/// worktree-operation lock.
+pub fn ops_deadline() -> Option<std::time::Duration> {
+    static DEADLINE: OnceLock<Option<String>> = OnceLock::new();
+    setting("GIT_LOOP_TEST_OPS_DEADLINE_SECS", &DEADLINE)?
+        .parse()
+        .ok()
+        .map(std::time::Duration::from_secs)
 }
 
 /// An injected I/O failure when `GIT_LOOP_TEST_FAIL` names this point.

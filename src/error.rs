@@ -211,6 +211,28 @@ pub enum Error {
     )]
     RunBusy { path: PathBuf, waited: u64 },
 
+    #[error(
+        "gave up waiting for the worktree-operation lock on {}/: {reason}",
+        path.display()
+    )]
+    #[diagnostic(code(lock_timeout), help("{help}"))]
+    LockTimeout {
+        path: PathBuf,
+        reason: String,
+        help: String,
+    },
+
+    #[error(
+        "lost the manifest mutex {path}: it ran past 30s and another git-loop broke it as stale; nothing was written"
+    )]
+    #[diagnostic(
+        code(mutex_lost),
+        help(
+            "another command changed the manifest meanwhile: look at `git loop list`, then run this command again"
+        )
+    )]
+    MutexLost { path: PathBuf },
+
     #[error("{0}")]
     #[diagnostic(code(git_failed))]
     Git(CommandError),
@@ -281,6 +303,9 @@ impl Error {
             Error::BaseNotFound { .. } => "base-not-found",
             Error::MutexTimeout { .. } => "mutex-timeout",
             Error::RunBusy { .. } => "run-busy",
+
+            Error::LockTimeout { .. } => "lock-timeout",
+            Error::MutexLost { .. } => "mutex-lost",
             Error::Git(_) => "git-failed",
             Error::Checkout { .. } => "checkout-failed",
             Error::Config { .. } => "invalid-config",

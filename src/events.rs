@@ -14,6 +14,8 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
+use crate::error::Error;
+
 pub const EVENTS_FILE: &str = "events.jsonl";
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -52,35 +54,41 @@ pub fn path(loop_dir: &Path) -> PathBuf {
     loop_dir.join(EVENTS_FILE)
 }
 
+/// The log is read whole; a larger file is refused unread.
+const READ_CAP: u64 = 256 << 20;
+
 /// Append `events` (callers hold the manifest mutex). Returns the error
-/// text on failure, for the caller to report.
+/// text on failure, for the caller to report. The file is opened with
+/// `O_NOFOLLOW`: a symlink (or anything but a regular file) is refused at the
+/// open itself, never written through.
 pub fn append(loop_dir: &Path, events: &[Event]) -> Result<(), String> {
     if events.is_empty() {
         return Ok(());
     }
     let path = path(loop_dir);
-    if std::fs::symlink_metadata(&path).is_ok_and(|m| m.file_type().is_symlink()) {
-        return Err(format!("{} is a symlink; not written", path.display()));
-    }
     let mut text = String::new();
     for e in events {
         text.push_str(&serde_json::to_string(e).expect("event serializes"));
         text.push('\n');
     }
-    OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(&path)
-        .and_then(|mut f| f.write_all(text.as_bytes()))
+    let mut file = crate::fsx::open_regular(&path, OpenOptions::new().create(true).append(true))
+        .map_err(|e| match e {
+            Error::UnsafePath { reason, .. } => {
+                format!("{} is not written: {reason}", path.display())
+            }
+            e => e.to_string(),
+        })?
+        .ok_or_else(|| format!("could not create {}", path.display()))?;
+    file.write_all(text.as_bytes())
         .map_err(|e| format!("could not append to {}: {e}", path.display()))
 }
 
-/// Read the log: the events, and the line numbers of malformed lines.
-pub fn read(loop_dir: &Path) -> std::io::Result<(Vec<Event>, Vec<usize>)> {
-    let text = match std::fs::read(path(loop_dir)) {
-        Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
-        Err(e) => return Err(e),
+/// Read the log: the events, and the line numbers of malformed lines. A
+/// symlink or non-regular file is refused, naming it, never read through.
+pub fn read(loop_dir: &Path) -> crate::error::Result<(Vec<Event>, Vec<usize>)> {
+    let text = match crate::fsx::read_regular(&path(loop_dir), READ_CAP)? {
+        Some(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
+        None => String::new(),
     };
     let mut events = Vec::new();
     let mut bad = Vec::new();

@@ -13,22 +13,28 @@
 //!   `manifest.json`, fsync the directory. A reader sees the old file or the
 //!   new one, never a partial one.
 //! - `manifest.json` must be a regular file, not a symlink (which could point a
-//!   write outside the repository).
+//!   write outside the repository); it is opened with `O_NOFOLLOW`.
+//! - A write replaces the file only while the writer still holds the mutex
+//!   (see [`ManifestFile::write`]).
 
 use std::collections::HashSet;
 use std::fs::{self, File, OpenOptions};
-use std::io::{ErrorKind, Write};
+use std::io::{ErrorKind, Read, Write};
+use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 
 use jiff::Timestamp;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::error::{Error, Result};
+use crate::lock::ManifestMutex;
 use crate::runid;
 
 /// The directory under the root that holds everything git-loop owns.
 pub const LOOP_DIR: &str = ".loop-worktrees";
 pub const MANIFEST_FILE: &str = "manifest.json";
+/// Far above 10,000 entries (about 2.5 MB); a larger file is refused unread.
+const MANIFEST_CAP: u64 = 256 << 20;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, clap::ValueEnum)]
 #[serde(rename_all = "lowercase")]
@@ -408,10 +414,18 @@ impl ManifestFile {
         &self.path
     }
 
-    /// Read and validate. `Ok(None)` when the file does not exist.
+    /// Read and validate. `Ok(None)` when the file does not exist. Opened
+    /// with `O_NOFOLLOW` and checked with `fstat` on the open file, so there
+    /// is no window between a check and the read.
     pub fn load(&self) -> Result<Option<Manifest>> {
-        match fs::symlink_metadata(&self.path) {
-            Ok(meta) if meta.file_type().is_symlink() => {
+        let file = match OpenOptions::new()
+            .read(true)
+            .custom_flags(libc::O_NOFOLLOW | libc::O_CLOEXEC | libc::O_NONBLOCK)
+            .open(&self.path)
+        {
+            Ok(file) => file,
+            Err(e) if e.kind() == ErrorKind::NotFound => return Ok(None),
+            Err(e) if crate::fsx::is_symlink_error(&e) => {
                 return Err(Error::UnsafePath {
                     path: self.path.clone(),
                     reason:
@@ -419,17 +433,27 @@ impl ManifestFile {
                             .into(),
                 });
             }
-            Ok(meta) if !meta.is_file() => {
-                return Err(Error::InvalidManifest {
-                    path: self.path.clone(),
-                    reason: "not a regular file".into(),
-                });
-            }
-            Ok(_) => {}
-            Err(e) if e.kind() == ErrorKind::NotFound => return Ok(None),
             Err(e) => return Err(Error::io("could not read", &self.path, e)),
+        };
+        let meta = file
+            .metadata()
+            .map_err(|e| Error::io("could not read", &self.path, e))?;
+        if !meta.is_file() {
+            return Err(Error::InvalidManifest {
+                path: self.path.clone(),
+                reason: "not a regular file".into(),
+            });
         }
-        let bytes = fs::read(&self.path).map_err(|e| Error::io("could not read", &self.path, e))?;
+        let mut bytes = Vec::new();
+        file.take(MANIFEST_CAP + 1)
+            .read_to_end(&mut bytes)
+            .map_err(|e| Error::io("could not read", &self.path, e))?;
+        if bytes.len() as u64 > MANIFEST_CAP {
+            return Err(Error::InvalidManifest {
+                path: self.path.clone(),
+                reason: format!("larger than {MANIFEST_CAP} bytes"),
+            });
+        }
         let text = std::str::from_utf8(&bytes).map_err(|_| Error::InvalidManifest {
             path: self.path.clone(),
             reason: "not UTF-8".into(),
@@ -448,8 +472,12 @@ impl ManifestFile {
     }
 
     /// Replace the manifest atomically: temp file in the same directory, fsync,
-    /// rename over `manifest.json`, fsync the directory. Callers hold the mutex.
-    pub fn write(&self, manifest: &Manifest) -> Result<()> {
+    /// rename over `manifest.json`, fsync the directory. The caller holds
+    /// `mutex`; right before the rename the write checks that it still does
+    /// (its token is in the mutex file). A holder whose mutex was broken as
+    /// stale meanwhile removes its temp file and fails with `mutex-lost`: it
+    /// never replaces a manifest another process wrote after its read.
+    pub fn write(&self, manifest: &Manifest, mutex: &ManifestMutex) -> Result<()> {
         crate::crash::point("before-manifest-write");
         let tmp = self.dir.join(format!(
             ".manifest.json.tmp-{}-{}",
@@ -457,7 +485,7 @@ impl ManifestFile {
             crate::lock::unique_suffix()
         ));
         crate::signals::track_temp(&tmp);
-        let result = self.write_via(&tmp, manifest);
+        let result = self.write_via(&tmp, manifest, mutex);
         if result.is_err() {
             let _ = fs::remove_file(&tmp);
         }
@@ -465,7 +493,7 @@ impl ManifestFile {
         result
     }
 
-    fn write_via(&self, tmp: &Path, manifest: &Manifest) -> Result<()> {
+    fn write_via(&self, tmp: &Path, manifest: &Manifest, mutex: &ManifestMutex) -> Result<()> {
         let text = manifest.to_json();
         let mut file = OpenOptions::new()
             .write(true)
@@ -479,6 +507,11 @@ impl ManifestFile {
             .map_err(|e| Error::io("could not write", tmp, e))?;
         drop(file);
         crate::crash::point("before-manifest-rename");
+        if !mutex.is_held() {
+            return Err(Error::MutexLost {
+                path: mutex.path().to_path_buf(),
+            });
+        }
         fs::rename(tmp, &self.path).map_err(|e| Error::io("could not replace", &self.path, e))?;
         crate::crash::point("after-manifest-rename");
         // Make the rename itself durable.

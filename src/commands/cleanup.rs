@@ -142,18 +142,10 @@ impl Report for CleanupReport {
         } else {
             out.note(format_args!("{summary}"));
         }
-        if let Some(e) = &self.error {
-            writeln!(
-                out.stderr,
-                "git-loop: error: {}",
-                crate::style::escape(&e.message)
-            )?;
-            if !self.removed.is_empty() {
-                writeln!(
-                    out.stderr,
-                    "  help: the worktrees listed as removed are gone; `git loop reconcile` drops their entries once the manifest can be written"
-                )?;
-            }
+        if self.error.is_some() && !self.removed.is_empty() {
+            out.note(format_args!(
+                "note: the worktrees listed as removed are gone; `git loop reconcile` drops their entries once the manifest can be written"
+            ));
         }
         if codes.contains(&"dirty") || codes.contains(&"untracked") {
             out.note(format_args!(
@@ -496,10 +488,8 @@ pub fn run(ctx: &Ctx, flags: &Flags, out: &mut Out<'_>) -> Result<CleanupReport>
         select(&manifest, &statuses, older_than)
     } else {
         drop(manifest);
-        _ops = OpsLock::acquire(&ctx.loop_dir(), || {
-            out.note(format_args!(
-                "waiting for another git-loop worktree operation to finish…"
-            ))
+        _ops = OpsLock::acquire(&ctx.loop_dir(), |waiting| {
+            out.note(format_args!("{waiting}"))
         })?;
         let _mutex = ManifestMutex::acquire(&ctx.loop_dir())?;
         select(&ctx.manifest.load_or_default()?, &statuses, older_than)
@@ -627,7 +617,7 @@ fn drop_removed(
         ));
     }
     if manifest.worktrees.len() != before {
-        ctx.manifest.write(&manifest)?;
+        ctx.manifest.write(&manifest, &mutex)?;
     }
     drop(manifest);
     let mut events = Vec::new();

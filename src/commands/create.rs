@@ -213,10 +213,8 @@ pub fn run(ctx: &Ctx, args: &CreateArgs, out: &mut Out<'_>) -> Result<CreateRepo
     }
 
     let git = Git::new(ctx.repo.root());
-    let ops = OpsLock::acquire(&ctx.loop_dir(), || {
-        out.note(format_args!(
-            "waiting for another git-loop worktree operation to finish…"
-        ))
+    let ops = OpsLock::acquire(&ctx.loop_dir(), |waiting| {
+        out.note(format_args!("{waiting}"))
     })?;
     if ctx.repo.branch_exists(&branch)? {
         return Err(Error::BranchExists { branch });
@@ -383,12 +381,12 @@ fn refuse_active(manifest: &crate::manifest::Manifest, id: &str) -> Result<()> {
 }
 
 fn record(ctx: &Ctx, entry: &Entry, out: &mut Out<'_>) -> Result<()> {
-    let _mutex = ManifestMutex::acquire(&ctx.loop_dir())?;
+    let mutex = ManifestMutex::acquire(&ctx.loop_dir())?;
     let mut manifest = ctx.manifest.load_or_default()?;
     refuse_active(&manifest, &entry.id)?;
     manifest.worktrees.retain(|e| e.id != entry.id);
     manifest.worktrees.push(entry.clone());
-    ctx.manifest.write(&manifest)?;
+    ctx.manifest.write(&manifest, &mutex)?;
     let mut event = crate::events::Event::new("create", &entry.id);
     event.detail = Some(format!(
         "pattern {:?}, base {}",
@@ -410,12 +408,12 @@ fn refuse_symlinked_gitignore(path: &std::path::Path) -> Result<()> {
     }
 }
 
+/// Far above any real `.gitignore`; a larger file is refused unread.
+const GITIGNORE_CAP: u64 = 64 << 20;
+
+/// The root `.gitignore`, read without following a symlink; empty when absent.
 fn read_gitignore(path: &std::path::Path) -> Result<Vec<u8>> {
-    match fs::read(path) {
-        Ok(bytes) => Ok(bytes),
-        Err(e) if e.kind() == ErrorKind::NotFound => Ok(Vec::new()),
-        Err(e) => Err(Error::io("could not read", path, e)),
-    }
+    Ok(crate::fsx::read_regular(path, GITIGNORE_CAP)?.unwrap_or_default())
 }
 
 /// Whether `.gitignore` already ignores `.loop-worktrees/` with one of the
@@ -450,11 +448,16 @@ fn ensure_gitignore(root: &std::path::Path) -> Result<()> {
     }
     line.push_str(LOOP_DIR);
     line.push_str("/\n");
-    let mut file = OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(&path)
-        .map_err(|e| Error::io("could not open", &path, e))?;
+    // O_NOFOLLOW: a symlink that appeared since the check is refused too.
+    let Some(mut file) =
+        crate::fsx::open_regular(&path, OpenOptions::new().create(true).append(true))?
+    else {
+        return Err(Error::io(
+            "could not create",
+            &path,
+            std::io::Error::from(ErrorKind::NotFound),
+        ));
+    };
     file.write_all(line.as_bytes())
         .map_err(|e| Error::io("could not write", &path, e))
 }

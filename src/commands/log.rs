@@ -4,7 +4,7 @@
 use serde::Serialize;
 
 use crate::commands::Ctx;
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::events::{self, Event};
 use crate::{Out, Report};
 
@@ -40,7 +40,7 @@ impl Report for LogReport {
 pub fn run(ctx: &Ctx, id: Option<&str>, out: &mut Out<'_>) -> Result<LogReport> {
     let dir = ctx.loop_dir();
     let (mut events, bad) = if ctx.loop_dir_exists()? {
-        events::read(&dir).map_err(|e| Error::io("could not read", events::path(&dir), e))?
+        events::read(&dir)?
     } else {
         (Vec::new(), Vec::new())
     };

@@ -38,12 +38,16 @@ pub fn run(ctx: &Ctx, args: &MarkArgs, out: &mut Out<'_>) -> Result<MarkReport> 
     if !ctx.loop_dir_exists()? {
         return Err(unknown());
     }
+    // Validated before any lock is taken: a manifest git-loop does not
+    // understand refuses the mark with no trace left (not even a mutex
+    // created and removed).
+    ctx.manifest.load()?.ok_or_else(unknown)?;
     // The run lock first (see `crate::worktree`): a cleanup that is removing
     // this run's worktree finishes that removal before this mark is applied,
     // and a cleanup that has not started it yet sees this mark.
     let dir = ctx.worktree_path(&args.run_id);
     let _run = crate::worktree::RunLock::acquire(&dir, crate::worktree::RUN_LOCK_DEADLINE)?;
-    let _mutex = ManifestMutex::acquire(&ctx.loop_dir())?;
+    let mutex = ManifestMutex::acquire(&ctx.loop_dir())?;
     let mut manifest = ctx.manifest.load()?.ok_or_else(unknown)?;
     let entry = manifest.find_mut(&args.run_id).ok_or_else(unknown)?;
     let previous = entry.status;
@@ -57,7 +61,7 @@ pub fn run(ctx: &Ctx, args: &MarkArgs, out: &mut Out<'_>) -> Result<MarkReport> 
         ));
     }
     if previous != args.status {
-        ctx.manifest.write(&manifest)?;
+        ctx.manifest.write(&manifest, &mutex)?;
         let mut event = crate::events::Event::new("mark", &entry.id);
         event.from = Some(previous.to_string());
         event.to = Some(args.status.to_string());

@@ -128,6 +128,20 @@ fn emit<R: Report>(report: R, out: &mut Out<'_>) -> std::result::Result<(), Fail
     Ok(())
 }
 
+/// After a report that lists what was done before a failure: the human
+/// diagnostic on stderr (with `--json` too, as for every failure), exit 1.
+fn failed_part_way(message: Option<String>, out: &mut Out<'_>) -> std::result::Result<(), Fail> {
+    let Some(message) = message else {
+        return Ok(());
+    };
+    writeln!(
+        out.stderr,
+        "git-loop: error: {}",
+        crate::style::escape(&message)
+    )?;
+    Err(Fail::Exit(1))
+}
+
 pub fn dispatch(cli: &Cli, out: &mut Out<'_>) -> std::result::Result<(), Fail> {
     // Arguments are validated before the repository is touched, so a usage
     // error never depends on (or changes) repository state.
@@ -155,12 +169,9 @@ pub fn dispatch(cli: &Cli, out: &mut Out<'_>) -> std::result::Result<(), Fail> {
             let flags = cleanup::Flags::parse(args)?;
             let ctx = Ctx::open(cli)?;
             let report = cleanup::run(&ctx, &flags, out)?;
-            let failed = report.error.is_some();
+            let failed = report.error.as_ref().map(|e| e.message.clone());
             emit(report, out)?;
-            if failed {
-                return Err(Fail::Exit(1));
-            }
-            Ok(())
+            failed_part_way(failed, out)
         }
         Command::Reconcile(args) => {
             for id in &args.remove_orphan {
@@ -169,12 +180,9 @@ pub fn dispatch(cli: &Cli, out: &mut Out<'_>) -> std::result::Result<(), Fail> {
             reconcile::parse_min_age(&args.min_age)?;
             let ctx = Ctx::open(cli)?;
             let report = reconcile::run(&ctx, args, out)?;
-            let failed = report.error.is_some();
+            let failed = report.error.as_ref().map(|e| e.message.clone());
             emit(report, out)?;
-            if failed {
-                return Err(Fail::Exit(1));
-            }
-            Ok(())
+            failed_part_way(failed, out)
         }
         Command::List(args) => {
             let filter = match &args.status {

@@ -99,13 +99,6 @@ impl Report for ReconcileReport {
             self.skipped.len(),
             crate::style::skip_detail(&codes),
         ));
-        if let Some(e) = &self.error {
-            writeln!(
-                out.stderr,
-                "git-loop: error: {}",
-                crate::style::escape(&e.message)
-            )?;
-        }
         if !self.orphans.is_empty() && self.removed_orphans.is_empty() {
             out.note(format_args!(
                 "hint: remove an orphan with `git loop reconcile --remove-orphan <ID>`"
@@ -146,10 +139,8 @@ pub fn run(ctx: &Ctx, args: &ReconcileArgs, out: &mut Out<'_>) -> Result<Reconci
     }
     let _ops = if !dry_run && (loop_dir_exists || !args.remove_orphan.is_empty()) {
         ctx.ensure_loop_dir()?;
-        Some(OpsLock::acquire(&ctx.loop_dir(), || {
-            out.note(format_args!(
-                "waiting for another git-loop worktree operation to finish…"
-            ))
+        Some(OpsLock::acquire(&ctx.loop_dir(), |waiting| {
+            out.note(format_args!("{waiting}"))
         })?)
     } else {
         None
@@ -284,7 +275,7 @@ fn apply(ctx: &Ctx, dropped: &[&Entry], report: &ReconcileReport, out: &mut Out<
             .worktrees
             .retain(|e| !gone.get(e.id.as_str()).is_some_and(|g| g.same_run(e)));
         if manifest.worktrees.len() != before {
-            ctx.manifest.write(&manifest)?;
+            ctx.manifest.write(&manifest, &mutex)?;
         }
     }
     let mut events = Vec::new();

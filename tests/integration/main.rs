@@ -11,6 +11,7 @@ mod hooks;
 mod hostile_input;
 mod human;
 mod list_long;
+mod locks;
 mod manifest;
 mod mark;
 mod mutex;
