@@ -8,6 +8,8 @@
 //!   waits until `<file>` exists and carries on normally, so a test can let
 //!   something else happen at that point first (e.g. break the mutex).
 //! - `GIT_LOOP_TEST_FAIL=<point>` makes the I/O at a fail point return an error.
+//! - `GIT_LOOP_TEST_MUTEX_TRACE=1` prints how long each hold of the manifest
+//!   mutex lasted (`mutex held <N> us`, on stderr; the benchmark reads it).
 //! - `GIT_LOOP_TEST_OPS_DEADLINE_SECS=<n>` shortens how long a waiter waits
 //!   for the worktree-operation lock held by a live process (normally
 //!   [`crate::lock::OPS_DEADLINE`]).
@@ -57,6 +59,15 @@ pub fn ops_deadline() -> Option<std::time::Duration> {
         .parse()
         .ok()
         .map(std::time::Duration::from_secs)
+}
+
+/// `GIT_LOOP_TEST_MUTEX_TRACE=1`: print `mutex held <N> us` on stderr each
+/// time the manifest mutex is released (the benchmark reads it).
+pub fn trace_mutex_hold(held: std::time::Duration) {
+    static TRACE: OnceLock<Option<String>> = OnceLock::new();
+    if setting("GIT_LOOP_TEST_MUTEX_TRACE", &TRACE).is_some() {
+        eprintln!("mutex held {} us", held.as_micros());
+    }
 }
 
 /// An injected I/O failure when `GIT_LOOP_TEST_FAIL` names this point.

@@ -154,6 +154,8 @@ pub(crate) fn remove_if_owned(path: &Path, token: &str) {
 pub struct ManifestMutex {
     path: PathBuf,
     token: String,
+    /// When it was taken (for `GIT_LOOP_TEST_MUTEX_TRACE`).
+    since: Instant,
 }
 
 impl ManifestMutex {
@@ -173,7 +175,11 @@ impl ManifestMutex {
                         .map_err(|e| Error::io("could not write", &path, e))?;
                     crate::crash::point("holding-mutex");
                     clear_leftovers(loop_dir);
-                    return Ok(ManifestMutex { path, token });
+                    return Ok(ManifestMutex {
+                        path,
+                        token,
+                        since: Instant::now(),
+                    });
                 }
                 Err(e) if e.kind() == ErrorKind::AlreadyExists => {
                     crate::signals::untrack_mutex();
@@ -249,6 +255,7 @@ impl Drop for ManifestMutex {
     fn drop(&mut self) {
         remove_if_owned(&self.path, &self.token);
         crate::signals::untrack_mutex();
+        crate::crash::trace_mutex_hold(self.since.elapsed());
     }
 }
 
