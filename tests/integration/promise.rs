@@ -314,8 +314,14 @@ fn a_mark_survives_a_100k_entry_reconcile_and_cleanup() {
             .stdout(std::process::Stdio::null())
             .spawn()
             .unwrap();
-        // A mark while it runs, on the run whose worktree is there.
-        repo.run(["mark", "keep", "merged"]).ok();
+        // A mark while it holds the mutex (once it holds it: the old code held
+        // it for minutes, the mark broke it as stale and was then written
+        // over), on the run whose worktree is there.
+        while !repo.mutex_path().exists() && child.try_wait().unwrap().is_none() {
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
+        // (Not `repo.run`: the other command may hold the mutex right now.)
+        TestRepo::output(repo.command().args(["mark", "keep", "merged"])).ok();
         let status_code = child.wait().unwrap();
         assert!(status_code.success(), "{command} failed");
         let took = started.elapsed();
