@@ -78,6 +78,10 @@ pub struct RemovedEntry {
     /// With --delete-merged-branches: why the branch was kept.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub branch_kept: Option<KeptBranch>,
+    /// What git-loop finished itself (a leftover git refused; see
+    /// [`crate::leftover`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
 }
 
 #[derive(Debug, Serialize)]
@@ -115,6 +119,9 @@ impl Report for CleanupReport {
                     r.id, r.path, r.branch, kept.reason
                 )?,
                 _ => writeln!(out.stdout, "{verb} {} ({})", r.id, r.path)?,
+            }
+            if let Some(note) = &r.note {
+                writeln!(out.stdout, "  {note}")?;
             }
         }
         for s in &self.skipped {
@@ -375,13 +382,14 @@ pub fn run(ctx: &Ctx, flags: &Flags, out: &mut Out<'_>) -> Result<CleanupReport>
     let mut gone = Vec::new();
     for (entry, outcome) in selected.into_iter().zip(outcomes) {
         match outcome {
-            Removal::Removed => {
+            Removal::Removed(note) => {
                 report.removed.push(RemovedEntry {
                     id: entry.id.clone(),
                     path: entry.path(),
                     branch: entry.branch(),
                     branch_deleted: None,
                     branch_kept: None,
+                    note,
                 });
                 gone.push(entry);
             }
@@ -420,6 +428,12 @@ pub fn run(ctx: &Ctx, flags: &Flags, out: &mut Out<'_>) -> Result<CleanupReport>
             let mut e = crate::events::Event::new("remove", &r.id);
             if r.branch_deleted == Some(true) {
                 e.detail = Some(format!("branch {} deleted", r.branch));
+            }
+            if let Some(note) = &r.note {
+                e.detail = Some(match e.detail {
+                    Some(d) => format!("{note}; {d}"),
+                    None => note.clone(),
+                });
             }
             events.push(e);
         }

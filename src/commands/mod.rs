@@ -265,7 +265,9 @@ impl Skip {
 /// What happened (or, in a dry run, would happen) to one worktree.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Removal {
-    Removed,
+    /// Removed; with what git-loop had to finish itself (a worktree git
+    /// refused that held nothing but git's files, see [`crate::leftover`]).
+    Removed(Option<String>),
     Skipped(Skip),
 }
 
@@ -315,17 +317,17 @@ pub fn remove_worktree(
         }
     }
     let Some(wt) = registered else {
-        return Ok(Removal::Removed);
+        return Ok(Removal::Removed(None));
     };
     if dry_run {
         return Ok(match &wt.locked {
             Some(reason) if reason.is_empty() => Removal::Skipped(Skip::new("locked", "locked")),
             Some(reason) => Removal::Skipped(Skip::new(format!("locked: {reason}"), "locked")),
-            None if meta.is_none() => Removal::Removed,
+            None if meta.is_none() => Removal::Removed(None),
             // Predicted with gix the way git will judge it.
             None => match predict_refusal(&abs, &wt.admin_dir) {
                 Some(skip) => Removal::Skipped(skip),
-                None => Removal::Removed,
+                None => Removal::Removed(None),
             },
         });
     }
@@ -334,20 +336,30 @@ pub fn remove_worktree(
     let mut attempt = 0;
     loop {
         match git.worktree_remove(&rel)? {
-            Ok(()) => return Ok(Removal::Removed),
+            Ok(()) => return Ok(Removal::Removed(None)),
             Err(failure) if attempt < 5 && is_transient(&failure.stderr) => {
                 // Another removal changed .git/worktrees/ under this one. The
                 // state decides: gone and unregistered means done; otherwise
                 // try again (git re-checks cleanliness every time).
                 attempt += 1;
                 if fs::symlink_metadata(&abs).is_err() && !admin.exists() {
-                    return Ok(Removal::Removed);
+                    return Ok(Removal::Removed(None));
                 }
                 std::thread::sleep(std::time::Duration::from_millis(5 * attempt));
             }
             Err(refusal) => {
-                let reason = refusal.reason();
+                let mut reason = refusal.reason();
                 let mut code = crate::style::reason_code(&reason);
+                if crate::leftover::may_finish(code, &reason) {
+                    match crate::leftover::finish(loop_dir, git, id, &admin) {
+                        crate::leftover::Finish::Removed(note) => {
+                            return Ok(Removal::Removed(Some(note)));
+                        }
+                        crate::leftover::Finish::Refused(why) => {
+                            reason = format!("{reason} (git-loop left it: {why})");
+                        }
+                    }
+                }
                 if code == "dirty" {
                     // git says "modified or untracked" for both; gix tells.
                     code = match crate::git::repo::cleanliness(&abs, &admin) {

@@ -9,6 +9,7 @@ mod copy;
 mod create;
 mod hooks;
 mod human;
+mod interrupts;
 mod list_long;
 mod manifest;
 mod mark;
