@@ -3,6 +3,9 @@
 //! worktree that holds nothing but git's files, and leave any other alone.
 
 use std::fs;
+use std::io::BufRead;
+use std::path::Path;
+use std::process::{Child, Stdio};
 
 use crate::common::TestRepo;
 
@@ -24,6 +27,169 @@ fn repo_with_tree() -> TestRepo {
     repo.git(["add", "."]);
     repo.git(["commit", "-q", "-m", "tree"]);
     repo
+}
+
+/// Start git-loop with `envs`, and return once it printed `wait_for` on
+/// stderr (or panic if it exits first).
+fn spawn_until(repo: &TestRepo, envs: &[(&str, &str)], args: &[&str], wait_for: &str) -> Child {
+    let mut cmd = repo.command();
+    cmd.envs(envs.iter().copied())
+        .args(args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped());
+    let mut child = cmd.spawn().unwrap();
+    let stderr = child.stderr.take().unwrap();
+    let mut lines = std::io::BufReader::new(stderr).lines();
+    let reached = lines
+        .by_ref()
+        .map_while(Result::ok)
+        .any(|line| line.contains(wait_for));
+    if !reached {
+        let _ = child.kill();
+        let _ = child.wait();
+        panic!("exited before printing {wait_for:?}");
+    }
+    // Keep draining stderr so the child never blocks on a full pipe.
+    std::thread::spawn(move || for _ in lines {});
+    child
+}
+
+fn kill(child: &Child, sig: &str) {
+    let status = std::process::Command::new("kill")
+        .args([&format!("-{sig}"), &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+}
+
+/// Nothing of the create of `id` is left: directory, registration, branch,
+/// manifest entry.
+fn assert_rolled_back(repo: &TestRepo, id: &str) {
+    assert!(
+        repo.wt(id).symlink_metadata().is_err(),
+        "{id}'s directory is left"
+    );
+    assert!(
+        !repo.registered().contains(&repo.wt(id)),
+        "{id} is still registered"
+    );
+    assert!(
+        !repo.branch_exists(&format!("loop/{id}")),
+        "loop/{id} is left"
+    );
+    if repo.manifest_path().exists() {
+        assert!(!repo.ids().contains(&id.to_owned()), "{id} was recorded");
+    }
+    assert!(!repo.mutex_path().exists(), "a mutex was left");
+}
+
+#[test]
+fn sigterm_between_add_no_checkout_and_checkout_rolls_the_create_back() {
+    let repo = repo_with_tree();
+    for (sig, code) in [("TERM", 143), ("INT", 130)] {
+        let mut child = spawn_until(
+            &repo,
+            &[
+                ("GIT_LOOP_TEST_SPLIT_ADD", "1"),
+                ("GIT_LOOP_TEST_CRASH", "before-checkout:pause"),
+            ],
+            &["create", "x", "--pattern", "p"],
+            "paused at before-checkout",
+        );
+        // The state the issue describes: registered, on loop/x, nothing
+        // checked out.
+        assert!(repo.registered().contains(&repo.wt("x")));
+        assert!(repo.branch_exists("loop/x"));
+        assert!(!repo.wt("x/src").exists());
+        kill(&child, sig);
+        assert_eq!(child.wait().unwrap().code(), Some(code), "SIG{sig}");
+        assert_rolled_back(&repo, "x");
+        repo.create("x");
+        assert!(repo.wt("x/src/lib/a.rs").is_file());
+        repo.run(["mark", "x", "rejected"]).ok();
+        repo.run(["cleanup"]).ok();
+        repo.git(["branch", "-d", "loop/x"]);
+    }
+}
+
+#[test]
+fn sigterm_after_the_checkout_before_recording_rolls_the_create_back() {
+    let repo = repo_with_tree();
+    let mut child = spawn_until(
+        &repo,
+        &[("GIT_LOOP_TEST_CRASH", "after-worktree-add:pause")],
+        &["create", "x", "--pattern", "p"],
+        "paused at after-worktree-add",
+    );
+    assert!(repo.wt("x/src/lib/a.rs").is_file(), "checked out");
+    kill(&child, "TERM");
+    assert_eq!(child.wait().unwrap().code(), Some(143));
+    assert_rolled_back(&repo, "x");
+    repo.create("x");
+    assert_eq!(repo.ids(), ["x"]);
+}
+
+/// SIGTERM sent to git-loop alone while its git child runs (here: the
+/// post-checkout hook, inside `git worktree add`): nothing is deleted under
+/// the running child; the rollback runs when it returns.
+#[test]
+fn sigterm_while_git_runs_waits_for_it_then_rolls_back() {
+    let repo = repo_with_tree();
+    let started = repo.base().join("hook-started");
+    let go = repo.base().join("hook-go");
+    let finished = repo.base().join("hook-finished");
+    let hook = repo.root.join(".git/hooks/post-checkout");
+    fs::write(
+        &hook,
+        format!(
+            "#!/bin/sh\ntouch '{}'\nwhile [ ! -e '{}' ]; do sleep 0.02; done\ntest -f src/lib/a.rs && touch '{}'\n",
+            started.display(),
+            go.display(),
+            finished.display()
+        ),
+    )
+    .unwrap();
+    make_executable(&hook);
+    for split in ["0", "1"] {
+        let _ = fs::remove_file(&go);
+        let _ = fs::remove_file(&finished);
+        let _ = fs::remove_file(&started);
+        let mut child = repo
+            .command()
+            .env("GIT_LOOP_TEST_SPLIT_ADD", split)
+            .args(["create", "x", "--pattern", "p"])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+        while !started.exists() {
+            assert!(
+                child.try_wait().unwrap().is_none(),
+                "exited before its hook ran"
+            );
+            assert!(std::time::Instant::now() < deadline, "the hook never ran");
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+        kill(&child, "TERM");
+        // git-loop waits for its child: it is still running, and the
+        // worktree is untouched.
+        std::thread::sleep(std::time::Duration::from_millis(200));
+        assert!(child.try_wait().unwrap().is_none(), "exited under git");
+        assert!(repo.wt("x/src/lib/a.rs").is_file());
+        fs::write(&go, "").unwrap();
+        assert_eq!(child.wait().unwrap().code(), Some(143), "split={split}");
+        assert!(
+            finished.exists(),
+            "the hook ran to its end on a full worktree"
+        );
+        assert_rolled_back(&repo, "x");
+    }
+}
+
+fn make_executable(path: &Path) {
+    use std::os::unix::fs::PermissionsExt;
+    fs::set_permissions(path, fs::Permissions::from_mode(0o755)).unwrap();
 }
 
 /// `git worktree add --no-checkout -b loop/<id>`, as an interrupted create
