@@ -14,7 +14,14 @@
 //!   for the worktree-operation lock held by a live process (normally
 //!   [`crate::lock::OPS_DEADLINE`]).
 //!
-//! Points: `after-worktree-add`, `holding-mutex`, `before-manifest-write`,
+//! - `GIT_LOOP_TEST_SPLIT_ADD=1` makes `create` always split its `git
+//!   worktree add` into `add --no-checkout` and the checkout (it otherwise
+//!   does so only when other creates are queuing, which a test cannot force
+//!   reliably), so the point between the two can be reached.
+//!
+//! Points: `after-worktree-add` (create: checkout done, run not recorded),
+//! `before-checkout` (create, split add: after `add --no-checkout`, before
+//! the checkout), `holding-mutex`, `before-manifest-write`,
 //! `before-manifest-rename`, `after-manifest-rename`; fail points:
 //! `manifest-write`.
 //!
@@ -79,4 +86,10 @@ pub fn fail_point(name: &str) -> std::io::Result<()> {
         ))),
         _ => Ok(()),
     }
+}
+
+/// `GIT_LOOP_TEST_SPLIT_ADD=1`: always split `git worktree add` in create.
+pub fn force_split_add() -> bool {
+    static SPLIT: OnceLock<Option<String>> = OnceLock::new();
+    setting("GIT_LOOP_TEST_SPLIT_ADD", &SPLIT) == Some("1")
 }

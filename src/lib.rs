@@ -17,6 +17,7 @@ pub mod fsx;
 pub mod generate;
 pub mod git;
 pub mod hooks;
+pub mod leftover;
 pub mod lock;
 pub mod manifest;
 pub mod runid;

@@ -1,4 +1,5 @@
-//! Ctrl-C and SIGTERM while git-loop holds the manifest mutex.
+//! Ctrl-C and SIGTERM while git-loop holds the manifest mutex, or while a
+//! create has made a worktree it has not recorded yet.
 //!
 //! The contract says the mutex is removed when a mutation ends, "success or
 //! failure" — an interrupt included. When the first mutex is taken, a thread is
@@ -7,6 +8,31 @@
 //! token) and exits with 128 + the signal number. The manifest itself needs no
 //! care: it is only ever replaced by an atomic rename, so it is the old or the
 //! new one whenever the signal lands.
+//!
+//! # Rolling back an interrupted create
+//!
+//! From its `git worktree add` until the run is in the manifest, a create
+//! holds a [`RollbackWindow`]: a signal then undoes what the create made (its
+//! worktree and branch, see `commands::create`) before exiting, so nothing is
+//! left that neither `create` nor `cleanup` would handle. Where the rollback
+//! runs depends on whether a git child is running:
+//! - **No child running** (the window is *idle*): the signal thread marks the
+//!   window *rolling* and runs the rollback on a thread of its own, then
+//!   exits. The main thread, should it reach its next git call or the
+//!   manifest write meanwhile, stops there for good (it parks: the process is
+//!   about to exit).
+//! - **A child running** (*busy*: `git worktree add`, the checkout, the
+//!   `post-checkout` hook, or the manifest write): deleting files under a
+//!   running `git reset --hard` — which goes on when SIGTERM was sent to
+//!   git-loop alone — would race it. The signal is only recorded (*pending*);
+//!   the main thread, when the child returns, runs the rollback itself at
+//!   that checkpoint ([`RollbackWindow::leave`]) and exits.
+//! - **A second signal** while one is pending or a rollback runs exits at
+//!   once (after removing the mutex and temp files, as always), leaving what
+//!   is there for `reconcile` and `cleanup`, which finish such leftovers.
+//! - The window closes when the manifest write succeeds (still *busy*, so no
+//!   rollback can start between the write and the close): a signal after that
+//!   leaves the recorded run in place.
 
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, Once};
@@ -34,18 +60,174 @@ fn install() {
             return;
         };
         std::thread::spawn(move || {
-            if let Some(sig) = signals.forever().next() {
-                let state = held();
-                for tmp in &state.temps {
-                    let _ = std::fs::remove_file(tmp);
-                }
-                if let Some((path, token)) = &state.mutex {
-                    crate::lock::remove_if_owned(path, token);
-                }
-                std::process::exit(128 + sig);
+            for sig in signals.forever() {
+                on_signal(sig);
             }
         });
     });
+}
+
+/// Remove this process's temp files and mutex, and exit with 128 + `sig`.
+fn exit_now(sig: i32) -> ! {
+    let state = held();
+    for tmp in &state.temps {
+        let _ = std::fs::remove_file(tmp);
+    }
+    if let Some((path, token)) = &state.mutex {
+        crate::lock::remove_if_owned(path, token);
+    }
+    std::process::exit(128 + sig);
+}
+
+/// On the signal thread: see the module doc.
+fn on_signal(sig: i32) {
+    let mut w = window();
+    if w.rolling || w.pending.is_some() {
+        exit_now(sig);
+    }
+    let Some(rollback) = w.rollback.take() else {
+        exit_now(sig);
+    };
+    if w.busy {
+        w.rollback = Some(rollback);
+        w.pending = Some(sig);
+        return;
+    }
+    w.rolling = true;
+    drop(w);
+    // On a thread of its own, so that a second signal still exits at once.
+    std::thread::spawn(move || {
+        rollback();
+        exit_now(sig);
+    });
+}
+
+/// Write `line` to stderr from a rollback. Not through `std::io::stderr()`:
+/// the main thread holds its lock for the whole command (its `Out`), and a
+/// rollback on another thread would wait for it forever. A duplicate of the
+/// descriptor needs no lock.
+pub fn say(line: &str) {
+    use std::io::Write;
+    use std::os::fd::AsFd;
+    if let Ok(fd) = std::io::stderr().as_fd().try_clone_to_owned() {
+        let _ = std::fs::File::from(fd).write_all(format!("{line}\n").as_bytes());
+    }
+}
+
+type Rollback = Box<dyn FnOnce() + Send>;
+
+#[derive(Default)]
+struct Window {
+    rollback: Option<Rollback>,
+    /// A git child (or the manifest write) is running on the main thread.
+    busy: bool,
+    /// A signal arrived while busy.
+    pending: Option<i32>,
+    /// A rollback has started: the process is about to exit.
+    rolling: bool,
+}
+
+static WINDOW: Mutex<Window> = Mutex::new(Window {
+    rollback: None,
+    busy: false,
+    pending: None,
+    rolling: false,
+});
+
+fn window() -> std::sync::MutexGuard<'static, Window> {
+    WINDOW.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+/// While alive, a SIGINT/SIGTERM runs `rollback` before exiting (see the
+/// module doc). One at a time per process.
+pub struct RollbackWindow(());
+
+impl RollbackWindow {
+    /// Arm `rollback`; the window starts idle.
+    pub fn open(rollback: impl FnOnce() + Send + 'static) -> RollbackWindow {
+        install();
+        let mut w = window();
+        w.rollback = Some(Box::new(rollback));
+        w.busy = false;
+        w.pending = None;
+        RollbackWindow(())
+    }
+
+    /// A git child is about to run: a signal waits for [`Self::leave`].
+    /// If a rollback is already running, this thread stops here.
+    pub fn enter(&self) {
+        let mut w = window();
+        if w.rolling {
+            drop(w);
+            loop {
+                std::thread::park();
+            }
+        }
+        w.busy = true;
+    }
+
+    /// The child returned: the checkpoint. A pending signal rolls back here
+    /// (and exits).
+    pub fn leave(&self) {
+        let mut w = window();
+        w.busy = false;
+        if let Some(sig) = w.pending {
+            let rollback = w.rollback.take();
+            w.rolling = true;
+            drop(w);
+            if let Some(rollback) = rollback {
+                rollback();
+            }
+            exit_now(sig);
+        }
+    }
+
+    /// [`Self::enter`], `f`, [`Self::leave`].
+    pub fn child<T>(&self, f: impl FnOnce() -> T) -> T {
+        self.enter();
+        let result = f();
+        self.leave();
+        result
+    }
+
+    /// Run `f` — the write that records the run — busy; if it succeeds the
+    /// window closes before a pending signal is acted on, so a recorded run
+    /// is never rolled back.
+    pub fn commit<T, E>(
+        &self,
+        f: impl FnOnce() -> std::result::Result<T, E>,
+    ) -> std::result::Result<T, E> {
+        self.enter();
+        let result = f();
+        if result.is_ok() {
+            window().rollback = None;
+        }
+        self.leave();
+        result
+    }
+}
+
+impl Drop for RollbackWindow {
+    /// Disarm. A signal that arrived while busy on a path that returns early
+    /// (a failed `git worktree add`, which cleans up after itself) exits now;
+    /// while a rollback runs, this thread stops here.
+    fn drop(&mut self) {
+        let mut w = window();
+        if w.rolling {
+            // A rollback runs on another thread and exits the process: do
+            // not return (and exit) under it.
+            drop(w);
+            loop {
+                std::thread::park();
+            }
+        }
+        w.rollback = None;
+        w.busy = false;
+        if let Some(sig) = w.pending.take() {
+            drop(w);
+            exit_now(sig);
+        }
+    }
 }
 
 /// Record that this process is about to own the mutex at `path` with `token`.

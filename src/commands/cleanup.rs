@@ -78,6 +78,10 @@ pub struct RemovedEntry {
     /// With --delete-merged-branches: why the branch was kept.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub branch_kept: Option<KeptBranch>,
+    /// What git-loop finished itself (a leftover git refused; see
+    /// [`crate::leftover`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
 }
 
 #[derive(Debug, Serialize)]
@@ -122,6 +126,9 @@ impl Report for CleanupReport {
                     crate::style::escape(&kept.reason)
                 )?,
                 _ => writeln!(out.stdout, "{verb} {} ({})", r.id, r.path)?,
+            }
+            if let Some(note) = &r.note {
+                writeln!(out.stdout, "  {note}")?;
             }
         }
         for s in &self.skipped {
@@ -308,15 +315,15 @@ fn remove_one(
     }
     let outcome = remove_worktree(remover, &entry.id, dry_run)?;
     let mut warning = None;
-    if !dry_run && registered && outcome == Removal::Removed {
+    if !dry_run
+        && registered
+        && let Removal::Removed(note) = &outcome
+    {
+        let mut event = crate::events::Event::new("remove", &entry.id);
+        event.detail = note.clone();
         let logged = ManifestMutex::acquire(&remover.loop_dir)
             .map_err(|e| e.to_string())
-            .and_then(|_mutex| {
-                crate::events::append(
-                    &remover.loop_dir,
-                    &[crate::events::Event::new("remove", &entry.id)],
-                )
-            });
+            .and_then(|_mutex| crate::events::append(&remover.loop_dir, &[event]));
         warning = logged.err().map(|e| format!("warning: event log: {e}"));
     }
     Ok((outcome, warning))
@@ -523,7 +530,7 @@ pub fn run(ctx: &Ctx, flags: &Flags, out: &mut Out<'_>) -> Result<CleanupReport>
     let mut first_error = None;
     for (entry, outcome) in selected.into_iter().zip(outcomes) {
         match outcome {
-            Ok(Removal::Removed) => {
+            Ok(Removal::Removed(note)) => {
                 if remover.registration(&entry.id).is_none() {
                     unlogged.insert(entry.id.clone());
                 }
@@ -533,6 +540,7 @@ pub fn run(ctx: &Ctx, flags: &Flags, out: &mut Out<'_>) -> Result<CleanupReport>
                     branch: entry.branch(),
                     branch_deleted: None,
                     branch_kept: None,
+                    note,
                 });
                 gone.push(entry);
             }

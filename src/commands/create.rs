@@ -24,6 +24,16 @@
 //!    with this id, append the new one, write atomically. If that fails, remove
 //!    the worktree and the branch this process just made (the branch only if it
 //!    still points at the base commit) and report the original error.
+//!
+//! From the `git worktree add` until the manifest write succeeds, SIGINT or
+//! SIGTERM rolls the create back before exiting (see [`crate::signals`]):
+//! the worktree is removed — by `git worktree remove`, or, for one git
+//! refuses because it was never (or only partly) checked out, by the
+//! verified removal of [`crate::leftover`], which removes only files
+//! identical to the base commit — and `loop/<id>` is deleted if it still
+//! points at the base commit. Anything else is left and named on stderr.
+//! The rollback never runs under a running git child: a signal that lands
+//! during one is acted on when it returns.
 
 use std::fs::{self, OpenOptions};
 use std::io::{ErrorKind, Write};
@@ -37,6 +47,7 @@ use crate::error::{Error, Result};
 use crate::git::cmd::Git;
 use crate::lock::{ManifestMutex, OpsLock};
 use crate::manifest::{Entry, LOOP_DIR, Status};
+use crate::signals::RollbackWindow;
 use crate::{Out, Report, runid};
 
 #[derive(Debug, Serialize)]
@@ -226,7 +237,12 @@ pub fn run(ctx: &Ctx, args: &CreateArgs, out: &mut Out<'_>) -> Result<CreateRepo
     // Uncontended: one plain `git worktree add` under the lock (fewest
     // processes). Contended — other creates are queuing — the lock covers
     // only `add --no-checkout` and the checkout runs in parallel outside it.
-    let split = ops.contended;
+    let split = ops.contended || crate::crash::force_split_add();
+    // From here until the run is recorded, SIGINT/SIGTERM undoes what this
+    // create made (see `crate::signals`); git calls run "busy", so files are
+    // never deleted under a running git.
+    let window = RollbackWindow::open(rollback(ctx.repo.root(), id, base_commit));
+    window.enter();
     let added = git.worktree_add(&branch, &rel, &commit_hex, !split)?;
     if let Err(failure) = added {
         let registered = abs.exists()
@@ -254,16 +270,19 @@ pub fn run(ctx: &Ctx, args: &CreateArgs, out: &mut Out<'_>) -> Result<CreateRepo
     }
     // The registration exists: other adds may proceed.
     drop(ops);
+    // A signal during the add is acted on here (the rollback takes the lock).
+    window.leave();
 
     if split {
-        if let Err(failure) = git.checkout_new_worktree(&abs)? {
+        crate::crash::point("before-checkout");
+        if let Err(failure) = window.child(|| git.checkout_new_worktree(&abs))? {
             return Err(Error::Checkout {
                 path: rel,
                 reason: failure.reason(),
             });
         }
         if ctx.repo.may_have_post_checkout_hook()
-            && let Err(failure) = git.post_checkout_hook(&abs, &commit_hex)?
+            && let Err(failure) = window.child(|| git.post_checkout_hook(&abs, &commit_hex))?
         {
             out.note(format_args!(
                 "warning: the post-checkout hook failed in {rel}: {}",
@@ -275,12 +294,13 @@ pub fn run(ctx: &Ctx, args: &CreateArgs, out: &mut Out<'_>) -> Result<CreateRepo
 
     let created_at = crate::time::now();
     let entry = Entry::new(id, &base, &args.pattern, created_at);
-    if let Err(e) = record(ctx, &entry, out) {
+    if let Err(e) = record(ctx, &entry, &window, out) {
         // Best effort: the worktree is fresh and clean, so a plain remove works.
         let _ = git.worktree_remove(&rel);
         let _ = ctx.repo.delete_branch_if_at(&branch, base_commit);
         return Err(e);
     }
+    drop(window);
     let mut report = CreateReport {
         entry,
         method: args.reuse.then_some("created"),
@@ -317,6 +337,86 @@ pub fn run(ctx: &Ctx, args: &CreateArgs, out: &mut Out<'_>) -> Result<CreateRepo
         report.post_command = Some(outcome);
     }
     Ok(report)
+}
+
+/// What a signal runs between `git worktree add` and the manifest write:
+/// undo this create, say what was done on stderr. Runs on the signal thread
+/// or at a checkpoint of the main thread, never under a running git child,
+/// and never while this process holds the worktree-operation lock.
+fn rollback(
+    root: &std::path::Path,
+    id: &str,
+    base_commit: gix::ObjectId,
+) -> impl FnOnce() + Send + 'static {
+    let (root, id) = (root.to_path_buf(), id.to_owned());
+    move || {
+        let said = undo_create(&root, &id, base_commit).unwrap_or_else(|e| {
+            format!(
+                "could not roll back the create of {id} ({e}); see `git loop reconcile --remove-orphan {id}`"
+            )
+        });
+        crate::signals::say(&format!("git-loop: interrupted: {said}"));
+    }
+}
+
+/// Remove `.loop-worktrees/<id>` — with `git worktree remove`, or, when git
+/// refuses (never checked out, or a checkout cut short), with the verified
+/// removal of [`crate::leftover`] — then `loop/<id>` if it still points at
+/// `base_commit`. Anything that is not provably this create's is left.
+fn undo_create(root: &std::path::Path, id: &str, base_commit: gix::ObjectId) -> Result<String> {
+    let repo = crate::git::repo::Repo::discover(root)?;
+    let loop_dir = repo.loop_dir();
+    let _ops = OpsLock::acquire(&loop_dir, |_| ())?;
+    let git = Git::new(repo.root());
+    let rel = runid::rel_path(id);
+    let branch = runid::branch_name(id);
+    let registered = repo
+        .loop_worktrees()?
+        .into_iter()
+        .find(|(name, _)| name == id)
+        .map(|(_, wt)| wt);
+    let mut done = Vec::new();
+    match registered {
+        Some(wt) => {
+            if let Err(refusal) = git.worktree_remove(&rel)? {
+                let finished = crate::leftover::finish_if_only_git(
+                    repo.gix(),
+                    &git,
+                    &loop_dir,
+                    id,
+                    &wt.admin_dir,
+                )?;
+                if let crate::leftover::Finish::Refused(why) = finished {
+                    return Ok(format!(
+                        "left {rel} and branch {branch} in place: git refused to remove it ({}) and it holds more than git's files ({why}); see `git loop reconcile`",
+                        refusal.reason()
+                    ));
+                }
+            }
+            done.push(format!("removed {rel}"));
+        }
+        None if loop_dir.join(id).symlink_metadata().is_ok() => {
+            return Ok(format!(
+                "left {rel} and branch {branch} in place: it is not registered with git"
+            ));
+        }
+        None => {}
+    }
+    match repo.branch_target(&branch)? {
+        Some(at) if at == base_commit => {
+            repo.delete_branch_if_at(&branch, base_commit)?;
+            done.push(format!("deleted branch {branch}"));
+        }
+        Some(_) => done.push(format!("kept branch {branch}: it has moved")),
+        None => {}
+    }
+    if done.is_empty() {
+        done.push("nothing had been made yet".to_owned());
+    }
+    Ok(format!(
+        "rolled back the create of {id}: {}",
+        done.join(", ")
+    ))
 }
 
 /// `--reuse` (seed 002's ordered resolver): an active run is reused only if
@@ -380,13 +480,15 @@ fn refuse_active(manifest: &crate::manifest::Manifest, id: &str) -> Result<()> {
     }
 }
 
-fn record(ctx: &Ctx, entry: &Entry, out: &mut Out<'_>) -> Result<()> {
+/// Record the run; `window` closes once the manifest is written, so a signal
+/// from then on leaves the recorded run in place.
+fn record(ctx: &Ctx, entry: &Entry, window: &RollbackWindow, out: &mut Out<'_>) -> Result<()> {
     let mutex = ManifestMutex::acquire(&ctx.loop_dir())?;
     let mut manifest = ctx.manifest.load_or_default()?;
     refuse_active(&manifest, &entry.id)?;
     manifest.worktrees.retain(|e| e.id != entry.id);
     manifest.worktrees.push(entry.clone());
-    ctx.manifest.write(&manifest, &mutex)?;
+    window.commit(|| ctx.manifest.write(&manifest, &mutex))?;
     let mut event = crate::events::Event::new("create", &entry.id);
     event.detail = Some(format!(
         "pattern {:?}, base {}",

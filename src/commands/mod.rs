@@ -309,7 +309,9 @@ impl Skip {
 /// What happened (or, in a dry run, would happen) to one worktree.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Removal {
-    Removed,
+    /// Removed; with what git-loop had to finish itself (a worktree git
+    /// refused that held nothing but git's files, see [`crate::leftover`]).
+    Removed(Option<String>),
     Skipped(Skip),
 }
 
@@ -400,7 +402,7 @@ pub fn remove_worktree(r: &Remover<'_>, id: &str, dry_run: bool) -> Result<Remov
         }
     }
     let Some(wt) = registered else {
-        return Ok(Removal::Removed);
+        return Ok(Removal::Removed(None));
     };
     let locked = match &wt.locked {
         Some(reason) if reason.is_empty() => Some(Skip::new("locked", "locked")),
@@ -415,11 +417,11 @@ pub fn remove_worktree(r: &Remover<'_>, id: &str, dry_run: bool) -> Result<Remov
     }
     if dry_run {
         return Ok(match meta {
-            None => Removal::Removed,
+            None => Removal::Removed(None),
             // Predicted with gix the way git will judge it.
             Some(_) => match predict_refusal(&abs, &wt.admin_dir) {
                 Some(skip) => Removal::Skipped(skip),
-                None => Removal::Removed,
+                None => Removal::Removed(None),
             },
         });
     }
@@ -428,20 +430,30 @@ pub fn remove_worktree(r: &Remover<'_>, id: &str, dry_run: bool) -> Result<Remov
     let mut attempt = 0;
     loop {
         match r.git.worktree_remove(&rel)? {
-            Ok(()) => return Ok(Removal::Removed),
+            Ok(()) => return Ok(Removal::Removed(None)),
             Err(failure) if attempt < 5 && is_transient(&failure.stderr) => {
                 // Another removal changed .git/worktrees/ under this one. The
                 // state decides: gone and unregistered means done; otherwise
                 // try again (git re-checks cleanliness every time).
                 attempt += 1;
                 if fs::symlink_metadata(&abs).is_err() && !admin.exists() {
-                    return Ok(Removal::Removed);
+                    return Ok(Removal::Removed(None));
                 }
                 std::thread::sleep(std::time::Duration::from_millis(5 * attempt));
             }
             Err(refusal) => {
-                let reason = refusal.reason();
+                let mut reason = refusal.reason();
                 let mut code = crate::style::reason_code(&reason);
+                if crate::leftover::may_finish(code, &reason) {
+                    match crate::leftover::finish(&r.loop_dir, r.git, id, &admin) {
+                        crate::leftover::Finish::Removed(note) => {
+                            return Ok(Removal::Removed(Some(note)));
+                        }
+                        crate::leftover::Finish::Refused(why) => {
+                            reason = format!("{reason} (git-loop left it: {why})");
+                        }
+                    }
+                }
                 if code == "dirty" {
                     // git says "modified or untracked" for both; gix tells.
                     code = match crate::git::repo::cleanliness(&abs, &admin) {

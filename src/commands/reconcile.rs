@@ -45,6 +45,9 @@ pub struct Orphan {
 pub struct IdPath {
     pub id: String,
     pub path: String,
+    /// What git-loop finished itself (see [`crate::leftover`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
 }
 
 #[derive(Debug, Serialize)]
@@ -78,6 +81,9 @@ impl Report for ReconcileReport {
         }
         for r in &self.removed_orphans {
             writeln!(out.stdout, "{would}remove orphan {} ({})", r.id, r.path)?;
+            if let Some(note) = &r.note {
+                writeln!(out.stdout, "  {note}")?;
+            }
         }
         for s in &self.skipped {
             writeln!(
@@ -208,10 +214,11 @@ pub fn run(ctx: &Ctx, args: &ReconcileArgs, out: &mut Out<'_>) -> Result<Reconci
             continue;
         }
         match remove_worktree(&remover, &entry.id, dry_run)? {
-            Removal::Removed => {
+            Removal::Removed(note) => {
                 report.dropped.push(IdPath {
                     id: entry.id.clone(),
                     path: entry.path(),
+                    note,
                 });
                 dropped.push(entry);
             }
@@ -243,9 +250,10 @@ pub fn run(ctx: &Ctx, args: &ReconcileArgs, out: &mut Out<'_>) -> Result<Reconci
             continue;
         }
         match remove_worktree(&remover, id, dry_run)? {
-            Removal::Removed => report.removed_orphans.push(IdPath {
+            Removal::Removed(note) => report.removed_orphans.push(IdPath {
                 id: id.clone(),
                 path,
+                note,
             }),
             Removal::Skipped(skip) => report.skipped.push(SkippedEntry::new(id, skip)),
         }

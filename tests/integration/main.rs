@@ -10,6 +10,7 @@ mod create;
 mod hooks;
 mod hostile_input;
 mod human;
+mod interrupts;
 mod list_long;
 mod locks;
 mod manifest;
