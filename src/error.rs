@@ -334,3 +334,21 @@ impl Error {
         }
     }
 }
+
+/// A failure part way through a command that already changed things: the
+/// report still lists what was done, with this beside it, and the command
+/// exits 1 (the shape of every JSON failure: `{"code","message"}`).
+#[derive(Debug, serde::Serialize)]
+pub struct Failure {
+    pub code: &'static str,
+    pub message: String,
+}
+
+impl From<&Error> for Failure {
+    fn from(e: &Error) -> Failure {
+        Failure {
+            code: e.code(),
+            message: e.to_string(),
+        }
+    }
+}

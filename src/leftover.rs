@@ -214,8 +214,8 @@ pub fn finish_if_only_git(
 /// leftover [`finish_if_only_git`] can finish: git saw changes (a
 /// never-checked-out or half-deleted worktree looks dirty), or could not
 /// validate it (`'.git' does not exist`, `validation failed`).
-pub fn may_finish(code: &str, reason: &str) -> bool {
-    matches!(code, "dirty" | "untracked")
+pub fn may_finish(code: crate::worktree::SkipCode, reason: &str) -> bool {
+    code.is_uncommitted_work()
         || reason.contains("'.git' does not exist")
         || reason.contains("validation failed")
 }

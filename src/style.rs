@@ -96,23 +96,6 @@ pub fn status_sgr(status: Status) -> &'static str {
     }
 }
 
-/// The machine code for git's own refusal text (`git worktree remove`):
-/// printed in JSON beside it (`"code"`) and used by summaries ("skipped 2
-/// (dirty)"). git's message for modified and for untracked files is the same,
-/// so both read as `dirty` here; the caller tells them apart with gix.
-/// Skips git-loop decides itself carry their code from where they are made.
-pub fn reason_code(reason: &str) -> &'static str {
-    if reason.contains("modified or untracked") {
-        "dirty"
-    } else if reason.contains("locked") {
-        "locked"
-    } else if reason.contains("submodule") {
-        "submodules"
-    } else {
-        "git-refused"
-    }
-}
-
 /// "removed 3, skipped 2 (1 dirty, 1 locked)".
 pub fn summary(verb: &str, removed: usize, skipped: &[&str]) -> String {
     format!(

@@ -33,12 +33,13 @@ use jiff::SignedDuration;
 use serde::Serialize;
 
 use crate::cli::CleanupArgs;
-use crate::commands::{Ctx, Removal, Remover, Skip, SkippedEntry, remove_worktree};
+use crate::commands::Ctx;
 use crate::config::{parse_cutoff, parse_status_csv};
 use crate::error::Result;
 use crate::git::cmd::Git;
 use crate::lock::{ManifestMutex, OpsLock};
 use crate::manifest::{Entry, Manifest, Status};
+use crate::worktree::{Removal, Remover, Skip, SkipCode, SkippedEntry, remove_worktree};
 use crate::{Out, Report};
 
 /// Flags as typed, parsed before the repository is touched (usage errors).
@@ -142,7 +143,7 @@ impl Report for CleanupReport {
                 writeln!(out.stdout, "  help: {}", crate::style::escape(help))?;
             }
         }
-        let codes: Vec<&str> = self.skipped.iter().map(|s| s.code).collect();
+        let codes: Vec<&str> = self.skipped.iter().map(|s| s.code.as_str()).collect();
         let summary = crate::style::summary(verb, self.removed.len(), &codes);
         if self.removed.is_empty() && self.skipped.is_empty() {
             out.note(format_args!("{summary} (nothing selected)"));
@@ -154,7 +155,7 @@ impl Report for CleanupReport {
                 "note: the worktrees listed as removed are gone; `git loop reconcile` drops their entries once the manifest can be written"
             ));
         }
-        if codes.contains(&"dirty") || codes.contains(&"untracked") {
+        if self.skipped.iter().any(|s| s.code.is_uncommitted_work()) {
             out.note(format_args!(
                 "hint: a skipped worktree holds uncommitted or untracked work; commit, stash or move it, then run cleanup again (git-loop never forces)"
             ));
@@ -268,7 +269,7 @@ fn no_longer_selected(now: &Manifest, entry: &Entry, statuses: &[Status]) -> Opt
             if e.status == Status::Active {
                 Some(Skip::new(
                     "it was marked active after this cleanup selected it; kept",
-                    "active",
+                    SkipCode::Remarked(Status::Active),
                 ))
             } else if !statuses.contains(&e.status) {
                 Some(Skip::new(
@@ -276,7 +277,7 @@ fn no_longer_selected(now: &Manifest, entry: &Entry, statuses: &[Status]) -> Opt
                         "it was marked {} after this cleanup selected it; kept",
                         e.status
                     ),
-                    e.status.as_str(),
+                    SkipCode::Remarked(e.status),
                 ))
             } else {
                 None
@@ -284,7 +285,7 @@ fn no_longer_selected(now: &Manifest, entry: &Entry, statuses: &[Status]) -> Opt
         }
         _ => Some(Skip::new(
             "its manifest entry changed after this cleanup selected it; kept",
-            "changed",
+            SkipCode::Changed,
         )),
     }
 }
@@ -442,7 +443,7 @@ fn run_pre_command(
                         outcome.command,
                         outcome.describe()
                     ),
-                    "hook-refused",
+                    SkipCode::HookRefused,
                 ),
             ));
         }
@@ -552,7 +553,7 @@ pub fn run(ctx: &Ctx, flags: &Flags, out: &mut Out<'_>) -> Result<CleanupReport>
                 // happened to the others: they are reported, then the error.
                 report.skipped.push(SkippedEntry::new(
                     &entry.id,
-                    Skip::new(e.to_string(), "error"),
+                    Skip::new(e.to_string(), SkipCode::Error),
                 ));
                 first_error.get_or_insert(e);
             }

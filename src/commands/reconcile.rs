@@ -27,11 +27,12 @@
 use serde::Serialize;
 
 use crate::cli::ReconcileArgs;
-use crate::commands::{Ctx, Removal, Remover, Skip, SkippedEntry, remove_worktree};
+use crate::commands::Ctx;
 use crate::error::{Error, Result};
 use crate::git::cmd::Git;
 use crate::lock::{ManifestMutex, OpsLock};
 use crate::manifest::Entry;
+use crate::worktree::{Removal, Remover, Skip, SkipCode, SkippedEntry, remove_worktree};
 use crate::{Out, Report, runid};
 
 #[derive(Debug, Serialize)]
@@ -96,7 +97,7 @@ impl Report for ReconcileReport {
                 writeln!(out.stdout, "  help: {}", crate::style::escape(help))?;
             }
         }
-        let codes: Vec<&str> = self.skipped.iter().map(|s| s.code).collect();
+        let codes: Vec<&str> = self.skipped.iter().map(|s| s.code.as_str()).collect();
         out.note(format_args!(
             "{} orphan(s), {would}dropped {}, {would}removed {} orphan(s), skipped {}{}",
             self.orphans.len(),
@@ -244,7 +245,7 @@ pub fn run(ctx: &Ctx, args: &ReconcileArgs, out: &mut Out<'_>) -> Result<Reconci
                         age.as_secs(),
                         args.min_age
                     ),
-                    "too-young",
+                    SkipCode::TooYoung,
                 ),
             ));
             continue;

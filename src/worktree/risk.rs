@@ -1,47 +1,10 @@
-//! What a worktree holds that `git worktree remove` does not protect, and the
-//! per-run lock that keeps `mark` and a removal from crossing.
-//!
-//! `git worktree remove` (without `--force`) refuses modified and untracked
-//! files, locks and submodules. It does not refuse, and git-loop therefore
-//! checks before every removal (and `list --long` shows):
-//! - **an operation in progress** (`operation-in-progress`): a rebase, merge,
-//!   cherry-pick, revert, `am` or bisect. Its state lives in the worktree's
-//!   admin dir (`rebase-merge/`, `MERGE_HEAD`, …) and dies with it; mid-rebase,
-//!   HEAD is detached on rewritten commits no branch holds yet.
-//! - **commits no ref holds** (`unreachable-commits`): a detached HEAD whose
-//!   commits are not contained in any branch, tag or remote-tracking branch
-//!   (or a `refs/loop/` ref). The worktree's HEAD is then the last reference to
-//!   them; removing the registration makes them unreachable. This holds for a
-//!   registration whose directory is already gone too: reconcile keeps such a
-//!   registration (and its entry) and reports it instead of dropping it.
-//! - **a nested repository** (`nested-repo`): a directory below the top level
-//!   holding a `.git` (a clone inside `vendor/`, ignored or not). Its own
-//!   history may exist nowhere else; git would delete an ignored one silently.
-//!
-//! Commits reachable only from the worktree's HEAD *reflog* (made detached,
-//! then left by checking a branch out again) are not checked: the branch
-//! reflogs survive removal, the worktree's HEAD reflog does not. See the
-//! README's limits.
-//!
-//! # The run lock
-//!
-//! `cleanup` decides which runs to remove under the manifest mutex, but runs
-//! git outside it; a `git loop mark <id> active` in between must win. Before
-//! removing a run's worktree, cleanup takes an exclusive `flock` on the
-//! worktree *directory itself* (no file is created) and re-reads the manifest:
-//! the run must still be selected (same id and `createdAt`, status still in the
-//! set) or it is skipped with code `active` (or the new status). `mark` takes the
-//! same lock (when the directory exists) before it takes the mutex, and holds
-//! it until its write is done. So a mark that exits 0 either happened before
-//! the re-check (which then sees it) or waited until the removal was over (the
-//! worktree was already gone when it ran; mark says so). Lock order: ops lock,
-//! run lock, manifest mutex.
+//! What a worktree holds that `git worktree remove` does not protect: an
+//! operation in progress, commits only its detached HEAD holds, nested
+//! repositories (see the parent module's doc).
 
-use std::fs::{File, OpenOptions};
-use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
 
+use super::{Skip, SkipCode};
 use crate::error::{Error, Result};
 
 /// The in-progress operation recorded in a worktree's admin dir, if any.
@@ -209,14 +172,13 @@ impl AtRisk {
     /// The skip this calls for, most specific first: an operation in
     /// progress (which usually also detaches HEAD), then unreachable commits,
     /// then nested repositories.
-    pub fn skip(&self) -> Option<crate::commands::Skip> {
-        use crate::commands::Skip;
+    pub fn skip(&self) -> Option<Skip> {
         if let Some(op) = self.operation {
             return Some(Skip::new(
                 format!(
                     "a {op} is in progress in it; finish or abort it first (its state would be lost with the worktree)"
                 ),
-                "operation-in-progress",
+                SkipCode::OperationInProgress,
             ));
         }
         if self.unreachable_commits > 0 {
@@ -233,7 +195,7 @@ impl AtRisk {
                     if n == 1 { "" } else { "s" },
                     if n == 1 { "it" } else { "them" }
                 ),
-                "unreachable-commits",
+                SkipCode::UnreachableCommits,
             ));
         }
         if let Some(first) = self.nested_repos.first() {
@@ -247,54 +209,9 @@ impl AtRisk {
                         String::new()
                     }
                 ),
-                "nested-repo",
+                SkipCode::NestedRepo,
             ));
         }
         None
-    }
-}
-
-/// An exclusive `flock` on a run's worktree directory (see the module doc).
-/// Dropping it releases it; the kernel releases it if the process dies.
-#[derive(Debug)]
-pub struct RunLock {
-    _dir: File,
-}
-
-/// How long `mark` waits for a removal of that run to finish.
-pub const RUN_LOCK_DEADLINE: Duration = Duration::from_secs(60);
-
-impl RunLock {
-    /// Lock the worktree directory at `dir`. `Ok(None)` when it does not
-    /// exist (or is not a real directory): there is nothing to protect.
-    pub fn acquire(dir: &Path, deadline: Duration) -> Result<Option<RunLock>> {
-        let file = match OpenOptions::new()
-            .read(true)
-            .custom_flags(libc::O_DIRECTORY | libc::O_NOFOLLOW | libc::O_CLOEXEC)
-            .open(dir)
-        {
-            Ok(f) => f,
-            Err(_) => return Ok(None),
-        };
-        let start = Instant::now();
-        let mut backoff = Duration::from_millis(2);
-        loop {
-            match file.try_lock() {
-                Ok(()) => return Ok(Some(RunLock { _dir: file })),
-                Err(std::fs::TryLockError::WouldBlock) => {
-                    if start.elapsed() >= deadline {
-                        return Err(Error::RunBusy {
-                            path: dir.to_path_buf(),
-                            waited: deadline.as_secs(),
-                        });
-                    }
-                    std::thread::sleep(backoff);
-                    backoff = (backoff * 2).min(Duration::from_millis(50));
-                }
-                Err(std::fs::TryLockError::Error(e)) => {
-                    return Err(Error::io("could not lock", dir, e));
-                }
-            }
-        }
     }
 }

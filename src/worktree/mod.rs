@@ -1,0 +1,50 @@
+//! Removing a run's worktree: what it holds that `git worktree remove` does
+//! not protect, the skip codes, and the per-run lock that keeps `mark` and a
+//! removal from crossing. The safety code of git-loop lives here (and in
+//! [`crate::leftover`], which finishes interrupted removals).
+//!
+//! `git worktree remove` (without `--force`) refuses modified and untracked
+//! files, locks and submodules. It does not refuse, and git-loop therefore
+//! checks before every removal (and `list --long` shows):
+//! - **an operation in progress** (`operation-in-progress`): a rebase, merge,
+//!   cherry-pick, revert, `am` or bisect. Its state lives in the worktree's
+//!   admin dir (`rebase-merge/`, `MERGE_HEAD`, …) and dies with it; mid-rebase,
+//!   HEAD is detached on rewritten commits no branch holds yet.
+//! - **commits no ref holds** (`unreachable-commits`): a detached HEAD whose
+//!   commits are not contained in any branch, tag or remote-tracking branch
+//!   (or a `refs/loop/` ref). The worktree's HEAD is then the last reference to
+//!   them; removing the registration makes them unreachable. This holds for a
+//!   registration whose directory is already gone too: reconcile keeps such a
+//!   registration (and its entry) and reports it instead of dropping it.
+//! - **a nested repository** (`nested-repo`): a directory below the top level
+//!   holding a `.git` (a clone inside `vendor/`, ignored or not). Its own
+//!   history may exist nowhere else; git would delete an ignored one silently.
+//!
+//! Commits reachable only from the worktree's HEAD *reflog* (made detached,
+//! then left by checking a branch out again) are not checked: the branch
+//! reflogs survive removal, the worktree's HEAD reflog does not. See the
+//! README's limits.
+//!
+//! # The run lock
+//!
+//! `cleanup` decides which runs to remove under the manifest mutex, but runs
+//! git outside it; a `git loop mark <id> active` in between must win. Before
+//! removing a run's worktree, cleanup takes an exclusive `flock` on the
+//! worktree *directory itself* (no file is created) and re-reads the manifest:
+//! the run must still be selected (same id and `createdAt`, status still in the
+//! set) or it is skipped with code `active` (or the new status). `mark` takes the
+//! same lock (when the directory exists) before it takes the mutex, and holds
+//! it until its write is done. So a mark that exits 0 either happened before
+//! the re-check (which then sees it) or waited until the removal was over (the
+//! worktree was already gone when it ran; mark says so). Lock order: ops lock,
+//! run lock, manifest mutex.
+
+mod remove;
+mod risk;
+mod run_lock;
+mod skip;
+
+pub use remove::{Remover, remove_worktree};
+pub use risk::{AtRisk, RefTips, nested_repos, operation_in_progress};
+pub use run_lock::{RUN_LOCK_DEADLINE, RunLock};
+pub use skip::{Removal, Skip, SkipCode, SkippedEntry, submodule_help};

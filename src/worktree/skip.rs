@@ -1,0 +1,146 @@
+//! Why a worktree was left alone: a machine code and a reason, the same in
+//! cleanup, reconcile and their dry runs.
+
+use serde::{Serialize, Serializer};
+
+use crate::manifest::Status;
+
+/// The machine code on every skipped entry (`"code"` in JSON, kebab-case).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SkipCode {
+    /// Changes to tracked files, staged or not.
+    Dirty,
+    /// Files git neither tracks nor ignores.
+    Untracked,
+    Locked,
+    /// Populated submodules: git removes such a worktree only with `--force`.
+    Submodules,
+    /// Not a worktree of this repository (another clone's, a plain
+    /// directory, a symlink).
+    ForeignClone,
+    /// An orphan under `--min-age`: a create may not have recorded it yet.
+    TooYoung,
+    /// `cleanup.pre-command` exited non-zero.
+    HookRefused,
+    /// Any other refusal of `git worktree remove`.
+    GitRefused,
+    /// A detached HEAD holds commits no ref contains.
+    UnreachableCommits,
+    /// A rebase, merge, cherry-pick, revert, `am` or bisect in progress.
+    OperationInProgress,
+    /// A repository nested inside the worktree.
+    NestedRepo,
+    /// Marked with this status after cleanup selected it (`active` above
+    /// all): the code is the status's name.
+    Remarked(Status),
+    /// Its manifest entry was replaced after cleanup selected it.
+    Changed,
+    /// It could not be handled (the error is also the command's).
+    Error,
+}
+
+impl SkipCode {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SkipCode::Dirty => "dirty",
+            SkipCode::Untracked => "untracked",
+            SkipCode::Locked => "locked",
+            SkipCode::Submodules => "submodules",
+            SkipCode::ForeignClone => "foreign-clone",
+            SkipCode::TooYoung => "too-young",
+            SkipCode::HookRefused => "hook-refused",
+            SkipCode::GitRefused => "git-refused",
+            SkipCode::UnreachableCommits => "unreachable-commits",
+            SkipCode::OperationInProgress => "operation-in-progress",
+            SkipCode::NestedRepo => "nested-repo",
+            SkipCode::Remarked(status) => status.as_str(),
+            SkipCode::Changed => "changed",
+            SkipCode::Error => "error",
+        }
+    }
+
+    /// Whether the entry holds uncommitted work its owner should look at.
+    pub fn is_uncommitted_work(self) -> bool {
+        matches!(self, SkipCode::Dirty | SkipCode::Untracked)
+    }
+}
+
+impl std::fmt::Display for SkipCode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl Serialize for SkipCode {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.as_str())
+    }
+}
+
+/// An entry cleanup or reconcile left alone, with git's (or git-loop's)
+/// reason and a machine code.
+#[derive(Debug, serde::Serialize)]
+pub struct SkippedEntry {
+    pub id: String,
+    pub path: String,
+    pub reason: String,
+    pub code: SkipCode,
+    /// What to check before removing it by hand (worktrees with submodules).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub help: Option<String>,
+}
+
+/// What to check before removing a worktree with submodules by hand: git
+/// will not remove it without `--force`, and `--force` deletes whatever the
+/// submodules hold that exists nowhere else.
+pub fn submodule_help(path: &str) -> String {
+    format!(
+        "git removes a worktree with submodules only with --force, which git-loop never uses. Before removing it by hand, check each submodule for uncommitted work and for commits not on any remote: `git -C {path} submodule foreach --recursive 'git status --short; git log --oneline --branches --not --remotes'`; when both print nothing, `git worktree remove --force {path}`"
+    )
+}
+
+impl SkippedEntry {
+    pub fn new(id: &str, skip: Skip) -> SkippedEntry {
+        let path = crate::runid::rel_path(id);
+        SkippedEntry {
+            id: id.to_owned(),
+            help: (skip.code == SkipCode::Submodules).then(|| submodule_help(&path)),
+            path,
+            code: skip.code,
+            reason: skip.reason,
+        }
+    }
+
+    /// The event-log line for this skip.
+    pub fn event(&self) -> crate::events::Event {
+        let mut e = crate::events::Event::new("skip", &self.id);
+        e.code = Some(self.code.as_str().to_owned());
+        e.detail = Some(self.reason.clone());
+        e
+    }
+}
+
+/// Why one worktree was (or, in a dry run, would be) left alone.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Skip {
+    pub reason: String,
+    pub code: SkipCode,
+}
+
+impl Skip {
+    pub fn new(reason: impl Into<String>, code: SkipCode) -> Skip {
+        Skip {
+            reason: reason.into(),
+            code,
+        }
+    }
+}
+
+/// What happened (or, in a dry run, would happen) to one worktree.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Removal {
+    /// Removed; with what git-loop had to finish itself (a worktree git
+    /// refused that held nothing but git's files, see [`crate::leftover`]).
+    Removed(Option<String>),
+    Skipped(Skip),
+}
