@@ -41,14 +41,19 @@ pub fn run(ctx: &Ctx, args: &MarkArgs, out: &mut Out<'_>) -> Result<MarkReport> 
     // Validated before any lock is taken: a manifest git-loop does not
     // understand refuses the mark with no trace left (not even a mutex
     // created and removed).
-    ctx.manifest.load()?.ok_or_else(unknown)?;
+    let (parsed, snapshot) = ctx.manifest.load_snapshot()?.ok_or_else(unknown)?;
     // The run lock first (see `crate::worktree`): a cleanup that is removing
     // this run's worktree finishes that removal before this mark is applied,
     // and a cleanup that has not started it yet sees this mark.
     let dir = ctx.worktree_path(&args.run_id);
     let _run = crate::worktree::RunLock::acquire(&dir, crate::worktree::RUN_LOCK_DEADLINE)?;
     let mutex = ManifestMutex::acquire(&ctx.loop_dir())?;
-    let mut manifest = ctx.manifest.load()?.ok_or_else(unknown)?;
+    // Parsed again only if another command replaced it meanwhile.
+    let mut manifest = if snapshot.is_current(ctx.manifest.path()) {
+        parsed
+    } else {
+        ctx.manifest.load()?.ok_or_else(unknown)?
+    };
     let entry = manifest.find_mut(&args.run_id).ok_or_else(unknown)?;
     let previous = entry.status;
     entry.status = args.status;
