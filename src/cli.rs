@@ -6,7 +6,73 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
 
+use crate::error::Error;
 use crate::manifest::Status;
+
+/// A run id that passed [`crate::runid::validate`]: every command gets ids
+/// already checked by clap, and a bad one is a usage error from one place.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct RunId(String);
+
+impl RunId {
+    pub fn parse(text: &str) -> Result<RunId, Error> {
+        crate::runid::validate(text)?;
+        Ok(RunId(text.to_owned()))
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::ops::Deref for RunId {
+    type Target = str;
+    fn deref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::fmt::Display for RunId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// `--status <CSV>`: statuses, each once, in the order given.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StatusList(pub Vec<Status>);
+
+fn status_flag(text: &str) -> Result<StatusList, Error> {
+    crate::config::parse_status_csv(text, "--status", true).map(StatusList)
+}
+
+/// A cutoff typed on the command line (`24h`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Cutoff(pub jiff::SignedDuration);
+
+fn older_than_flag(text: &str) -> Result<Cutoff, Error> {
+    crate::config::parse_cutoff(text, "--older-than", true).map(Cutoff)
+}
+
+/// `--min-age`: a cutoff, or a bare `0` to disable the guard. Keeps the text
+/// as typed for messages.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MinAge {
+    pub age: jiff::SignedDuration,
+    pub text: String,
+}
+
+fn min_age_flag(text: &str) -> Result<MinAge, Error> {
+    let age = if text == "0" {
+        jiff::SignedDuration::ZERO
+    } else {
+        crate::config::parse_cutoff(text, "--min-age", true)?
+    };
+    Ok(MinAge {
+        age,
+        text: text.to_owned(),
+    })
+}
 
 /// Give every parallel run of work its own git worktree and branch.
 ///
@@ -82,8 +148,8 @@ pub enum Command {
 #[derive(Debug, Args)]
 pub struct CreateArgs {
     /// Unique id of the run: one path segment, valid in a branch name `loop/<RUN_ID>`
-    #[arg(id = "new_run_id", value_name = "RUN_ID")]
-    pub run_id: String,
+    #[arg(id = "new_run_id", value_name = "RUN_ID", value_parser = RunId::parse)]
+    pub run_id: RunId,
 
     /// Short label of the kind of work, kept in the manifest for audit
     #[arg(long, value_name = "LABEL")]
@@ -101,7 +167,8 @@ pub struct CreateArgs {
 #[derive(Debug, Args)]
 pub struct MarkArgs {
     /// Id of the run
-    pub run_id: String,
+    #[arg(value_parser = RunId::parse)]
+    pub run_id: RunId,
 
     /// What the run became
     #[arg(value_enum)]
@@ -111,12 +178,12 @@ pub struct MarkArgs {
 #[derive(Debug, Args)]
 pub struct CleanupArgs {
     /// Statuses to clean up, comma-separated (default: rejected,escalated; never active)
-    #[arg(long, value_name = "CSV")]
-    pub status: Option<String>,
+    #[arg(long, value_name = "CSV", value_parser = status_flag)]
+    pub status: Option<StatusList>,
 
     /// Only runs created longer ago than this: <n> with s, m, h or d (e.g. 24h)
-    #[arg(long, value_name = "AGE")]
-    pub older_than: Option<String>,
+    #[arg(long, value_name = "AGE", value_parser = older_than_flag)]
+    pub older_than: Option<Cutoff>,
 
     /// Report what would be removed; change nothing
     #[arg(long)]
@@ -130,12 +197,12 @@ pub struct CleanupArgs {
 #[derive(Debug, Args)]
 pub struct ReconcileArgs {
     /// Remove this orphan worktree (repeatable; never forced)
-    #[arg(long, value_name = "ID")]
-    pub remove_orphan: Vec<String>,
+    #[arg(long, value_name = "ID", value_parser = RunId::parse)]
+    pub remove_orphan: Vec<RunId>,
 
     /// Refuse to remove an orphan younger than this (<n><s|m|h|d>; 0 disables)
-    #[arg(long, value_name = "AGE", default_value = "2h")]
-    pub min_age: String,
+    #[arg(long, value_name = "AGE", default_value = "2h", value_parser = min_age_flag)]
+    pub min_age: MinAge,
 
     /// Report what would change; change nothing
     #[arg(long)]
@@ -145,8 +212,8 @@ pub struct ReconcileArgs {
 #[derive(Debug, Args)]
 pub struct ListArgs {
     /// Only runs with these statuses, comma-separated
-    #[arg(long, value_name = "CSV")]
-    pub status: Option<String>,
+    #[arg(long, value_name = "CSV", value_parser = status_flag)]
+    pub status: Option<StatusList>,
 
     /// Also show, per run, uncommitted work, commits ahead of and behind its base, and whether it is merged
     #[arg(short, long)]
@@ -160,7 +227,8 @@ pub struct ListArgs {
 #[derive(Debug, Args)]
 pub struct RunArgs {
     /// Id of the run
-    pub run_id: String,
+    #[arg(value_parser = RunId::parse)]
+    pub run_id: RunId,
 
     /// The command and its arguments, after `--`
     #[arg(last = true, required = true, value_name = "COMMAND")]
@@ -170,11 +238,13 @@ pub struct RunArgs {
 #[derive(Debug, Args)]
 pub struct LogArgs {
     /// Only this run's events
-    pub run_id: Option<String>,
+    #[arg(value_parser = RunId::parse)]
+    pub run_id: Option<RunId>,
 }
 
 #[derive(Debug, Args)]
 pub struct PathArgs {
     /// Id of the run
-    pub run_id: String,
+    #[arg(value_parser = RunId::parse)]
+    pub run_id: RunId,
 }

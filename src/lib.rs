@@ -124,6 +124,18 @@ pub fn run(
                 let _ = write!(stderr, "{}", e.render());
                 return 2;
             }
+            // A value our own parser refused (a run id, a status list, a
+            // cutoff): report it as git-loop's error, with its own code.
+            if e.kind() == ErrorKind::ValueValidation
+                && let Some(ours) =
+                    std::error::Error::source(&e).and_then(|s| s.downcast_ref::<Error>())
+            {
+                render_error(ours, stderr);
+                if wants_json(&args) {
+                    print_json_error(stdout, ours.code(), &ours.to_string());
+                }
+                return ours.exit_code();
+            }
             let message = e.render().to_string();
             let _ = write!(stderr, "{message}");
             if wants_json(&args) {

@@ -34,7 +34,6 @@ use serde::Serialize;
 
 use crate::cli::CleanupArgs;
 use crate::commands::Ctx;
-use crate::config::{parse_cutoff, parse_status_csv};
 use crate::error::Result;
 use crate::git::cmd::Git;
 use crate::lock::{ManifestMutex, OpsLock};
@@ -42,7 +41,7 @@ use crate::manifest::{Entry, Manifest, Status};
 use crate::worktree::{Removal, Remover, Skip, SkipCode, SkippedEntry, remove_worktree};
 use crate::{Out, Report};
 
-/// Flags as typed, parsed before the repository is touched (usage errors).
+/// Flags as typed (clap has parsed and validated them).
 pub struct Flags {
     pub statuses: Option<Vec<Status>>,
     pub older_than: Option<SignedDuration>,
@@ -50,20 +49,14 @@ pub struct Flags {
     pub delete_merged_branches: bool,
 }
 
-impl Flags {
-    pub fn parse(args: &CleanupArgs) -> Result<Flags> {
-        Ok(Flags {
-            statuses: match &args.status {
-                Some(csv) => Some(parse_status_csv(csv, "--status", true)?),
-                None => None,
-            },
-            older_than: match &args.older_than {
-                Some(text) => Some(parse_cutoff(text, "--older-than", true)?),
-                None => None,
-            },
+impl From<&CleanupArgs> for Flags {
+    fn from(args: &CleanupArgs) -> Flags {
+        Flags {
+            statuses: args.status.as_ref().map(|s| s.0.clone()),
+            older_than: args.older_than.map(|c| c.0),
             dry_run: args.dry_run,
             delete_merged_branches: args.delete_merged_branches,
-        })
+        }
     }
 }
 
@@ -290,7 +283,7 @@ fn no_longer_selected(now: &Manifest, entry: &Entry, statuses: &[Status]) -> Opt
     }
 }
 
-/// One removal, guarded: the run lock on its directory (so a concurrent
+/// One removal, guarded: the run lock (so a concurrent
 /// `mark` cannot cross it), the re-check that the run is still selected,
 /// the removal, and its `remove` event appended while the lock is held — so
 /// the event log orders it before any mark that waited for it.
@@ -301,10 +294,9 @@ fn remove_one(
     statuses: &[Status],
     dry_run: bool,
 ) -> Result<(Removal, Option<String>)> {
-    let dir = remover.loop_dir.join(&entry.id);
     let registered = remover.registration(&entry.id).is_some();
     let _lock = if !dry_run && registered {
-        crate::worktree::RunLock::acquire(&dir, crate::worktree::RUN_LOCK_DEADLINE)?
+        Some(remover.run_lock(&entry.id)?)
     } else {
         None
     };

@@ -32,7 +32,7 @@ impl Report for MarkReport {
 
 pub fn run(ctx: &Ctx, args: &MarkArgs, out: &mut Out<'_>) -> Result<MarkReport> {
     let unknown = || Error::UnknownId {
-        id: args.run_id.clone(),
+        id: args.run_id.to_string(),
     };
     // Without .loop-worktrees/ there is nothing to mark; create nothing.
     if !ctx.loop_dir_exists()? {
@@ -42,11 +42,16 @@ pub fn run(ctx: &Ctx, args: &MarkArgs, out: &mut Out<'_>) -> Result<MarkReport> 
     // understand refuses the mark with no trace left (not even a mutex
     // created and removed).
     let (parsed, snapshot) = ctx.manifest.load_snapshot()?.ok_or_else(unknown)?;
+    parsed.find(&args.run_id).ok_or_else(unknown)?;
     // The run lock first (see `crate::worktree`): a cleanup that is removing
     // this run's worktree finishes that removal before this mark is applied,
     // and a cleanup that has not started it yet sees this mark.
     let dir = ctx.worktree_path(&args.run_id);
-    let _run = crate::worktree::RunLock::acquire(&dir, crate::worktree::RUN_LOCK_DEADLINE)?;
+    let _run = crate::worktree::RunLock::acquire(
+        ctx.repo.common_dir(),
+        &args.run_id,
+        crate::worktree::RUN_LOCK_DEADLINE,
+    )?;
     let mutex = ManifestMutex::acquire(&ctx.loop_dir())?;
     // Parsed again only if another command replaced it meanwhile.
     let mut manifest = if snapshot.is_current(ctx.manifest.path()) {

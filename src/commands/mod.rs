@@ -145,8 +145,9 @@ fn failed_part_way(message: Option<String>, out: &mut Out<'_>) -> std::result::R
 }
 
 pub fn dispatch(cli: &Cli, out: &mut Out<'_>) -> std::result::Result<(), Fail> {
-    // Arguments are validated before the repository is touched, so a usage
-    // error never depends on (or changes) repository state.
+    // Arguments were validated by clap (`crate::cli`'s value parsers) before
+    // the repository is touched, so a usage error never depends on (or
+    // changes) repository state.
     match &cli.command {
         Command::Create(args) => {
             create::validate(args)?;
@@ -163,23 +164,17 @@ pub fn dispatch(cli: &Cli, out: &mut Out<'_>) -> std::result::Result<(), Fail> {
             Ok(())
         }
         Command::Mark(args) => {
-            crate::runid::validate(&args.run_id)?;
             let ctx = Ctx::open(cli)?;
             emit(mark::run(&ctx, args, out)?, out)
         }
         Command::Cleanup(args) => {
-            let flags = cleanup::Flags::parse(args)?;
             let ctx = Ctx::open(cli)?;
-            let report = cleanup::run(&ctx, &flags, out)?;
+            let report = cleanup::run(&ctx, &cleanup::Flags::from(args), out)?;
             let failed = report.error.as_ref().map(|e| e.message.clone());
             emit(report, out)?;
             failed_part_way(failed, out)
         }
         Command::Reconcile(args) => {
-            for id in &args.remove_orphan {
-                crate::runid::validate(id)?;
-            }
-            reconcile::parse_min_age(&args.min_age)?;
             let ctx = Ctx::open(cli)?;
             let report = reconcile::run(&ctx, args, out)?;
             let failed = report.error.as_ref().map(|e| e.message.clone());
@@ -187,12 +182,9 @@ pub fn dispatch(cli: &Cli, out: &mut Out<'_>) -> std::result::Result<(), Fail> {
             failed_part_way(failed, out)
         }
         Command::List(args) => {
-            let filter = match &args.status {
-                Some(csv) => Some(crate::config::parse_status_csv(csv, "--status", true)?),
-                None => None,
-            };
+            let filter = args.status.as_ref().map(|s| s.0.as_slice());
             let ctx = Ctx::open(cli)?;
-            let report = list::run(&ctx, filter.as_deref(), args.long && !args.ids)?;
+            let report = list::run(&ctx, filter, args.long && !args.ids)?;
             if args.ids {
                 for listed in &report.worktrees {
                     writeln!(out.stdout, "{}", listed.entry.id)?;
@@ -202,14 +194,10 @@ pub fn dispatch(cli: &Cli, out: &mut Out<'_>) -> std::result::Result<(), Fail> {
             emit(report, out)
         }
         Command::Run(args) => {
-            crate::runid::validate(&args.run_id)?;
             let ctx = Ctx::open(cli)?;
             Err(Fail::Exit(run::run(&ctx, args)?))
         }
         Command::Log(args) => {
-            if let Some(id) = &args.run_id {
-                crate::runid::validate(id)?;
-            }
             let ctx = Ctx::open(cli)?;
             emit(log::run(&ctx, args.run_id.as_deref(), out)?, out)
         }
@@ -222,7 +210,6 @@ pub fn dispatch(cli: &Cli, out: &mut Out<'_>) -> std::result::Result<(), Fail> {
             emit(config::run(&ctx)?, out)
         }
         Command::Path(args) => {
-            crate::runid::validate(&args.run_id)?;
             let ctx = Ctx::open(cli)?;
             emit(path::run(&ctx, &args.run_id)?, out)
         }

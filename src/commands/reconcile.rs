@@ -115,14 +115,6 @@ impl Report for ReconcileReport {
     }
 }
 
-/// `--min-age`: a cutoff (`2h`), or a bare `0` to disable the guard.
-pub fn parse_min_age(text: &str) -> Result<jiff::SignedDuration> {
-    if text == "0" {
-        return Ok(jiff::SignedDuration::ZERO);
-    }
-    crate::config::parse_cutoff(text, "--min-age", true)
-}
-
 /// How long ago the orphan's directory or its git admin directory last
 /// changed — the younger of the two. `None` when neither can be read.
 fn orphan_age(ctx: &Ctx, id: &str, remover: &Remover<'_>) -> Option<jiff::SignedDuration> {
@@ -185,7 +177,7 @@ pub fn run(ctx: &Ctx, args: &ReconcileArgs, out: &mut Out<'_>) -> Result<Reconci
         });
     }
     for id in &args.remove_orphan {
-        if !report.orphans.iter().any(|o| &o.id == id) {
+        if !report.orphans.iter().any(|o| o.id == id.as_str()) {
             let reason = if known.contains(id.as_str()) {
                 "it is recorded in the manifest (mark it and use cleanup)".to_owned()
             } else {
@@ -195,7 +187,7 @@ pub fn run(ctx: &Ctx, args: &ReconcileArgs, out: &mut Out<'_>) -> Result<Reconci
                 )
             };
             return Err(Error::NotAnOrphan {
-                id: id.clone(),
+                id: id.to_string(),
                 reason,
             });
         }
@@ -227,7 +219,7 @@ pub fn run(ctx: &Ctx, args: &ReconcileArgs, out: &mut Out<'_>) -> Result<Reconci
         }
     }
 
-    let min_age = parse_min_age(&args.min_age)?;
+    let min_age = args.min_age.age;
     let mut seen = std::collections::HashSet::new();
     for id in &args.remove_orphan {
         if !seen.insert(id) {
@@ -243,7 +235,7 @@ pub fn run(ctx: &Ctx, args: &ReconcileArgs, out: &mut Out<'_>) -> Result<Reconci
                     format!(
                         "too young: changed {}s ago, under --min-age {} (a create may still be recording it; --min-age 0 overrides)",
                         age.as_secs(),
-                        args.min_age
+                        args.min_age.text
                     ),
                     SkipCode::TooYoung,
                 ),
@@ -252,7 +244,7 @@ pub fn run(ctx: &Ctx, args: &ReconcileArgs, out: &mut Out<'_>) -> Result<Reconci
         }
         match remove_worktree(&remover, id, dry_run)? {
             Removal::Removed(note) => report.removed_orphans.push(IdPath {
-                id: id.clone(),
+                id: id.to_string(),
                 path,
                 note,
             }),

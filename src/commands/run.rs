@@ -15,7 +15,7 @@ use crate::error::{Error, Result};
 
 pub fn run(ctx: &Ctx, args: &RunArgs) -> Result<i32> {
     let unknown = || Error::UnknownId {
-        id: args.run_id.clone(),
+        id: args.run_id.to_string(),
     };
     let manifest = if ctx.loop_dir_exists()? {
         ctx.manifest.load()?

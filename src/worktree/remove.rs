@@ -34,6 +34,11 @@ impl<'a> Remover<'a> {
         })
     }
 
+    /// The run lock of `id` (see [`super::RunLock`]).
+    pub fn run_lock(&self, id: &str) -> Result<super::RunLock> {
+        super::RunLock::acquire(&self.common_dir, id, super::RUN_LOCK_DEADLINE)
+    }
+
     pub fn registration(&self, id: &str) -> Option<&crate::git::repo::Worktree> {
         self.registrations.get(id)
     }
