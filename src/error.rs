@@ -82,6 +82,9 @@ pub enum Error {
         value: String,
         origin: String,
         usage: bool,
+        /// Where to fix it, when it comes from a config layer.
+        #[help]
+        help: Option<String>,
     },
 
     #[error("invalid cutoff {value:?} in {origin}: expected <n><s|m|h|d>, e.g. 24h")]
@@ -90,6 +93,9 @@ pub enum Error {
         value: String,
         origin: String,
         usage: bool,
+        /// Where to fix it, when it comes from a config layer.
+        #[help]
+        help: Option<String>,
     },
 
     #[error("not a git repository: {path}{detail}")]
@@ -246,12 +252,15 @@ pub enum Error {
     )]
     Checkout { path: String, reason: String },
 
+    /// `help` says where to fix it (the file and line, the git-config key
+    /// and file, the variable): `git loop config` would fail the same way.
     #[error("invalid configuration in {origin}: {message}")]
-    #[diagnostic(
-        code(invalid_config),
-        help("`git loop config` shows every setting and where it comes from")
-    )]
-    Config { origin: String, message: String },
+    #[diagnostic(code(invalid_config), help("{help}"))]
+    Config {
+        origin: String,
+        message: String,
+        help: String,
+    },
 
     #[error("could not read repository state: {0}")]
     #[diagnostic(code(repository))]
@@ -323,6 +332,43 @@ impl Error {
                 2
             }
             _ => 1,
+        }
+    }
+
+    /// The same error with `help` saying where to fix it (an invalid value
+    /// from a config layer).
+    pub fn with_help(self, text: String) -> Self {
+        match self {
+            Error::InvalidStatus {
+                value,
+                origin,
+                usage,
+                ..
+            } => Error::InvalidStatus {
+                value,
+                origin,
+                usage,
+                help: Some(text),
+            },
+            Error::InvalidCutoff {
+                value,
+                origin,
+                usage,
+                ..
+            } => Error::InvalidCutoff {
+                value,
+                origin,
+                usage,
+                help: Some(text),
+            },
+            Error::Config {
+                origin, message, ..
+            } => Error::Config {
+                origin,
+                message,
+                help: text,
+            },
+            other => other,
         }
     }
 

@@ -32,7 +32,7 @@ use serde::Serialize;
 
 use crate::cli::CreateArgs;
 use crate::commands::Ctx;
-use crate::config::KEY_BASE;
+use crate::config::keys::BASE;
 use crate::error::{Error, Result};
 use crate::git::cmd::Git;
 use crate::lock::{ManifestMutex, OpsLock};
@@ -156,14 +156,17 @@ pub fn run(ctx: &Ctx, args: &CreateArgs, out: &mut Out<'_>) -> Result<CreateRepo
     let settings = ctx.settings()?;
     let (base, origin) = match &args.base {
         Some(b) => (b.clone(), "--base".to_owned()),
-        None => (settings.base.value.clone(), settings.base.origin.clone()),
+        None => (
+            settings.base.value.clone(),
+            settings.base.origin.to_string(),
+        ),
     };
     let base_commit = ctx
         .repo
         .resolve_commit(&base)
         .ok_or_else(|| Error::BaseNotFound {
             base: base.clone(),
-            origin: format!("{origin}; the default is set by {KEY_BASE}"),
+            origin: format!("{origin}; the default is set by {}", BASE.git),
         })?;
     // An active run with this id is the likelier mistake; name its path first.
     if ctx.loop_dir_exists()? {
