@@ -190,14 +190,11 @@ pub enum Error {
     )]
     NotAnOrphan { id: String, reason: String },
 
-    #[error("base {base:?} (from {origin}) does not resolve to a commit")]
-    #[diagnostic(
-        code(base_not_found),
-        help(
-            "pass --base <BRANCH>, or set the default with the `loop.base` key (git config loop.base <BRANCH>)"
-        )
-    )]
-    BaseNotFound { base: String, origin: String },
+    /// `what` says which base: `--base "x"`, `base "x" (from <layer>; …)`,
+    /// or the built-in default and the default branches looked for.
+    #[error("{what} does not resolve to a commit in this repository")]
+    #[diagnostic(code(base_not_found), help("{help}"))]
+    BaseNotFound { what: String, help: String },
 
     #[error("timed out after 30s waiting for the manifest mutex {path}")]
     #[diagnostic(

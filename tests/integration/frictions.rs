@@ -1,4 +1,6 @@
-//! Frictions found in review, one test each: config messages that help.
+//! Frictions found in review, one test each: config messages that help,
+//! `create` saying what it edits and finding the repository's default
+//! branch.
 
 use std::fs;
 
@@ -177,4 +179,143 @@ fn config_sources_render_as_before() {
         source(&[("GIT_LOOP_BASE", "e")], "base"),
         "environment GIT_LOOP_BASE"
     );
+}
+
+// ---- create -------------------------------------------------------------
+
+/// `create` says once, on stderr, that it edited `.gitignore`.
+#[test]
+fn create_says_when_it_appends_to_gitignore() {
+    let repo = TestRepo::new();
+    let first = repo.create("a");
+    assert!(
+        first
+            .stderr
+            .contains("added .loop-worktrees/ to .gitignore")
+            && first.stderr.contains("create.ignore-file"),
+        "{}",
+        first.stderr
+    );
+    let second = repo.create("b");
+    assert!(!second.stderr.contains(".gitignore"), "{}", second.stderr);
+}
+
+/// `create.ignore-file = "info-exclude"` writes `.git/info/exclude` and
+/// leaves the work tree clean; each layer can set it.
+#[test]
+fn ignore_file_info_exclude_keeps_the_work_tree_clean() {
+    let repo = TestRepo::new();
+    repo.git(["config", "loop.createIgnoreFile", "info-exclude"]);
+    let run = repo.create("a");
+    assert!(run.stderr.contains("info/exclude"), "{}", run.stderr);
+    repo.create("b");
+    assert!(!repo.root.join(".gitignore").exists());
+    let exclude = fs::read_to_string(repo.root.join(".git/info/exclude")).unwrap();
+    assert_eq!(exclude.matches(".loop-worktrees/").count(), 1, "{exclude}");
+    assert_eq!(repo.git(["status", "--porcelain"]), "");
+
+    let v = repo.run(["--json", "config"]).json();
+    assert_eq!(v["create.ignore-file"]["value"], "info-exclude");
+    assert!(
+        v["create.ignore-file"]["source"]
+            .as_str()
+            .unwrap()
+            .contains("loop.createIgnoreFile")
+    );
+    fs::write(
+        repo.root.join(".git-loop.toml"),
+        "[create]\nignore-file = \"gitignore\"\n",
+    )
+    .unwrap();
+    let run = TestRepo::output(
+        repo.command()
+            .env("GIT_LOOP_CREATE_IGNORE_FILE", "nope")
+            .args(["--json", "config"]),
+    );
+    run.code(1);
+    let message = json_message(&run);
+    assert!(
+        message.contains("GIT_LOOP_CREATE_IGNORE_FILE")
+            && message.contains("gitignore")
+            && message.contains("info-exclude"),
+        "{message}"
+    );
+}
+
+/// `info/exclude` (or `info/`) as a symlink is never written through.
+#[test]
+fn info_exclude_symlink_is_refused() {
+    let repo = TestRepo::new();
+    repo.git(["config", "loop.createIgnoreFile", "info-exclude"]);
+    let outside = repo.base().join("outside");
+    fs::write(&outside, "keep\n").unwrap();
+    let exclude = repo.root.join(".git/info/exclude");
+    let _ = fs::remove_file(&exclude);
+    fs::create_dir_all(exclude.parent().unwrap()).unwrap();
+    std::os::unix::fs::symlink(&outside, &exclude).unwrap();
+    let run = repo.run(["--json", "create", "a", "--pattern", "p"]);
+    run.code(1);
+    assert_eq!(run.json()["error"]["code"], "unsafe-path");
+    assert_eq!(fs::read_to_string(&outside).unwrap(), "keep\n");
+    assert!(!repo.branch_exists("loop/a"));
+}
+
+fn base_of(run: &Run) -> String {
+    run.json()["baseBranch"].as_str().unwrap().to_owned()
+}
+
+/// Without `main`, the built-in default gives way to the repository's
+/// default branch — origin's HEAD, then `init.defaultBranch`, then `master`
+/// — and stderr says which.
+#[test]
+fn default_base_falls_back_to_the_repositorys_default_branch() {
+    let repo = TestRepo::new();
+    repo.git(["branch", "-m", "main", "master"]);
+    let run = repo.run(["--json", "create", "a", "--pattern", "p"]);
+    run.ok();
+    assert_eq!(base_of(&run), "master");
+    assert!(
+        run.stderr.contains("\"main\" does not exist") && run.stderr.contains("\"master\""),
+        "{}",
+        run.stderr
+    );
+
+    repo.git(["branch", "dev"]);
+    repo.git(["config", "init.defaultBranch", "dev"]);
+    let run = repo.run(["--json", "create", "b", "--pattern", "p"]);
+    run.ok();
+    assert_eq!(base_of(&run), "dev");
+    assert!(run.stderr.contains("init.defaultBranch"), "{}", run.stderr);
+
+    repo.git(["branch", "trunk"]);
+    repo.git(["update-ref", "refs/remotes/origin/trunk", "HEAD"]);
+    repo.git([
+        "symbolic-ref",
+        "refs/remotes/origin/HEAD",
+        "refs/remotes/origin/trunk",
+    ]);
+    let run = repo.run(["--json", "create", "c", "--pattern", "p"]);
+    run.ok();
+    assert_eq!(base_of(&run), "trunk");
+    assert!(run.stderr.contains("origin/HEAD"), "{}", run.stderr);
+
+    // A base that was asked for is never replaced.
+    repo.git(["config", "loop.base", "main"]);
+    let run = repo.run(["--json", "create", "d", "--pattern", "p"]);
+    run.code(1);
+    assert_eq!(run.json()["error"]["code"], "base-not-found");
+}
+
+/// `--base` that does not resolve: a plain message about `--base`, with no
+/// config layer in it.
+#[test]
+fn an_unknown_base_flag_gets_a_plain_message() {
+    let repo = TestRepo::new();
+    let run = repo.run(["--json", "create", "a", "--pattern", "p", "--base", "nope"]);
+    run.code(1);
+    assert_eq!(
+        json_message(&run),
+        "--base \"nope\" does not resolve to a commit in this repository"
+    );
+    assert!(!repo.loop_dir().exists());
 }
