@@ -3,7 +3,8 @@
 //! Each variant has a stable kebab-case code (printed by `--json` as
 //! `{"error":{"code":…,"message":…}}`) and maps to an exit code: usage errors
 //! (bad flags, invalid run id, status, CSV or cutoff given on the command line)
-//! exit 2, every refusal or failure exits 1. `Display` is one line that names the
+//! exit 2, every refusal or failure exits 1 (except `git loop run`'s command not
+//! found, 127, or not executable, 126, as shells do). `Display` is one line that names the
 //! offending thing; advice lives in `help`.
 
 use std::path::PathBuf;
@@ -275,6 +276,19 @@ pub enum Error {
     )]
     UnrepresentablePath { path: PathBuf },
 
+    #[error("command not found: {program}")]
+    #[diagnostic(
+        code(command_not_found),
+        help(
+            "the command runs in the run's worktree with your PATH; give its path or check its name"
+        )
+    )]
+    CommandNotFound { program: String },
+
+    #[error("{program} cannot be executed: {reason}")]
+    #[diagnostic(code(command_not_executable))]
+    CommandNotExecutable { program: String, reason: String },
+
     #[error("{action} {path}: {source}")]
     #[diagnostic(code(io))]
     Io {
@@ -317,13 +331,19 @@ impl Error {
             Error::Config { .. } => "invalid-config",
             Error::Repository(_) => "repository",
             Error::UnrepresentablePath { .. } => "unrepresentable-path",
+            Error::CommandNotFound { .. } => "command-not-found",
+            Error::CommandNotExecutable { .. } => "command-not-executable",
             Error::Io { .. } => "io",
         }
     }
 
-    /// 2 for usage errors (what was typed is wrong), 1 for everything else.
+    /// 2 for usage errors (what was typed is wrong); 127 and 126 for a
+    /// `git loop run` command that is not found or cannot be executed (as
+    /// shells do); 1 for everything else.
     pub fn exit_code(&self) -> i32 {
         match self {
+            Error::CommandNotFound { .. } => 127,
+            Error::CommandNotExecutable { .. } => 126,
             Error::Usage(_) | Error::InvalidRunId { .. } | Error::InvalidPattern { .. } => 2,
             Error::InvalidStatus { usage: true, .. } | Error::InvalidCutoff { usage: true, .. } => {
                 2

@@ -1,10 +1,10 @@
 //! Frictions found in review, one test each: config messages that help,
 //! `create` saying what it edits and finding the repository's default
-//! branch.
+//! branch, and the silent successes of `path`, `log`, `list` and `run`.
 
 use std::fs;
 
-use crate::common::{Run, TestRepo};
+use crate::common::{Run, TestRepo, manifest_with};
 
 fn json_message(run: &Run) -> String {
     run.json()["error"]["message"].as_str().unwrap().to_owned()
@@ -318,4 +318,116 @@ fn an_unknown_base_flag_gets_a_plain_message() {
         "--base \"nope\" does not resolve to a commit in this repository"
     );
     assert!(!repo.loop_dir().exists());
+}
+
+// ---- silent successes and output ----------------------------------------
+
+#[test]
+fn path_of_a_run_whose_worktree_is_gone_fails() {
+    let repo = TestRepo::new();
+    repo.write_manifest(&manifest_with(&[(
+        "gone",
+        "merged",
+        "2026-01-01T00:00:00Z",
+    )]));
+    let run = repo.run(["path", "gone"]);
+    run.code(1);
+    assert_eq!(run.stdout, "");
+    assert!(
+        run.stderr.contains(".loop-worktrees/gone"),
+        "{}",
+        run.stderr
+    );
+    let run = repo.run(["--json", "path", "gone"]);
+    run.code(1);
+    assert_eq!(run.json()["error"]["code"], "worktree-missing");
+}
+
+/// `log <id>` with no event naming the id says so on stderr (exit 0: an
+/// empty history is an answer).
+#[test]
+fn log_of_an_unknown_id_says_so() {
+    let repo = TestRepo::new();
+    repo.create("a");
+    let run = repo.run(["log", "nope"]);
+    run.ok();
+    assert_eq!(run.stdout, "");
+    assert!(
+        run.stderr.contains("no event") && run.stderr.contains("\"nope\""),
+        "{}",
+        run.stderr
+    );
+    let run = repo.run(["--json", "log", "nope"]);
+    run.ok();
+    assert_eq!(run.json()["events"], serde_json::json!([]));
+    assert_eq!(repo.run(["log", "a"]).stderr, "");
+}
+
+/// An empty `list` says so on stderr; stdout stays empty.
+#[test]
+fn an_empty_list_says_so_on_stderr() {
+    let repo = TestRepo::new();
+    let run = repo.run(["list"]);
+    run.ok();
+    assert_eq!(run.stdout, "");
+    assert!(run.stderr.contains("no runs recorded"), "{}", run.stderr);
+    assert_eq!(repo.run(["-q", "list"]).stderr, "");
+    let run = repo.run(["--json", "list"]);
+    assert_eq!(run.stderr, "");
+    repo.create("a");
+    let run = repo.run(["list", "--status", "merged"]);
+    run.ok();
+    assert_eq!(run.stdout, "");
+    assert!(
+        run.stderr.contains("no run has status merged"),
+        "{}",
+        run.stderr
+    );
+}
+
+/// A command that is not found exits 127; one that cannot be executed, 126.
+#[test]
+fn run_exits_127_for_a_missing_command_and_126_for_a_non_executable() {
+    let repo = TestRepo::new();
+    repo.create("r");
+    let run = repo.run(["run", "r", "--", "no-such-command-here"]);
+    run.code(127);
+    assert!(
+        run.stderr.contains("no-such-command-here"),
+        "{}",
+        run.stderr
+    );
+    let run = repo.run(["--json", "run", "r", "--", "./README"]);
+    run.code(126);
+    assert_eq!(run.json()["error"]["code"], "command-not-executable");
+}
+
+/// `log` prints every time at one width, to the second.
+#[test]
+fn log_times_have_a_fixed_width() {
+    let repo = TestRepo::new();
+    let at = |now: &str, args: &[&str]| {
+        TestRepo::output(repo.command().env("GIT_LOOP_TEST_NOW", now).args(args)).ok();
+    };
+    at(
+        "2026-11-30T19:30:50.123456789Z",
+        &["create", "a", "--pattern", "p"],
+    );
+    at("2026-11-30T19:31:00Z", &["mark", "a", "merged"]);
+    let run = repo.run(["log"]);
+    run.ok();
+    let times: Vec<&str> = run
+        .stdout
+        .lines()
+        .map(|l| l.split(' ').next().unwrap())
+        .collect();
+    assert_eq!(
+        times,
+        ["2026-11-30T19:30:50Z", "2026-11-30T19:31:00Z"],
+        "{}",
+        run.stdout
+    );
+    // JSON keeps the time as stored.
+    let v = repo.run(["--json", "log"]).json();
+    assert_eq!(v["events"][0]["at"], "2026-11-30T19:30:50.123456789Z");
 }
