@@ -3,7 +3,8 @@
 //! Each variant has a stable kebab-case code (printed by `--json` as
 //! `{"error":{"code":…,"message":…}}`) and maps to an exit code: usage errors
 //! (bad flags, invalid run id, status, CSV or cutoff given on the command line)
-//! exit 2, every refusal or failure exits 1. `Display` is one line that names the
+//! exit 2, every refusal or failure exits 1 (except `git loop run`'s command not
+//! found, 127, or not executable, 126, as shells do). `Display` is one line that names the
 //! offending thing; advice lives in `help`.
 
 use std::path::PathBuf;
@@ -82,6 +83,9 @@ pub enum Error {
         value: String,
         origin: String,
         usage: bool,
+        /// Where to fix it, when it comes from a config layer.
+        #[help]
+        help: Option<String>,
     },
 
     #[error("invalid cutoff {value:?} in {origin}: expected <n><s|m|h|d>, e.g. 24h")]
@@ -90,6 +94,9 @@ pub enum Error {
         value: String,
         origin: String,
         usage: bool,
+        /// Where to fix it, when it comes from a config layer.
+        #[help]
+        help: Option<String>,
     },
 
     #[error("not a git repository: {path}{detail}")]
@@ -184,14 +191,11 @@ pub enum Error {
     )]
     NotAnOrphan { id: String, reason: String },
 
-    #[error("base {base:?} (from {origin}) does not resolve to a commit")]
-    #[diagnostic(
-        code(base_not_found),
-        help(
-            "pass --base <BRANCH>, or set the default with the `loop.base` key (git config loop.base <BRANCH>)"
-        )
-    )]
-    BaseNotFound { base: String, origin: String },
+    /// `what` says which base: `--base "x"`, `base "x" (from <layer>; …)`,
+    /// or the built-in default and the default branches looked for.
+    #[error("{what} does not resolve to a commit in this repository")]
+    #[diagnostic(code(base_not_found), help("{help}"))]
+    BaseNotFound { what: String, help: String },
 
     #[error("timed out after 30s waiting for the manifest mutex {path}")]
     #[diagnostic(
@@ -246,12 +250,15 @@ pub enum Error {
     )]
     Checkout { path: String, reason: String },
 
+    /// `help` says where to fix it (the file and line, the git-config key
+    /// and file, the variable): `git loop config` would fail the same way.
     #[error("invalid configuration in {origin}: {message}")]
-    #[diagnostic(
-        code(invalid_config),
-        help("`git loop config` shows every setting and where it comes from")
-    )]
-    Config { origin: String, message: String },
+    #[diagnostic(code(invalid_config), help("{help}"))]
+    Config {
+        origin: String,
+        message: String,
+        help: String,
+    },
 
     #[error("could not read repository state: {0}")]
     #[diagnostic(code(repository))]
@@ -268,6 +275,19 @@ pub enum Error {
         )
     )]
     UnrepresentablePath { path: PathBuf },
+
+    #[error("command not found: {program}")]
+    #[diagnostic(
+        code(command_not_found),
+        help(
+            "the command runs in the run's worktree with your PATH; give its path or check its name"
+        )
+    )]
+    CommandNotFound { program: String },
+
+    #[error("{program} cannot be executed: {reason}")]
+    #[diagnostic(code(command_not_executable))]
+    CommandNotExecutable { program: String, reason: String },
 
     #[error("{action} {path}: {source}")]
     #[diagnostic(code(io))]
@@ -311,18 +331,61 @@ impl Error {
             Error::Config { .. } => "invalid-config",
             Error::Repository(_) => "repository",
             Error::UnrepresentablePath { .. } => "unrepresentable-path",
+            Error::CommandNotFound { .. } => "command-not-found",
+            Error::CommandNotExecutable { .. } => "command-not-executable",
             Error::Io { .. } => "io",
         }
     }
 
-    /// 2 for usage errors (what was typed is wrong), 1 for everything else.
+    /// 2 for usage errors (what was typed is wrong); 127 and 126 for a
+    /// `git loop run` command that is not found or cannot be executed (as
+    /// shells do); 1 for everything else.
     pub fn exit_code(&self) -> i32 {
         match self {
+            Error::CommandNotFound { .. } => 127,
+            Error::CommandNotExecutable { .. } => 126,
             Error::Usage(_) | Error::InvalidRunId { .. } | Error::InvalidPattern { .. } => 2,
             Error::InvalidStatus { usage: true, .. } | Error::InvalidCutoff { usage: true, .. } => {
                 2
             }
             _ => 1,
+        }
+    }
+
+    /// The same error with `help` saying where to fix it (an invalid value
+    /// from a config layer).
+    pub fn with_help(self, text: String) -> Self {
+        match self {
+            Error::InvalidStatus {
+                value,
+                origin,
+                usage,
+                ..
+            } => Error::InvalidStatus {
+                value,
+                origin,
+                usage,
+                help: Some(text),
+            },
+            Error::InvalidCutoff {
+                value,
+                origin,
+                usage,
+                ..
+            } => Error::InvalidCutoff {
+                value,
+                origin,
+                usage,
+                help: Some(text),
+            },
+            Error::Config {
+                origin, message, ..
+            } => Error::Config {
+                origin,
+                message,
+                help: text,
+            },
+            other => other,
         }
     }
 

@@ -76,14 +76,14 @@ pub fn hook<'s>(
     common_dir: &Path,
 ) -> Result<Option<&'s str>> {
     debug_assert!(HOOK_KEYS.contains(&key));
-    let command = match key {
-        crate::config::TOML_CREATE_POST_COMMAND => &settings.create_post_command.value,
-        _ => &settings.cleanup_pre_command.value,
+    let sourced = match key {
+        crate::config::TOML_CREATE_POST_COMMAND => &settings.create_post_command,
+        _ => &settings.cleanup_pre_command,
     };
-    let Some(command) = command.as_deref() else {
+    let Some(command) = sourced.value.as_deref() else {
         return Ok(None);
     };
-    if settings.is_from_repo_file(key) {
+    if sourced.from_repo_file() {
         // The id of the bytes this command came from (read once, with the
         // settings), not of the file as it may be by now.
         let id = settings.repo_file_id.as_deref().unwrap_or_default();

@@ -16,6 +16,16 @@ pub fn now() -> Timestamp {
     Timestamp::now()
 }
 
+/// A stored timestamp at one width, to the second (`2026-11-30T19:30:50Z`),
+/// for columns that line up. Text that is not a timestamp is returned as it
+/// is (the log is text anyone can write).
+pub fn fixed_width(stored: &str) -> std::borrow::Cow<'_, str> {
+    match stored.parse::<Timestamp>() {
+        Ok(ts) => ts.strftime("%Y-%m-%dT%H:%M:%SZ").to_string().into(),
+        Err(_) => stored.into(),
+    }
+}
+
 /// Parse a cutoff of the form `<n><s|m|h|d>` (e.g. `24h`). Returns `None` for
 /// anything else: no sign, no fraction, no other unit, no overflow.
 pub fn parse_cutoff(text: &str) -> Option<SignedDuration> {
@@ -60,6 +70,20 @@ pub fn age(now: Timestamp, then: Timestamp) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn fixed_width_times() {
+        assert_eq!(fixed_width("2026-11-30T19:30:50Z"), "2026-11-30T19:30:50Z");
+        assert_eq!(
+            fixed_width("2026-11-30T19:30:50.123456789Z"),
+            "2026-11-30T19:30:50Z"
+        );
+        assert_eq!(
+            fixed_width("2026-11-30T19:30:50.5+01:00"),
+            "2026-11-30T18:30:50Z"
+        );
+        assert_eq!(fixed_width("yesterday"), "yesterday");
+    }
 
     #[test]
     fn cutoffs() {

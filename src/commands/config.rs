@@ -12,7 +12,7 @@ use serde::Serialize;
 use crate::commands::Ctx;
 use crate::config::{
     TOML_BASE, TOML_CLEANUP_DELETE_MERGED, TOML_CLEANUP_OLDER_THAN, TOML_CLEANUP_PRE_COMMAND,
-    TOML_CLEANUP_STATUS, TOML_CREATE_COPY, TOML_CREATE_POST_COMMAND,
+    TOML_CLEANUP_STATUS, TOML_CREATE_COPY, TOML_CREATE_IGNORE_FILE, TOML_CREATE_POST_COMMAND,
 };
 use crate::error::Result;
 use crate::style::escape;
@@ -40,6 +40,8 @@ pub struct ConfigReport {
     pub create_copy: Shown<Vec<String>>,
     #[serde(rename = "create.post-command")]
     pub create_post_command: Shown<Option<String>>,
+    #[serde(rename = "create.ignore-file")]
+    pub create_ignore_file: Shown<&'static str>,
 }
 
 impl Report for ConfigReport {
@@ -89,6 +91,11 @@ impl Report for ConfigReport {
                     .unwrap_or_else(|| "(none)".to_owned()),
                 &self.create_post_command.source,
             ),
+            (
+                TOML_CREATE_IGNORE_FILE,
+                self.create_ignore_file.value.to_owned(),
+                &self.create_ignore_file.source,
+            ),
         ];
         // Values and sources come from files, git config and the
         // environment: escaped, so none can drive the terminal or split a row.
@@ -123,12 +130,9 @@ pub fn run(ctx: &Ctx) -> Result<ConfigReport> {
     let s = ctx.settings()?;
     // A hook from the repository's own file says whether it may run (the
     // file is hashed once, and only when it sets a hook).
-    let repo_hooks = [
-        (TOML_CLEANUP_PRE_COMMAND, &s.cleanup_pre_command),
-        (TOML_CREATE_POST_COMMAND, &s.create_post_command),
-    ]
-    .iter()
-    .any(|(key, sourced)| sourced.value.is_some() && s.is_from_repo_file(key));
+    let repo_hooks = [&s.cleanup_pre_command, &s.create_post_command]
+        .iter()
+        .any(|sourced| sourced.value.is_some() && sourced.from_repo_file());
     let trust_state = if repo_hooks {
         let blob = s.repo_file_id.as_deref().unwrap_or_default();
         if crate::hooks::is_trusted(ctx.repo.common_dir(), blob)? {
@@ -139,16 +143,16 @@ pub fn run(ctx: &Ctx) -> Result<ConfigReport> {
     } else {
         ""
     };
-    let hook_source = |key: &'static str, sourced: &crate::config::Sourced<Option<String>>| {
-        if sourced.value.is_none() || !s.is_from_repo_file(key) {
-            return sourced.origin.clone();
+    let hook_source = |sourced: &crate::config::Sourced<Option<String>>| {
+        if sourced.value.is_none() || !sourced.from_repo_file() {
+            return sourced.origin.to_string();
         }
         format!("{} ({trust_state})", sourced.origin)
     };
     Ok(ConfigReport {
         base: Shown {
             value: s.base.value.clone(),
-            source: s.base.origin.clone(),
+            source: s.base.origin.to_string(),
         },
         cleanup_status: Shown {
             value: s
@@ -157,27 +161,31 @@ pub fn run(ctx: &Ctx) -> Result<ConfigReport> {
                 .iter()
                 .map(|st| st.as_str().to_owned())
                 .collect(),
-            source: s.cleanup_status.origin.clone(),
+            source: s.cleanup_status.origin.to_string(),
         },
         cleanup_older_than: Shown {
             value: s.cleanup_older_than.value.map(cutoff_text),
-            source: s.cleanup_older_than.origin.clone(),
+            source: s.cleanup_older_than.origin.to_string(),
         },
         cleanup_delete_merged_branches: Shown {
             value: s.cleanup_delete_merged_branches.value,
-            source: s.cleanup_delete_merged_branches.origin.clone(),
+            source: s.cleanup_delete_merged_branches.origin.to_string(),
         },
         cleanup_pre_command: Shown {
             value: s.cleanup_pre_command.value.clone(),
-            source: hook_source(TOML_CLEANUP_PRE_COMMAND, &s.cleanup_pre_command),
+            source: hook_source(&s.cleanup_pre_command),
         },
         create_copy: Shown {
             value: s.create_copy.value.clone(),
-            source: s.create_copy.origin.clone(),
+            source: s.create_copy.origin.to_string(),
         },
         create_post_command: Shown {
             value: s.create_post_command.value.clone(),
-            source: hook_source(TOML_CREATE_POST_COMMAND, &s.create_post_command),
+            source: hook_source(&s.create_post_command),
+        },
+        create_ignore_file: Shown {
+            value: s.create_ignore_file.value.as_str(),
+            source: s.create_ignore_file.origin.to_string(),
         },
     })
 }

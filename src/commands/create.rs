@@ -3,9 +3,11 @@
 //! Order of work, and why:
 //! 1. Validate the id and label (usage errors, before anything is read).
 //! 2. Resolve the base to a commit and refuse an existing `loop/<id>` branch
-//!    (reads through gix; nothing written yet).
+//!    (reads through gix; nothing written yet). Without `main`, the built-in
+//!    default gives way to the repository's default branch ([`base`]).
 //! 3. Under the manifest mutex: refuse an `active` entry with this id, and add
-//!    `.loop-worktrees/` to `.gitignore`. Release.
+//!    `.loop-worktrees/` to `.gitignore`, or to `.git/info/exclude` with
+//!    `create.ignore-file = "info-exclude"` ([`ignore`]). Release.
 //! 4. Under the worktree-operation lock (see [`crate::lock`]): check the branch
 //!    and path again — the lock serializes every git-loop `worktree add`, so
 //!    this check cannot race another create — then run
@@ -35,18 +37,19 @@
 //! The rollback never runs under a running git child: a signal that lands
 //! during one is acted on when it returns.
 
-use std::fs::{self, OpenOptions};
-use std::io::{ErrorKind, Write};
+use std::fs;
 
 use serde::Serialize;
 
+mod base;
+mod ignore;
+
 use crate::cli::CreateArgs;
 use crate::commands::Ctx;
-use crate::config::KEY_BASE;
 use crate::error::{Error, Result};
 use crate::git::cmd::Git;
 use crate::lock::{ManifestMutex, OpsLock};
-use crate::manifest::{Entry, LOOP_DIR, Status};
+use crate::manifest::{Entry, Status};
 use crate::signals::RollbackWindow;
 use crate::{Out, Report, runid};
 
@@ -165,17 +168,8 @@ pub fn run(ctx: &Ctx, args: &CreateArgs, out: &mut Out<'_>) -> Result<CreateRepo
     // Read the whole configuration even when --base is given: a broken layer
     // is reported the same way whatever flags are typed.
     let settings = ctx.settings()?;
-    let (base, origin) = match &args.base {
-        Some(b) => (b.clone(), "--base".to_owned()),
-        None => (settings.base.value.clone(), settings.base.origin.clone()),
-    };
-    let base_commit = ctx
-        .repo
-        .resolve_commit(&base)
-        .ok_or_else(|| Error::BaseNotFound {
-            base: base.clone(),
-            origin: format!("{origin}; the default is set by {KEY_BASE}"),
-        })?;
+    let (base, base_commit) = base::resolve(ctx, args.base.as_deref(), &settings.base, out)?;
+    let ignore = ignore::IgnoreTarget::of(ctx, settings.create_ignore_file.value);
     // An active run with this id is the likelier mistake; name its path first.
     if ctx.loop_dir_exists()? {
         let manifest = ctx.manifest.load_or_default()?;
@@ -210,17 +204,17 @@ pub fn run(ctx: &Ctx, args: &CreateArgs, out: &mut Out<'_>) -> Result<CreateRepo
         ctx.repo.common_dir(),
     )?;
 
-    refuse_symlinked_gitignore(&ctx.repo.root().join(".gitignore"))?;
+    ignore.refuse_symlink()?;
 
     // `.gitignore` is written under the mutex, so concurrent creates append
     // the line once. When it is already there, that round-trip is skipped: the
     // active-run check above is repeated under the mutex when recording.
     ctx.ensure_loop_dir()?;
-    if !gitignore_has_loop_dir(ctx.repo.root())? {
+    if !ignore.has_loop_dir()? {
         let _mutex = ManifestMutex::acquire(&ctx.loop_dir())?;
         let manifest = ctx.manifest.load_or_default()?;
         refuse_active(&manifest, id)?;
-        ensure_gitignore(ctx.repo.root())?;
+        ignore.ensure(out)?;
     }
 
     let git = Git::new(ctx.repo.root());
@@ -496,70 +490,4 @@ fn record(ctx: &Ctx, entry: &Entry, window: &RollbackWindow, out: &mut Out<'_>) 
     ));
     super::log_events(ctx, &[event], out);
     Ok(())
-}
-
-/// git does not read a `.gitignore` that is a symlink, and git-loop never
-/// writes through one (it could point outside the repository).
-fn refuse_symlinked_gitignore(path: &std::path::Path) -> Result<()> {
-    match fs::symlink_metadata(path) {
-        Ok(meta) if meta.file_type().is_symlink() => Err(Error::UnsafePath {
-            path: path.to_path_buf(),
-            reason: "it is a symlink: git does not read it, and git-loop will not write through it; replace it with a regular file".into(),
-        }),
-        _ => Ok(()),
-    }
-}
-
-/// Far above any real `.gitignore`; a larger file is refused unread.
-const GITIGNORE_CAP: u64 = 64 << 20;
-
-/// The root `.gitignore`, read without following a symlink; empty when absent.
-fn read_gitignore(path: &std::path::Path) -> Result<Vec<u8>> {
-    Ok(crate::fsx::read_regular(path, GITIGNORE_CAP)?.unwrap_or_default())
-}
-
-/// Whether `.gitignore` already ignores `.loop-worktrees/` with one of the
-/// usual spellings.
-fn has_loop_dir_line(bytes: &[u8]) -> bool {
-    String::from_utf8_lossy(bytes).lines().any(|l| {
-        let l = l.trim_end();
-        let l = l.strip_prefix('/').unwrap_or(l);
-        l.strip_suffix('/').unwrap_or(l) == LOOP_DIR
-    })
-}
-
-fn gitignore_has_loop_dir(root: &std::path::Path) -> Result<bool> {
-    Ok(has_loop_dir_line(&read_gitignore(
-        &root.join(".gitignore"),
-    )?))
-}
-
-/// Append `.loop-worktrees/` to the root `.gitignore` unless an equivalent
-/// line is already there. Handles a missing file and a last line without a
-/// newline. Called under the mutex, so concurrent creates append once.
-fn ensure_gitignore(root: &std::path::Path) -> Result<()> {
-    let path = root.join(".gitignore");
-    refuse_symlinked_gitignore(&path)?;
-    let existing = read_gitignore(&path)?;
-    if has_loop_dir_line(&existing) {
-        return Ok(());
-    }
-    let mut line = String::new();
-    if !existing.is_empty() && !existing.ends_with(b"\n") {
-        line.push('\n');
-    }
-    line.push_str(LOOP_DIR);
-    line.push_str("/\n");
-    // O_NOFOLLOW: a symlink that appeared since the check is refused too.
-    let Some(mut file) =
-        crate::fsx::open_regular(&path, OpenOptions::new().create(true).append(true))?
-    else {
-        return Err(Error::io(
-            "could not create",
-            &path,
-            std::io::Error::from(ErrorKind::NotFound),
-        ));
-    };
-    file.write_all(line.as_bytes())
-        .map_err(|e| Error::io("could not write", &path, e))
 }

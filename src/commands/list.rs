@@ -1,5 +1,7 @@
 //! `git loop list [--status <CSV>] [--long]` — read-only, no mutex. An absent
-//! manifest lists nothing and creates nothing.
+//! manifest lists nothing and creates nothing. An empty list says so on
+//! stderr (`no runs recorded`, or that none has the statuses asked for);
+//! stdout stays empty, so scripts reading it are unaffected.
 //!
 //! `--long` adds, per run, what an operator asks before `mark`: does its
 //! worktree hold uncommitted work (`dirty`: tracked changes, staged or not;
@@ -87,6 +89,12 @@ fn opt<T: std::fmt::Display>(v: Option<T>) -> String {
 pub struct ListReport {
     pub version: u32,
     pub worktrees: Vec<Listed>,
+    /// How many runs the manifest holds, before `--status` filtered them.
+    #[serde(skip)]
+    pub recorded: usize,
+    /// The `--status` filter, if any.
+    #[serde(skip)]
+    pub filter: Option<Vec<Status>>,
 }
 
 impl ListReport {
@@ -171,6 +179,17 @@ impl ListReport {
 impl Report for ListReport {
     fn human(&self, out: &mut Out<'_>) -> std::io::Result<()> {
         if self.worktrees.is_empty() {
+            match &self.filter {
+                Some(statuses) if self.recorded > 0 => {
+                    let names: Vec<&str> = statuses.iter().map(|s| s.as_str()).collect();
+                    out.note(format_args!(
+                        "no run has status {} ({} recorded)",
+                        names.join(","),
+                        self.recorded
+                    ));
+                }
+                _ => out.note(format_args!("no runs recorded")),
+            }
             return Ok(());
         }
         if self.worktrees[0].long.is_some() {
@@ -356,6 +375,7 @@ pub fn run(ctx: &Ctx, filter: Option<&[Status]>, long: bool) -> Result<ListRepor
             .map(|dir| dir.flatten().map(|e| e.file_name()).collect())
             .unwrap_or_default()
     };
+    let recorded = manifest.worktrees.len();
     let worktrees = manifest
         .worktrees
         .into_iter()
@@ -373,5 +393,7 @@ pub fn run(ctx: &Ctx, filter: Option<&[Status]>, long: bool) -> Result<ListRepor
     Ok(ListReport {
         version: 1,
         worktrees,
+        recorded,
+        filter: filter.map(<[Status]>::to_vec),
     })
 }

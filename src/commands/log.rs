@@ -1,5 +1,13 @@
 //! `git loop log [<RUN_ID>]` — the event log, oldest first. Read-only, no
 //! mutex. Malformed lines are reported on stderr and skipped.
+//!
+//! Times are printed at one width, to the second (`2026-11-30T19:30:50Z`),
+//! so the columns line up; `--json` keeps each time as it was stored.
+//!
+//! `log <RUN_ID>` with no event naming that id says so on stderr and exits
+//! 0: an empty history is an answer, not a failure (the id may be valid and
+//! simply not yet logged, or the log may predate it); stdout stays empty and
+//! `--json` prints `"events":[]` as for any other id.
 
 use serde::Serialize;
 
@@ -21,7 +29,12 @@ impl Report for LogReport {
     /// so no field can drive the terminal or split the line.
     fn human(&self, out: &mut Out<'_>) -> std::io::Result<()> {
         for e in &self.events {
-            let mut line = format!("{} {:<13} {}", e.at, e.event, e.id);
+            let mut line = format!(
+                "{} {:<13} {}",
+                crate::time::fixed_width(&e.at),
+                e.event,
+                e.id
+            );
             if let (Some(from), Some(to)) = (&e.from, &e.to) {
                 line.push_str(&format!(": {from} -> {to}"));
             }
@@ -52,6 +65,12 @@ pub fn run(ctx: &Ctx, id: Option<&str>, out: &mut Out<'_>) -> Result<LogReport> 
     }
     if let Some(id) = id {
         events.retain(|e| e.id == id);
+        if events.is_empty() {
+            out.note(format_args!(
+                "no event in the log ({}) names run {id:?}",
+                events::path(&dir).display()
+            ));
+        }
     }
     Ok(LogReport {
         events,

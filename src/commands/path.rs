@@ -1,5 +1,7 @@
 //! `git loop path <RUN_ID>` — the absolute path of a run's worktree.
-//! Read-only, no mutex. `--json` prints `{"id":…,"path":…}` (absolute path);
+//! Read-only, no mutex. A run whose worktree is gone (cleaned up, or
+//! removed by hand) is refused, `worktree-missing`, exit 1: `cd "$(git loop
+//! path x)"` must not quietly land nowhere. `--json` prints `{"id":…,"path":…}` (absolute path);
 //! when that path is not UTF-8 it is refused (`unrepresentable-path`, exit 1)
 //! and the error document is the only output.
 
@@ -40,11 +42,15 @@ pub fn run(ctx: &Ctx, id: &str) -> Result<PathReport> {
     } else {
         None
     };
-    match found {
-        Some(entry) => Ok(PathReport {
-            path: ctx.worktree_path(&entry.id),
+    let Some(entry) = found else {
+        return Err(Error::UnknownId { id: id.to_owned() });
+    };
+    let path = ctx.worktree_path(&entry.id);
+    if path.symlink_metadata().is_err() {
+        return Err(Error::WorktreeMissing {
+            path: entry.path(),
             id: entry.id,
-        }),
-        None => Err(Error::UnknownId { id: id.to_owned() }),
+        });
     }
+    Ok(PathReport { path, id: entry.id })
 }

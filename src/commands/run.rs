@@ -1,5 +1,7 @@
 //! `git loop run <RUN_ID> -- <COMMAND>...` — run a command inside a run's
 //! worktree and pass its exit code through (128 + N when it dies of signal N).
+//! A command that cannot be found exits 127, one that cannot be executed
+//! 126, as shells do, with a message naming it.
 //!
 //! Read-only for git-loop: no mutex, nothing written. The command gets the
 //! worktree as its working directory and `GIT_LOOP_ID` / `GIT_LOOP_ROOT` in
@@ -54,7 +56,7 @@ pub fn run(ctx: &Ctx, args: &RunArgs) -> Result<i32> {
         .env("GIT_LOOP_ID", &entry.id)
         .env("GIT_LOOP_ROOT", ctx.repo.root())
         .status()
-        .map_err(|e| Error::io("could not run", std::path::PathBuf::from(program), e))?;
+        .map_err(|e| spawn_error(program, e))?;
     Ok(match status.code() {
         Some(code) => code,
         None => {
@@ -62,4 +64,26 @@ pub fn run(ctx: &Ctx, args: &RunArgs) -> Result<i32> {
             128 + status.signal().unwrap_or(0)
         }
     })
+}
+
+/// Why `program` could not be started: not found (127) or not executable
+/// (126), as a shell reports them; anything else is an I/O failure.
+fn spawn_error(program: &std::ffi::OsStr, e: std::io::Error) -> Error {
+    let name = || program.to_string_lossy().into_owned();
+    match e.kind() {
+        std::io::ErrorKind::NotFound => Error::CommandNotFound { program: name() },
+        std::io::ErrorKind::PermissionDenied => Error::CommandNotExecutable {
+            program: name(),
+            reason: "permission denied".to_owned(),
+        },
+        _ if e.raw_os_error() == Some(libc::ENOEXEC) => Error::CommandNotExecutable {
+            program: name(),
+            reason: "not an executable format".to_owned(),
+        },
+        _ if e.raw_os_error() == Some(libc::EISDIR) => Error::CommandNotExecutable {
+            program: name(),
+            reason: "it is a directory".to_owned(),
+        },
+        _ => Error::io("could not run", std::path::PathBuf::from(program), e),
+    }
 }

@@ -7,6 +7,7 @@ mod concurrency;
 mod config;
 mod copy;
 mod create;
+mod frictions;
 mod hooks;
 mod hostile_input;
 mod human;

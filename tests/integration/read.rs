@@ -73,6 +73,7 @@ fn path_prints_the_absolute_worktree_path() {
 fn reads_take_no_mutex() {
     let repo = TestRepo::new();
     repo.write_manifest(&manifest_with(&[("a", "merged", "2026-01-01T00:00:00Z")]));
+    fs::create_dir(repo.wt("a")).unwrap();
     // A live (fresh) mutex does not block list or path.
     fs::write(repo.mutex_path(), "someone else").unwrap();
     let start = std::time::Instant::now();
@@ -148,7 +149,7 @@ fn run_executes_in_the_worktree_and_passes_the_exit_code_through() {
     repo.run(["run", "r"]).code(2);
     repo.run(["run", "../x", "--", "true"]).code(2);
     let missing_cmd = repo.run(["run", "r", "--", "no-such-command-here"]);
-    missing_cmd.code(1);
+    missing_cmd.code(127);
     assert!(
         missing_cmd.stderr.contains("no-such-command-here"),
         "{}",

@@ -1,0 +1,129 @@
+//! Every setting: its TOML key path (also its key in `git loop config
+//! --json`), its git-config key, its environment variable, and beside them
+//! its built-in default. Adding a setting starts here.
+
+use crate::manifest::Status;
+
+/// The three names of one setting.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Key {
+    /// The TOML key path (`cleanup.status`).
+    pub toml: &'static str,
+    /// The git-config key (`loop.cleanupStatus`).
+    pub git: &'static str,
+    /// The environment variable (`GIT_LOOP_CLEANUP_STATUS`).
+    pub env: &'static str,
+}
+
+/// The branch (or commit-ish) `create` starts from.
+pub const BASE: Key = Key {
+    toml: "base",
+    git: "loop.base",
+    env: "GIT_LOOP_BASE",
+};
+pub const DEFAULT_BASE: &str = "main";
+
+/// The statuses `cleanup` removes.
+pub const CLEANUP_STATUS: Key = Key {
+    toml: "cleanup.status",
+    git: "loop.cleanupStatus",
+    env: "GIT_LOOP_CLEANUP_STATUS",
+};
+pub const DEFAULT_CLEANUP_STATUS: [Status; 2] = [Status::Rejected, Status::Escalated];
+
+/// Only runs older than this are cleaned up. No cutoff by default.
+pub const CLEANUP_OLDER_THAN: Key = Key {
+    toml: "cleanup.older-than",
+    git: "loop.cleanupOlderThan",
+    env: "GIT_LOOP_CLEANUP_OLDER_THAN",
+};
+
+/// Delete a removed run's branch when it is merged into its base.
+pub const CLEANUP_DELETE_MERGED: Key = Key {
+    toml: "cleanup.delete-merged-branches",
+    git: "loop.cleanupDeleteMergedBranches",
+    env: "GIT_LOOP_CLEANUP_DELETE_MERGED_BRANCHES",
+};
+pub const DEFAULT_CLEANUP_DELETE_MERGED: bool = false;
+
+/// A hook run before `cleanup` removes a worktree. None by default.
+pub const CLEANUP_PRE_COMMAND: Key = Key {
+    toml: "cleanup.pre-command",
+    git: "loop.cleanupPreCommand",
+    env: "GIT_LOOP_CLEANUP_PRE_COMMAND",
+};
+
+/// Patterns of untracked or ignored files copied into a new worktree. None
+/// by default.
+pub const CREATE_COPY: Key = Key {
+    toml: "create.copy",
+    git: "loop.createCopy",
+    env: "GIT_LOOP_CREATE_COPY",
+};
+
+/// A hook run in a new worktree after `create`. None by default.
+pub const CREATE_POST_COMMAND: Key = Key {
+    toml: "create.post-command",
+    git: "loop.createPostCommand",
+    env: "GIT_LOOP_CREATE_POST_COMMAND",
+};
+
+/// Where `create` writes the `.loop-worktrees/` ignore line.
+pub const CREATE_IGNORE_FILE: Key = Key {
+    toml: "create.ignore-file",
+    git: "loop.createIgnoreFile",
+    env: "GIT_LOOP_CREATE_IGNORE_FILE",
+};
+pub const DEFAULT_CREATE_IGNORE_FILE: IgnoreFile = IgnoreFile::Gitignore;
+
+/// Every setting, in the order `git loop config` shows them.
+pub const ALL: [Key; 8] = [
+    BASE,
+    CLEANUP_STATUS,
+    CLEANUP_OLDER_THAN,
+    CLEANUP_DELETE_MERGED,
+    CLEANUP_PRE_COMMAND,
+    CREATE_COPY,
+    CREATE_POST_COMMAND,
+    CREATE_IGNORE_FILE,
+];
+
+/// The TOML key paths by themselves (the names messages and reports use).
+pub const TOML_BASE: &str = BASE.toml;
+pub const TOML_CLEANUP_STATUS: &str = CLEANUP_STATUS.toml;
+pub const TOML_CLEANUP_OLDER_THAN: &str = CLEANUP_OLDER_THAN.toml;
+pub const TOML_CLEANUP_DELETE_MERGED: &str = CLEANUP_DELETE_MERGED.toml;
+pub const TOML_CLEANUP_PRE_COMMAND: &str = CLEANUP_PRE_COMMAND.toml;
+pub const TOML_CREATE_COPY: &str = CREATE_COPY.toml;
+pub const TOML_CREATE_POST_COMMAND: &str = CREATE_POST_COMMAND.toml;
+pub const TOML_CREATE_IGNORE_FILE: &str = CREATE_IGNORE_FILE.toml;
+
+/// Keys whose value is a command to run (hooks): from the repository's own
+/// `.git-loop.toml` they run only once that file is trusted.
+pub const HOOK_KEYS: [&str; 2] = [TOML_CREATE_POST_COMMAND, TOML_CLEANUP_PRE_COMMAND];
+
+/// `create.ignore-file`: the file `create` adds `.loop-worktrees/` to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum IgnoreFile {
+    /// The root `.gitignore`, a tracked file: `git status` shows the edit,
+    /// and committing it shares the line with everyone.
+    Gitignore,
+    /// `<git common dir>/info/exclude`: private to this clone, never shown
+    /// by `git status`.
+    InfoExclude,
+}
+
+impl IgnoreFile {
+    pub const ALL: [IgnoreFile; 2] = [IgnoreFile::Gitignore, IgnoreFile::InfoExclude];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            IgnoreFile::Gitignore => "gitignore",
+            IgnoreFile::InfoExclude => "info-exclude",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<IgnoreFile> {
+        IgnoreFile::ALL.into_iter().find(|f| f.as_str() == text)
+    }
+}

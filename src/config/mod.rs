@@ -1,0 +1,174 @@
+//! Effective settings, read in layers, and where each value came from.
+//!
+//! Lowest to highest (the CLI contract's order; [`Source`]'s order):
+//!
+//! | layer | where |
+//! |---|---|
+//! | built-in | the defaults in [`keys`] |
+//! | user TOML | `$XDG_CONFIG_HOME/git-loop/config.toml`, else `~/.config/git-loop/config.toml` |
+//! | repo TOML | `<root>/.git-loop.toml` |
+//! | git config | `loop.*` through git's own cascade, then `git -c` ([`git`]) |
+//! | environment | `GIT_LOOP_*` (an empty variable counts as unset) |
+//! | flags | `--base`, `--status`, `--older-than`, `--delete-merged-branches` (applied by the commands) |
+//!
+//! The modules: [`keys`] names every setting in each layer beside its
+//! default; [`source`] is the ordered [`Source`] and each value's exact
+//! [`Origin`]; [`layers`] reads the TOML files (once each, safely) and the
+//! environment; [`git`] reads git config; [`validate`] checks each layer on
+//! its own. Here the layers are merged, once: each setting takes its value
+//! from the highest layer that sets it.
+//!
+//! Every layer is validated before the merge (an invalid value is an error
+//! naming its layer even when a higher layer overrides it). Config is read
+//! only by the commands that use it (create, cleanup, config, trust). The
+//! blob id of the repository file's bytes as read is kept
+//! ([`Settings::repo_file_id`]), so the trust check of its hooks is about the
+//! very content their commands came from.
+
+use std::path::Path;
+
+use jiff::SignedDuration;
+
+use crate::error::Result;
+use crate::manifest::Status;
+
+pub mod git;
+pub mod keys;
+pub mod layers;
+pub mod source;
+pub mod validate;
+
+pub use keys::{
+    HOOK_KEYS, IgnoreFile, TOML_BASE, TOML_CLEANUP_DELETE_MERGED, TOML_CLEANUP_OLDER_THAN,
+    TOML_CLEANUP_PRE_COMMAND, TOML_CLEANUP_STATUS, TOML_CREATE_COPY, TOML_CREATE_IGNORE_FILE,
+    TOML_CREATE_POST_COMMAND,
+};
+pub use layers::{Layer, MAX_FILE_BYTES, TomlFile, repo_toml_path, user_toml_path};
+pub use source::{GitAt, Origin, Source, Sourced};
+pub use validate::{parse_cutoff, parse_git_bool, parse_status_csv};
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Settings {
+    pub base: Sourced<String>,
+    pub cleanup_status: Sourced<Vec<Status>>,
+    pub cleanup_older_than: Sourced<Option<SignedDuration>>,
+    pub cleanup_delete_merged_branches: Sourced<bool>,
+    /// Gitignore-style patterns of untracked or ignored files to copy from the
+    /// main worktree into a new one.
+    pub create_copy: Sourced<Vec<String>>,
+    /// Shell command run in a new worktree after `create`.
+    pub create_post_command: Sourced<Option<String>>,
+    /// Shell command run in a worktree before `cleanup` removes it.
+    pub cleanup_pre_command: Sourced<Option<String>>,
+    /// Where `create` writes the `.loop-worktrees/` ignore line.
+    pub create_ignore_file: Sourced<IgnoreFile>,
+    /// The repository's `.git-loop.toml` as it was read for these settings;
+    /// `None` when there is none.
+    pub repo_file: Option<TomlFile>,
+    /// Its git blob id (what `git hash-object` prints for it).
+    pub repo_file_id: Option<String>,
+}
+
+impl Settings {
+    /// The effective settings for the repository at `root`, whose git config
+    /// (with git's own cascade) is `config`.
+    pub fn load(root: &Path, config: &gix::config::File) -> Result<Settings> {
+        let user = match user_toml_path() {
+            Some(path) => TomlFile::read_user(&path)?,
+            None => None,
+        };
+        let repo = TomlFile::read_repo(root)?;
+        let mut all = Vec::new();
+        for file in user.iter().chain(repo.iter()) {
+            all.push(file.layer()?);
+        }
+        all.extend(git::layers(config)?);
+        all.extend(layers::env()?);
+        let mut settings = Settings::merge(&all);
+        settings.repo_file_id = repo.as_ref().map(|f| crate::hooks::content_id(&f.bytes));
+        settings.repo_file = repo;
+        Ok(settings)
+    }
+
+    /// Each setting from the highest layer that sets it (by [`Source`]; of
+    /// two layers of one source, the later), above the built-in defaults.
+    pub fn merge(layers: &[Layer]) -> Settings {
+        let defaults = layers::defaults();
+        let all: Vec<&Layer> = std::iter::once(&defaults).chain(layers).collect();
+        fn pick<T: Clone>(
+            layers: &[&Layer],
+            get: impl Fn(&validate::Values) -> Option<&T>,
+        ) -> Option<Sourced<T>> {
+            layers
+                .iter()
+                .filter_map(|l| Some((l, get(&l.values)?)))
+                .max_by_key(|(l, _)| l.origin.source())
+                .map(|(l, v)| Sourced::new(v.clone(), l.origin.clone()))
+        }
+        const SET: &str = "the defaults set every key but cleanup.older-than";
+        Settings {
+            base: pick(&all, |v| v.base.as_ref()).expect(SET),
+            cleanup_status: pick(&all, |v| v.cleanup_status.as_ref()).expect(SET),
+            cleanup_older_than: pick(&all, |v| v.cleanup_older_than.as_ref())
+                .map(|s| Sourced::new(Some(s.value), s.origin))
+                .unwrap_or(Sourced::new(None, Origin::Default)),
+            cleanup_delete_merged_branches: pick(&all, |v| v.cleanup_delete_merged.as_ref())
+                .expect(SET),
+            create_copy: pick(&all, |v| v.create_copy.as_ref()).expect(SET),
+            create_post_command: pick(&all, |v| v.create_post_command.as_ref()).expect(SET),
+            cleanup_pre_command: pick(&all, |v| v.cleanup_pre_command.as_ref()).expect(SET),
+            create_ignore_file: pick(&all, |v| v.create_ignore_file.as_ref()).expect(SET),
+            repo_file: None,
+            repo_file_id: None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The documented example, read as a user file through the same path as
+    /// any other, sets every key to its built-in default.
+    #[test]
+    fn documented_example_equals_the_built_in_defaults() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("config.toml");
+        std::fs::write(&path, include_str!("../../config/git-loop.toml")).unwrap();
+        let file = TomlFile::read_user(&path).unwrap().unwrap();
+        let defaults = Settings::merge(&[]);
+        let example = Settings::merge(&[file.layer().unwrap()]);
+        assert_eq!(example.base.value, defaults.base.value);
+        assert_eq!(example.cleanup_status.value, defaults.cleanup_status.value);
+        assert_eq!(
+            example.cleanup_older_than.value,
+            defaults.cleanup_older_than.value
+        );
+        assert_eq!(
+            example.cleanup_delete_merged_branches.value,
+            defaults.cleanup_delete_merged_branches.value
+        );
+        assert_eq!(example.create_copy.value, defaults.create_copy.value);
+        assert_eq!(
+            example.create_post_command.value,
+            defaults.create_post_command.value
+        );
+        assert_eq!(
+            example.cleanup_pre_command.value,
+            defaults.cleanup_pre_command.value
+        );
+        assert_eq!(
+            example.create_ignore_file.value,
+            defaults.create_ignore_file.value
+        );
+        // It is read as a file, not taken for the defaults.
+        assert_eq!(example.base.origin, Origin::UserFile(path));
+    }
+
+    #[test]
+    fn sources_are_ordered_by_precedence() {
+        use Source::*;
+        assert!(Default < UserFile && UserFile < RepoFile && RepoFile < GitConfig);
+        assert!(GitConfig < Env && Env < Flag);
+    }
+}

@@ -1,0 +1,288 @@
+//! Each layer's values, checked on their own before they are merged: an
+//! invalid value is an error naming its layer and the value even when a
+//! higher layer overrides it, so a broken setting never lies in wait.
+//!
+//! Messages name the layer once (a file with the key in it, or the
+//! git-config key, or the variable) and the offending value; the help says
+//! where to fix it — the file and line, the `git config --file … --unset`
+//! that removes it, the variable — never `git loop config`, which reads the
+//! same broken layer and fails the same way.
+
+use jiff::SignedDuration;
+use serde::Deserialize;
+
+use super::keys::{self, IgnoreFile, Key};
+use super::source::Origin;
+use crate::error::{Error, Result};
+use crate::manifest::Status;
+
+/// The raw shape of a TOML layer. Unknown keys are errors (a typo must not
+/// be silently ignored).
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Raw {
+    pub base: Option<String>,
+    #[serde(default)]
+    pub create: RawCreate,
+    #[serde(default)]
+    pub cleanup: RawCleanup,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawCreate {
+    pub copy: Option<Vec<String>>,
+    #[serde(rename = "post-command")]
+    pub post_command: Option<String>,
+    #[serde(rename = "ignore-file")]
+    pub ignore_file: Option<String>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawCleanup {
+    pub status: Option<StatusValue>,
+    #[serde(rename = "older-than")]
+    pub older_than: Option<String>,
+    #[serde(rename = "delete-merged-branches")]
+    pub delete_merged_branches: Option<bool>,
+    #[serde(rename = "pre-command")]
+    pub pre_command: Option<String>,
+}
+
+/// The cleanup status set: a TOML array or a CSV string.
+#[derive(Debug, Deserialize)]
+#[serde(untagged)]
+pub enum StatusValue {
+    Csv(String),
+    List(Vec<String>),
+}
+
+/// One layer's validated values; each `None` where the layer does not set it.
+#[derive(Debug, Default, Clone, PartialEq)]
+pub struct Values {
+    pub base: Option<String>,
+    pub cleanup_status: Option<Vec<Status>>,
+    pub cleanup_older_than: Option<SignedDuration>,
+    pub cleanup_delete_merged: Option<bool>,
+    /// `Some(None)`: set to an empty command, which turns a lower layer's
+    /// hook off.
+    pub cleanup_pre_command: Option<Option<String>>,
+    pub create_copy: Option<Vec<String>>,
+    pub create_post_command: Option<Option<String>>,
+    pub create_ignore_file: Option<IgnoreFile>,
+}
+
+/// Where a value being checked was set: its layer, its key, and its line
+/// in a TOML file when known.
+pub struct At<'a> {
+    pub origin: &'a Origin,
+    pub key: Key,
+    pub line: Option<usize>,
+}
+
+impl At<'_> {
+    /// The layer as messages name it: a file with the key, or the
+    /// git-config key or variable (which name the key themselves).
+    pub fn name(&self) -> String {
+        match self.origin {
+            Origin::UserFile(_) | Origin::RepoFile(_) => {
+                format!("{} (`{}`)", self.origin, self.key.toml)
+            }
+            _ => self.origin.to_string(),
+        }
+    }
+
+    pub fn help(&self) -> String {
+        self.origin.fix(Some(self.key.toml), self.line)
+    }
+
+    pub fn error(&self, message: String) -> Error {
+        Error::Config {
+            origin: self.name(),
+            message,
+            help: self.help(),
+        }
+    }
+}
+
+/// git's boolean spellings, for messages.
+pub const BOOL_SPELLINGS: &str = "true/false, yes/no, on/off, 1/0, or an empty value (false)";
+
+/// git's boolean spellings (`git config --type=bool`): true/yes/on/1 and
+/// false/no/off/0/empty, case-insensitive.
+pub fn parse_git_bool(text: &str) -> Option<bool> {
+    match text.trim().to_ascii_lowercase().as_str() {
+        "true" | "yes" | "on" | "1" => Some(true),
+        "false" | "no" | "off" | "0" | "" => Some(false),
+        _ => None,
+    }
+}
+
+impl Raw {
+    /// The raw value of one key as git config or the environment spells it:
+    /// a boolean in git's spellings, a list as its items, anything else text.
+    pub fn from_text(key: Key, text: String, items: Vec<String>, at: &At<'_>) -> Result<Raw> {
+        let mut raw = Raw::default();
+        match key.toml {
+            keys::TOML_BASE => raw.base = Some(text),
+            keys::TOML_CLEANUP_STATUS => raw.cleanup.status = Some(StatusValue::Csv(text)),
+            keys::TOML_CLEANUP_OLDER_THAN => raw.cleanup.older_than = Some(text),
+            keys::TOML_CLEANUP_DELETE_MERGED => {
+                let b = parse_git_bool(&text).ok_or_else(|| {
+                    at.error(format!(
+                        "{text:?} is not a boolean; git's spellings are {BOOL_SPELLINGS}"
+                    ))
+                })?;
+                raw.cleanup.delete_merged_branches = Some(b);
+            }
+            keys::TOML_CLEANUP_PRE_COMMAND => raw.cleanup.pre_command = Some(text),
+            keys::TOML_CREATE_COPY => raw.create.copy = Some(items),
+            keys::TOML_CREATE_POST_COMMAND => raw.create.post_command = Some(text),
+            keys::TOML_CREATE_IGNORE_FILE => raw.create.ignore_file = Some(text),
+            other => unreachable!("a key without a raw field: {other}"),
+        }
+        Ok(raw)
+    }
+
+    /// Check every value of the layer `origin`; `line_of` finds a key's line
+    /// (TOML files only).
+    pub fn validate(
+        self,
+        origin: &Origin,
+        line_of: &dyn Fn(&str) -> Option<usize>,
+    ) -> Result<Values> {
+        let at = |key: Key| At {
+            origin,
+            key,
+            line: line_of(key.toml),
+        };
+        let base = match self.base {
+            Some(b) if b.trim().is_empty() => {
+                return Err(at(keys::BASE).error(format!(
+                    "the base {b:?} is empty; it names the branch or commit runs start from"
+                )));
+            }
+            other => other,
+        };
+        let cleanup_status = match self.cleanup.status {
+            None => None,
+            Some(value) => {
+                let at = at(keys::CLEANUP_STATUS);
+                let items = match value {
+                    StatusValue::Csv(csv) => vec![csv],
+                    StatusValue::List(list) => list,
+                };
+                let mut out: Vec<Status> = Vec::new();
+                for item in items {
+                    for s in status_csv(&item, &at)? {
+                        if !out.contains(&s) {
+                            out.push(s);
+                        }
+                    }
+                }
+                Some(out)
+            }
+        };
+        let cleanup_older_than = match self.cleanup.older_than {
+            None => None,
+            Some(text) => {
+                let at = at(keys::CLEANUP_OLDER_THAN);
+                Some(parse_cutoff(&text, &at.name(), false).map_err(|e| e.with_help(at.help()))?)
+            }
+        };
+        let create_copy = match self.create.copy {
+            None => None,
+            Some(list) => {
+                let at = at(keys::CREATE_COPY);
+                Some(
+                    list.iter()
+                        .map(|p| copy_pattern(p, &at))
+                        .collect::<Result<Vec<_>>>()?,
+                )
+            }
+        };
+        let create_ignore_file = match self.create.ignore_file {
+            None => None,
+            Some(text) => Some(IgnoreFile::parse(text.trim()).ok_or_else(|| {
+                at(keys::CREATE_IGNORE_FILE).error(format!(
+                    "{text:?} is not an ignore file; expected gitignore (the root .gitignore) or info-exclude (.git/info/exclude)"
+                ))
+            })?),
+        };
+        Ok(Values {
+            base,
+            cleanup_status,
+            cleanup_older_than,
+            cleanup_delete_merged: self.cleanup.delete_merged_branches,
+            cleanup_pre_command: hook(self.cleanup.pre_command, &at(keys::CLEANUP_PRE_COMMAND))?,
+            create_copy,
+            create_post_command: hook(self.create.post_command, &at(keys::CREATE_POST_COMMAND))?,
+            create_ignore_file,
+        })
+    }
+}
+
+/// A hook command: an empty (or all-blank) one is set but off, so a higher
+/// layer can turn off a hook a lower one sets.
+fn hook(text: Option<String>, at: &At<'_>) -> Result<Option<Option<String>>> {
+    match text {
+        Some(t) if t.contains('\0') => Err(at.error(format!("command {t:?} contains a NUL byte"))),
+        Some(t) if t.trim().is_empty() => Ok(Some(None)),
+        other => Ok(other.map(Some)),
+    }
+}
+
+/// A `create.copy` pattern: gitignore syntax, matched against paths inside
+/// the main worktree. Refused: empty, NUL, and `..` segments (a pattern never
+/// reaches outside the worktree; such a pattern could only be a mistake).
+fn copy_pattern(p: &str, at: &At<'_>) -> Result<String> {
+    let bad = |why: &str| at.error(format!("pattern {p:?} {why}"));
+    let body = p.strip_prefix('!').unwrap_or(p);
+    if body.trim().is_empty() {
+        return Err(bad("is empty"));
+    }
+    if p.contains('\0') || p.contains('\n') {
+        return Err(bad("contains a control character"));
+    }
+    if body.split('/').any(|seg| seg == "..") {
+        return Err(bad(
+            "has a `..` segment; patterns match paths inside the worktree",
+        ));
+    }
+    Ok(p.to_owned())
+}
+
+fn status_csv(text: &str, at: &At<'_>) -> Result<Vec<Status>> {
+    parse_status_csv(text, &at.name(), false).map_err(|e| e.with_help(at.help()))
+}
+
+/// Parse a status CSV (`rejected,escalated`). `origin` names where it came
+/// from; `usage` says whether it was typed on the command line (exit 2) or read
+/// from a config layer (exit 1).
+pub fn parse_status_csv(text: &str, origin: &str, usage: bool) -> Result<Vec<Status>> {
+    let mut out = Vec::new();
+    for member in text.split(',') {
+        let member = member.trim();
+        let status = Status::parse(member).ok_or_else(|| Error::InvalidStatus {
+            value: member.to_owned(),
+            origin: origin.to_owned(),
+            usage,
+            help: None,
+        })?;
+        if !out.contains(&status) {
+            out.push(status);
+        }
+    }
+    Ok(out)
+}
+
+/// Parse a cutoff (`24h`) with the same rules as `--older-than`.
+pub fn parse_cutoff(text: &str, origin: &str, usage: bool) -> Result<SignedDuration> {
+    crate::time::parse_cutoff(text).ok_or_else(|| Error::InvalidCutoff {
+        value: text.to_owned(),
+        origin: origin.to_owned(),
+        usage,
+        help: None,
+    })
+}
