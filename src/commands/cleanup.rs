@@ -130,7 +130,7 @@ impl Report for CleanupReport {
                 out.stdout,
                 "skipped {}: {}",
                 s.id,
-                crate::style::escape(&s.reason)
+                crate::style::escape(&s.human_reason())
             )?;
             if let Some(help) = &s.help {
                 writeln!(out.stdout, "  help: {}", crate::style::escape(help))?;

@@ -47,6 +47,8 @@ pub struct Long {
     pub unreachable_commits: Option<usize>,
     /// A rebase, merge, cherry-pick, revert or bisect in progress.
     pub operation: Option<&'static str>,
+    /// `git worktree lock`ed: cleanup leaves it alone whatever else holds.
+    pub locked: Option<bool>,
     /// Repositories nested inside the worktree (ignored or not).
     #[serde(rename = "nestedRepos")]
     pub nested_repos: Option<Vec<String>>,
@@ -56,6 +58,9 @@ impl Long {
     /// `clean`, or what a removal would have to keep, joined by `+`.
     fn state(&self) -> String {
         let mut parts: Vec<&str> = Vec::new();
+        if self.locked == Some(true) {
+            parts.push("locked");
+        }
         if let Some(op) = self.operation {
             parts.push(op);
         }
@@ -332,6 +337,7 @@ fn fill_long(ctx: &Ctx, listed: &mut [Listed]) -> Result<()> {
             continue;
         };
         let long = l.long.as_mut().expect("just set");
+        long.locked = Some(wt.locked.is_some());
         long.unreachable_commits = Some(match wt.detached_head {
             Some(head) => {
                 if tips.is_none() {

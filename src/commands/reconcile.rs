@@ -59,6 +59,12 @@ pub struct ReconcileReport {
     pub dropped: Vec<IdPath>,
     pub removed_orphans: Vec<IdPath>,
     pub skipped: Vec<SkippedEntry>,
+    /// How many of `skipped` are strays (not logged).
+    #[serde(skip)]
+    pub strays: usize,
+    /// `--remove-orphan` named at least one orphan.
+    #[serde(skip)]
+    pub named_orphans: bool,
     /// Set when reconcile failed part way (say, the manifest write): what it
     /// did before is still listed; exit 1.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -91,22 +97,30 @@ impl Report for ReconcileReport {
                 out.stdout,
                 "skipped {}: {}",
                 s.id,
-                crate::style::escape(&s.reason)
+                crate::style::escape(&s.human_reason())
             )?;
             if let Some(help) = &s.help {
                 writeln!(out.stdout, "  help: {}", crate::style::escape(help))?;
             }
         }
         let codes: Vec<&str> = self.skipped.iter().map(|s| s.code.as_str()).collect();
+        let (drop, remove) = if self.dry_run {
+            ("would drop", "would remove")
+        } else {
+            ("dropped", "removed")
+        };
+        let orphans = |n: usize| format!("{n} orphan{}", if n == 1 { "" } else { "s" });
         out.note(format_args!(
-            "{} orphan(s), {would}dropped {}, {would}removed {} orphan(s), skipped {}{}",
-            self.orphans.len(),
+            "{}, {drop} {}, {remove} {}, skipped {}{}",
+            orphans(self.orphans.len()),
             self.dropped.len(),
-            self.removed_orphans.len(),
+            orphans(self.removed_orphans.len()),
             self.skipped.len(),
             crate::style::skip_detail(&codes),
         ));
-        if !self.orphans.is_empty() && self.removed_orphans.is_empty() {
+        // The hint only when no orphan was named: after a named one was
+        // skipped, its reason already says what to do.
+        if !self.orphans.is_empty() && self.removed_orphans.is_empty() && !self.named_orphans {
             out.note(format_args!(
                 "hint: remove an orphan with `git loop reconcile --remove-orphan <ID>`"
             ));
@@ -161,6 +175,8 @@ pub fn run(ctx: &Ctx, args: &ReconcileArgs, out: &mut Out<'_>) -> Result<Reconci
         dropped: Vec::new(),
         removed_orphans: Vec::new(),
         skipped: Vec::new(),
+        named_orphans: !args.remove_orphan.is_empty(),
+        strays: 0,
         error: None,
     };
     let mut orphans: Vec<(&String, &crate::git::repo::Worktree)> = remover
@@ -201,6 +217,43 @@ pub fn run(ctx: &Ctx, args: &ReconcileArgs, out: &mut Out<'_>) -> Result<Reconci
             .map(|dir| dir.flatten().map(|e| e.file_name()).collect())
             .map_err(|e| Error::io("could not read", ctx.loop_dir(), e))?
     };
+    // Anything else under `.loop-worktrees/` that is neither a run nor a
+    // registered worktree (a plain directory, a symlink, a file): reported,
+    // never touched, not logged (it is not a change). git-loop's own files
+    // and dot-files (no run id starts with a dot) are not listed.
+    let mut strays: Vec<String> = std::fs::read_dir(ctx.loop_dir())
+        .map(|dir| {
+            dir.flatten()
+                .filter_map(|e| e.file_name().into_string().ok())
+                .filter(|name| {
+                    !name.starts_with('.')
+                        && name != crate::manifest::MANIFEST_FILE
+                        && name != crate::events::EVENTS_FILE
+                        && !known.contains(name.as_str())
+                        && remover.registration(name).is_none()
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    strays.sort();
+    for name in strays {
+        let kind = match std::fs::symlink_metadata(ctx.loop_dir().join(&name)) {
+            Ok(m) if m.file_type().is_symlink() => "a symlink",
+            Ok(m) if m.is_dir() => "a directory",
+            _ => "a file",
+        };
+        report.skipped.push(SkippedEntry::new(
+            &name,
+            Skip::new(
+                format!(
+                    "{kind} that is neither a recorded run nor a worktree registered with this repository; left untouched"
+                ),
+                SkipCode::ForeignClone,
+            ),
+        ));
+        report.strays += 1;
+    }
+
     let mut dropped: Vec<&Entry> = Vec::new();
     for entry in &manifest.worktrees {
         if present.contains(std::ffi::OsStr::new(&entry.id)) {
@@ -286,7 +339,13 @@ fn apply(ctx: &Ctx, dropped: &[&Entry], report: &ReconcileReport, out: &mut Out<
     for r in &report.removed_orphans {
         events.push(crate::events::Event::new("orphan-remove", &r.id));
     }
-    events.extend(report.skipped.iter().map(SkippedEntry::event));
+    events.extend(
+        report
+            .skipped
+            .iter()
+            .skip(report.strays)
+            .map(SkippedEntry::event),
+    );
     super::log_events(ctx, &events, out);
     drop(mutex);
     Ok(())

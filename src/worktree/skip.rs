@@ -111,6 +111,51 @@ impl SkippedEntry {
         }
     }
 
+    /// The reason in git-loop's words, for human output. git's refusals end
+    /// in advice for a tool git-loop is not ("use --force to delete it",
+    /// "use 'remove -f -f' to override"): git-loop never forces, so the human
+    /// line says what to do instead. JSON keeps git's own text in `reason`.
+    pub fn human_reason(&self) -> String {
+        let forced = self.reason.contains("--force") || self.reason.contains("-f -f");
+        match self.code {
+            SkipCode::Dirty if forced => format!(
+                "it has uncommitted changes to tracked files; commit or stash them in {} (git-loop never forces a removal)",
+                self.path
+            ),
+            SkipCode::Untracked if forced => format!(
+                "it has untracked files; commit, move or delete them in {} (git-loop never forces a removal)",
+                self.path
+            ),
+            SkipCode::Locked => {
+                let why = self
+                    .reason
+                    .split_once("lock reason:")
+                    .map(|(_, r)| r.split(';').next().unwrap_or("").trim())
+                    .filter(|r| !r.is_empty())
+                    .or_else(|| self.reason.strip_prefix("locked: "))
+                    .map(|r| format!(" ({r})"))
+                    .unwrap_or_default();
+                format!(
+                    "it is locked{why}; if nothing uses it any more, run `git worktree unlock {}` and clean up again",
+                    self.path
+                )
+            }
+            _ if forced => {
+                // Any other refusal: git's reason without its advice to force.
+                let cut = ["use --force", "use 'remove -f -f'", "; use"]
+                    .iter()
+                    .filter_map(|m| self.reason.find(m))
+                    .min()
+                    .unwrap_or(self.reason.len());
+                format!(
+                    "{} (git-loop never forces a removal)",
+                    self.reason[..cut].trim_end_matches([',', ';', ' '])
+                )
+            }
+            _ => self.reason.clone(),
+        }
+    }
+
     /// The event-log line for this skip.
     pub fn event(&self) -> crate::events::Event {
         let mut e = crate::events::Event::new("skip", &self.id);
