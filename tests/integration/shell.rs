@@ -7,6 +7,11 @@ use std::process::Command;
 
 use crate::common::{BIN, TestRepo};
 
+/// The generation code of `cargo run --example generate`, included as it is
+/// (see its module doc): the files it returns are the checked-in ones.
+#[path = "../../examples/generate/generator.rs"]
+mod generator;
+
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 const DEBIAN_GIT_BASH_COMPLETION: &str = "/usr/share/bash-completion/completions/git";
 
@@ -360,8 +365,8 @@ fn man_and_git_help_find_the_pages_after_install() {
 fn generated_files_are_up_to_date() {
     let mut stale = Vec::new();
     for (dir, files) in [
-        ("man", git_loop::generate::man_pages()),
-        ("completions", git_loop::generate::completions()),
+        ("man", generator::man_pages()),
+        ("completions", generator::completions()),
     ] {
         for (name, bytes) in files {
             let path = Path::new(ROOT).join(dir).join(&name);

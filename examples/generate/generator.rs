@@ -1,8 +1,16 @@
 //! Generated files: man pages (`man/`) and shell completions (`completions/`).
 //!
-//! Everything here is derived from the clap definitions in [`crate::cli`].
-//! The files are checked in; a test regenerates them and compares byte for
-//! byte, and `cargo run --example generate` refreshes them.
+//! Everything here is derived from the clap definitions in `git_loop::cli`.
+//! The files are checked in. This module is build-time only: it lives with
+//! the `generate` example, so the `git-loop` binary links neither
+//! clap_complete nor clap_mangen (both are dev-dependencies).
+//! - `cargo run --example generate` refreshes the files (`main.rs` writes
+//!   what this module returns);
+//! - the integration test `shell::generated_files_are_up_to_date` includes
+//!   this same file as a module (`#[path = …] mod generator;`), regenerates
+//!   in memory and compares byte for byte. So the module reaches the library
+//!   only through its crate name, `git_loop`, and uses nothing but the
+//!   library, clap, clap_complete and clap_mangen.
 //!
 //! Completions work both for `git-loop <TAB>` and, through git's own
 //! completion, for `git loop <TAB>`:
@@ -20,11 +28,11 @@
 
 use clap::{Arg, ArgAction, Command, CommandFactory};
 
-use crate::manifest::Status;
+use git_loop::manifest::Status;
 
 /// The clap command as the generators see it.
 pub fn command() -> Command {
-    let mut cmd = crate::cli::Cli::command();
+    let mut cmd = git_loop::cli::Cli::command();
     cmd.build();
     cmd
 }
@@ -40,7 +48,7 @@ pub fn man_pages() -> Vec<(String, Vec<u8>)> {
         man.render(&mut page).expect("render to memory");
         out.push((man.get_filename(), page));
     }
-    let mut cmd = crate::cli::Cli::command().disable_help_subcommand(true);
+    let mut cmd = git_loop::cli::Cli::command().disable_help_subcommand(true);
     cmd.build();
     let mut out = Vec::new();
     walk(&cmd, &mut out);
@@ -58,7 +66,7 @@ pub fn completions() -> Vec<(String, Vec<u8>)> {
         (Shell::Elvish, "git-loop.elv"),
         (Shell::PowerShell, "_git-loop.ps1"),
     ] {
-        let mut cmd = crate::cli::Cli::command().bin_name("git-loop");
+        let mut cmd = git_loop::cli::Cli::command().bin_name("git-loop");
         let mut buf = Vec::new();
         clap_complete::generate(shell, &mut cmd, "git-loop", &mut buf);
         let text = String::from_utf8(buf).expect("utf-8 script");
