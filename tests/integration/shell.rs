@@ -4,8 +4,10 @@
 //!
 //! The shared drivers (one TAB in bash, zsh and fish, through git's own
 //! completion) are here; `drift` holds the per-shell regressions of the
-//! generated scripts, `generated` the man pages and the generated files' freshness.
+//! generated scripts, `aliases` completion through git aliases, `generated`
+//! the man pages and the generated files' freshness.
 
+mod aliases;
 mod drift;
 mod generated;
 
