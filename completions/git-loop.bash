@@ -126,8 +126,48 @@ _git-loop() {
 }
 complete -F _git-loop git-loop
 
+# The words git alias $1 puts after `loop`, in __git_loop_expanded: `mark`
+# for `git config alias.lm 'loop mark'`. Follows aliases of aliases and skips
+# git options at the head of an alias; splits at spaces, as git's own
+# completion does. Fails for a shell alias (`!…`) or one that never reaches
+# `loop`.
+__git_loop_alias_words() {
+    local name="$1" seen=" " value i
+    local -a parts rest=()
+    while [[ $name != loop ]]; do
+        [[ -n $name && $seen != *" $name "* ]] || return 1
+        seen+="$name "
+        if declare -F __git >/dev/null; then
+            value=$(__git config --get "alias.$name")
+        else
+            value=$(git config --get "alias.$name" 2>/dev/null)
+        fi
+        [[ -n $value && $value != '!'* ]] || return 1
+        read -ra parts <<< "$value"
+        i=0
+        while [[ ${parts[i]-} == -* ]]; do
+            case ${parts[i]} in
+                -c|-C|--git-dir|--work-tree|--namespace|--config-env) i=$((i + 2)) ;;
+                *) i=$((i + 1)) ;;
+            esac
+        done
+        name=${parts[i]-}
+        rest=("${parts[@]:i+1}" "${rest[@]}")
+    done
+    __git_loop_expanded=("${rest[@]}")
+}
+
 # `git loop <TAB>`: git's completion sets words, cword and __git_cmd_idx.
+# Through an alias (`git lm <TAB>` with alias.lm = 'loop mark') git calls
+# this too, with the alias's name at __git_cmd_idx; but when that is word 1,
+# git has already overwritten it with `loop`, so the name is read from
+# COMP_WORDS. The alias's own words are then completed as if typed.
 _git_loop() {
-    local idx=${__git_cmd_idx:-1}
-    __git_loop_reply "${words[cword]}" "${words[@]:idx+1:cword-idx-1}"
+    local idx=${__git_cmd_idx:-1} name
+    local -a __git_loop_expanded=()
+    name=${words[idx]}
+    [[ $name == loop && $idx == 1 ]] && name=${COMP_WORDS[1]-loop}
+    [[ $name != loop ]] && __git_loop_alias_words "$name"
+    __git_loop_reply "${words[cword]}" "${__git_loop_expanded[@]}" \
+        "${words[@]:idx+1:cword-idx-1}"
 }

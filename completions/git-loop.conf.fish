@@ -3,13 +3,49 @@
 # Install as ~/.config/fish/conf.d/git-loop.fish (git-loop.fish itself goes in
 # ~/.config/fish/completions/).
 
+# The words git alias $argv[1] puts after `loop` (`mark` for alias.lm =
+# 'loop mark'), one a line; $argv[2..] are git's -C options for `git config`.
+# Follows aliases of aliases and skips git options at the head of an alias;
+# fails for a shell alias (`!…`) or one that never reaches `loop`.
+function __git_loop_fish_alias
+    set -l name $argv[1]
+    set -l gitopts $argv[2..]
+    set -l seen
+    set -l rest
+    while test "$name" != loop
+        test -n "$name"; and not contains -- $name $seen; or return 1
+        set -a seen $name
+        set -l value (command git $gitopts config --get alias.$name 2>/dev/null); or return 1
+        string match -q -- '!*' "$value"; and return 1
+        printf '%s\n' "$value" | read -lat parts
+        while string match -q -- '-*' "$parts[1]"
+            switch $parts[1]
+                case -c -C --git-dir --work-tree --namespace --config-env
+                    set -e parts[1..2]
+                case '*'
+                    set -e parts[1]
+            end
+        end
+        set name $parts[1]
+        set rest $parts[2..] $rest
+    end
+    string join \n -- $rest
+    return 0
+end
+
 # Print the words after `git [git options] loop`, or fail if this is not `git loop`.
+# Through an alias of it (`git lm …` with alias.lm = 'loop mark'), the alias's
+# own words come first, so the line completes as the expanded command.
 function __git_loop_fish_words
     set -l tokens (commandline -opc)
     set -e tokens[1]
+    set -l gitopts
     while set -q tokens[1]
         switch $tokens[1]
-            case -C -c --git-dir --work-tree --namespace --exec-path --config-env
+            case -C
+                set -a gitopts $tokens[1..2]
+                set -e tokens[1..2]
+            case -c --git-dir --work-tree --namespace --exec-path --config-env
                 set -e tokens[1..2]
             case '-*'
                 set -e tokens[1]
@@ -17,7 +53,11 @@ function __git_loop_fish_words
                 break
         end
     end
-    test "$tokens[1]" = loop; or return 1
+    set -q tokens[1]; or return 1
+    if test "$tokens[1]" != loop
+        set -l expanded (__git_loop_fish_alias $tokens[1] $gitopts); or return 1
+        set tokens loop $expanded $tokens[2..]
+    end
     set -e tokens[1]
     string join \n -- $tokens
     return 0
@@ -29,4 +69,4 @@ function __git_loop_fish_complete
 end
 
 complete -c git -f -n __git_loop_fish_words -a '(__git_loop_fish_complete)'
-complete -c git -f -n 'not __git_loop_fish_words; and __fish_git_needs_command' -a loop -d 'One worktree and branch per run (git-loop)'
+complete -c git -f -n __fish_git_needs_command -a loop -d 'One worktree and branch per run (git-loop)'

@@ -69,7 +69,6 @@ complete -c git-loop -n "__fish_git_loop_using_subcommand reconcile" -s h -l hel
 complete -c git-loop -n "__fish_git_loop_using_subcommand list" -l status -d 'Only runs with these statuses, comma-separated' -r
 complete -c git-loop -n "__fish_git_loop_using_subcommand list" -s C -l repo -d 'Repository to operate on (default: the current directory)' -r -F
 complete -c git-loop -n "__fish_git_loop_using_subcommand list" -s l -l long -d 'Also show, per run, uncommitted work, commits ahead of and behind its base, and whether it is merged'
-complete -c git-loop -n "__fish_git_loop_using_subcommand list" -l ids -d 'Print only the run ids, one a line (for shell completion)'
 complete -c git-loop -n "__fish_git_loop_using_subcommand list" -l json -d 'Machine-readable output: one JSON document on stdout'
 complete -c git-loop -n "__fish_git_loop_using_subcommand list" -s q -l quiet -d 'No progress or summary lines on stderr'
 complete -c git-loop -n "__fish_git_loop_using_subcommand list" -s h -l help -d 'Print help'
@@ -105,7 +104,46 @@ complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_s
 complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup reconcile list path run log trust config help" -f -a "config" -d 'Show the effective settings and where each one comes from'
 complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup reconcile list path run log trust config help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 
-# Run ids from the manifest, and status values (added by git-loop's generator).
-complete -c git-loop -n "__fish_git_loop_using_subcommand mark path" -f -a "(git-loop list --ids 2>/dev/null)"
+# Run ids from the manifest, status values, and positional values (added by
+# git-loop's generator: clap's script completes none of them).
+
+# Succeed when the token being completed is positional argument $argv[2]
+# (counted from 0) of subcommand $argv[1].
+function __fish_git_loop_positional
+    set -l words (commandline -opc)
+    set -e words[1]
+    set -l sub
+    set -l npos 0
+    set -l pending
+    for word in $words
+        if set -q pending[1]
+            set -e pending[1]
+            continue
+        end
+        switch $word
+            case --
+                return 1
+            case '--*=*'
+            case '-*'
+                if contains -- $word -C --repo; or contains -- "$sub:$word" create:--pattern create:--base cleanup:--status cleanup:--older-than reconcile:--remove-orphan reconcile:--min-age list:--status
+                    set pending $word
+                end
+            case '*'
+                if set -q sub[1]
+                    set npos (math $npos + 1)
+                else
+                    set sub $word
+                end
+        end
+    end
+    test "$sub" = "$argv[1]" -a "$npos" = "$argv[2]"
+end
+
+complete -c git-loop -n "__fish_git_loop_positional mark 0" -f -a "(git-loop list --ids 2>/dev/null)"
+complete -c git-loop -n "__fish_git_loop_positional mark 1" -f -a "active rejected escalated merged stale"
+complete -c git-loop -n "__fish_git_loop_using_subcommand cleanup" -l status -x -a "active rejected escalated merged stale"
 complete -c git-loop -n "__fish_git_loop_using_subcommand reconcile" -l remove-orphan -x -a "(git-loop list --ids 2>/dev/null)"
-complete -c git-loop -n "__fish_git_loop_using_subcommand cleanup list" -l status -x -a "active rejected escalated merged stale"
+complete -c git-loop -n "__fish_git_loop_using_subcommand list" -l status -x -a "active rejected escalated merged stale"
+complete -c git-loop -n "__fish_git_loop_positional path 0" -f -a "(git-loop list --ids 2>/dev/null)"
+complete -c git-loop -n "__fish_git_loop_positional run 0" -f -a "(git-loop list --ids 2>/dev/null)"
+complete -c git-loop -n "__fish_git_loop_positional log 0" -f -a "(git-loop list --ids 2>/dev/null)"

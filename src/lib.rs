@@ -14,7 +14,6 @@ pub mod crash;
 pub mod error;
 pub mod events;
 pub mod fsx;
-pub mod generate;
 pub mod git;
 pub mod hooks;
 pub mod leftover;

@@ -1,8 +1,18 @@
 //! git-loop as part of git: completions through git's own completion in bash,
 //! zsh and fish; man pages found by `man` and `git help`; generated files
 //! kept in step with the clap definitions.
+//!
+//! The shared drivers (one TAB in bash, zsh and fish, through git's own
+//! completion) are here; `drift` holds the per-shell regressions of the
+//! generated scripts, `aliases` completion through git aliases, `generated`
+//! the man pages and the generated files' freshness.
 
-use std::path::{Path, PathBuf};
+mod aliases;
+mod drift;
+mod generated;
+
+use std::collections::BTreeMap;
+use std::path::Path;
 use std::process::Command;
 
 use crate::common::{BIN, TestRepo};
@@ -34,6 +44,10 @@ fn fixture() -> (TestRepo, String) {
     );
     (repo, path)
 }
+
+/// The fixture's run ids, and the statuses, sorted as candidates are.
+const IDS: [&str; 2] = ["alpha", "beta"];
+const STATUSES: [&str; 5] = ["active", "escalated", "merged", "rejected", "stale"];
 
 fn shell(repo: &TestRepo, path: &str, program: &str, args: &[&str]) -> String {
     let mut cmd = Command::new("timeout");
@@ -86,35 +100,24 @@ comp() {
 }
 "#;
 
-#[test]
-fn bash_completes_git_loop_through_gits_own_completion() {
+/// One TAB at the end of each of `lines`, in one bash with git's completion
+/// and the generated script sourced: the sorted candidates, by line.
+fn bash_completions(repo: &TestRepo, path: &str, lines: &[&str]) -> BTreeMap<String, Vec<String>> {
     require("bash");
     assert!(
         Path::new(DEBIAN_GIT_BASH_COMPLETION).exists(),
         "Debian's git package ships {DEBIAN_GIT_BASH_COMPLETION}"
     );
-    let (repo, path) = fixture();
+    let calls: String = lines.iter().map(|l| format!("comp \"{l}\"\n")).collect();
     let script = format!(
         r#"
 source {DEBIAN_GIT_BASH_COMPLETION}
 source {ROOT}/completions/git-loop.bash
 {BASH_COMP_DRIVER}
-comp "git loop ma"
-comp "git loop "
-comp "git loop mark "
-comp "git loop mark alpha "
-comp "git loop run "
-comp "git --no-pager loop --json path "
-comp "git loop reconcile --remove-orphan "
-comp "git loop cleanup --status rejected,es"
-comp "git loop create --"
-comp "git-loop ma"
-comp "git-loop mark "
-comp "git-loop -C . path "
-"#
+{calls}"#
     );
-    let out = shell(&repo, &path, "bash", &["--norc", "-c", &script]);
-    let blocks: Vec<(String, Vec<String>)> = out
+    let out = shell(repo, path, "bash", &["--norc", "-c", &script]);
+    let blocks: BTreeMap<String, Vec<String>> = out
         .split("== ")
         .filter(|b| !b.is_empty())
         .map(|b| {
@@ -122,14 +125,32 @@ comp "git-loop -C . path "
             (line.to_owned(), sorted(rest))
         })
         .collect();
-    let get = |line: &str| {
-        blocks
-            .iter()
-            .find(|(l, _)| l == line)
-            .unwrap_or_else(|| panic!("{line}: {out}"))
-            .1
-            .clone()
-    };
+    assert_eq!(blocks.len(), lines.len(), "{out}");
+    blocks
+}
+
+#[test]
+fn bash_completes_git_loop_through_gits_own_completion() {
+    let (repo, path) = fixture();
+    let got = bash_completions(
+        &repo,
+        &path,
+        &[
+            "git loop ma",
+            "git loop ",
+            "git loop mark ",
+            "git loop mark alpha ",
+            "git loop run ",
+            "git --no-pager loop --json path ",
+            "git loop reconcile --remove-orphan ",
+            "git loop cleanup --status rejected,es",
+            "git loop create --",
+            "git-loop ma",
+            "git-loop mark ",
+            "git-loop -C . path ",
+        ],
+    );
+    let get = |line: &str| got[line].clone();
     let ids = vec!["alpha".to_owned(), "beta".to_owned()];
     assert_eq!(get("git loop ma"), ["mark"]);
     assert_eq!(
@@ -214,26 +235,32 @@ comp "git-loop ma"
     assert_eq!(sorted(dashed), ["mark"], "{out}");
 }
 
-#[test]
-fn zsh_completes_git_loop_through_its_git_completion() {
+/// One TAB at the end of a line in an interactive zsh (on a pty) whose
+/// fpath holds the generated `_git-loop`: the sorted candidates.
+fn zsh_completer<'a>(repo: &'a TestRepo, path: &'a str) -> impl Fn(&str) -> Vec<String> + 'a {
     require("zsh");
-    let (repo, path) = fixture();
     let fpath = repo.base().join("zfunc");
-    std::fs::create_dir(&fpath).unwrap();
+    std::fs::create_dir_all(&fpath).unwrap();
     std::fs::copy(
         format!("{ROOT}/completions/_git-loop"),
         fpath.join("_git-loop"),
     )
     .unwrap();
     let capture = format!("{ROOT}/tests/integration/zsh-capture.zsh");
-    let complete = |line: &str| {
+    move |line: &str| {
         sorted(&shell(
-            &repo,
-            &path,
+            repo,
+            path,
             "zsh",
             &["-f", &capture, fpath.to_str().unwrap(), line],
         ))
-    };
+    }
+}
+
+#[test]
+fn zsh_completes_git_loop_through_its_git_completion() {
+    let (repo, path) = fixture();
+    let complete = zsh_completer(&repo, &path);
     assert_eq!(complete("git loop ma"), ["mark"]);
     assert_eq!(complete("git loop mark "), ["alpha", "beta"]);
     assert_eq!(
@@ -247,10 +274,11 @@ fn zsh_completes_git_loop_through_its_git_completion() {
     assert_eq!(complete("git-loop path "), ["alpha", "beta"]);
 }
 
-#[test]
-fn fish_completes_git_loop_through_its_git_completion() {
+/// `complete -C LINE` in a fish whose config holds the generated
+/// completions and conf.d hook, as the README installs them: the sorted
+/// candidates.
+fn fish_completer<'a>(repo: &'a TestRepo, path: &'a str) -> impl Fn(&str) -> Vec<String> + 'a {
     require("fish");
-    let (repo, path) = fixture();
     let config = repo.base().join("fishconfig");
     std::fs::create_dir_all(config.join("fish/completions")).unwrap();
     std::fs::create_dir_all(config.join("fish/conf.d")).unwrap();
@@ -264,11 +292,11 @@ fn fish_completes_git_loop_through_its_git_completion() {
         config.join("fish/conf.d/git-loop.fish"),
     )
     .unwrap();
-    let complete = |line: &str| {
+    move |line: &str| {
         let mut cmd = Command::new("timeout");
         crate::common::hermetic(&mut cmd, &repo.home);
         let out = cmd
-            .env("PATH", &path)
+            .env("PATH", path)
             .env("XDG_CONFIG_HOME", &config)
             .current_dir(&repo.root)
             .args(["60", "fish", "-c", &format!("complete -C '{line}'")])
@@ -280,7 +308,13 @@ fn fish_completes_git_loop_through_its_git_completion() {
             String::from_utf8_lossy(&out.stderr)
         );
         sorted(&String::from_utf8(out.stdout).unwrap())
-    };
+    }
+}
+
+#[test]
+fn fish_completes_git_loop_through_its_git_completion() {
+    let (repo, path) = fixture();
+    let complete = fish_completer(&repo, &path);
     assert_eq!(complete("git loo"), ["loop"]);
     assert_eq!(complete("git loop ma"), ["mark"]);
     assert_eq!(complete("git loop mark "), ["alpha", "beta"]);
@@ -290,88 +324,4 @@ fn fish_completes_git_loop_through_its_git_completion() {
         ["alpha", "beta"]
     );
     assert_eq!(complete("git-loop mark "), ["alpha", "beta"]);
-}
-
-/// Install as the README says (binary in <prefix>/bin, pages in
-/// <prefix>/share/man/man1) and ask man and git.
-#[test]
-fn man_and_git_help_find_the_pages_after_install() {
-    require("man");
-    let repo = TestRepo::new();
-    let prefix = repo.base().join("prefix");
-    std::fs::create_dir_all(prefix.join("bin")).unwrap();
-    std::fs::create_dir_all(prefix.join("share/man/man1")).unwrap();
-    std::os::unix::fs::symlink(BIN, prefix.join("bin/git-loop")).unwrap();
-    for page in std::fs::read_dir(format!("{ROOT}/man")).unwrap() {
-        let page = page.unwrap().path();
-        std::fs::copy(
-            &page,
-            prefix
-                .join("share/man/man1")
-                .join(page.file_name().unwrap()),
-        )
-        .unwrap();
-    }
-    let path = format!(
-        "{}:/usr/local/bin:/usr/bin:/bin",
-        prefix.join("bin").display()
-    );
-    let run = |args: &[&str]| {
-        let mut cmd = Command::new(args[0]);
-        crate::common::hermetic(&mut cmd, &repo.home);
-        let out = cmd
-            .env("PATH", &path)
-            .env("MANPAGER", "cat")
-            .env("PAGER", "cat")
-            .env("MANWIDTH", "80")
-            .current_dir(&repo.root)
-            .args(&args[1..])
-            .output()
-            .unwrap();
-        (
-            out.status.success(),
-            String::from_utf8_lossy(&out.stdout).into_owned(),
-        )
-    };
-    let (ok, where_) = run(&["man", "-w", "git-loop"]);
-    assert!(ok);
-    assert_eq!(
-        PathBuf::from(where_.trim()),
-        prefix.join("share/man/man1/git-loop.1")
-    );
-    let (ok, page) = run(&["git", "help", "loop"]);
-    assert!(
-        ok && page.contains("git-loop") && page.contains("SYNOPSIS"),
-        "{page}"
-    );
-    let (ok, page) = run(&["git", "loop", "--help"]);
-    assert!(ok && page.contains("SYNOPSIS"), "{page}");
-    let (ok, page) = run(&["man", "git-loop-mark"]);
-    assert!(ok && page.contains("git loop mark"), "{page}");
-    // -h stays clap's short help.
-    let (ok, short) = run(&["git", "loop", "-h"]);
-    assert!(
-        ok && short.starts_with("Give every parallel run") && !short.contains("SYNOPSIS"),
-        "{short}"
-    );
-}
-
-#[test]
-fn generated_files_are_up_to_date() {
-    let mut stale = Vec::new();
-    for (dir, files) in [
-        ("man", git_loop::generate::man_pages()),
-        ("completions", git_loop::generate::completions()),
-    ] {
-        for (name, bytes) in files {
-            let path = Path::new(ROOT).join(dir).join(&name);
-            if std::fs::read(&path).ok().as_deref() != Some(&bytes[..]) {
-                stale.push(format!("{dir}/{name}"));
-            }
-        }
-    }
-    assert!(
-        stale.is_empty(),
-        "generated files differ from the clap definitions: {stale:?}\nrefresh them with: cargo run --example generate"
-    );
 }

@@ -1,13 +1,16 @@
 //! Refresh the checked-in man pages and shell completions:
-//! `cargo run --example generate`.
+//! `cargo run --example generate`. The generation code is in `generator.rs`
+//! (also included by the integration test that checks the files are current).
+
+mod generator;
 
 use std::path::Path;
 
 fn main() -> std::io::Result<()> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     for (dir, files) in [
-        ("man", git_loop::generate::man_pages()),
-        ("completions", git_loop::generate::completions()),
+        ("man", generator::man_pages()),
+        ("completions", generator::completions()),
     ] {
         let dir = root.join(dir);
         std::fs::create_dir_all(&dir)?;

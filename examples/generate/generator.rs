@@ -1,0 +1,308 @@
+//! Generated files: man pages (`man/`) and shell completions (`completions/`).
+//!
+//! Everything here is derived from the clap definitions in `git_loop::cli`.
+//! The files are checked in. This module is build-time only: it lives with
+//! the `generate` example, so the `git-loop` binary links neither
+//! clap_complete nor clap_mangen (both are dev-dependencies).
+//! - `cargo run --example generate` refreshes the files (`main.rs` writes
+//!   what this module returns);
+//! - the integration test `shell::generated::generated_files_are_up_to_date` includes
+//!   this same file as a module (`#[path = …] mod generator;`), regenerates
+//!   in memory and compares byte for byte. So the module reaches the library
+//!   only through its crate name, `git_loop`, and uses nothing but the
+//!   library, clap, clap_complete and clap_mangen.
+//!
+//! Completions work both for `git-loop <TAB>` and, through git's own
+//! completion, for `git loop <TAB>`:
+//! - **bash**: emitted here from the clap tree (clap_complete's bash script
+//!   breaks subcommand options for a hyphenated binary name, assumes no global
+//!   option before the subcommand, and completes CSV values as file names). It
+//!   defines `_git_loop`, the function git's bash completion calls for
+//!   `git loop`; bash-completion's loader finds the file as `git-loop`.
+//! - **zsh, fish, elvish, powershell**: clap_complete, with run ids and status
+//!   values completed dynamically (zsh, fish). zsh's `_git` calls `_git-loop`
+//!   for `git loop`; fish's git completion hands `git loop …` to `git-loop`'s
+//!   completions.
+//!
+//! Run ids come from `git-loop list --ids` (a hidden flag: one id a line).
+
+#[path = "bash.rs"]
+mod bash;
+#[path = "fish.rs"]
+mod fish;
+
+use clap::{Arg, ArgAction, Command, CommandFactory};
+
+use git_loop::manifest::Status;
+
+/// The clap command as the generators see it.
+pub fn command() -> Command {
+    let mut cmd = git_loop::cli::Cli::command();
+    cmd.build();
+    cmd
+}
+
+/// Man pages: `git-loop.1` and one `git-loop-<sub>.1` per visible subcommand.
+pub fn man_pages() -> Vec<(String, Vec<u8>)> {
+    fn walk(cmd: &Command, out: &mut Vec<(String, Vec<u8>)>) {
+        for sub in cmd.get_subcommands().filter(|s| !s.is_hide_set()) {
+            walk(sub, out);
+        }
+        let man = clap_mangen::Man::new(cmd.clone());
+        let mut page = Vec::new();
+        man.render(&mut page).expect("render to memory");
+        out.push((man.get_filename(), page));
+    }
+    let mut cmd = git_loop::cli::Cli::command().disable_help_subcommand(true);
+    cmd.build();
+    let mut out = Vec::new();
+    walk(&cmd, &mut out);
+    out.sort();
+    out
+}
+
+/// Completion scripts, by file name under `completions/`.
+pub fn completions() -> Vec<(String, Vec<u8>)> {
+    use clap_complete::Shell;
+    let dynamic = dynamic_args();
+    let hidden = hidden_flags();
+    let mut out = vec![("git-loop.bash".to_owned(), bash::script().into_bytes())];
+    for (shell, file) in [
+        (Shell::Zsh, "_git-loop"),
+        (Shell::Fish, "git-loop.fish"),
+        (Shell::Elvish, "git-loop.elv"),
+        (Shell::PowerShell, "_git-loop.ps1"),
+    ] {
+        let mut cmd = git_loop::cli::Cli::command().bin_name("git-loop");
+        let mut buf = Vec::new();
+        clap_complete::generate(shell, &mut cmd, "git-loop", &mut buf);
+        let text = String::from_utf8(buf).expect("utf-8 script");
+        let text = match shell {
+            Shell::Zsh => zsh_fixup(&text, &dynamic, &hidden),
+            Shell::Fish => fish::fixup(&text, &dynamic, &hidden),
+            _ => text,
+        };
+        out.push((file.to_owned(), text.into_bytes()));
+    }
+    out.push((
+        "git-loop.conf.fish".to_owned(),
+        fish::GIT_HOOK.as_bytes().to_vec(),
+    ));
+    out.sort();
+    out
+}
+
+fn statuses() -> String {
+    Status::ALL.map(Status::as_str).join(" ")
+}
+
+/// How the value of an argument is completed.
+fn value_kind(arg: &Arg) -> &'static str {
+    let name = arg
+        .get_value_names()
+        .and_then(|n| n.first())
+        .map(|n| n.as_str())
+        .unwrap_or("");
+    match name {
+        "RUN_ID" | "ID" if arg.get_id() != "new_run_id" => "ids",
+        "CSV" => "statuses",
+        "DIR" => "dirs",
+        _ if !arg.get_possible_values().is_empty() => "choices",
+        _ => "none",
+    }
+}
+
+fn takes_value(arg: &Arg) -> bool {
+    matches!(arg.get_action(), ArgAction::Set | ArgAction::Append)
+}
+
+fn flags_of(arg: &Arg) -> Vec<String> {
+    let mut flags = Vec::new();
+    if let Some(s) = arg.get_short() {
+        flags.push(format!("-{s}"));
+    }
+    if let Some(l) = arg.get_long() {
+        flags.push(format!("--{l}"));
+    }
+    flags
+}
+
+/// What git-loop completes itself for an argument (clap_complete cannot).
+#[derive(Debug)]
+enum Completion {
+    /// Run ids, from `git-loop list --ids`.
+    Ids,
+    /// Status values, comma-separated.
+    Statuses,
+    /// A positional argument's possible values.
+    Choices(Vec<String>),
+}
+
+/// An argument of a subcommand whose values git-loop completes itself.
+#[derive(Debug)]
+struct Dynamic<'a> {
+    sub: &'a str,
+    arg: &'a Arg,
+    /// Its position among the subcommand's positionals, from 0; None for an option.
+    position: Option<usize>,
+    completion: Completion,
+}
+
+/// Every argument of a visible subcommand whose values git-loop completes.
+/// The clap tree is leaked: the generator runs once per process.
+fn dynamic_args() -> Vec<Dynamic<'static>> {
+    let cmd: &'static Command = Box::leak(Box::new(command()));
+    let mut out = Vec::new();
+    for sub in cmd.get_subcommands().filter(|s| !s.is_hide_set()) {
+        let mut position = 0;
+        for arg in sub.get_arguments().filter(|a| !a.is_hide_set()) {
+            let this = arg.is_positional().then_some(position);
+            if arg.is_positional() {
+                position += 1;
+            }
+            let completion = match value_kind(arg) {
+                "ids" => Completion::Ids,
+                "statuses" if !arg.is_positional() => Completion::Statuses,
+                "choices" if arg.is_positional() => Completion::Choices(
+                    arg.get_possible_values()
+                        .iter()
+                        .map(|v| v.get_name().to_owned())
+                        .collect(),
+                ),
+                _ => continue,
+            };
+            out.push(Dynamic {
+                sub: sub.get_name(),
+                arg,
+                position: this,
+                completion,
+            });
+        }
+    }
+    out
+}
+
+/// Hidden flags (`list --ids`), as (subcommand, long flag): never offered.
+fn hidden_flags() -> Vec<(String, String)> {
+    let cmd = command();
+    let mut out = Vec::new();
+    for sub in cmd.get_subcommands() {
+        for arg in sub.get_arguments().filter(|a| a.is_hide_set()) {
+            if let Some(long) = arg.get_long() {
+                out.push((sub.get_name().to_owned(), long.to_owned()));
+            }
+        }
+    }
+    out
+}
+
+/// The flags that take a value: global ones (`-C`, `--repo`), and the
+/// others as `<subcommand>:<flag>`.
+fn takes_value_flags() -> (Vec<String>, Vec<String>) {
+    let cmd = command();
+    let global = cmd
+        .get_arguments()
+        .filter(|a| takes_value(a))
+        .flat_map(flags_of)
+        .collect();
+    let mut per_sub = Vec::new();
+    for sub in cmd.get_subcommands() {
+        for arg in sub.get_arguments() {
+            if takes_value(arg) && !arg.is_global_set() && !arg.is_positional() {
+                for flag in flags_of(arg) {
+                    per_sub.push(format!("{}:{flag}", sub.get_name()));
+                }
+            }
+        }
+    }
+    (global, per_sub)
+}
+
+/// zsh: clap_complete's script, less the hidden flags, with run ids and
+/// statuses completed. clap_complete writes one argument spec a line; the
+/// `:_default` completer of each dynamic argument's line is replaced, and a
+/// dynamic argument whose line is not found fails the generator (so a change
+/// in the clap tree or in clap_complete cannot silently drop one).
+fn zsh_fixup(text: &str, dynamic: &[Dynamic], hidden: &[(String, String)]) -> String {
+    let helpers = format!(
+        r#"# Run ids from the manifest, and comma-separated status values.
+(( $+functions[_git_loop_ids] )) ||
+_git_loop_ids() {{
+    local -a ids
+    ids=(${{(f)"$(git-loop list --ids 2>/dev/null)"}})
+    _describe -t run-ids 'run id' ids
+}}
+(( $+functions[_git_loop_statuses] )) ||
+_git_loop_statuses() {{
+    _values -s , 'status' {statuses}
+}}
+
+_git-loop() {{"#,
+        statuses = statuses()
+    );
+    // Each dynamic argument's line starts with one of its prefixes.
+    let specs: Vec<(Vec<String>, &str, &Dynamic)> = dynamic
+        .iter()
+        .filter_map(|d| {
+            let completer = match d.completion {
+                Completion::Ids => "_git_loop_ids",
+                Completion::Statuses => "_git_loop_statuses",
+                Completion::Choices(_) => return None, // clap_complete lists them
+            };
+            let prefixes = match (d.position, d.arg.get_long()) {
+                (Some(_), _) => {
+                    let id = d.arg.get_id();
+                    vec![format!("':{id} -- "), format!("'::{id} -- ")]
+                }
+                (None, Some(long)) => vec![format!("'--{long}=["), format!("'*--{long}=[")],
+                (None, None) => panic!("{}: a dynamic option without a long flag", d.sub),
+            };
+            Some((prefixes, completer, d))
+        })
+        .collect();
+    let mut found = vec![0; specs.len()];
+    let mut out = String::new();
+    let mut sub = "";
+    for line in text.lines() {
+        // `(mark)` opens the specs of subcommand mark.
+        if let Some(name) = line
+            .trim()
+            .strip_prefix('(')
+            .and_then(|l| l.strip_suffix(')'))
+        {
+            sub = name;
+        }
+        let hidden_line = hidden.iter().any(|(s, long)| {
+            s == sub
+                && (line.starts_with(&format!("'--{long}["))
+                    || line.starts_with(&format!("'--{long}=[")))
+        });
+        if hidden_line {
+            continue;
+        }
+        let spec = specs.iter().position(|(prefixes, _, d)| {
+            d.sub == sub && prefixes.iter().any(|p| line.starts_with(p.as_str()))
+        });
+        match spec {
+            Some(i) if line.ends_with(":_default' \\") => {
+                found[i] += 1;
+                let head = line.strip_suffix("_default' \\").unwrap();
+                out.push_str(&format!("{head}{}' \\\n", specs[i].1));
+            }
+            _ => {
+                out.push_str(line);
+                out.push('\n');
+            }
+        }
+    }
+    for ((_, _, d), n) in specs.iter().zip(found) {
+        assert_eq!(
+            n,
+            1,
+            "zsh: no single `:_default` spec for {} {}",
+            d.sub,
+            d.arg.get_id()
+        );
+    }
+    out.replacen("_git-loop() {", &helpers, 1)
+}

@@ -1,0 +1,98 @@
+//! Man pages found by `man` and `git help` after install; the checked-in
+//! man pages and completions equal what the generator makes now.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use crate::common::{BIN, TestRepo};
+
+use super::{ROOT, require};
+
+/// The generation code of `cargo run --example generate`, included as it is
+/// (see its module doc): the files it returns are the checked-in ones.
+#[path = "../../../examples/generate/generator.rs"]
+mod generator;
+
+/// Install as the README says (binary in <prefix>/bin, pages in
+/// <prefix>/share/man/man1) and ask man and git.
+#[test]
+fn man_and_git_help_find_the_pages_after_install() {
+    require("man");
+    let repo = TestRepo::new();
+    let prefix = repo.base().join("prefix");
+    std::fs::create_dir_all(prefix.join("bin")).unwrap();
+    std::fs::create_dir_all(prefix.join("share/man/man1")).unwrap();
+    std::os::unix::fs::symlink(BIN, prefix.join("bin/git-loop")).unwrap();
+    for page in std::fs::read_dir(format!("{ROOT}/man")).unwrap() {
+        let page = page.unwrap().path();
+        std::fs::copy(
+            &page,
+            prefix
+                .join("share/man/man1")
+                .join(page.file_name().unwrap()),
+        )
+        .unwrap();
+    }
+    let path = format!(
+        "{}:/usr/local/bin:/usr/bin:/bin",
+        prefix.join("bin").display()
+    );
+    let run = |args: &[&str]| {
+        let mut cmd = Command::new(args[0]);
+        crate::common::hermetic(&mut cmd, &repo.home);
+        let out = cmd
+            .env("PATH", &path)
+            .env("MANPAGER", "cat")
+            .env("PAGER", "cat")
+            .env("MANWIDTH", "80")
+            .current_dir(&repo.root)
+            .args(&args[1..])
+            .output()
+            .unwrap();
+        (
+            out.status.success(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+        )
+    };
+    let (ok, where_) = run(&["man", "-w", "git-loop"]);
+    assert!(ok);
+    assert_eq!(
+        PathBuf::from(where_.trim()),
+        prefix.join("share/man/man1/git-loop.1")
+    );
+    let (ok, page) = run(&["git", "help", "loop"]);
+    assert!(
+        ok && page.contains("git-loop") && page.contains("SYNOPSIS"),
+        "{page}"
+    );
+    let (ok, page) = run(&["git", "loop", "--help"]);
+    assert!(ok && page.contains("SYNOPSIS"), "{page}");
+    let (ok, page) = run(&["man", "git-loop-mark"]);
+    assert!(ok && page.contains("git loop mark"), "{page}");
+    // -h stays clap's short help.
+    let (ok, short) = run(&["git", "loop", "-h"]);
+    assert!(
+        ok && short.starts_with("Give every parallel run") && !short.contains("SYNOPSIS"),
+        "{short}"
+    );
+}
+
+#[test]
+fn generated_files_are_up_to_date() {
+    let mut stale = Vec::new();
+    for (dir, files) in [
+        ("man", generator::man_pages()),
+        ("completions", generator::completions()),
+    ] {
+        for (name, bytes) in files {
+            let path = Path::new(ROOT).join(dir).join(&name);
+            if std::fs::read(&path).ok().as_deref() != Some(&bytes[..]) {
+                stale.push(format!("{dir}/{name}"));
+            }
+        }
+    }
+    assert!(
+        stale.is_empty(),
+        "generated files differ from the clap definitions: {stale:?}\nrefresh them with: cargo run --example generate"
+    );
+}
