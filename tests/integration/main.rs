@@ -8,6 +8,7 @@ mod config;
 mod copy;
 mod create;
 mod frictions;
+mod frictions_removal;
 mod hooks;
 mod hostile_input;
 mod human;
