@@ -1,0 +1,94 @@
+//! [`Ctx`]: the repository a command works on, bound once, and what is
+//! derived from it (the manifest file, the settings read on first use, the
+//! `.loop-worktrees/` directory, refused when it is a symlink).
+
+use std::fs;
+use std::io::ErrorKind;
+use std::path::{Path, PathBuf};
+
+use crate::cli::Cli;
+use crate::config::Settings;
+use crate::error::{Error, Result};
+use crate::git::repo::Repo;
+use crate::manifest::ManifestFile;
+
+/// The bound repository and everything derived from it.
+pub struct Ctx {
+    pub repo: Repo,
+    pub manifest: ManifestFile,
+    settings: std::cell::OnceCell<Settings>,
+}
+
+impl Ctx {
+    pub fn open(cli: &Cli) -> Result<Ctx> {
+        let start = match &cli.repo {
+            Some(dir) => dir.clone(),
+            None => std::env::current_dir().map_err(|e| Error::io("could not read", ".", e))?,
+        };
+        let repo = Repo::discover(&start)?;
+        let manifest = ManifestFile::new(&repo.loop_dir());
+        Ok(Ctx {
+            repo,
+            manifest,
+            settings: std::cell::OnceCell::new(),
+        })
+    }
+
+    /// The effective configuration, read on first use: commands that need no
+    /// setting (list, path, mark, reconcile) never read it.
+    pub fn settings(&self) -> Result<&Settings> {
+        if let Some(s) = self.settings.get() {
+            return Ok(s);
+        }
+        let loaded = Settings::load(self.repo.root(), self.repo.config().plumbing())?;
+        Ok(self.settings.get_or_init(|| loaded))
+    }
+
+    pub fn loop_dir(&self) -> PathBuf {
+        self.repo.loop_dir()
+    }
+
+    /// Whether `.loop-worktrees/` exists; refuses it if it is a symlink or not
+    /// a directory (a write through it could land outside the repository).
+    pub fn loop_dir_exists(&self) -> Result<bool> {
+        check_dir(&self.loop_dir())
+    }
+
+    /// Create `.loop-worktrees/` if needed (mutating commands only).
+    pub fn ensure_loop_dir(&self) -> Result<()> {
+        let dir = self.loop_dir();
+        if !check_dir(&dir)? {
+            match fs::create_dir(&dir) {
+                Ok(()) => {}
+                Err(e) if e.kind() == ErrorKind::AlreadyExists => {
+                    check_dir(&dir)?;
+                }
+                Err(e) => return Err(Error::io("could not create", &dir, e)),
+            }
+        }
+        Ok(())
+    }
+
+    /// Absolute path of a run's worktree.
+    pub fn worktree_path(&self, id: &str) -> PathBuf {
+        self.loop_dir().join(id)
+    }
+}
+
+fn check_dir(dir: &Path) -> Result<bool> {
+    match fs::symlink_metadata(dir) {
+        Ok(meta) if meta.file_type().is_symlink() => Err(Error::UnsafePath {
+            path: dir.to_path_buf(),
+            reason:
+                "it is a symlink; git-loop keeps its worktrees and manifest inside the repository"
+                    .into(),
+        }),
+        Ok(meta) if !meta.is_dir() => Err(Error::UnsafePath {
+            path: dir.to_path_buf(),
+            reason: "it is not a directory".into(),
+        }),
+        Ok(_) => Ok(true),
+        Err(e) if e.kind() == ErrorKind::NotFound => Ok(false),
+        Err(e) => Err(Error::io("could not read", dir, e)),
+    }
+}
