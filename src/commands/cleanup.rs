@@ -80,9 +80,18 @@ pub struct RemovedEntry {
 
 #[derive(Debug, Serialize)]
 pub struct KeptBranch {
-    /// `not-merged` or `git-refused`.
-    pub code: &'static str,
+    pub code: KeptCode,
     pub reason: String,
+}
+
+/// Why `--delete-merged-branches` kept a removed run's branch.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum KeptCode {
+    /// Its tip is not contained in the run's base (or the base is gone).
+    NotMerged,
+    /// `git branch -d` refused it.
+    GitRefused,
 }
 
 #[derive(Debug, Serialize)]
@@ -184,7 +193,7 @@ fn delete_if_merged(ctx: &Ctx, git: &Git, entry: &Entry) -> Result<(bool, Option
         return Ok((
             false,
             Some(KeptBranch {
-                code: "not-merged",
+                code: KeptCode::NotMerged,
                 reason: format!("its base {:?} no longer resolves", entry.base_branch),
             }),
         ));
@@ -193,7 +202,7 @@ fn delete_if_merged(ctx: &Ctx, git: &Git, entry: &Entry) -> Result<(bool, Option
         return Ok((
             false,
             Some(KeptBranch {
-                code: "not-merged",
+                code: KeptCode::NotMerged,
                 reason: format!("not merged into {}", entry.base_branch),
             }),
         ));
@@ -203,7 +212,7 @@ fn delete_if_merged(ctx: &Ctx, git: &Git, entry: &Entry) -> Result<(bool, Option
         Err(refusal) => Ok((
             false,
             Some(KeptBranch {
-                code: "git-refused",
+                code: KeptCode::GitRefused,
                 reason: refusal.reason(),
             }),
         )),
