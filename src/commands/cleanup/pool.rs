@@ -1,0 +1,192 @@
+//! The removal pool: one worker per core, each removal guarded by its run
+//! lock and the re-check that the run is still selected (see
+//! [`crate::worktree`]'s module doc for why).
+
+use crate::Out;
+use crate::commands::Ctx;
+use crate::error::Result;
+use crate::lock::ManifestMutex;
+use crate::manifest::{Entry, Manifest, Status};
+use crate::worktree::{Removal, Remover, Skip, SkipCode, remove_worktree};
+
+/// The manifest as it is now, for the re-check before each removal: re-read
+/// only when `manifest.json` was replaced. The cache keeps the parsed file
+/// open, so its inode cannot be reused by another file while it is cached:
+/// the same (device, inode) at the path means the same content (the
+/// manifest is only ever replaced by a rename, never written in place).
+struct Current<'a> {
+    path: &'a std::path::Path,
+    cached: std::sync::Mutex<Option<(std::fs::File, std::sync::Arc<Manifest>)>>,
+}
+
+impl Current<'_> {
+    fn get(&self) -> Result<std::sync::Arc<Manifest>> {
+        use std::os::unix::fs::MetadataExt;
+        let identity = |m: &std::fs::Metadata| (m.dev(), m.ino());
+        let now = std::fs::symlink_metadata(self.path)
+            .ok()
+            .map(|m| identity(&m));
+        let mut cached = self.cached.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some((file, manifest)) = cached.as_ref()
+            && file.metadata().ok().map(|m| identity(&m)) == now
+        {
+            return Ok(manifest.clone());
+        }
+        let Some(mut file) =
+            crate::fsx::open_regular(self.path, std::fs::OpenOptions::new().read(true))?
+        else {
+            *cached = None;
+            return Ok(std::sync::Arc::new(Manifest::default()));
+        };
+        let mut text = String::new();
+        std::io::Read::read_to_string(&mut file, &mut text)
+            .map_err(|e| crate::error::Error::io("could not read", self.path, e))?;
+        let manifest = std::sync::Arc::new(Manifest::parse(&text).map_err(|reason| {
+            crate::error::Error::InvalidManifest {
+                path: self.path.to_path_buf(),
+                reason,
+            }
+        })?);
+        *cached = Some((file, manifest.clone()));
+        Ok(manifest)
+    }
+}
+
+/// Why `entry` is no longer to be removed, if it is not: the manifest now
+/// holds it with a status outside the set (`active` above all), or no longer
+/// holds this run.
+fn no_longer_selected(now: &Manifest, entry: &Entry, statuses: &[Status]) -> Option<Skip> {
+    match now.find(&entry.id) {
+        Some(e) if e.same_run(entry) => {
+            if e.status == Status::Active {
+                Some(Skip::new(
+                    "it was marked active after this cleanup selected it; kept",
+                    SkipCode::Remarked(Status::Active),
+                ))
+            } else if !statuses.contains(&e.status) {
+                Some(Skip::new(
+                    format!(
+                        "it was marked {} after this cleanup selected it; kept",
+                        e.status
+                    ),
+                    SkipCode::Remarked(e.status),
+                ))
+            } else {
+                None
+            }
+        }
+        _ => Some(Skip::new(
+            "its manifest entry changed after this cleanup selected it; kept",
+            SkipCode::Changed,
+        )),
+    }
+}
+
+/// One removal, guarded: the run lock (so a concurrent
+/// `mark` cannot cross it), the re-check that the run is still selected,
+/// the removal, and its `remove` event appended while the lock is held — so
+/// the event log orders it before any mark that waited for it.
+fn remove_one(
+    remover: &Remover<'_>,
+    current: &Current<'_>,
+    entry: &Entry,
+    statuses: &[Status],
+    dry_run: bool,
+) -> Result<(Removal, Option<String>)> {
+    let registered = remover.registration(&entry.id).is_some();
+    let _lock = if !dry_run && registered {
+        Some(remover.run_lock(&entry.id)?)
+    } else {
+        None
+    };
+    if !dry_run
+        && registered
+        && let Some(skip) = no_longer_selected(current.get()?.as_ref(), entry, statuses)
+    {
+        return Ok((Removal::Skipped(skip), None));
+    }
+    let outcome = remove_worktree(remover, &entry.id, dry_run)?;
+    let mut warning = None;
+    if !dry_run
+        && registered
+        && let Removal::Removed(note) = &outcome
+    {
+        let mut event = crate::events::Event::new("remove", &entry.id);
+        event.detail = note.clone();
+        let logged = ManifestMutex::acquire(&remover.loop_dir)
+            .map_err(|e| e.to_string())
+            .and_then(|_mutex| crate::events::append(&remover.loop_dir, &[event]));
+        warning = logged.err().map(|e| format!("warning: event log: {e}"));
+    }
+    Ok((outcome, warning))
+}
+
+/// Remove the selected worktrees, as many at a time as there are cores.
+/// Outcomes come back in selection order. Progress is drawn on a terminal
+/// once the cleanup has run for half a second.
+pub(super) fn remove_all(
+    ctx: &Ctx,
+    remover: &Remover<'_>,
+    selected: &[Entry],
+    statuses: &[Status],
+    dry_run: bool,
+    out: &mut Out<'_>,
+) -> Vec<Result<Removal>> {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let manifest_path = ctx.manifest.path().to_path_buf();
+    let current = Current {
+        path: &manifest_path,
+        cached: std::sync::Mutex::new(None),
+    };
+    let workers = std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(1)
+        .min(selected.len())
+        .max(1);
+    let next = AtomicUsize::new(0);
+    let mut outcomes: Vec<Option<Result<Removal>>> = (0..selected.len()).map(|_| None).collect();
+    let started = std::time::Instant::now();
+    let mut drawn = false;
+    std::thread::scope(|scope| {
+        let (tx, rx) = std::sync::mpsc::channel();
+        for _ in 0..workers {
+            let tx = tx.clone();
+            let (next, current) = (&next, &current);
+            scope.spawn(move || {
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(entry) = selected.get(i) else { break };
+                    let outcome = remove_one(remover, current, entry, statuses, dry_run);
+                    if tx.send((i, outcome)).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(tx);
+        for (done, (i, outcome)) in rx.into_iter().enumerate() {
+            let outcome = outcome.map(|(removal, warning)| {
+                if let Some(w) = warning {
+                    out.note(format_args!("{w}"));
+                }
+                removal
+            });
+            outcomes[i] = Some(outcome);
+            if started.elapsed() > std::time::Duration::from_millis(500) {
+                out.progress(Some(format_args!(
+                    "removing: {}/{} done",
+                    done + 1,
+                    selected.len()
+                )));
+                drawn = true;
+            }
+        }
+    });
+    if drawn {
+        out.progress(None);
+    }
+    outcomes
+        .into_iter()
+        .map(|o| o.expect("every selected entry has an outcome"))
+        .collect()
+}

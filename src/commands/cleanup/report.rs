@@ -1,0 +1,113 @@
+//! What a cleanup reports: removed entries (with what happened to their
+//! branch), skipped ones, and an error part way; rendered as text or JSON.
+
+use serde::Serialize;
+
+use crate::worktree::SkippedEntry;
+use crate::{Out, Report};
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RemovedEntry {
+    pub id: String,
+    pub path: String,
+    pub branch: String,
+    /// With --delete-merged-branches: whether the branch was deleted.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub branch_deleted: Option<bool>,
+    /// With --delete-merged-branches: why the branch was kept.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub branch_kept: Option<KeptBranch>,
+    /// What git-loop finished itself (a leftover git refused; see
+    /// [`crate::leftover`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct KeptBranch {
+    pub code: KeptCode,
+    pub reason: String,
+}
+
+/// Why `--delete-merged-branches` kept a removed run's branch.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum KeptCode {
+    /// Its tip is not contained in the run's base (or the base is gone).
+    NotMerged,
+    /// `git branch -d` refused it.
+    GitRefused,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CleanupReport {
+    pub dry_run: bool,
+    pub removed: Vec<RemovedEntry>,
+    pub skipped: Vec<SkippedEntry>,
+    /// Set when the cleanup failed part way (a manifest write on a full disk,
+    /// say): what was removed before it is still listed; exit 1.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<crate::error::Failure>,
+}
+
+impl Report for CleanupReport {
+    fn human(&self, out: &mut Out<'_>) -> std::io::Result<()> {
+        let verb = if self.dry_run {
+            "would remove"
+        } else {
+            "removed"
+        };
+        for r in &self.removed {
+            match (&r.branch_deleted, &r.branch_kept) {
+                (Some(true), _) => writeln!(
+                    out.stdout,
+                    "{verb} {} ({}), branch {} deleted",
+                    r.id, r.path, r.branch
+                )?,
+                (_, Some(kept)) => writeln!(
+                    out.stdout,
+                    "{verb} {} ({}), branch {} kept: {}",
+                    r.id,
+                    r.path,
+                    r.branch,
+                    crate::style::escape(&kept.reason)
+                )?,
+                _ => writeln!(out.stdout, "{verb} {} ({})", r.id, r.path)?,
+            }
+            if let Some(note) = &r.note {
+                writeln!(out.stdout, "  {note}")?;
+            }
+        }
+        for s in &self.skipped {
+            writeln!(
+                out.stdout,
+                "skipped {}: {}",
+                s.id,
+                crate::style::escape(&s.human_reason())
+            )?;
+            if let Some(help) = &s.help {
+                writeln!(out.stdout, "  help: {}", crate::style::escape(help))?;
+            }
+        }
+        let codes: Vec<&str> = self.skipped.iter().map(|s| s.code.as_str()).collect();
+        let summary = crate::style::summary(verb, self.removed.len(), &codes);
+        if self.removed.is_empty() && self.skipped.is_empty() {
+            out.note(format_args!("{summary} (nothing selected)"));
+        } else {
+            out.note(format_args!("{summary}"));
+        }
+        if self.error.is_some() && !self.removed.is_empty() {
+            out.note(format_args!(
+                "note: the worktrees listed as removed are gone; `git loop reconcile` drops their entries once the manifest can be written"
+            ));
+        }
+        if self.skipped.iter().any(|s| s.code.is_uncommitted_work()) {
+            out.note(format_args!(
+                "hint: a skipped worktree holds uncommitted or untracked work; commit, stash or move it, then run cleanup again (git-loop never forces)"
+            ));
+        }
+        Ok(())
+    }
+}
