@@ -8,6 +8,7 @@ mod config;
 mod copy;
 mod create;
 mod frictions;
+mod frictions_usage;
 mod hooks;
 mod hostile_input;
 mod human;
