@@ -177,6 +177,12 @@ pub fn run(ctx: &Ctx, args: &CreateArgs, out: &mut Out<'_>) -> Result<CreateRepo
             && let Some(entry) = manifest.find(id).filter(|e| e.status == Status::Active)
         {
             check_reusable(ctx, entry)?;
+            if entry.pattern != args.pattern {
+                out.note(format_args!(
+                    "warning: reusing run {id} with its recorded pattern {:?}; --pattern {:?} is not applied",
+                    entry.pattern, args.pattern
+                ));
+            }
             {
                 let _mutex = ManifestMutex::acquire(&ctx.loop_dir())?;
                 super::log_events(ctx, &[crate::events::Event::new("reuse", id)], out);

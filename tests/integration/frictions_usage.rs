@@ -84,3 +84,47 @@ fn run_without_dashes_says_to_put_them_before_the_command() {
     // With the `--`, it runs.
     repo.run(["run", "x", "--", "true"]).ok();
 }
+
+/// `--reuse` of an active run recorded with another pattern keeps reusing it
+/// as it is, and says that the given pattern is not applied.
+#[test]
+fn reuse_with_another_pattern_warns_naming_both() {
+    let repo = TestRepo::new();
+    repo.run(["create", "r", "--pattern", "first-label"]).ok();
+    let run = repo.run(["create", "r", "--pattern", "other-label", "--reuse"]);
+    run.ok();
+    assert!(
+        run.stderr.contains("warning: reusing run r")
+            && run.stderr.contains("\"first-label\"")
+            && run.stderr.contains("\"other-label\""),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stderr.contains("reusing .loop-worktrees/r"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(repo.manifest()["worktrees"][0]["pattern"], "first-label");
+
+    let run = repo.run([
+        "--json",
+        "create",
+        "r",
+        "--pattern",
+        "other-label",
+        "--reuse",
+    ]);
+    run.ok();
+    assert_eq!(run.json()["method"], "reused");
+    assert_eq!(run.json()["pattern"], "first-label");
+    assert!(
+        run.stderr.contains("warning: reusing run r"),
+        "{}",
+        run.stderr
+    );
+
+    let same = repo.run(["create", "r", "--pattern", "first-label", "--reuse"]);
+    same.ok();
+    assert!(!same.stderr.contains("warning"), "{}", same.stderr);
+}
