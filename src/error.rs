@@ -117,11 +117,15 @@ pub enum Error {
     ))]
     ActiveExists { id: String, path: String },
 
-    #[error("branch {branch} already exists")]
-    #[diagnostic(help(
-        "it is probably left from an earlier run of this id (cleanup keeps branches). Inspect it with `git log {branch}`, delete it with `git branch -d {branch}` if its work is merged, or pick another run id"
-    ))]
-    BranchExists { branch: String },
+    /// `racing`: a create of this id is at work or has just finished (its
+    /// worktree is registered, or the manifest has the run active), so the
+    /// branch is not a leftover of an earlier run.
+    #[error(
+        "branch {branch} already exists{}",
+        if *racing { ": another create of this run id is in progress or has just finished" } else { "" }
+    )]
+    #[diagnostic(help("{}", branch_exists_help(branch, *racing)))]
+    BranchExists { branch: String, racing: bool },
 
     #[error("{path} already exists")]
     #[diagnostic(help("move it away or run `git loop reconcile` to see what it is"))]
@@ -241,6 +245,16 @@ pub enum Error {
         path: PathBuf,
         source: std::io::Error,
     },
+}
+
+fn branch_exists_help(branch: &str, racing: bool) -> String {
+    if racing {
+        "wait for it: `git loop list` shows the run once it is recorded. If no create is running, one was interrupted: `git loop reconcile` shows what it left".to_owned()
+    } else {
+        format!(
+            "it is probably left from an earlier run of this id (cleanup keeps branches). Inspect it with `git log {branch}`, delete it with `git branch -d {branch}` if its work is merged, or pick another run id"
+        )
+    }
 }
 
 impl Error {
@@ -379,6 +393,7 @@ mod tests {
             },
             Error::BranchExists {
                 branch: "loop/x".into(),
+                racing: false,
             },
             Error::MutexLost { path: "m".into() },
             Error::Repository("r".into()),

@@ -199,7 +199,7 @@ pub fn run(ctx: &Ctx, args: &CreateArgs, out: &mut Out<'_>) -> Result<CreateRepo
         refuse_active(&manifest, id)?;
     }
     if ctx.repo.branch_exists(&branch)? {
-        return Err(Error::BranchExists { branch });
+        return Err(branch_exists(ctx, id, branch));
     }
     // An untrusted hook refuses the create before anything changes (a reuse,
     // which runs no hook, does not need it).
@@ -228,7 +228,7 @@ pub fn run(ctx: &Ctx, args: &CreateArgs, out: &mut Out<'_>) -> Result<CreateRepo
         out.note(format_args!("{waiting}"))
     })?;
     if ctx.repo.branch_exists(&branch)? {
-        return Err(Error::BranchExists { branch });
+        return Err(branch_exists(ctx, id, branch));
     }
     if abs.symlink_metadata().is_ok() {
         return Err(Error::PathExists { path: rel });
@@ -468,6 +468,33 @@ fn check_reusable(ctx: &Ctx, entry: &Entry) -> Result<()> {
         )));
     }
     Ok(())
+}
+
+/// The refusal of an existing `loop/<id>`. Usually a leftover of an earlier
+/// run (cleanup keeps branches); but when `.loop-worktrees/<id>` is a
+/// registered worktree or the manifest has `<id>` active, another create of
+/// this id made it moments ago (the loser of a race sees the winner's branch),
+/// and the message says so.
+fn branch_exists(ctx: &Ctx, id: &str, branch: String) -> Error {
+    let registered = || {
+        ctx.worktree_path(id).is_dir()
+            && ctx
+                .repo
+                .loop_worktrees()
+                .is_ok_and(|wts| wts.iter().any(|(name, _)| name == id))
+    };
+    let active = || {
+        ctx.loop_dir_exists().unwrap_or(false)
+            && ctx
+                .manifest
+                .load()
+                .ok()
+                .flatten()
+                .and_then(|m| m.find(id).map(|e| e.status == Status::Active))
+                .unwrap_or(false)
+    };
+    let racing = registered() || active();
+    Error::BranchExists { branch, racing }
 }
 
 fn refuse_active(manifest: &crate::manifest::Manifest, id: &str) -> Result<()> {

@@ -3,6 +3,9 @@
 //! pattern, the loser of a same-id race, and the order of create's lines
 //! around its post-command.
 
+use std::io::BufRead;
+use std::process::Stdio;
+
 use crate::common::{Run, TestRepo};
 
 fn json_message(run: &Run) -> String {
@@ -127,4 +130,96 @@ fn reuse_with_another_pattern_warns_naming_both() {
     let same = repo.run(["create", "r", "--pattern", "first-label", "--reuse"]);
     same.ok();
     assert!(!same.stderr.contains("warning"), "{}", same.stderr);
+}
+
+struct KillOnDrop(Option<std::process::Child>);
+
+impl Drop for KillOnDrop {
+    fn drop(&mut self) {
+        if let Some(child) = &mut self.0 {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+}
+
+/// The loser of a same-id race finds the winner's `loop/<id>` moments after
+/// it was made: it is told another create of this id is at work, not that
+/// the branch is "probably left from an earlier run". Made deterministic by
+/// pausing the winner right after its `git worktree add`.
+#[test]
+fn loser_of_a_same_id_race_is_not_told_of_an_earlier_run() {
+    let repo = TestRepo::new();
+    let go = repo.home.join("go");
+    let winner = repo
+        .command()
+        .env(
+            "GIT_LOOP_TEST_CRASH",
+            format!("after-worktree-add:until:{}", go.display()),
+        )
+        .args(["create", "race", "--pattern", "p"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Killed if an assertion fails before it is let go (it would wait forever).
+    let mut winner = KillOnDrop(Some(winner));
+    let child = winner.0.as_mut().unwrap();
+    let mut stderr = std::io::BufReader::new(child.stderr.take().unwrap());
+    let mut line = String::new();
+    while !line.contains("paused at after-worktree-add") {
+        line.clear();
+        assert_ne!(
+            stderr.read_line(&mut line).unwrap(),
+            0,
+            "winner exited early"
+        );
+    }
+
+    let loser = repo.run(["--json", "create", "race", "--pattern", "p"]);
+    loser.code(1);
+    assert_eq!(loser.json()["error"]["code"], "branch-exists");
+    let message = json_message(&loser);
+    assert!(
+        message.contains("another create of this run id is in progress or has just finished"),
+        "{message}"
+    );
+    let human = repo.run(["create", "race", "--pattern", "p"]);
+    human.code(1);
+    assert!(!human.stderr.contains("earlier run"), "{}", human.stderr);
+    assert!(
+        human.stderr.contains("help: wait for it"),
+        "{}",
+        human.stderr
+    );
+
+    std::fs::write(&go, "").unwrap();
+    let winner = winner.0.take().unwrap().wait_with_output().unwrap();
+    assert!(winner.status.success(), "the winner completes");
+    assert_eq!(repo.status_of("race").as_deref(), Some("active"));
+
+    // Created first, then created again: not an earlier run's leftover either.
+    let again = repo.run(["--json", "create", "race", "--pattern", "p"]);
+    again.code(1);
+    assert_eq!(again.json()["error"]["code"], "active-exists");
+    assert!(!json_message(&again).contains("earlier run"));
+
+    // A branch really left by an earlier run keeps the old advice.
+    repo.run(["mark", "race", "rejected"]).ok();
+    repo.run(["cleanup"]).ok();
+    assert!(repo.branch_exists("loop/race"));
+    let leftover = repo.run(["create", "race", "--pattern", "p"]);
+    leftover.code(1);
+    assert!(
+        leftover
+            .stderr
+            .contains("probably left from an earlier run of this id"),
+        "{}",
+        leftover.stderr
+    );
+    assert!(
+        !leftover.stderr.contains("in progress"),
+        "{}",
+        leftover.stderr
+    );
 }
