@@ -93,6 +93,38 @@ impl Report for CreateReport {
         // Byte for byte, so `cd "$(git loop create x --pattern p)"` works
         // whatever the path holds.
         crate::style::write_path_line(&mut *out.stdout, &self.abs_path)?;
+        if let Some(e) = &self.error {
+            writeln!(
+                out.stderr,
+                "git-loop: error: {}",
+                crate::style::escape(&e.message)
+            )?;
+            writeln!(
+                out.stderr,
+                "  help: the run is recorded and its worktree kept as it is; fix it there, or mark the run rejected and clean it up"
+            )?;
+        }
+        Ok(())
+    }
+}
+
+impl CreateReport {
+    /// The progress lines of a human create: what was made (or reused) and
+    /// copied. Said by [`run`] as soon as the work is done — before the
+    /// post-command runs, so they precede its output on the shared stderr —
+    /// not by [`Report::human`], which runs after it. Not with `--json`.
+    fn say_done(&self, out: &mut Out<'_>) {
+        if out.json {
+            return;
+        }
+        if self.method == Some("reused") {
+            out.note(format_args!(
+                "reusing {} (active since {})",
+                self.entry.path(),
+                self.entry.created_at.0
+            ));
+            return;
+        }
         if let Some(copy) = &self.copy {
             if !copy.copied.is_empty() {
                 out.note(format_args!(
@@ -106,32 +138,12 @@ impl Report for CreateReport {
                 out.note(format_args!("not copied {}: {}", s.path, s.reason));
             }
         }
-        if let Some(e) = &self.error {
-            writeln!(
-                out.stderr,
-                "git-loop: error: {}",
-                crate::style::escape(&e.message)
-            )?;
-            writeln!(
-                out.stderr,
-                "  help: the run is recorded and its worktree kept as it is; fix it there, or mark the run rejected and clean it up"
-            )?;
-        }
-        if self.method == Some("reused") {
-            out.note(format_args!(
-                "reusing {} (active since {})",
-                self.entry.path(),
-                self.entry.created_at.0
-            ));
-            return Ok(());
-        }
         out.note(format_args!(
             "created {} on branch {} from {}",
             self.entry.path(),
             self.entry.branch(),
             self.entry.base_branch
         ));
-        Ok(())
     }
 }
 
@@ -187,14 +199,16 @@ pub fn run(ctx: &Ctx, args: &CreateArgs, out: &mut Out<'_>) -> Result<CreateRepo
                 let _mutex = ManifestMutex::acquire(&ctx.loop_dir())?;
                 super::log_events(ctx, &[crate::events::Event::new("reuse", id)], out);
             }
-            return Ok(CreateReport {
+            let report = CreateReport {
                 entry: entry.clone(),
                 method: Some("reused"),
                 copy: None,
                 post_command: None,
                 error: None,
                 abs_path: abs,
-            });
+            };
+            report.say_done(out);
+            return Ok(report);
         }
         refuse_active(&manifest, id)?;
     }
@@ -318,6 +332,7 @@ pub fn run(ctx: &Ctx, args: &CreateArgs, out: &mut Out<'_>) -> Result<CreateRepo
             Err(e) => out.note(format_args!("warning: create.copy: {e}")),
         }
     }
+    report.say_done(out);
     if let Some(command) = post_command {
         let outcome = crate::hooks::run(
             command,
