@@ -5,7 +5,8 @@
 //! (bad flags, invalid run id, status, CSV or cutoff given on the command line)
 //! exit 2, every refusal or failure exits 1 (except `git loop run`'s command not
 //! found, 127, or not executable, 126, as shells do). `Display` is one line that names the
-//! offending thing; advice lives in `help`.
+//! offending thing; advice lives in `help` (miette's `#[diagnostic(help)]`,
+//! the only miette attribute used: codes live in [`Error::code`] alone).
 
 use std::path::PathBuf;
 
@@ -56,29 +57,23 @@ impl std::fmt::Display for CommandError {
 #[derive(Debug, Error, Diagnostic)]
 pub enum Error {
     #[error("{0}")]
-    #[diagnostic(code(usage))]
     Usage(String),
 
     #[error("invalid run id {id:?}: {reason}")]
-    #[diagnostic(
-        code(invalid_run_id),
-        help(
-            "a run id is one path segment that git accepts in `loop/<id>`: letters, digits, `-`, `_`, `.` are safe"
-        )
-    )]
+    #[diagnostic(help(
+        "a run id is one path segment that git accepts in `loop/<id>`: letters, digits, `-`, `_`, `.` are safe"
+    ))]
     InvalidRunId { id: String, reason: String },
 
     #[error("invalid pattern \"{}\": {reason}", crate::style::escape(pattern))]
-    #[diagnostic(
-        code(invalid_pattern),
-        help("a pattern label is one line of printable text, e.g. --pattern refactor-auth")
-    )]
+    #[diagnostic(help(
+        "a pattern label is one line of printable text, e.g. --pattern refactor-auth"
+    ))]
     InvalidPattern { pattern: String, reason: String },
 
     #[error(
         "invalid status {value:?} in {origin}: expected one of active, rejected, escalated, merged, stale"
     )]
-    #[diagnostic(code(invalid_status))]
     InvalidStatus {
         value: String,
         origin: String,
@@ -89,7 +84,6 @@ pub enum Error {
     },
 
     #[error("invalid cutoff {value:?} in {origin}: expected <n><s|m|h|d>, e.g. 24h")]
-    #[diagnostic(code(invalid_cutoff))]
     InvalidCutoff {
         value: String,
         origin: String,
@@ -100,80 +94,61 @@ pub enum Error {
     },
 
     #[error("not a git repository: {path}{detail}")]
-    #[diagnostic(code(not_a_repo), help("run inside a work tree, or pass -C <DIR>"))]
+    #[diagnostic(help("run inside a work tree, or pass -C <DIR>"))]
     NotARepo { path: PathBuf, detail: String },
 
     #[error(
         "{path} is a bare repository: git-loop needs a main work tree to hold .loop-worktrees/"
     )]
-    #[diagnostic(code(bare_repo))]
     BareRepo { path: PathBuf },
 
     #[error("invalid manifest {path}: {reason}")]
-    #[diagnostic(
-        code(invalid_manifest),
-        help(
-            "git-loop never rewrites a manifest it could not validate; fix or move the file by hand"
-        )
-    )]
+    #[diagnostic(help(
+        "git-loop never rewrites a manifest it could not validate; fix or move the file by hand"
+    ))]
     InvalidManifest { path: PathBuf, reason: String },
 
     #[error("refusing to use {path}: {reason}")]
-    #[diagnostic(code(unsafe_path))]
     UnsafePath { path: PathBuf, reason: String },
 
     #[error("run {id:?} is already active at {path}")]
-    #[diagnostic(
-        code(active_exists),
-        help(
-            "use that worktree, or mark it finished first: git loop mark {id} rejected (or merged, escalated, stale)"
-        )
-    )]
+    #[diagnostic(help(
+        "use that worktree, or mark it finished first: git loop mark {id} rejected (or merged, escalated, stale)"
+    ))]
     ActiveExists { id: String, path: String },
 
-    #[error("branch {branch} already exists")]
-    #[diagnostic(
-        code(branch_exists),
-        help(
-            "it is probably left from an earlier run of this id (cleanup keeps branches). Inspect it with `git log {branch}`, delete it with `git branch -d {branch}` if its work is merged, or pick another run id"
-        )
+    /// `racing`: a create of this id is at work or has just finished (its
+    /// worktree is registered, or the manifest has the run active), so the
+    /// branch is not a leftover of an earlier run.
+    #[error(
+        "branch {branch} already exists{}",
+        if *racing { ": another create of this run id is in progress or has just finished" } else { "" }
     )]
-    BranchExists { branch: String },
+    #[diagnostic(help("{}", branch_exists_help(branch, *racing)))]
+    BranchExists { branch: String, racing: bool },
 
     #[error("{path} already exists")]
-    #[diagnostic(
-        code(path_exists),
-        help("move it away or run `git loop reconcile` to see what it is")
-    )]
+    #[diagnostic(help("move it away or run `git loop reconcile` to see what it is"))]
     PathExists { path: String },
 
     #[error("no run with id {id:?} in the manifest")]
-    #[diagnostic(code(unknown_id), help("`git loop list` shows the recorded runs"))]
+    #[diagnostic(help("`git loop list` shows the recorded runs"))]
     UnknownId { id: String },
 
     #[error("run {id:?} cannot be reused: {reason}")]
-    #[diagnostic(
-        code(not_reusable),
-        help(
-            "look at it with `git loop list` and `git worktree list`; mark it finished and create it under a new id"
-        )
-    )]
+    #[diagnostic(help(
+        "look at it with `git loop list` and `git worktree list`; mark it finished and create it under a new id"
+    ))]
     NotReusable { id: String, reason: String },
 
     #[error("the worktree of run {id:?} is missing: {path}")]
-    #[diagnostic(
-        code(worktree_missing),
-        help("`git loop reconcile` drops runs whose directory is gone")
-    )]
+    #[diagnostic(help("`git loop reconcile` drops runs whose directory is gone"))]
     WorktreeMissing { id: String, path: String },
 
     #[error("{key} `{command}` comes from {}, which you have not trusted", file.display())]
-    #[diagnostic(
-        code(untrusted_hook),
-        help(
-            "a repository's own file must not run code on your machine unasked: read it, then run `git loop trust`. To never run it here instead, override the key with an empty value in your git config (e.g. git config loop.createPostCommand \"\")"
-        )
-    )]
+    #[diagnostic(help(
+        "a repository's own file must not run code on your machine unasked: read it, then run `git loop trust`. To never run it here instead, override the key with an empty value in your git config (e.g. git config loop.createPostCommand \"\")"
+    ))]
     UntrustedHook {
         key: &'static str,
         command: String,
@@ -181,45 +156,35 @@ pub enum Error {
     },
 
     #[error("no {} to trust", file.display())]
-    #[diagnostic(code(nothing_to_trust))]
     NothingToTrust { file: PathBuf },
 
     #[error("{id:?} is not an orphan: {reason}")]
-    #[diagnostic(
-        code(not_an_orphan),
-        help("`git loop reconcile` without --remove-orphan lists the orphans")
-    )]
+    #[diagnostic(help("`git loop reconcile` without --remove-orphan lists the orphans"))]
     NotAnOrphan { id: String, reason: String },
 
     /// `what` says which base: `--base "x"`, `base "x" (from <layer>; …)`,
     /// or the built-in default and the default branches looked for.
     #[error("{what} does not resolve to a commit in this repository")]
-    #[diagnostic(code(base_not_found), help("{help}"))]
+    #[diagnostic(help("{help}"))]
     BaseNotFound { what: String, help: String },
 
     #[error("timed out after 30s waiting for the manifest mutex {path}")]
-    #[diagnostic(
-        code(mutex_timeout),
-        help(
-            "another git-loop is mutating the manifest; if none is running, the file is removed automatically once it is 30s old"
-        )
-    )]
+    #[diagnostic(help(
+        "another git-loop is mutating the manifest; if none is running, the file is removed automatically once it is 30s old"
+    ))]
     MutexTimeout { path: PathBuf },
 
     #[error("run worktree {path} is being removed by another git-loop (waited {waited}s)")]
-    #[diagnostic(
-        code(run_busy),
-        help(
-            "a cleanup is removing this run's worktree; wait for it, then look at `git loop list`"
-        )
-    )]
+    #[diagnostic(help(
+        "a cleanup is removing this run's worktree; wait for it, then look at `git loop list`"
+    ))]
     RunBusy { path: PathBuf, waited: u64 },
 
     #[error(
         "gave up waiting for the worktree-operation lock on {}/: {reason}",
         path.display()
     )]
-    #[diagnostic(code(lock_timeout), help("{help}"))]
+    #[diagnostic(help("{help}"))]
     LockTimeout {
         path: PathBuf,
         reason: String,
@@ -229,31 +194,24 @@ pub enum Error {
     #[error(
         "lost the manifest mutex {path}: it ran past 30s and another git-loop broke it as stale; nothing was written"
     )]
-    #[diagnostic(
-        code(mutex_lost),
-        help(
-            "another command changed the manifest meanwhile: look at `git loop list`, then run this command again"
-        )
-    )]
+    #[diagnostic(help(
+        "another command changed the manifest meanwhile: look at `git loop list`, then run this command again"
+    ))]
     MutexLost { path: PathBuf },
 
     #[error("{0}")]
-    #[diagnostic(code(git_failed))]
     Git(CommandError),
 
     #[error("the checkout of the new worktree {path} failed: {reason}")]
-    #[diagnostic(
-        code(checkout_failed),
-        help(
-            "the worktree is registered with git but not recorded; look at it, and remove it by hand (git worktree remove --force) only if nothing in it matters"
-        )
-    )]
+    #[diagnostic(help(
+        "the worktree is registered with git but not recorded; look at it, and remove it by hand (git worktree remove --force) only if nothing in it matters"
+    ))]
     Checkout { path: String, reason: String },
 
     /// `help` says where to fix it (the file and line, the git-config key
     /// and file, the variable): `git loop config` would fail the same way.
     #[error("invalid configuration in {origin}: {message}")]
-    #[diagnostic(code(invalid_config), help("{help}"))]
+    #[diagnostic(help("{help}"))]
     Config {
         origin: String,
         message: String,
@@ -261,36 +219,27 @@ pub enum Error {
     },
 
     #[error("could not read repository state: {0}")]
-    #[diagnostic(code(repository))]
     Repository(String),
 
     #[error(
         "{} cannot be written in JSON: it is not valid UTF-8",
         crate::style::escape(&path.to_string_lossy())
     )]
-    #[diagnostic(
-        code(unrepresentable_path),
-        help(
-            "without --json, paths are printed byte for byte; or move the repository to a path that is valid UTF-8"
-        )
-    )]
+    #[diagnostic(help(
+        "without --json, paths are printed byte for byte; or move the repository to a path that is valid UTF-8"
+    ))]
     UnrepresentablePath { path: PathBuf },
 
     #[error("command not found: {program}")]
-    #[diagnostic(
-        code(command_not_found),
-        help(
-            "the command runs in the run's worktree with your PATH; give its path or check its name"
-        )
-    )]
+    #[diagnostic(help(
+        "the command runs in the run's worktree with your PATH; give its path or check its name"
+    ))]
     CommandNotFound { program: String },
 
     #[error("{program} cannot be executed: {reason}")]
-    #[diagnostic(code(command_not_executable))]
     CommandNotExecutable { program: String, reason: String },
 
     #[error("{action} {path}: {source}")]
-    #[diagnostic(code(io))]
     Io {
         action: &'static str,
         path: PathBuf,
@@ -298,8 +247,20 @@ pub enum Error {
     },
 }
 
+fn branch_exists_help(branch: &str, racing: bool) -> String {
+    if racing {
+        "wait for it: `git loop list` shows the run once it is recorded. If no create is running, one was interrupted: `git loop reconcile` shows what it left".to_owned()
+    } else {
+        format!(
+            "it is probably left from an earlier run of this id (cleanup keeps branches). Inspect it with `git log {branch}`, delete it with `git branch -d {branch}` if its work is merged, or pick another run id"
+        )
+    }
+}
+
 impl Error {
-    /// The stable kebab-case code printed by `--json`.
+    /// The stable kebab-case code printed by `--json`. This match is the one
+    /// place a code is written: the variants carry no miette `code(...)`
+    /// (the human rendering prints only the message and its help).
     pub fn code(&self) -> &'static str {
         match self {
             Error::Usage(_) => "usage",
@@ -413,5 +374,43 @@ impl From<&Error> for Failure {
             code: e.code(),
             message: e.to_string(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Codes come from [`Error::code`] alone: no variant carries a miette
+    /// code that could drift from it, and each code is kebab-case.
+    #[test]
+    fn codes_have_one_source_and_are_kebab_case() {
+        let samples = [
+            Error::Usage("x".into()),
+            Error::InvalidRunId {
+                id: "x".into(),
+                reason: "r".into(),
+            },
+            Error::BranchExists {
+                branch: "loop/x".into(),
+                racing: false,
+            },
+            Error::MutexLost { path: "m".into() },
+            Error::Repository("r".into()),
+            Error::io("read", "p", std::io::Error::other("e")),
+        ];
+        for e in &samples {
+            assert!(Diagnostic::code(e).is_none(), "{e:?} has a miette code");
+            let code = e.code();
+            assert!(
+                !code.is_empty()
+                    && !code.starts_with('-')
+                    && !code.ends_with('-')
+                    && code.chars().all(|c| c.is_ascii_lowercase() || c == '-'),
+                "{code:?}"
+            );
+        }
+        assert_eq!(samples[0].code(), "usage");
+        assert_eq!(samples[1].code(), "invalid-run-id");
     }
 }

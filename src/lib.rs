@@ -135,16 +135,14 @@ pub fn run(
                 }
                 return ours.exit_code();
             }
-            let message = e.render().to_string();
+            let mut message = e.render().to_string();
+            if let Some(help) = run_without_dashes(&e, &args) {
+                let (first, rest) = message.split_once('\n').unwrap_or((&message, ""));
+                message = format!("{first}\n  help: {help}\n{rest}");
+            }
             let _ = write!(stderr, "{message}");
             if wants_json(&args) {
-                let first = message
-                    .lines()
-                    .next()
-                    .unwrap_or_default()
-                    .trim_start_matches("error: ")
-                    .to_owned();
-                print_json_error(stdout, "usage", &first);
+                print_json_error(stdout, "usage", &usage_one_line(&message));
             }
             return 2;
         }
@@ -196,6 +194,94 @@ impl From<io::Error> for Fail {
             Fail::Error(Error::io("could not write", "standard output", e))
         }
     }
+}
+
+/// clap's message as one line for JSON: everything above its `Usage:`
+/// footer, without the `error: ` prefix; a list under a line ending in `:`
+/// is joined with commas, other lines with `; `. E.g. `the following
+/// required arguments were not provided: --pattern <LABEL>, <RUN_ID>`.
+fn usage_one_line(message: &str) -> String {
+    let mut line = String::new();
+    let mut in_list = false;
+    for raw in message
+        .lines()
+        .take_while(|l| !l.starts_with("Usage:") && !l.starts_with("For more information"))
+    {
+        let text = raw.trim();
+        if text.is_empty() {
+            in_list = false;
+            continue;
+        }
+        let item = in_list && raw.starts_with(' ');
+        match () {
+            _ if line.is_empty() => line.push_str(text.trim_start_matches("error: ")),
+            _ if item && line.ends_with(':') => {
+                line.push(' ');
+                line.push_str(text);
+            }
+            _ if item => {
+                line.push_str(", ");
+                line.push_str(text);
+            }
+            _ => {
+                line.push_str("; ");
+                line.push_str(text);
+            }
+        }
+        if text.ends_with(':') {
+            in_list = true;
+        }
+    }
+    line
+}
+
+/// The advice for `git loop run <ID> ls` (a command without `--` before it,
+/// which clap sees as an unexpected argument): put `--` before the command.
+/// `None` for any other error, and for an unexpected flag (`--jsn`), which
+/// may well be a typo of a real flag.
+fn run_without_dashes(e: &clap::Error, args: &[OsString]) -> Option<String> {
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
+    if e.kind() != ErrorKind::UnknownArgument {
+        return None;
+    }
+    let ContextValue::String(unexpected) = e.get(ContextKind::InvalidArg)? else {
+        return None;
+    };
+    if unexpected.starts_with('-') {
+        return None;
+    }
+    // The subcommand: the first word that is neither a global flag nor the
+    // value of -C/--repo.
+    let mut words = args.iter().enumerate().skip(1);
+    let at = loop {
+        let (i, word) = words.next()?;
+        if word == "--" {
+            return None;
+        }
+        if word == "-C" || word == "--repo" {
+            words.next();
+        } else if !word.to_string_lossy().starts_with('-') {
+            break i;
+        }
+    };
+    if args[at] != "run" {
+        return None;
+    }
+    // The run id is the word before the command when it is not a flag.
+    let command = args[at..].iter().position(|a| *a == **unexpected)? + at;
+    let before = args[command - 1].to_string_lossy();
+    let id = if command - 1 > at && !before.starts_with('-') {
+        before.into_owned()
+    } else {
+        "<RUN_ID>".to_owned()
+    };
+    let more = if command + 1 < args.len() { " …" } else { "" };
+    Some(
+        style::escape(&format!(
+            "put `--` before the command: git loop run {id} -- {unexpected}{more}"
+        ))
+        .into_owned(),
+    )
 }
 
 fn print_json_error(stdout: &mut dyn Write, code: &str, message: &str) {

@@ -5,6 +5,8 @@
 //! 2. Resolve the base to a commit and refuse an existing `loop/<id>` branch
 //!    (reads through gix; nothing written yet). Without `main`, the built-in
 //!    default gives way to the repository's default branch ([`base`]).
+//!    With `--reuse`, an active run of this id is reused as it is recorded
+//!    instead ([`reuse`]); without, it is refused, naming its path.
 //! 3. Under the manifest mutex: refuse an `active` entry with this id, and add
 //!    `.loop-worktrees/` to `.gitignore`, or to `.git/info/exclude` with
 //!    `create.ignore-file = "info-exclude"` ([`ignore`]). Release.
@@ -37,12 +39,12 @@
 //! The rollback never runs under a running git child: a signal that lands
 //! during one is acted on when it returns.
 
-use std::fs;
-
-use serde::Serialize;
-
 mod base;
 mod ignore;
+mod report;
+mod reuse;
+
+pub use report::{CreateReport, FailedHook};
 
 use crate::cli::CreateArgs;
 use crate::commands::Ctx;
@@ -51,89 +53,7 @@ use crate::git::cmd::Git;
 use crate::lock::{ManifestMutex, OpsLock};
 use crate::manifest::{Entry, Status};
 use crate::signals::RollbackWindow;
-use crate::{Out, Report, runid};
-
-#[derive(Debug, Serialize)]
-pub struct CreateReport {
-    #[serde(flatten)]
-    pub entry: Entry,
-    /// With `--reuse`: `"reused"` or `"created"`.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub method: Option<&'static str>,
-    /// With `create.copy`: what was copied into the new worktree.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub copy: Option<crate::copy::CopyReport>,
-    /// With `create.post-command`: how it ended.
-    #[serde(rename = "postCommand", skip_serializing_if = "Option::is_none")]
-    pub post_command: Option<crate::hooks::HookOutcome>,
-    /// Set when the post-command failed: the run exists, but is not set up.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub error: Option<FailedHook>,
-    #[serde(skip)]
-    pub abs_path: std::path::PathBuf,
-}
-
-/// The `"error"` of a create whose post-command failed (the shape of every
-/// JSON failure, beside the entry that was created).
-#[derive(Debug, Serialize)]
-pub struct FailedHook {
-    pub code: &'static str,
-    pub message: String,
-}
-
-/// JSON: the report holds only the entry's relative path (and relative
-/// names of copied files), never the absolute worktree path, so it can be
-/// written whatever bytes the repository's own path holds. That is why
-/// `create --json` needs no early refusal of a root path that is not UTF-8:
-/// it cannot end as a created run that the JSON output fails to report. (If
-/// an absolute path is ever added here, check its representability before
-/// the run is created, not in `check_json`.)
-impl Report for CreateReport {
-    fn human(&self, out: &mut Out<'_>) -> std::io::Result<()> {
-        // Byte for byte, so `cd "$(git loop create x --pattern p)"` works
-        // whatever the path holds.
-        crate::style::write_path_line(&mut *out.stdout, &self.abs_path)?;
-        if let Some(copy) = &self.copy {
-            if !copy.copied.is_empty() {
-                out.note(format_args!(
-                    "copied {} file{} (create.copy): {}",
-                    copy.copied.len(),
-                    if copy.copied.len() == 1 { "" } else { "s" },
-                    copy.copied.join(", ")
-                ));
-            }
-            for s in &copy.skipped {
-                out.note(format_args!("not copied {}: {}", s.path, s.reason));
-            }
-        }
-        if let Some(e) = &self.error {
-            writeln!(
-                out.stderr,
-                "git-loop: error: {}",
-                crate::style::escape(&e.message)
-            )?;
-            writeln!(
-                out.stderr,
-                "  help: the run is recorded and its worktree kept as it is; fix it there, or mark the run rejected and clean it up"
-            )?;
-        }
-        if self.method == Some("reused") {
-            out.note(format_args!(
-                "reusing {} (active since {})",
-                self.entry.path(),
-                self.entry.created_at.0
-            ));
-            return Ok(());
-        }
-        out.note(format_args!(
-            "created {} on branch {} from {}",
-            self.entry.path(),
-            self.entry.branch(),
-            self.entry.base_branch
-        ));
-        Ok(())
-    }
-}
+use crate::{Out, runid};
 
 /// Usage checks, before the repository is touched. The pattern label is
 /// stored verbatim and printed in `list`'s table, so it must be non-empty and
@@ -176,24 +96,12 @@ pub fn run(ctx: &Ctx, args: &CreateArgs, out: &mut Out<'_>) -> Result<CreateRepo
         if args.reuse
             && let Some(entry) = manifest.find(id).filter(|e| e.status == Status::Active)
         {
-            check_reusable(ctx, entry)?;
-            {
-                let _mutex = ManifestMutex::acquire(&ctx.loop_dir())?;
-                super::log_events(ctx, &[crate::events::Event::new("reuse", id)], out);
-            }
-            return Ok(CreateReport {
-                entry: entry.clone(),
-                method: Some("reused"),
-                copy: None,
-                post_command: None,
-                error: None,
-                abs_path: abs,
-            });
+            return reuse::reuse(ctx, args, entry, abs, out);
         }
         refuse_active(&manifest, id)?;
     }
     if ctx.repo.branch_exists(&branch)? {
-        return Err(Error::BranchExists { branch });
+        return Err(branch_exists(ctx, id, branch));
     }
     // An untrusted hook refuses the create before anything changes (a reuse,
     // which runs no hook, does not need it).
@@ -222,7 +130,7 @@ pub fn run(ctx: &Ctx, args: &CreateArgs, out: &mut Out<'_>) -> Result<CreateRepo
         out.note(format_args!("{waiting}"))
     })?;
     if ctx.repo.branch_exists(&branch)? {
-        return Err(Error::BranchExists { branch });
+        return Err(branch_exists(ctx, id, branch));
     }
     if abs.symlink_metadata().is_ok() {
         return Err(Error::PathExists { path: rel });
@@ -312,6 +220,7 @@ pub fn run(ctx: &Ctx, args: &CreateArgs, out: &mut Out<'_>) -> Result<CreateRepo
             Err(e) => out.note(format_args!("warning: create.copy: {e}")),
         }
     }
+    report.say_done(out);
     if let Some(command) = post_command {
         let outcome = crate::hooks::run(
             command,
@@ -413,55 +322,31 @@ fn undo_create(root: &std::path::Path, id: &str, base_commit: gix::ObjectId) -> 
     ))
 }
 
-/// `--reuse` (seed 002's ordered resolver): an active run is reused only if
-/// its directory is present, is a worktree of *this* repository (registered
-/// here, and its `.git` file points back into this repository's
-/// `.git/worktrees/`), and has `loop/<id>` checked out. Nothing is changed.
-fn check_reusable(ctx: &Ctx, entry: &Entry) -> Result<()> {
-    let abs = ctx.worktree_path(&entry.id);
-    let not = |reason: String| Error::NotReusable {
-        id: entry.id.clone(),
-        reason,
+/// The refusal of an existing `loop/<id>`. Usually a leftover of an earlier
+/// run (cleanup keeps branches); but when `.loop-worktrees/<id>` is a
+/// registered worktree or the manifest has `<id>` active, another create of
+/// this id made it moments ago (the loser of a race sees the winner's branch),
+/// and the message says so.
+fn branch_exists(ctx: &Ctx, id: &str, branch: String) -> Error {
+    let registered = || {
+        ctx.worktree_path(id).is_dir()
+            && ctx
+                .repo
+                .loop_worktrees()
+                .is_ok_and(|wts| wts.iter().any(|(name, _)| name == id))
     };
-    match fs::symlink_metadata(&abs) {
-        Err(_) => {
-            return Err(Error::WorktreeMissing {
-                id: entry.id.clone(),
-                path: entry.path(),
-            });
-        }
-        Ok(meta) if !meta.is_dir() => {
-            return Err(not(format!("{} is not a directory", entry.path())));
-        }
-        Ok(_) => {}
-    }
-    let registrations = ctx.repo.loop_worktrees()?;
-    let Some((_, wt)) = registrations.iter().find(|(name, _)| *name == entry.id) else {
-        return Err(not(format!(
-            "{} is not a worktree registered with this repository",
-            entry.path()
-        )));
+    let active = || {
+        ctx.loop_dir_exists().unwrap_or(false)
+            && ctx
+                .manifest
+                .load()
+                .ok()
+                .flatten()
+                .and_then(|m| m.find(id).map(|e| e.status == Status::Active))
+                .unwrap_or(false)
     };
-    let dot_git = fs::read_to_string(abs.join(".git")).unwrap_or_default();
-    let points_here = dot_git
-        .strip_prefix("gitdir:")
-        .map(|p| crate::git::repo::canonical_best_effort(std::path::Path::new(p.trim())))
-        == Some(crate::git::repo::canonical_best_effort(&wt.admin_dir));
-    if !points_here {
-        return Err(not(format!(
-            "{}/.git does not point into this repository",
-            entry.path()
-        )));
-    }
-    if wt.branch.as_deref() != Some(entry.branch().as_str()) {
-        return Err(not(format!(
-            "{} has {} checked out, not {}",
-            entry.path(),
-            wt.branch.as_deref().unwrap_or("a detached HEAD"),
-            entry.branch()
-        )));
-    }
-    Ok(())
+    let racing = registered() || active();
+    Error::BranchExists { branch, racing }
 }
 
 fn refuse_active(manifest: &crate::manifest::Manifest, id: &str) -> Result<()> {

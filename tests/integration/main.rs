@@ -9,6 +9,7 @@ mod copy;
 mod create;
 mod frictions;
 mod frictions_removal;
+mod frictions_usage;
 mod hooks;
 mod hostile_input;
 mod human;
