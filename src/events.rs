@@ -18,12 +18,49 @@ use crate::error::Error;
 
 pub const EVENTS_FILE: &str = "events.jsonl";
 
+/// What an event records. Written from this enum; read back as the string
+/// it was written as (a log written by a newer version may hold kinds this
+/// one does not know, and `git loop log` still shows them).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EventKind {
+    Create,
+    /// With the old and new status.
+    Mark,
+    /// A worktree removed (by cleanup), with a note when git-loop finished an
+    /// interrupted removal.
+    Remove,
+    /// A worktree left alone, with its code.
+    Skip,
+    /// An entry whose directory was gone, dropped by reconcile.
+    Drop,
+    OrphanRemove,
+    /// `create --reuse` handed an active run back.
+    Reuse,
+    /// `--delete-merged-branches` deleted a removed run's branch.
+    BranchDelete,
+}
+
+impl EventKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            EventKind::Create => "create",
+            EventKind::Mark => "mark",
+            EventKind::Remove => "remove",
+            EventKind::Skip => "skip",
+            EventKind::Drop => "drop",
+            EventKind::OrphanRemove => "orphan-remove",
+            EventKind::Reuse => "reuse",
+            EventKind::BranchDelete => "branch-delete",
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Event {
     /// ISO-8601 UTC.
     pub at: String,
-    /// `create`, `mark`, `remove`, `skip`, `drop`, `orphan-remove`, `reuse`.
+    /// An [`EventKind`]'s name.
     pub event: String,
     pub id: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -37,10 +74,10 @@ pub struct Event {
 }
 
 impl Event {
-    pub fn new(event: &str, id: &str) -> Event {
+    pub fn new(kind: EventKind, id: &str) -> Event {
         Event {
             at: crate::time::now().to_string(),
-            event: event.to_owned(),
+            event: kind.as_str().to_owned(),
             id: id.to_owned(),
             from: None,
             to: None,

@@ -349,10 +349,13 @@ fn drop_removed(
     let mut events = Vec::new();
     for r in &report.removed {
         if unlogged.contains(&r.id) {
-            events.push(crate::events::Event::new("remove", &r.id));
+            events.push(crate::events::Event::new(
+                crate::events::EventKind::Remove,
+                &r.id,
+            ));
         }
         if r.branch_deleted == Some(true) {
-            let mut e = crate::events::Event::new("branch-delete", &r.id);
+            let mut e = crate::events::Event::new(crate::events::EventKind::BranchDelete, &r.id);
             e.detail = Some(format!("branch {} deleted", r.branch));
             events.push(e);
         }

@@ -205,7 +205,7 @@ pub fn run(ctx: &Ctx, args: &CreateArgs, out: &mut Out<'_>) -> Result<CreateRepo
     drop(window);
     let mut report = CreateReport {
         entry,
-        method: args.reuse.then_some("created"),
+        method: args.reuse.then_some(report::Method::Created),
         copy: None,
         post_command: None,
         error: None,
@@ -368,7 +368,7 @@ fn record(ctx: &Ctx, entry: &Entry, window: &RollbackWindow, out: &mut Out<'_>) 
     manifest.worktrees.retain(|e| e.id != entry.id);
     manifest.worktrees.push(entry.clone());
     window.commit(|| ctx.manifest.write(&manifest, &mutex))?;
-    let mut event = crate::events::Event::new("create", &entry.id);
+    let mut event = crate::events::Event::new(crate::events::EventKind::Create, &entry.id);
     event.detail = Some(format!(
         "pattern {:?}, base {}",
         entry.pattern, entry.base_branch

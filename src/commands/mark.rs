@@ -72,7 +72,7 @@ pub fn run(ctx: &Ctx, args: &MarkArgs, out: &mut Out<'_>) -> Result<MarkReport> 
     }
     if previous != args.status {
         ctx.manifest.write(&manifest, &mutex)?;
-        let mut event = crate::events::Event::new("mark", &entry.id);
+        let mut event = crate::events::Event::new(crate::events::EventKind::Mark, &entry.id);
         event.from = Some(previous.to_string());
         event.to = Some(args.status.to_string());
         super::log_events(ctx, &[event], out);

@@ -334,10 +334,16 @@ fn apply(ctx: &Ctx, dropped: &[&Entry], report: &ReconcileReport, out: &mut Out<
     }
     let mut events = Vec::new();
     for d in &report.dropped {
-        events.push(crate::events::Event::new("drop", &d.id));
+        events.push(crate::events::Event::new(
+            crate::events::EventKind::Drop,
+            &d.id,
+        ));
     }
     for r in &report.removed_orphans {
-        events.push(crate::events::Event::new("orphan-remove", &r.id));
+        events.push(crate::events::Event::new(
+            crate::events::EventKind::OrphanRemove,
+            &r.id,
+        ));
     }
     events.extend(
         report

@@ -158,7 +158,7 @@ impl SkippedEntry {
 
     /// The event-log line for this skip.
     pub fn event(&self) -> crate::events::Event {
-        let mut e = crate::events::Event::new("skip", &self.id);
+        let mut e = crate::events::Event::new(crate::events::EventKind::Skip, &self.id);
         e.code = Some(self.code.as_str().to_owned());
         e.detail = Some(self.reason.clone());
         e

@@ -111,7 +111,7 @@ fn remove_one(
         && registered
         && let Removal::Removed(note) = &outcome
     {
-        let mut event = crate::events::Event::new("remove", &entry.id);
+        let mut event = crate::events::Event::new(crate::events::EventKind::Remove, &entry.id);
         event.detail = note.clone();
         let logged = ManifestMutex::acquire(&remover.loop_dir)
             .map_err(|e| e.to_string())

@@ -13,7 +13,7 @@ pub struct CreateReport {
     pub entry: Entry,
     /// With `--reuse`: `"reused"` or `"created"`.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub method: Option<&'static str>,
+    pub method: Option<Method>,
     /// With `create.copy`: what was copied into the new worktree.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub copy: Option<crate::copy::CopyReport>,
@@ -71,7 +71,7 @@ impl CreateReport {
         if out.json {
             return;
         }
-        if self.method == Some("reused") {
+        if self.method == Some(Method::Reused) {
             out.note(format_args!(
                 "reusing {} (active since {})",
                 self.entry.path(),
@@ -99,4 +99,14 @@ impl CreateReport {
             self.entry.base_branch
         ));
     }
+}
+
+/// How `create --reuse` got its run (`"method"` in JSON).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Method {
+    /// A new worktree was checked out.
+    Created,
+    /// An intact active run was handed back unchanged.
+    Reused,
 }

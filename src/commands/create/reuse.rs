@@ -29,11 +29,18 @@ pub(super) fn reuse(
     }
     {
         let _mutex = ManifestMutex::acquire(&ctx.loop_dir())?;
-        crate::commands::log_events(ctx, &[crate::events::Event::new("reuse", id)], out);
+        crate::commands::log_events(
+            ctx,
+            &[crate::events::Event::new(
+                crate::events::EventKind::Reuse,
+                id,
+            )],
+            out,
+        );
     }
     let report = CreateReport {
         entry: entry.clone(),
-        method: Some("reused"),
+        method: Some(super::report::Method::Reused),
         copy: None,
         post_command: None,
         error: None,
