@@ -1,6 +1,8 @@
-//! Command-line types. The `///` comments are the help text (and, later, the
-//! man pages), so they are written for a person meeting the tool for the first
-//! time.
+//! Command-line types. The `///` comments are the help text and, through
+//! `examples/generate`, the man pages, so they are written for a person
+//! meeting the tool for the first time. Values are validated here, by typed
+//! value parsers ([`RunId`], [`StatusList`], [`Cutoff`], [`MinAge`]): a usage
+//! error comes from one place, before any repository is opened.
 
 use std::path::PathBuf;
 
