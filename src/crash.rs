@@ -12,7 +12,8 @@
 //!   mutex lasted (`mutex held <N> us`, on stderr; the benchmark reads it).
 //! - `GIT_LOOP_TEST_OPS_DEADLINE_SECS=<n>` shortens how long a waiter waits
 //!   for the worktree-operation lock held by a live process (normally
-//!   [`crate::lock::OPS_DEADLINE`]).
+//!   `OPS_DEADLINE` of the `lock` module, ten minutes). This module uses no
+//!   other module of the crate: those that inject faults call into it.
 //!
 //! - `GIT_LOOP_TEST_SPLIT_ADD=1` makes `create` always split its `git
 //!   worktree add` into `add --no-checkout` and the checkout (it otherwise

@@ -7,58 +7,23 @@
 //! found, 127, or not executable, 126, as shells do). `Display` is one line that names the
 //! offending thing; advice lives in `help` (miette's `#[diagnostic(help)]`,
 //! the only miette attribute used: codes live in [`Error::code`] alone).
+//! clap's own usage errors (an unknown flag, a missing argument) are not
+//! values of this type: the entry point in `lib.rs` reports them with the
+//! code `usage`. A failed git call is a [`CommandError`] (submodule `command`).
 
 use std::path::PathBuf;
 
 use miette::Diagnostic;
 use thiserror::Error;
 
+mod command;
+
+pub use command::CommandError;
+
 pub type Result<T, E = Error> = std::result::Result<T, E>;
-
-/// A failed `git` invocation: program arguments, exit status and stderr.
-#[derive(Debug, Clone)]
-pub struct CommandError {
-    pub args: Vec<String>,
-    pub status: Option<i32>,
-    pub stderr: String,
-}
-
-impl CommandError {
-    /// git's own explanation, without the `fatal: ` / `error: ` prefixes, on one line.
-    pub fn reason(&self) -> String {
-        let text: Vec<&str> = self
-            .stderr
-            .lines()
-            .map(str::trim)
-            .filter(|l| !l.is_empty())
-            .map(|l| {
-                l.strip_prefix("fatal: ")
-                    .or_else(|| l.strip_prefix("error: "))
-                    .unwrap_or(l)
-            })
-            .collect();
-        if text.is_empty() {
-            match self.status {
-                Some(code) => format!("git exited with status {code}"),
-                None => "git was killed by a signal".to_owned(),
-            }
-        } else {
-            text.join("; ")
-        }
-    }
-}
-
-impl std::fmt::Display for CommandError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "`git {}` failed: {}", self.args.join(" "), self.reason())
-    }
-}
 
 #[derive(Debug, Error, Diagnostic)]
 pub enum Error {
-    #[error("{0}")]
-    Usage(String),
-
     #[error("invalid run id {id:?}: {reason}")]
     #[diagnostic(help(
         "a run id is one path segment that git accepts in `loop/<id>`: letters, digits, `-`, `_`, `.` are safe"
@@ -263,7 +228,6 @@ impl Error {
     /// (the human rendering prints only the message and its help).
     pub fn code(&self) -> &'static str {
         match self {
-            Error::Usage(_) => "usage",
             Error::InvalidRunId { .. } => "invalid-run-id",
             Error::InvalidPattern { .. } => "invalid-pattern",
             Error::InvalidStatus { .. } => "invalid-status",
@@ -284,7 +248,6 @@ impl Error {
             Error::BaseNotFound { .. } => "base-not-found",
             Error::MutexTimeout { .. } => "mutex-timeout",
             Error::RunBusy { .. } => "run-busy",
-
             Error::LockTimeout { .. } => "lock-timeout",
             Error::MutexLost { .. } => "mutex-lost",
             Error::Git(_) => "git-failed",
@@ -305,7 +268,7 @@ impl Error {
         match self {
             Error::CommandNotFound { .. } => 127,
             Error::CommandNotExecutable { .. } => 126,
-            Error::Usage(_) | Error::InvalidRunId { .. } | Error::InvalidPattern { .. } => 2,
+            Error::InvalidRunId { .. } | Error::InvalidPattern { .. } => 2,
             Error::InvalidStatus { usage: true, .. } | Error::InvalidCutoff { usage: true, .. } => {
                 2
             }
@@ -386,7 +349,6 @@ mod tests {
     #[test]
     fn codes_have_one_source_and_are_kebab_case() {
         let samples = [
-            Error::Usage("x".into()),
             Error::InvalidRunId {
                 id: "x".into(),
                 reason: "r".into(),
@@ -410,7 +372,6 @@ mod tests {
                 "{code:?}"
             );
         }
-        assert_eq!(samples[0].code(), "usage");
-        assert_eq!(samples[1].code(), "invalid-run-id");
+        assert_eq!(samples[0].code(), "invalid-run-id");
     }
 }

@@ -9,6 +9,12 @@
 //! care: it is only ever replaced by an atomic rename, so it is the old or the
 //! new one whenever the signal lands.
 //!
+//! This module depends on no other of the crate: the `lock` module hands
+//! [`track_mutex`] the mutex's path, its token and the [`Release`] `fn` that
+//! removes the mutex only if it still carries the token, so the signal thread
+//! releases the mutex without knowing how (and `lock` -> `signals` is the
+//! only direction of the dependency).
+//!
 //! # Rolling back an interrupted create
 //!
 //! From its `git worktree add` until the run is in the manifest, a create
@@ -37,9 +43,13 @@
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, Once};
 
+/// Removes the mutex at a path only if it carries a token (see
+/// [`track_mutex`]).
+pub type Release = fn(&Path, &str);
+
 #[derive(Default)]
 struct Held {
-    mutex: Option<(PathBuf, String)>,
+    mutex: Option<(PathBuf, String, Release)>,
     temps: Vec<PathBuf>,
 }
 
@@ -73,8 +83,8 @@ fn exit_now(sig: i32) -> ! {
     for tmp in &state.temps {
         let _ = std::fs::remove_file(tmp);
     }
-    if let Some((path, token)) = &state.mutex {
-        crate::lock::remove_if_owned(path, token);
+    if let Some((path, token, release)) = &state.mutex {
+        release(path, token);
     }
     std::process::exit(128 + sig);
 }
@@ -230,10 +240,11 @@ impl Drop for RollbackWindow {
     }
 }
 
-/// Record that this process is about to own the mutex at `path` with `token`.
-pub fn track_mutex(path: &Path, token: &str) {
+/// Record that this process is about to own the mutex at `path` with `token`;
+/// on Ctrl-C/SIGTERM the signal thread calls `release(path, token)`.
+pub fn track_mutex(path: &Path, token: &str, release: Release) {
     install();
-    held().mutex = Some((path.to_path_buf(), token.to_owned()));
+    held().mutex = Some((path.to_path_buf(), token.to_owned(), release));
 }
 
 pub fn untrack_mutex() {
