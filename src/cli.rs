@@ -45,7 +45,7 @@ impl std::fmt::Display for RunId {
 pub struct StatusList(pub Vec<Status>);
 
 fn status_flag(text: &str) -> Result<StatusList, Error> {
-    crate::config::parse_status_csv(text, "--status", true).map(StatusList)
+    crate::config::parse_status_csv(text, "--status").map(StatusList)
 }
 
 /// A cutoff typed on the command line (`24h`).
@@ -53,7 +53,7 @@ fn status_flag(text: &str) -> Result<StatusList, Error> {
 pub struct Cutoff(pub jiff::SignedDuration);
 
 fn older_than_flag(text: &str) -> Result<Cutoff, Error> {
-    crate::config::parse_cutoff(text, "--older-than", true).map(Cutoff)
+    crate::config::parse_cutoff(text, "--older-than").map(Cutoff)
 }
 
 /// `--min-age`: a cutoff, or a bare `0` to disable the guard. Keeps the text
@@ -68,7 +68,7 @@ fn min_age_flag(text: &str) -> Result<MinAge, Error> {
     let age = if text == "0" {
         jiff::SignedDuration::ZERO
     } else {
-        crate::config::parse_cutoff(text, "--min-age", true)?
+        crate::config::parse_cutoff(text, "--min-age")?
     };
     Ok(MinAge {
         age,

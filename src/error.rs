@@ -42,7 +42,6 @@ pub enum Error {
     InvalidStatus {
         value: String,
         origin: String,
-        usage: bool,
         /// Where to fix it, when it comes from a config layer.
         #[help]
         help: Option<String>,
@@ -52,7 +51,6 @@ pub enum Error {
     InvalidCutoff {
         value: String,
         origin: String,
-        usage: bool,
         /// Where to fix it, when it comes from a config layer.
         #[help]
         help: Option<String>,
@@ -261,7 +259,10 @@ impl Error {
         }
     }
 
-    /// 2 for usage errors (what was typed is wrong); 127 and 126 for a
+    /// 2 for usage errors (what was typed is wrong: a run id or pattern;
+    /// every value clap's parsers refuse exits 2 from `lib.rs`, so an invalid
+    /// status or cutoff is 2 when typed and 1 when read from a config layer,
+    /// with no flag to say which); 127 and 126 for a
     /// `git loop run` command that is not found or cannot be executed (as
     /// shells do); 1 for everything else.
     pub fn exit_code(&self) -> i32 {
@@ -269,9 +270,6 @@ impl Error {
             Error::CommandNotFound { .. } => 127,
             Error::CommandNotExecutable { .. } => 126,
             Error::InvalidRunId { .. } | Error::InvalidPattern { .. } => 2,
-            Error::InvalidStatus { usage: true, .. } | Error::InvalidCutoff { usage: true, .. } => {
-                2
-            }
             _ => 1,
         }
     }
@@ -280,26 +278,14 @@ impl Error {
     /// from a config layer).
     pub fn with_help(self, text: String) -> Self {
         match self {
-            Error::InvalidStatus {
+            Error::InvalidStatus { value, origin, .. } => Error::InvalidStatus {
                 value,
                 origin,
-                usage,
-                ..
-            } => Error::InvalidStatus {
-                value,
-                origin,
-                usage,
                 help: Some(text),
             },
-            Error::InvalidCutoff {
+            Error::InvalidCutoff { value, origin, .. } => Error::InvalidCutoff {
                 value,
                 origin,
-                usage,
-                ..
-            } => Error::InvalidCutoff {
-                value,
-                origin,
-                usage,
                 help: Some(text),
             },
             Error::Config {

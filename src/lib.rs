@@ -133,7 +133,8 @@ pub fn run(
                 if wants_json(&args) {
                     print_json_error(stdout, ours.code(), &ours.to_string());
                 }
-                return ours.exit_code();
+                // Typed on the command line: a usage error, whatever it is.
+                return 2;
             }
             let mut message = e.render().to_string();
             if let Some(help) = run_without_dashes(&e, &args) {

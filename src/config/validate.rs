@@ -188,7 +188,7 @@ impl Raw {
             None => None,
             Some(text) => {
                 let at = at(keys::CLEANUP_OLDER_THAN);
-                Some(parse_cutoff(&text, &at.name(), false).map_err(|e| e.with_help(at.help()))?)
+                Some(parse_cutoff(&text, &at.name()).map_err(|e| e.with_help(at.help()))?)
             }
         };
         let create_copy = match self.create.copy {
@@ -254,20 +254,19 @@ fn copy_pattern(p: &str, at: &At<'_>) -> Result<String> {
 }
 
 fn status_csv(text: &str, at: &At<'_>) -> Result<Vec<Status>> {
-    parse_status_csv(text, &at.name(), false).map_err(|e| e.with_help(at.help()))
+    parse_status_csv(text, &at.name()).map_err(|e| e.with_help(at.help()))
 }
 
 /// Parse a status CSV (`rejected,escalated`). `origin` names where it came
 /// from; `usage` says whether it was typed on the command line (exit 2) or read
 /// from a config layer (exit 1).
-pub fn parse_status_csv(text: &str, origin: &str, usage: bool) -> Result<Vec<Status>> {
+pub fn parse_status_csv(text: &str, origin: &str) -> Result<Vec<Status>> {
     let mut out = Vec::new();
     for member in text.split(',') {
         let member = member.trim();
         let status = Status::parse(member).ok_or_else(|| Error::InvalidStatus {
             value: member.to_owned(),
             origin: origin.to_owned(),
-            usage,
             help: None,
         })?;
         if !out.contains(&status) {
@@ -278,11 +277,10 @@ pub fn parse_status_csv(text: &str, origin: &str, usage: bool) -> Result<Vec<Sta
 }
 
 /// Parse a cutoff (`24h`) with the same rules as `--older-than`.
-pub fn parse_cutoff(text: &str, origin: &str, usage: bool) -> Result<SignedDuration> {
+pub fn parse_cutoff(text: &str, origin: &str) -> Result<SignedDuration> {
     crate::time::parse_cutoff(text).ok_or_else(|| Error::InvalidCutoff {
         value: text.to_owned(),
         origin: origin.to_owned(),
-        usage,
         help: None,
     })
 }
