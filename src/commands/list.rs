@@ -20,8 +20,8 @@ use serde::Serialize;
 use crate::commands::Ctx;
 use crate::error::Result;
 use crate::manifest::{Entry, Status};
+use crate::output::{Out, Report};
 use crate::style::escape;
-use crate::{Out, Report};
 
 #[derive(Debug, Serialize)]
 pub struct Listed {

@@ -2,11 +2,11 @@
 //! lock and the re-check that the run is still selected (see
 //! [`crate::worktree`]'s module doc for why).
 
-use crate::Out;
 use crate::commands::Ctx;
 use crate::error::Result;
 use crate::lock::ManifestMutex;
 use crate::manifest::{Entry, Manifest, Status};
+use crate::output::Out;
 use crate::worktree::{Removal, Remover, Skip, SkipCode, remove_worktree};
 
 /// The manifest as it is now, for the re-check before each removal: re-read
