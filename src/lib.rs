@@ -20,6 +20,7 @@ pub mod leftover;
 pub mod lock;
 pub mod manifest;
 pub mod output;
+pub(crate) mod pool;
 pub mod runid;
 pub mod signals;
 pub mod style;

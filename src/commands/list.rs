@@ -282,53 +282,25 @@ fn fill_long(ctx: &Ctx, listed: &mut [Listed]) -> Result<()> {
             Some((i, ctx.worktree_path(&l.entry.id), wt))
         })
         .collect();
-    let workers = std::thread::available_parallelism()
-        .map(|n| n.get())
-        .unwrap_or(1)
-        .min(jobs.len())
-        .max(1);
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    type State = (
-        usize,
-        Option<crate::git::repo::Cleanliness>,
-        crate::worktree::AtRisk,
-    );
-    let states: Vec<State> = std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..workers)
-            .map(|_| {
-                let (jobs, next) = (&jobs, &next);
-                scope.spawn(move || {
-                    let mut done = Vec::new();
-                    loop {
-                        let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                        let Some((i, path, wt)) = jobs.get(k) else {
-                            break;
-                        };
-                        let c = crate::git::repo::cleanliness(path, &wt.admin_dir).ok();
-                        let risk = crate::worktree::AtRisk::read_files(wt, path);
-                        done.push((*i, c, risk));
-                    }
-                    done
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .flat_map(|h| h.join().unwrap_or_default())
-            .collect()
-    });
     for l in listed.iter_mut() {
         l.long = Some(Long::default());
     }
-    for (i, c, risk) in states {
-        let long = listed[i].long.as_mut().expect("just set");
-        if let Some(c) = c {
-            long.dirty = Some(c.modified);
-            long.untracked = Some(c.untracked);
-        }
-        long.operation = risk.operation;
-        long.nested_repos = Some(risk.nested_repos);
-    }
+    crate::pool::for_each_parallel(
+        &jobs,
+        |(_, path, wt)| {
+            let c = crate::git::repo::cleanliness(path, &wt.admin_dir).ok();
+            (c, crate::worktree::AtRisk::read_files(wt, path))
+        },
+        |k, (c, risk)| {
+            let long = listed[jobs[k].0].long.as_mut().expect("just set");
+            if let Some(c) = c {
+                long.dirty = Some(c.modified);
+                long.untracked = Some(c.untracked);
+            }
+            long.operation = risk.operation;
+            long.nested_repos = Some(risk.nested_repos);
+        },
+    );
     // Commits only a detached HEAD holds (registered worktrees, present or
     // not): one read of every ref tip, then a walk per detached HEAD.
     let mut tips = None;
