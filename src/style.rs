@@ -70,11 +70,19 @@ pub fn escape(text: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
-/// Should stdout be coloured? Only a terminal, never when `NO_COLOR` is set to
-/// anything non-empty (no-color.org), never for `TERM=dumb`.
+/// Should stdout be coloured? As anstream decides: never when `NO_COLOR` is
+/// set to anything non-empty (no-color.org; it wins over everything), always
+/// when `CLICOLOR_FORCE` is (even when stdout is not a terminal), never when
+/// `CLICOLOR=0`; otherwise only on a terminal, and not for `TERM=dumb`.
 pub fn want_color(stdout_is_terminal: bool) -> bool {
+    if anstyle_query::no_color() {
+        return false;
+    }
+    if anstyle_query::clicolor_force() {
+        return true;
+    }
     stdout_is_terminal
-        && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+        && anstyle_query::clicolor() != Some(false)
         && std::env::var_os("TERM").is_none_or(|t| t != "dumb")
 }
 
