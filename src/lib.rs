@@ -6,26 +6,29 @@
 //! handler, and renders the handler's report as text or JSON on the writers it
 //! is given. Handlers never print; they return a report.
 
+// Public: `cli` (examples/generate builds man pages and completions from
+// it), `manifest`, `runid` and `time` (property tests), and [`run`] with
+// [`Terminal`] (the binary). Everything else is the crate's own.
 pub mod cli;
-pub mod commands;
-pub mod config;
-pub mod copy;
-pub mod crash;
-pub mod error;
-pub mod events;
-pub mod fsx;
-pub mod git;
-pub mod hooks;
-pub mod leftover;
-pub mod lock;
+pub(crate) mod commands;
+pub(crate) mod config;
+pub(crate) mod copy;
+pub(crate) mod crash;
+pub(crate) mod error;
+pub(crate) mod events;
+pub(crate) mod fsx;
+pub(crate) mod git;
+pub(crate) mod hooks;
+pub(crate) mod leftover;
+pub(crate) mod lock;
 pub mod manifest;
-pub mod output;
+pub(crate) mod output;
 pub(crate) mod pool;
 pub mod runid;
-pub mod signals;
-pub mod style;
+pub(crate) mod signals;
+pub(crate) mod style;
 pub mod time;
-pub mod worktree;
+pub(crate) mod worktree;
 
 use std::ffi::OsString;
 use std::io::Write;
@@ -33,7 +36,8 @@ use std::io::Write;
 use clap::Parser;
 
 use crate::error::Error;
-pub use crate::output::{Fail, Out, Report, Terminal};
+pub use crate::output::Terminal;
+pub(crate) use crate::output::{Fail, Out, Report};
 
 fn wants_json(args: &[OsString]) -> bool {
     args.iter()

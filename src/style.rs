@@ -86,16 +86,6 @@ pub fn want_color(stdout_is_terminal: bool) -> bool {
         && std::env::var_os("TERM").is_none_or(|t| t != "dumb")
 }
 
-/// `text` wrapped in the SGR parameters `sgr` (`"1;31"`), when `color` and
-/// `sgr` is not empty; otherwise `text` as it is.
-pub fn paint(text: &str, sgr: &str, color: bool) -> String {
-    if color && !sgr.is_empty() {
-        format!("\x1b[{sgr}m{text}\x1b[0m")
-    } else {
-        text.to_owned()
-    }
-}
-
 /// One table cell: its text (already escaped) and the SGR parameters it is
 /// drawn with (`""` for none).
 pub type Cell<'a> = (Cow<'a, str>, &'static str);
