@@ -6,93 +6,38 @@
 //! handler, and renders the handler's report as text or JSON on the writers it
 //! is given. Handlers never print; they return a report.
 
+// Public: `cli` (examples/generate builds man pages and completions from
+// it), `manifest`, `runid` and `time` (property tests), and [`run`] with
+// [`Terminal`] (the binary). Everything else is the crate's own.
 pub mod cli;
-pub mod commands;
-pub mod config;
-pub mod copy;
-pub mod crash;
-pub mod error;
-pub mod events;
-pub mod fsx;
-pub mod git;
-pub mod hooks;
-pub mod leftover;
-pub mod lock;
+pub(crate) mod commands;
+pub(crate) mod config;
+pub(crate) mod copy;
+pub(crate) mod crash;
+pub(crate) mod error;
+pub(crate) mod events;
+pub(crate) mod fsx;
+pub(crate) mod git;
+pub(crate) mod hooks;
+pub(crate) mod leftover;
+pub(crate) mod lock;
 pub mod manifest;
+pub(crate) mod output;
+pub(crate) mod pool;
 pub mod runid;
-pub mod signals;
-pub mod style;
+pub(crate) mod signals;
+pub(crate) mod style;
 pub mod time;
-pub mod worktree;
+pub(crate) mod worktree;
 
 use std::ffi::OsString;
-use std::io::{self, Write};
+use std::io::Write;
 
 use clap::Parser;
-use serde::Serialize;
 
 use crate::error::Error;
-
-/// Where a command writes: data on stdout, notes and errors on stderr.
-pub struct Out<'a> {
-    pub stdout: &'a mut dyn Write,
-    pub stderr: &'a mut dyn Write,
-    pub json: bool,
-    pub quiet: bool,
-    /// Colour on stdout (a terminal, and `NO_COLOR` unset).
-    pub color: bool,
-    /// stderr is a terminal: progress lines may be drawn there.
-    pub stderr_is_terminal: bool,
-}
-
-/// What the process's standard streams are connected to.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct Terminal {
-    pub stdout: bool,
-    pub stderr: bool,
-}
-
-impl Out<'_> {
-    /// A progress, summary or warning line on stderr; silenced by `--quiet`.
-    /// The line is one line, made inert with [`style::escape`] (it names ids,
-    /// paths, file names and git's messages, none of which may drive the
-    /// terminal).
-    pub fn note(&mut self, line: std::fmt::Arguments<'_>) {
-        if !self.quiet {
-            let _ = writeln!(self.stderr, "{}", style::escape(&line.to_string()));
-        }
-    }
-
-    /// A progress line on a terminal's stderr, redrawn in place; `None`
-    /// clears it. Nothing when stderr is not a terminal or with `--quiet`.
-    pub fn progress(&mut self, line: Option<std::fmt::Arguments<'_>>) {
-        if self.quiet || !self.stderr_is_terminal {
-            return;
-        }
-        let _ = match line {
-            Some(line) => write!(self.stderr, "\r\x1b[K{}", style::escape(&line.to_string())),
-            None => write!(self.stderr, "\r\x1b[K"),
-        };
-        let _ = self.stderr.flush();
-    }
-}
-
-/// What a command returns: one value rendered either as text or as JSON, so the
-/// two renderings cannot drift apart.
-///
-/// `human` escapes every stored or foreign value it prints with
-/// [`style::escape`], except absolute paths meant for the shell
-/// (`cd "$(git loop path x)"`), which are printed byte for byte.
-pub trait Report: Serialize {
-    fn human(&self, out: &mut Out<'_>) -> io::Result<()>;
-
-    /// Whether the report can be written as JSON; checked before any of it
-    /// is written. A report holding an absolute path refuses a path that is
-    /// not UTF-8 (JSON strings are Unicode), naming it.
-    fn check_json(&self) -> Result<(), Error> {
-        Ok(())
-    }
-}
+pub use crate::output::Terminal;
+pub(crate) use crate::output::{Fail, Out, Report};
 
 fn wants_json(args: &[OsString]) -> bool {
     args.iter()
@@ -166,33 +111,6 @@ pub fn run(
                 print_json_error(out.stdout, e.code(), &e.to_string());
             }
             e.exit_code()
-        }
-    }
-}
-
-/// A command either fails with an [`Error`] or finds its stdout closed (e.g.
-/// `git loop list | head`), which is not a failure.
-#[derive(Debug)]
-pub enum Fail {
-    Error(Error),
-    Pipe,
-    /// Exit with this code and say nothing (`git loop run` passing its
-    /// command's exit code through).
-    Exit(i32),
-}
-
-impl From<Error> for Fail {
-    fn from(e: Error) -> Self {
-        Fail::Error(e)
-    }
-}
-
-impl From<io::Error> for Fail {
-    fn from(e: io::Error) -> Self {
-        if e.kind() == io::ErrorKind::BrokenPipe {
-            Fail::Pipe
-        } else {
-            Fail::Error(Error::io("could not write", "standard output", e))
         }
     }
 }

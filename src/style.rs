@@ -70,20 +70,62 @@ pub fn escape(text: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
-/// Should stdout be coloured? Only a terminal, never when `NO_COLOR` is set to
-/// anything non-empty (no-color.org), never for `TERM=dumb`.
+/// Should stdout be coloured? As anstream decides: never when `NO_COLOR` is
+/// set to anything non-empty (no-color.org; it wins over everything), always
+/// when `CLICOLOR_FORCE` is (even when stdout is not a terminal), never when
+/// `CLICOLOR=0`; otherwise only on a terminal, and not for `TERM=dumb`.
 pub fn want_color(stdout_is_terminal: bool) -> bool {
+    if anstyle_query::no_color() {
+        return false;
+    }
+    if anstyle_query::clicolor_force() {
+        return true;
+    }
     stdout_is_terminal
-        && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+        && anstyle_query::clicolor() != Some(false)
         && std::env::var_os("TERM").is_none_or(|t| t != "dumb")
 }
 
-pub fn paint(text: &str, sgr: &str, color: bool) -> String {
-    if color && !sgr.is_empty() {
-        format!("\x1b[{sgr}m{text}\x1b[0m")
-    } else {
-        text.to_owned()
+/// One table cell: its text (already escaped) and the SGR parameters it is
+/// drawn with (`""` for none).
+pub type Cell<'a> = (Cow<'a, str>, &'static str);
+
+/// Write a table: `header` in bold, then `rows`, one line each. A column is
+/// as wide as its widest cell in visible characters (`char`s), plus two
+/// spaces; the last column is not padded. Colour codes wrap the text only,
+/// so columns stay aligned on a terminal, and are written only when `color`.
+pub fn write_table<const N: usize>(
+    w: &mut dyn std::io::Write,
+    header: [&str; N],
+    rows: &[[Cell<'_>; N]],
+    color: bool,
+) -> std::io::Result<()> {
+    let mut widths = header.map(|h| h.chars().count());
+    for row in rows {
+        for (width, (text, _)) in widths.iter_mut().zip(row) {
+            *width = (*width).max(text.chars().count());
+        }
     }
+    let mut line = |cells: &mut dyn Iterator<Item = (&str, &str)>| {
+        for (i, (text, sgr)) in cells.enumerate() {
+            let pad = if i + 1 == N {
+                0
+            } else {
+                widths[i] + 2 - text.chars().count()
+            };
+            if color && !sgr.is_empty() {
+                write!(w, "\x1b[{sgr}m{text}\x1b[0m{:pad$}", "")?;
+            } else {
+                write!(w, "{text}{:pad$}", "")?;
+            }
+        }
+        writeln!(w)
+    };
+    line(&mut header.iter().map(|h| (*h, "1")))?;
+    for row in rows {
+        line(&mut row.iter().map(|(text, sgr)| (text.as_ref(), *sgr)))?;
+    }
+    Ok(())
 }
 
 pub fn status_sgr(status: Status) -> &'static str {
@@ -143,6 +185,26 @@ mod tests {
             assert_eq!(escape(&once), once, "escaping is idempotent");
             assert!(!once.chars().any(needs_escape));
         }
+    }
+
+    #[test]
+    fn tables_pad_by_visible_width_and_leave_the_last_column() {
+        let rows = [
+            [(Cow::from("é"), ""), (Cow::from("x"), "32")],
+            [(Cow::from("abc"), "2"), (Cow::from("yz"), "")],
+        ];
+        let mut plain = Vec::new();
+        write_table(&mut plain, ["A", "B"], &rows, false).unwrap();
+        assert_eq!(
+            String::from_utf8(plain).unwrap(),
+            "A    B\né    x\nabc  yz\n"
+        );
+        let mut coloured = Vec::new();
+        write_table(&mut coloured, ["A", "B"], &rows[..1], true).unwrap();
+        assert_eq!(
+            String::from_utf8(coloured).unwrap(),
+            "\x1b[1mA\x1b[0m  \x1b[1mB\x1b[0m\né  \x1b[32mx\x1b[0m\n"
+        );
     }
 
     #[test]

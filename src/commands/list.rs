@@ -13,15 +13,13 @@
 //! worktree or the branch is gone, the base no longer resolves) is `null`
 //! in JSON and `-` in the table. Worktrees are read in parallel.
 
-use std::borrow::Cow;
-
 use serde::Serialize;
 
 use crate::commands::Ctx;
 use crate::error::Result;
 use crate::manifest::{Entry, Status};
-use crate::style::escape;
-use crate::{Out, Report};
+use crate::output::{Out, Report};
+use crate::style::{Cell, escape, status_sgr, write_table};
 
 #[derive(Debug, Serialize)]
 pub struct Listed {
@@ -103,14 +101,14 @@ pub struct ListReport {
 }
 
 impl ListReport {
-    /// The `--long` table: every cell a string (it reads worktrees, so the
-    /// rendering is not the cost).
+    /// The `--long` table (it reads worktrees, so the rendering is not the
+    /// cost).
     fn human_long(&self, out: &mut Out<'_>) -> std::io::Result<()> {
         let now = crate::time::now();
         let header = [
             "ID", "STATUS", "PATTERN", "AGE", "BRANCH", "STATE", "AHEAD", "BEHIND", "MERGED",
         ];
-        let rows: Vec<[(String, &str); 9]> = self
+        let rows: Vec<[Cell<'_>; 9]> = self
             .worktrees
             .iter()
             .map(|l| {
@@ -120,64 +118,30 @@ impl ListReport {
                 } else {
                     "missing".to_owned()
                 };
+                let state_sgr = match state.as_str() {
+                    "clean" => "",
+                    "missing" => "1;31",
+                    _ => "33",
+                };
                 let merged = match long.merged {
-                    Some(true) => "yes",
-                    Some(false) => "no",
-                    None => "-",
+                    Some(true) => ("yes", "32"),
+                    Some(false) => ("no", ""),
+                    None => ("-", ""),
                 };
                 [
-                    (escape(&l.entry.id).into_owned(), ""),
-                    (
-                        l.entry.status.as_str().to_owned(),
-                        crate::style::status_sgr(l.entry.status),
-                    ),
-                    (escape(&l.entry.pattern).into_owned(), ""),
-                    (crate::time::age(now, l.entry.created_at.0), "2"),
-                    (escape(&l.entry.branch()).into_owned(), ""),
-                    {
-                        let sgr = match state.as_str() {
-                            "clean" => "",
-                            "missing" => "1;31",
-                            _ => "33",
-                        };
-                        (state, sgr)
-                    },
-                    (opt(long.ahead), ""),
-                    (opt(long.behind), ""),
-                    (merged.to_owned(), if merged == "yes" { "32" } else { "" }),
+                    (escape(&l.entry.id), ""),
+                    (l.entry.status.as_str().into(), status_sgr(l.entry.status)),
+                    (escape(&l.entry.pattern), ""),
+                    (crate::time::age(now, l.entry.created_at.0).into(), "2"),
+                    (escape(&l.entry.branch()).into_owned().into(), ""),
+                    (state.into(), state_sgr),
+                    (opt(long.ahead).into(), ""),
+                    (opt(long.behind).into(), ""),
+                    (merged.0.into(), merged.1),
                 ]
             })
             .collect();
-        let mut widths = header.map(str::len);
-        for row in &rows {
-            for (w, (text, _)) in widths.iter_mut().zip(row) {
-                *w = (*w).max(text.chars().count());
-            }
-        }
-        let color = out.color;
-        let w = &mut *out.stdout;
-        let last = header.len() - 1;
-        let mut cell = |text: &str, sgr: &str, i: usize| {
-            let (pad, end) = if i == last {
-                (0, "\n")
-            } else {
-                (widths[i] + 2 - text.chars().count(), "")
-            };
-            if color && !sgr.is_empty() {
-                write!(w, "\x1b[{sgr}m{text}\x1b[0m{:pad$}{end}", "")
-            } else {
-                write!(w, "{text}{:pad$}{end}", "")
-            }
-        };
-        for (i, h) in header.iter().enumerate() {
-            cell(h, "1", i)?;
-        }
-        for row in &rows {
-            for (i, (text, sgr)) in row.iter().enumerate() {
-                cell(text, sgr, i)?;
-            }
-        }
-        Ok(())
+        write_table(out.stdout, header, &rows, out.color)
     }
 }
 
@@ -201,68 +165,30 @@ impl Report for ListReport {
             return self.human_long(out);
         }
         let now = crate::time::now();
-        let ages: Vec<String> = self
-            .worktrees
-            .iter()
-            .map(|l| crate::time::age(now, l.entry.created_at.0))
-            .collect();
         // Stored text is escaped (borrowed when there is nothing to escape,
         // as almost always), so each run stays one inert line.
-        let texts: Vec<(Cow<'_, str>, Cow<'_, str>)> = self
+        let rows: Vec<[Cell<'_>; 6]> = self
             .worktrees
             .iter()
-            .map(|l| (escape(&l.entry.id), escape(&l.entry.pattern)))
+            .map(|l| {
+                let id = escape(&l.entry.id);
+                let branch = crate::runid::branch_name(&id);
+                [
+                    (id, ""),
+                    (l.entry.status.as_str().into(), status_sgr(l.entry.status)),
+                    (escape(&l.entry.pattern), ""),
+                    (crate::time::age(now, l.entry.created_at.0).into(), "2"),
+                    (branch.into(), ""),
+                    if l.present {
+                        ("yes".into(), "")
+                    } else {
+                        ("missing".into(), "1;31")
+                    },
+                ]
+            })
             .collect();
         let header = ["ID", "STATUS", "PATTERN", "AGE", "BRANCH", "PRESENT"];
-        let mut widths = header.map(str::len);
-        for ((l, age), (id, pattern)) in self.worktrees.iter().zip(&ages).zip(&texts) {
-            let id = id.chars().count();
-            let cells = [
-                id,
-                l.entry.status.as_str().len(),
-                pattern.chars().count(),
-                age.len(),
-                id + "loop/".len(),
-            ];
-            for (w, cell) in widths.iter_mut().zip(cells) {
-                *w = (*w).max(cell);
-            }
-        }
-        // Cells are padded by their visible width; colour codes wrap the
-        // text only, so columns stay aligned on a terminal.
-        let color = out.color;
-        let cell = |w: &mut dyn std::io::Write, text: &str, sgr: &str, width: Option<usize>| {
-            let pad = width.map_or(0, |width| width + 2 - text.chars().count());
-            if color && !sgr.is_empty() {
-                write!(w, "\x1b[{sgr}m{text}\x1b[0m{:pad$}", "")
-            } else {
-                write!(w, "{text}{:pad$}", "")
-            }
-        };
-        let w = &mut *out.stdout;
-        for (i, h) in header.iter().enumerate() {
-            cell(w, h, "1", (i + 1 < header.len()).then_some(widths[i]))?;
-        }
-        writeln!(w)?;
-        for ((l, age), (id, pattern)) in self.worktrees.iter().zip(&ages).zip(&texts) {
-            cell(w, id, "", Some(widths[0]))?;
-            cell(
-                w,
-                l.entry.status.as_str(),
-                crate::style::status_sgr(l.entry.status),
-                Some(widths[1]),
-            )?;
-            cell(w, pattern, "", Some(widths[2]))?;
-            cell(w, age, "2", Some(widths[3]))?;
-            cell(w, &crate::runid::branch_name(id), "", Some(widths[4]))?;
-            if l.present {
-                cell(w, "yes", "", None)?;
-            } else {
-                cell(w, "missing", "1;31", None)?;
-            }
-            writeln!(w)?;
-        }
-        Ok(())
+        write_table(out.stdout, header, &rows, out.color)
     }
 }
 
@@ -282,53 +208,25 @@ fn fill_long(ctx: &Ctx, listed: &mut [Listed]) -> Result<()> {
             Some((i, ctx.worktree_path(&l.entry.id), wt))
         })
         .collect();
-    let workers = std::thread::available_parallelism()
-        .map(|n| n.get())
-        .unwrap_or(1)
-        .min(jobs.len())
-        .max(1);
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    type State = (
-        usize,
-        Option<crate::git::repo::Cleanliness>,
-        crate::worktree::AtRisk,
-    );
-    let states: Vec<State> = std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..workers)
-            .map(|_| {
-                let (jobs, next) = (&jobs, &next);
-                scope.spawn(move || {
-                    let mut done = Vec::new();
-                    loop {
-                        let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                        let Some((i, path, wt)) = jobs.get(k) else {
-                            break;
-                        };
-                        let c = crate::git::repo::cleanliness(path, &wt.admin_dir).ok();
-                        let risk = crate::worktree::AtRisk::read_files(wt, path);
-                        done.push((*i, c, risk));
-                    }
-                    done
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .flat_map(|h| h.join().unwrap_or_default())
-            .collect()
-    });
     for l in listed.iter_mut() {
         l.long = Some(Long::default());
     }
-    for (i, c, risk) in states {
-        let long = listed[i].long.as_mut().expect("just set");
-        if let Some(c) = c {
-            long.dirty = Some(c.modified);
-            long.untracked = Some(c.untracked);
-        }
-        long.operation = risk.operation;
-        long.nested_repos = Some(risk.nested_repos);
-    }
+    crate::pool::for_each_parallel(
+        &jobs,
+        |(_, path, wt)| {
+            let c = crate::git::repo::cleanliness(path, &wt.admin_dir).ok();
+            (c, crate::worktree::AtRisk::read_files(wt, path))
+        },
+        |k, (c, risk)| {
+            let long = listed[jobs[k].0].long.as_mut().expect("just set");
+            if let Some(c) = c {
+                long.dirty = Some(c.modified);
+                long.untracked = Some(c.untracked);
+            }
+            long.operation = risk.operation;
+            long.nested_repos = Some(risk.nested_repos);
+        },
+    );
     // Commits only a detached HEAD holds (registered worktrees, present or
     // not): one read of every ref tip, then a walk per detached HEAD.
     let mut tips = None;

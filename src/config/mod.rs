@@ -43,9 +43,9 @@ pub use keys::{
     TOML_CLEANUP_PRE_COMMAND, TOML_CLEANUP_STATUS, TOML_CREATE_COPY, TOML_CREATE_IGNORE_FILE,
     TOML_CREATE_POST_COMMAND,
 };
-pub use layers::{Layer, MAX_FILE_BYTES, TomlFile, repo_toml_path, user_toml_path};
-pub use source::{GitAt, Origin, Source, Sourced};
-pub use validate::{parse_cutoff, parse_git_bool, parse_status_csv};
+pub use layers::{Layer, TomlFile, repo_toml_path, user_toml_path};
+pub use source::{Origin, Sourced};
+pub use validate::{parse_cutoff, parse_status_csv};
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct Settings {
@@ -167,8 +167,8 @@ mod tests {
 
     #[test]
     fn sources_are_ordered_by_precedence() {
-        use Source::*;
+        use super::source::Source::*;
         assert!(Default < UserFile && UserFile < RepoFile && RepoFile < GitConfig);
-        assert!(GitConfig < Env && Env < Flag);
+        assert!(GitConfig < Env);
     }
 }

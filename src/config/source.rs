@@ -3,7 +3,7 @@
 //! [`Source`] is the layer kind, and its order *is* the precedence (as jj's
 //! `ConfigSource`): a value from a later variant overrides one from an
 //! earlier variant. [`Origin`] is the exact place — the file, the git-config
-//! key and file, the variable, the flag — and is what messages and `git loop
+//! key and file, the variable — and is what messages and `git loop
 //! config` print (its `Display` is that text, unchanged since origins were
 //! plain strings).
 
@@ -18,7 +18,6 @@ pub enum Source {
     RepoFile,
     GitConfig,
     Env,
-    Flag,
 }
 
 /// Where in git's configuration a `loop.*` value was set.
@@ -40,7 +39,6 @@ pub enum Origin {
     RepoFile(PathBuf),
     GitConfig { key: &'static str, at: GitAt },
     Env(&'static str),
-    Flag(&'static str),
 }
 
 impl Origin {
@@ -51,7 +49,6 @@ impl Origin {
             Origin::RepoFile(_) => Source::RepoFile,
             Origin::GitConfig { .. } => Source::GitConfig,
             Origin::Env(_) => Source::Env,
-            Origin::Flag(_) => Source::Flag,
         }
     }
 
@@ -85,7 +82,7 @@ impl Origin {
                 format!("`git config --show-origin --get-all {git}` shows where it is set")
             }
             Origin::Env(var) => format!("fix or unset {var}"),
-            Origin::Default | Origin::Flag(_) => String::new(),
+            Origin::Default => String::new(),
         }
     }
 }
@@ -105,7 +102,6 @@ impl fmt::Display for Origin {
                 GitAt::Other(what) => write!(f, "git config {key} ({what})"),
             },
             Origin::Env(var) => write!(f, "environment {var}"),
-            Origin::Flag(flag) => f.write_str(flag),
         }
     }
 }
@@ -124,6 +120,10 @@ impl<T> Sourced<T> {
 
     /// Whether the value comes from the repository's own `.git-loop.toml`
     /// (a hook from there needs `git loop trust`).
+    #[allow(
+        clippy::wrong_self_convention,
+        reason = "a predicate (is it from the repo file?), not a conversion"
+    )]
     pub fn from_repo_file(&self) -> bool {
         self.origin.source() == Source::RepoFile
     }

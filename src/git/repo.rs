@@ -29,7 +29,6 @@ pub struct Worktree {
     pub detached_head: Option<gix::ObjectId>,
     /// `Some(reason)` when locked (the reason may be empty).
     pub locked: Option<String>,
-    pub exists: bool,
     /// Its administrative directory, `.git/worktrees/<admin>`.
     pub admin_dir: PathBuf,
 }
@@ -217,7 +216,6 @@ impl Repo {
         let mut out = Vec::with_capacity(proxies.len());
         for proxy in proxies {
             let Ok(base) = proxy.base() else { continue };
-            let exists = base.symlink_metadata().is_ok();
             let locked = proxy.lock_reason().map(|r| r.to_str_lossy().into_owned());
             let head = proxy.id().ok().and_then(|admin| {
                 let head = format!("worktrees/{admin}/HEAD");
@@ -242,7 +240,6 @@ impl Repo {
                 branch,
                 detached_head,
                 locked,
-                exists,
                 admin_dir: proxy.git_dir().to_path_buf(),
             });
         }
@@ -277,12 +274,6 @@ pub struct Cleanliness {
     pub untracked: bool,
     /// A populated submodule (git refuses to remove such a worktree at all).
     pub submodules: bool,
-}
-
-impl Cleanliness {
-    pub fn is_clean(&self) -> bool {
-        !self.modified && !self.untracked && !self.submodules
-    }
 }
 
 /// Read the state of the worktree at `path` (whose administrative directory

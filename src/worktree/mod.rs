@@ -48,6 +48,6 @@ mod run_lock;
 mod skip;
 
 pub use remove::{Remover, remove_worktree};
-pub use risk::{AtRisk, RefTips, nested_repos, operation_in_progress};
+pub use risk::{AtRisk, RefTips};
 pub use run_lock::{RUN_LOCK_DEADLINE, RunLock};
-pub use skip::{Removal, Skip, SkipCode, SkippedEntry, submodule_help};
+pub use skip::{Removal, Skip, SkipCode, SkippedEntry};

@@ -135,21 +135,6 @@ pub struct AtRisk {
 }
 
 impl AtRisk {
-    /// Read what is at risk in the worktree at `abs` (which may be gone)
-    /// registered with `wt`.
-    pub fn read(
-        repo: &gix::Repository,
-        tips: &RefTips,
-        wt: &crate::git::repo::Worktree,
-        abs: &Path,
-    ) -> Result<AtRisk> {
-        let mut risk = AtRisk::read_files(wt, abs);
-        if let Some(head) = wt.detached_head {
-            risk.unreachable_commits = tips.unreachable_from(repo, head, 1000)?;
-        }
-        Ok(risk)
-    }
-
     /// What the files alone tell: an operation in progress, nested
     /// repositories (`unreachable_commits` is left at 0).
     pub fn read_files(wt: &crate::git::repo::Worktree, abs: &Path) -> AtRisk {

@@ -3,6 +3,7 @@
 mod common;
 
 mod cleanup;
+mod colour;
 mod concurrency;
 mod config;
 mod copy;

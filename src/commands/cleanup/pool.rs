@@ -2,11 +2,11 @@
 //! lock and the re-check that the run is still selected (see
 //! [`crate::worktree`]'s module doc for why).
 
-use crate::Out;
 use crate::commands::Ctx;
 use crate::error::Result;
 use crate::lock::ManifestMutex;
 use crate::manifest::{Entry, Manifest, Status};
+use crate::output::Out;
 use crate::worktree::{Removal, Remover, Skip, SkipCode, remove_worktree};
 
 /// The manifest as it is now, for the re-check before each removal: re-read
@@ -132,39 +132,19 @@ pub(super) fn remove_all(
     dry_run: bool,
     out: &mut Out<'_>,
 ) -> Vec<Result<Removal>> {
-    use std::sync::atomic::{AtomicUsize, Ordering};
     let manifest_path = ctx.manifest.path().to_path_buf();
     let current = Current {
         path: &manifest_path,
         cached: std::sync::Mutex::new(None),
     };
-    let workers = std::thread::available_parallelism()
-        .map(|n| n.get())
-        .unwrap_or(1)
-        .min(selected.len())
-        .max(1);
-    let next = AtomicUsize::new(0);
     let mut outcomes: Vec<Option<Result<Removal>>> = (0..selected.len()).map(|_| None).collect();
     let started = std::time::Instant::now();
     let mut drawn = false;
-    std::thread::scope(|scope| {
-        let (tx, rx) = std::sync::mpsc::channel();
-        for _ in 0..workers {
-            let tx = tx.clone();
-            let (next, current) = (&next, &current);
-            scope.spawn(move || {
-                loop {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(entry) = selected.get(i) else { break };
-                    let outcome = remove_one(remover, current, entry, statuses, dry_run);
-                    if tx.send((i, outcome)).is_err() {
-                        break;
-                    }
-                }
-            });
-        }
-        drop(tx);
-        for (done, (i, outcome)) in rx.into_iter().enumerate() {
+    let mut done = 0;
+    crate::pool::for_each_parallel(
+        selected,
+        |entry| remove_one(remover, &current, entry, statuses, dry_run),
+        |i, outcome| {
             let outcome = outcome.map(|(removal, warning)| {
                 if let Some(w) = warning {
                     out.note(format_args!("{w}"));
@@ -172,16 +152,16 @@ pub(super) fn remove_all(
                 removal
             });
             outcomes[i] = Some(outcome);
+            done += 1;
             if started.elapsed() > std::time::Duration::from_millis(500) {
                 out.progress(Some(format_args!(
-                    "removing: {}/{} done",
-                    done + 1,
+                    "removing: {done}/{} done",
                     selected.len()
                 )));
                 drawn = true;
             }
-        }
-    });
+        },
+    );
     if drawn {
         out.progress(None);
     }
