@@ -34,13 +34,6 @@ pub fn trust_store(common_dir: &Path) -> PathBuf {
     common_dir.join("git-loop").join("trusted")
 }
 
-/// The git blob id of `bytes` (what `git hash-object` prints for the file).
-pub fn content_id(bytes: &[u8]) -> String {
-    gix::objs::compute_hash(gix::hash::Kind::Sha1, gix::objs::Kind::Blob, bytes)
-        .map(|id| id.to_string())
-        .unwrap_or_default()
-}
-
 /// Whether the content `id` has been trusted in this repository.
 pub fn is_trusted(common_dir: &Path, id: &str) -> Result<bool> {
     let store = trust_store(common_dir);

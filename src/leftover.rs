@@ -166,16 +166,6 @@ pub fn finish_if_only_git(
     Ok(Finish::Removed(message))
 }
 
-/// Whether a refusal of `git worktree remove` (with its reason code) may be a
-/// leftover [`finish_if_only_git`] can finish: git saw changes (a
-/// never-checked-out or half-deleted worktree looks dirty), or could not
-/// validate it (`'.git' does not exist`, `validation failed`).
-pub fn may_finish(code: crate::worktree::SkipCode, reason: &str) -> bool {
-    code.is_uncommitted_work()
-        || reason.contains("'.git' does not exist")
-        || reason.contains("validation failed")
-}
-
 /// [`finish_if_only_git`] for a caller without a repository at hand (it may
 /// run on several threads): opens the main repository from `loop_dir`'s
 /// parent; a failure to read it is a refusal.

@@ -37,7 +37,7 @@ use clap::Parser;
 
 use crate::error::Error;
 pub use crate::output::Terminal;
-pub(crate) use crate::output::{Fail, Out, Report};
+use crate::output::{Fail, Out};
 
 fn wants_json(args: &[OsString]) -> bool {
     args.iter()

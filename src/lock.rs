@@ -24,8 +24,8 @@ mod ops;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, SystemTime};
 
-pub use mutex::{DEADLINE, MUTEX_FILE, ManifestMutex, STALE_AFTER};
-pub use ops::{OPS_DEADLINE, OpsLock, STOPPED_GRACE};
+pub use mutex::ManifestMutex;
+pub use ops::OpsLock;
 
 /// A suffix unique within this machine for this process's lifetime.
 pub fn unique_suffix() -> String {

@@ -31,13 +31,13 @@
 
 use jiff::SignedDuration;
 
-use crate::Out;
 use crate::cli::CleanupArgs;
 use crate::commands::Ctx;
 use crate::error::Result;
 use crate::git::cmd::Git;
 use crate::lock::{ManifestMutex, OpsLock};
 use crate::manifest::{Entry, Manifest, Status};
+use crate::output::Out;
 use crate::worktree::{Removal, Remover, Skip, SkipCode, SkippedEntry};
 
 mod pool;
@@ -223,7 +223,7 @@ pub fn run(ctx: &Ctx, flags: &Flags, out: &mut Out<'_>) -> Result<CleanupReport>
         return Ok(report);
     }
 
-    let remover = Remover::new(ctx, &git)?;
+    let remover = Remover::new(&ctx.repo, &git)?;
     let mut refused = Vec::new();
     let selected = match pre_command {
         Some(command) if !flags.dry_run => {

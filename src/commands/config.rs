@@ -15,8 +15,8 @@ use crate::config::{
     TOML_CLEANUP_STATUS, TOML_CREATE_COPY, TOML_CREATE_IGNORE_FILE, TOML_CREATE_POST_COMMAND,
 };
 use crate::error::Result;
+use crate::output::{Out, Report};
 use crate::style::escape;
-use crate::{Out, Report};
 
 #[derive(Debug, Serialize)]
 pub struct Shown<T> {

@@ -52,8 +52,9 @@ use crate::error::{Error, Result};
 use crate::git::cmd::Git;
 use crate::lock::{ManifestMutex, OpsLock};
 use crate::manifest::{Entry, Status};
+use crate::output::Out;
+use crate::runid;
 use crate::signals::RollbackWindow;
-use crate::{Out, runid};
 
 /// Usage checks, before the repository is touched. The pattern label is
 /// stored verbatim and printed in `list`'s table, so it must be non-empty and

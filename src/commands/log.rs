@@ -14,7 +14,7 @@ use serde::Serialize;
 use crate::commands::Ctx;
 use crate::error::Result;
 use crate::events::{self, Event};
-use crate::{Out, Report};
+use crate::output::{Out, Report};
 
 #[derive(Debug, Serialize)]
 pub struct LogReport {

@@ -10,7 +10,7 @@ use crate::commands::Ctx;
 use crate::error::{Error, Result};
 use crate::lock::ManifestMutex;
 use crate::manifest::{Entry, Status};
-use crate::{Out, Report};
+use crate::output::{Out, Report};
 
 #[derive(Debug, Serialize)]
 #[serde(transparent)]

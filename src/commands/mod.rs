@@ -17,7 +17,7 @@ pub use crate::error::Failure;
 pub use ctx::Ctx;
 
 use crate::cli::{Cli, Command};
-use crate::{Fail, Out, Report};
+use crate::output::{Fail, Out, Report};
 
 /// Append events under the mutex the caller holds; a failure is a warning.
 pub fn log_events(ctx: &Ctx, events: &[crate::events::Event], out: &mut Out<'_>) {

@@ -9,7 +9,7 @@ use serde::Serialize;
 
 use crate::commands::Ctx;
 use crate::error::{Error, Result};
-use crate::{Out, Report};
+use crate::output::{Out, Report};
 
 #[derive(Debug, Serialize)]
 pub struct PathReport {

@@ -32,8 +32,9 @@ use crate::error::{Error, Result};
 use crate::git::cmd::Git;
 use crate::lock::{ManifestMutex, OpsLock};
 use crate::manifest::Entry;
+use crate::output::{Out, Report};
+use crate::runid;
 use crate::worktree::{Removal, Remover, Skip, SkipCode, SkippedEntry, remove_worktree};
-use crate::{Out, Report, runid};
 
 #[derive(Debug, Serialize)]
 pub struct Orphan {
@@ -160,7 +161,7 @@ pub fn run(ctx: &Ctx, args: &ReconcileArgs, out: &mut Out<'_>) -> Result<Reconci
     };
 
     let git = Git::new(ctx.repo.root());
-    let remover = Remover::new(ctx, &git)?;
+    let remover = Remover::new(&ctx.repo, &git)?;
     let manifest = if loop_dir_exists {
         ctx.manifest.load_or_default()?
     } else {

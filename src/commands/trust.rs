@@ -10,7 +10,7 @@ use serde::Serialize;
 use crate::commands::Ctx;
 use crate::config::{TOML_CLEANUP_PRE_COMMAND, TOML_CREATE_POST_COMMAND, repo_toml_path};
 use crate::error::{Error, Result};
-use crate::{Out, Report};
+use crate::output::{Out, Report};
 
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]

@@ -85,7 +85,7 @@ impl Settings {
         all.extend(git::layers(config)?);
         all.extend(layers::env()?);
         let mut settings = Settings::merge(&all);
-        settings.repo_file_id = repo.as_ref().map(|f| crate::hooks::content_id(&f.bytes));
+        settings.repo_file_id = repo.as_ref().map(|f| crate::git::blob_id(&f.bytes));
         settings.repo_file = repo;
         Ok(settings)
     }

@@ -6,3 +6,10 @@
 pub mod cmd;
 pub mod refusal;
 pub mod repo;
+
+/// The git blob id of `bytes` (what `git hash-object` prints for the file).
+pub(crate) fn blob_id(bytes: &[u8]) -> String {
+    gix::objs::compute_hash(gix::hash::Kind::Sha1, gix::objs::Kind::Blob, bytes)
+        .map(|id| id.to_string())
+        .unwrap_or_default()
+}

@@ -7,7 +7,6 @@ use std::io::ErrorKind;
 use std::path::{Path, PathBuf};
 
 use super::{Removal, Skip, SkipCode};
-use crate::commands::Ctx;
 use crate::error::{Error, Result};
 
 /// Everything a removal needs, shareable across cleanup's worker threads
@@ -24,12 +23,15 @@ pub struct Remover<'a> {
 }
 
 impl<'a> Remover<'a> {
-    pub fn new(ctx: &Ctx, git: &'a crate::git::cmd::Git) -> Result<Remover<'a>> {
+    pub fn new(
+        repo: &crate::git::repo::Repo,
+        git: &'a crate::git::cmd::Git,
+    ) -> Result<Remover<'a>> {
         Ok(Remover {
-            loop_dir: ctx.loop_dir(),
+            loop_dir: repo.loop_dir(),
             git,
-            registrations: ctx.repo.loop_worktrees()?.into_iter().collect(),
-            common_dir: ctx.repo.common_dir().to_path_buf(),
+            registrations: repo.loop_worktrees()?.into_iter().collect(),
+            common_dir: repo.common_dir().to_path_buf(),
             tips: std::sync::OnceLock::new(),
         })
     }
@@ -139,8 +141,9 @@ pub fn remove_worktree(r: &Remover<'_>, id: &str, dry_run: bool) -> Result<Remov
             }
             Err(refusal) => {
                 let mut reason = refusal.reason();
-                let mut code = crate::git::refusal::classify(&reason);
-                if crate::leftover::may_finish(code, &reason) {
+                use crate::git::refusal::{Refusal, classify, may_be_leftover};
+                let kind = classify(&reason);
+                if may_be_leftover(kind, &reason) {
                     match crate::leftover::finish(&r.loop_dir, r.git, id, &admin) {
                         crate::leftover::Finish::Removed(note) => {
                             return Ok(Removal::Removed(Some(note)));
@@ -150,13 +153,18 @@ pub fn remove_worktree(r: &Remover<'_>, id: &str, dry_run: bool) -> Result<Remov
                         }
                     }
                 }
-                if code == SkipCode::Dirty {
+                let code = match kind {
                     // git says "modified or untracked" for both; gix tells.
-                    code = match crate::git::repo::cleanliness(&abs, &admin) {
-                        Ok(c) if !c.modified && c.untracked => SkipCode::Untracked,
-                        _ => SkipCode::Dirty,
-                    };
-                }
+                    Refusal::ModifiedOrUntracked => {
+                        match crate::git::repo::cleanliness(&abs, &admin) {
+                            Ok(c) if !c.modified && c.untracked => SkipCode::Untracked,
+                            _ => SkipCode::Dirty,
+                        }
+                    }
+                    Refusal::Locked => SkipCode::Locked,
+                    Refusal::Submodules => SkipCode::Submodules,
+                    Refusal::Other => SkipCode::GitRefused,
+                };
                 return Ok(Removal::Skipped(Skip::new(reason, code)));
             }
         }

@@ -3,8 +3,8 @@
 
 use serde::Serialize;
 
+use crate::output::{Out, Report};
 use crate::worktree::SkippedEntry;
-use crate::{Out, Report};
 
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]

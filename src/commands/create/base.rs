@@ -1,10 +1,10 @@
 //! The base of a new run: `--base`, else the configured base, else the
 //! repository's default branch when the built-in default does not exist.
 
-use crate::Out;
 use crate::commands::Ctx;
 use crate::config::{Origin, Sourced, keys};
 use crate::error::{Error, Result};
+use crate::output::Out;
 
 /// The base a new run starts from, and its commit.
 ///

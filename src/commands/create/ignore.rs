@@ -4,11 +4,11 @@
 use std::fs::{self, OpenOptions};
 use std::io::{ErrorKind, Write};
 
-use crate::Out;
 use crate::commands::Ctx;
 use crate::config::{IgnoreFile, keys};
 use crate::error::{Error, Result};
 use crate::manifest::LOOP_DIR;
+use crate::output::Out;
 
 /// The file `create` adds `.loop-worktrees/` to (`create.ignore-file`):
 /// the root `.gitignore` (the default; a tracked file, so `create` says when

@@ -5,7 +5,7 @@
 use serde::Serialize;
 
 use crate::manifest::Entry;
-use crate::{Out, Report};
+use crate::output::{Out, Report};
 
 #[derive(Debug, Serialize)]
 pub struct CreateReport {

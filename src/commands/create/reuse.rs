@@ -3,12 +3,12 @@
 use std::fs;
 
 use super::CreateReport;
-use crate::Out;
 use crate::cli::CreateArgs;
 use crate::commands::Ctx;
 use crate::error::{Error, Result};
 use crate::lock::ManifestMutex;
 use crate::manifest::Entry;
+use crate::output::Out;
 
 /// Reuse the active run `entry` as it is recorded (a different `--pattern`
 /// is named in a warning, not applied): check it, log a `reuse` event, say so.
