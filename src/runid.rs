@@ -17,6 +17,13 @@
 
 use crate::error::{Error, Result};
 
+/// The directory under the root that holds everything git-loop owns (each
+/// run's worktree is `<LOOP_DIR>/<id>`). Defined here, not in the manifest,
+/// so the manifest depends on run ids and not the other way round.
+pub const LOOP_DIR: &str = ".loop-worktrees";
+/// Each run's branch is `<BRANCH_PREFIX>/<id>`.
+pub const BRANCH_PREFIX: &str = "loop";
+
 /// Longest accepted run id, in bytes.
 pub const MAX_LEN: usize = 128;
 
@@ -113,11 +120,11 @@ pub fn validate(id: &str) -> Result<()> {
 }
 
 pub fn branch_name(id: &str) -> String {
-    format!("loop/{id}")
+    format!("{BRANCH_PREFIX}/{id}")
 }
 
 pub fn rel_path(id: &str) -> String {
-    format!("{}/{id}", crate::manifest::LOOP_DIR)
+    format!("{LOOP_DIR}/{id}")
 }
 
 #[cfg(test)]

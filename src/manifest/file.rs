@@ -1,0 +1,169 @@
+//! The file itself: reading it without following a symlink, the open
+//! [`Snapshot`], and the atomic, mutex-checked write.
+
+use std::fs::{self, File, OpenOptions};
+use std::io::{ErrorKind, Read, Write};
+use std::os::unix::fs::OpenOptionsExt;
+use std::path::{Path, PathBuf};
+
+use super::Manifest;
+use crate::error::{Error, Result};
+use crate::lock::ManifestMutex;
+
+pub const MANIFEST_FILE: &str = "manifest.json";
+/// Far above 10,000 entries (about 2.5 MB); a larger file is refused unread.
+const MANIFEST_CAP: u64 = 256 << 20;
+
+/// A parsed `manifest.json`, kept open. The manifest is only ever replaced by
+/// a rename, never written in place, and an open file's inode cannot be
+/// reused: the same (device, inode) at the path means the same content.
+#[derive(Debug)]
+pub struct Snapshot {
+    file: File,
+}
+
+impl Snapshot {
+    /// Whether `path` still names the file this snapshot parsed.
+    pub fn is_current(&self, path: &Path) -> bool {
+        use std::os::unix::fs::MetadataExt;
+        match (self.file.metadata(), fs::symlink_metadata(path)) {
+            (Ok(a), Ok(b)) => a.dev() == b.dev() && a.ino() == b.ino(),
+            _ => false,
+        }
+    }
+}
+
+/// The manifest file of one repository.
+#[derive(Debug, Clone)]
+pub struct ManifestFile {
+    dir: PathBuf,
+    path: PathBuf,
+}
+
+impl ManifestFile {
+    pub fn new(loop_dir: &Path) -> Self {
+        ManifestFile {
+            dir: loop_dir.to_path_buf(),
+            path: loop_dir.join(MANIFEST_FILE),
+        }
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Read and validate. `Ok(None)` when the file does not exist. Opened
+    /// with `O_NOFOLLOW` and checked with `fstat` on the open file, so there
+    /// is no window between a check and the read.
+    pub fn load(&self) -> Result<Option<Manifest>> {
+        Ok(self.load_snapshot()?.map(|(manifest, _)| manifest))
+    }
+
+    /// [`ManifestFile::load`], with the open file kept as a [`Snapshot`]: a
+    /// command that validates before taking the mutex can tell, once it holds
+    /// it, whether the file is still the one it parsed — and skip parsing it
+    /// again (10,000 entries).
+    pub fn load_snapshot(&self) -> Result<Option<(Manifest, Snapshot)>> {
+        let file = match OpenOptions::new()
+            .read(true)
+            .custom_flags(libc::O_NOFOLLOW | libc::O_CLOEXEC | libc::O_NONBLOCK)
+            .open(&self.path)
+        {
+            Ok(file) => file,
+            Err(e) if e.kind() == ErrorKind::NotFound => return Ok(None),
+            Err(e) if crate::fsx::is_symlink_error(&e) => {
+                return Err(Error::UnsafePath {
+                    path: self.path.clone(),
+                    reason:
+                        "the manifest is a symlink; git-loop only reads and writes a regular file"
+                            .into(),
+                });
+            }
+            Err(e) => return Err(Error::io("could not read", &self.path, e)),
+        };
+        let meta = file
+            .metadata()
+            .map_err(|e| Error::io("could not read", &self.path, e))?;
+        if !meta.is_file() {
+            return Err(Error::InvalidManifest {
+                path: self.path.clone(),
+                reason: "not a regular file".into(),
+            });
+        }
+        let mut bytes = Vec::new();
+        (&file)
+            .take(MANIFEST_CAP + 1)
+            .read_to_end(&mut bytes)
+            .map_err(|e| Error::io("could not read", &self.path, e))?;
+        if bytes.len() as u64 > MANIFEST_CAP {
+            return Err(Error::InvalidManifest {
+                path: self.path.clone(),
+                reason: format!("larger than {MANIFEST_CAP} bytes"),
+            });
+        }
+        let text = std::str::from_utf8(&bytes).map_err(|_| Error::InvalidManifest {
+            path: self.path.clone(),
+            reason: "not UTF-8".into(),
+        })?;
+        let manifest = Manifest::parse(text).map_err(|reason| Error::InvalidManifest {
+            path: self.path.clone(),
+            reason,
+        })?;
+        Ok(Some((manifest, Snapshot { file })))
+    }
+
+    /// Read and validate; an absent file is the empty manifest.
+    pub fn load_or_default(&self) -> Result<Manifest> {
+        Ok(self.load()?.unwrap_or_default())
+    }
+
+    /// Replace the manifest atomically: temp file in the same directory, fsync,
+    /// rename over `manifest.json`, fsync the directory. The caller holds
+    /// `mutex`; right before the rename the write checks that it still does
+    /// (its token is in the mutex file). A holder whose mutex was broken as
+    /// stale meanwhile removes its temp file and fails with `mutex-lost`: it
+    /// never replaces a manifest another process wrote after its read.
+    pub fn write(&self, manifest: &Manifest, mutex: &ManifestMutex) -> Result<()> {
+        crate::crash::point("before-manifest-write");
+        let tmp = self.dir.join(format!(
+            ".manifest.json.tmp-{}-{}",
+            std::process::id(),
+            crate::lock::unique_suffix()
+        ));
+        crate::signals::track_temp(&tmp);
+        let result = self.write_via(&tmp, manifest, mutex);
+        if result.is_err() {
+            let _ = fs::remove_file(&tmp);
+        }
+        crate::signals::untrack_temp(&tmp);
+        result
+    }
+
+    fn write_via(&self, tmp: &Path, manifest: &Manifest, mutex: &ManifestMutex) -> Result<()> {
+        let text = manifest.to_json();
+        let mut file = OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(tmp)
+            .map_err(|e| Error::io("could not create", tmp, e))?;
+        crate::crash::fail_point("manifest-write")
+            .map_err(|e| Error::io("could not write", tmp, e))?;
+        file.write_all(text.as_bytes())
+            .and_then(|()| file.sync_all())
+            .map_err(|e| Error::io("could not write", tmp, e))?;
+        drop(file);
+        crate::crash::point("before-manifest-rename");
+        if !mutex.is_held() {
+            return Err(Error::MutexLost {
+                path: mutex.path().to_path_buf(),
+            });
+        }
+        fs::rename(tmp, &self.path).map_err(|e| Error::io("could not replace", &self.path, e))?;
+        crate::crash::point("after-manifest-rename");
+        // Make the rename itself durable.
+        if let Ok(dir) = File::open(&self.dir) {
+            let _ = dir.sync_all();
+        }
+        Ok(())
+    }
+}
