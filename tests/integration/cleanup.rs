@@ -1,6 +1,6 @@
 use std::fs;
 
-use crate::common::{TestRepo, manifest_with};
+use crate::common::{JsonExt, TestRepo, manifest_with};
 
 #[test]
 fn cleanup_removes_terminal_worktrees_and_keeps_branches() {
@@ -15,13 +15,7 @@ fn cleanup_removes_terminal_worktrees_and_keeps_branches() {
     run.ok();
     let v = run.json();
     assert_eq!(v["dryRun"], false);
-    let removed: Vec<&str> = v["removed"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|r| r["id"].as_str().unwrap())
-        .collect();
-    assert_eq!(removed, ["rej", "esc"]);
+    assert_eq!(v.ids("removed"), ["rej", "esc"]);
     assert_eq!(
         v["removed"][0],
         serde_json::json!({"id":"rej","path":".loop-worktrees/rej","branch":"loop/rej"})
@@ -62,19 +56,14 @@ fn dirty_untracked_and_locked_worktrees_are_skipped_with_files_intact() {
     let run = repo.run(["--json", "cleanup"]);
     run.ok();
     let v = run.json();
-    assert_eq!(v["removed"].as_array().unwrap().len(), 1);
+    assert_eq!(v.arr("removed").len(), 1);
     assert_eq!(v["removed"][0]["id"], "clean");
-    let skipped = v["skipped"].as_array().unwrap();
+    let skipped = v.arr("skipped");
     assert_eq!(skipped.len(), 3);
     for s in skipped {
-        assert!(!s["reason"].as_str().unwrap().is_empty());
+        assert!(!s.text("reason").is_empty());
     }
-    let reason = |id: &str| {
-        skipped.iter().find(|s| s["id"] == id).unwrap()["reason"]
-            .as_str()
-            .unwrap()
-            .to_owned()
-    };
+    let reason = |id: &str| v.find_id("skipped", id).text("reason").to_owned();
     assert!(
         reason("dirty").contains("modified or untracked"),
         "{}",
@@ -95,20 +84,13 @@ fn dirty_untracked_and_locked_worktrees_are_skipped_with_files_intact() {
     assert_ne!(fs::read(repo.manifest_path()).unwrap(), before);
 
     // Codes: git says "modified or untracked" for both; gix tells them apart.
-    let code = |v: &serde_json::Value, id: &str| {
-        v["skipped"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|s| s["id"] == id)
-            .map(|s| s["code"].as_str().unwrap().to_owned())
-    };
+    let code = |v: &serde_json::Value, id: &str| v.find_id("skipped", id).text("code").to_owned();
     for (id, expected) in [
         ("dirty", "dirty"),
         ("untracked", "untracked"),
         ("locked", "locked"),
     ] {
-        assert_eq!(code(&v, id).as_deref(), Some(expected), "{v}");
+        assert_eq!(code(&v, id), expected, "{v}");
     }
 
     // The dry run predicted all three, with the same codes, and changed nothing.
@@ -118,9 +100,9 @@ fn dirty_untracked_and_locked_worktrees_are_skipped_with_files_intact() {
         ("untracked", "untracked"),
         ("locked", "locked"),
     ] {
-        assert_eq!(code(&dv, id).as_deref(), Some(expected), "{dv}");
+        assert_eq!(code(&dv, id), expected, "{dv}");
     }
-    assert_eq!(dv["removed"].as_array().unwrap().len(), 1, "{dv}");
+    assert_eq!(dv.arr("removed").len(), 1, "{dv}");
 }
 
 #[test]
@@ -213,7 +195,7 @@ fn older_than_selects_by_created_at() {
             ]),
     );
     run.ok();
-    assert_eq!(run.json()["removed"].as_array().unwrap().len(), 1);
+    assert_eq!(run.json().arr("removed").len(), 1);
     assert_eq!(run.json()["removed"][0]["id"], "old");
     assert_eq!(repo.ids(), ["new"]);
 }
@@ -249,10 +231,7 @@ fn invalid_status_csv_or_cutoff_is_a_usage_error_that_changes_nothing() {
         run.code(2);
         assert_eq!(run.json()["error"]["code"], code, "{args:?}");
         assert!(
-            run.json()["error"]["message"]
-                .as_str()
-                .unwrap()
-                .contains('"'),
+            run.json()["error"].text("message").contains('"'),
             "names the value"
         );
     }
@@ -301,7 +280,7 @@ fn foreign_clone_worktree_and_plain_directories_are_never_removed() {
     run.ok();
     let v = run.json();
     assert_eq!(v["removed"], serde_json::json!([]));
-    assert_eq!(v["skipped"].as_array().unwrap().len(), 2);
+    assert_eq!(v.arr("skipped").len(), 2);
     assert!(repo.wt("foreign").join("README").exists());
     assert!(repo.wt("plain").join("precious").exists());
     // The other clone still knows its worktree.
@@ -338,13 +317,8 @@ fn parallel_cleanup_of_many_records_every_outcome() {
         fs::write(repo.wt(id).join("unsaved"), id).unwrap();
     }
     let v = repo.run(["--json", "cleanup"]).json();
-    assert_eq!(v["removed"].as_array().unwrap().len(), 35, "{v}");
-    let skipped: Vec<&str> = v["skipped"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|s| s["id"].as_str().unwrap())
-        .collect();
+    assert_eq!(v.arr("removed").len(), 35, "{v}");
+    let skipped = v.ids("skipped");
     assert_eq!(
         skipped,
         ["p0", "p8", "p16", "p24", "p32"],
@@ -390,8 +364,7 @@ fn delete_merged_branches_deletes_only_merged_ones() {
     let v = repo
         .run(["--json", "cleanup", "--delete-merged-branches"])
         .json();
-    let removed = v["removed"].as_array().unwrap();
-    let get = |id: &str| removed.iter().find(|r| r["id"] == id).unwrap().clone();
+    let get = |id: &str| v.find_id("removed", id);
     assert_eq!(get("merged")["branchDeleted"], true, "{v}");
     assert_eq!(get("unmerged")["branchDeleted"], false);
     assert_eq!(get("unmerged")["branchKept"]["code"], "not-merged");
@@ -421,9 +394,8 @@ fn delete_merged_branches_from_git_config() {
     let c = repo.run(["--json", "config"]).json();
     assert_eq!(c["cleanup.delete-merged-branches"]["value"], true);
     assert!(
-        c["cleanup.delete-merged-branches"]["source"]
-            .as_str()
-            .unwrap()
+        c["cleanup.delete-merged-branches"]
+            .text("source")
             .contains("loop.cleanupDeleteMergedBranches")
     );
     // A value git would not accept as a boolean is an error naming the key.
@@ -432,9 +404,8 @@ fn delete_merged_branches_from_git_config() {
     let run = repo.run(["--json", "cleanup"]);
     run.code(1);
     assert!(
-        run.json()["error"]["message"]
-            .as_str()
-            .unwrap()
+        run.json()["error"]
+            .text("message")
             .contains("loop.cleanupDeleteMergedBranches"),
         "{}",
         run.stdout
@@ -512,8 +483,8 @@ fn a_worktree_with_submodules_is_skipped_with_its_own_code_and_help() {
     let v = run.json();
     let skipped = &v["skipped"][0];
     assert_eq!(skipped["code"], "submodules", "{v}");
-    assert!(skipped["reason"].as_str().unwrap().contains("submodules"));
-    let help = skipped["help"].as_str().unwrap();
+    assert!(skipped.text("reason").contains("submodules"));
+    let help = skipped.text("help");
     assert!(help.contains("submodule foreach") && help.contains(".loop-worktrees/s"));
     assert!(repo.wt("s").join("sub/.git").exists());
     assert_eq!(repo.ids(), ["s"]);

@@ -6,6 +6,7 @@ use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
+use serde_json::Value;
 use tempfile::TempDir;
 
 pub const BIN: &str = env!("CARGO_BIN_EXE_git-loop");
@@ -39,9 +40,45 @@ impl Run {
         );
         self
     }
-    pub fn json(&self) -> serde_json::Value {
+    pub fn json(&self) -> Value {
         serde_json::from_str(&self.stdout)
             .unwrap_or_else(|e| panic!("stdout is not one JSON document ({e}): {:?}", self.stdout))
+    }
+}
+
+/// Short accessors for the JSON the tests read, in place of
+/// `["key"].as_array().unwrap()` chains. Each panics with the key and the
+/// whole value when the shape is not the expected one.
+pub trait JsonExt {
+    /// The array at `key`.
+    fn arr(&self, key: &str) -> &[Value];
+    /// The string at `key`.
+    fn text(&self, key: &str) -> &str;
+    /// The `id` of each object in the array at `key`, in order.
+    fn ids(&self, key: &str) -> Vec<&str>;
+    /// The object in the array at `key` whose `id` is `id`.
+    fn find_id(&self, key: &str, id: &str) -> &Value;
+}
+
+impl JsonExt for Value {
+    fn arr(&self, key: &str) -> &[Value] {
+        self[key]
+            .as_array()
+            .unwrap_or_else(|| panic!("{key:?} is not an array in {self}"))
+    }
+    fn text(&self, key: &str) -> &str {
+        self[key]
+            .as_str()
+            .unwrap_or_else(|| panic!("{key:?} is not a string in {self}"))
+    }
+    fn ids(&self, key: &str) -> Vec<&str> {
+        self.arr(key).iter().map(|e| e.text("id")).collect()
+    }
+    fn find_id(&self, key: &str, id: &str) -> &Value {
+        self.arr(key)
+            .iter()
+            .find(|e| e["id"] == id)
+            .unwrap_or_else(|| panic!("no {id:?} in {key:?} of {self}"))
     }
 }
 
@@ -216,24 +253,22 @@ impl TestRepo {
     pub fn mutex_path(&self) -> PathBuf {
         self.loop_dir().join(".manifest.mutex")
     }
-    pub fn manifest(&self) -> serde_json::Value {
+    pub fn manifest(&self) -> Value {
         serde_json::from_str(&std::fs::read_to_string(self.manifest_path()).unwrap()).unwrap()
     }
     pub fn ids(&self) -> Vec<String> {
-        self.manifest()["worktrees"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|e| e["id"].as_str().unwrap().to_owned())
+        self.manifest()
+            .ids("worktrees")
+            .into_iter()
+            .map(str::to_owned)
             .collect()
     }
     pub fn status_of(&self, id: &str) -> Option<String> {
-        self.manifest()["worktrees"]
-            .as_array()
-            .unwrap()
+        self.manifest()
+            .arr("worktrees")
             .iter()
             .find(|e| e["id"] == id)
-            .map(|e| e["status"].as_str().unwrap().to_owned())
+            .map(|e| e.text("status").to_owned())
     }
 
     /// Write a manifest by hand (raw text).

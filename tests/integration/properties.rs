@@ -1,13 +1,44 @@
 //! Property tests: run-id validation against git itself, the cutoff parser,
 //! and the manifest parser (round trips, single-field mutations, arbitrary
 //! input). cargo-fuzz needs a nightly toolchain, which this project cannot
-//! fetch; the "fuzz" properties below are proptest harnesses with many cases.
+//! fetch; the "fuzz" properties below are proptest harnesses.
+//!
+//! Every property runs [`DEFAULT_CASES`] cases, so the module takes seconds;
+//! `GIT_LOOP_PROPTEST_CASES=<n>` runs `n` cases of each for a longer search
+//! (README "Test").
 
 use std::process::Command;
 
 use git_loop::manifest::{Entry, Manifest, Status};
 use git_loop::runid;
 use proptest::prelude::*;
+
+/// The environment variable that sets how many cases each property runs.
+const CASES_VAR: &str = "GIT_LOOP_PROPTEST_CASES";
+/// Cases per property when [`CASES_VAR`] is unset.
+const DEFAULT_CASES: u32 = 256;
+
+/// The config of every property here: [`CASES_VAR`] cases, or
+/// [`DEFAULT_CASES`]; no regression files written into the source tree.
+fn config() -> ProptestConfig {
+    let cases = match std::env::var(CASES_VAR) {
+        Ok(text) => text
+            .trim()
+            .parse()
+            .ok()
+            .filter(|n| *n > 0)
+            .unwrap_or_else(|| {
+                panic!("{CASES_VAR}={text:?} is not a number of cases (a positive integer)")
+            }),
+        Err(std::env::VarError::NotPresent) => DEFAULT_CASES,
+        Err(e) => panic!("{CASES_VAR}: {e}"),
+    };
+    ProptestConfig {
+        cases,
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    }
+}
 
 /// git's verdict on `loop/<id>` as a branch name.
 fn git_accepts(id: &str) -> bool {
@@ -70,7 +101,7 @@ fn id_strategy() -> impl Strategy<Value = String> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 1500, failure_persistence: None, ..ProptestConfig::default() })]
+    #![proptest_config(config())]
 
     /// Whatever git refuses, git-loop refuses; whatever git-loop refuses and
     /// git accepts is one of git-loop's own documented extra rules.
@@ -156,7 +187,7 @@ fn replacement_values(v: &serde_json::Value) -> Vec<serde_json::Value> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 300, failure_persistence: None, ..ProptestConfig::default() })]
+    #![proptest_config(config())]
 
     #[test]
     fn manifests_round_trip(m in manifest_strategy()) {
@@ -228,7 +259,7 @@ proptest! {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 20_000, failure_persistence: None, ..ProptestConfig::default() })]
+    #![proptest_config(config())]
 
     /// Fuzz: arbitrary text never panics the manifest parser or the run-id check.
     #[test]
@@ -241,7 +272,7 @@ proptest! {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 3_000, failure_persistence: None, ..ProptestConfig::default() })]
+    #![proptest_config(config())]
 
     /// Fuzz: JSON-shaped input built from the manifest's own keys.
     #[test]
@@ -262,7 +293,7 @@ proptest! {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 5_000, failure_persistence: None, ..ProptestConfig::default() })]
+    #![proptest_config(config())]
 
     /// The fast timestamp path agrees with jiff on every input it accepts.
     #[test]

@@ -1,6 +1,6 @@
 use std::fs;
 
-use crate::common::{TestRepo, manifest_with};
+use crate::common::{JsonExt, TestRepo, manifest_with};
 
 #[test]
 fn list_without_a_manifest_prints_nothing_and_creates_nothing() {
@@ -29,14 +29,14 @@ fn list_reports_entries_with_present_and_filters_by_status() {
     repo.write_manifest(&m.to_string());
 
     let v = repo.run(["--json", "list"]).json();
-    let list = v["worktrees"].as_array().unwrap();
+    let list = v.arr("worktrees");
     assert_eq!(list.len(), 2);
     assert_eq!(list[0]["present"], true);
     assert_eq!(list[1]["present"], false);
     assert_eq!(list[1]["status"], "stale");
 
     let v = repo.run(["--json", "list", "--status", "stale"]).json();
-    assert_eq!(v["worktrees"].as_array().unwrap().len(), 1);
+    assert_eq!(v.arr("worktrees").len(), 1);
     assert_eq!(v["worktrees"][0]["id"], "gone");
 
     let text = repo.run(["list"]).stdout;
@@ -177,17 +177,10 @@ fn event_log_records_every_mutation_and_never_repairs() {
     repo.run(["create", "b", "--pattern", "p", "--reuse"]).ok();
 
     let v = repo.run(["--json", "log"]).json();
-    let kinds: Vec<String> = v["events"]
-        .as_array()
-        .unwrap()
+    let kinds: Vec<String> = v
+        .arr("events")
         .iter()
-        .map(|e| {
-            format!(
-                "{} {}",
-                e["event"].as_str().unwrap(),
-                e["id"].as_str().unwrap()
-            )
-        })
+        .map(|e| format!("{} {}", e.text("event"), e.text("id")))
         .collect();
     assert_eq!(
         kinds,
@@ -202,7 +195,7 @@ fn event_log_records_every_mutation_and_never_repairs() {
         (Some("active"), Some("rejected"))
     );
     assert_eq!(v["events"][5]["code"], "untracked");
-    assert!(v["events"][0]["at"].as_str().unwrap().ends_with('Z'));
+    assert!(v["events"][0].text("at").ends_with('Z'));
 
     // One run's events, as text.
     let only_a = repo.run(["log", "a"]);
@@ -218,7 +211,7 @@ fn event_log_records_every_mutation_and_never_repairs() {
     let run = repo.run(["--json", "log"]);
     run.ok();
     assert_eq!(run.json()["malformedLines"], serde_json::json!([9]));
-    assert_eq!(run.json()["events"].as_array().unwrap().len(), 8);
+    assert_eq!(run.json().arr("events").len(), 8);
     assert!(run.stderr.contains("line 9"), "{}", run.stderr);
     assert_eq!(fs::read_to_string(&log).unwrap(), text, "never rewritten");
     // Appending goes on after it.

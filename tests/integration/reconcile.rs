@@ -1,6 +1,6 @@
 use std::fs;
 
-use crate::common::TestRepo;
+use crate::common::{JsonExt, TestRepo};
 
 #[test]
 fn deleted_directory_is_dropped_and_its_registration_removed() {
@@ -189,12 +189,7 @@ fn locked_missing_worktree_is_kept() {
     let v = run.json();
     assert_eq!(v["dropped"], serde_json::json!([]));
     assert_eq!(v["skipped"][0]["id"], "usb");
-    assert!(
-        v["skipped"][0]["reason"]
-            .as_str()
-            .unwrap()
-            .contains("locked")
-    );
+    assert!(v["skipped"][0].text("reason").contains("locked"));
     assert_eq!(repo.ids(), ["usb"]);
 }
 

@@ -20,14 +20,78 @@ use crate::common::{BIN, TestRepo};
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 const DEBIAN_GIT_BASH_COMPLETION: &str = "/usr/share/bash-completion/completions/git";
 
+/// Fail unless `tool` is on PATH. A shell test never skips: a missing shell
+/// must not make a green run, so the failure says what to install.
+#[track_caller]
 fn require(tool: &str) {
     let found = Command::new("sh")
         .args(["-c", &format!("command -v {tool}")])
         .output()
         .is_ok_and(|o| o.status.success());
+    if !found {
+        missing(tool, package_of(tool));
+    }
+}
+
+/// Fail unless the file `path` (from the Debian package `package`) exists.
+#[track_caller]
+fn require_file(path: &str, package: &str) {
+    if !Path::new(path).exists() {
+        missing(path, package);
+    }
+}
+
+/// The Debian package that provides the program `tool`.
+fn package_of(tool: &str) -> &str {
+    match tool {
+        "man" => "man-db",
+        other => other,
+    }
+}
+
+/// The command that installs `package`: `apt-get` as root, else with `sudo`.
+fn install_command(package: &str) -> String {
+    let root = Command::new("id")
+        .arg("-u")
+        .output()
+        .is_ok_and(|o| o.stdout.trim_ascii() == b"0");
+    let sudo = if root { "" } else { "sudo " };
+    format!("{sudo}apt-get install -y {package}")
+}
+
+/// The failure for a missing program or file: its first line names it, its
+/// package and the exact command that installs it.
+fn missing_message(what: &str, package: &str) -> String {
+    format!(
+        "{what} is missing: install it with `{}` (Debian package {package}), \
+         or run scripts/install-test-deps for every package the tests drive\n\
+         (shell tests fail, never skip, when a program they drive is absent)",
+        install_command(package)
+    )
+}
+
+#[track_caller]
+fn missing(what: &str, package: &str) -> ! {
+    panic!("{}", missing_message(what, package))
+}
+
+#[test]
+fn a_missing_shell_fails_with_one_line_naming_it_and_its_install_command() {
+    let caught = std::panic::catch_unwind(|| require("git-loop-no-such-shell"))
+        .expect_err("a missing program fails the test");
+    let message = caught.downcast_ref::<String>().unwrap();
+    let first = message.lines().next().unwrap();
     assert!(
-        found,
-        "{tool} is not installed: run scripts/install-test-deps (Debian packages)"
+        first.starts_with("git-loop-no-such-shell is missing: install it with `"),
+        "{message}"
+    );
+    assert!(
+        first.contains("apt-get install -y git-loop-no-such-shell`"),
+        "{message}"
+    );
+    assert!(
+        missing_message("man", package_of("man")).contains("apt-get install -y man-db`"),
+        "man comes from man-db"
     );
 }
 
@@ -104,10 +168,7 @@ comp() {
 /// and the generated script sourced: the sorted candidates, by line.
 fn bash_completions(repo: &TestRepo, path: &str, lines: &[&str]) -> BTreeMap<String, Vec<String>> {
     require("bash");
-    assert!(
-        Path::new(DEBIAN_GIT_BASH_COMPLETION).exists(),
-        "Debian's git package ships {DEBIAN_GIT_BASH_COMPLETION}"
-    );
+    require_file(DEBIAN_GIT_BASH_COMPLETION, "git");
     let calls: String = lines.iter().map(|l| format!("comp \"{l}\"\n")).collect();
     let script = format!(
         r#"
@@ -204,10 +265,7 @@ fn bash_completes_git_loop_through_gits_own_completion() {
 fn bash_completion_loader_finds_the_installed_file_for_git_loop() {
     require("bash");
     let loader = "/usr/share/bash-completion/bash_completion";
-    assert!(
-        Path::new(loader).exists(),
-        "Debian's bash-completion package: run scripts/install-test-deps"
-    );
+    require_file(loader, "bash-completion");
     let (repo, path) = fixture();
     let dir = repo.home.join(".local/share/bash-completion/completions");
     std::fs::create_dir_all(&dir).unwrap();
