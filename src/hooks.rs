@@ -26,7 +26,7 @@ use std::process::{Command, Stdio};
 
 use serde::Serialize;
 
-use crate::config::{HOOK_KEYS, Settings, repo_toml_path};
+use crate::config::{Settings, repo_toml_path};
 use crate::error::{Error, Result};
 
 /// The trust store of a repository.
@@ -60,18 +60,38 @@ pub fn trust(common_dir: &Path, id: &str) -> Result<()> {
         .map_err(|e| Error::io("could not write", &store, e))
 }
 
-/// The hook `key` of `settings`, if set — refused when it comes from an
+/// The two hooks a configuration can set.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Hook {
+    /// `create.post-command`: runs in a new worktree once it is recorded.
+    CreatePost,
+    /// `cleanup.pre-command`: runs in each worktree cleanup selected; a
+    /// non-zero exit keeps it.
+    CleanupPre,
+}
+
+impl Hook {
+    /// Its key in the TOML files (and in messages).
+    pub fn key(self) -> &'static str {
+        match self {
+            Hook::CreatePost => crate::config::TOML_CREATE_POST_COMMAND,
+            Hook::CleanupPre => crate::config::TOML_CLEANUP_PRE_COMMAND,
+        }
+    }
+}
+
+/// The hook `which` of `settings`, if set — refused when it comes from an
 /// untrusted repository file.
 pub fn hook<'s>(
     settings: &'s Settings,
-    key: &'static str,
+    which: Hook,
     root: &Path,
     common_dir: &Path,
 ) -> Result<Option<&'s str>> {
-    debug_assert!(HOOK_KEYS.contains(&key));
-    let sourced = match key {
-        crate::config::TOML_CREATE_POST_COMMAND => &settings.create_post_command,
-        _ => &settings.cleanup_pre_command,
+    let key = which.key();
+    let sourced = match which {
+        Hook::CreatePost => &settings.create_post_command,
+        Hook::CleanupPre => &settings.cleanup_pre_command,
     };
     let Some(command) = sourced.value.as_deref() else {
         return Ok(None);

@@ -190,7 +190,7 @@ pub fn run(ctx: &Ctx, flags: &Flags, out: &mut Out<'_>) -> Result<CleanupReport>
     // run too: it predicts the real one).
     let pre_command = crate::hooks::hook(
         settings,
-        crate::config::TOML_CLEANUP_PRE_COMMAND,
+        crate::hooks::Hook::CleanupPre,
         ctx.repo.root(),
         ctx.repo.common_dir(),
     )?;

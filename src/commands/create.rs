@@ -108,7 +108,7 @@ pub fn run(ctx: &Ctx, args: &CreateArgs, out: &mut Out<'_>) -> Result<CreateRepo
     // which runs no hook, does not need it).
     let post_command = crate::hooks::hook(
         settings,
-        crate::config::TOML_CREATE_POST_COMMAND,
+        crate::hooks::Hook::CreatePost,
         ctx.repo.root(),
         ctx.repo.common_dir(),
     )?;

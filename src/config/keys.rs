@@ -98,10 +98,6 @@ pub const TOML_CREATE_COPY: &str = CREATE_COPY.toml;
 pub const TOML_CREATE_POST_COMMAND: &str = CREATE_POST_COMMAND.toml;
 pub const TOML_CREATE_IGNORE_FILE: &str = CREATE_IGNORE_FILE.toml;
 
-/// Keys whose value is a command to run (hooks): from the repository's own
-/// `.git-loop.toml` they run only once that file is trusted.
-pub const HOOK_KEYS: [&str; 2] = [TOML_CREATE_POST_COMMAND, TOML_CLEANUP_PRE_COMMAND];
-
 /// `create.ignore-file`: the file `create` adds `.loop-worktrees/` to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum IgnoreFile {
