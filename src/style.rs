@@ -14,8 +14,6 @@
 
 use std::borrow::Cow;
 
-use crate::manifest::Status;
-
 /// Write `path` and a newline, byte for byte (not lossily, not escaped): a
 /// path printed for the shell (`cd "$(git loop path x)"`) must be the path,
 /// whatever bytes it holds.
@@ -126,16 +124,6 @@ pub fn write_table<const N: usize>(
         line(&mut row.iter().map(|(text, sgr)| (text.as_ref(), *sgr)))?;
     }
     Ok(())
-}
-
-pub fn status_sgr(status: Status) -> &'static str {
-    match status {
-        Status::Active => "32",
-        Status::Rejected => "31",
-        Status::Escalated => "33",
-        Status::Merged => "36",
-        Status::Stale => "2",
-    }
 }
 
 /// "removed 3, skipped 2 (1 dirty, 1 locked)".

@@ -19,7 +19,7 @@ use crate::commands::Ctx;
 use crate::error::Result;
 use crate::manifest::{Entry, Status};
 use crate::output::{Out, Report};
-use crate::style::{Cell, escape, status_sgr, write_table};
+use crate::style::{Cell, escape, write_table};
 
 #[derive(Debug, Serialize)]
 pub struct Listed {
@@ -300,4 +300,14 @@ pub fn run(ctx: &Ctx, filter: Option<&[Status]>, long: bool) -> Result<ListRepor
         recorded,
         filter: filter.map(<[Status]>::to_vec),
     })
+}
+
+fn status_sgr(status: Status) -> &'static str {
+    match status {
+        Status::Active => "32",
+        Status::Rejected => "31",
+        Status::Escalated => "33",
+        Status::Merged => "36",
+        Status::Stale => "2",
+    }
 }

@@ -15,6 +15,7 @@ mod hooks;
 mod hostile_input;
 mod human;
 mod interrupts;
+mod layout;
 mod list_long;
 mod locks;
 mod manifest;
