@@ -33,6 +33,7 @@ Register-ArgumentCompleter -Native -CommandName 'git-loop' -ScriptBlock {
             [CompletionResult]::new('create', 'create', [CompletionResultType]::ParameterValue, 'Create a worktree and branch `loop/<RUN_ID>` for a new run')
             [CompletionResult]::new('mark', 'mark', [CompletionResultType]::ParameterValue, 'Record what a run became (never deletes it)')
             [CompletionResult]::new('cleanup', 'cleanup', [CompletionResultType]::ParameterValue, 'Remove the worktrees of finished runs (never forced; branches are kept)')
+            [CompletionResult]::new('remove', 'remove', [CompletionResultType]::ParameterValue, 'Remove the worktrees of the named runs, whatever their status but active (cleanup''s rules)')
             [CompletionResult]::new('reconcile', 'reconcile', [CompletionResultType]::ParameterValue, 'Compare git''s worktrees with the manifest: report orphans, drop vanished runs')
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List recorded runs')
             [CompletionResult]::new('path', 'path', [CompletionResultType]::ParameterValue, 'Print the absolute path of a run''s worktree')
@@ -73,6 +74,17 @@ Register-ArgumentCompleter -Native -CommandName 'git-loop' -ScriptBlock {
             [CompletionResult]::new('--repo', '--repo', [CompletionResultType]::ParameterName, 'Repository to operate on (default: the current directory)')
             [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Report what would be removed; change nothing')
             [CompletionResult]::new('--delete-merged-branches', '--delete-merged-branches', [CompletionResultType]::ParameterName, 'Also delete each removed run''s branch, only if it is merged into its base (git branch -d)')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Machine-readable output: one JSON document on stdout')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'No progress or summary lines on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'No progress or summary lines on stderr')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'git-loop;remove' {
+            [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Repository to operate on (default: the current directory)')
+            [CompletionResult]::new('--repo', '--repo', [CompletionResultType]::ParameterName, 'Repository to operate on (default: the current directory)')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Report what would be removed; change nothing')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Machine-readable output: one JSON document on stdout')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'No progress or summary lines on stderr')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'No progress or summary lines on stderr')
@@ -161,6 +173,7 @@ Register-ArgumentCompleter -Native -CommandName 'git-loop' -ScriptBlock {
             [CompletionResult]::new('create', 'create', [CompletionResultType]::ParameterValue, 'Create a worktree and branch `loop/<RUN_ID>` for a new run')
             [CompletionResult]::new('mark', 'mark', [CompletionResultType]::ParameterValue, 'Record what a run became (never deletes it)')
             [CompletionResult]::new('cleanup', 'cleanup', [CompletionResultType]::ParameterValue, 'Remove the worktrees of finished runs (never forced; branches are kept)')
+            [CompletionResult]::new('remove', 'remove', [CompletionResultType]::ParameterValue, 'Remove the worktrees of the named runs, whatever their status but active (cleanup''s rules)')
             [CompletionResult]::new('reconcile', 'reconcile', [CompletionResultType]::ParameterValue, 'Compare git''s worktrees with the manifest: report orphans, drop vanished runs')
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List recorded runs')
             [CompletionResult]::new('path', 'path', [CompletionResultType]::ParameterValue, 'Print the absolute path of a run''s worktree')
@@ -178,6 +191,9 @@ Register-ArgumentCompleter -Native -CommandName 'git-loop' -ScriptBlock {
             break
         }
         'git-loop;help;cleanup' {
+            break
+        }
+        'git-loop;help;remove' {
             break
         }
         'git-loop;help;reconcile' {

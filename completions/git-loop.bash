@@ -36,6 +36,7 @@ __git_loop_opts() {
         create) echo '--pattern --base --reuse -C --repo --json -q --quiet -h --help' ;;
         mark) echo '-C --repo --json -q --quiet -h --help' ;;
         cleanup) echo '--status --older-than --dry-run --delete-merged-branches -C --repo --json -q --quiet -h --help' ;;
+        remove) echo '--dry-run -C --repo --json -q --quiet -h --help' ;;
         reconcile) echo '--remove-orphan --min-age --dry-run -C --repo --json -q --quiet -h --help' ;;
         list) echo '--status -l --long -C --repo --json -q --quiet -h --help' ;;
         path) echo '-C --repo --json -q --quiet -h --help' ;;
@@ -69,10 +70,11 @@ __git_loop_value() {
 
 __git_loop_positional() {
     case "$1:$2" in
-        help:0) __git_loop_words 'create mark cleanup reconcile list path run log trust config' ;;
+        help:0) __git_loop_words 'create mark cleanup remove reconcile list path run log trust config' ;;
         create:0) COMPREPLY=() ;;
         mark:0) __git_loop_words "$(__git_loop_ids)" ;;
         mark:1) __git_loop_words 'active rejected escalated merged stale' ;;
+        remove:0) __git_loop_words "$(__git_loop_ids)" ;;
         path:0) __git_loop_words "$(__git_loop_ids)" ;;
         run:0) __git_loop_words "$(__git_loop_ids)" ;;
         run:1) COMPREPLY=() ;;
@@ -114,7 +116,7 @@ __git_loop_reply() {
         return
     fi
     if [[ -z $sub ]]; then
-        COMPREPLY=($(compgen -W 'create mark cleanup reconcile list path run log trust config help' -- "$cur"))
+        COMPREPLY=($(compgen -W 'create mark cleanup remove reconcile list path run log trust config help' -- "$cur"))
         return
     fi
     __git_loop_positional "$sub" "$npos"

@@ -30,6 +30,7 @@ set edit:completion:arg-completer[git-loop] = {|@words|
             cand create 'Create a worktree and branch `loop/<RUN_ID>` for a new run'
             cand mark 'Record what a run became (never deletes it)'
             cand cleanup 'Remove the worktrees of finished runs (never forced; branches are kept)'
+            cand remove 'Remove the worktrees of the named runs, whatever their status but active (cleanup''s rules)'
             cand reconcile 'Compare git''s worktrees with the manifest: report orphans, drop vanished runs'
             cand list 'List recorded runs'
             cand path 'Print the absolute path of a run''s worktree'
@@ -67,6 +68,16 @@ set edit:completion:arg-completer[git-loop] = {|@words|
             cand --repo 'Repository to operate on (default: the current directory)'
             cand --dry-run 'Report what would be removed; change nothing'
             cand --delete-merged-branches 'Also delete each removed run''s branch, only if it is merged into its base (git branch -d)'
+            cand --json 'Machine-readable output: one JSON document on stdout'
+            cand -q 'No progress or summary lines on stderr'
+            cand --quiet 'No progress or summary lines on stderr'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'git-loop;remove'= {
+            cand -C 'Repository to operate on (default: the current directory)'
+            cand --repo 'Repository to operate on (default: the current directory)'
+            cand --dry-run 'Report what would be removed; change nothing'
             cand --json 'Machine-readable output: one JSON document on stdout'
             cand -q 'No progress or summary lines on stderr'
             cand --quiet 'No progress or summary lines on stderr'
@@ -147,6 +158,7 @@ set edit:completion:arg-completer[git-loop] = {|@words|
             cand create 'Create a worktree and branch `loop/<RUN_ID>` for a new run'
             cand mark 'Record what a run became (never deletes it)'
             cand cleanup 'Remove the worktrees of finished runs (never forced; branches are kept)'
+            cand remove 'Remove the worktrees of the named runs, whatever their status but active (cleanup''s rules)'
             cand reconcile 'Compare git''s worktrees with the manifest: report orphans, drop vanished runs'
             cand list 'List recorded runs'
             cand path 'Print the absolute path of a run''s worktree'
@@ -161,6 +173,8 @@ set edit:completion:arg-completer[git-loop] = {|@words|
         &'git-loop;help;mark'= {
         }
         &'git-loop;help;cleanup'= {
+        }
+        &'git-loop;help;remove'= {
         }
         &'git-loop;help;reconcile'= {
         }

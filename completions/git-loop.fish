@@ -32,6 +32,7 @@ complete -c git-loop -n "__fish_git_loop_needs_command" -s V -l version -d 'Prin
 complete -c git-loop -n "__fish_git_loop_needs_command" -f -a "create" -d 'Create a worktree and branch `loop/<RUN_ID>` for a new run'
 complete -c git-loop -n "__fish_git_loop_needs_command" -f -a "mark" -d 'Record what a run became (never deletes it)'
 complete -c git-loop -n "__fish_git_loop_needs_command" -f -a "cleanup" -d 'Remove the worktrees of finished runs (never forced; branches are kept)'
+complete -c git-loop -n "__fish_git_loop_needs_command" -f -a "remove" -d 'Remove the worktrees of the named runs, whatever their status but active (cleanup\'s rules)'
 complete -c git-loop -n "__fish_git_loop_needs_command" -f -a "reconcile" -d 'Compare git\'s worktrees with the manifest: report orphans, drop vanished runs'
 complete -c git-loop -n "__fish_git_loop_needs_command" -f -a "list" -d 'List recorded runs'
 complete -c git-loop -n "__fish_git_loop_needs_command" -f -a "path" -d 'Print the absolute path of a run\'s worktree'
@@ -59,6 +60,11 @@ complete -c git-loop -n "__fish_git_loop_using_subcommand cleanup" -l delete-mer
 complete -c git-loop -n "__fish_git_loop_using_subcommand cleanup" -l json -d 'Machine-readable output: one JSON document on stdout'
 complete -c git-loop -n "__fish_git_loop_using_subcommand cleanup" -s q -l quiet -d 'No progress or summary lines on stderr'
 complete -c git-loop -n "__fish_git_loop_using_subcommand cleanup" -s h -l help -d 'Print help'
+complete -c git-loop -n "__fish_git_loop_using_subcommand remove" -s C -l repo -d 'Repository to operate on (default: the current directory)' -r -F
+complete -c git-loop -n "__fish_git_loop_using_subcommand remove" -l dry-run -d 'Report what would be removed; change nothing'
+complete -c git-loop -n "__fish_git_loop_using_subcommand remove" -l json -d 'Machine-readable output: one JSON document on stdout'
+complete -c git-loop -n "__fish_git_loop_using_subcommand remove" -s q -l quiet -d 'No progress or summary lines on stderr'
+complete -c git-loop -n "__fish_git_loop_using_subcommand remove" -s h -l help -d 'Print help'
 complete -c git-loop -n "__fish_git_loop_using_subcommand reconcile" -l remove-orphan -d 'Remove this orphan worktree (repeatable; never forced)' -r
 complete -c git-loop -n "__fish_git_loop_using_subcommand reconcile" -l min-age -d 'Refuse to remove an orphan younger than this (<n><s|m|h|d>; 0 disables)' -r
 complete -c git-loop -n "__fish_git_loop_using_subcommand reconcile" -s C -l repo -d 'Repository to operate on (default: the current directory)' -r -F
@@ -92,17 +98,18 @@ complete -c git-loop -n "__fish_git_loop_using_subcommand config" -s C -l repo -
 complete -c git-loop -n "__fish_git_loop_using_subcommand config" -l json -d 'Machine-readable output: one JSON document on stdout'
 complete -c git-loop -n "__fish_git_loop_using_subcommand config" -s q -l quiet -d 'No progress or summary lines on stderr'
 complete -c git-loop -n "__fish_git_loop_using_subcommand config" -s h -l help -d 'Print help'
-complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup reconcile list path run log trust config help" -f -a "create" -d 'Create a worktree and branch `loop/<RUN_ID>` for a new run'
-complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup reconcile list path run log trust config help" -f -a "mark" -d 'Record what a run became (never deletes it)'
-complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup reconcile list path run log trust config help" -f -a "cleanup" -d 'Remove the worktrees of finished runs (never forced; branches are kept)'
-complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup reconcile list path run log trust config help" -f -a "reconcile" -d 'Compare git\'s worktrees with the manifest: report orphans, drop vanished runs'
-complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup reconcile list path run log trust config help" -f -a "list" -d 'List recorded runs'
-complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup reconcile list path run log trust config help" -f -a "path" -d 'Print the absolute path of a run\'s worktree'
-complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup reconcile list path run log trust config help" -f -a "run" -d 'Run a command inside a run\'s worktree, passing its exit code through'
-complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup reconcile list path run log trust config help" -f -a "log" -d 'Show the event log: every create, mark, remove, skip, drop and reuse'
-complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup reconcile list path run log trust config help" -f -a "trust" -d 'Let the hooks in this repository\'s .git-loop.toml run (for its current content)'
-complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup reconcile list path run log trust config help" -f -a "config" -d 'Show the effective settings and where each one comes from'
-complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup reconcile list path run log trust config help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup remove reconcile list path run log trust config help" -f -a "create" -d 'Create a worktree and branch `loop/<RUN_ID>` for a new run'
+complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup remove reconcile list path run log trust config help" -f -a "mark" -d 'Record what a run became (never deletes it)'
+complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup remove reconcile list path run log trust config help" -f -a "cleanup" -d 'Remove the worktrees of finished runs (never forced; branches are kept)'
+complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup remove reconcile list path run log trust config help" -f -a "remove" -d 'Remove the worktrees of the named runs, whatever their status but active (cleanup\'s rules)'
+complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup remove reconcile list path run log trust config help" -f -a "reconcile" -d 'Compare git\'s worktrees with the manifest: report orphans, drop vanished runs'
+complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup remove reconcile list path run log trust config help" -f -a "list" -d 'List recorded runs'
+complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup remove reconcile list path run log trust config help" -f -a "path" -d 'Print the absolute path of a run\'s worktree'
+complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup remove reconcile list path run log trust config help" -f -a "run" -d 'Run a command inside a run\'s worktree, passing its exit code through'
+complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup remove reconcile list path run log trust config help" -f -a "log" -d 'Show the event log: every create, mark, remove, skip, drop and reuse'
+complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup remove reconcile list path run log trust config help" -f -a "trust" -d 'Let the hooks in this repository\'s .git-loop.toml run (for its current content)'
+complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup remove reconcile list path run log trust config help" -f -a "config" -d 'Show the effective settings and where each one comes from'
+complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup remove reconcile list path run log trust config help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 
 # Run ids from the manifest, status values, and positional values (added by
 # git-loop's generator: clap's script completes none of them).
@@ -142,6 +149,7 @@ end
 complete -c git-loop -n "__fish_git_loop_positional mark 0" -f -a "(git-loop list --ids 2>/dev/null)"
 complete -c git-loop -n "__fish_git_loop_positional mark 1" -f -a "active rejected escalated merged stale"
 complete -c git-loop -n "__fish_git_loop_using_subcommand cleanup" -l status -x -a "active rejected escalated merged stale"
+complete -c git-loop -n "__fish_git_loop_positional remove 0" -f -a "(git-loop list --ids 2>/dev/null)"
 complete -c git-loop -n "__fish_git_loop_using_subcommand reconcile" -l remove-orphan -x -a "(git-loop list --ids 2>/dev/null)"
 complete -c git-loop -n "__fish_git_loop_using_subcommand list" -l status -x -a "active rejected escalated merged stale"
 complete -c git-loop -n "__fish_git_loop_positional path 0" -f -a "(git-loop list --ids 2>/dev/null)"

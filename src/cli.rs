@@ -118,6 +118,11 @@ pub enum Command {
         after_help = "Examples:\n  git loop cleanup --dry-run\n  git loop cleanup --status rejected,stale --older-than 24h"
     )]
     Cleanup(CleanupArgs),
+    /// Remove the worktrees of the named runs, whatever their status but active (cleanup's rules)
+    #[command(
+        after_help = "The runs' worktrees are removed as cleanup removes them: never forced, skipped with a code when\nanything in them would be lost, branches kept, entries dropped. An active or unknown id\nrefuses the whole command before anything changes.\n\nExample:\n  git loop remove try-a try-b --dry-run"
+    )]
+    Remove(RemoveArgs),
     /// Compare git's worktrees with the manifest: report orphans, drop vanished runs
     #[command(after_help = "Example:\n  git loop reconcile --remove-orphan old-run")]
     Reconcile(ReconcileArgs),
@@ -194,6 +199,17 @@ pub struct CleanupArgs {
     /// Also delete each removed run's branch, only if it is merged into its base (git branch -d)
     #[arg(long)]
     pub delete_merged_branches: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct RemoveArgs {
+    /// Runs to remove (not active ones)
+    #[arg(required = true, value_name = "RUN_ID", value_parser = RunId::parse)]
+    pub run_ids: Vec<RunId>,
+
+    /// Report what would be removed; change nothing
+    #[arg(long)]
+    pub dry_run: bool,
 }
 
 #[derive(Debug, Args)]

@@ -94,6 +94,12 @@ pub enum Error {
     #[diagnostic(help("move it away or run `git loop reconcile` to see what it is"))]
     PathExists { path: String },
 
+    #[error("run {id:?} is active: remove never takes an active run")]
+    #[diagnostic(help(
+        "if it is finished, mark it first: git loop mark {id} rejected (or merged, escalated, stale); its worktree is {path}"
+    ))]
+    RunActive { id: String, path: String },
+
     #[error("no run with id {id:?} in the manifest")]
     #[diagnostic(help("`git loop list` shows the recorded runs"))]
     UnknownId { id: String },
@@ -238,6 +244,7 @@ impl Error {
             Error::BranchExists { .. } => "branch-exists",
             Error::PathExists { .. } => "path-exists",
             Error::UnknownId { .. } => "unknown-id",
+            Error::RunActive { .. } => "run-active",
             Error::NotAnOrphan { .. } => "not-an-orphan",
             Error::WorktreeMissing { .. } => "worktree-missing",
             Error::UntrustedHook { .. } => "untrusted-hook",

@@ -252,7 +252,12 @@ _git-loop() {{"#,
             let prefixes = match (d.position, d.arg.get_long()) {
                 (Some(_), _) => {
                     let id = d.arg.get_id();
-                    vec![format!("':{id} -- "), format!("'::{id} -- ")]
+                    vec![
+                        format!("':{id} -- "),
+                        format!("'::{id} -- "),
+                        format!("'*:{id} -- "),
+                        format!("'*::{id} -- "),
+                    ]
                 }
                 (None, Some(long)) => vec![format!("'--{long}=["), format!("'*--{long}=[")],
                 (None, None) => panic!("{}: a dynamic option without a long flag", d.sub),

@@ -186,6 +186,35 @@ pub fn run(ctx: &Ctx, flags: &Flags, out: &mut Out<'_>) -> Result<CleanupReport>
         Some(c) => Some(c),
         None => settings.cleanup_older_than.value,
     };
+    let delete_merged =
+        flags.delete_merged_branches || settings.cleanup_delete_merged_branches.value;
+    reclaim(
+        ctx,
+        &statuses,
+        flags.dry_run,
+        delete_merged,
+        |manifest| Ok(select(manifest, &statuses, older_than)),
+        out,
+    )
+}
+
+/// Remove the worktrees of the runs `choose` picks from the manifest, with
+/// cleanup's rules: `cleanup.pre-command` may veto each, every removal is
+/// guarded (run lock, re-check that the run's status is still in
+/// `statuses`, never forced), branches are kept unless `delete_merged`, and
+/// the removed runs' entries are dropped. `choose` runs once on the manifest
+/// as read before any lock (so a refusal leaves no trace) and again under the
+/// mutex; an error from it refuses the whole command. `cleanup` and
+/// `remove` are this with different choosers.
+pub(crate) fn reclaim(
+    ctx: &Ctx,
+    statuses: &[Status],
+    dry_run: bool,
+    delete_merged: bool,
+    choose: impl Fn(&Manifest) -> Result<Vec<Entry>>,
+    out: &mut Out<'_>,
+) -> Result<CleanupReport> {
+    let settings = ctx.settings()?;
     // An untrusted hook refuses the cleanup before anything changes (a dry
     // run too: it predicts the real one).
     let pre_command = crate::hooks::hook(
@@ -195,7 +224,7 @@ pub fn run(ctx: &Ctx, flags: &Flags, out: &mut Out<'_>) -> Result<CleanupReport>
         ctx.repo.common_dir(),
     )?;
     let mut report = CleanupReport {
-        dry_run: flags.dry_run,
+        dry_run,
         removed: Vec::new(),
         skipped: Vec::new(),
         error: None,
@@ -209,15 +238,16 @@ pub fn run(ctx: &Ctx, flags: &Flags, out: &mut Out<'_>) -> Result<CleanupReport>
     let git = Git::new(ctx.repo.root());
 
     let _ops;
-    let selected = if flags.dry_run {
-        select(&manifest, &statuses, older_than)
+    let selected = if dry_run {
+        choose(&manifest)?
     } else {
+        choose(&manifest)?;
         drop(manifest);
         _ops = OpsLock::acquire(&ctx.loop_dir(), |waiting| {
             out.note(format_args!("{waiting}"))
         })?;
         let _mutex = ManifestMutex::acquire(&ctx.loop_dir())?;
-        select(&ctx.manifest.load_or_default()?, &statuses, older_than)
+        choose(&ctx.manifest.load_or_default()?)?
     };
     if selected.is_empty() {
         return Ok(report);
@@ -226,7 +256,7 @@ pub fn run(ctx: &Ctx, flags: &Flags, out: &mut Out<'_>) -> Result<CleanupReport>
     let remover = Remover::new(&ctx.repo, &git)?;
     let mut refused = Vec::new();
     let selected = match pre_command {
-        Some(command) if !flags.dry_run => {
+        Some(command) if !dry_run => {
             let (kept, no) = run_pre_command(ctx, command, selected, &remover, out)?;
             refused = no;
             kept
@@ -239,7 +269,7 @@ pub fn run(ctx: &Ctx, flags: &Flags, out: &mut Out<'_>) -> Result<CleanupReport>
         }
         None => selected,
     };
-    let outcomes = pool::remove_all(ctx, &remover, &selected, &statuses, flags.dry_run, out);
+    let outcomes = pool::remove_all(ctx, &remover, &selected, statuses, dry_run, out);
     // Entries removed without git (directory and registration already
     // gone): their `remove` event is logged with the drop below. The others
     // were logged as they were removed.
@@ -278,9 +308,7 @@ pub fn run(ctx: &Ctx, flags: &Flags, out: &mut Out<'_>) -> Result<CleanupReport>
     }
     report.skipped.extend(refused);
 
-    let delete_merged =
-        flags.delete_merged_branches || settings.cleanup_delete_merged_branches.value;
-    if delete_merged && !flags.dry_run {
+    if delete_merged && !dry_run {
         for (removed, entry) in report.removed.iter_mut().zip(&gone) {
             match delete_if_merged(ctx, &git, entry) {
                 Ok((deleted, kept)) => {
@@ -295,9 +323,9 @@ pub fn run(ctx: &Ctx, flags: &Flags, out: &mut Out<'_>) -> Result<CleanupReport>
     }
 
     let changed = !gone.is_empty() || !report.skipped.is_empty();
-    if !flags.dry_run
+    if !dry_run
         && changed
-        && let Err(e) = drop_removed(ctx, &gone, &statuses, &report, &unlogged, out)
+        && let Err(e) = drop_removed(ctx, &gone, statuses, &report, &unlogged, out)
     {
         first_error.get_or_insert(e);
     }

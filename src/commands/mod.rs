@@ -10,6 +10,7 @@ pub mod log;
 pub mod mark;
 pub mod path;
 pub mod reconcile;
+pub mod remove;
 pub mod run;
 pub mod trust;
 
@@ -83,6 +84,13 @@ pub fn dispatch(cli: &Cli, out: &mut Out<'_>) -> std::result::Result<(), Fail> {
         Command::Cleanup(args) => {
             let ctx = Ctx::open(cli)?;
             let report = cleanup::run(&ctx, &cleanup::Flags::from(args), out)?;
+            let failed = report.error.as_ref().map(|e| e.message.clone());
+            emit(report, out)?;
+            failed_part_way(failed, out)
+        }
+        Command::Remove(args) => {
+            let ctx = Ctx::open(cli)?;
+            let report = remove::run(&ctx, args, out)?;
             let failed = report.error.as_ref().map(|e| e.message.clone());
             emit(report, out)?;
             failed_part_way(failed, out)

@@ -26,4 +26,5 @@ mod properties;
 mod read;
 mod reconcile;
 mod reliability;
+mod remove;
 mod shell;

@@ -226,6 +226,7 @@ fn bash_completes_git_loop_through_gits_own_completion() {
             "mark",
             "path",
             "reconcile",
+            "remove",
             "run",
             "trust"
         ]
