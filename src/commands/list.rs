@@ -11,7 +11,9 @@
 //! tip contained in the base; a run with no commits of its own counts as
 //! merged, as in `git branch --merged`). A value that cannot be known (the
 //! worktree or the branch is gone, the base no longer resolves) is `null`
-//! in JSON and `-` in the table. Worktrees are read in parallel.
+//! in JSON and `-` in the table. Worktrees are read in parallel. `inUse`
+//! lists the processes working in a worktree (see [`crate::worktree`]'s
+//! risk checks); `/proc` is read once for all of them.
 
 use serde::Serialize;
 
@@ -50,6 +52,10 @@ pub struct Long {
     /// Repositories nested inside the worktree (ignored or not).
     #[serde(rename = "nestedRepos")]
     pub nested_repos: Option<Vec<String>>,
+    /// Processes whose working directory is in the worktree (this one
+    /// included): cleanup skips it, code `in-use`.
+    #[serde(rename = "inUse")]
+    pub in_use: Option<Vec<u32>>,
 }
 
 impl Long {
@@ -67,6 +73,9 @@ impl Long {
         }
         if self.nested_repos.as_ref().is_some_and(|n| !n.is_empty()) {
             parts.push("nested-repo");
+        }
+        if self.in_use.as_ref().is_some_and(|p| !p.is_empty()) {
+            parts.push("in-use");
         }
         if self.dirty == Some(true) {
             parts.push("dirty");
@@ -211,11 +220,19 @@ fn fill_long(ctx: &Ctx, listed: &mut [Listed]) -> Result<()> {
     for l in listed.iter_mut() {
         l.long = Some(Long::default());
     }
+    // Every process's working directory, read once (not per worktree).
+    let processes = if jobs.is_empty() {
+        crate::worktree::Processes::default()
+    } else {
+        crate::worktree::Processes::scan()
+    };
     crate::pool::for_each_parallel(
         &jobs,
         |(_, path, wt)| {
             let c = crate::git::repo::cleanliness(path, &wt.admin_dir).ok();
-            (c, crate::worktree::AtRisk::read_files(wt, path))
+            let mut risk = crate::worktree::AtRisk::read_files(wt, path);
+            risk.in_use = processes.inside(path);
+            (c, risk)
         },
         |k, (c, risk)| {
             let long = listed[jobs[k].0].long.as_mut().expect("just set");
@@ -225,6 +242,7 @@ fn fill_long(ctx: &Ctx, listed: &mut [Listed]) -> Result<()> {
             }
             long.operation = risk.operation;
             long.nested_repos = Some(risk.nested_repos);
+            long.in_use = Some(risk.in_use);
         },
     );
     // Commits only a detached HEAD holds (registered worktrees, present or

@@ -48,6 +48,6 @@ mod run_lock;
 mod skip;
 
 pub use remove::{Remover, remove_worktree};
-pub use risk::{AtRisk, RefTips};
+pub use risk::{AtRisk, Processes, RefTips};
 pub use run_lock::{RUN_LOCK_DEADLINE, RunLock};
 pub use skip::{Removal, Skip, SkipCode, SkippedEntry};

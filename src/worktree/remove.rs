@@ -20,6 +20,9 @@ pub struct Remover<'a> {
     common_dir: PathBuf,
     /// Read on first need (a detached HEAD): every ref tip.
     tips: std::sync::OnceLock<std::result::Result<super::RefTips, String>>,
+    /// Read on first need, once per command: every process's working
+    /// directory (after cleanup's pre-command hooks have run and exited).
+    processes: std::sync::OnceLock<super::Processes>,
 }
 
 impl<'a> Remover<'a> {
@@ -33,6 +36,7 @@ impl<'a> Remover<'a> {
             registrations: repo.loop_worktrees()?.into_iter().collect(),
             common_dir: repo.common_dir().to_path_buf(),
             tips: std::sync::OnceLock::new(),
+            processes: std::sync::OnceLock::new(),
         })
     }
 
@@ -49,6 +53,10 @@ impl<'a> Remover<'a> {
     /// (see [`crate::worktree`]).
     pub fn at_risk(&self, wt: &crate::git::repo::Worktree, abs: &Path) -> Result<super::AtRisk> {
         let mut risk = super::AtRisk::read_files(wt, abs);
+        risk.in_use = self
+            .processes
+            .get_or_init(super::Processes::scan)
+            .inside(abs);
         if let Some(head) = wt.detached_head {
             let repo = gix::open(&self.common_dir).map_err(|e| Error::Repository(e.to_string()))?;
             let tips = self
@@ -70,7 +78,8 @@ impl<'a> Remover<'a> {
 /// - an operation in progress, commits only its detached HEAD holds, or a
 ///   nested repository keep it (see [`crate::worktree`]) — for a
 ///   registration whose directory is gone too (its HEAD may be the last
-///   reference to commits);
+///   reference to commits); so does a running process working in it
+///   (`in-use`, the invoking process included);
 /// - a registration whose directory is already gone is removed with the same
 ///   scoped command (never `git worktree prune`, which can unregister other
 ///   worktrees);

@@ -1,6 +1,29 @@
 //! What a worktree holds that `git worktree remove` does not protect: an
 //! operation in progress, commits only its detached HEAD holds, nested
-//! repositories (see the parent module's doc).
+//! repositories (see the parent module's doc) — and who is in it: a running
+//! process whose working directory is the worktree or below it (`in-use`).
+//!
+//! # In use
+//!
+//! A shell `cd`'d into a run's worktree, an editor, a build or an agent still
+//! working there: removing the directory pulls it out from under them (their
+//! next write fails, or lands in a directory nobody can reach). On Linux every
+//! `/proc/<pid>/cwd` is read once per command ([`Processes::scan`]); processes
+//! whose cwd cannot be read (another user's, gone since) are skipped. The
+//! invoking process counts too (`std::env::current_dir()`), and elsewhere that
+//! is the only check. The kernel reports each cwd already resolved (no
+//! symlinks, no `..`), so only the worktree's own path is canonicalized:
+//! canonicalizing every process's directory would stat it, and one on a hung
+//! network mount would hang the command. A process that enters the worktree
+//! after the scan is not seen: the check narrows the window, it cannot close
+//! it.
+//!
+//! `in-use` is reported last, after operation-in-progress, unreachable-commits
+//! and nested-repo: those are facts about what the worktree holds and stay
+//! until someone acts, while `in-use` says only that someone is there now and
+//! ends by itself when they leave. Reported first, a passing reason would hide
+//! a lasting one (the user would leave the directory, clean up again, and only
+//! then learn of the rebase they left in it).
 
 use std::path::{Path, PathBuf};
 
@@ -132,11 +155,14 @@ pub struct AtRisk {
     /// Commits only the worktree's detached HEAD holds (at most 1000 counted).
     pub unreachable_commits: usize,
     pub nested_repos: Vec<String>,
+    /// Processes whose working directory is the worktree or inside it,
+    /// ascending (see the module doc).
+    pub in_use: Vec<u32>,
 }
 
 impl AtRisk {
     /// What the files alone tell: an operation in progress, nested
-    /// repositories (`unreachable_commits` is left at 0).
+    /// repositories (`unreachable_commits` is left at 0, `in_use` empty).
     pub fn read_files(wt: &crate::git::repo::Worktree, abs: &Path) -> AtRisk {
         let operation = operation_in_progress(&wt.admin_dir);
         // Submodules (their repositories under `<admin>/modules`) keep the
@@ -151,12 +177,14 @@ impl AtRisk {
             operation,
             unreachable_commits: 0,
             nested_repos,
+            in_use: Vec::new(),
         }
     }
 
     /// The skip this calls for, most specific first: an operation in
     /// progress (which usually also detaches HEAD), then unreachable commits,
-    /// then nested repositories.
+    /// then nested repositories, then processes working in it (last: see the
+    /// module doc).
     pub fn skip(&self) -> Option<Skip> {
         if let Some(op) = self.operation {
             return Some(Skip::new(
@@ -197,6 +225,94 @@ impl AtRisk {
                 SkipCode::NestedRepo,
             ));
         }
+        if !self.in_use.is_empty() {
+            return Some(Skip::new(in_use_reason(&self.in_use), SkipCode::InUse));
+        }
         None
+    }
+}
+
+/// "a process is working in it: sleep (pid 4242); …", naming at most ten.
+fn in_use_reason(pids: &[u32]) -> String {
+    const SHOWN: usize = 10;
+    let mut named: Vec<String> = pids
+        .iter()
+        .take(SHOWN)
+        .map(|&pid| match command_name(pid) {
+            Some(comm) => format!("{comm} (pid {pid})"),
+            None => format!("pid {pid}"),
+        })
+        .collect();
+    if pids.len() > SHOWN {
+        named.push(format!("{} more", pids.len() - SHOWN));
+    }
+    let (who, them) = if pids.len() == 1 {
+        ("a process is", "it")
+    } else {
+        ("processes are", "them")
+    };
+    format!(
+        "{who} working in it: {}; removing it would pull the directory out from under {them}: leave it (cd elsewhere) or end {them}, then try again",
+        named.join(", ")
+    )
+}
+
+/// The command name of `pid` (`/proc/<pid>/comm`), when it can be read.
+fn command_name(pid: u32) -> Option<String> {
+    let path = PathBuf::from(format!("/proc/{pid}/comm"));
+    let bytes = crate::fsx::read_regular(&path, 64).ok()??;
+    let name = String::from_utf8_lossy(&bytes).trim_end().to_owned();
+    (!name.is_empty()).then_some(name)
+}
+
+/// The working directories of running processes, read once per command
+/// (see the module doc).
+#[derive(Debug, Default)]
+pub struct Processes {
+    cwds: Vec<(u32, PathBuf)>,
+}
+
+impl Processes {
+    /// This process's working directory and, on Linux, every readable
+    /// `/proc/<pid>/cwd`.
+    pub fn scan() -> Processes {
+        let own = std::process::id();
+        let mut cwds = Vec::new();
+        if let Ok(dir) = std::env::current_dir() {
+            cwds.push((own, dir.canonicalize().unwrap_or(dir)));
+        }
+        #[cfg(target_os = "linux")]
+        if let Ok(entries) = std::fs::read_dir("/proc") {
+            for entry in entries.flatten() {
+                let name = entry.file_name();
+                let Some(pid) = name.to_str().and_then(|n| n.parse::<u32>().ok()) else {
+                    continue;
+                };
+                if pid == own {
+                    continue;
+                }
+                if let Ok(cwd) = std::fs::read_link(entry.path().join("cwd")) {
+                    cwds.push((pid, cwd));
+                }
+            }
+        }
+        Processes { cwds }
+    }
+
+    /// The pids whose working directory is `dir` or below it, ascending
+    /// (none when `dir` does not exist).
+    pub fn inside(&self, dir: &Path) -> Vec<u32> {
+        let Ok(dir) = dir.canonicalize() else {
+            return Vec::new();
+        };
+        let mut pids: Vec<u32> = self
+            .cwds
+            .iter()
+            .filter(|(_, cwd)| cwd.starts_with(&dir))
+            .map(|(pid, _)| *pid)
+            .collect();
+        pids.sort_unstable();
+        pids.dedup();
+        pids
     }
 }

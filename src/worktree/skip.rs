@@ -30,6 +30,9 @@ pub enum SkipCode {
     OperationInProgress,
     /// A repository nested inside the worktree.
     NestedRepo,
+    /// A running process has its working directory in it (the invoking
+    /// shell included).
+    InUse,
     /// Marked with this status after cleanup selected it (`active` above
     /// all): the code is the status's name.
     Remarked(Status),
@@ -53,6 +56,7 @@ impl SkipCode {
             SkipCode::UnreachableCommits => "unreachable-commits",
             SkipCode::OperationInProgress => "operation-in-progress",
             SkipCode::NestedRepo => "nested-repo",
+            SkipCode::InUse => "in-use",
             SkipCode::Remarked(status) => status.as_str(),
             SkipCode::Changed => "changed",
             SkipCode::Error => "error",

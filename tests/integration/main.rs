@@ -14,6 +14,7 @@ mod frictions_usage;
 mod hooks;
 mod hostile_input;
 mod human;
+mod in_use;
 mod interrupts;
 mod layout;
 mod list_long;
