@@ -19,6 +19,9 @@
 //! - **a nested repository** (`nested-repo`): a directory below the top level
 //!   holding a `.git` (a clone inside `vendor/`, ignored or not). Its own
 //!   history may exist nowhere else; git would delete an ignored one silently.
+//! - **a process working in it** (`in-use`): a running process whose current
+//!   directory is the worktree or inside it (Linux: `/proc/*/cwd`; elsewhere
+//!   the invoking process only), the shell that typed the command included.
 //!
 //! Commits reachable only from the worktree's HEAD *reflog* (made detached,
 //! then left by checking a branch out again) are not checked: the branch
