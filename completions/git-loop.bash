@@ -41,6 +41,7 @@ __git_loop_opts() {
         list) echo '--status -l --long -C --repo --json -q --quiet -h --help' ;;
         path) echo '-C --repo --json -q --quiet -h --help' ;;
         run) echo '-C --repo --json -q --quiet -h --help' ;;
+        branches) echo '--delete-merged --dry-run -C --repo --json -q --quiet -h --help' ;;
         log) echo '-C --repo --json -q --quiet -h --help' ;;
         trust) echo '-C --repo --json -q --quiet -h --help' ;;
         config) echo '-C --repo --json -q --quiet -h --help' ;;
@@ -70,7 +71,7 @@ __git_loop_value() {
 
 __git_loop_positional() {
     case "$1:$2" in
-        help:0) __git_loop_words 'create mark cleanup remove reconcile list path run log trust config' ;;
+        help:0) __git_loop_words 'create mark cleanup remove reconcile list path run branches log trust config' ;;
         create:0) COMPREPLY=() ;;
         mark:0) __git_loop_words "$(__git_loop_ids)" ;;
         mark:1) __git_loop_words 'active rejected escalated merged stale' ;;
@@ -116,7 +117,7 @@ __git_loop_reply() {
         return
     fi
     if [[ -z $sub ]]; then
-        COMPREPLY=($(compgen -W 'create mark cleanup remove reconcile list path run log trust config help' -- "$cur"))
+        COMPREPLY=($(compgen -W 'create mark cleanup remove reconcile list path run branches log trust config help' -- "$cur"))
         return
     fi
     __git_loop_positional "$sub" "$npos"

@@ -35,6 +35,7 @@ set edit:completion:arg-completer[git-loop] = {|@words|
             cand list 'List recorded runs'
             cand path 'Print the absolute path of a run''s worktree'
             cand run 'Run a command inside a run''s worktree, passing its exit code through'
+            cand branches 'List loop/* branches no run records (left by cleanup); delete the merged ones'
             cand log 'Show the event log: every create, mark, remove, skip, drop and reuse'
             cand trust 'Let the hooks in this repository''s .git-loop.toml run (for its current content)'
             cand config 'Show the effective settings and where each one comes from'
@@ -127,6 +128,17 @@ set edit:completion:arg-completer[git-loop] = {|@words|
             cand -h 'Print help'
             cand --help 'Print help'
         }
+        &'git-loop;branches'= {
+            cand -C 'Repository to operate on (default: the current directory)'
+            cand --repo 'Repository to operate on (default: the current directory)'
+            cand --delete-merged 'Delete the leftover branches merged into the base (only if still at the tip checked)'
+            cand --dry-run 'Report what --delete-merged would delete; change nothing'
+            cand --json 'Machine-readable output: one JSON document on stdout'
+            cand -q 'No progress or summary lines on stderr'
+            cand --quiet 'No progress or summary lines on stderr'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
         &'git-loop;log'= {
             cand -C 'Repository to operate on (default: the current directory)'
             cand --repo 'Repository to operate on (default: the current directory)'
@@ -163,6 +175,7 @@ set edit:completion:arg-completer[git-loop] = {|@words|
             cand list 'List recorded runs'
             cand path 'Print the absolute path of a run''s worktree'
             cand run 'Run a command inside a run''s worktree, passing its exit code through'
+            cand branches 'List loop/* branches no run records (left by cleanup); delete the merged ones'
             cand log 'Show the event log: every create, mark, remove, skip, drop and reuse'
             cand trust 'Let the hooks in this repository''s .git-loop.toml run (for its current content)'
             cand config 'Show the effective settings and where each one comes from'
@@ -183,6 +196,8 @@ set edit:completion:arg-completer[git-loop] = {|@words|
         &'git-loop;help;path'= {
         }
         &'git-loop;help;run'= {
+        }
+        &'git-loop;help;branches'= {
         }
         &'git-loop;help;log'= {
         }

@@ -137,6 +137,11 @@ pub enum Command {
         after_help = "The command runs with the worktree as its working directory, and with\nGIT_LOOP_ID and GIT_LOOP_ROOT (the main worktree) in its environment.\n\nExample:\n  git loop run fix-login -- cargo test"
     )]
     Run(RunArgs),
+    /// List loop/* branches no run records (left by cleanup); delete the merged ones
+    #[command(
+        after_help = "A leftover branch has no manifest entry, so it is compared with the configured base\n(loop.base, default main). Merged means its tip is contained in the base; a branch with no\ncommits of its own counts as merged. A branch checked out in any worktree is never deleted.\n\nExamples:\n  git loop branches\n  git loop branches --delete-merged --dry-run"
+    )]
+    Branches(BranchesArgs),
     /// Show the event log: every create, mark, remove, skip, drop and reuse
     #[command(after_help = "Example:\n  git loop log fix-login")]
     Log(LogArgs),
@@ -265,4 +270,15 @@ pub struct PathArgs {
     /// Id of the run
     #[arg(value_parser = RunId::parse)]
     pub run_id: RunId,
+}
+
+#[derive(Debug, Args)]
+pub struct BranchesArgs {
+    /// Delete the leftover branches merged into the base (only if still at the tip checked)
+    #[arg(long)]
+    pub delete_merged: bool,
+
+    /// Report what --delete-merged would delete; change nothing
+    #[arg(long)]
+    pub dry_run: bool,
 }

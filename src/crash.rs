@@ -23,7 +23,8 @@
 //! Points: `after-worktree-add` (create: checkout done, run not recorded),
 //! `before-checkout` (create, split add: after `add --no-checkout`, before
 //! the checkout), `holding-mutex`, `before-manifest-write`,
-//! `before-manifest-rename`, `after-manifest-rename`; fail points:
+//! `before-manifest-rename`, `after-manifest-rename`, `before-branch-delete`
+//! (`branches --delete-merged`: checked, not yet deleted); fail points:
 //! `manifest-write`.
 //!
 //! None of these variables is meant for users; all are documented in the README so

@@ -1,6 +1,7 @@
 //! One module per command. Each handler takes its arguments and a [`Ctx`],
 //! writes only notes (to stderr, through [`Out`]), and returns a report.
 
+pub mod branches;
 pub mod cleanup;
 pub mod config;
 pub mod create;
@@ -91,6 +92,13 @@ pub fn dispatch(cli: &Cli, out: &mut Out<'_>) -> std::result::Result<(), Fail> {
         Command::Remove(args) => {
             let ctx = Ctx::open(cli)?;
             let report = remove::run(&ctx, args, out)?;
+            let failed = report.error.as_ref().map(|e| e.message.clone());
+            emit(report, out)?;
+            failed_part_way(failed, out)
+        }
+        Command::Branches(args) => {
+            let ctx = Ctx::open(cli)?;
+            let report = branches::run(&ctx, args, out)?;
             let failed = report.error.as_ref().map(|e| e.message.clone());
             emit(report, out)?;
             failed_part_way(failed, out)

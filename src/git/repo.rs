@@ -33,6 +33,10 @@ pub struct Worktree {
     pub admin_dir: PathBuf,
 }
 
+/// What [`Repo::loop_branches`] found: short name and tip of each branch,
+/// and the (lossy) names of the refs left out.
+pub type LoopBranches = (Vec<(String, gix::ObjectId)>, Vec<String>);
+
 pub struct Repo {
     /// The main worktree's repository: refs, worktree registrations.
     repo: gix::Repository,
@@ -208,6 +212,78 @@ impl Repo {
             })
             .map_err(repo_err)?;
         Ok(())
+    }
+
+    /// Every branch `refs/heads/loop/*`, short name (`loop/x`) and tip,
+    /// sorted by name. A name that is not UTF-8, or a symbolic ref, is left
+    /// out (named in the second list, so the caller can say so):
+    /// neither could be deleted by the exact compare-and-swap a deletion
+    /// needs.
+    pub fn loop_branches(&self) -> Result<LoopBranches> {
+        let platform = self.repo.references().map_err(repo_err)?;
+        let iter = platform.prefixed(b"refs/heads/loop/").map_err(repo_err)?;
+        let (mut out, mut odd) = (Vec::new(), Vec::new());
+        for r in iter {
+            let r = r.map_err(repo_err)?;
+            let full = r.name().as_bstr();
+            let short = full.strip_prefix(b"refs/heads/").unwrap_or(full);
+            match (short.to_str(), r.target().try_id()) {
+                (Ok(name), Some(id)) => out.push((name.to_owned(), id.to_owned())),
+                _ => odd.push(short.to_str_lossy().into_owned()),
+            }
+        }
+        out.sort();
+        Ok((out, odd))
+    }
+
+    /// The committer time of commit `id` (`None`: not a readable commit).
+    pub fn commit_time(&self, id: gix::ObjectId) -> Option<jiff::Timestamp> {
+        let commit = self.repo.find_commit(id).ok()?;
+        let seconds = commit.time().ok()?.seconds;
+        jiff::Timestamp::from_second(seconds).ok()
+    }
+
+    /// `id` abbreviated as git would (unique here, at least 7 hex digits).
+    pub fn short_id(&self, id: gix::ObjectId) -> String {
+        use gix::prelude::ObjectIdExt;
+        id.attach(&self.repo).shorten_or_id().to_string()
+    }
+
+    /// Branches (short names) git considers checked out anywhere, as `git
+    /// branch -d` does: the HEAD of the main worktree and of every linked
+    /// one, and a branch being rebased or bisected in any of them (its
+    /// `rebase-merge/head-name`, `rebase-apply/head-name` or `BISECT_START`).
+    pub fn checked_out_branches(&self) -> Result<std::collections::HashSet<String>> {
+        let mut out = std::collections::HashSet::new();
+        let short = |name: &[u8]| -> String {
+            let name = name.trim_ascii();
+            name.strip_prefix(b"refs/heads/")
+                .unwrap_or(name)
+                .to_str_lossy()
+                .into_owned()
+        };
+        if let Some(head) = self.repo.head_name().map_err(repo_err)? {
+            out.insert(short(head.as_bstr()));
+        }
+        let mut admin_dirs = vec![self.repo.common_dir().to_path_buf()];
+        for wt in self.worktrees()? {
+            if let Some(branch) = wt.branch {
+                out.insert(branch);
+            }
+            admin_dirs.push(wt.admin_dir);
+        }
+        for dir in admin_dirs {
+            for file in [
+                "rebase-merge/head-name",
+                "rebase-apply/head-name",
+                "BISECT_START",
+            ] {
+                if let Ok(Some(text)) = crate::fsx::read_regular(&dir.join(file), 4096) {
+                    out.insert(short(&text));
+                }
+            }
+        }
+        Ok(out)
     }
 
     /// All linked worktrees registered with git.

@@ -2,6 +2,7 @@
 
 mod common;
 
+mod branches;
 mod cleanup;
 mod colour;
 mod concurrency;

@@ -217,6 +217,7 @@ fn bash_completes_git_loop_through_gits_own_completion() {
     assert_eq!(
         get("git loop "),
         [
+            "branches",
             "cleanup",
             "config",
             "create",

@@ -1,0 +1,273 @@
+//! `git loop branches`: `loop/*` branches no manifest entry names, and
+//! `--delete-merged`, which deletes only merged ones, never one checked out,
+//! and only at the exact tip it checked.
+
+use std::io::{BufRead, Read};
+use std::process::Stdio;
+
+use serde_json::Value;
+
+use crate::common::{JsonExt, TestRepo};
+
+const NOW: &str = "2026-01-03T00:00:00Z";
+
+fn branches(repo: &TestRepo, args: &[&str]) -> Value {
+    let run = TestRepo::output(
+        repo.command()
+            .env("GIT_LOOP_TEST_NOW", NOW)
+            .args(["--json", "branches"])
+            .args(args),
+    );
+    run.ok();
+    assert!(!repo.mutex_path().exists(), "a mutex was left behind");
+    run.json()
+}
+
+fn find<'a>(doc: &'a Value, branch: &str) -> &'a Value {
+    doc.arr("branches")
+        .iter()
+        .find(|b| b["branch"] == branch)
+        .unwrap_or_else(|| panic!("no {branch} in {doc}"))
+}
+
+fn names(doc: &Value) -> Vec<&str> {
+    doc.arr("branches")
+        .iter()
+        .map(|b| b.text("branch"))
+        .collect()
+}
+
+/// A commit on top of HEAD that no branch holds: the work of an unmerged run.
+fn new_commit(repo: &TestRepo, message: &str) -> String {
+    repo.git(["commit-tree", "HEAD^{tree}", "-p", "HEAD", "-m", message])
+        .trim()
+        .to_owned()
+}
+
+fn branch_delete_events(repo: &TestRepo) -> Vec<String> {
+    std::fs::read_to_string(repo.loop_dir().join("events.jsonl"))
+        .unwrap_or_default()
+        .lines()
+        .filter(|l| l.contains("\"event\":\"branch-delete\""))
+        .map(str::to_owned)
+        .collect()
+}
+
+/// A run's branch left by cleanup and a hand-made `loop/*` branch are
+/// listed, with tip, commit time, age and ahead/behind against the base; the
+/// branch of a recorded run is not.
+#[test]
+fn leftover_branches_are_listed_and_recorded_ones_are_not() {
+    let repo = TestRepo::new();
+    repo.create("kept-run");
+    repo.create("done");
+    repo.run(["mark", "done", "rejected"]).ok();
+    repo.run(["cleanup"]).ok();
+    assert!(repo.branch_exists("loop/done"));
+    let work = new_commit(&repo, "work");
+    repo.git(["branch", "loop/by-hand", &work]);
+    repo.git(["branch", "other", &work]);
+
+    let doc = branches(&repo, &[]);
+    assert_eq!(doc["dryRun"], false);
+    assert_eq!(doc["base"], "main");
+    assert_eq!(names(&doc), ["loop/by-hand", "loop/done"]);
+    let head = repo.git(["rev-parse", "main"]).trim().to_owned();
+    let done = find(&doc, "loop/done");
+    assert_eq!(done["tip"], head.as_str());
+    assert_eq!(done["committedAt"], "2026-01-01T00:00:00Z");
+    assert_eq!(done["ageSeconds"], 2 * 86_400);
+    assert_eq!((&done["ahead"], &done["behind"]), (&0.into(), &0.into()));
+    // No commits of its own: merged, for now.
+    assert_eq!(done["merged"], true);
+    assert_eq!(done["checkedOut"], false);
+    assert_eq!(done["deleted"], false);
+    assert_eq!(done["kept"], Value::Null);
+    let by_hand = find(&doc, "loop/by-hand");
+    assert_eq!(by_hand["tip"], work.as_str());
+    assert_eq!(
+        (&by_hand["ahead"], &by_hand["behind"]),
+        (&1.into(), &0.into())
+    );
+    assert_eq!(by_hand["merged"], false);
+
+    let run = repo.run(["branches"]);
+    run.ok();
+    let short = &head[..7];
+    assert!(run.stdout.starts_with("BRANCH"), "{}", run.stdout);
+    assert!(
+        run.stdout
+            .lines()
+            .any(|l| l.starts_with("loop/done") && l.contains(short) && l.contains("yes")),
+        "{}",
+        run.stdout
+    );
+    assert!(!run.stdout.contains("kept-run"), "{}", run.stdout);
+}
+
+/// With no leftover branch, stdout is empty and stderr says so.
+#[test]
+fn no_leftover_branches_says_so() {
+    let repo = TestRepo::new();
+    repo.create("a");
+    let run = repo.run(["branches"]);
+    run.ok();
+    assert_eq!(run.stdout, "");
+    assert!(
+        run.stderr.contains("no leftover loop/* branches"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(branches(&repo, &[]).arr("branches").len(), 0);
+}
+
+/// An unmerged leftover branch is the only copy of its work: never deleted.
+#[test]
+fn an_unmerged_leftover_branch_is_never_deleted() {
+    let repo = TestRepo::new();
+    let work = new_commit(&repo, "work");
+    repo.git(["branch", "loop/unmerged", &work]);
+    let doc = branches(&repo, &["--delete-merged"]);
+    let b = find(&doc, "loop/unmerged");
+    assert_eq!(b["deleted"], false);
+    assert_eq!(b["kept"], "not-merged");
+    assert_eq!(repo.git(["rev-parse", "loop/unmerged"]).trim(), work);
+    assert!(branch_delete_events(&repo).is_empty());
+}
+
+/// `--dry-run` says what would be deleted and deletes nothing;
+/// `--delete-merged` then deletes exactly the merged one, and logs it with
+/// its tip.
+#[test]
+fn a_merged_leftover_branch_is_deleted_and_not_by_a_dry_run() {
+    let repo = TestRepo::new();
+    let head = repo.git(["rev-parse", "main"]).trim().to_owned();
+    let work = new_commit(&repo, "work");
+    repo.git(["branch", "loop/merged", "main"]);
+    repo.git(["branch", "loop/unmerged", &work]);
+
+    let dry = branches(&repo, &["--delete-merged", "--dry-run"]);
+    assert_eq!(dry["dryRun"], true);
+    assert_eq!(find(&dry, "loop/merged")["deleted"], true);
+    assert_eq!(find(&dry, "loop/unmerged")["kept"], "not-merged");
+    let human = repo.run(["branches", "--dry-run"]);
+    human.ok();
+    assert!(human.stdout.contains("would delete"), "{}", human.stdout);
+    assert!(human.stderr.contains("would delete 1"), "{}", human.stderr);
+    assert!(repo.branch_exists("loop/merged"));
+    assert!(!repo.loop_dir().exists(), "a dry run creates nothing");
+
+    let doc = branches(&repo, &["--delete-merged"]);
+    assert_eq!(doc["dryRun"], false);
+    assert_eq!(find(&doc, "loop/merged")["deleted"], true);
+    assert_eq!(find(&doc, "loop/unmerged")["deleted"], false);
+    assert!(!repo.branch_exists("loop/merged"));
+    assert!(repo.branch_exists("loop/unmerged"));
+    let events = branch_delete_events(&repo);
+    assert_eq!(events.len(), 1, "{events:?}");
+    assert!(events[0].contains("\"id\":\"merged\""), "{}", events[0]);
+    assert!(
+        events[0].contains(&head),
+        "the tip is logged: {}",
+        events[0]
+    );
+    // Once deleted it is no longer listed.
+    assert_eq!(names(&branches(&repo, &[])), ["loop/unmerged"]);
+}
+
+/// A merged branch checked out in a worktree (linked or the main one) is
+/// never deleted.
+#[test]
+fn a_branch_checked_out_in_a_worktree_is_never_deleted() {
+    let repo = TestRepo::new();
+    repo.git(["branch", "loop/in-linked", "main"]);
+    repo.git(["branch", "loop/in-main", "main"]);
+    let elsewhere = repo.base().join("elsewhere");
+    repo.git([
+        "worktree",
+        "add",
+        "-q",
+        elsewhere.to_str().unwrap(),
+        "loop/in-linked",
+    ]);
+    repo.git(["checkout", "-q", "loop/in-main"]);
+
+    let doc = branches(&repo, &["--delete-merged"]);
+    for branch in ["loop/in-linked", "loop/in-main"] {
+        let b = find(&doc, branch);
+        assert_eq!(b["merged"], true, "{b}");
+        assert_eq!(b["checkedOut"], true, "{b}");
+        assert_eq!(b["deleted"], false, "{b}");
+        assert_eq!(b["kept"], "checked-out", "{b}");
+        assert!(repo.branch_exists(branch));
+    }
+    assert!(branch_delete_events(&repo).is_empty());
+}
+
+/// A branch moved between the check and the deletion is kept: the deletion
+/// is a compare-and-swap on the tip that was checked. The process is paused
+/// at `before-branch-delete` while `git branch -f` moves the branch onto
+/// unmerged work.
+#[test]
+fn a_branch_moved_after_the_check_is_kept() {
+    let repo = TestRepo::new();
+    repo.git(["branch", "loop/racy", "main"]);
+    let work = new_commit(&repo, "work arriving late");
+    let go = repo.base().join("go");
+    let mut child = repo
+        .command()
+        .env(
+            "GIT_LOOP_TEST_CRASH",
+            format!("before-branch-delete:until:{}", go.display()),
+        )
+        .args(["--json", "branches", "--delete-merged"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stderr = std::io::BufReader::new(child.stderr.take().unwrap());
+    let mut line = String::new();
+    while !line.contains("paused at before-branch-delete") {
+        line.clear();
+        if stderr.read_line(&mut line).unwrap() == 0 {
+            let _ = child.kill();
+            panic!("exited before reaching before-branch-delete");
+        }
+    }
+    repo.git(["branch", "-f", "loop/racy", &work]);
+    std::fs::write(&go, "").unwrap();
+    let mut stdout = String::new();
+    child
+        .stdout
+        .take()
+        .unwrap()
+        .read_to_string(&mut stdout)
+        .unwrap();
+    let mut rest = String::new();
+    stderr.read_to_string(&mut rest).unwrap();
+    assert!(child.wait().unwrap().success(), "{rest}");
+    assert!(!repo.mutex_path().exists());
+
+    let doc: Value = serde_json::from_str(&stdout).unwrap();
+    let b = find(&doc, "loop/racy");
+    assert_eq!(b["deleted"], false);
+    assert_eq!(b["kept"], "moved");
+    assert!(rest.contains("loop/racy moved"), "{rest}");
+    assert_eq!(repo.git(["rev-parse", "loop/racy"]).trim(), work);
+    assert!(branch_delete_events(&repo).is_empty());
+}
+
+/// When the configured base does not resolve, merged is unknown and nothing
+/// is deleted.
+#[test]
+fn an_unresolvable_base_deletes_nothing() {
+    let repo = TestRepo::new();
+    repo.git(["branch", "loop/x", "main"]);
+    repo.git(["config", "loop.base", "no-such-base"]);
+    let doc = branches(&repo, &["--delete-merged"]);
+    let b = find(&doc, "loop/x");
+    assert_eq!(b["merged"], Value::Null);
+    assert_eq!(b["ahead"], Value::Null);
+    assert_eq!(b["kept"], "not-merged");
+    assert!(repo.branch_exists("loop/x"));
+}
