@@ -37,7 +37,7 @@ __git_loop_opts() {
         mark) echo '-C --repo --json -q --quiet -h --help' ;;
         cleanup) echo '--status --older-than --dry-run --delete-merged-branches -C --repo --json -q --quiet -h --help' ;;
         remove) echo '--dry-run -C --repo --json -q --quiet -h --help' ;;
-        reconcile) echo '--remove-orphan --min-age --dry-run -C --repo --json -q --quiet -h --help' ;;
+        reconcile) echo '--remove-orphan --adopt --min-age --dry-run -C --repo --json -q --quiet -h --help' ;;
         list) echo '--status -l --long -C --repo --json -q --quiet -h --help' ;;
         path) echo '-C --repo --json -q --quiet -h --help' ;;
         run) echo '-C --repo --json -q --quiet -h --help' ;;
@@ -50,7 +50,7 @@ __git_loop_opts() {
 
 __git_loop_takes_value() {
     case "$1:$2" in
-        *:-C|*:--repo|create:--pattern|create:--base|cleanup:--status|cleanup:--older-than|reconcile:--remove-orphan|reconcile:--min-age|list:--status) return 0 ;;
+        *:-C|*:--repo|create:--pattern|create:--base|cleanup:--status|cleanup:--older-than|reconcile:--remove-orphan|reconcile:--adopt|reconcile:--min-age|list:--status) return 0 ;;
     esac
     return 1
 }
@@ -63,6 +63,7 @@ __git_loop_value() {
         cleanup:--status) __git_loop_csv 'active rejected escalated merged stale' ;;
         cleanup:--older-than) COMPREPLY=() ;;
         reconcile:--remove-orphan) __git_loop_words "$(__git_loop_ids)" ;;
+        reconcile:--adopt) __git_loop_words "$(__git_loop_ids)" ;;
         reconcile:--min-age) COMPREPLY=() ;;
         list:--status) __git_loop_csv 'active rejected escalated merged stale' ;;
         *) COMPREPLY=() ;;

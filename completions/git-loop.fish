@@ -67,6 +67,7 @@ complete -c git-loop -n "__fish_git_loop_using_subcommand remove" -l json -d 'Ma
 complete -c git-loop -n "__fish_git_loop_using_subcommand remove" -s q -l quiet -d 'No progress or summary lines on stderr'
 complete -c git-loop -n "__fish_git_loop_using_subcommand remove" -s h -l help -d 'Print help'
 complete -c git-loop -n "__fish_git_loop_using_subcommand reconcile" -l remove-orphan -d 'Remove this orphan worktree (repeatable; never forced)' -r
+complete -c git-loop -n "__fish_git_loop_using_subcommand reconcile" -l adopt -d 'Record this orphan as an active run instead (repeatable): it must be a worktree of this repository with loop/<ID> checked out' -r
 complete -c git-loop -n "__fish_git_loop_using_subcommand reconcile" -l min-age -d 'Refuse to remove an orphan younger than this (<n><s|m|h|d>; 0 disables)' -r
 complete -c git-loop -n "__fish_git_loop_using_subcommand reconcile" -s C -l repo -d 'Repository to operate on (default: the current directory)' -r -F
 complete -c git-loop -n "__fish_git_loop_using_subcommand reconcile" -l dry-run -d 'Report what would change; change nothing'
@@ -140,7 +141,7 @@ function __fish_git_loop_positional
                 return 1
             case '--*=*'
             case '-*'
-                if contains -- $word -C --repo; or contains -- "$sub:$word" create:--pattern create:--base cleanup:--status cleanup:--older-than reconcile:--remove-orphan reconcile:--min-age list:--status
+                if contains -- $word -C --repo; or contains -- "$sub:$word" create:--pattern create:--base cleanup:--status cleanup:--older-than reconcile:--remove-orphan reconcile:--adopt reconcile:--min-age list:--status
                     set pending $word
                 end
             case '*'
@@ -159,6 +160,7 @@ complete -c git-loop -n "__fish_git_loop_positional mark 1" -f -a "active reject
 complete -c git-loop -n "__fish_git_loop_using_subcommand cleanup" -l status -x -a "active rejected escalated merged stale"
 complete -c git-loop -n "__fish_git_loop_positional remove 0" -f -a "(git-loop list --ids 2>/dev/null)"
 complete -c git-loop -n "__fish_git_loop_using_subcommand reconcile" -l remove-orphan -x -a "(git-loop list --ids 2>/dev/null)"
+complete -c git-loop -n "__fish_git_loop_using_subcommand reconcile" -l adopt -x -a "(git-loop list --ids 2>/dev/null)"
 complete -c git-loop -n "__fish_git_loop_using_subcommand list" -l status -x -a "active rejected escalated merged stale"
 complete -c git-loop -n "__fish_git_loop_positional path 0" -f -a "(git-loop list --ids 2>/dev/null)"
 complete -c git-loop -n "__fish_git_loop_positional run 0" -f -a "(git-loop list --ids 2>/dev/null)"

@@ -223,6 +223,11 @@ pub struct ReconcileArgs {
     #[arg(long, value_name = "ID", value_parser = RunId::parse)]
     pub remove_orphan: Vec<RunId>,
 
+    /// Record this orphan as an active run instead (repeatable): it must be a worktree of this
+    /// repository with loop/<ID> checked out
+    #[arg(long, value_name = "ID", value_parser = RunId::parse)]
+    pub adopt: Vec<RunId>,
+
     /// Refuse to remove an orphan younger than this (<n><s|m|h|d>; 0 disables)
     #[arg(long, value_name = "AGE", default_value = "2h", value_parser = min_age_flag)]
     pub min_age: MinAge,

@@ -94,6 +94,12 @@ pub enum Error {
     #[diagnostic(help("move it away or run `git loop reconcile` to see what it is"))]
     PathExists { path: String },
 
+    #[error("{id:?} cannot be adopted: {reason}")]
+    #[diagnostic(help(
+        "`git loop reconcile` lists the orphans; adopt only a worktree of this repository with loop/<id> checked out"
+    ))]
+    NotAdoptable { id: String, reason: String },
+
     #[error("run {id:?} is active: remove never takes an active run")]
     #[diagnostic(help(
         "if it is finished, mark it first: git loop mark {id} rejected (or merged, escalated, stale); its worktree is {path}"
@@ -245,6 +251,7 @@ impl Error {
             Error::PathExists { .. } => "path-exists",
             Error::UnknownId { .. } => "unknown-id",
             Error::RunActive { .. } => "run-active",
+            Error::NotAdoptable { .. } => "not-adoptable",
             Error::NotAnOrphan { .. } => "not-an-orphan",
             Error::WorktreeMissing { .. } => "worktree-missing",
             Error::UntrustedHook { .. } => "untrusted-hook",

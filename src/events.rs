@@ -38,6 +38,8 @@ pub enum EventKind {
     Reuse,
     /// `--delete-merged-branches` deleted a removed run's branch.
     BranchDelete,
+    /// `reconcile --adopt` recorded an orphan as an active run.
+    Adopt,
 }
 
 impl EventKind {
@@ -51,6 +53,7 @@ impl EventKind {
             EventKind::OrphanRemove => "orphan-remove",
             EventKind::Reuse => "reuse",
             EventKind::BranchDelete => "branch-delete",
+            EventKind::Adopt => "adopt",
         }
     }
 }

@@ -24,7 +24,10 @@
 //! included. The JSON `orphans` list holds every orphan found, including the
 //! ones removed on request (which also appear in `removedOrphans`).
 
-use serde::Serialize;
+mod adopt;
+mod report;
+
+pub use report::{IdPath, Orphan, ReconcileReport};
 
 use crate::cli::ReconcileArgs;
 use crate::commands::Ctx;
@@ -32,103 +35,9 @@ use crate::error::{Error, Result};
 use crate::git::cmd::Git;
 use crate::lock::{ManifestMutex, OpsLock};
 use crate::manifest::Entry;
-use crate::output::{Out, Report};
+use crate::output::Out;
 use crate::runid;
 use crate::worktree::{Removal, Remover, Skip, SkipCode, SkippedEntry, remove_worktree};
-
-#[derive(Debug, Serialize)]
-pub struct Orphan {
-    pub id: String,
-    pub path: String,
-    pub branch: Option<String>,
-}
-
-#[derive(Debug, Serialize)]
-pub struct IdPath {
-    pub id: String,
-    pub path: String,
-    /// What git-loop finished itself (see [`crate::leftover`]).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub note: Option<String>,
-}
-
-#[derive(Debug, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct ReconcileReport {
-    pub dry_run: bool,
-    pub orphans: Vec<Orphan>,
-    pub dropped: Vec<IdPath>,
-    pub removed_orphans: Vec<IdPath>,
-    pub skipped: Vec<SkippedEntry>,
-    /// How many of `skipped` are strays (not logged).
-    #[serde(skip)]
-    pub strays: usize,
-    /// `--remove-orphan` named at least one orphan.
-    #[serde(skip)]
-    pub named_orphans: bool,
-    /// Set when reconcile failed part way (say, the manifest write): what it
-    /// did before is still listed; exit 1.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub error: Option<super::Failure>,
-}
-
-impl Report for ReconcileReport {
-    fn human(&self, out: &mut Out<'_>) -> std::io::Result<()> {
-        let would = if self.dry_run { "would " } else { "" };
-        for o in &self.orphans {
-            writeln!(
-                out.stdout,
-                "orphan {} ({}, {})",
-                o.id,
-                o.path,
-                o.branch.as_deref().unwrap_or("detached")
-            )?;
-        }
-        for d in &self.dropped {
-            writeln!(out.stdout, "{would}drop {} ({} is gone)", d.id, d.path)?;
-        }
-        for r in &self.removed_orphans {
-            writeln!(out.stdout, "{would}remove orphan {} ({})", r.id, r.path)?;
-            if let Some(note) = &r.note {
-                writeln!(out.stdout, "  {note}")?;
-            }
-        }
-        for s in &self.skipped {
-            writeln!(
-                out.stdout,
-                "skipped {}: {}",
-                s.id,
-                crate::style::escape(&s.human_reason())
-            )?;
-            if let Some(help) = &s.help {
-                writeln!(out.stdout, "  help: {}", crate::style::escape(help))?;
-            }
-        }
-        let codes: Vec<&str> = self.skipped.iter().map(|s| s.code.as_str()).collect();
-        let (drop, remove) = if self.dry_run {
-            ("would drop", "would remove")
-        } else {
-            ("dropped", "removed")
-        };
-        let orphans = |n: usize| format!("{n} orphan{}", if n == 1 { "" } else { "s" });
-        out.note(format_args!(
-            "{}, {drop} {}, {remove} {}, skipped {}{}",
-            orphans(self.orphans.len()),
-            self.dropped.len(),
-            orphans(self.removed_orphans.len()),
-            self.skipped.len(),
-            crate::style::skip_detail(&codes),
-        ));
-        // The hint only when no orphan was named: after a named one was
-        // skipped, its reason already says what to do.
-        if !self.orphans.is_empty() && self.removed_orphans.is_empty() && !self.named_orphans {
-            out.note(format_args!(
-                "hint: remove an orphan with `git loop reconcile --remove-orphan <ID>`"
-            ));
-        }
-        Ok(())
-    }
-}
 
 /// How long ago the orphan's directory or its git admin directory last
 /// changed — the younger of the two. `None` when neither can be read.
@@ -151,7 +60,8 @@ pub fn run(ctx: &Ctx, args: &ReconcileArgs, out: &mut Out<'_>) -> Result<Reconci
     if loop_dir_exists {
         ctx.manifest.load_or_default()?;
     }
-    let _ops = if !dry_run && (loop_dir_exists || !args.remove_orphan.is_empty()) {
+    let named_any = !args.remove_orphan.is_empty() || !args.adopt.is_empty();
+    let _ops = if !dry_run && (loop_dir_exists || named_any) {
         ctx.ensure_loop_dir()?;
         Some(OpsLock::acquire(&ctx.loop_dir(), |waiting| {
             out.note(format_args!("{waiting}"))
@@ -176,7 +86,8 @@ pub fn run(ctx: &Ctx, args: &ReconcileArgs, out: &mut Out<'_>) -> Result<Reconci
         dropped: Vec::new(),
         removed_orphans: Vec::new(),
         skipped: Vec::new(),
-        named_orphans: !args.remove_orphan.is_empty(),
+        named_orphans: named_any,
+        adopted: Vec::new(),
         strays: 0,
         error: None,
     };
@@ -206,6 +117,34 @@ pub fn run(ctx: &Ctx, args: &ReconcileArgs, out: &mut Out<'_>) -> Result<Reconci
             return Err(Error::NotAnOrphan {
                 id: id.to_string(),
                 reason,
+            });
+        }
+    }
+
+    // Orphans to adopt: each checked before anything changes.
+    let adopt_base = if args.adopt.is_empty() {
+        String::new()
+    } else {
+        ctx.settings()?.base.value.clone()
+    };
+    for id in &args.adopt {
+        if known.contains(id.as_str()) {
+            return Err(Error::NotAdoptable {
+                id: id.to_string(),
+                reason: "it is recorded in the manifest already".into(),
+            });
+        }
+        adopt::check(
+            &ctx.loop_dir(),
+            id,
+            remover.registration(id),
+            args.remove_orphan.contains(id),
+        )?;
+        if !report.adopted.iter().any(|a| a.id == id.as_str()) {
+            report.adopted.push(IdPath {
+                id: id.to_string(),
+                path: runid::rel_path(id),
+                note: None,
             });
         }
     }
@@ -309,8 +248,8 @@ pub fn run(ctx: &Ctx, args: &ReconcileArgs, out: &mut Out<'_>) -> Result<Reconci
     // The mutex is taken even when nothing changed: taking it is what
     // removes a stale one, as the contract says.
     if !dry_run
-        && loop_dir_exists
-        && let Err(e) = apply(ctx, &dropped, &report, out)
+        && (loop_dir_exists || !report.adopted.is_empty())
+        && let Err(e) = apply(ctx, &dropped, &adopt_base, &report, out)
     {
         report.error = Some(super::Failure::from(&e));
     }
@@ -319,9 +258,16 @@ pub fn run(ctx: &Ctx, args: &ReconcileArgs, out: &mut Out<'_>) -> Result<Reconci
 
 /// Drop the entries whose directory is gone — only the runs observed (same
 /// id and `createdAt`), in one linear pass — and log what happened.
-fn apply(ctx: &Ctx, dropped: &[&Entry], report: &ReconcileReport, out: &mut Out<'_>) -> Result<()> {
+fn apply(
+    ctx: &Ctx,
+    dropped: &[&Entry],
+    base: &str,
+    report: &ReconcileReport,
+    out: &mut Out<'_>,
+) -> Result<()> {
     let mutex = ManifestMutex::acquire(&ctx.loop_dir())?;
-    if !dropped.is_empty() {
+    let mut events = Vec::new();
+    if !dropped.is_empty() || !report.adopted.is_empty() {
         let mut manifest = ctx.manifest.load_or_default()?;
         let gone: std::collections::HashMap<&str, &Entry> =
             dropped.iter().map(|e| (e.id.as_str(), *e)).collect();
@@ -329,11 +275,21 @@ fn apply(ctx: &Ctx, dropped: &[&Entry], report: &ReconcileReport, out: &mut Out<
         manifest
             .worktrees
             .retain(|e| !gone.get(e.id.as_str()).is_some_and(|g| g.same_run(e)));
-        if manifest.worktrees.len() != before {
+        let mut changed = manifest.worktrees.len() != before;
+        for a in &report.adopted {
+            // Recorded meanwhile (a create that finished late): leave it.
+            if manifest.find(&a.id).is_none() {
+                manifest.worktrees.push(adopt::entry(&a.id, base));
+                let mut e = crate::events::Event::new(crate::events::EventKind::Adopt, &a.id);
+                e.detail = Some(format!("pattern {:?}, base {base}", adopt::PATTERN));
+                events.push(e);
+                changed = true;
+            }
+        }
+        if changed {
             ctx.manifest.write(&manifest, &mutex)?;
         }
     }
-    let mut events = Vec::new();
     for d in &report.dropped {
         events.push(crate::events::Event::new(
             crate::events::EventKind::Drop,

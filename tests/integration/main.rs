@@ -2,6 +2,7 @@
 
 mod common;
 
+mod adopt;
 mod branches;
 mod cleanup;
 mod colour;

@@ -1,0 +1,87 @@
+//! `reconcile --adopt <ID>`: an orphan git-loop could have made becomes an
+//! active run; anything else is refused before anything changes.
+
+use std::fs;
+
+use crate::common::{JsonExt, TestRepo};
+
+fn orphan(repo: &TestRepo, id: &str, branch: &str) {
+    fs::create_dir_all(repo.loop_dir()).unwrap();
+    repo.git([
+        "worktree",
+        "add",
+        "-q",
+        "-b",
+        branch,
+        &format!(".loop-worktrees/{id}"),
+        "main",
+    ]);
+}
+
+#[test]
+fn an_orphan_of_ours_is_adopted_as_an_active_run() {
+    let repo = TestRepo::new();
+    repo.create("known");
+    orphan(&repo, "stray", "loop/stray");
+
+    let dry = repo
+        .run(["--json", "reconcile", "--adopt", "stray", "--dry-run"])
+        .json();
+    assert_eq!(dry.ids("adopted"), ["stray"], "{dry}");
+    assert_eq!(repo.ids(), ["known"], "a dry run records nothing");
+
+    let v = repo.run(["--json", "reconcile", "--adopt", "stray"]).json();
+    assert_eq!(v.ids("adopted"), ["stray"], "{v}");
+    assert_eq!(repo.ids(), ["known", "stray"]);
+    assert_eq!(repo.status_of("stray").as_deref(), Some("active"));
+    let entry = repo.manifest().find_id("worktrees", "stray").clone();
+    assert_eq!(entry["pattern"], "adopted");
+    assert_eq!(entry["baseBranch"], "main");
+    let path = repo.run(["path", "stray"]);
+    path.ok();
+    assert_eq!(path.stdout.trim(), repo.wt("stray").to_str().unwrap());
+    let log = repo.run(["--json", "log", "stray"]).json();
+    assert_eq!(log.arr("events")[0]["event"], "adopt", "{log}");
+    // It is a run now: no longer an orphan; a create --reuse hands it back.
+    let again = repo.run(["--json", "reconcile"]).json();
+    assert!(again.arr("orphans").is_empty(), "{again}");
+    repo.run(["create", "stray", "--pattern", "x", "--reuse"])
+        .ok();
+}
+
+#[test]
+fn what_git_loop_could_not_have_made_is_not_adopted() {
+    let repo = TestRepo::new();
+    repo.create("known");
+    orphan(&repo, "other", "feature");
+    orphan(&repo, "det", "loop/det");
+    assert!(
+        repo.git_in(&repo.wt("det"), ["checkout", "-q", "--detach"])
+            .status
+            .success()
+    );
+    orphan(&repo, "both", "loop/both");
+    let before = fs::read(repo.manifest_path()).unwrap();
+    for args in [
+        vec!["reconcile", "--adopt", "other"],
+        vec!["reconcile", "--adopt", "det"],
+        vec!["reconcile", "--adopt", "known"],
+        vec!["reconcile", "--adopt", "nothing-here"],
+        vec![
+            "reconcile",
+            "--adopt",
+            "both",
+            "--remove-orphan",
+            "both",
+            "--min-age",
+            "0",
+        ],
+    ] {
+        let run = repo.run([&["--json"][..], &args].concat());
+        run.code(1);
+        assert_eq!(run.json()["error"]["code"], "not-adoptable", "{args:?}");
+        assert!(run.stderr.contains(args[2]), "{}", run.stderr);
+        assert_eq!(fs::read(repo.manifest_path()).unwrap(), before, "{args:?}");
+    }
+    assert!(repo.wt("both").join("README").exists());
+}
