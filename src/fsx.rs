@@ -79,41 +79,25 @@ fn open_with(path: &Path, opts: &OpenOptions) -> Result<Option<File>> {
 /// and without blocking on a FIFO. `Ok(None)` when it does not exist; a
 /// symlink, a non-regular file or a larger file is refused, naming it.
 pub fn read_regular(path: &Path, cap: u64) -> Result<Option<Vec<u8>>> {
-    let Some(file) = open_with(path, nofollow_nonblock(OpenOptions::new().read(true)))? else {
-        return Ok(None);
-    };
-    let mut bytes = Vec::new();
-    file.take(cap + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| Error::io("could not read", path, e))?;
-    if bytes.len() as u64 > cap {
-        return Err(Error::UnsafePath {
-            path: path.to_path_buf(),
-            reason: format!("it is larger than {cap} bytes"),
-        });
-    }
-    Ok(Some(bytes))
+    let file = open_with(path, nofollow_nonblock(OpenOptions::new().read(true)))?;
+    file.map(|f| read_capped(f, path, cap)).transpose()
 }
 
 /// [`read_regular`] that follows symlinks (for the user's own files, which
 /// dotfile managers commonly link), still refusing non-regular files and
 /// capping the size.
 pub fn read_regular_following(path: &Path, cap: u64) -> Result<Option<Vec<u8>>> {
-    let file = match OpenOptions::new()
-        .read(true)
-        .custom_flags(libc::O_CLOEXEC | libc::O_NONBLOCK)
-        .open(path)
-    {
-        Ok(f) => f,
-        Err(e) if e.kind() == ErrorKind::NotFound => return Ok(None),
-        Err(e) => return Err(Error::io("could not open", path, e)),
-    };
-    let meta = file
-        .metadata()
-        .map_err(|e| Error::io("could not read", path, e))?;
-    if !meta.is_file() {
-        return Err(not_regular(path));
-    }
+    let file = open_with(
+        path,
+        OpenOptions::new()
+            .read(true)
+            .custom_flags(libc::O_CLOEXEC | libc::O_NONBLOCK),
+    )?;
+    file.map(|f| read_capped(f, path, cap)).transpose()
+}
+
+/// All of `file` (at `path`, for messages), refused when over `cap` bytes.
+fn read_capped(file: File, path: &Path, cap: u64) -> Result<Vec<u8>> {
     let mut bytes = Vec::new();
     file.take(cap + 1)
         .read_to_end(&mut bytes)
@@ -124,7 +108,7 @@ pub fn read_regular_following(path: &Path, cap: u64) -> Result<Option<Vec<u8>>> 
             reason: format!("it is larger than {cap} bytes"),
         });
     }
-    Ok(Some(bytes))
+    Ok(bytes)
 }
 
 #[cfg(test)]
