@@ -72,6 +72,13 @@ pub trait Report: Serialize {
     fn check_json(&self) -> Result<(), Error> {
         Ok(())
     }
+
+    /// The failure part way through, for a report that lists what was done
+    /// before it (cleanup, remove, reconcile, branches): written after the
+    /// report, on stderr, and the command exits 1.
+    fn failed_part_way(&self) -> Option<&crate::error::Failure> {
+        None
+    }
 }
 
 /// A command either fails with an [`Error`] or finds its stdout closed (e.g.

@@ -110,6 +110,10 @@ pub struct BranchesReport {
 }
 
 impl Report for BranchesReport {
+    fn failed_part_way(&self) -> Option<&crate::error::Failure> {
+        self.error.as_ref()
+    }
+
     fn human(&self, out: &mut Out<'_>) -> std::io::Result<()> {
         if self.branches.is_empty() {
             out.note(format_args!("no leftover loop/* branches"));

@@ -42,21 +42,16 @@ fn emit<R: Report>(report: R, out: &mut Out<'_>) -> std::result::Result<(), Fail
         report.human(out)?;
     }
     out.stdout.flush()?;
+    // A failure part way: the report above lists what was done before it.
+    if let Some(failure) = report.failed_part_way() {
+        writeln!(
+            out.stderr,
+            "git-loop: error: {}",
+            crate::style::escape(&failure.message)
+        )?;
+        return Err(Fail::Exit(1));
+    }
     Ok(())
-}
-
-/// After a report that lists what was done before a failure: the human
-/// diagnostic on stderr (with `--json` too, as for every failure), exit 1.
-fn failed_part_way(message: Option<String>, out: &mut Out<'_>) -> std::result::Result<(), Fail> {
-    let Some(message) = message else {
-        return Ok(());
-    };
-    writeln!(
-        out.stderr,
-        "git-loop: error: {}",
-        crate::style::escape(&message)
-    )?;
-    Err(Fail::Exit(1))
 }
 
 pub fn dispatch(cli: &Cli, out: &mut Out<'_>) -> std::result::Result<(), Fail> {
@@ -84,31 +79,19 @@ pub fn dispatch(cli: &Cli, out: &mut Out<'_>) -> std::result::Result<(), Fail> {
         }
         Command::Cleanup(args) => {
             let ctx = Ctx::open(cli)?;
-            let report = cleanup::run(&ctx, &cleanup::Flags::from(args), out)?;
-            let failed = report.error.as_ref().map(|e| e.message.clone());
-            emit(report, out)?;
-            failed_part_way(failed, out)
+            emit(cleanup::run(&ctx, &cleanup::Flags::from(args), out)?, out)
         }
         Command::Remove(args) => {
             let ctx = Ctx::open(cli)?;
-            let report = remove::run(&ctx, args, out)?;
-            let failed = report.error.as_ref().map(|e| e.message.clone());
-            emit(report, out)?;
-            failed_part_way(failed, out)
+            emit(remove::run(&ctx, args, out)?, out)
         }
         Command::Branches(args) => {
             let ctx = Ctx::open(cli)?;
-            let report = branches::run(&ctx, args, out)?;
-            let failed = report.error.as_ref().map(|e| e.message.clone());
-            emit(report, out)?;
-            failed_part_way(failed, out)
+            emit(branches::run(&ctx, args, out)?, out)
         }
         Command::Reconcile(args) => {
             let ctx = Ctx::open(cli)?;
-            let report = reconcile::run(&ctx, args, out)?;
-            let failed = report.error.as_ref().map(|e| e.message.clone());
-            emit(report, out)?;
-            failed_part_way(failed, out)
+            emit(reconcile::run(&ctx, args, out)?, out)
         }
         Command::List(args) => {
             let filter = args.status.as_ref().map(|s| s.0.as_slice());

@@ -160,6 +160,16 @@ impl SkippedEntry {
         }
     }
 
+    /// The human lines for this skip: `skipped <id>: <reason>`, then its help.
+    pub fn write_human(&self, w: &mut dyn std::io::Write) -> std::io::Result<()> {
+        let reason = crate::style::escape(&self.human_reason()).into_owned();
+        writeln!(w, "skipped {}: {reason}", self.id)?;
+        if let Some(help) = &self.help {
+            writeln!(w, "  help: {}", crate::style::escape(help))?;
+        }
+        Ok(())
+    }
+
     /// The event-log line for this skip.
     pub fn event(&self) -> crate::events::Event {
         let mut e = crate::events::Event::new(crate::events::EventKind::Skip, &self.id);

@@ -53,6 +53,10 @@ pub struct CleanupReport {
 }
 
 impl Report for CleanupReport {
+    fn failed_part_way(&self) -> Option<&crate::error::Failure> {
+        self.error.as_ref()
+    }
+
     fn human(&self, out: &mut Out<'_>) -> std::io::Result<()> {
         let verb = if self.dry_run {
             "would remove"
@@ -81,15 +85,7 @@ impl Report for CleanupReport {
             }
         }
         for s in &self.skipped {
-            writeln!(
-                out.stdout,
-                "skipped {}: {}",
-                s.id,
-                crate::style::escape(&s.human_reason())
-            )?;
-            if let Some(help) = &s.help {
-                writeln!(out.stdout, "  help: {}", crate::style::escape(help))?;
-            }
+            s.write_human(out.stdout)?;
         }
         let codes: Vec<&str> = self.skipped.iter().map(|s| s.code.as_str()).collect();
         let summary = crate::style::summary(verb, self.removed.len(), &codes);

@@ -45,6 +45,10 @@ pub struct ReconcileReport {
 }
 
 impl Report for ReconcileReport {
+    fn failed_part_way(&self) -> Option<&crate::error::Failure> {
+        self.error.as_ref()
+    }
+
     fn human(&self, out: &mut Out<'_>) -> std::io::Result<()> {
         let would = if self.dry_run { "would " } else { "" };
         for o in &self.orphans {
@@ -73,15 +77,7 @@ impl Report for ReconcileReport {
             )?;
         }
         for s in &self.skipped {
-            writeln!(
-                out.stdout,
-                "skipped {}: {}",
-                s.id,
-                crate::style::escape(&s.human_reason())
-            )?;
-            if let Some(help) = &s.help {
-                writeln!(out.stdout, "  help: {}", crate::style::escape(help))?;
-            }
+            s.write_human(out.stdout)?;
         }
         let codes: Vec<&str> = self.skipped.iter().map(|s| s.code.as_str()).collect();
         let (drop, remove) = if self.dry_run {
