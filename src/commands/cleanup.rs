@@ -40,6 +40,7 @@ use crate::manifest::{Entry, Manifest, Status};
 use crate::output::Out;
 use crate::worktree::{Removal, Remover, Skip, SkipCode, SkippedEntry};
 
+mod branch;
 mod pool;
 mod report;
 
@@ -77,44 +78,6 @@ fn select(
         .filter(|e| cutoff.is_none_or(|c| e.created_at.0 < c))
         .cloned()
         .collect()
-}
-
-/// Delete `loop/<id>` only if its tip is contained in the run's base branch
-/// (checked with gix), and then only with `git branch -d`, git's own check as
-/// a second gate. An unmerged branch is the only copy of a run's work.
-fn delete_if_merged(ctx: &Ctx, git: &Git, entry: &Entry) -> Result<(bool, Option<KeptBranch>)> {
-    let branch = entry.branch();
-    let Some(tip) = ctx.repo.branch_target(&branch)? else {
-        return Ok((false, None));
-    };
-    let Some(base) = ctx.repo.resolve_commit(&entry.base_branch) else {
-        return Ok((
-            false,
-            Some(KeptBranch {
-                code: KeptCode::NotMerged,
-                reason: format!("its base {:?} no longer resolves", entry.base_branch),
-            }),
-        ));
-    };
-    if !ctx.repo.is_ancestor(tip, base)? {
-        return Ok((
-            false,
-            Some(KeptBranch {
-                code: KeptCode::NotMerged,
-                reason: format!("not merged into {}", entry.base_branch),
-            }),
-        ));
-    }
-    match git.branch_delete(&branch)? {
-        Ok(()) => Ok((true, None)),
-        Err(refusal) => Ok((
-            false,
-            Some(KeptBranch {
-                code: KeptCode::GitRefused,
-                reason: refusal.reason(),
-            }),
-        )),
-    }
 }
 
 /// Run `cleanup.pre-command` in each selected worktree that is there to be
@@ -234,7 +197,10 @@ pub(crate) fn reclaim(
     }
     // Validated before any lock is taken: a manifest git-loop does not
     // understand refuses the cleanup with no trace left.
-    let manifest = ctx.manifest.load_or_default()?;
+    let (manifest, snapshot) = match ctx.manifest.load_snapshot()? {
+        Some((m, snap)) => (m, Some(snap)),
+        None => (Manifest::default(), None),
+    };
     let git = Git::new(ctx.repo.root());
 
     let _ops;
@@ -242,12 +208,16 @@ pub(crate) fn reclaim(
         choose(&manifest)?
     } else {
         choose(&manifest)?;
-        drop(manifest);
         _ops = OpsLock::acquire(&ctx.loop_dir(), |waiting| {
             out.note(format_args!("{waiting}"))
         })?;
         let _mutex = ManifestMutex::acquire(&ctx.loop_dir())?;
-        choose(&ctx.manifest.load_or_default()?)?
+        // Parsed again only if another command replaced it meanwhile.
+        if snapshot.is_some_and(|s| s.is_current(ctx.manifest.path())) {
+            choose(&manifest)?
+        } else {
+            choose(&ctx.manifest.load_or_default()?)?
+        }
     };
     if selected.is_empty() {
         return Ok(report);
@@ -310,7 +280,7 @@ pub(crate) fn reclaim(
 
     if delete_merged && !dry_run {
         for (removed, entry) in report.removed.iter_mut().zip(&gone) {
-            match delete_if_merged(ctx, &git, entry) {
+            match branch::delete_if_merged(ctx, &git, entry) {
                 Ok((deleted, kept)) => {
                     removed.branch_deleted = Some(deleted);
                     removed.branch_kept = kept;

@@ -57,9 +57,11 @@ pub fn run(ctx: &Ctx, args: &ReconcileArgs, out: &mut Out<'_>) -> Result<Reconci
     let loop_dir_exists = ctx.loop_dir_exists()?;
     // Validated before any lock is taken: a manifest git-loop does not
     // understand refuses the command with no trace left.
-    if loop_dir_exists {
-        ctx.manifest.load_or_default()?;
-    }
+    let snapshot = if loop_dir_exists {
+        ctx.manifest.load_snapshot()?
+    } else {
+        None
+    };
     let named_any = !args.remove_orphan.is_empty() || !args.adopt.is_empty();
     let _ops = if !dry_run && (loop_dir_exists || named_any) {
         ctx.ensure_loop_dir()?;
@@ -72,10 +74,11 @@ pub fn run(ctx: &Ctx, args: &ReconcileArgs, out: &mut Out<'_>) -> Result<Reconci
 
     let git = Git::new(ctx.repo.root());
     let remover = Remover::new(&ctx.repo, &git)?;
-    let manifest = if loop_dir_exists {
-        ctx.manifest.load_or_default()?
-    } else {
-        Default::default()
+    // Parsed again only if another command replaced it meanwhile.
+    let manifest = match snapshot {
+        Some((parsed, snap)) if snap.is_current(ctx.manifest.path()) => parsed,
+        _ if loop_dir_exists => ctx.manifest.load_or_default()?,
+        _ => Default::default(),
     };
     let known: std::collections::HashSet<&str> =
         manifest.worktrees.iter().map(|e| e.id.as_str()).collect();
