@@ -5,172 +5,17 @@
 //!
 //! `BENCH_QUICK=1` runs fewer iterations (a smoke run).
 
+mod common;
+
+use common::*;
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::time::{Duration, Instant};
-
-const BIN: &str = env!("CARGO_BIN_EXE_git-loop");
-
-struct Env {
-    home: PathBuf,
-}
-
-impl Env {
-    fn cmd(&self, program: &str, dir: &Path) -> Command {
-        let mut c = Command::new(program);
-        c.env_clear()
-            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
-            .env("HOME", &self.home)
-            .env("XDG_CONFIG_HOME", self.home.join(".config"))
-            .env("GIT_CONFIG_NOSYSTEM", "1")
-            .env("GIT_CONFIG_GLOBAL", self.home.join("gitconfig"))
-            .env("GIT_AUTHOR_NAME", "Bench")
-            .env("GIT_AUTHOR_EMAIL", "bench@example.com")
-            .env("GIT_COMMITTER_NAME", "Bench")
-            .env("GIT_COMMITTER_EMAIL", "bench@example.com")
-            .env("LC_ALL", "C")
-            .current_dir(dir)
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped());
-        c
-    }
-    fn git(&self, dir: &Path, args: &[&str]) -> Command {
-        let mut c = self.cmd("git", dir);
-        c.args(args);
-        c
-    }
-    fn gl(&self, dir: &Path, args: &[&str]) -> Command {
-        let mut c = self.cmd(BIN, dir);
-        c.args(args);
-        c
-    }
-}
-
-fn run(mut c: Command) {
-    let out = c.output().expect("spawn");
-    assert!(
-        out.status.success(),
-        "{c:?} failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-}
-
-fn timed(c: Command) -> Duration {
-    let t = Instant::now();
-    run(c);
-    t.elapsed()
-}
-
-fn median(v: &mut [Duration]) -> Duration {
-    v.sort();
-    let n = v.len();
-    if n % 2 == 1 {
-        v[n / 2]
-    } else {
-        (v[n / 2 - 1] + v[n / 2]) / 2
-    }
-}
-
-fn ms(d: Duration) -> String {
-    format!("{:.1} ms", d.as_secs_f64() * 1000.0)
-}
-
-struct Row {
-    scenario: String,
-    ours: Duration,
-    base: Duration,
-    target: Option<f64>,
-    note: String,
-}
-
-/// Interleave `ours(i)` and `base(i)` for `n` iterations (ABBA); `reset(i)`
-/// runs untimed after each pair.
-fn compare(
-    n: usize,
-    mut ours: impl FnMut(usize) -> Duration,
-    mut base: impl FnMut(usize) -> Duration,
-    mut reset: impl FnMut(usize),
-) -> (Duration, Duration) {
-    let (mut a, mut b) = (Vec::new(), Vec::new());
-    for i in 0..n {
-        if i % 2 == 0 {
-            a.push(ours(i));
-            b.push(base(i));
-        } else {
-            b.push(base(i));
-            a.push(ours(i));
-        }
-        reset(i);
-        // Let the page cache write back what this pair wrote and deleted,
-        // so it is not charged to the next pair.
-        let _ = Command::new("sync").status();
-    }
-    (median(&mut a), median(&mut b))
-}
-
-fn init_repo(env: &Env, dir: &Path, files: usize) {
-    std::fs::create_dir_all(dir).unwrap();
-    run(env.git(dir, &["init", "-q", "-b", "main"]));
-    for i in 0..files.max(1) {
-        let sub = dir.join(format!("d{}", i / 100));
-        std::fs::create_dir_all(&sub).unwrap();
-        std::fs::write(sub.join(format!("f{i}.txt")), format!("file {i}\n")).unwrap();
-    }
-    std::fs::write(dir.join(".gitignore"), ".loop-worktrees/\n").unwrap();
-    run(env.git(dir, &["add", "-A"]));
-    run(env.git(dir, &["commit", "-q", "-m", "fixture"]));
-    std::fs::create_dir_all(dir.join(".loop-worktrees")).unwrap();
-}
-
-fn write_manifest(dir: &Path, n: usize, status: &str) {
-    let mut text = String::from("{\n  \"version\": 1,\n  \"worktrees\": [\n");
-    for i in 0..n {
-        let sep = if i + 1 == n { "" } else { "," };
-        let _ = writeln!(
-            text,
-            "    {{\"id\": \"run-{i}\", \"path\": \".loop-worktrees/run-{i}\", \"branch\": \"loop/run-{i}\", \"baseBranch\": \"main\", \"pattern\": \"bench\", \"createdAt\": \"2026-01-01T00:00:00Z\", \"status\": \"{status}\"}}{sep}"
-        );
-    }
-    text.push_str("  ]\n}\n");
-    std::fs::write(dir.join(".loop-worktrees/manifest.json"), text).unwrap();
-}
-
-/// Remove a worktree made by the benchmark itself (fixture reset, untimed).
-fn drop_worktree(env: &Env, repo: &Path, rel: &str) {
-    let _ = std::fs::remove_dir_all(repo.join(rel));
-    run(env.git(repo, &["worktree", "prune"]));
-}
-
-fn peak_rss_kib(env: &Env, repo: &Path, args: &[&str]) -> Option<u64> {
-    if !Path::new("/usr/bin/time").exists() {
-        return None;
-    }
-    let mut c = env.cmd("/usr/bin/time", repo);
-    c.args(["-f", "%M", BIN]).args(args);
-    let out = c.output().ok()?;
-    String::from_utf8_lossy(&out.stderr)
-        .lines()
-        .last()?
-        .trim()
-        .parse()
-        .ok()
-}
 
 fn main() {
     let quick = std::env::var_os("BENCH_QUICK").is_some();
     let it = |full: usize| if quick { 3.min(full) } else { full };
-    let tmp = tempfile::Builder::new()
-        .prefix("git-loop-bench")
-        .tempdir()
-        .unwrap();
-    let base = tmp.path().canonicalize().unwrap();
-    let env = Env {
-        home: base.join("home"),
-    };
-    std::fs::create_dir_all(env.home.join(".config")).unwrap();
-    std::fs::write(env.home.join("gitconfig"), "").unwrap();
+    let (_tmp, base, env) = setup();
     let cores = std::thread::available_parallelism()
         .map(|n| n.get())
         .unwrap_or(1);
@@ -299,6 +144,8 @@ fn main() {
         let repo = base.join(format!("m{entries}"));
         init_repo(&env, &repo, 1);
         write_manifest(&repo, entries, "active");
+        // `path` refuses a run whose directory is gone: give run-500 one.
+        std::fs::create_dir_all(repo.join(".loop-worktrees/run-500")).unwrap();
         let n = it(31);
         let mut per_command = Vec::new();
         for (name, args) in [
@@ -577,22 +424,7 @@ fn main() {
             ""
         }
     );
-    println!("| scenario | git-loop | baseline | ratio | target | met | baseline and notes |");
-    println!("|---|---|---|---|---|---|---|");
-    for r in &rows {
-        let ratio = r.ours.as_secs_f64() / r.base.as_secs_f64();
-        let (target, met) = match r.target {
-            Some(t) => (format!("≤ {t}"), if ratio <= t { "yes" } else { "NO" }),
-            None => ("report".into(), "-"),
-        };
-        println!(
-            "| {} | {} | {} | {ratio:.2} | {target} | {met} | {} |",
-            r.scenario,
-            ms(r.ours),
-            ms(r.base),
-            r.note
-        );
-    }
+    print_rows(&rows);
     if !peer_line.is_empty() {
         println!("\n{peer_line}");
     }
