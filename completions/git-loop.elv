@@ -46,7 +46,7 @@ set edit:completion:arg-completer[git-loop] = {|@words|
             cand --base 'Branch or commit to start from (default: config `loop.base`, else `main`)'
             cand -C 'Repository to operate on (default: the current directory)'
             cand --repo 'Repository to operate on (default: the current directory)'
-            cand --reuse 'If this run is already active and its worktree is intact, print its path and change nothing'
+            cand --reuse 'If this run is already active and its worktree is intact, print its path and change nothing; if loop/<RUN_ID> exists with no worktree, check it out as it is'
             cand --json 'Machine-readable output: one JSON document on stdout'
             cand -q 'No progress or summary lines on stderr'
             cand --quiet 'No progress or summary lines on stderr'

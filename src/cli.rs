@@ -171,7 +171,7 @@ pub struct CreateArgs {
     #[arg(long, value_name = "BRANCH")]
     pub base: Option<String>,
 
-    /// If this run is already active and its worktree is intact, print its path and change nothing
+    /// If this run is already active and its worktree is intact, print its path and change nothing; if loop/<RUN_ID> exists with no worktree, check it out as it is
     #[arg(long)]
     pub reuse: bool,
 }

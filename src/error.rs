@@ -227,7 +227,7 @@ fn branch_exists_help(branch: &str, racing: bool) -> String {
         "wait for it: `git loop list` shows the run once it is recorded. If no create is running, one was interrupted: `git loop reconcile` shows what it left".to_owned()
     } else {
         format!(
-            "it is probably left from an earlier run of this id (cleanup keeps branches). Inspect it with `git log {branch}`, delete it with `git branch -d {branch}` if its work is merged, or pick another run id"
+            "it is probably left from an earlier run of this id (cleanup keeps branches). Inspect it with `git log {branch}`; carry on from it with `--reuse` (checks it out as it is); delete it with `git branch -d {branch}` if its work is merged; or pick another run id"
         )
     }
 }

@@ -43,13 +43,14 @@ mod base;
 mod ignore;
 mod report;
 mod reuse;
+mod rollback;
 
 pub use report::{CreateReport, FailedHook};
 
 use crate::cli::CreateArgs;
 use crate::commands::Ctx;
 use crate::error::{Error, Result};
-use crate::git::cmd::Git;
+use crate::git::cmd::{Git, Start};
 use crate::lock::{ManifestMutex, OpsLock};
 use crate::manifest::{Entry, Status};
 use crate::output::Out;
@@ -101,7 +102,8 @@ pub fn run(ctx: &Ctx, args: &CreateArgs, out: &mut Out<'_>) -> Result<CreateRepo
         }
         refuse_active(&manifest, id)?;
     }
-    if ctx.repo.branch_exists(&branch)? {
+    // With --reuse, an existing `loop/<id>` with no worktree is adopted.
+    if !args.reuse && ctx.repo.branch_exists(&branch)? {
         return Err(branch_exists(ctx, id, branch));
     }
     // An untrusted hook refuses the create before anything changes (a reuse,
@@ -130,13 +132,22 @@ pub fn run(ctx: &Ctx, args: &CreateArgs, out: &mut Out<'_>) -> Result<CreateRepo
     let ops = OpsLock::acquire(&ctx.loop_dir(), |waiting| {
         out.note(format_args!("{waiting}"))
     })?;
-    if ctx.repo.branch_exists(&branch)? {
-        return Err(branch_exists(ctx, id, branch));
-    }
+    // Decided under the lock: a branch that exists is adopted (--reuse) and
+    // checked out as it is, never moved, and never deleted by a rollback.
+    let adopted = match ctx.repo.branch_target(&branch)? {
+        Some(_) if !args.reuse => return Err(branch_exists(ctx, id, branch)),
+        tip => tip,
+    };
     if abs.symlink_metadata().is_ok() {
         return Err(Error::PathExists { path: rel });
     }
-    let commit_hex = base_commit.to_string();
+    // The branch this create makes, which only it may delete again.
+    let made_branch = adopted.is_none().then_some(base_commit);
+    let commit_hex = adopted.unwrap_or(base_commit).to_string();
+    let start = match adopted {
+        Some(_) => Start::ExistingBranch,
+        None => Start::NewBranchAt(&commit_hex),
+    };
     // Uncontended: one plain `git worktree add` under the lock (fewest
     // processes). Contended — other creates are queuing — the lock covers
     // only `add --no-checkout` and the checkout runs in parallel outside it.
@@ -144,9 +155,9 @@ pub fn run(ctx: &Ctx, args: &CreateArgs, out: &mut Out<'_>) -> Result<CreateRepo
     // From here until the run is recorded, SIGINT/SIGTERM undoes what this
     // create made (see `crate::signals`); git calls run "busy", so files are
     // never deleted under a running git.
-    let window = RollbackWindow::open(rollback(ctx.repo.root(), id, base_commit));
+    let window = RollbackWindow::open(rollback::rollback(ctx.repo.root(), id, made_branch));
     window.enter();
-    let added = git.worktree_add(&branch, &rel, &commit_hex, !split)?;
+    let added = git.worktree_add(&branch, &rel, start, !split)?;
     if let Err(failure) = added {
         let registered = abs.exists()
             && ctx
@@ -165,7 +176,10 @@ pub fn run(ctx: &Ctx, args: &CreateArgs, out: &mut Out<'_>) -> Result<CreateRepo
             // git may have created the branch before failing. Under the lock
             // and after the check above, a branch at the base commit with no
             // worktree is this attempt's: remove it so a retry is not blocked.
-            if !abs.exists() && ctx.repo.branch_target(&branch)? == Some(base_commit) {
+            if made_branch.is_some()
+                && !abs.exists()
+                && ctx.repo.branch_target(&branch)? == Some(base_commit)
+            {
                 let _ = ctx.repo.delete_branch_if_at(&branch, base_commit);
             }
             return Err(Error::Git(failure));
@@ -197,16 +211,21 @@ pub fn run(ctx: &Ctx, args: &CreateArgs, out: &mut Out<'_>) -> Result<CreateRepo
 
     let created_at = crate::time::now();
     let entry = Entry::new(id, &base, &args.pattern, created_at);
-    if let Err(e) = record(ctx, &entry, &window, out) {
+    if let Err(e) = record(ctx, &entry, adopted, &window, out) {
         // Best effort: the worktree is fresh and clean, so a plain remove works.
         let _ = git.worktree_remove(&rel);
-        let _ = ctx.repo.delete_branch_if_at(&branch, base_commit);
+        if let Some(at) = made_branch {
+            let _ = ctx.repo.delete_branch_if_at(&branch, at);
+        }
         return Err(e);
     }
     drop(window);
     let mut report = CreateReport {
         entry,
-        method: args.reuse.then_some(report::Method::Created),
+        method: args.reuse.then_some(match adopted {
+            Some(_) => report::Method::Adopted,
+            None => report::Method::Created,
+        }),
         copy: None,
         post_command: None,
         error: None,
@@ -241,86 +260,6 @@ pub fn run(ctx: &Ctx, args: &CreateArgs, out: &mut Out<'_>) -> Result<CreateRepo
         report.post_command = Some(outcome);
     }
     Ok(report)
-}
-
-/// What a signal runs between `git worktree add` and the manifest write:
-/// undo this create, say what was done on stderr. Runs on the signal thread
-/// or at a checkpoint of the main thread, never under a running git child,
-/// and never while this process holds the worktree-operation lock.
-fn rollback(
-    root: &std::path::Path,
-    id: &str,
-    base_commit: gix::ObjectId,
-) -> impl FnOnce() + Send + 'static {
-    let (root, id) = (root.to_path_buf(), id.to_owned());
-    move || {
-        let said = undo_create(&root, &id, base_commit).unwrap_or_else(|e| {
-            format!(
-                "could not roll back the create of {id} ({e}); see `git loop reconcile --remove-orphan {id}`"
-            )
-        });
-        crate::signals::say(&format!("git-loop: interrupted: {said}"));
-    }
-}
-
-/// Remove `.loop-worktrees/<id>` — with `git worktree remove`, or, when git
-/// refuses (never checked out, or a checkout cut short), with the verified
-/// removal of [`crate::leftover`] — then `loop/<id>` if it still points at
-/// `base_commit`. Anything that is not provably this create's is left.
-fn undo_create(root: &std::path::Path, id: &str, base_commit: gix::ObjectId) -> Result<String> {
-    let repo = crate::git::repo::Repo::discover(root)?;
-    let loop_dir = repo.loop_dir();
-    let _ops = OpsLock::acquire(&loop_dir, |_| ())?;
-    let git = Git::new(repo.root());
-    let rel = runid::rel_path(id);
-    let branch = runid::branch_name(id);
-    let registered = repo
-        .loop_worktrees()?
-        .into_iter()
-        .find(|(name, _)| name == id)
-        .map(|(_, wt)| wt);
-    let mut done = Vec::new();
-    match registered {
-        Some(wt) => {
-            if let Err(refusal) = git.worktree_remove(&rel)? {
-                let finished = crate::leftover::finish_if_only_git(
-                    repo.gix(),
-                    &git,
-                    &loop_dir,
-                    id,
-                    &wt.admin_dir,
-                )?;
-                if let crate::leftover::Finish::Refused(why) = finished {
-                    return Ok(format!(
-                        "left {rel} and branch {branch} in place: git refused to remove it ({}) and it holds more than git's files ({why}); see `git loop reconcile`",
-                        refusal.reason()
-                    ));
-                }
-            }
-            done.push(format!("removed {rel}"));
-        }
-        None if loop_dir.join(id).symlink_metadata().is_ok() => {
-            return Ok(format!(
-                "left {rel} and branch {branch} in place: it is not registered with git"
-            ));
-        }
-        None => {}
-    }
-    match repo.branch_target(&branch)? {
-        Some(at) if at == base_commit => {
-            repo.delete_branch_if_at(&branch, base_commit)?;
-            done.push(format!("deleted branch {branch}"));
-        }
-        Some(_) => done.push(format!("kept branch {branch}: it has moved")),
-        None => {}
-    }
-    if done.is_empty() {
-        done.push("nothing had been made yet".to_owned());
-    }
-    Ok(format!(
-        "rolled back the create of {id}: {}",
-        done.join(", ")
-    ))
 }
 
 /// The refusal of an existing `loop/<id>`. Usually a leftover of an earlier
@@ -362,7 +301,13 @@ fn refuse_active(manifest: &crate::manifest::Manifest, id: &str) -> Result<()> {
 
 /// Record the run; `window` closes once the manifest is written, so a signal
 /// from then on leaves the recorded run in place.
-fn record(ctx: &Ctx, entry: &Entry, window: &RollbackWindow, out: &mut Out<'_>) -> Result<()> {
+fn record(
+    ctx: &Ctx,
+    entry: &Entry,
+    adopted: Option<gix::ObjectId>,
+    window: &RollbackWindow,
+    out: &mut Out<'_>,
+) -> Result<()> {
     let mutex = ManifestMutex::acquire(&ctx.loop_dir())?;
     let mut manifest = ctx.manifest.load_or_default()?;
     refuse_active(&manifest, &entry.id)?;
@@ -370,10 +315,11 @@ fn record(ctx: &Ctx, entry: &Entry, window: &RollbackWindow, out: &mut Out<'_>) 
     manifest.worktrees.push(entry.clone());
     window.commit(|| ctx.manifest.write(&manifest, &mutex))?;
     let mut event = crate::events::Event::new(crate::events::EventKind::Create, &entry.id);
-    event.detail = Some(format!(
-        "pattern {:?}, base {}",
-        entry.pattern, entry.base_branch
-    ));
+    let mut detail = format!("pattern {:?}, base {}", entry.pattern, entry.base_branch);
+    if let Some(tip) = adopted {
+        detail.push_str(&format!(", adopted branch {} at {tip}", entry.branch()));
+    }
+    event.detail = Some(detail);
     super::log_events(ctx, &[event], out);
     Ok(())
 }

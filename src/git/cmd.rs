@@ -68,7 +68,8 @@ impl Git {
         }
     }
 
-    /// `git worktree add [--no-checkout] --no-track -b <branch> -- <rel_path> <commit>`.
+    /// `git worktree add [--no-checkout] --no-track -b <branch> -- <rel_path> <commit>`
+    /// (or `… -- <rel_path> <branch>` for a branch that exists, see [`Start`]).
     ///
     /// With `checkout`, one step: branch, registration, checkout and the
     /// `post-checkout` hook. Without it, only the branch, the registration
@@ -84,21 +85,28 @@ impl Git {
         &self,
         branch: &str,
         rel_path: &str,
-        commit: &str,
+        start: Start<'_>,
         checkout: bool,
     ) -> Result<std::result::Result<(), CommandError>> {
         let mut args: Vec<&OsStr> = vec!["worktree".as_ref(), "add".as_ref()];
         if !checkout {
             args.push("--no-checkout".as_ref());
         }
-        args.extend::<[&OsStr; 6]>([
-            "--no-track".as_ref(),
-            "-b".as_ref(),
-            branch.as_ref(),
-            "--".as_ref(),
-            rel_path.as_ref(),
-            commit.as_ref(),
-        ]);
+        match start {
+            Start::NewBranchAt(commit) => args.extend::<[&OsStr; 6]>([
+                "--no-track".as_ref(),
+                "-b".as_ref(),
+                branch.as_ref(),
+                "--".as_ref(),
+                rel_path.as_ref(),
+                commit.as_ref(),
+            ]),
+            // The short name, so git checks the branch out (a full ref name
+            // would detach HEAD).
+            Start::ExistingBranch => {
+                args.extend::<[&OsStr; 3]>(["--".as_ref(), rel_path.as_ref(), branch.as_ref()])
+            }
+        }
         self.run(&args)
     }
 
@@ -167,4 +175,13 @@ impl Git {
             rel_path.as_ref(),
         ])
     }
+}
+
+/// What `git worktree add` checks out.
+#[derive(Debug, Clone, Copy)]
+pub enum Start<'a> {
+    /// `-b <branch> … <commit>`: a new branch at this commit.
+    NewBranchAt(&'a str),
+    /// `<branch>`: a branch that exists (`create --reuse` adopting it).
+    ExistingBranch,
 }

@@ -31,7 +31,12 @@ fn repo_with_tree() -> TestRepo {
 
 /// Start git-loop with `envs`, and return once it printed `wait_for` on
 /// stderr (or panic if it exits first).
-fn spawn_until(repo: &TestRepo, envs: &[(&str, &str)], args: &[&str], wait_for: &str) -> Child {
+pub(crate) fn spawn_until(
+    repo: &TestRepo,
+    envs: &[(&str, &str)],
+    args: &[&str],
+    wait_for: &str,
+) -> Child {
     let mut cmd = repo.command();
     cmd.envs(envs.iter().copied())
         .args(args)
@@ -54,7 +59,7 @@ fn spawn_until(repo: &TestRepo, envs: &[(&str, &str)], args: &[&str], wait_for: 
     child
 }
 
-fn kill(child: &Child, sig: &str) {
+pub(crate) fn kill(child: &Child, sig: &str) {
     let status = std::process::Command::new("kill")
         .args([&format!("-{sig}"), &child.id().to_string()])
         .status()

@@ -30,4 +30,5 @@ mod read;
 mod reconcile;
 mod reliability;
 mod remove;
+mod reuse_branch;
 mod shell;

@@ -11,7 +11,7 @@ use crate::output::{Out, Report};
 pub struct CreateReport {
     #[serde(flatten)]
     pub entry: Entry,
-    /// With `--reuse`: `"reused"` or `"created"`.
+    /// With `--reuse`: `"reused"`, `"adopted"` or `"created"`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub method: Option<Method>,
     /// With `create.copy`: what was copied into the new worktree.
@@ -92,6 +92,15 @@ impl CreateReport {
                 out.note(format_args!("not copied {}: {}", s.path, s.reason));
             }
         }
+        if self.method == Some(Method::Adopted) {
+            out.note(format_args!(
+                "adopted the existing branch {} into {} (base {})",
+                self.entry.branch(),
+                self.entry.path(),
+                self.entry.base_branch
+            ));
+            return;
+        }
         out.note(format_args!(
             "created {} on branch {} from {}",
             self.entry.path(),
@@ -109,4 +118,6 @@ pub enum Method {
     Created,
     /// An intact active run was handed back unchanged.
     Reused,
+    /// An existing `loop/<id>` with no worktree was checked out as it is.
+    Adopted,
 }
