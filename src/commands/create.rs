@@ -214,12 +214,14 @@ pub fn run(ctx: &Ctx, args: &CreateArgs, out: &mut Out<'_>) -> Result<CreateRepo
     };
     // The run is recorded: from here on, a failure leaves it in place and is
     // reported, never undone.
-    let patterns = &settings.create_copy.value;
-    if !patterns.is_empty() {
-        match crate::copy::copy_into(ctx.repo.gix(), patterns, &report.abs_path) {
-            Ok(copied) => report.copy = Some(copied),
-            Err(e) => out.note(format_args!("warning: create.copy: {e}")),
-        }
+    // `create.copy` and `.worktreeinclude` (nothing to do without either).
+    match crate::copy::copy_into(
+        ctx.repo.gix(),
+        &settings.create_copy.value,
+        &report.abs_path,
+    ) {
+        Ok(copied) => report.copy = copied,
+        Err(e) => out.note(format_args!("warning: create.copy: {e}")),
     }
     report.say_done(out);
     if let Some(command) = post_command {

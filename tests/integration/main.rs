@@ -28,6 +28,7 @@ mod promise;
 mod properties;
 mod read;
 mod reconcile;
+mod reflink;
 mod reliability;
 mod remove;
 mod shell;
