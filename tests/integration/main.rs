@@ -32,3 +32,4 @@ mod reflink;
 mod reliability;
 mod remove;
 mod shell;
+mod sparse;
