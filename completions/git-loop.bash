@@ -33,7 +33,7 @@ __git_loop_csv() {
 __git_loop_opts() {
     case "$1" in
         '') echo '-C --repo --json -q --quiet -h --help -V --version' ;;
-        create) echo '--pattern --base --reuse -C --repo --json -q --quiet -h --help' ;;
+        create) echo '--pattern --base --reuse --sparse -C --repo --json -q --quiet -h --help' ;;
         mark) echo '-C --repo --json -q --quiet -h --help' ;;
         cleanup) echo '--status --older-than --dry-run --delete-merged-branches -C --repo --json -q --quiet -h --help' ;;
         remove) echo '--dry-run -C --repo --json -q --quiet -h --help' ;;
@@ -50,7 +50,7 @@ __git_loop_opts() {
 
 __git_loop_takes_value() {
     case "$1:$2" in
-        *:-C|*:--repo|create:--pattern|create:--base|cleanup:--status|cleanup:--older-than|reconcile:--remove-orphan|reconcile:--adopt|reconcile:--min-age|list:--status) return 0 ;;
+        *:-C|*:--repo|create:--pattern|create:--base|create:--sparse|cleanup:--status|cleanup:--older-than|reconcile:--remove-orphan|reconcile:--adopt|reconcile:--min-age|list:--status) return 0 ;;
     esac
     return 1
 }
@@ -60,6 +60,7 @@ __git_loop_value() {
         *:-C|*:--repo) COMPREPLY=($(compgen -d -- "$cur")) ;;
         create:--pattern) COMPREPLY=() ;;
         create:--base) COMPREPLY=() ;;
+        create:--sparse) COMPREPLY=($(compgen -d -- "$cur")) ;;
         cleanup:--status) __git_loop_csv 'active rejected escalated merged stale' ;;
         cleanup:--older-than) COMPREPLY=() ;;
         reconcile:--remove-orphan) __git_loop_words "$(__git_loop_ids)" ;;

@@ -44,6 +44,7 @@ complete -c git-loop -n "__fish_git_loop_needs_command" -f -a "config" -d 'Show 
 complete -c git-loop -n "__fish_git_loop_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c git-loop -n "__fish_git_loop_using_subcommand create" -l pattern -d 'Short label of the kind of work, kept in the manifest for audit' -r
 complete -c git-loop -n "__fish_git_loop_using_subcommand create" -l base -d 'Branch or commit to start from (default: config `loop.base`, else `main`)' -r
+complete -c git-loop -n "__fish_git_loop_using_subcommand create" -l sparse -d 'Check out only these directories (sparse checkout, cone mode; files at the top are always there)' -r
 complete -c git-loop -n "__fish_git_loop_using_subcommand create" -s C -l repo -d 'Repository to operate on (default: the current directory)' -r -F
 complete -c git-loop -n "__fish_git_loop_using_subcommand create" -l reuse -d 'If this run is already active and its worktree is intact, print its path and change nothing; if loop/<RUN_ID> exists with no worktree, check it out as it is'
 complete -c git-loop -n "__fish_git_loop_using_subcommand create" -l json -d 'Machine-readable output: one JSON document on stdout'
@@ -141,7 +142,7 @@ function __fish_git_loop_positional
                 return 1
             case '--*=*'
             case '-*'
-                if contains -- $word -C --repo; or contains -- "$sub:$word" create:--pattern create:--base cleanup:--status cleanup:--older-than reconcile:--remove-orphan reconcile:--adopt reconcile:--min-age list:--status
+                if contains -- $word -C --repo; or contains -- "$sub:$word" create:--pattern create:--base create:--sparse cleanup:--status cleanup:--older-than reconcile:--remove-orphan reconcile:--adopt reconcile:--min-age list:--status
                     set pending $word
                 end
             case '*'

@@ -174,6 +174,41 @@ pub struct CreateArgs {
     /// If this run is already active and its worktree is intact, print its path and change nothing; if loop/<RUN_ID> exists with no worktree, check it out as it is
     #[arg(long)]
     pub reuse: bool,
+
+    /// Check out only these directories (sparse checkout, cone mode; files at the top are always there)
+    #[arg(long, value_name = "DIR", num_args = 1.., value_parser = sparse_dir)]
+    pub sparse: Vec<String>,
+}
+
+/// A `--sparse` directory: a path relative to the top of the worktree, as
+/// git's cone mode takes it (no leading `/`, no `.` or `..`, no glob
+/// characters, no control characters). A trailing `/` is dropped.
+fn sparse_dir(text: &str) -> Result<String, String> {
+    let dir = text.strip_suffix('/').unwrap_or(text);
+    let refuse = |why: &str| {
+        Err(format!(
+            "{why}; give a directory relative to the top of the repository, e.g. --sparse src/app"
+        ))
+    };
+    if dir.is_empty() {
+        return refuse("it is empty");
+    }
+    if dir.starts_with('/') {
+        return refuse("it is absolute");
+    }
+    if let Some(c) = dir
+        .chars()
+        .find(|c| c.is_control() || "*?[]\\".contains(*c))
+    {
+        return refuse(&format!("it contains {c:?}, which cone mode does not take"));
+    }
+    if dir
+        .split('/')
+        .any(|part| matches!(part, "" | "." | ".." | ".git"))
+    {
+        return refuse("it has an empty, `.`, `..` or `.git` component");
+    }
+    Ok(dir.to_owned())
 }
 
 #[derive(Debug, Args)]

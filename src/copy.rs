@@ -1,21 +1,32 @@
-//! `create.copy`: bring untracked or ignored files a run needs (`.env`,
-//! `.env.local`, a local settings file) from the main worktree into a new
-//! worktree.
+//! `create.copy` and `.worktreeinclude`: bring untracked or ignored files a
+//! run needs (`.env`, `.env.local`, a local settings file, `node_modules/`)
+//! from the main worktree into a new worktree.
 //!
 //! Which files: gix walks the main worktree the way `git status --ignored`
 //! does — tracked files are never candidates (the checkout has them), an
 //! ignored directory is one entry (`node_modules/` is not descended into) —
-//! and each untracked or ignored entry whose path matches the patterns
-//! (gitignore syntax: `.env` matches at any depth, `/.env` only at the top,
-//! `config/*.local`, `!` excludes) is copied. Never copied: `.loop-worktrees/`
-//! itself, nested repositories, anything under `.git`.
+//! and an entry is copied when
+//! - it is untracked or ignored and matches the `create.copy` patterns, or
+//! - it is ignored and matches the patterns of `.worktreeinclude` at the root
+//!   of the main worktree (the convention Claude Code and other tools use:
+//!   only files git ignores are copied, never untracked-but-not-ignored ones).
 //!
-//! Never overwrites: a destination that exists (a tracked file of the same
-//! name, say) is left as it is and reported. A symlink is copied as a symlink
-//! (its target is not read). Files keep their permission bits.
+//! Both use gitignore syntax (`.env` matches at any depth, `/.env` only at
+//! the top, `config/*.local`, `!` excludes, `#` comments in the file). Never
+//! copied: `.loop-worktrees/` itself, nested repositories, anything under
+//! `.git`.
+//!
+//! How: see [`files`] — directories and symlinks first, then the files in
+//! parallel, each cloned (reflink) where the filesystem supports it, else
+//! copied. Never overwrites: a destination that exists (a tracked file of
+//! the same name, say) is left as it is and reported. A symlink is copied as
+//! a symlink (its target is not read). Files keep their permission bits.
 
-use std::fs;
-use std::path::Path;
+mod files;
+
+use std::ffi::OsString;
+use std::os::unix::ffi::OsStringExt;
+use std::path::{Path, PathBuf};
 
 use gix::bstr::{BStr, ByteSlice};
 use serde::Serialize;
@@ -23,12 +34,32 @@ use serde::Serialize;
 use crate::error::{Error, Result};
 use crate::manifest::LOOP_DIR;
 
+/// The file of copy patterns at the root of the main worktree.
+pub const WORKTREE_INCLUDE: &str = ".worktreeinclude";
+/// The largest `.worktreeinclude` read (a real one is a few lines).
+const MAX_INCLUDE_BYTES: u64 = 1 << 20;
+
+/// What was copied: in JSON, `create`'s `"copy"`.
 #[derive(Debug, Default, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct CopyReport {
-    /// Paths copied, relative to the worktree (a directory's files one by one).
+    /// Paths copied, relative to the worktree (a directory's files one by
+    /// one), sorted. Listed in JSON only; a human create prints a summary.
     pub copied: Vec<String>,
     /// Paths not copied, with the reason (`exists`, or an I/O error).
     pub skipped: Vec<CopySkip>,
+    /// Where the patterns came from: `create.copy`, `.worktreeinclude`.
+    pub sources: Vec<&'static str>,
+    /// Regular files whose extents are shared with the source (reflink).
+    pub reflinked: u64,
+    /// Regular files copied byte by byte (no reflink on this filesystem).
+    pub plain: u64,
+    /// Symlinks recreated.
+    pub symlinks: u64,
+    /// Bytes of the regular files copied (reflinked or not).
+    pub bytes: u64,
+    /// Wall time of the copy step, in milliseconds.
+    pub elapsed_ms: u64,
 }
 
 #[derive(Debug, Serialize)]
@@ -37,26 +68,99 @@ pub struct CopySkip {
     pub reason: String,
 }
 
-/// Copy what `patterns` select from `repo`'s main worktree into `dest`.
-pub fn copy_into(repo: &gix::Repository, patterns: &[String], dest: &Path) -> Result<CopyReport> {
-    let mut report = CopyReport::default();
-    if patterns.is_empty() {
-        return Ok(report);
+/// The patterns that select what to copy.
+struct Selection {
+    copy: Option<gix::ignore::Search>,
+    include: Option<gix::ignore::Search>,
+}
+
+impl Selection {
+    /// Whether `rela` (ignored or not) is selected by a pattern list: its
+    /// last matching pattern is not a `!` exclusion.
+    fn matches(search: &gix::ignore::Search, rela: &BStr, is_dir: bool) -> bool {
+        search
+            .pattern_matching_relative_path(rela, Some(is_dir), gix::glob::pattern::Case::Sensitive)
+            .is_some_and(|m| !m.pattern.is_negative())
     }
+
+    fn selects(&self, rela: &BStr, is_dir: bool, ignored: bool) -> bool {
+        self.copy
+            .as_ref()
+            .is_some_and(|s| Self::matches(s, rela, is_dir))
+            || (ignored
+                && self
+                    .include
+                    .as_ref()
+                    .is_some_and(|s| Self::matches(s, rela, is_dir)))
+    }
+}
+
+fn search<I: Into<OsString>>(patterns: impl IntoIterator<Item = I>) -> gix::ignore::Search {
+    gix::ignore::Search::from_overrides(patterns, gix::ignore::search::Ignore::default())
+}
+
+/// Copy what `patterns` (`create.copy`) and the main worktree's
+/// `.worktreeinclude` select from `repo`'s main worktree into `dest`.
+/// `Ok(None)` when there are no patterns at all.
+pub fn copy_into(
+    repo: &gix::Repository,
+    patterns: &[String],
+    dest: &Path,
+) -> Result<Option<CopyReport>> {
+    let started = std::time::Instant::now();
     let root = repo
         .workdir()
         .ok_or_else(|| Error::Repository("no work tree to copy from".into()))?
         .to_path_buf();
-    let search = gix::ignore::Search::from_overrides(
-        patterns.iter().map(std::ffi::OsString::from),
-        gix::ignore::search::Ignore::default(),
-    );
-    let selected = |rela: &BStr, is_dir: bool| {
-        search
-            .pattern_matching_relative_path(rela, Some(is_dir), gix::glob::pattern::Case::Sensitive)
-            .is_some_and(|m| !m.pattern.is_negative())
-    };
+    let mut report = CopyReport::default();
+    let copy = (!patterns.is_empty()).then(|| search(patterns));
+    if copy.is_some() {
+        report.sources.push(crate::config::keys::TOML_CREATE_COPY);
+    }
+    // Read without following a symlink: a committed `.worktreeinclude` link
+    // is refused (named in the error), like git-loop's own config files.
+    let include =
+        crate::fsx::read_regular(&root.join(WORKTREE_INCLUDE), MAX_INCLUDE_BYTES)?.map(|bytes| {
+            // One pattern a line; gix's parser drops comments and blanks.
+            search(
+                bytes
+                    .split(|&b| b == b'\n')
+                    .map(|line| OsString::from_vec(line.to_vec())),
+            )
+        });
+    if include.is_some() {
+        report.sources.push(WORKTREE_INCLUDE);
+    }
+    if copy.is_none() && include.is_none() {
+        return Ok(None);
+    }
+    let selection = Selection { copy, include };
 
+    let mut entries = Vec::new();
+    for (rela, is_dir, ignored) in walk(repo, &root)? {
+        if !selection.selects(rela.as_bstr(), is_dir, ignored) {
+            continue;
+        }
+        match rela.to_str() {
+            Ok(rel) => entries.push(PathBuf::from(rel)),
+            Err(_) => report.skipped.push(CopySkip {
+                path: rela.to_str_lossy().into_owned(),
+                reason: "path is not UTF-8".into(),
+            }),
+        }
+    }
+    entries.sort();
+    files::copy_entries(&root, dest, &entries, &mut report);
+    report.copied.sort();
+    report.skipped.sort_by(|a, b| a.path.cmp(&b.path));
+    report.elapsed_ms = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
+    Ok(Some(report))
+}
+
+/// Every untracked or ignored entry of the main worktree (an ignored
+/// directory as one entry): its path, whether it is a directory, whether it
+/// is ignored. Never `.loop-worktrees/`, `.git` or a nested repository.
+fn walk(repo: &gix::Repository, root: &Path) -> Result<Vec<(gix::bstr::BString, bool, bool)>> {
     use gix::dir::entry::{Kind, Status};
     use gix::dir::walk::EmissionMode;
     let index = repo
@@ -81,131 +185,24 @@ pub fn copy_into(repo: &gix::Repository, patterns: &[String], dest: &Path) -> Re
     )
     .map_err(|e| Error::Repository(format!("could not walk {}: {e}", root.display())))?;
 
+    let mut found = Vec::new();
     for (entry, _) in collect.unorded_entries {
-        let rela = entry.rela_path.as_bstr();
+        let rela = entry.rela_path;
         let first = rela.split_str("/").next().unwrap_or_default();
         if first == LOOP_DIR.as_bytes() || first == b".git" {
             continue;
         }
-        if !matches!(entry.status, Status::Untracked | Status::Ignored(_)) {
-            continue;
-        }
+        let ignored = match entry.status {
+            Status::Ignored(_) => true,
+            Status::Untracked => false,
+            _ => continue,
+        };
         let is_dir = match entry.disk_kind {
             Some(Kind::Directory) => true,
             Some(Kind::File | Kind::Symlink) => false,
             _ => continue, // nested repositories, or gone meanwhile
         };
-        if !selected(rela, is_dir) {
-            continue;
-        }
-        let Ok(rel) = rela.to_str() else {
-            report.skipped.push(CopySkip {
-                path: rela.to_str_lossy().into_owned(),
-                reason: "path is not UTF-8".into(),
-            });
-            continue;
-        };
-        copy_path(&root, dest, Path::new(rel), &mut report);
+        found.push((rela, is_dir, ignored));
     }
-    report.copied.sort();
-    report.skipped.sort_by(|a, b| a.path.cmp(&b.path));
-    Ok(report)
-}
-
-/// Copy `rel` (a file, symlink or directory) from `src_root` to `dest_root`,
-/// never overwriting.
-fn copy_path(src_root: &Path, dest_root: &Path, rel: &Path, report: &mut CopyReport) {
-    let src = src_root.join(rel);
-    let dest = dest_root.join(rel);
-    let shown = rel.to_string_lossy().into_owned();
-    let skip = |report: &mut CopyReport, reason: String| {
-        report.skipped.push(CopySkip {
-            path: shown.clone(),
-            reason,
-        })
-    };
-    let meta = match fs::symlink_metadata(&src) {
-        Ok(m) => m,
-        Err(e) => return skip(report, format!("could not read: {e}")),
-    };
-    // Never write through a symlink the new worktree's checkout put on the
-    // way (a tracked `config -> /etc` must not send `config/x` outside).
-    if let Some(link) = symlink_on_the_way(dest_root, rel) {
-        return skip(
-            report,
-            format!(
-                "{} is a symlink in the new worktree; not written through",
-                link.display()
-            ),
-        );
-    }
-    if meta.is_dir() {
-        if let Err(e) = fs::create_dir_all(&dest) {
-            return skip(report, format!("could not create: {e}"));
-        }
-        let Ok(children) = fs::read_dir(&src) else {
-            return skip(report, "could not read the directory".into());
-        };
-        let mut names: Vec<_> = children
-            .filter_map(|c| c.ok())
-            .map(|c| c.file_name())
-            .collect();
-        names.sort();
-        for name in names {
-            if name == ".git" {
-                continue;
-            }
-            copy_path(src_root, dest_root, &rel.join(name), report);
-        }
-        return;
-    }
-    if fs::symlink_metadata(&dest).is_ok() {
-        return skip(report, "exists".into());
-    }
-    if let Some(parent) = dest.parent()
-        && let Err(e) = fs::create_dir_all(parent)
-    {
-        return skip(report, format!("could not create its directory: {e}"));
-    }
-    let done = if meta.file_type().is_symlink() {
-        fs::read_link(&src).and_then(|target| std::os::unix::fs::symlink(target, &dest))
-    } else {
-        copy_file_new(&src, &dest, &meta)
-    };
-    match done {
-        Ok(()) => report.copied.push(shown),
-        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => skip(report, "exists".into()),
-        Err(e) => skip(report, format!("could not copy: {e}")),
-    }
-}
-
-/// Copy a regular file to a destination that must not exist yet
-/// (`create_new`: a file appearing meanwhile is not overwritten either).
-fn copy_file_new(src: &Path, dest: &Path, meta: &fs::Metadata) -> std::io::Result<()> {
-    let mut from = fs::File::open(src)?;
-    let mut to = fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .open(dest)?;
-    std::io::copy(&mut from, &mut to)?;
-    to.set_permissions(meta.permissions())?;
-    Ok(())
-}
-
-/// The first directory of `rel` (below `root`, `rel` itself excluded) that
-/// is a symlink, if any.
-fn symlink_on_the_way(root: &Path, rel: &Path) -> Option<std::path::PathBuf> {
-    let mut at = root.to_path_buf();
-    let mut shown = std::path::PathBuf::new();
-    let parent = rel.parent()?;
-    for part in parent.components() {
-        at.push(part);
-        shown.push(part);
-        match fs::symlink_metadata(&at) {
-            Ok(m) if m.file_type().is_symlink() => return Some(shown),
-            Ok(_) => {}
-            Err(_) => return None, // not there yet: created as a real directory
-        }
-    }
-    None
+    Ok(found)
 }

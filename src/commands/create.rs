@@ -40,6 +40,7 @@
 //! during one is acted on when it returns.
 
 mod base;
+mod checkout;
 mod ignore;
 mod report;
 mod reuse;
@@ -128,7 +129,7 @@ pub fn run(ctx: &Ctx, args: &CreateArgs, out: &mut Out<'_>) -> Result<CreateRepo
         ignore.ensure(out)?;
     }
 
-    let git = Git::new(ctx.repo.root());
+    let git = Git::new(ctx.repo.root()).with_checkout_workers(checkout::workers(ctx.repo.gix()));
     let ops = OpsLock::acquire(&ctx.loop_dir(), |waiting| {
         out.note(format_args!("{waiting}"))
     })?;
@@ -151,7 +152,8 @@ pub fn run(ctx: &Ctx, args: &CreateArgs, out: &mut Out<'_>) -> Result<CreateRepo
     // Uncontended: one plain `git worktree add` under the lock (fewest
     // processes). Contended — other creates are queuing — the lock covers
     // only `add --no-checkout` and the checkout runs in parallel outside it.
-    let split = ops.contended || crate::crash::force_split_add();
+    // `--sparse` splits too: its patterns are set between the two steps.
+    let split = ops.contended || crate::crash::force_split_add() || !args.sparse.is_empty();
     // From here until the run is recorded, SIGINT/SIGTERM undoes what this
     // create made (see `crate::signals`); git calls run "busy", so files are
     // never deleted under a running git.
@@ -185,6 +187,7 @@ pub fn run(ctx: &Ctx, args: &CreateArgs, out: &mut Out<'_>) -> Result<CreateRepo
             return Err(Error::Git(failure));
         }
     }
+    checkout::set_sparse(&git, &abs, &rel, &args.sparse)?;
     // The registration exists: other adds may proceed.
     drop(ops);
     // A signal during the add is acted on here (the rollback takes the lock).
@@ -233,12 +236,14 @@ pub fn run(ctx: &Ctx, args: &CreateArgs, out: &mut Out<'_>) -> Result<CreateRepo
     };
     // The run is recorded: from here on, a failure leaves it in place and is
     // reported, never undone.
-    let patterns = &settings.create_copy.value;
-    if !patterns.is_empty() {
-        match crate::copy::copy_into(ctx.repo.gix(), patterns, &report.abs_path) {
-            Ok(copied) => report.copy = Some(copied),
-            Err(e) => out.note(format_args!("warning: create.copy: {e}")),
-        }
+    // `create.copy` and `.worktreeinclude` (nothing to do without either).
+    match crate::copy::copy_into(
+        ctx.repo.gix(),
+        &settings.create_copy.value,
+        &report.abs_path,
+    ) {
+        Ok(copied) => report.copy = copied,
+        Err(e) => out.note(format_args!("warning: create.copy: {e}")),
     }
     report.say_done(out);
     if let Some(command) = post_command {

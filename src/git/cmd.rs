@@ -32,12 +32,32 @@ pub fn without_repo_env(cmd: &mut Command) -> &mut Command {
 #[derive(Debug, Clone)]
 pub struct Git {
     root: PathBuf,
+    /// `-c checkout.workers=<n>` for the checkouts (see
+    /// [`Git::with_checkout_workers`]).
+    workers: Option<String>,
 }
 
 impl Git {
     pub fn new(root: &Path) -> Git {
         Git {
             root: root.to_path_buf(),
+            workers: None,
+        }
+    }
+
+    /// Run the checkouts of new worktrees (`worktree add`, `reset --hard`)
+    /// with git's parallel checkout, `checkout.workers=<n>` (`0`: one
+    /// worker per core). `None`: git's own configuration decides.
+    pub fn with_checkout_workers(mut self, workers: Option<u32>) -> Git {
+        self.workers = workers.map(|n| format!("checkout.workers={n}"));
+        self
+    }
+
+    /// `-c checkout.workers=<n>`, when set.
+    fn workers_args(&self) -> Vec<&OsStr> {
+        match &self.workers {
+            Some(kv) => vec!["-c".as_ref(), kv.as_ref()],
+            None => Vec::new(),
         }
     }
 
@@ -88,7 +108,12 @@ impl Git {
         start: Start<'_>,
         checkout: bool,
     ) -> Result<std::result::Result<(), CommandError>> {
-        let mut args: Vec<&OsStr> = vec!["worktree".as_ref(), "add".as_ref()];
+        let mut args: Vec<&OsStr> = if checkout {
+            self.workers_args()
+        } else {
+            Vec::new()
+        };
+        args.extend::<[&OsStr; 2]>(["worktree".as_ref(), "add".as_ref()]);
         if !checkout {
             args.push("--no-checkout".as_ref());
         }
@@ -130,15 +155,35 @@ impl Git {
         &self,
         worktree: &Path,
     ) -> Result<std::result::Result<(), CommandError>> {
-        self.run_in(
-            worktree,
-            &[
-                "reset".as_ref(),
-                "--hard".as_ref(),
-                "--no-recurse-submodules".as_ref(),
-                "--quiet".as_ref(),
-            ],
-        )
+        let mut args = self.workers_args();
+        args.extend::<[&OsStr; 4]>([
+            "reset".as_ref(),
+            "--hard".as_ref(),
+            "--no-recurse-submodules".as_ref(),
+            "--quiet".as_ref(),
+        ]);
+        self.run_in(worktree, &args)
+    }
+
+    /// `git sparse-checkout set --cone -- <dir>…` in a new worktree added
+    /// with `--no-checkout` (its index is empty, so this only writes its
+    /// patterns and `config.worktree`; the checkout that follows honours
+    /// them). The first use in a repository turns on
+    /// `extensions.worktreeConfig` in the shared `.git/config`, so it runs
+    /// under the worktree-operation lock.
+    pub fn sparse_checkout_set(
+        &self,
+        worktree: &Path,
+        dirs: &[String],
+    ) -> Result<std::result::Result<(), CommandError>> {
+        let mut args: Vec<&OsStr> = vec![
+            "sparse-checkout".as_ref(),
+            "set".as_ref(),
+            "--cone".as_ref(),
+            "--".as_ref(),
+        ];
+        args.extend(dirs.iter().map(OsStr::new));
+        self.run_in(worktree, &args)
     }
 
     /// The `post-checkout` hook `git worktree add` runs after its checkout:

@@ -102,9 +102,15 @@ pub fn hermetic(cmd: &mut Command, home: &Path) {
 impl TestRepo {
     /// A repository on `main` with one commit holding `README`.
     pub fn new() -> TestRepo {
+        TestRepo::new_in(&std::env::temp_dir())
+    }
+
+    /// [`TestRepo::new`] in a temporary directory under `dir` (a mounted
+    /// filesystem image, say).
+    pub fn new_in(dir: &Path) -> TestRepo {
         let tmp = tempfile::Builder::new()
             .prefix("git-loop-test")
-            .tempdir()
+            .tempdir_in(dir)
             .unwrap();
         let base = tmp.path().canonicalize().unwrap();
         let home = base.join("home");

@@ -253,7 +253,8 @@ fn bash_completes_git_loop_through_gits_own_completion() {
             "--pattern",
             "--quiet",
             "--repo",
-            "--reuse"
+            "--reuse",
+            "--sparse"
         ]
     );
     assert_eq!(get("git-loop ma"), ["mark"]);

@@ -80,17 +80,7 @@ impl CreateReport {
             return;
         }
         if let Some(copy) = &self.copy {
-            if !copy.copied.is_empty() {
-                out.note(format_args!(
-                    "copied {} file{} (create.copy): {}",
-                    copy.copied.len(),
-                    if copy.copied.len() == 1 { "" } else { "s" },
-                    copy.copied.join(", ")
-                ));
-            }
-            for s in &copy.skipped {
-                out.note(format_args!("not copied {}: {}", s.path, s.reason));
-            }
+            copy_summary(copy, out);
         }
         if self.method == Some(Method::Adopted) {
             out.note(format_args!(
@@ -108,6 +98,66 @@ impl CreateReport {
             self.entry.base_branch
         ));
     }
+}
+
+/// How many skipped paths a human create names one by one (`--json` lists
+/// them all).
+const SKIPS_SHOWN: usize = 3;
+
+/// One line for what was copied — count, size, how (reflinked or copied),
+/// time — never the list of files (`--json` has it; a `node_modules/` is
+/// thousands of paths). Then the first few paths not copied, and how many
+/// more there are.
+fn copy_summary(copy: &crate::copy::CopyReport, out: &mut Out<'_>) {
+    let files = copy.copied.len();
+    if files > 0 {
+        let mut how = Vec::new();
+        if copy.reflinked > 0 {
+            how.push(format!("{} reflinked", copy.reflinked));
+        }
+        if copy.plain > 0 {
+            how.push(format!("{} copied", copy.plain));
+        }
+        if copy.symlinks > 0 {
+            how.push(format!(
+                "{} symlink{}",
+                copy.symlinks,
+                if copy.symlinks == 1 { "" } else { "s" }
+            ));
+        }
+        out.note(format_args!(
+            "copied {files} file{} ({}): {}, {}, in {} ms",
+            if files == 1 { "" } else { "s" },
+            copy.sources.join(", "),
+            human_bytes(copy.bytes),
+            how.join(", "),
+            copy.elapsed_ms
+        ));
+    }
+    for s in copy.skipped.iter().take(SKIPS_SHOWN) {
+        out.note(format_args!("not copied {}: {}", s.path, s.reason));
+    }
+    if copy.skipped.len() > SKIPS_SHOWN {
+        out.note(format_args!(
+            "not copied: {} more (--json lists them)",
+            copy.skipped.len() - SKIPS_SHOWN
+        ));
+    }
+}
+
+/// `512 B`, `1.5 KiB`, `200.0 MiB`, `1.2 GiB`.
+fn human_bytes(bytes: u64) -> String {
+    const UNITS: [&str; 4] = ["KiB", "MiB", "GiB", "TiB"];
+    if bytes < 1024 {
+        return format!("{bytes} B");
+    }
+    let mut value = bytes as f64 / 1024.0;
+    let mut unit = 0;
+    while value >= 1024.0 && unit + 1 < UNITS.len() {
+        value /= 1024.0;
+        unit += 1;
+    }
+    format!("{value:.1} {}", UNITS[unit])
 }
 
 /// How `create --reuse` got its run (`"method"` in JSON).

@@ -15,7 +15,7 @@ use crate::common::TestRepo;
 
 use super::{IDS, STATUSES, bash_completions, fish_completer, fixture, zsh_completer};
 
-const CREATE_FLAGS: [&str; 7] = [
+const CREATE_FLAGS: [&str; 8] = [
     "--base",
     "--help",
     "--json",
@@ -23,6 +23,7 @@ const CREATE_FLAGS: [&str; 7] = [
     "--quiet",
     "--repo",
     "--reuse",
+    "--sparse",
 ];
 const LIST_FLAGS: [&str; 6] = [
     "--help", "--json", "--long", "--quiet", "--repo", "--status",
