@@ -185,4 +185,4 @@ pub fn merge_trees(
 
 #[cfg(test)]
 #[path = "merge_tests.rs"]
-mod tests;
+pub(crate) mod tests;

@@ -6,20 +6,21 @@ use gix::bstr::BString;
 
 use super::*;
 
-struct Fixture {
+/// A bare repository in a temporary directory, filled object by object.
+pub(crate) struct Fixture {
     _dir: tempfile::TempDir,
-    repo: gix::Repository,
+    pub repo: gix::Repository,
 }
 
 impl Fixture {
-    fn new() -> Fixture {
+    pub fn new() -> Fixture {
         let dir = tempfile::tempdir().unwrap();
         let repo = gix::init_bare(dir.path().join("repo.git")).unwrap();
         Fixture { _dir: dir, repo }
     }
 
     /// A commit whose tree holds `files` (path, content), on `parents`.
-    fn commit(&self, files: &[(&str, &str)], parents: &[ObjectId]) -> ObjectId {
+    pub fn commit(&self, files: &[(&str, &str)], parents: &[ObjectId]) -> ObjectId {
         let mut editor = self.repo.empty_tree().edit().unwrap();
         for (path, content) in files {
             let blob = self.repo.write_blob(content.as_bytes()).unwrap().detach();

@@ -215,3 +215,37 @@ fn hash_text_diff(h: &mut gix::hash::Hasher, old: &[u8], new: &[u8]) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::PatchIds;
+    use crate::git::merge::tests::Fixture;
+
+    #[test]
+    fn the_same_change_on_other_surroundings_has_the_same_id() {
+        let f = Fixture::new();
+        let a = f.commit(&[("f", "1\n2\n3\n4\n5\n6\n7\n8\n")], &[]);
+        let change = f.commit(&[("f", "1\n2\n3\n4\nX\n6\n7\n8\n")], &[a]);
+        // Elsewhere: line 1 and an unrelated file differ, same edit.
+        let b = f.commit(&[("f", "0\n2\n3\n4\n5\n6\n7\n8\n"), ("g", "g\n")], &[]);
+        let replayed = f.commit(&[("f", "0\n2\n3\n4\nX\n6\n7\n8\n"), ("g", "g\n")], &[b]);
+        let other = f.commit(&[("f", "0\n2\n3\n4\nY\n6\n7\n8\n"), ("g", "g\n")], &[b]);
+        let mut ids = PatchIds::new(&f.repo);
+        assert_eq!(ids.of(change).unwrap(), ids.of(replayed).unwrap());
+        assert_eq!(ids.key(change).unwrap(), ids.key(other).unwrap());
+        assert_ne!(ids.of(change).unwrap(), ids.of(other).unwrap());
+    }
+
+    #[test]
+    fn a_merge_commit_has_no_patch_id_and_a_root_commit_has_one() {
+        let f = Fixture::new();
+        let root = f.commit(&[("f", "1\n")], &[]);
+        let left = f.commit(&[("f", "2\n")], &[root]);
+        let right = f.commit(&[("g", "2\n")], &[root]);
+        let merge = f.commit(&[("f", "2\n"), ("g", "2\n")], &[left, right]);
+        let mut ids = PatchIds::new(&f.repo);
+        assert_eq!(ids.of(merge).unwrap(), None);
+        assert!(ids.of(root).unwrap().is_some());
+        assert_ne!(ids.of(left).unwrap(), ids.of(right).unwrap());
+    }
+}
