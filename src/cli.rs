@@ -180,12 +180,14 @@ pub struct CreateArgs {
 
 #[derive(Debug, Args)]
 pub struct MarkArgs {
+    // Both are `required` (completions offer them as such), and a missing
+    // one is accepted only with the flags that conflict with them.
     /// Id of the run
-    #[arg(value_parser = RunId::parse, required_unless_present = "detect_merged")]
+    #[arg(value_parser = RunId::parse, required = true)]
     pub run_id: Option<RunId>,
 
     /// What the run became
-    #[arg(value_enum, required_unless_present = "detect_merged")]
+    #[arg(value_enum, required = true)]
     pub status: Option<Status>,
 
     /// Mark `merged` every run whose work is in its base (ancestor, squash or rebase); empty runs are left alone
@@ -193,7 +195,9 @@ pub struct MarkArgs {
     pub detect_merged: bool,
 
     /// With --detect-merged: report what would be marked; change nothing
-    #[arg(long, conflicts_with_all = ["run_id", "status"])]
+    // (`default_value = None`: without it clap let `--dry-run` through
+    // without `--detect-merged`.)
+    #[arg(long, conflicts_with_all = ["run_id", "status"], requires = "detect_merged", default_value = None)]
     pub dry_run: bool,
 }
 

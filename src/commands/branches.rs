@@ -221,7 +221,8 @@ pub fn run(ctx: &Ctx, args: &BranchesArgs, out: &mut Out<'_>) -> Result<Branches
             (Some(_), Some(base)) => {
                 let (a, b) = ctx.repo.ahead_behind(tip, base)?;
                 let start = crate::git::merged::branch_start(ctx.repo.gix(), &branch);
-                (Some(a), Some(b), Some(detector.check(tip, base, start)?))
+                // Unreadable history: merged unknown (`null`), never deleted.
+                (Some(a), Some(b), detector.check(tip, base, start).ok())
             }
             _ => (None, None, None),
         };

@@ -293,11 +293,14 @@ fn fill_long(ctx: &Ctx, listed: &mut [Listed]) -> Result<()> {
             }
             let detector = detector.as_mut().expect("just set");
             let start = crate::git::merged::branch_start(ctx.repo.gix(), &l.entry.branch());
-            let verdict = detector.check(tip, base, start)?;
-            use crate::git::merged::Verdict;
-            long.merged = Some(matches!(verdict, Verdict::Merged(_)));
-            long.merged_by = verdict.merged_by();
-            long.empty = Some(verdict == Verdict::Empty);
+            // A run whose history cannot be read (a missing object, say)
+            // is unknown (`null`), not a failure of the whole listing.
+            if let Ok(verdict) = detector.check(tip, base, start) {
+                use crate::git::merged::Verdict;
+                long.merged = Some(matches!(verdict, Verdict::Merged(_)));
+                long.merged_by = verdict.merged_by();
+                long.empty = Some(verdict == Verdict::Empty);
+            }
         }
     }
     Ok(())

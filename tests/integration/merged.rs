@@ -223,6 +223,7 @@ fn mark_detect_merged_marks_exactly_the_merged_runs_and_dry_run_changes_nothing(
         .code(2);
     repo.run(["mark", "--dry-run", "ff", "merged"]).code(2);
     repo.run(["mark", "ff"]).code(2);
+    repo.run(["mark", "--dry-run"]).code(2);
 }
 
 #[test]

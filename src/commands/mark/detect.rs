@@ -87,7 +87,12 @@ fn verdict(
         return Ok(None);
     };
     let start = branch_start(ctx.repo.gix(), &branch);
-    Ok(Some((detector.check(tip, base, start)?, tip, base)))
+    // A run whose history cannot be read is left alone, like one whose
+    // branch is gone; it does not stop the others being marked.
+    Ok(detector
+        .check(tip, base, start)
+        .ok()
+        .map(|verdict| (verdict, tip, base)))
 }
 
 pub fn run(ctx: &Ctx, dry_run: bool, out: &mut Out<'_>) -> Result<DetectReport> {
