@@ -174,6 +174,10 @@ pub struct CreateArgs {
     /// If this run is already active and its worktree is intact, print its path and change nothing
     #[arg(long)]
     pub reuse: bool,
+
+    /// Fetch the base's upstream first (git fetch), e.g. origin/main for main (config create.fetch)
+    #[arg(long)]
+    pub fetch: bool,
 }
 
 #[derive(Debug, Args)]

@@ -1,7 +1,8 @@
 //! The one place that spawns `git`.
 //!
 //! Only `git worktree add` and `git worktree remove` are run (and `git branch
-//! -d` for `cleanup --delete-merged-branches`) — `add` in its
+//! -d` for `cleanup --delete-merged-branches`, `git fetch` for `create
+//! --fetch`) — `add` in its
 //! two steps (`add --no-checkout`, then the `reset --hard` and `post-checkout`
 //! hook that `add` itself runs in the new worktree) so that checkouts can run
 //! in parallel; every read goes through gix. Each call:
@@ -154,6 +155,25 @@ impl Git {
                 "1".as_ref(),
             ],
         )
+    }
+
+    /// `git fetch --quiet --no-write-fetch-head -- <remote> <refspec>`: the
+    /// base's upstream for `create --fetch`. With a configured remote, git
+    /// also updates the remote-tracking branch its fetch refspec maps the
+    /// ref to (`refs/remotes/origin/main`); nothing else is written.
+    pub fn fetch(
+        &self,
+        remote: &str,
+        refspec: &str,
+    ) -> Result<std::result::Result<(), CommandError>> {
+        self.run(&[
+            "fetch".as_ref(),
+            "--quiet".as_ref(),
+            "--no-write-fetch-head".as_ref(),
+            "--".as_ref(),
+            remote.as_ref(),
+            refspec.as_ref(),
+        ])
     }
 
     /// `git worktree remove -- <rel_path>`, never forced. git refuses a dirty,

@@ -10,6 +10,7 @@ mod concurrency;
 mod config;
 mod copy;
 mod create;
+mod fresh_base;
 mod frictions;
 mod frictions_removal;
 mod frictions_usage;
