@@ -1,9 +1,12 @@
 //! Everything that touches git: [`repo`] reads through gix, [`cmd`] is the only
 //! place that spawns the `git` binary (for `git worktree add` and
 //! `git worktree remove`, `git branch -d` and `git hook run`), [`refusal`] reads
-//! git's refusal texts.
+//! git's refusal texts, [`merge`] merges trees in memory.
 
 pub mod cmd;
+// Its callers (merged detection, conflicts) land in the next commits.
+#[allow(dead_code)]
+pub mod merge;
 pub mod refusal;
 pub mod repo;
 

@@ -1,0 +1,184 @@
+//! Three-way merges computed in memory with gix, as `git merge-tree
+//! --write-tree` computes them.
+//!
+//! Invariants:
+//! - Nothing here touches a worktree, an index or a ref. Objects a merge
+//!   produces (merged blobs, merged trees, virtual merge-base commits) go to
+//!   an in-memory object store layered over the repository's ([`Merger`]
+//!   holds a clone of the repository with object memory enabled), so the
+//!   object database is not written either: the merge leaves no trace.
+//! - Merge options are read from the repository's configuration once
+//!   (`merge.renames`, `diff.algorithm`, `merge.conflictStyle`…), like git.
+//! - A conflict is what git would call one ([`TreatAsUnresolved::git`]): a
+//!   content conflict with markers, or a tree conflict git leaves unresolved
+//!   (modify/delete, rename/rename…). Each is reported by the path(s) of both
+//!   sides.
+//! - Unrelated histories (no merge base) are refused, as `git merge-tree`
+//!   refuses them: [`merge_base`] says whether there is one.
+//!
+//! [`TreatAsUnresolved::git`]: gix::merge::tree::TreatAsUnresolved::git
+
+use gix::ObjectId;
+use gix::bstr::BString;
+
+use crate::error::{Error, Result};
+
+/// The outcome of one three-way merge.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MergeResult {
+    /// The merged tree (with conflict markers in conflicting files, as git
+    /// writes them). It lives in the [`Merger`]'s memory only.
+    pub tree: ObjectId,
+    /// Paths with an unresolved conflict, sorted and without duplicates;
+    /// empty when the merge is clean.
+    pub conflicts: Vec<BString>,
+    /// The merge base used: the single best common ancestor, or a virtual
+    /// one when there were several. `None` for [`merge_trees`].
+    pub merge_base: Option<ObjectId>,
+}
+
+impl MergeResult {
+    pub fn is_clean(&self) -> bool {
+        self.conflicts.is_empty()
+    }
+}
+
+fn repo_err(e: impl std::fmt::Display) -> Error {
+    Error::Repository(e.to_string())
+}
+
+/// Object-cache size for merges: enough for the trees and blobs of a
+/// medium-sized repository, so a tree read twice is decoded once.
+const OBJECT_CACHE_BYTES: usize = 16 * 1024 * 1024;
+
+/// Reusable merge state: an in-memory-writing clone of the repository and
+/// the merge options read from its configuration. Build one per command
+/// and merge many times with it (reading options costs more than a small
+/// merge).
+pub struct Merger {
+    repo: gix::Repository,
+    options: gix::merge::tree::Options,
+}
+
+impl Merger {
+    pub fn new(repo: &gix::Repository) -> Result<Merger> {
+        let mut repo = repo.clone().with_object_memory();
+        repo.object_cache_size_if_unset(OBJECT_CACHE_BYTES);
+        let options = repo.tree_merge_options().map_err(repo_err)?;
+        Ok(Merger { repo, options })
+    }
+
+    /// The in-memory repository: read merged trees and blobs through it.
+    pub fn repo(&self) -> &gix::Repository {
+        &self.repo
+    }
+
+    /// The best common ancestor of commits `a` and `b` (`None`: unrelated).
+    pub fn merge_base(&self, a: ObjectId, b: ObjectId) -> Result<Option<ObjectId>> {
+        merge_base(&self.repo, a, b)
+    }
+
+    /// Merge commit `theirs` into commit `ours` over their merge base(s),
+    /// as `git merge-tree --write-tree ours theirs` does.
+    pub fn merge_commits(&self, ours: ObjectId, theirs: ObjectId) -> Result<MergeResult> {
+        let options: gix::merge::commit::Options = self.options.clone().into();
+        let outcome = self
+            .repo
+            .merge_commits(ours, theirs, labels(), options)
+            .map_err(|e| repo_err(format!("could not merge {theirs} into {ours}: {e}")))?;
+        let merge_base = outcome
+            .virtual_merge_bases
+            .last()
+            .copied()
+            .or_else(|| outcome.merge_bases.as_ref().map(|b| *b.first()));
+        let mut result = finish(outcome.tree_merge)?;
+        result.merge_base = merge_base;
+        Ok(result)
+    }
+
+    /// Merge tree-ish `theirs` into `ours` over `ancestor` (each a tree or
+    /// a commit, which stands for its tree).
+    pub fn merge_trees(
+        &self,
+        ancestor: ObjectId,
+        ours: ObjectId,
+        theirs: ObjectId,
+    ) -> Result<MergeResult> {
+        let tree = |id: ObjectId| -> Result<ObjectId> {
+            let object = self.repo.find_object(id).map_err(repo_err)?;
+            Ok(object.peel_to_tree().map_err(repo_err)?.id)
+        };
+        let outcome = self
+            .repo
+            .merge_trees(
+                tree(ancestor)?,
+                tree(ours)?,
+                tree(theirs)?,
+                labels(),
+                self.options.clone(),
+            )
+            .map_err(|e| repo_err(format!("could not merge {theirs} into {ours}: {e}")))?;
+        finish(outcome)
+    }
+}
+
+fn labels() -> gix::merge::blob::builtin_driver::text::Labels<'static> {
+    gix::merge::blob::builtin_driver::text::Labels {
+        ancestor: Some("base".into()),
+        current: Some("ours".into()),
+        other: Some("theirs".into()),
+    }
+}
+
+fn finish(mut outcome: gix::merge::tree::Outcome<'_>) -> Result<MergeResult> {
+    let how = gix::merge::tree::TreatAsUnresolved::git();
+    let mut conflicts: Vec<BString> = outcome
+        .conflicts
+        .iter()
+        .filter(|c| c.is_unresolved(how))
+        .flat_map(|c| [c.ours.location().to_owned(), c.theirs.location().to_owned()])
+        .collect();
+    conflicts.sort();
+    conflicts.dedup();
+    let tree = outcome.tree.write().map_err(repo_err)?.detach();
+    Ok(MergeResult {
+        tree,
+        conflicts,
+        merge_base: None,
+    })
+}
+
+/// The best common ancestor of commits `a` and `b` (`None`: unrelated
+/// histories), as `git merge-base a b` prints it.
+pub fn merge_base(repo: &gix::Repository, a: ObjectId, b: ObjectId) -> Result<Option<ObjectId>> {
+    if a == b {
+        return Ok(Some(a));
+    }
+    Ok(repo
+        .merge_base(a, b)
+        .map_err(|e| repo_err(format!("could not find a merge base of {a} and {b}: {e}")))?
+        .map(gix::Id::detach))
+}
+
+/// One-shot [`Merger::merge_commits`].
+pub fn merge_commits(
+    repo: &gix::Repository,
+    ours: ObjectId,
+    theirs: ObjectId,
+) -> Result<MergeResult> {
+    Merger::new(repo)?.merge_commits(ours, theirs)
+}
+
+/// One-shot [`Merger::merge_trees`].
+pub fn merge_trees(
+    repo: &gix::Repository,
+    ancestor: ObjectId,
+    ours: ObjectId,
+    theirs: ObjectId,
+) -> Result<MergeResult> {
+    Merger::new(repo)?.merge_trees(ancestor, ours, theirs)
+}
+
+#[cfg(test)]
+#[path = "merge_tests.rs"]
+mod tests;
