@@ -8,6 +8,7 @@ mod cleanup;
 mod colour;
 mod concurrency;
 mod config;
+mod conflicts;
 mod copy;
 mod create;
 mod fresh_base;
