@@ -107,8 +107,6 @@ pub fn run(ctx: &Ctx, args: &CreateArgs, out: &mut Out<'_>) -> Result<CreateRepo
     if ctx.repo.branch_exists(&branch)? {
         return Err(branch_exists(ctx, id, branch));
     }
-    let fetch = args.fetch || settings.create_fetch.value;
-    let upstream = fresh::check(ctx, &base, &mut base_commit, fetch, out)?;
     // An untrusted hook refuses the create before anything changes (a reuse,
     // which runs no hook, does not need it).
     let post_command = crate::hooks::hook(
@@ -119,6 +117,10 @@ pub fn run(ctx: &Ctx, args: &CreateArgs, out: &mut Out<'_>) -> Result<CreateRepo
     )?;
 
     ignore.refuse_symlink()?;
+    // After every refusal that needs no lock, before anything is written:
+    // a create refused for its arguments or its hooks fetches nothing.
+    let fetch = args.fetch || settings.create_fetch.value;
+    let upstream = fresh::check(ctx, &base, &mut base_commit, fetch, out)?;
 
     // `.gitignore` is written under the mutex, so concurrent creates append
     // the line once. When it is already there, that round-trip is skipped: the

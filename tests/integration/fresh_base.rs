@@ -221,3 +221,26 @@ fn a_failed_fetch_warns_and_creates() {
     );
     assert!(repo.wt("a").is_dir());
 }
+
+/// A create refused before anything is written fetches nothing either: an
+/// id already active, an untrusted repository hook.
+#[test]
+fn a_refused_create_fetches_nothing() {
+    let repo = TestRepo::new();
+    let (_, tip) = with_remote_ahead(&repo, 1);
+    let before = rev(&repo, "origin/main");
+    assert_ne!(before, tip);
+    repo.create("a");
+    let run = repo.run(["--json", "create", "a", "--pattern", "p", "--fetch"]);
+    run.code(1);
+    assert_eq!(run.json()["error"]["code"], "active-exists");
+    std::fs::write(
+        repo.root.join(".git-loop.toml"),
+        "[create]\npost-command = \"true\"\n",
+    )
+    .unwrap();
+    let run = repo.run(["--json", "create", "b", "--pattern", "p", "--fetch"]);
+    run.code(1);
+    assert_eq!(run.json()["error"]["code"], "untrusted-hook");
+    assert_eq!(rev(&repo, "origin/main"), before);
+}
