@@ -231,3 +231,28 @@ fn base_flag_skips_and_separate_bases() {
     assert!(v.arr("skipped")[0].text("reason").contains("loop/b"));
     assert_eq!(v["pairsChecked"], 0);
 }
+
+/// A run started from another run's branch builds on its edits: landing
+/// the first, then the second, is clean even where the second rewrites the
+/// first's lines (the pair is merged over their own merge base, which is
+/// newer than the base's).
+#[test]
+fn a_run_started_from_another_is_merged_over_their_own_merge_base() {
+    let repo = setup();
+    repo.create("a");
+    edit_line(&repo, "a", "f", 5, "five from a");
+    repo.run(["create", "b", "--pattern", "p", "--base", "loop/a"])
+        .ok();
+    edit_line(&repo, "b", "f", 5, "five from b, after a");
+    let v = repo.run(["--json", "conflicts", "--base", "main"]).json();
+    assert_eq!(v["pairsChecked"], 1);
+    assert_eq!(v["pairs"], serde_json::json!([]), "{v}");
+    // Over the base's merge base instead, line 5 would conflict: a
+    // different run editing it the same way shows that.
+    repo.create("c");
+    edit_line(&repo, "c", "f", 5, "five from b, after a");
+    let v = repo.run(["--json", "conflicts", "--base", "main"]).json();
+    assert_eq!(v["pairsChecked"], 3);
+    let pairs: Vec<&serde_json::Value> = v.arr("pairs").iter().map(|p| &p["runs"]).collect();
+    assert_eq!(pairs, [&serde_json::json!(["a", "c"])], "{v}");
+}
