@@ -63,6 +63,8 @@ Register-ArgumentCompleter -Native -CommandName 'git-loop' -ScriptBlock {
         'git-loop;mark' {
             [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Repository to operate on (default: the current directory)')
             [CompletionResult]::new('--repo', '--repo', [CompletionResultType]::ParameterName, 'Repository to operate on (default: the current directory)')
+            [CompletionResult]::new('--detect-merged', '--detect-merged', [CompletionResultType]::ParameterName, 'Mark `merged` every run whose work is in its base (ancestor, squash or rebase); empty runs are left alone')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'With --detect-merged: report what would be marked; change nothing')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Machine-readable output: one JSON document on stdout')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'No progress or summary lines on stderr')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'No progress or summary lines on stderr')
@@ -76,7 +78,7 @@ Register-ArgumentCompleter -Native -CommandName 'git-loop' -ScriptBlock {
             [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Repository to operate on (default: the current directory)')
             [CompletionResult]::new('--repo', '--repo', [CompletionResultType]::ParameterName, 'Repository to operate on (default: the current directory)')
             [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Report what would be removed; change nothing')
-            [CompletionResult]::new('--delete-merged-branches', '--delete-merged-branches', [CompletionResultType]::ParameterName, 'Also delete each removed run''s branch, only if it is merged into its base (git branch -d)')
+            [CompletionResult]::new('--delete-merged-branches', '--delete-merged-branches', [CompletionResultType]::ParameterName, 'Also delete each removed run''s branch, only if its work is in its base (ancestor, squash or rebase)')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Machine-readable output: one JSON document on stdout')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'No progress or summary lines on stderr')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'No progress or summary lines on stderr')

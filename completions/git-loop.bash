@@ -34,7 +34,7 @@ __git_loop_opts() {
     case "$1" in
         '') echo '-C --repo --json -q --quiet -h --help -V --version' ;;
         create) echo '--pattern --base --reuse --fetch -C --repo --json -q --quiet -h --help' ;;
-        mark) echo '-C --repo --json -q --quiet -h --help' ;;
+        mark) echo '--detect-merged --dry-run -C --repo --json -q --quiet -h --help' ;;
         cleanup) echo '--status --older-than --dry-run --delete-merged-branches -C --repo --json -q --quiet -h --help' ;;
         remove) echo '--dry-run -C --repo --json -q --quiet -h --help' ;;
         reconcile) echo '--remove-orphan --adopt --min-age --dry-run -C --repo --json -q --quiet -h --help' ;;

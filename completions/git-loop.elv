@@ -58,6 +58,8 @@ set edit:completion:arg-completer[git-loop] = {|@words|
         &'git-loop;mark'= {
             cand -C 'Repository to operate on (default: the current directory)'
             cand --repo 'Repository to operate on (default: the current directory)'
+            cand --detect-merged 'Mark `merged` every run whose work is in its base (ancestor, squash or rebase); empty runs are left alone'
+            cand --dry-run 'With --detect-merged: report what would be marked; change nothing'
             cand --json 'Machine-readable output: one JSON document on stdout'
             cand -q 'No progress or summary lines on stderr'
             cand --quiet 'No progress or summary lines on stderr'
@@ -70,7 +72,7 @@ set edit:completion:arg-completer[git-loop] = {|@words|
             cand -C 'Repository to operate on (default: the current directory)'
             cand --repo 'Repository to operate on (default: the current directory)'
             cand --dry-run 'Report what would be removed; change nothing'
-            cand --delete-merged-branches 'Also delete each removed run''s branch, only if it is merged into its base (git branch -d)'
+            cand --delete-merged-branches 'Also delete each removed run''s branch, only if its work is in its base (ancestor, squash or rebase)'
             cand --json 'Machine-readable output: one JSON document on stdout'
             cand -q 'No progress or summary lines on stderr'
             cand --quiet 'No progress or summary lines on stderr'

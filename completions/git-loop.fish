@@ -52,6 +52,8 @@ complete -c git-loop -n "__fish_git_loop_using_subcommand create" -l json -d 'Ma
 complete -c git-loop -n "__fish_git_loop_using_subcommand create" -s q -l quiet -d 'No progress or summary lines on stderr'
 complete -c git-loop -n "__fish_git_loop_using_subcommand create" -s h -l help -d 'Print help'
 complete -c git-loop -n "__fish_git_loop_using_subcommand mark" -s C -l repo -d 'Repository to operate on (default: the current directory)' -r -F
+complete -c git-loop -n "__fish_git_loop_using_subcommand mark" -l detect-merged -d 'Mark `merged` every run whose work is in its base (ancestor, squash or rebase); empty runs are left alone'
+complete -c git-loop -n "__fish_git_loop_using_subcommand mark" -l dry-run -d 'With --detect-merged: report what would be marked; change nothing'
 complete -c git-loop -n "__fish_git_loop_using_subcommand mark" -l json -d 'Machine-readable output: one JSON document on stdout'
 complete -c git-loop -n "__fish_git_loop_using_subcommand mark" -s q -l quiet -d 'No progress or summary lines on stderr'
 complete -c git-loop -n "__fish_git_loop_using_subcommand mark" -s h -l help -d 'Print help'
@@ -59,7 +61,7 @@ complete -c git-loop -n "__fish_git_loop_using_subcommand cleanup" -l status -d 
 complete -c git-loop -n "__fish_git_loop_using_subcommand cleanup" -l older-than -d 'Only runs created longer ago than this: <n> with s, m, h or d (e.g. 24h)' -r
 complete -c git-loop -n "__fish_git_loop_using_subcommand cleanup" -s C -l repo -d 'Repository to operate on (default: the current directory)' -r -F
 complete -c git-loop -n "__fish_git_loop_using_subcommand cleanup" -l dry-run -d 'Report what would be removed; change nothing'
-complete -c git-loop -n "__fish_git_loop_using_subcommand cleanup" -l delete-merged-branches -d 'Also delete each removed run\'s branch, only if it is merged into its base (git branch -d)'
+complete -c git-loop -n "__fish_git_loop_using_subcommand cleanup" -l delete-merged-branches -d 'Also delete each removed run\'s branch, only if its work is in its base (ancestor, squash or rebase)'
 complete -c git-loop -n "__fish_git_loop_using_subcommand cleanup" -l json -d 'Machine-readable output: one JSON document on stdout'
 complete -c git-loop -n "__fish_git_loop_using_subcommand cleanup" -s q -l quiet -d 'No progress or summary lines on stderr'
 complete -c git-loop -n "__fish_git_loop_using_subcommand cleanup" -s h -l help -d 'Print help'

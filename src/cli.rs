@@ -111,7 +111,9 @@ pub enum Command {
     #[command(after_help = "Example:\n  cd \"$(git loop create fix-login --pattern bugfix)\"")]
     Create(CreateArgs),
     /// Record what a run became (never deletes it)
-    #[command(after_help = "Example:\n  git loop mark fix-login merged")]
+    #[command(
+        after_help = "Examples:\n  git loop mark fix-login merged\n  git loop mark --detect-merged --dry-run"
+    )]
     Mark(MarkArgs),
     /// Remove the worktrees of finished runs (never forced; branches are kept)
     #[command(
@@ -188,12 +190,20 @@ pub struct CreateArgs {
 #[derive(Debug, Args)]
 pub struct MarkArgs {
     /// Id of the run
-    #[arg(value_parser = RunId::parse)]
-    pub run_id: RunId,
+    #[arg(value_parser = RunId::parse, required_unless_present = "detect_merged")]
+    pub run_id: Option<RunId>,
 
     /// What the run became
-    #[arg(value_enum)]
-    pub status: Status,
+    #[arg(value_enum, required_unless_present = "detect_merged")]
+    pub status: Option<Status>,
+
+    /// Mark `merged` every run whose work is in its base (ancestor, squash or rebase); empty runs are left alone
+    #[arg(long, conflicts_with_all = ["run_id", "status"])]
+    pub detect_merged: bool,
+
+    /// With --detect-merged: report what would be marked; change nothing
+    #[arg(long, conflicts_with_all = ["run_id", "status"])]
+    pub dry_run: bool,
 }
 
 #[derive(Debug, Args)]
@@ -210,7 +220,7 @@ pub struct CleanupArgs {
     #[arg(long)]
     pub dry_run: bool,
 
-    /// Also delete each removed run's branch, only if it is merged into its base (git branch -d)
+    /// Also delete each removed run's branch, only if its work is in its base (ancestor, squash or rebase)
     #[arg(long)]
     pub delete_merged_branches: bool,
 }

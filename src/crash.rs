@@ -24,7 +24,8 @@
 //! `before-checkout` (create, split add: after `add --no-checkout`, before
 //! the checkout), `holding-mutex`, `before-manifest-write`,
 //! `before-manifest-rename`, `after-manifest-rename`, `before-branch-delete`
-//! (`branches --delete-merged`: checked, not yet deleted); fail points:
+//! (`branches --delete-merged`, `cleanup --delete-merged-branches`: checked,
+//! not yet deleted); fail points:
 //! `manifest-write`.
 //!
 //! None of these variables is meant for users; all are documented in the README so

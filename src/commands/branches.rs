@@ -13,18 +13,19 @@
 //!   (`loop.base`, see `git loop config`; default `main`). When that does not
 //!   resolve, ahead, behind and merged are unknown (`null`, `-`) and nothing
 //!   is deleted.
-//! - **Merged**, for now, means the tip is contained in the base (an
-//!   ancestor of it, or the same commit). A branch with no commits of its own
-//!   is therefore merged too here, and deletable: it holds nothing the base
-//!   lacks. (Squash and rebase detection, and a separate `empty` notion, are
-//!   left to a later change.)
+//! - **Merged** is [`crate::git::merged`]'s answer: the branch's work is in
+//!   the base as an ancestor, squash-merged or rebase-merged (`mergedBy`).
+//!   A branch with no commits of its own since it was created is `empty`,
+//!   not merged; it is deletable all the same when the base contains its tip
+//!   (it holds nothing the base lacks).
 //! - **Deletion** (`--delete-merged`) happens under the worktree-operation
 //!   lock (so no git-loop create is between making `loop/<id>` and recording
 //!   it) and the manifest mutex (so the entries read are current), in that
 //!   order. Each branch is checked again there: no entry names it, no
 //!   worktree has it checked out (HEAD of the main or any linked worktree,
 //!   or a rebase or bisect in progress on it, as `git branch -d` judges), and
-//!   its tip is still contained in the base. Then the ref is deleted by a
+//!   its work is still in the base (checked again: the base may have been
+//!   rewound). Then the ref is deleted by a
 //!   compare-and-swap on the exact tip that was checked: a branch moved
 //!   meanwhile is kept (`moved`). Each deletion is logged (`branch-delete`,
 //!   with the tip, so `git branch <branch> <tip>` brings it back).
@@ -45,7 +46,7 @@ use crate::style::{Cell, escape, write_table};
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum KeptCode {
-    /// Not contained in the base, or the base does not resolve.
+    /// Its work is not in the base, or the base does not resolve.
     NotMerged,
     /// Checked out (or being rebased or bisected) in some worktree.
     CheckedOut,
@@ -87,7 +88,17 @@ pub struct Leftover {
     pub age_seconds: Option<i64>,
     pub ahead: Option<usize>,
     pub behind: Option<usize>,
+    /// `true` only when the branch has commits of its own and they are in
+    /// the base.
     pub merged: Option<bool>,
+    /// `ancestor`, `squash` or `rebase` when merged.
+    pub merged_by: Option<crate::git::merged::MergedBy>,
+    /// No commits of its own since it was created.
+    pub empty: Option<bool>,
+    /// Merged, or empty with its tip in the base: `--delete-merged` may
+    /// delete it.
+    #[serde(skip)]
+    pub deletable: bool,
     pub checked_out: bool,
     /// Deleted (in a dry run: would be).
     pub deleted: bool,
@@ -125,10 +136,11 @@ impl Report for BranchesReport {
             .branches
             .iter()
             .map(|l| {
-                let merged = match l.merged {
-                    Some(true) => ("yes", "32"),
-                    Some(false) => ("no", ""),
-                    None => ("-", ""),
+                let merged = match (l.merged_by, l.empty) {
+                    (Some(by), _) => (by.as_str(), "32"),
+                    (None, Some(true)) => ("empty", "2"),
+                    _ if l.merged == Some(false) => ("no", ""),
+                    _ => ("-", ""),
                 };
                 let age = l.committed_at.as_deref().and_then(|t| t.parse().ok());
                 let action = match (l.deleted, l.kept, self.dry_run) {
@@ -199,18 +211,21 @@ pub fn run(ctx: &Ctx, args: &BranchesArgs, out: &mut Out<'_>) -> Result<Branches
     let checked_out = ctx.repo.checked_out_branches()?;
     let now = crate::time::now();
     let mut leftovers = Vec::new();
+    let mut detector = crate::git::merged::Detector::new(ctx.repo.gix())?;
     for (branch, tip) in found {
         if recorded.contains(&branch) {
             continue;
         }
         let time = ctx.repo.commit_time(tip);
-        let (ahead, behind) = match (time, base) {
+        let (ahead, behind, verdict) = match (time, base) {
             (Some(_), Some(base)) => {
                 let (a, b) = ctx.repo.ahead_behind(tip, base)?;
-                (Some(a), Some(b))
+                let start = crate::git::merged::branch_start(ctx.repo.gix(), &branch);
+                (Some(a), Some(b), Some(detector.check(tip, base, start)?))
             }
-            _ => (None, None),
+            _ => (None, None, None),
         };
+        use crate::git::merged::Verdict;
         leftovers.push(Leftover {
             checked_out: checked_out.contains(&branch),
             branch,
@@ -221,7 +236,12 @@ pub fn run(ctx: &Ctx, args: &BranchesArgs, out: &mut Out<'_>) -> Result<Branches
             age_seconds: time.map(|t| now.as_second().saturating_sub(t.as_second())),
             ahead,
             behind,
-            merged: ahead.map(|a| a == 0),
+            merged: verdict.map(|v| matches!(v, Verdict::Merged(_))),
+            merged_by: verdict.and_then(Verdict::merged_by),
+            empty: verdict.map(|v| v == Verdict::Empty),
+            // An empty branch's tip is in the base when it is 0 ahead.
+            deletable: matches!(verdict, Some(Verdict::Merged(_)))
+                || (verdict == Some(Verdict::Empty) && ahead == Some(0)),
             deleted: false,
             kept: None,
         });
@@ -254,7 +274,7 @@ pub fn run(ctx: &Ctx, args: &BranchesArgs, out: &mut Out<'_>) -> Result<Branches
 
 /// Why `l` must be kept, if it must.
 fn first_reason(l: &Leftover, recorded: bool, checked_out: bool) -> Option<KeptCode> {
-    if l.merged != Some(true) {
+    if !l.deletable {
         Some(KeptCode::NotMerged)
     } else if recorded {
         Some(KeptCode::Recorded)
@@ -273,7 +293,7 @@ fn delete_merged(
     report: &mut BranchesReport,
     out: &mut Out<'_>,
 ) -> Result<Option<Error>> {
-    if !report.branches.iter().any(|l| l.merged == Some(true)) {
+    if !report.branches.iter().any(|l| l.deletable) {
         for l in &mut report.branches {
             l.kept = Some(KeptCode::NotMerged);
         }
@@ -287,6 +307,7 @@ fn delete_merged(
     let recorded = recorded_branches(ctx)?;
     let checked_out = ctx.repo.checked_out_branches()?;
     let base = ctx.repo.resolve_commit(&report.base);
+    let mut detector = crate::git::merged::Detector::new(ctx.repo.gix())?;
     let mut events = Vec::new();
     let mut first_error = None;
     for l in &mut report.branches {
@@ -297,11 +318,20 @@ fn delete_merged(
         }
         // The base may have been rewound since the listing.
         let still = match base {
-            Some(base) => ctx.repo.is_ancestor(l.tip_id, base)?,
+            Some(base) => {
+                let start = crate::git::merged::branch_start(ctx.repo.gix(), &l.branch);
+                match detector.check(l.tip_id, base, start)? {
+                    crate::git::merged::Verdict::Merged(_) => true,
+                    crate::git::merged::Verdict::Empty => ctx.repo.is_ancestor(l.tip_id, base)?,
+                    crate::git::merged::Verdict::NotMerged => false,
+                }
+            }
             None => false,
         };
         if !still {
             l.merged = Some(false);
+            l.merged_by = None;
+            l.deletable = false;
             l.kept = Some(KeptCode::NotMerged);
             continue;
         }
@@ -311,10 +341,16 @@ fn delete_merged(
                 l.deleted = true;
                 let id = l.branch.strip_prefix("loop/").unwrap_or(&l.branch);
                 let mut e = crate::events::Event::new(crate::events::EventKind::BranchDelete, id);
-                e.detail = Some(format!(
-                    "leftover branch {} deleted at {} (merged into {})",
-                    l.branch, l.tip, report.base
-                ));
+                e.detail = Some(match l.merged_by {
+                    Some(by) => format!(
+                        "leftover branch {} deleted at {} (merged into {}: {by})",
+                        l.branch, l.tip, report.base
+                    ),
+                    None => format!(
+                        "leftover branch {} deleted at {} (no commits of its own; in {})",
+                        l.branch, l.tip, report.base
+                    ),
+                });
                 events.push(e);
             }
             Err(e) => {

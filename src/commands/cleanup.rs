@@ -9,7 +9,8 @@
 //! that refusal is recorded as skipped, with git's reason, and the entry stays.
 //! Branches are kept unless `--delete-merged-branches` (or
 //! `loop.cleanupDeleteMergedBranches`) asks, and even then only a branch
-//! whose tip is contained in the run's base, through `git branch -d`: an
+//! whose work is in the run's base (ancestor, squash or rebase; see
+//! `cleanup/branch.rs`), deleted at the exact tip proven merged: an
 //! unmerged branch is the only copy of a run's work.
 //!
 //! Removals run in parallel, one thread per core, each outcome recorded. git
@@ -257,6 +258,8 @@ pub(crate) fn reclaim(
                     path: entry.path(),
                     branch: entry.branch(),
                     branch_deleted: None,
+                    branch_merged_by: None,
+                    branch_tip: None,
                     branch_kept: None,
                     note,
                 });
@@ -278,16 +281,28 @@ pub(crate) fn reclaim(
     }
     report.skipped.extend(refused);
 
-    if delete_merged && !dry_run {
-        for (removed, entry) in report.removed.iter_mut().zip(&gone) {
-            match branch::delete_if_merged(ctx, &git, entry) {
-                Ok((deleted, kept)) => {
-                    removed.branch_deleted = Some(deleted);
-                    removed.branch_kept = kept;
+    if delete_merged && !dry_run && !gone.is_empty() {
+        match crate::git::merged::Detector::new(ctx.repo.gix()) {
+            Ok(mut detector) => {
+                for (removed, entry) in report.removed.iter_mut().zip(&gone) {
+                    match branch::delete_if_merged(ctx, &mut detector, entry) {
+                        Ok(Ok(deleted)) => {
+                            removed.branch_deleted = Some(true);
+                            removed.branch_merged_by = Some(deleted.merged_by);
+                            removed.branch_tip = Some(deleted.tip);
+                        }
+                        Ok(Err(kept)) => {
+                            removed.branch_deleted = Some(false);
+                            removed.branch_kept = kept;
+                        }
+                        Err(e) => {
+                            first_error.get_or_insert(e);
+                        }
+                    }
                 }
-                Err(e) => {
-                    first_error.get_or_insert(e);
-                }
+            }
+            Err(e) => {
+                first_error.get_or_insert(e);
             }
         }
     }
@@ -354,7 +369,18 @@ fn drop_removed(
         }
         if r.branch_deleted == Some(true) {
             let mut e = crate::events::Event::new(crate::events::EventKind::BranchDelete, &r.id);
-            e.detail = Some(format!("branch {} deleted", r.branch));
+            e.detail = Some(match (r.branch_tip, r.branch_merged_by) {
+                (Some(tip), Some(Some(by))) => {
+                    format!("branch {} deleted at {tip} (merged: {by})", r.branch)
+                }
+                (Some(tip), _) => {
+                    format!(
+                        "branch {} deleted at {tip} (no commits of its own)",
+                        r.branch
+                    )
+                }
+                _ => format!("branch {} deleted", r.branch),
+            });
             events.push(e);
         }
     }

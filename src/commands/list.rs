@@ -7,9 +7,10 @@
 //! worktree hold uncommitted work (`dirty`: tracked changes, staged or not;
 //! `untracked`: files git neither tracks nor ignores — read with gix the way
 //! `git worktree remove` judges them), how many commits its branch is ahead
-//! of and behind its base as the base is now, and whether it is merged (its
-//! tip contained in the base; a run with no commits of its own counts as
-//! merged, as in `git branch --merged`). A value that cannot be known (the
+//! of and behind its base as the base is now, and whether its work is in
+//! the base (`merged`, `mergedBy`: `ancestor`, `squash` or `rebase`; a run
+//! with no commits of its own is `empty`, never merged — see
+//! [`crate::git::merged`]). A value that cannot be known (the
 //! worktree or the branch is gone, the base no longer resolves) is `null`
 //! in JSON and `-` in the table. Worktrees are read in parallel. `inUse`
 //! lists the processes working in a worktree (see [`crate::worktree`]'s
@@ -40,7 +41,14 @@ pub struct Long {
     pub untracked: Option<bool>,
     pub ahead: Option<usize>,
     pub behind: Option<usize>,
+    /// `true` only when the run made commits and they are in its base.
     pub merged: Option<bool>,
+    /// How the work reached the base when `merged`: `ancestor`, `squash`
+    /// or `rebase` (see [`crate::git::merged`]).
+    #[serde(rename = "mergedBy")]
+    pub merged_by: Option<crate::git::merged::MergedBy>,
+    /// The run has no commits of its own (then `merged` is `false`).
+    pub empty: Option<bool>,
     /// Commits only the worktree's detached HEAD holds (no branch, tag or
     /// remote-tracking branch contains them; counted up to 1000).
     #[serde(rename = "unreachableCommits")]
@@ -132,10 +140,11 @@ impl ListReport {
                     "missing" => "1;31",
                     _ => "33",
                 };
-                let merged = match long.merged {
-                    Some(true) => ("yes", "32"),
-                    Some(false) => ("no", ""),
-                    None => ("-", ""),
+                let merged = match (long.merged_by, long.empty) {
+                    (Some(by), _) => (by.as_str(), "32"),
+                    (None, Some(true)) => ("empty", "2"),
+                    _ if long.merged == Some(false) => ("no", ""),
+                    _ => ("-", ""),
                 };
                 [
                     (escape(&l.entry.id), ""),
@@ -265,8 +274,10 @@ fn fill_long(ctx: &Ctx, listed: &mut [Listed]) -> Result<()> {
             None => 0,
         });
     }
-    // Ahead/behind/merged: one revision walk each way, in the main repository.
+    // Ahead/behind: one revision walk each way, in the main repository;
+    // merged: see `crate::git::merged`.
     let mut bases: std::collections::HashMap<String, Option<gix::ObjectId>> = Default::default();
+    let mut detector = None;
     for l in listed.iter_mut() {
         let base = *bases
             .entry(l.entry.base_branch.clone())
@@ -277,7 +288,16 @@ fn fill_long(ctx: &Ctx, listed: &mut [Listed]) -> Result<()> {
             let long = l.long.as_mut().expect("just set");
             long.ahead = Some(ahead);
             long.behind = Some(behind);
-            long.merged = Some(ahead == 0);
+            if detector.is_none() {
+                detector = Some(crate::git::merged::Detector::new(ctx.repo.gix())?);
+            }
+            let detector = detector.as_mut().expect("just set");
+            let start = crate::git::merged::branch_start(ctx.repo.gix(), &l.entry.branch());
+            let verdict = detector.check(tip, base, start)?;
+            use crate::git::merged::Verdict;
+            long.merged = Some(matches!(verdict, Verdict::Merged(_)));
+            long.merged_by = verdict.merged_by();
+            long.empty = Some(verdict == Verdict::Empty);
         }
     }
     Ok(())

@@ -1,11 +1,14 @@
-//! `git loop mark <RUN_ID> <STATUS>`: record what a run became.
+//! `git loop mark <RUN_ID> <STATUS>`: record what a run became
+//! (`--detect-merged`: see [`detect`]).
 //!
 //! Marking never deletes an entry — the manifest is the audit trail; removal
 //! happens only in cleanup. One read-modify-write under the mutex.
 
 use serde::Serialize;
 
-use crate::cli::MarkArgs;
+pub mod detect;
+
+use crate::cli::RunId;
 use crate::commands::Ctx;
 use crate::error::{Error, Result};
 use crate::lock::ManifestMutex;
@@ -30,9 +33,9 @@ impl Report for MarkReport {
     }
 }
 
-pub fn run(ctx: &Ctx, args: &MarkArgs, out: &mut Out<'_>) -> Result<MarkReport> {
+pub fn run(ctx: &Ctx, run_id: &RunId, status: Status, out: &mut Out<'_>) -> Result<MarkReport> {
     let unknown = || Error::UnknownId {
-        id: args.run_id.to_string(),
+        id: run_id.to_string(),
     };
     // Without .loop-worktrees/ there is nothing to mark; create nothing.
     if !ctx.loop_dir_exists()? {
@@ -42,14 +45,14 @@ pub fn run(ctx: &Ctx, args: &MarkArgs, out: &mut Out<'_>) -> Result<MarkReport> 
     // understand refuses the mark with no trace left (not even a mutex
     // created and removed).
     let (parsed, snapshot) = ctx.manifest.load_snapshot()?.ok_or_else(unknown)?;
-    parsed.find(&args.run_id).ok_or_else(unknown)?;
+    parsed.find(run_id).ok_or_else(unknown)?;
     // The run lock first (see `crate::worktree`): a cleanup that is removing
     // this run's worktree finishes that removal before this mark is applied,
     // and a cleanup that has not started it yet sees this mark.
-    let dir = ctx.worktree_path(&args.run_id);
+    let dir = ctx.worktree_path(run_id);
     let _run = crate::worktree::RunLock::acquire(
         ctx.repo.common_dir(),
-        &args.run_id,
+        run_id,
         crate::worktree::RUN_LOCK_DEADLINE,
     )?;
     let mutex = ManifestMutex::acquire(&ctx.loop_dir())?;
@@ -59,22 +62,22 @@ pub fn run(ctx: &Ctx, args: &MarkArgs, out: &mut Out<'_>) -> Result<MarkReport> 
     } else {
         ctx.manifest.load()?.ok_or_else(unknown)?
     };
-    let entry = manifest.find_mut(&args.run_id).ok_or_else(unknown)?;
+    let entry = manifest.find_mut(run_id).ok_or_else(unknown)?;
     let previous = entry.status;
-    entry.status = args.status;
+    entry.status = status;
     let entry = entry.clone();
-    if args.status == Status::Active && dir.symlink_metadata().is_err() {
+    if status == Status::Active && dir.symlink_metadata().is_err() {
         out.note(format_args!(
             "warning: {} has no worktree at {} (removed, or never there); `git loop reconcile` drops such entries",
             entry.id,
             entry.path()
         ));
     }
-    if previous != args.status {
+    if previous != status {
         ctx.manifest.write(&manifest, &mutex)?;
         let mut event = crate::events::Event::new(crate::events::EventKind::Mark, &entry.id);
         event.from = Some(previous.to_string());
-        event.to = Some(args.status.to_string());
+        event.to = Some(status.to_string());
         super::log_events(ctx, &[event], out);
     }
     Ok(MarkReport { entry, previous })

@@ -76,7 +76,10 @@ pub fn dispatch(cli: &Cli, out: &mut Out<'_>) -> std::result::Result<(), Fail> {
         }
         Command::Mark(args) => {
             let ctx = Ctx::open(cli)?;
-            emit(mark::run(&ctx, args, out)?, out)
+            match (&args.run_id, args.status) {
+                (Some(id), Some(status)) => emit(mark::run(&ctx, id, status, out)?, out),
+                _ => emit(mark::detect::run(&ctx, args.dry_run, out)?, out),
+            }
         }
         Command::Cleanup(args) => {
             let ctx = Ctx::open(cli)?;

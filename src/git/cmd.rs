@@ -1,8 +1,7 @@
 //! The one place that spawns `git`.
 //!
-//! Only `git worktree add` and `git worktree remove` are run (and `git branch
-//! -d` for `cleanup --delete-merged-branches`, `git fetch` for `create
-//! --fetch`) — `add` in its
+//! Only `git worktree add` and `git worktree remove` are run (and `git fetch`
+//! for `create --fetch`) — `add` in its
 //! two steps (`add --no-checkout`, then the `reset --hard` and `post-checkout`
 //! hook that `add` itself runs in the new worktree) so that checkouts can run
 //! in parallel; every read goes through gix. Each call:
@@ -101,18 +100,6 @@ impl Git {
             commit.as_ref(),
         ]);
         self.run(&args)
-    }
-
-    /// `git branch -d -- <branch>`: never `-D`. git refuses a branch that is
-    /// not merged into HEAD (or its upstream) — a second gate after
-    /// git-loop's own ancestry check.
-    pub fn branch_delete(&self, branch: &str) -> Result<std::result::Result<(), CommandError>> {
-        self.run(&[
-            "branch".as_ref(),
-            "-d".as_ref(),
-            "--".as_ref(),
-            branch.as_ref(),
-        ])
     }
 
     /// The checkout step of `git worktree add`, exactly as git runs it

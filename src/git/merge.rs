@@ -69,6 +69,7 @@ impl Merger {
     }
 
     /// The in-memory repository: read merged trees and blobs through it.
+    #[allow(dead_code)] // API for callers that inspect a merged tree
     pub fn repo(&self) -> &gix::Repository {
         &self.repo
     }
@@ -98,6 +99,7 @@ impl Merger {
 
     /// Merge tree-ish `theirs` into `ours` over `ancestor` (each a tree or
     /// a commit, which stands for its tree).
+    #[allow(dead_code)] // API for callers that merge trees
     pub fn merge_trees(
         &self,
         ancestor: ObjectId,
@@ -161,6 +163,7 @@ pub fn merge_base(repo: &gix::Repository, a: ObjectId, b: ObjectId) -> Result<Op
 }
 
 /// One-shot [`Merger::merge_commits`].
+#[allow(dead_code)] // API for one-off merges
 pub fn merge_commits(
     repo: &gix::Repository,
     ours: ObjectId,
@@ -170,6 +173,7 @@ pub fn merge_commits(
 }
 
 /// One-shot [`Merger::merge_trees`].
+#[allow(dead_code)] // API for one-off merges
 pub fn merge_trees(
     repo: &gix::Repository,
     ancestor: ObjectId,

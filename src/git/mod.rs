@@ -1,12 +1,13 @@
 //! Everything that touches git: [`repo`] reads through gix, [`cmd`] is the only
 //! place that spawns the `git` binary (for `git worktree add` and
-//! `git worktree remove`, `git branch -d` and `git hook run`), [`refusal`] reads
-//! git's refusal texts, [`merge`] merges trees in memory.
+//! `git worktree remove` and `git hook run`), [`refusal`] reads
+//! git's refusal texts, [`merge`] merges trees in memory,
+//! [`merged`] tells whether a run's work is in its base.
 
 pub mod cmd;
-// Its callers (merged detection, conflicts) land in the next commits.
-#[allow(dead_code)]
 pub mod merge;
+pub mod merged;
+pub mod patch_id;
 pub mod refusal;
 pub mod repo;
 

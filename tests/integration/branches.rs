@@ -78,8 +78,11 @@ fn leftover_branches_are_listed_and_recorded_ones_are_not() {
     assert_eq!(done["committedAt"], "2026-01-01T00:00:00Z");
     assert_eq!(done["ageSeconds"], 2 * 86_400);
     assert_eq!((&done["ahead"], &done["behind"]), (&0.into(), &0.into()));
-    // No commits of its own: merged, for now.
-    assert_eq!(done["merged"], true);
+    // No commits of its own: empty, not merged (yet deletable).
+    assert_eq!(
+        (&done["merged"], &done["empty"]),
+        (&false.into(), &true.into())
+    );
     assert_eq!(done["checkedOut"], false);
     assert_eq!(done["deleted"], false);
     assert_eq!(done["kept"], Value::Null);
@@ -98,7 +101,7 @@ fn leftover_branches_are_listed_and_recorded_ones_are_not() {
     assert!(
         run.stdout
             .lines()
-            .any(|l| l.starts_with("loop/done") && l.contains(short) && l.contains("yes")),
+            .any(|l| l.starts_with("loop/done") && l.contains(short) && l.contains("empty")),
         "{}",
         run.stdout
     );
@@ -195,7 +198,7 @@ fn a_branch_checked_out_in_a_worktree_is_never_deleted() {
     let doc = branches(&repo, &["--delete-merged"]);
     for branch in ["loop/in-linked", "loop/in-main"] {
         let b = find(&doc, branch);
-        assert_eq!(b["merged"], true, "{b}");
+        assert_eq!(b["empty"], true, "{b}");
         assert_eq!(b["checkedOut"], true, "{b}");
         assert_eq!(b["deleted"], false, "{b}");
         assert_eq!(b["kept"], "checked-out", "{b}");

@@ -54,15 +54,15 @@ fn long_listing_reports_state_ahead_behind_and_merged() {
     use serde_json::json;
     assert_eq!(
         pick("clean"),
-        (json!(false), json!(false), json!(0), json!(1), json!(true))
+        (json!(false), json!(false), json!(0), json!(1), json!(false))
     );
     assert_eq!(
         pick("dirty"),
-        (json!(true), json!(false), json!(0), json!(1), json!(true))
+        (json!(true), json!(false), json!(0), json!(1), json!(false))
     );
     assert_eq!(
         pick("untracked"),
-        (json!(false), json!(true), json!(0), json!(1), json!(true))
+        (json!(false), json!(true), json!(0), json!(1), json!(false))
     );
     assert_eq!(
         pick("ahead"),
@@ -70,7 +70,7 @@ fn long_listing_reports_state_ahead_behind_and_merged() {
     );
     assert_eq!(
         pick("gone"),
-        (json!(null), json!(null), json!(0), json!(1), json!(true))
+        (json!(null), json!(null), json!(0), json!(1), json!(false))
     );
     assert_eq!(row("gone")["present"], false);
 
@@ -116,8 +116,9 @@ fn long_listing_reports_state_ahead_behind_and_merged() {
             .collect::<Vec<_>>()
     };
     assert_eq!(line("ahead")[6..], ["clean", "2", "1", "no"]);
-    assert_eq!(line("dirty")[6..], ["dirty", "0", "1", "yes"]);
-    assert_eq!(line("untracked")[6..], ["untracked", "0", "1", "yes"]);
+    // No commits of their own: empty, never merged.
+    assert_eq!(line("dirty")[6..], ["dirty", "0", "1", "empty"]);
+    assert_eq!(line("untracked")[6..], ["untracked", "0", "1", "empty"]);
     assert_eq!(line("gone")[6..], ["missing", "-", "-", "-"]);
 
     // Without --long, the JSON shape is unchanged.

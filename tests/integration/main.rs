@@ -25,6 +25,7 @@ mod list_long;
 mod locks;
 mod manifest;
 mod mark;
+mod merged;
 mod mutex;
 mod promise;
 mod properties;

@@ -15,6 +15,13 @@ pub struct RemovedEntry {
     /// With --delete-merged-branches: whether the branch was deleted.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub branch_deleted: Option<bool>,
+    /// With --delete-merged-branches, when deleted: how its work is in the
+    /// base (`ancestor`, `squash`, `rebase`; `null`: the run made no commits).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub branch_merged_by: Option<Option<crate::git::merged::MergedBy>>,
+    /// The tip the branch was deleted at (for the event log).
+    #[serde(skip)]
+    pub branch_tip: Option<gix::ObjectId>,
     /// With --delete-merged-branches: why the branch was kept.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub branch_kept: Option<KeptBranch>,
@@ -34,10 +41,13 @@ pub struct KeptBranch {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum KeptCode {
-    /// Its tip is not contained in the run's base (or the base is gone).
+    /// Its work is not in the run's base (or the base is gone).
     NotMerged,
-    /// `git branch -d` refused it.
-    GitRefused,
+    /// Checked out (or being rebased or bisected) in some worktree.
+    CheckedOut,
+    /// Its tip changed after it was found merged: the compare-and-swap
+    /// deletion refused.
+    Moved,
 }
 
 #[derive(Debug, Serialize)]

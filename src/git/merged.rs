@@ -1,0 +1,204 @@
+//! Is a run's work in its base? Answered in memory with gix: no worktree,
+//! index or ref is touched, and no object is written (tree merges go to
+//! object memory, see [`super::merge`]).
+//!
+//! A branch with no commits of its own is [`Verdict::Empty`], never merged:
+//! its tip is (an ancestor of) the commit it was created at, read from the
+//! branch's reflog creation line (`branch: Created from …`). When that line
+//! is gone (reflogs off or expired), a tip contained in the base cannot be
+//! told apart from an empty branch, and is reported `Empty` — never claimed
+//! merged without proof.
+//!
+//! Otherwise the proofs, in order:
+//! 1. `ancestor`: the tip is an ancestor of the base (a plain merge or a
+//!    fast-forward).
+//! 2. `rebase`: every non-merge commit since the merge base has a
+//!    [patch id](super::patch_id) equal to one of the base's since then.
+//! 3. `squash`: merging the branch into the base would change nothing (the
+//!    merged tree is the base's tree, without conflicts).
+//!
+//! `rebase` is tried before `squash` although it may cost more: a rebased
+//! branch that was fast-forwarded into its base also merges to nothing, so
+//! the other order would call every rebase-merged run `squash`. The label
+//! names the most specific proof. A squash-merged branch that got one more
+//! commit after the squash is not merged: that commit's change is neither in
+//! the base's tree nor in its history.
+
+use std::collections::HashSet;
+
+use gix::ObjectId;
+use serde::Serialize;
+
+use super::merge::Merger;
+use super::patch_id::PatchIds;
+use crate::error::{Error, Result};
+
+fn repo_err(e: impl std::fmt::Display) -> Error {
+    Error::Repository(e.to_string())
+}
+
+/// How a run's work reached its base.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum MergedBy {
+    Ancestor,
+    Squash,
+    Rebase,
+}
+
+impl MergedBy {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            MergedBy::Ancestor => "ancestor",
+            MergedBy::Squash => "squash",
+            MergedBy::Rebase => "rebase",
+        }
+    }
+}
+
+impl std::fmt::Display for MergedBy {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Verdict {
+    /// No commits of its own.
+    Empty,
+    Merged(MergedBy),
+    NotMerged,
+}
+
+impl Verdict {
+    pub fn merged_by(self) -> Option<MergedBy> {
+        match self {
+            Verdict::Merged(by) => Some(by),
+            _ => None,
+        }
+    }
+}
+
+/// The commit `refs/heads/<branch>` was created at, from its reflog's
+/// first line when that line records the creation (old id null).
+pub fn branch_start(repo: &gix::Repository, branch: &str) -> Option<ObjectId> {
+    let name = format!("refs/heads/{branch}");
+    let reference = repo.try_find_reference(name.as_str()).ok()??;
+    let mut platform = reference.log_iter();
+    let mut lines = platform.all().ok()??;
+    let first = lines.next()?.ok()?;
+    first
+        .previous_oid()
+        .is_null()
+        .then(|| first.new_oid())
+        .filter(|id| !id.is_null())
+}
+
+/// Detects merged runs; holds the caches one command shares across runs
+/// (patch ids of base commits, the merge options).
+pub struct Detector<'r> {
+    repo: &'r gix::Repository,
+    merger: Merger,
+    patch_ids: PatchIds<'r>,
+}
+
+impl<'r> Detector<'r> {
+    pub fn new(repo: &'r gix::Repository) -> Result<Detector<'r>> {
+        Ok(Detector {
+            repo,
+            merger: Merger::new(repo)?,
+            patch_ids: PatchIds::new(repo),
+        })
+    }
+
+    fn is_ancestor(&self, a: ObjectId, b: ObjectId) -> Result<bool> {
+        Ok(a == b || self.merger.merge_base(a, b)? == Some(a))
+    }
+
+    /// Is the work of the branch at `tip` (created at `start`, if known) in
+    /// the commit `base`?
+    pub fn check(
+        &mut self,
+        tip: ObjectId,
+        base: ObjectId,
+        start: Option<ObjectId>,
+    ) -> Result<Verdict> {
+        let in_base = self.is_ancestor(tip, base)?;
+        let empty = match start {
+            Some(start) => self.is_ancestor(tip, start)?,
+            None => in_base,
+        };
+        if empty {
+            return Ok(Verdict::Empty);
+        }
+        if in_base {
+            return Ok(Verdict::Merged(MergedBy::Ancestor));
+        }
+        let Some(merge_base) = self.merger.merge_base(tip, base)? else {
+            return Ok(Verdict::NotMerged);
+        };
+        if self.rebased(tip, base, merge_base)? {
+            return Ok(Verdict::Merged(MergedBy::Rebase));
+        }
+        let merged = self.merger.merge_commits(base, tip)?;
+        let base_tree = self
+            .repo
+            .find_commit(base)
+            .map_err(repo_err)?
+            .tree_id()
+            .map_err(repo_err)?
+            .detach();
+        if merged.is_clean() && merged.tree == base_tree {
+            return Ok(Verdict::Merged(MergedBy::Squash));
+        }
+        Ok(Verdict::NotMerged)
+    }
+
+    /// Commits reachable from `tip` and not from `hidden`.
+    fn commits(&self, tip: ObjectId, hidden: ObjectId) -> Result<Vec<ObjectId>> {
+        let walk = self
+            .repo
+            .rev_walk([tip])
+            .with_hidden([hidden])
+            .all()
+            .map_err(repo_err)?;
+        walk.map(|info| info.map(|i| i.id).map_err(repo_err))
+            .collect()
+    }
+
+    /// Whether every non-merge commit of `merge_base..tip` has a patch-id
+    /// twin in `merge_base..base` (and there is at least one).
+    fn rebased(&mut self, tip: ObjectId, base: ObjectId, merge_base: ObjectId) -> Result<bool> {
+        let ours = self.commits(tip, merge_base)?;
+        let mut our_keys = HashSet::new();
+        for c in &ours {
+            if let Some(key) = self.patch_ids.key(*c)? {
+                our_keys.insert(key);
+            }
+        }
+        if our_keys.is_empty() {
+            return Ok(false);
+        }
+        // The base side can be long: only commits touching the same paths
+        // as one of ours get a blob-level patch id.
+        let mut theirs = HashSet::new();
+        for c in self.commits(base, merge_base)? {
+            if self
+                .patch_ids
+                .key(c)?
+                .is_some_and(|k| our_keys.contains(&k))
+                && let Some(id) = self.patch_ids.of(c)?
+            {
+                theirs.insert(id);
+            }
+        }
+        for c in &ours {
+            if let Some(id) = self.patch_ids.of(*c)?
+                && !theirs.contains(&id)
+            {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+}

@@ -1,0 +1,217 @@
+//! Patch ids: what a commit changes, independent of where it applies.
+//!
+//! git-loop's patch id is in the spirit of `git patch-id --stable`, not
+//! byte-compatible with it. For a non-merge commit it is the SHA-1 of, for
+//! each changed file in path order (the diff of the commit's tree against
+//! its first parent's, with no rename detection, so a rename is a deletion
+//! plus an addition on both sides alike):
+//! - the path and the old and new modes;
+//! - for a text file, each hunk of a histogram line diff as its removed
+//!   lines then its added lines — no line numbers and no context lines, so
+//!   a change rebased onto moved or edited surroundings keeps its id;
+//! - for a binary file (a NUL in its first 8,000 bytes, git's rule) or a
+//!   submodule, the old and new object ids.
+//!
+//! Whitespace is significant. Merge commits (and root commits are diffed
+//! against the empty tree) have no single patch: [`PatchIds::of`] returns
+//! `None` for a merge.
+//!
+//! Two commits with the same patch id make the same change to the same
+//! files; that is the evidence the `rebase` proof of merged detection rests
+//! on.
+
+use std::collections::HashMap;
+
+use gix::ObjectId;
+use gix::bstr::BString;
+use gix::diff::blob::{Algorithm, InternedInput, sources::byte_lines};
+
+use crate::error::{Error, Result};
+
+fn repo_err(e: impl std::fmt::Display) -> Error {
+    Error::Repository(e.to_string())
+}
+
+/// A cache of patch ids by commit, and of a cheaper key: the changed paths
+/// alone. Two commits can share a patch id only if they share the key, so a
+/// commit whose key matches nothing on the other side needs no blob diff.
+pub struct PatchIds<'r> {
+    repo: &'r gix::Repository,
+    ids: HashMap<ObjectId, Option<ObjectId>>,
+    keys: HashMap<ObjectId, Option<ObjectId>>,
+    state: gix::diff::tree::State,
+}
+
+/// A changed file: path, old and new (mode, id); `None` on the side where
+/// it does not exist.
+type FileChange = (BString, Option<(u16, ObjectId)>, Option<(u16, ObjectId)>);
+
+impl<'r> PatchIds<'r> {
+    pub fn new(repo: &'r gix::Repository) -> PatchIds<'r> {
+        PatchIds {
+            repo,
+            ids: HashMap::new(),
+            keys: HashMap::new(),
+            state: Default::default(),
+        }
+    }
+
+    /// The files `commit` changes against its parent, sorted by path;
+    /// `None` for a merge commit.
+    fn changes(&mut self, commit: ObjectId) -> Result<Option<Vec<FileChange>>> {
+        let c = self.repo.find_commit(commit).map_err(repo_err)?;
+        let parents: Vec<ObjectId> = c.parent_ids().map(gix::Id::detach).collect();
+        if parents.len() > 1 {
+            return Ok(None);
+        }
+        let new_tree = c.tree_id().map_err(repo_err)?.detach();
+        let old_tree = match parents.first() {
+            Some(p) => self
+                .repo
+                .find_commit(*p)
+                .map_err(repo_err)?
+                .tree_id()
+                .map_err(repo_err)?
+                .detach(),
+            None => ObjectId::empty_tree(self.repo.object_hash()),
+        };
+        let old = self.repo.find_tree(old_tree).map_err(repo_err)?;
+        let new = self.repo.find_tree(new_tree).map_err(repo_err)?;
+        let mut recorder = gix::diff::tree::Recorder::default();
+        gix::diff::tree(
+            gix::objs::TreeRefIter::from_bytes(&old.data, self.repo.object_hash()),
+            gix::objs::TreeRefIter::from_bytes(&new.data, self.repo.object_hash()),
+            &mut self.state,
+            &self.repo.objects,
+            &mut recorder,
+        )
+        .map_err(repo_err)?;
+        use gix::diff::tree::recorder::Change;
+        let mut out: Vec<FileChange> = recorder
+            .records
+            .into_iter()
+            .filter_map(|change| match change {
+                Change::Addition {
+                    entry_mode,
+                    oid,
+                    path,
+                    ..
+                } => (!entry_mode.is_tree()).then(|| (path, None, Some((entry_mode.value(), oid)))),
+                Change::Deletion {
+                    entry_mode,
+                    oid,
+                    path,
+                    ..
+                } => (!entry_mode.is_tree()).then(|| (path, Some((entry_mode.value(), oid)), None)),
+                Change::Modification {
+                    previous_entry_mode,
+                    previous_oid,
+                    entry_mode,
+                    oid,
+                    path,
+                } => {
+                    let side = |mode: gix::objs::tree::EntryMode, id| {
+                        (!mode.is_tree()).then_some((mode.value(), id))
+                    };
+                    let (old, new) = (
+                        side(previous_entry_mode, previous_oid),
+                        side(entry_mode, oid),
+                    );
+                    (old.is_some() || new.is_some()).then_some((path, old, new))
+                }
+            })
+            .collect();
+        out.sort_by(|a, b| a.0.cmp(&b.0));
+        Ok(Some(out))
+    }
+
+    /// The cheap key of `commit`: a hash of the paths and modes it changes
+    /// (`None` for a merge).
+    pub fn key(&mut self, commit: ObjectId) -> Result<Option<ObjectId>> {
+        if let Some(k) = self.keys.get(&commit) {
+            return Ok(*k);
+        }
+        let key = self.changes(commit)?.map(|changes| {
+            let mut h = gix::hash::hasher(self.repo.object_hash());
+            for (path, old, new) in &changes {
+                h.update(path);
+                h.update(&[0]);
+                for side in [old, new] {
+                    h.update(&side.map_or(0, |(mode, _)| mode).to_be_bytes());
+                }
+            }
+            h.try_finalize()
+                .unwrap_or_else(|_| ObjectId::null(self.repo.object_hash()))
+        });
+        self.keys.insert(commit, key);
+        Ok(key)
+    }
+
+    /// The patch id of `commit` (`None` for a merge), see the module docs.
+    pub fn of(&mut self, commit: ObjectId) -> Result<Option<ObjectId>> {
+        if let Some(id) = self.ids.get(&commit) {
+            return Ok(*id);
+        }
+        let Some(changes) = self.changes(commit)? else {
+            self.ids.insert(commit, None);
+            return Ok(None);
+        };
+        let mut h = gix::hash::hasher(self.repo.object_hash());
+        for (path, old, new) in &changes {
+            h.update(b"diff ");
+            h.update(path);
+            h.update(&[0]);
+            for side in [old, new] {
+                h.update(&side.map_or(0, |(mode, _)| mode).to_be_bytes());
+            }
+            let blob = |side: &Option<(u16, ObjectId)>| -> Result<Option<Vec<u8>>> {
+                match side {
+                    // Regular files and symlinks are diffed by content.
+                    Some((mode, id)) if *mode != 0o160000 => Ok(Some(
+                        self.repo.find_blob(*id).map_err(repo_err)?.take_data(),
+                    )),
+                    Some(_) => Ok(None),
+                    None => Ok(Some(Vec::new())),
+                }
+            };
+            let (a, b) = (blob(old)?, blob(new)?);
+            match (a, b) {
+                (Some(a), Some(b)) if !is_binary(&a) && !is_binary(&b) => {
+                    hash_text_diff(&mut h, &a, &b)
+                }
+                _ => {
+                    for side in [old, new] {
+                        match side {
+                            Some((_, id)) => h.update(id.as_bytes()),
+                            None => h.update(b"-"),
+                        }
+                    }
+                }
+            }
+        }
+        let id = h.try_finalize().map_err(repo_err)?;
+        self.ids.insert(commit, Some(id));
+        Ok(Some(id))
+    }
+}
+
+/// git's rule for "binary": a NUL byte in the first 8,000 bytes.
+fn is_binary(data: &[u8]) -> bool {
+    data[..data.len().min(8000)].contains(&0)
+}
+
+fn hash_text_diff(h: &mut gix::hash::Hasher, old: &[u8], new: &[u8]) {
+    let input = InternedInput::new(byte_lines(old), byte_lines(new));
+    let diff = gix::diff::blob::diff_with_slider_heuristics(Algorithm::Histogram, &input);
+    for hunk in diff.hunks() {
+        h.update(b"@@\n");
+        for t in &input.before[hunk.before.start as usize..hunk.before.end as usize] {
+            h.update(b"-");
+            h.update(input.interner[*t]);
+        }
+        for t in &input.after[hunk.after.start as usize..hunk.after.end as usize] {
+            h.update(b"+");
+            h.update(input.interner[*t]);
+        }
+    }
+}
