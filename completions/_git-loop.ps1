@@ -39,6 +39,7 @@ Register-ArgumentCompleter -Native -CommandName 'git-loop' -ScriptBlock {
             [CompletionResult]::new('path', 'path', [CompletionResultType]::ParameterValue, 'Print the absolute path of a run''s worktree')
             [CompletionResult]::new('run', 'run', [CompletionResultType]::ParameterValue, 'Run a command inside a run''s worktree, passing its exit code through')
             [CompletionResult]::new('branches', 'branches', [CompletionResultType]::ParameterValue, 'List loop/* branches no run records (left by cleanup); delete the merged ones')
+            [CompletionResult]::new('conflicts', 'conflicts', [CompletionResultType]::ParameterValue, 'Which active runs would conflict when landed (with each other, or with the base), and where')
             [CompletionResult]::new('log', 'log', [CompletionResultType]::ParameterValue, 'Show the event log: every create, mark, remove, skip, drop and reuse')
             [CompletionResult]::new('trust', 'trust', [CompletionResultType]::ParameterValue, 'Let the hooks in this repository''s .git-loop.toml run (for its current content)')
             [CompletionResult]::new('config', 'config', [CompletionResultType]::ParameterValue, 'Show the effective settings and where each one comes from')
@@ -52,6 +53,7 @@ Register-ArgumentCompleter -Native -CommandName 'git-loop' -ScriptBlock {
             [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Repository to operate on (default: the current directory)')
             [CompletionResult]::new('--repo', '--repo', [CompletionResultType]::ParameterName, 'Repository to operate on (default: the current directory)')
             [CompletionResult]::new('--reuse', '--reuse', [CompletionResultType]::ParameterName, 'If this run is already active and its worktree is intact, print its path and change nothing; if loop/<RUN_ID> exists with no worktree, check it out as it is')
+            [CompletionResult]::new('--fetch', '--fetch', [CompletionResultType]::ParameterName, 'Fetch the base''s upstream first (git fetch), e.g. origin/main for main (config create.fetch)')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Machine-readable output: one JSON document on stdout')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'No progress or summary lines on stderr')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'No progress or summary lines on stderr')
@@ -156,6 +158,17 @@ Register-ArgumentCompleter -Native -CommandName 'git-loop' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break
         }
+        'git-loop;conflicts' {
+            [CompletionResult]::new('--base', '--base', [CompletionResultType]::ParameterName, 'Land every run in this branch or commit (default: the base each run was created from)')
+            [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Repository to operate on (default: the current directory)')
+            [CompletionResult]::new('--repo', '--repo', [CompletionResultType]::ParameterName, 'Repository to operate on (default: the current directory)')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Machine-readable output: one JSON document on stdout')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'No progress or summary lines on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'No progress or summary lines on stderr')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
         'git-loop;log' {
             [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Repository to operate on (default: the current directory)')
             [CompletionResult]::new('--repo', '--repo', [CompletionResultType]::ParameterName, 'Repository to operate on (default: the current directory)')
@@ -196,6 +209,7 @@ Register-ArgumentCompleter -Native -CommandName 'git-loop' -ScriptBlock {
             [CompletionResult]::new('path', 'path', [CompletionResultType]::ParameterValue, 'Print the absolute path of a run''s worktree')
             [CompletionResult]::new('run', 'run', [CompletionResultType]::ParameterValue, 'Run a command inside a run''s worktree, passing its exit code through')
             [CompletionResult]::new('branches', 'branches', [CompletionResultType]::ParameterValue, 'List loop/* branches no run records (left by cleanup); delete the merged ones')
+            [CompletionResult]::new('conflicts', 'conflicts', [CompletionResultType]::ParameterValue, 'Which active runs would conflict when landed (with each other, or with the base), and where')
             [CompletionResult]::new('log', 'log', [CompletionResultType]::ParameterValue, 'Show the event log: every create, mark, remove, skip, drop and reuse')
             [CompletionResult]::new('trust', 'trust', [CompletionResultType]::ParameterValue, 'Let the hooks in this repository''s .git-loop.toml run (for its current content)')
             [CompletionResult]::new('config', 'config', [CompletionResultType]::ParameterValue, 'Show the effective settings and where each one comes from')
@@ -227,6 +241,9 @@ Register-ArgumentCompleter -Native -CommandName 'git-loop' -ScriptBlock {
             break
         }
         'git-loop;help;branches' {
+            break
+        }
+        'git-loop;help;conflicts' {
             break
         }
         'git-loop;help;log' {

@@ -33,7 +33,7 @@ __git_loop_csv() {
 __git_loop_opts() {
     case "$1" in
         '') echo '-C --repo --json -q --quiet -h --help -V --version' ;;
-        create) echo '--pattern --base --reuse --sparse -C --repo --json -q --quiet -h --help' ;;
+        create) echo '--pattern --base --reuse --sparse --fetch -C --repo --json -q --quiet -h --help' ;;
         mark) echo '--detect-merged --dry-run -C --repo --json -q --quiet -h --help' ;;
         cleanup) echo '--status --older-than --dry-run --delete-merged-branches -C --repo --json -q --quiet -h --help' ;;
         remove) echo '--dry-run -C --repo --json -q --quiet -h --help' ;;
@@ -42,6 +42,7 @@ __git_loop_opts() {
         path) echo '-C --repo --json -q --quiet -h --help' ;;
         run) echo '-C --repo --json -q --quiet -h --help' ;;
         branches) echo '--delete-merged --dry-run -C --repo --json -q --quiet -h --help' ;;
+        conflicts) echo '--base -C --repo --json -q --quiet -h --help' ;;
         log) echo '-C --repo --json -q --quiet -h --help' ;;
         trust) echo '-C --repo --json -q --quiet -h --help' ;;
         config) echo '-C --repo --json -q --quiet -h --help' ;;
@@ -50,7 +51,7 @@ __git_loop_opts() {
 
 __git_loop_takes_value() {
     case "$1:$2" in
-        *:-C|*:--repo|create:--pattern|create:--base|create:--sparse|cleanup:--status|cleanup:--older-than|reconcile:--remove-orphan|reconcile:--adopt|reconcile:--min-age|list:--status) return 0 ;;
+        *:-C|*:--repo|create:--pattern|create:--base|create:--sparse|cleanup:--status|cleanup:--older-than|reconcile:--remove-orphan|reconcile:--adopt|reconcile:--min-age|list:--status|conflicts:--base) return 0 ;;
     esac
     return 1
 }
@@ -67,13 +68,14 @@ __git_loop_value() {
         reconcile:--adopt) __git_loop_words "$(__git_loop_ids)" ;;
         reconcile:--min-age) COMPREPLY=() ;;
         list:--status) __git_loop_csv 'active rejected escalated merged stale' ;;
+        conflicts:--base) COMPREPLY=() ;;
         *) COMPREPLY=() ;;
     esac
 }
 
 __git_loop_positional() {
     case "$1:$2" in
-        help:0) __git_loop_words 'create mark cleanup remove reconcile list path run branches log trust config' ;;
+        help:0) __git_loop_words 'create mark cleanup remove reconcile list path run branches conflicts log trust config' ;;
         create:0) COMPREPLY=() ;;
         mark:0) __git_loop_words "$(__git_loop_ids)" ;;
         mark:1) __git_loop_words 'active rejected escalated merged stale' ;;
@@ -119,7 +121,7 @@ __git_loop_reply() {
         return
     fi
     if [[ -z $sub ]]; then
-        COMPREPLY=($(compgen -W 'create mark cleanup remove reconcile list path run branches log trust config help' -- "$cur"))
+        COMPREPLY=($(compgen -W 'create mark cleanup remove reconcile list path run branches conflicts log trust config help' -- "$cur"))
         return
     fi
     __git_loop_positional "$sub" "$npos"

@@ -36,6 +36,7 @@ set edit:completion:arg-completer[git-loop] = {|@words|
             cand path 'Print the absolute path of a run''s worktree'
             cand run 'Run a command inside a run''s worktree, passing its exit code through'
             cand branches 'List loop/* branches no run records (left by cleanup); delete the merged ones'
+            cand conflicts 'Which active runs would conflict when landed (with each other, or with the base), and where'
             cand log 'Show the event log: every create, mark, remove, skip, drop and reuse'
             cand trust 'Let the hooks in this repository''s .git-loop.toml run (for its current content)'
             cand config 'Show the effective settings and where each one comes from'
@@ -48,6 +49,7 @@ set edit:completion:arg-completer[git-loop] = {|@words|
             cand -C 'Repository to operate on (default: the current directory)'
             cand --repo 'Repository to operate on (default: the current directory)'
             cand --reuse 'If this run is already active and its worktree is intact, print its path and change nothing; if loop/<RUN_ID> exists with no worktree, check it out as it is'
+            cand --fetch 'Fetch the base''s upstream first (git fetch), e.g. origin/main for main (config create.fetch)'
             cand --json 'Machine-readable output: one JSON document on stdout'
             cand -q 'No progress or summary lines on stderr'
             cand --quiet 'No progress or summary lines on stderr'
@@ -143,6 +145,16 @@ set edit:completion:arg-completer[git-loop] = {|@words|
             cand -h 'Print help'
             cand --help 'Print help'
         }
+        &'git-loop;conflicts'= {
+            cand --base 'Land every run in this branch or commit (default: the base each run was created from)'
+            cand -C 'Repository to operate on (default: the current directory)'
+            cand --repo 'Repository to operate on (default: the current directory)'
+            cand --json 'Machine-readable output: one JSON document on stdout'
+            cand -q 'No progress or summary lines on stderr'
+            cand --quiet 'No progress or summary lines on stderr'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
         &'git-loop;log'= {
             cand -C 'Repository to operate on (default: the current directory)'
             cand --repo 'Repository to operate on (default: the current directory)'
@@ -180,6 +192,7 @@ set edit:completion:arg-completer[git-loop] = {|@words|
             cand path 'Print the absolute path of a run''s worktree'
             cand run 'Run a command inside a run''s worktree, passing its exit code through'
             cand branches 'List loop/* branches no run records (left by cleanup); delete the merged ones'
+            cand conflicts 'Which active runs would conflict when landed (with each other, or with the base), and where'
             cand log 'Show the event log: every create, mark, remove, skip, drop and reuse'
             cand trust 'Let the hooks in this repository''s .git-loop.toml run (for its current content)'
             cand config 'Show the effective settings and where each one comes from'
@@ -202,6 +215,8 @@ set edit:completion:arg-completer[git-loop] = {|@words|
         &'git-loop;help;run'= {
         }
         &'git-loop;help;branches'= {
+        }
+        &'git-loop;help;conflicts'= {
         }
         &'git-loop;help;log'= {
         }

@@ -38,6 +38,7 @@ complete -c git-loop -n "__fish_git_loop_needs_command" -f -a "list" -d 'List re
 complete -c git-loop -n "__fish_git_loop_needs_command" -f -a "path" -d 'Print the absolute path of a run\'s worktree'
 complete -c git-loop -n "__fish_git_loop_needs_command" -f -a "run" -d 'Run a command inside a run\'s worktree, passing its exit code through'
 complete -c git-loop -n "__fish_git_loop_needs_command" -f -a "branches" -d 'List loop/* branches no run records (left by cleanup); delete the merged ones'
+complete -c git-loop -n "__fish_git_loop_needs_command" -f -a "conflicts" -d 'Which active runs would conflict when landed (with each other, or with the base), and where'
 complete -c git-loop -n "__fish_git_loop_needs_command" -f -a "log" -d 'Show the event log: every create, mark, remove, skip, drop and reuse'
 complete -c git-loop -n "__fish_git_loop_needs_command" -f -a "trust" -d 'Let the hooks in this repository\'s .git-loop.toml run (for its current content)'
 complete -c git-loop -n "__fish_git_loop_needs_command" -f -a "config" -d 'Show the effective settings and where each one comes from'
@@ -47,6 +48,7 @@ complete -c git-loop -n "__fish_git_loop_using_subcommand create" -l base -d 'Br
 complete -c git-loop -n "__fish_git_loop_using_subcommand create" -l sparse -d 'Check out only these directories (sparse checkout, cone mode; files at the top are always there)' -r
 complete -c git-loop -n "__fish_git_loop_using_subcommand create" -s C -l repo -d 'Repository to operate on (default: the current directory)' -r -F
 complete -c git-loop -n "__fish_git_loop_using_subcommand create" -l reuse -d 'If this run is already active and its worktree is intact, print its path and change nothing; if loop/<RUN_ID> exists with no worktree, check it out as it is'
+complete -c git-loop -n "__fish_git_loop_using_subcommand create" -l fetch -d 'Fetch the base\'s upstream first (git fetch), e.g. origin/main for main (config create.fetch)'
 complete -c git-loop -n "__fish_git_loop_using_subcommand create" -l json -d 'Machine-readable output: one JSON document on stdout'
 complete -c git-loop -n "__fish_git_loop_using_subcommand create" -s q -l quiet -d 'No progress or summary lines on stderr'
 complete -c git-loop -n "__fish_git_loop_using_subcommand create" -s h -l help -d 'Print help'
@@ -97,6 +99,11 @@ complete -c git-loop -n "__fish_git_loop_using_subcommand branches" -l dry-run -
 complete -c git-loop -n "__fish_git_loop_using_subcommand branches" -l json -d 'Machine-readable output: one JSON document on stdout'
 complete -c git-loop -n "__fish_git_loop_using_subcommand branches" -s q -l quiet -d 'No progress or summary lines on stderr'
 complete -c git-loop -n "__fish_git_loop_using_subcommand branches" -s h -l help -d 'Print help'
+complete -c git-loop -n "__fish_git_loop_using_subcommand conflicts" -l base -d 'Land every run in this branch or commit (default: the base each run was created from)' -r
+complete -c git-loop -n "__fish_git_loop_using_subcommand conflicts" -s C -l repo -d 'Repository to operate on (default: the current directory)' -r -F
+complete -c git-loop -n "__fish_git_loop_using_subcommand conflicts" -l json -d 'Machine-readable output: one JSON document on stdout'
+complete -c git-loop -n "__fish_git_loop_using_subcommand conflicts" -s q -l quiet -d 'No progress or summary lines on stderr'
+complete -c git-loop -n "__fish_git_loop_using_subcommand conflicts" -s h -l help -d 'Print help'
 complete -c git-loop -n "__fish_git_loop_using_subcommand log" -s C -l repo -d 'Repository to operate on (default: the current directory)' -r -F
 complete -c git-loop -n "__fish_git_loop_using_subcommand log" -l json -d 'Machine-readable output: one JSON document on stdout'
 complete -c git-loop -n "__fish_git_loop_using_subcommand log" -s q -l quiet -d 'No progress or summary lines on stderr'
@@ -109,19 +116,20 @@ complete -c git-loop -n "__fish_git_loop_using_subcommand config" -s C -l repo -
 complete -c git-loop -n "__fish_git_loop_using_subcommand config" -l json -d 'Machine-readable output: one JSON document on stdout'
 complete -c git-loop -n "__fish_git_loop_using_subcommand config" -s q -l quiet -d 'No progress or summary lines on stderr'
 complete -c git-loop -n "__fish_git_loop_using_subcommand config" -s h -l help -d 'Print help'
-complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup remove reconcile list path run branches log trust config help" -f -a "create" -d 'Create a worktree and branch `loop/<RUN_ID>` for a new run'
-complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup remove reconcile list path run branches log trust config help" -f -a "mark" -d 'Record what a run became (never deletes it)'
-complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup remove reconcile list path run branches log trust config help" -f -a "cleanup" -d 'Remove the worktrees of finished runs (never forced; branches are kept)'
-complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup remove reconcile list path run branches log trust config help" -f -a "remove" -d 'Remove the worktrees of the named runs, whatever their status but active (cleanup\'s rules)'
-complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup remove reconcile list path run branches log trust config help" -f -a "reconcile" -d 'Compare git\'s worktrees with the manifest: report orphans, drop vanished runs'
-complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup remove reconcile list path run branches log trust config help" -f -a "list" -d 'List recorded runs'
-complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup remove reconcile list path run branches log trust config help" -f -a "path" -d 'Print the absolute path of a run\'s worktree'
-complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup remove reconcile list path run branches log trust config help" -f -a "run" -d 'Run a command inside a run\'s worktree, passing its exit code through'
-complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup remove reconcile list path run branches log trust config help" -f -a "branches" -d 'List loop/* branches no run records (left by cleanup); delete the merged ones'
-complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup remove reconcile list path run branches log trust config help" -f -a "log" -d 'Show the event log: every create, mark, remove, skip, drop and reuse'
-complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup remove reconcile list path run branches log trust config help" -f -a "trust" -d 'Let the hooks in this repository\'s .git-loop.toml run (for its current content)'
-complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup remove reconcile list path run branches log trust config help" -f -a "config" -d 'Show the effective settings and where each one comes from'
-complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup remove reconcile list path run branches log trust config help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup remove reconcile list path run branches conflicts log trust config help" -f -a "create" -d 'Create a worktree and branch `loop/<RUN_ID>` for a new run'
+complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup remove reconcile list path run branches conflicts log trust config help" -f -a "mark" -d 'Record what a run became (never deletes it)'
+complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup remove reconcile list path run branches conflicts log trust config help" -f -a "cleanup" -d 'Remove the worktrees of finished runs (never forced; branches are kept)'
+complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup remove reconcile list path run branches conflicts log trust config help" -f -a "remove" -d 'Remove the worktrees of the named runs, whatever their status but active (cleanup\'s rules)'
+complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup remove reconcile list path run branches conflicts log trust config help" -f -a "reconcile" -d 'Compare git\'s worktrees with the manifest: report orphans, drop vanished runs'
+complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup remove reconcile list path run branches conflicts log trust config help" -f -a "list" -d 'List recorded runs'
+complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup remove reconcile list path run branches conflicts log trust config help" -f -a "path" -d 'Print the absolute path of a run\'s worktree'
+complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup remove reconcile list path run branches conflicts log trust config help" -f -a "run" -d 'Run a command inside a run\'s worktree, passing its exit code through'
+complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup remove reconcile list path run branches conflicts log trust config help" -f -a "branches" -d 'List loop/* branches no run records (left by cleanup); delete the merged ones'
+complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup remove reconcile list path run branches conflicts log trust config help" -f -a "conflicts" -d 'Which active runs would conflict when landed (with each other, or with the base), and where'
+complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup remove reconcile list path run branches conflicts log trust config help" -f -a "log" -d 'Show the event log: every create, mark, remove, skip, drop and reuse'
+complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup remove reconcile list path run branches conflicts log trust config help" -f -a "trust" -d 'Let the hooks in this repository\'s .git-loop.toml run (for its current content)'
+complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup remove reconcile list path run branches conflicts log trust config help" -f -a "config" -d 'Show the effective settings and where each one comes from'
+complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup remove reconcile list path run branches conflicts log trust config help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 
 # Run ids from the manifest, status values, and positional values (added by
 # git-loop's generator: clap's script completes none of them).
@@ -144,7 +152,7 @@ function __fish_git_loop_positional
                 return 1
             case '--*=*'
             case '-*'
-                if contains -- $word -C --repo; or contains -- "$sub:$word" create:--pattern create:--base create:--sparse cleanup:--status cleanup:--older-than reconcile:--remove-orphan reconcile:--adopt reconcile:--min-age list:--status
+                if contains -- $word -C --repo; or contains -- "$sub:$word" create:--pattern create:--base create:--sparse cleanup:--status cleanup:--older-than reconcile:--remove-orphan reconcile:--adopt reconcile:--min-age list:--status conflicts:--base
                     set pending $word
                 end
             case '*'

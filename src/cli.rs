@@ -144,6 +144,11 @@ pub enum Command {
         after_help = "A leftover branch has no manifest entry, so it is compared with the configured base\n(loop.base, default main). Merged means its tip is contained in the base; a branch with no\ncommits of its own counts as merged. A branch checked out in any worktree is never deleted.\n\nExamples:\n  git loop branches\n  git loop branches --delete-merged --dry-run"
     )]
     Branches(BranchesArgs),
+    /// Which active runs would conflict when landed (with each other, or with the base), and where
+    #[command(
+        after_help = "Every merge is computed in memory: no worktree, index or ref changes. A pair conflicts when,\nwith the first run landed in the base, the second does not merge cleanly into the result (in files\nneither conflicts in by itself). Runs with different recorded bases are not paired.\n\nExamples:\n  git loop conflicts\n  git loop conflicts --json --base main"
+    )]
+    Conflicts(ConflictsArgs),
     /// Show the event log: every create, mark, remove, skip, drop and reuse
     #[command(after_help = "Example:\n  git loop log fix-login")]
     Log(LogArgs),
@@ -180,6 +185,10 @@ pub struct CreateArgs {
     /// Check out only these directories (sparse checkout, cone mode; files at the top are always there)
     #[arg(long, value_name = "DIR", num_args = 1.., value_parser = sparse_dir)]
     pub sparse: Vec<String>,
+
+    /// Fetch the base's upstream first (git fetch), e.g. origin/main for main (config create.fetch)
+    #[arg(long)]
+    pub fetch: bool,
 }
 
 /// A `--sparse` directory: a path relative to the top of the worktree, as
@@ -324,6 +333,13 @@ pub struct PathArgs {
     /// Id of the run
     #[arg(value_parser = RunId::parse)]
     pub run_id: RunId,
+}
+
+#[derive(Debug, Args)]
+pub struct ConflictsArgs {
+    /// Land every run in this branch or commit (default: the base each run was created from)
+    #[arg(long, value_name = "BRANCH")]
+    pub base: Option<String>,
 }
 
 #[derive(Debug, Args)]

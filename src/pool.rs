@@ -9,6 +9,23 @@
 pub(crate) fn for_each_parallel<T, R>(
     items: &[T],
     work: impl Fn(&T) -> R + Sync,
+    on_result: impl FnMut(usize, R),
+) where
+    T: Sync,
+    R: Send,
+{
+    for_each_parallel_with(items, || (), |(), item| work(item), on_result);
+}
+
+/// [`for_each_parallel`] with a state per worker thread: `init` makes it
+/// once on each thread, before its first item, and `work` gets it with
+/// every item that thread takes (for what is costly to set up and cannot
+/// be shared between threads, such as a `gix::Repository`). Items are taken
+/// in index order, so put the longest first.
+pub(crate) fn for_each_parallel_with<T, S, R>(
+    items: &[T],
+    init: impl Fn() -> S + Sync,
+    work: impl Fn(&mut S, &T) -> R + Sync,
     mut on_result: impl FnMut(usize, R),
 ) where
     T: Sync,
@@ -25,12 +42,14 @@ pub(crate) fn for_each_parallel<T, R>(
         let (tx, rx) = std::sync::mpsc::channel();
         for _ in 0..workers {
             let tx = tx.clone();
-            let (next, work) = (&next, &work);
+            let (next, init, work) = (&next, &init, &work);
             scope.spawn(move || {
+                let mut state = None;
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     let Some(item) = items.get(i) else { break };
-                    if tx.send((i, work(item))).is_err() {
+                    let state = state.get_or_insert_with(init);
+                    if tx.send((i, work(state, item))).is_err() {
                         break;
                     }
                 }

@@ -12,7 +12,8 @@ use serde::Serialize;
 use crate::commands::Ctx;
 use crate::config::{
     TOML_BASE, TOML_CLEANUP_DELETE_MERGED, TOML_CLEANUP_OLDER_THAN, TOML_CLEANUP_PRE_COMMAND,
-    TOML_CLEANUP_STATUS, TOML_CREATE_COPY, TOML_CREATE_IGNORE_FILE, TOML_CREATE_POST_COMMAND,
+    TOML_CLEANUP_STATUS, TOML_CREATE_COPY, TOML_CREATE_FETCH, TOML_CREATE_IGNORE_FILE,
+    TOML_CREATE_POST_COMMAND,
 };
 use crate::error::Result;
 use crate::output::{Out, Report};
@@ -42,6 +43,8 @@ pub struct ConfigReport {
     pub create_post_command: Shown<Option<String>>,
     #[serde(rename = "create.ignore-file")]
     pub create_ignore_file: Shown<&'static str>,
+    #[serde(rename = "create.fetch")]
+    pub create_fetch: Shown<bool>,
 }
 
 impl Report for ConfigReport {
@@ -95,6 +98,11 @@ impl Report for ConfigReport {
                 TOML_CREATE_IGNORE_FILE,
                 self.create_ignore_file.value.to_owned(),
                 &self.create_ignore_file.source,
+            ),
+            (
+                TOML_CREATE_FETCH,
+                self.create_fetch.value.to_string(),
+                &self.create_fetch.source,
             ),
         ];
         // Values and sources come from files, git config and the
@@ -186,6 +194,10 @@ pub fn run(ctx: &Ctx) -> Result<ConfigReport> {
         create_ignore_file: Shown {
             value: s.create_ignore_file.value.as_str(),
             source: s.create_ignore_file.origin.to_string(),
+        },
+        create_fetch: Shown {
+            value: s.create_fetch.value,
+            source: s.create_fetch.origin.to_string(),
         },
     })
 }

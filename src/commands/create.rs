@@ -3,7 +3,8 @@
 //! Order of work, and why:
 //! 1. Validate the id and label (usage errors, before anything is read).
 //! 2. Resolve the base to a commit and refuse an existing `loop/<id>` branch
-//!    (reads through gix; nothing written yet). Without `main`, the built-in
+//!    (reads through gix; nothing written yet). Then, with `--fetch`, fetch
+//!    the base's upstream, and warn when the base is behind it ([`fresh`]). Without `main`, the built-in
 //!    default gives way to the repository's default branch ([`base`]).
 //!    With `--reuse`, an active run of this id is reused as it is recorded
 //!    instead ([`reuse`]); without, it is refused, naming its path.
@@ -41,11 +42,13 @@
 
 mod base;
 mod checkout;
+mod fresh;
 mod ignore;
 mod report;
 mod reuse;
 mod rollback;
 
+pub use fresh::Upstream;
 pub use report::{CreateReport, FailedHook};
 
 use crate::cli::CreateArgs;
@@ -91,7 +94,7 @@ pub fn run(ctx: &Ctx, args: &CreateArgs, out: &mut Out<'_>) -> Result<CreateRepo
     // Read the whole configuration even when --base is given: a broken layer
     // is reported the same way whatever flags are typed.
     let settings = ctx.settings()?;
-    let (base, base_commit) = base::resolve(ctx, args.base.as_deref(), &settings.base, out)?;
+    let (base, mut base_commit) = base::resolve(ctx, args.base.as_deref(), &settings.base, out)?;
     let ignore = ignore::IgnoreTarget::of(ctx, settings.create_ignore_file.value);
     // An active run with this id is the likelier mistake; name its path first.
     if ctx.loop_dir_exists()? {
@@ -117,6 +120,10 @@ pub fn run(ctx: &Ctx, args: &CreateArgs, out: &mut Out<'_>) -> Result<CreateRepo
     )?;
 
     ignore.refuse_symlink()?;
+    // After every refusal that needs no lock, before anything is written:
+    // a create refused for its arguments or its hooks fetches nothing.
+    let fetch = args.fetch || settings.create_fetch.value;
+    let upstream = fresh::check(ctx, &base, &mut base_commit, fetch, out)?;
 
     // `.gitignore` is written under the mutex, so concurrent creates append
     // the line once. When it is already there, that round-trip is skipped: the
@@ -229,6 +236,7 @@ pub fn run(ctx: &Ctx, args: &CreateArgs, out: &mut Out<'_>) -> Result<CreateRepo
             Some(_) => report::Method::Adopted,
             None => report::Method::Created,
         }),
+        upstream,
         copy: None,
         post_command: None,
         error: None,

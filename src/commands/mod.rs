@@ -4,6 +4,7 @@
 pub mod branches;
 pub mod cleanup;
 pub mod config;
+pub mod conflicts;
 pub mod create;
 mod ctx;
 pub mod list;
@@ -91,6 +92,10 @@ pub fn dispatch(cli: &Cli, out: &mut Out<'_>) -> std::result::Result<(), Fail> {
         Command::Branches(args) => {
             let ctx = Ctx::open(cli)?;
             emit(branches::run(&ctx, args, out)?, out)
+        }
+        Command::Conflicts(args) => {
+            let ctx = Ctx::open(cli)?;
+            emit(conflicts::run(&ctx, args, out)?, out)
         }
         Command::Reconcile(args) => {
             let ctx = Ctx::open(cli)?;

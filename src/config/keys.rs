@@ -76,8 +76,17 @@ pub const CREATE_IGNORE_FILE: Key = Key {
 };
 pub const DEFAULT_CREATE_IGNORE_FILE: IgnoreFile = IgnoreFile::Gitignore;
 
+/// Fetch the base's upstream before `create` (as `--fetch` does). Off by
+/// default: `create` only reads what was last fetched.
+pub const CREATE_FETCH: Key = Key {
+    toml: "create.fetch",
+    git: "loop.createFetch",
+    env: "GIT_LOOP_CREATE_FETCH",
+};
+pub const DEFAULT_CREATE_FETCH: bool = false;
+
 /// Every setting, in the order `git loop config` shows them.
-pub const ALL: [Key; 8] = [
+pub const ALL: [Key; 9] = [
     BASE,
     CLEANUP_STATUS,
     CLEANUP_OLDER_THAN,
@@ -86,6 +95,7 @@ pub const ALL: [Key; 8] = [
     CREATE_COPY,
     CREATE_POST_COMMAND,
     CREATE_IGNORE_FILE,
+    CREATE_FETCH,
 ];
 
 /// The TOML key paths by themselves (the names messages and reports use).
@@ -97,6 +107,7 @@ pub const TOML_CLEANUP_PRE_COMMAND: &str = CLEANUP_PRE_COMMAND.toml;
 pub const TOML_CREATE_COPY: &str = CREATE_COPY.toml;
 pub const TOML_CREATE_POST_COMMAND: &str = CREATE_POST_COMMAND.toml;
 pub const TOML_CREATE_IGNORE_FILE: &str = CREATE_IGNORE_FILE.toml;
+pub const TOML_CREATE_FETCH: &str = CREATE_FETCH.toml;
 
 /// `create.ignore-file`: the file `create` adds `.loop-worktrees/` to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

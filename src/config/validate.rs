@@ -36,6 +36,7 @@ pub struct RawCreate {
     pub post_command: Option<String>,
     #[serde(rename = "ignore-file")]
     pub ignore_file: Option<String>,
+    pub fetch: Option<bool>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -71,6 +72,7 @@ pub struct Values {
     pub create_copy: Option<Vec<String>>,
     pub create_post_command: Option<Option<String>>,
     pub create_ignore_file: Option<IgnoreFile>,
+    pub create_fetch: Option<bool>,
 }
 
 /// Where a value being checked was set: its layer, its key, and its line
@@ -119,6 +121,15 @@ pub fn parse_git_bool(text: &str) -> Option<bool> {
     }
 }
 
+/// A boolean in git's spellings, or an error naming the value.
+fn git_bool(text: &str, at: &At<'_>) -> Result<bool> {
+    parse_git_bool(text).ok_or_else(|| {
+        at.error(format!(
+            "{text:?} is not a boolean; git's spellings are {BOOL_SPELLINGS}"
+        ))
+    })
+}
+
 impl Raw {
     /// The raw value of one key as git config or the environment spells it:
     /// a boolean in git's spellings, a list as its items, anything else text.
@@ -129,13 +140,9 @@ impl Raw {
             keys::TOML_CLEANUP_STATUS => raw.cleanup.status = Some(StatusValue::Csv(text)),
             keys::TOML_CLEANUP_OLDER_THAN => raw.cleanup.older_than = Some(text),
             keys::TOML_CLEANUP_DELETE_MERGED => {
-                let b = parse_git_bool(&text).ok_or_else(|| {
-                    at.error(format!(
-                        "{text:?} is not a boolean; git's spellings are {BOOL_SPELLINGS}"
-                    ))
-                })?;
-                raw.cleanup.delete_merged_branches = Some(b);
+                raw.cleanup.delete_merged_branches = Some(git_bool(&text, at)?);
             }
+            keys::TOML_CREATE_FETCH => raw.create.fetch = Some(git_bool(&text, at)?),
             keys::TOML_CLEANUP_PRE_COMMAND => raw.cleanup.pre_command = Some(text),
             keys::TOML_CREATE_COPY => raw.create.copy = Some(items),
             keys::TOML_CREATE_POST_COMMAND => raw.create.post_command = Some(text),
@@ -219,6 +226,7 @@ impl Raw {
             create_copy,
             create_post_command: hook(self.create.post_command, &at(keys::CREATE_POST_COMMAND))?,
             create_ignore_file,
+            create_fetch: self.create.fetch,
         })
     }
 }

@@ -1,6 +1,7 @@
 //! The one place that spawns `git`.
 //!
-//! Only `git worktree add` and `git worktree remove` are run — `add` in its
+//! Only `git worktree add` and `git worktree remove` are run (and `git fetch`
+//! for `create --fetch`) — `add` in its
 //! two steps (`add --no-checkout`, then the `reset --hard` and `post-checkout`
 //! hook that `add` itself runs in the new worktree) so that checkouts can run
 //! in parallel; every read goes through gix. Each call:
@@ -194,6 +195,25 @@ impl Git {
                 "1".as_ref(),
             ],
         )
+    }
+
+    /// `git fetch --quiet --no-write-fetch-head -- <remote> <refspec>`: the
+    /// base's upstream for `create --fetch`. With a configured remote, git
+    /// also updates the remote-tracking branch its fetch refspec maps the
+    /// ref to (`refs/remotes/origin/main`); nothing else is written.
+    pub fn fetch(
+        &self,
+        remote: &str,
+        refspec: &str,
+    ) -> Result<std::result::Result<(), CommandError>> {
+        self.run(&[
+            "fetch".as_ref(),
+            "--quiet".as_ref(),
+            "--no-write-fetch-head".as_ref(),
+            "--".as_ref(),
+            remote.as_ref(),
+            refspec.as_ref(),
+        ])
     }
 
     /// `git worktree remove -- <rel_path>`, never forced. git refuses a dirty,

@@ -220,6 +220,7 @@ fn bash_completes_git_loop_through_gits_own_completion() {
             "branches",
             "cleanup",
             "config",
+            "conflicts",
             "create",
             "help",
             "list",
@@ -248,6 +249,7 @@ fn bash_completes_git_loop_through_gits_own_completion() {
         get("git loop create --"),
         [
             "--base",
+            "--fetch",
             "--help",
             "--json",
             "--pattern",

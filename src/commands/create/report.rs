@@ -14,6 +14,10 @@ pub struct CreateReport {
     /// With `--reuse`: `"reused"`, `"adopted"` or `"created"`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub method: Option<Method>,
+    /// The base's upstream and how far the base is behind it (absent when
+    /// the base has none).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub upstream: Option<super::Upstream>,
     /// With `create.copy`: what was copied into the new worktree.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub copy: Option<crate::copy::CopyReport>,

@@ -41,6 +41,7 @@ pub(super) fn reuse(
     let report = CreateReport {
         entry: entry.clone(),
         method: Some(super::report::Method::Reused),
+        upstream: None,
         copy: None,
         post_command: None,
         error: None,

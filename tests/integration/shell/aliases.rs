@@ -15,8 +15,9 @@ use crate::common::TestRepo;
 
 use super::{IDS, STATUSES, bash_completions, fish_completer, fixture, zsh_completer};
 
-const CREATE_FLAGS: [&str; 8] = [
+const CREATE_FLAGS: [&str; 9] = [
     "--base",
+    "--fetch",
     "--help",
     "--json",
     "--pattern",

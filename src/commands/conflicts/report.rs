@@ -1,0 +1,187 @@
+//! What `conflicts` returns, and how it is said.
+//!
+//! JSON: `{"runs":[{"id","base","baseConflicts":[files],"conflictsWith":[ids]}],
+//! "pairs":[{"runs":[a,b],"base","files":[files]}], "pairsChecked":n,
+//! "landingOrder":[ids], "skipped":[{"id","reason"}]}` — `pairs` holds the
+//! conflicting pairs only (`pairsChecked` counts all), runs and pairs by id.
+//!
+//! Text: one line per run that conflicts with its base, one per conflicting
+//! pair, the landing order, and a summary line; ids and paths escaped.
+
+use serde::Serialize;
+
+use super::Found;
+use crate::output::{Out, Report};
+use crate::style::escape;
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ConflictsReport {
+    pub runs: Vec<RunConflicts>,
+    pub pairs: Vec<PairConflict>,
+    pub pairs_checked: usize,
+    pub landing_order: Vec<String>,
+    pub skipped: Vec<Skipped>,
+}
+
+/// One active run checked.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RunConflicts {
+    pub id: String,
+    /// The branch it lands in.
+    pub base: String,
+    /// Files that conflict when it is merged into its base as it is now.
+    pub base_conflicts: Vec<String>,
+    /// The runs it conflicts with, by id.
+    pub conflicts_with: Vec<String>,
+}
+
+/// Two runs that would conflict when both land, and where.
+#[derive(Debug, Serialize)]
+pub struct PairConflict {
+    /// The two ids; the first lands first.
+    pub runs: [String; 2],
+    pub base: String,
+    pub files: Vec<String>,
+}
+
+/// An active run that was not checked, and why.
+#[derive(Debug, Serialize)]
+pub struct Skipped {
+    pub id: String,
+    pub reason: String,
+}
+
+/// The report from the workers' findings: `runs` are (id, base) by index,
+/// `found` is indexed alike.
+pub(super) fn build(
+    runs: &[(&str, &str)],
+    found: Vec<Found>,
+    pairs_checked: usize,
+    skipped: Vec<Skipped>,
+) -> ConflictsReport {
+    let mut out: Vec<RunConflicts> = runs
+        .iter()
+        .zip(&found)
+        .map(|(&(id, base), f)| RunConflicts {
+            id: id.to_owned(),
+            base: base.to_owned(),
+            base_conflicts: f.base_conflicts.iter().map(super::path_text).collect(),
+            conflicts_with: Vec::new(),
+        })
+        .collect();
+    let mut pairs = Vec::new();
+    // Files each run conflicts in by itself, taken out of its pairs.
+    let own: Vec<&[gix::bstr::BString]> = found.iter().map(|f| &f.base_conflicts[..]).collect();
+    let mut pair_files = vec![0usize; runs.len()];
+    for (i, f) in found.iter().enumerate() {
+        for (j, files) in &f.pairs {
+            let files: Vec<String> = files
+                .iter()
+                .filter(|p| !own[i].contains(p) && !own[*j].contains(p))
+                .map(super::path_text)
+                .collect();
+            if files.is_empty() {
+                continue;
+            }
+            out[i].conflicts_with.push(runs[*j].0.to_owned());
+            out[*j].conflicts_with.push(runs[i].0.to_owned());
+            pair_files[i] += files.len();
+            pair_files[*j] += files.len();
+            pairs.push(PairConflict {
+                runs: [runs[i].0.to_owned(), runs[*j].0.to_owned()],
+                base: runs[i].1.to_owned(),
+                files,
+            });
+        }
+    }
+    pairs.sort_by(|a, b| a.runs.cmp(&b.runs));
+    for r in &mut out {
+        r.conflicts_with.sort();
+    }
+    let mut order: Vec<usize> = (0..out.len()).collect();
+    order.sort_by_key(|&i| {
+        (
+            !out[i].base_conflicts.is_empty(),
+            out[i].conflicts_with.len(),
+            pair_files[i],
+            out[i].id.clone(),
+        )
+    });
+    ConflictsReport {
+        landing_order: order.iter().map(|&i| out[i].id.clone()).collect(),
+        runs: out,
+        pairs,
+        pairs_checked,
+        skipped,
+    }
+}
+
+impl Report for ConflictsReport {
+    fn human(&self, out: &mut Out<'_>) -> std::io::Result<()> {
+        let list = |items: &[String]| {
+            items
+                .iter()
+                .map(|s| escape(s).into_owned())
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let with_base: Vec<&RunConflicts> = self
+            .runs
+            .iter()
+            .filter(|r| !r.base_conflicts.is_empty())
+            .collect();
+        if !with_base.is_empty() {
+            writeln!(out.stdout, "conflicts with the base:")?;
+            for r in &with_base {
+                writeln!(
+                    out.stdout,
+                    "  {} (into {}): {}",
+                    escape(&r.id),
+                    escape(&r.base),
+                    list(&r.base_conflicts)
+                )?;
+            }
+        }
+        if !self.pairs.is_empty() {
+            writeln!(out.stdout, "conflicting pairs:")?;
+            for p in &self.pairs {
+                writeln!(
+                    out.stdout,
+                    "  {} + {} (into {}): {}",
+                    escape(&p.runs[0]),
+                    escape(&p.runs[1]),
+                    escape(&p.base),
+                    list(&p.files)
+                )?;
+            }
+        }
+        if self.landing_order.len() > 1 {
+            writeln!(
+                out.stdout,
+                "landing order (fewest conflicts first): {}",
+                list(&self.landing_order)
+            )?;
+        }
+        for s in &self.skipped {
+            writeln!(
+                out.stdout,
+                "skipped {}: {}",
+                escape(&s.id),
+                escape(&s.reason)
+            )?;
+        }
+        let plural =
+            |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+        writeln!(
+            out.stdout,
+            "{}, {}: {} conflicting with the base, {}",
+            plural(self.runs.len(), "active run", "active runs"),
+            plural(self.pairs_checked, "pair", "pairs"),
+            plural(with_base.len(), "run", "runs"),
+            plural(self.pairs.len(), "conflicting pair", "conflicting pairs"),
+        )?;
+        Ok(())
+    }
+}
