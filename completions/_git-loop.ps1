@@ -41,6 +41,7 @@ Register-ArgumentCompleter -Native -CommandName 'git-loop' -ScriptBlock {
             [CompletionResult]::new('branches', 'branches', [CompletionResultType]::ParameterValue, 'List loop/* branches no run records (left by cleanup); delete the merged ones')
             [CompletionResult]::new('log', 'log', [CompletionResultType]::ParameterValue, 'Show the event log: every create, mark, remove, skip, drop and reuse')
             [CompletionResult]::new('trust', 'trust', [CompletionResultType]::ParameterValue, 'Let the hooks in this repository''s .git-loop.toml run (for its current content)')
+            [CompletionResult]::new('mcp', 'mcp', [CompletionResultType]::ParameterValue, 'Serve git-loop''s commands to an AI agent: an MCP server on stdin/stdout')
             [CompletionResult]::new('config', 'config', [CompletionResultType]::ParameterValue, 'Show the effective settings and where each one comes from')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -173,6 +174,16 @@ Register-ArgumentCompleter -Native -CommandName 'git-loop' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break
         }
+        'git-loop;mcp' {
+            [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Repository to operate on (default: the current directory)')
+            [CompletionResult]::new('--repo', '--repo', [CompletionResultType]::ParameterName, 'Repository to operate on (default: the current directory)')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Machine-readable output: one JSON document on stdout')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'No progress or summary lines on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'No progress or summary lines on stderr')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
         'git-loop;config' {
             [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Repository to operate on (default: the current directory)')
             [CompletionResult]::new('--repo', '--repo', [CompletionResultType]::ParameterName, 'Repository to operate on (default: the current directory)')
@@ -195,6 +206,7 @@ Register-ArgumentCompleter -Native -CommandName 'git-loop' -ScriptBlock {
             [CompletionResult]::new('branches', 'branches', [CompletionResultType]::ParameterValue, 'List loop/* branches no run records (left by cleanup); delete the merged ones')
             [CompletionResult]::new('log', 'log', [CompletionResultType]::ParameterValue, 'Show the event log: every create, mark, remove, skip, drop and reuse')
             [CompletionResult]::new('trust', 'trust', [CompletionResultType]::ParameterValue, 'Let the hooks in this repository''s .git-loop.toml run (for its current content)')
+            [CompletionResult]::new('mcp', 'mcp', [CompletionResultType]::ParameterValue, 'Serve git-loop''s commands to an AI agent: an MCP server on stdin/stdout')
             [CompletionResult]::new('config', 'config', [CompletionResultType]::ParameterValue, 'Show the effective settings and where each one comes from')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -230,6 +242,9 @@ Register-ArgumentCompleter -Native -CommandName 'git-loop' -ScriptBlock {
             break
         }
         'git-loop;help;trust' {
+            break
+        }
+        'git-loop;help;mcp' {
             break
         }
         'git-loop;help;config' {

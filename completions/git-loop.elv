@@ -38,6 +38,7 @@ set edit:completion:arg-completer[git-loop] = {|@words|
             cand branches 'List loop/* branches no run records (left by cleanup); delete the merged ones'
             cand log 'Show the event log: every create, mark, remove, skip, drop and reuse'
             cand trust 'Let the hooks in this repository''s .git-loop.toml run (for its current content)'
+            cand mcp 'Serve git-loop''s commands to an AI agent: an MCP server on stdin/stdout'
             cand config 'Show the effective settings and where each one comes from'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -158,6 +159,15 @@ set edit:completion:arg-completer[git-loop] = {|@words|
             cand -h 'Print help'
             cand --help 'Print help'
         }
+        &'git-loop;mcp'= {
+            cand -C 'Repository to operate on (default: the current directory)'
+            cand --repo 'Repository to operate on (default: the current directory)'
+            cand --json 'Machine-readable output: one JSON document on stdout'
+            cand -q 'No progress or summary lines on stderr'
+            cand --quiet 'No progress or summary lines on stderr'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
         &'git-loop;config'= {
             cand -C 'Repository to operate on (default: the current directory)'
             cand --repo 'Repository to operate on (default: the current directory)'
@@ -179,6 +189,7 @@ set edit:completion:arg-completer[git-loop] = {|@words|
             cand branches 'List loop/* branches no run records (left by cleanup); delete the merged ones'
             cand log 'Show the event log: every create, mark, remove, skip, drop and reuse'
             cand trust 'Let the hooks in this repository''s .git-loop.toml run (for its current content)'
+            cand mcp 'Serve git-loop''s commands to an AI agent: an MCP server on stdin/stdout'
             cand config 'Show the effective settings and where each one comes from'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -203,6 +214,8 @@ set edit:completion:arg-completer[git-loop] = {|@words|
         &'git-loop;help;log'= {
         }
         &'git-loop;help;trust'= {
+        }
+        &'git-loop;help;mcp'= {
         }
         &'git-loop;help;config'= {
         }

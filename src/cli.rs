@@ -7,9 +7,12 @@
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
+use schemars::JsonSchema;
 
 use crate::error::Error;
 use crate::manifest::Status;
+
+mod schema;
 
 /// A run id that passed [`crate::runid::validate`]: every command gets ids
 /// already checked by clap, and a bad one is a usage error from one place.
@@ -62,6 +65,10 @@ fn older_than_flag(text: &str) -> Result<Cutoff, Error> {
 pub struct MinAge {
     pub age: jiff::SignedDuration,
     pub text: String,
+}
+
+fn default_min_age() -> MinAge {
+    min_age_flag("2h").expect("2h is a valid age")
 }
 
 fn min_age_flag(text: &str) -> Result<MinAge, Error> {
@@ -150,6 +157,11 @@ pub enum Command {
         after_help = "A repository's own .git-loop.toml comes with the code you cloned, so the hooks it sets\n(create.post-command, cleanup.pre-command) run only once you have read it and trusted its\ncontent. Trust is recorded for the file's exact content (its git blob id) in .git/git-loop/trusted;\nafter any change to the file, trust it again. Hooks from git config, your own config file or the\nenvironment need no trust.\n\nExample:\n  cat .git-loop.toml && git loop trust"
     )]
     Trust,
+    /// Serve git-loop's commands to an AI agent: an MCP server on stdin/stdout
+    #[command(
+        after_help = "JSON-RPC 2.0, one message a line. Tools: create, mark, list, path, log, cleanup, remove,\nreconcile, branches; each result is the document the command prints with --json. A tool\nthat removes anything is a dry run unless its input sets \"dry_run\": false. Ends at EOF.\n\nExample (an MCP client's configuration):\n  {\"mcpServers\": {\"git-loop\": {\"command\": \"git-loop\", \"args\": [\"mcp\"]}}}"
+    )]
+    Mcp,
     /// Show the effective settings and where each one comes from
     #[command(
         after_help = "Settings come, lowest to highest, from: built-in defaults, ~/.config/git-loop/config.toml,\n<repo>/.git-loop.toml, git config (loop.base, loop.cleanupStatus, loop.cleanupOlderThan),\nthe environment (GIT_LOOP_BASE, GIT_LOOP_CLEANUP_STATUS, GIT_LOOP_CLEANUP_OLDER_THAN), and flags.\n\nExample:\n  git config loop.base develop && git loop config"
@@ -157,7 +169,7 @@ pub enum Command {
     Config,
 }
 
-#[derive(Debug, Args)]
+#[derive(Debug, Args, JsonSchema)]
 pub struct CreateArgs {
     /// Unique id of the run: one path segment, valid in a branch name `loop/<RUN_ID>`
     #[arg(id = "new_run_id", value_name = "RUN_ID", value_parser = RunId::parse)]
@@ -173,10 +185,11 @@ pub struct CreateArgs {
 
     /// If this run is already active and its worktree is intact, print its path and change nothing
     #[arg(long)]
+    #[serde(default)]
     pub reuse: bool,
 }
 
-#[derive(Debug, Args)]
+#[derive(Debug, Args, JsonSchema)]
 pub struct MarkArgs {
     /// Id of the run
     #[arg(value_parser = RunId::parse)]
@@ -187,7 +200,7 @@ pub struct MarkArgs {
     pub status: Status,
 }
 
-#[derive(Debug, Args)]
+#[derive(Debug, Args, JsonSchema)]
 pub struct CleanupArgs {
     /// Statuses to clean up, comma-separated (default: rejected,escalated; never active)
     #[arg(long, value_name = "CSV", value_parser = status_flag)]
@@ -199,14 +212,16 @@ pub struct CleanupArgs {
 
     /// Report what would be removed; change nothing
     #[arg(long)]
+    #[serde(default)]
     pub dry_run: bool,
 
     /// Also delete each removed run's branch, only if it is merged into its base (git branch -d)
     #[arg(long)]
+    #[serde(default)]
     pub delete_merged_branches: bool,
 }
 
-#[derive(Debug, Args)]
+#[derive(Debug, Args, JsonSchema)]
 pub struct RemoveArgs {
     /// Runs to remove (not active ones)
     #[arg(required = true, value_name = "RUN_ID", value_parser = RunId::parse)]
@@ -214,10 +229,11 @@ pub struct RemoveArgs {
 
     /// Report what would be removed; change nothing
     #[arg(long)]
+    #[serde(default)]
     pub dry_run: bool,
 }
 
-#[derive(Debug, Args)]
+#[derive(Debug, Args, JsonSchema)]
 pub struct ReconcileArgs {
     /// Remove this orphan worktree (repeatable; never forced)
     #[arg(long, value_name = "ID", value_parser = RunId::parse)]
@@ -230,14 +246,16 @@ pub struct ReconcileArgs {
 
     /// Refuse to remove an orphan younger than this (<n><s|m|h|d>; 0 disables)
     #[arg(long, value_name = "AGE", default_value = "2h", value_parser = min_age_flag)]
+    #[schemars(default = "default_min_age", extend("default" = "2h"))]
     pub min_age: MinAge,
 
     /// Report what would change; change nothing
     #[arg(long)]
+    #[serde(default)]
     pub dry_run: bool,
 }
 
-#[derive(Debug, Args)]
+#[derive(Debug, Args, JsonSchema)]
 pub struct ListArgs {
     /// Only runs with these statuses, comma-separated
     #[arg(long, value_name = "CSV", value_parser = status_flag)]
@@ -245,10 +263,12 @@ pub struct ListArgs {
 
     /// Also show, per run, uncommitted work, commits ahead of and behind its base, and whether it is merged
     #[arg(short, long)]
+    #[serde(default)]
     pub long: bool,
 
     /// Print only the run ids, one a line (for shell completion)
     #[arg(long, hide = true)]
+    #[schemars(skip)]
     pub ids: bool,
 }
 
@@ -263,27 +283,29 @@ pub struct RunArgs {
     pub command: Vec<std::ffi::OsString>,
 }
 
-#[derive(Debug, Args)]
+#[derive(Debug, Args, JsonSchema)]
 pub struct LogArgs {
     /// Only this run's events
     #[arg(value_parser = RunId::parse)]
     pub run_id: Option<RunId>,
 }
 
-#[derive(Debug, Args)]
+#[derive(Debug, Args, JsonSchema)]
 pub struct PathArgs {
     /// Id of the run
     #[arg(value_parser = RunId::parse)]
     pub run_id: RunId,
 }
 
-#[derive(Debug, Args)]
+#[derive(Debug, Args, JsonSchema)]
 pub struct BranchesArgs {
     /// Delete the leftover branches merged into the base (only if still at the tip checked)
     #[arg(long)]
+    #[serde(default)]
     pub delete_merged: bool,
 
     /// Report what --delete-merged would delete; change nothing
     #[arg(long)]
+    #[serde(default)]
     pub dry_run: bool,
 }

@@ -22,6 +22,7 @@ pub(crate) mod hooks;
 pub(crate) mod leftover;
 pub(crate) mod lock;
 pub mod manifest;
+pub(crate) mod mcp;
 pub(crate) mod output;
 pub(crate) mod pool;
 pub mod runid;

@@ -121,6 +121,7 @@ pub fn dispatch(cli: &Cli, out: &mut Out<'_>) -> std::result::Result<(), Fail> {
             let ctx = Ctx::open(cli)?;
             emit(config::run(&ctx)?, out)
         }
+        Command::Mcp => Ok(crate::mcp::serve(&mut std::io::stdin().lock(), out.stdout)?),
         Command::Path(args) => {
             let ctx = Ctx::open(cli)?;
             emit(path::run(&ctx, &args.run_id)?, out)

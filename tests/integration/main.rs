@@ -23,6 +23,7 @@ mod list_long;
 mod locks;
 mod manifest;
 mod mark;
+mod mcp;
 mod mutex;
 mod promise;
 mod properties;

@@ -225,6 +225,7 @@ fn bash_completes_git_loop_through_gits_own_completion() {
             "list",
             "log",
             "mark",
+            "mcp",
             "path",
             "reconcile",
             "remove",
