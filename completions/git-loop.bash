@@ -45,6 +45,7 @@ __git_loop_opts() {
         log) echo '-C --repo --json -q --quiet -h --help' ;;
         trust) echo '-C --repo --json -q --quiet -h --help' ;;
         mcp) echo '-C --repo --json -q --quiet -h --help' ;;
+        claude-hook) echo '-C --repo --json -q --quiet -h --help' ;;
         config) echo '-C --repo --json -q --quiet -h --help' ;;
     esac
 }
@@ -73,7 +74,7 @@ __git_loop_value() {
 
 __git_loop_positional() {
     case "$1:$2" in
-        help:0) __git_loop_words 'create mark cleanup remove reconcile list path run branches log trust mcp config' ;;
+        help:0) __git_loop_words 'create mark cleanup remove reconcile list path run branches log trust mcp claude-hook config' ;;
         create:0) COMPREPLY=() ;;
         mark:0) __git_loop_words "$(__git_loop_ids)" ;;
         mark:1) __git_loop_words 'active rejected escalated merged stale' ;;
@@ -119,7 +120,7 @@ __git_loop_reply() {
         return
     fi
     if [[ -z $sub ]]; then
-        COMPREPLY=($(compgen -W 'create mark cleanup remove reconcile list path run branches log trust mcp config help' -- "$cur"))
+        COMPREPLY=($(compgen -W 'create mark cleanup remove reconcile list path run branches log trust mcp claude-hook config help' -- "$cur"))
         return
     fi
     __git_loop_positional "$sub" "$npos"

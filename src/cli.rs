@@ -162,11 +162,28 @@ pub enum Command {
         after_help = "JSON-RPC 2.0, one message a line. Tools: create, mark, list, path, log, cleanup, remove,\nreconcile, branches; each result is the document the command prints with --json. A tool\nthat removes anything is a dry run unless its input sets \"dry_run\": false. Ends at EOF.\n\nExample (an MCP client's configuration):\n  {\"mcpServers\": {\"git-loop\": {\"command\": \"git-loop\", \"args\": [\"mcp\"]}}}"
     )]
     Mcp,
+    /// Claude Code's WorktreeCreate and WorktreeRemove hooks: each run of Claude Code a git-loop run
+    #[command(
+        subcommand,
+        after_help = "In .claude/settings.json:\n  {\"hooks\": {\"WorktreeCreate\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"git loop claude-hook create\"}]}],\n             \"WorktreeRemove\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"git loop claude-hook remove\"}]}]}}"
+    )]
+    ClaudeHook(ClaudeHook),
     /// Show the effective settings and where each one comes from
     #[command(
         after_help = "Settings come, lowest to highest, from: built-in defaults, ~/.config/git-loop/config.toml,\n<repo>/.git-loop.toml, git config (loop.base, loop.cleanupStatus, loop.cleanupOlderThan),\nthe environment (GIT_LOOP_BASE, GIT_LOOP_CLEANUP_STATUS, GIT_LOOP_CLEANUP_OLDER_THAN), and flags.\n\nExample:\n  git config loop.base develop && git loop config"
     )]
     Config,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum ClaudeHook {
+    /// Read WorktreeCreate's JSON on stdin, create (or reuse) the run, print only its path
+    #[command(
+        after_help = "The run id is the proposed name (`name`, or `worktree_name`) with every character other than\nletters, digits, `-`, `_` and `.` replaced by `-`, runs of `-` and of `.` collapsed, `-` and `.`\ntrimmed from both ends, and cut to 100 bytes; a name that is then empty or still not a valid id\nis refused. The pattern is the setting claude.pattern (default claude-code)."
+    )]
+    Create,
+    /// Read WorktreeRemove's JSON on stdin and remove that run's worktree (never forced; branch kept)
+    Remove,
 }
 
 #[derive(Debug, Args, JsonSchema)]

@@ -110,6 +110,12 @@ pub enum Error {
     #[diagnostic(help("`git loop list` shows the recorded runs"))]
     UnknownId { id: String },
 
+    #[error("invalid {event} input on stdin: {reason}")]
+    #[diagnostic(help(
+        "git loop claude-hook reads the JSON Claude Code sends to its WorktreeCreate and WorktreeRemove hooks"
+    ))]
+    HookInput { event: &'static str, reason: String },
+
     #[error("run {id:?} cannot be reused: {reason}")]
     #[diagnostic(help(
         "look at it with `git loop list` and `git worktree list`; mark it finished and create it under a new id"
@@ -257,6 +263,7 @@ impl Error {
             Error::UntrustedHook { .. } => "untrusted-hook",
             Error::NothingToTrust { .. } => "nothing-to-trust",
             Error::NotReusable { .. } => "not-reusable",
+            Error::HookInput { .. } => "invalid-hook-input",
             Error::BaseNotFound { .. } => "base-not-found",
             Error::MutexTimeout { .. } => "mutex-timeout",
             Error::RunBusy { .. } => "run-busy",

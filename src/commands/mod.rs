@@ -2,6 +2,7 @@
 //! writes only notes (to stderr, through [`Out`]), and returns a report.
 
 pub mod branches;
+pub mod claude_hook;
 pub mod cleanup;
 pub mod config;
 pub mod create;
@@ -121,6 +122,7 @@ pub fn dispatch(cli: &Cli, out: &mut Out<'_>) -> std::result::Result<(), Fail> {
             let ctx = Ctx::open(cli)?;
             emit(config::run(&ctx)?, out)
         }
+        Command::ClaudeHook(event) => claude_hook::run(cli, event, out),
         Command::Mcp => Ok(crate::mcp::serve(&mut std::io::stdin().lock(), out.stdout)?),
         Command::Path(args) => {
             let ctx = Ctx::open(cli)?;

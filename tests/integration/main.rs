@@ -4,6 +4,7 @@ mod common;
 
 mod adopt;
 mod branches;
+mod claude_hook;
 mod cleanup;
 mod colour;
 mod concurrency;
