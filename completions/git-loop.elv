@@ -40,6 +40,7 @@ set edit:completion:arg-completer[git-loop] = {|@words|
             cand trust 'Let the hooks in this repository''s .git-loop.toml run (for its current content)'
             cand mcp 'Serve git-loop''s commands to an AI agent: an MCP server on stdin/stdout'
             cand claude-hook 'Claude Code''s WorktreeCreate and WorktreeRemove hooks: each run of Claude Code a git-loop run'
+            cand schema 'Print the JSON Schema of a command''s --json output (or of the MCP tools'' inputs)'
             cand config 'Show the effective settings and where each one comes from'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -210,6 +211,15 @@ set edit:completion:arg-completer[git-loop] = {|@words|
         }
         &'git-loop;claude-hook;help;help'= {
         }
+        &'git-loop;schema'= {
+            cand -C 'Repository to operate on (default: the current directory)'
+            cand --repo 'Repository to operate on (default: the current directory)'
+            cand --json 'Machine-readable output: one JSON document on stdout'
+            cand -q 'No progress or summary lines on stderr'
+            cand --quiet 'No progress or summary lines on stderr'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
         &'git-loop;config'= {
             cand -C 'Repository to operate on (default: the current directory)'
             cand --repo 'Repository to operate on (default: the current directory)'
@@ -233,6 +243,7 @@ set edit:completion:arg-completer[git-loop] = {|@words|
             cand trust 'Let the hooks in this repository''s .git-loop.toml run (for its current content)'
             cand mcp 'Serve git-loop''s commands to an AI agent: an MCP server on stdin/stdout'
             cand claude-hook 'Claude Code''s WorktreeCreate and WorktreeRemove hooks: each run of Claude Code a git-loop run'
+            cand schema 'Print the JSON Schema of a command''s --json output (or of the MCP tools'' inputs)'
             cand config 'Show the effective settings and where each one comes from'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -267,6 +278,8 @@ set edit:completion:arg-completer[git-loop] = {|@words|
         &'git-loop;help;claude-hook;create'= {
         }
         &'git-loop;help;claude-hook;remove'= {
+        }
+        &'git-loop;help;schema'= {
         }
         &'git-loop;help;config'= {
         }

@@ -168,11 +168,26 @@ pub enum Command {
         after_help = "In .claude/settings.json:\n  {\"hooks\": {\"WorktreeCreate\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"git loop claude-hook create\"}]}],\n             \"WorktreeRemove\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"git loop claude-hook remove\"}]}]}}"
     )]
     ClaudeHook(ClaudeHook),
+    /// Print the JSON Schema of a command's --json output (or of the MCP tools' inputs)
+    #[command(
+        after_help = "NAME is a command (its --json document; remove's is cleanup's), error (the document of\nany failure), mcp-tools (the input schema of each MCP tool), or all (the default: every one in\none document). Draft 2020-12; also checked in under schema/.\n\nExample:\n  git loop schema cleanup"
+    )]
+    Schema(SchemaArgs),
     /// Show the effective settings and where each one comes from
     #[command(
         after_help = "Settings come, lowest to highest, from: built-in defaults, ~/.config/git-loop/config.toml,\n<repo>/.git-loop.toml, git config (loop.base, loop.cleanupStatus, loop.cleanupOlderThan),\nthe environment (GIT_LOOP_BASE, GIT_LOOP_CLEANUP_STATUS, GIT_LOOP_CLEANUP_OLDER_THAN), and flags.\n\nExample:\n  git config loop.base develop && git loop config"
     )]
     Config,
+}
+
+#[derive(Debug, Args)]
+pub struct SchemaArgs {
+    /// Which schema (default: all)
+    #[arg(value_parser = [
+        "all", "branches", "cleanup", "config", "create", "list", "log", "mark", "path",
+        "reconcile", "remove", "trust", "error", "mcp-tools",
+    ])]
+    pub name: Option<String>,
 }
 
 #[derive(Debug, Subcommand)]

@@ -23,7 +23,7 @@ use serde::Serialize;
 use crate::error::{Error, Result};
 use crate::manifest::LOOP_DIR;
 
-#[derive(Debug, Default, Serialize)]
+#[derive(Debug, Default, Serialize, schemars::JsonSchema)]
 pub struct CopyReport {
     /// Paths copied, relative to the worktree (a directory's files one by one).
     pub copied: Vec<String>,
@@ -31,7 +31,7 @@ pub struct CopyReport {
     pub skipped: Vec<CopySkip>,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, schemars::JsonSchema)]
 pub struct CopySkip {
     pub path: String,
     pub reason: String,

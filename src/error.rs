@@ -332,7 +332,7 @@ impl Error {
 /// A failure part way through a command that already changed things: the
 /// report still lists what was done, with this beside it, and the command
 /// exits 1 (the shape of every JSON failure: `{"code","message"}`).
-#[derive(Debug, serde::Serialize)]
+#[derive(Debug, serde::Serialize, schemars::JsonSchema)]
 pub struct Failure {
     pub code: &'static str,
     pub message: String,

@@ -18,13 +18,13 @@ use crate::error::Result;
 use crate::output::{Out, Report};
 use crate::style::escape;
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, schemars::JsonSchema)]
 pub struct Shown<T> {
     pub value: T,
     pub source: String,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, schemars::JsonSchema)]
 pub struct ConfigReport {
     #[serde(rename = "base")]
     pub base: Shown<String>,

@@ -14,6 +14,7 @@ pub mod path;
 pub mod reconcile;
 pub mod remove;
 pub mod run;
+pub mod schema;
 pub mod trust;
 
 pub use crate::error::Failure;
@@ -123,6 +124,7 @@ pub fn dispatch(cli: &Cli, out: &mut Out<'_>) -> std::result::Result<(), Fail> {
             emit(config::run(&ctx)?, out)
         }
         Command::ClaudeHook(event) => claude_hook::run(cli, event, out),
+        Command::Schema(args) => schema::run(args.name.as_deref(), out.stdout),
         Command::Mcp => Ok(crate::mcp::serve(&mut std::io::stdin().lock(), out.stdout)?),
         Command::Path(args) => {
             let ctx = Ctx::open(cli)?;

@@ -31,6 +31,14 @@ const INVALID_REQUEST: i64 = -32600;
 const METHOD_NOT_FOUND: i64 = -32601;
 const INVALID_PARAMS: i64 = -32602;
 
+/// Each tool's name and input schema, as `tools/list` shows them.
+pub fn input_schemas() -> Vec<(String, Value)> {
+    TOOLS
+        .iter()
+        .map(|t| (t.name.to_owned(), t.input_schema()))
+        .collect()
+}
+
 /// Serve requests from `input` until it ends.
 pub fn serve(input: &mut dyn BufRead, stdout: &mut dyn Write) -> io::Result<()> {
     let mut line = Vec::new();

@@ -32,4 +32,5 @@ mod read;
 mod reconcile;
 mod reliability;
 mod remove;
+mod schema;
 mod shell;

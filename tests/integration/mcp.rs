@@ -90,6 +90,7 @@ impl Server {
         let text = result["content"][0]["text"].as_str().unwrap();
         assert_eq!(result["content"][0]["type"], "text");
         assert_eq!(serde_json::from_str::<Value>(text).unwrap(), doc);
+        crate::schema::check_document(tool, &doc);
         (doc, result["isError"].as_bool().unwrap())
     }
 

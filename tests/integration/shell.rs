@@ -231,6 +231,7 @@ fn bash_completes_git_loop_through_gits_own_completion() {
             "reconcile",
             "remove",
             "run",
+            "schema",
             "trust"
         ]
     );

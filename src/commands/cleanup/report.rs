@@ -6,7 +6,7 @@ use serde::Serialize;
 use crate::output::{Out, Report};
 use crate::worktree::SkippedEntry;
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct RemovedEntry {
     pub id: String,
@@ -24,14 +24,14 @@ pub struct RemovedEntry {
     pub note: Option<String>,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, schemars::JsonSchema)]
 pub struct KeptBranch {
     pub code: KeptCode,
     pub reason: String,
 }
 
 /// Why `--delete-merged-branches` kept a removed run's branch.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum KeptCode {
     /// Its tip is not contained in the run's base (or the base is gone).
@@ -40,7 +40,7 @@ pub enum KeptCode {
     GitRefused,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct CleanupReport {
     pub dry_run: bool,
