@@ -18,9 +18,6 @@ use crate::output::{Fail, Out, Report};
 /// The most of stdin read: a hook's input is a few hundred bytes.
 const MAX_INPUT: u64 = 1024 * 1024;
 
-/// The pattern runs created by the hook are recorded with.
-pub const DEFAULT_PATTERN: &str = "claude-code";
-
 /// The fields used of either event's input; any other is ignored.
 #[derive(Debug, Default, Deserialize)]
 struct Input {
@@ -135,9 +132,9 @@ fn create_run(cli: &Cli, input: &Input, out: &mut Out<'_>) -> std::result::Resul
     Ok(())
 }
 
-/// The pattern of runs the hook creates.
-pub fn pattern(_ctx: &Ctx) -> Result<String> {
-    Ok(DEFAULT_PATTERN.to_owned())
+/// The pattern of runs the hook creates: the setting `claude.pattern`.
+pub fn pattern(ctx: &Ctx) -> Result<String> {
+    Ok(ctx.settings()?.claude_pattern.value.clone())
 }
 
 /// Remove the run whose worktree is `worktree_path`, as `remove` does, after

@@ -11,8 +11,9 @@ use serde::Serialize;
 
 use crate::commands::Ctx;
 use crate::config::{
-    TOML_BASE, TOML_CLEANUP_DELETE_MERGED, TOML_CLEANUP_OLDER_THAN, TOML_CLEANUP_PRE_COMMAND,
-    TOML_CLEANUP_STATUS, TOML_CREATE_COPY, TOML_CREATE_IGNORE_FILE, TOML_CREATE_POST_COMMAND,
+    TOML_BASE, TOML_CLAUDE_PATTERN, TOML_CLEANUP_DELETE_MERGED, TOML_CLEANUP_OLDER_THAN,
+    TOML_CLEANUP_PRE_COMMAND, TOML_CLEANUP_STATUS, TOML_CREATE_COPY, TOML_CREATE_IGNORE_FILE,
+    TOML_CREATE_POST_COMMAND,
 };
 use crate::error::Result;
 use crate::output::{Out, Report};
@@ -42,6 +43,8 @@ pub struct ConfigReport {
     pub create_post_command: Shown<Option<String>>,
     #[serde(rename = "create.ignore-file")]
     pub create_ignore_file: Shown<&'static str>,
+    #[serde(rename = "claude.pattern")]
+    pub claude_pattern: Shown<String>,
 }
 
 impl Report for ConfigReport {
@@ -95,6 +98,11 @@ impl Report for ConfigReport {
                 TOML_CREATE_IGNORE_FILE,
                 self.create_ignore_file.value.to_owned(),
                 &self.create_ignore_file.source,
+            ),
+            (
+                TOML_CLAUDE_PATTERN,
+                self.claude_pattern.value.clone(),
+                &self.claude_pattern.source,
             ),
         ];
         // Values and sources come from files, git config and the
@@ -186,6 +194,10 @@ pub fn run(ctx: &Ctx) -> Result<ConfigReport> {
         create_ignore_file: Shown {
             value: s.create_ignore_file.value.as_str(),
             source: s.create_ignore_file.origin.to_string(),
+        },
+        claude_pattern: Shown {
+            value: s.claude_pattern.value.clone(),
+            source: s.claude_pattern.origin.to_string(),
         },
     })
 }

@@ -43,6 +43,7 @@ pub fn defaults() -> Layer {
             create_copy: Some(Vec::new()),
             create_post_command: Some(None),
             create_ignore_file: Some(keys::DEFAULT_CREATE_IGNORE_FILE),
+            claude_pattern: Some(keys::DEFAULT_CLAUDE_PATTERN.to_owned()),
         },
     }
 }

@@ -225,3 +225,44 @@ fn remove_leaves_a_path_that_is_no_run_alone() {
     assert!(run.stderr.contains("worktree_path"), "{}", run.stderr);
     let _: Value = repo.manifest();
 }
+
+#[test]
+fn the_pattern_is_the_claude_pattern_setting() {
+    let repo = TestRepo::new();
+    repo.git(["config", "loop.claudePattern", "claude-review"]);
+    hook(
+        &repo,
+        &repo.root,
+        "create",
+        &create_payload(&repo, "name", "r1"),
+    )
+    .ok();
+    assert_eq!(
+        repo.manifest().find_id("worktrees", "r1")["pattern"],
+        "claude-review"
+    );
+    let shown = repo.run(["config", "--json"]).ok().json();
+    assert_eq!(shown["claude.pattern"]["value"], "claude-review");
+    let source = shown["claude.pattern"]["source"].as_str().unwrap();
+    assert!(
+        source.starts_with("git config loop.claudePattern"),
+        "{source}"
+    );
+
+    // A layer setting a pattern that cannot be one refuses, naming it.
+    std::fs::write(
+        repo.root.join(".git-loop.toml"),
+        "[claude]\npattern = \"\"\n",
+    )
+    .unwrap();
+    let run = hook(
+        &repo,
+        &repo.root,
+        "create",
+        &create_payload(&repo, "name", "r2"),
+    );
+    run.code(1);
+    assert_eq!(run.stdout, "");
+    assert!(run.stderr.contains("claude.pattern"), "{}", run.stderr);
+    assert_eq!(repo.ids(), ["r1"]);
+}
