@@ -31,11 +31,11 @@ const INVALID_REQUEST: i64 = -32600;
 const METHOD_NOT_FOUND: i64 = -32601;
 const INVALID_PARAMS: i64 = -32602;
 
-/// Each tool's name and input schema, as `tools/list` shows them.
+/// Each tool's name and input schema, generated (for schema/mcp-tools.json).
 pub fn input_schemas() -> Vec<(String, Value)> {
     TOOLS
         .iter()
-        .map(|t| (t.name.to_owned(), t.input_schema()))
+        .map(|t| (t.name.to_owned(), t.generate_schema()))
         .collect()
 }
 

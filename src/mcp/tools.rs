@@ -7,6 +7,7 @@
 use std::ffi::OsString;
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
+use std::sync::OnceLock;
 
 use clap::{ArgAction, CommandFactory};
 use schemars::{JsonSchema, Schema, generate::SchemaSettings};
@@ -77,9 +78,21 @@ impl Tool {
         TOOLS.iter().find(|t| t.name == name)
     }
 
-    /// The input schema as MCP lists it: a removing tool's `dry_run`
-    /// defaults to true.
+    /// The input schema as `tools/list` shows it: schema/mcp-tools.json,
+    /// compiled in (a test keeps it equal to [`Tool::generate_schema`], so
+    /// the binary carries no schema generator).
     pub fn input_schema(&self) -> Value {
+        static CHECKED_IN: OnceLock<Value> = OnceLock::new();
+        let all = CHECKED_IN.get_or_init(|| {
+            serde_json::from_str(include_str!("../../schema/mcp-tools.json"))
+                .expect("schema/mcp-tools.json is JSON")
+        });
+        all[self.name].clone()
+    }
+
+    /// The input schema generated from the argument struct: a removing
+    /// tool's `dry_run` defaults to true.
+    pub fn generate_schema(&self) -> Value {
         let mut schema = (self.schema)().to_value();
         if self.removes
             && let Some(dry_run) = schema.pointer_mut("/properties/dry_run")
