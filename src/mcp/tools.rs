@@ -1,4 +1,4 @@
-//! The MCP tools: one table entry per command ([`TOOLS`]). A tool's input
+//! The MCP tools: one entry per command in the `tools!` table. A tool's input
 //! schema is derived from the command's argument struct (the one clap parses,
 //! so the descriptions are the `--help` text); a call becomes the command
 //! line `git loop --json <command> …`, run as a child process of this very
@@ -22,35 +22,39 @@ use crate::cli::{
 pub struct Tool {
     /// The tool's name, which is the subcommand's.
     pub name: &'static str,
-    /// The input schema, derived from the command's argument struct.
-    schema: fn() -> Schema,
     /// The command removes something: the tool is a dry run unless its input
     /// sets `"dry_run": false`.
     removes: bool,
 }
 
-const fn tool<A: JsonSchema>(name: &'static str, removes: bool) -> Tool {
-    Tool {
-        name,
-        schema: input_schema::<A>,
-        removes,
-    }
+/// The tool table: `name => argument struct, removes`. It makes [`TOOLS`]
+/// and [`generated`], the schema generator, which only the schema/ files are
+/// made with (the binary serves those), so it is not linked into the binary.
+macro_rules! tools {
+    ($($name:literal => $args:ty, $removes:literal;)*) => {
+        pub const TOOLS: &[Tool] = &[$(Tool { name: $name, removes: $removes }),*];
+
+        /// Each tool's name and its input schema generated from its argument struct.
+        pub fn generated() -> Vec<(&'static str, Schema)> {
+            vec![$(($name, input_schema::<$args>())),*]
+        }
+    };
 }
 
-/// Every command an agent may call. `run` is not one (it executes an
-/// arbitrary command), nor `trust` (trusting a repository's hooks is a
-/// person's decision) or `config`.
-pub const TOOLS: &[Tool] = &[
-    tool::<CreateArgs>("create", false),
-    tool::<MarkArgs>("mark", false),
-    tool::<ListArgs>("list", false),
-    tool::<PathArgs>("path", false),
-    tool::<LogArgs>("log", false),
-    tool::<CleanupArgs>("cleanup", true),
-    tool::<RemoveArgs>("remove", true),
-    tool::<ReconcileArgs>("reconcile", true),
-    tool::<BranchesArgs>("branches", true),
-];
+// Every command an agent may call. `run` is not one (it executes an
+// arbitrary command), nor `trust` (trusting a repository's hooks is a
+// person's decision) or `config`.
+tools! {
+    "create" => CreateArgs, false;
+    "mark" => MarkArgs, false;
+    "list" => ListArgs, false;
+    "path" => PathArgs, false;
+    "log" => LogArgs, false;
+    "cleanup" => CleanupArgs, true;
+    "remove" => RemoveArgs, true;
+    "reconcile" => ReconcileArgs, true;
+    "branches" => BranchesArgs, true;
+}
 
 /// A tool's input: the command's arguments, and the repository.
 #[derive(JsonSchema)]
@@ -93,7 +97,11 @@ impl Tool {
     /// The input schema generated from the argument struct: a removing
     /// tool's `dry_run` defaults to true.
     pub fn generate_schema(&self) -> Value {
-        let mut schema = (self.schema)().to_value();
+        let (_, schema) = generated()
+            .into_iter()
+            .find(|(name, _)| *name == self.name)
+            .expect("every tool has a schema");
+        let mut schema = schema.to_value();
         if self.removes
             && let Some(dry_run) = schema.pointer_mut("/properties/dry_run")
         {
