@@ -45,6 +45,9 @@ __git_loop_opts() {
         conflicts) echo '--base -C --repo --json -q --quiet -h --help' ;;
         log) echo '-C --repo --json -q --quiet -h --help' ;;
         trust) echo '-C --repo --json -q --quiet -h --help' ;;
+        mcp) echo '-C --repo --json -q --quiet -h --help' ;;
+        claude-hook) echo '-C --repo --json -q --quiet -h --help' ;;
+        schema) echo '-C --repo --json -q --quiet -h --help' ;;
         config) echo '-C --repo --json -q --quiet -h --help' ;;
     esac
 }
@@ -75,7 +78,7 @@ __git_loop_value() {
 
 __git_loop_positional() {
     case "$1:$2" in
-        help:0) __git_loop_words 'create mark cleanup remove reconcile list path run branches conflicts log trust config' ;;
+        help:0) __git_loop_words 'create mark cleanup remove reconcile list path run branches conflicts log trust mcp claude-hook schema config' ;;
         create:0) COMPREPLY=() ;;
         mark:0) __git_loop_words "$(__git_loop_ids)" ;;
         mark:1) __git_loop_words 'active rejected escalated merged stale' ;;
@@ -84,6 +87,7 @@ __git_loop_positional() {
         run:0) __git_loop_words "$(__git_loop_ids)" ;;
         run:1) COMPREPLY=() ;;
         log:0) __git_loop_words "$(__git_loop_ids)" ;;
+        schema:0) __git_loop_words 'all branches cleanup config conflicts create list log mark path reconcile remove trust error mcp-tools' ;;
         *) COMPREPLY=() ;;
     esac
 }
@@ -121,7 +125,7 @@ __git_loop_reply() {
         return
     fi
     if [[ -z $sub ]]; then
-        COMPREPLY=($(compgen -W 'create mark cleanup remove reconcile list path run branches conflicts log trust config help' -- "$cur"))
+        COMPREPLY=($(compgen -W 'create mark cleanup remove reconcile list path run branches conflicts log trust mcp claude-hook schema config help' -- "$cur"))
         return
     fi
     __git_loop_positional "$sub" "$npos"

@@ -39,6 +39,9 @@ set edit:completion:arg-completer[git-loop] = {|@words|
             cand conflicts 'Which active runs would conflict when landed (with each other, or with the base), and where'
             cand log 'Show the event log: every create, mark, remove, skip, drop and reuse'
             cand trust 'Let the hooks in this repository''s .git-loop.toml run (for its current content)'
+            cand mcp 'Serve git-loop''s commands to an AI agent: an MCP server on stdin/stdout'
+            cand claude-hook 'Claude Code''s WorktreeCreate and WorktreeRemove hooks: each run of Claude Code a git-loop run'
+            cand schema 'Print the JSON Schema of a command''s --json output (or of the MCP tools'' inputs)'
             cand config 'Show the effective settings and where each one comes from'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -173,6 +176,65 @@ set edit:completion:arg-completer[git-loop] = {|@words|
             cand -h 'Print help'
             cand --help 'Print help'
         }
+        &'git-loop;mcp'= {
+            cand -C 'Repository to operate on (default: the current directory)'
+            cand --repo 'Repository to operate on (default: the current directory)'
+            cand --json 'Machine-readable output: one JSON document on stdout'
+            cand -q 'No progress or summary lines on stderr'
+            cand --quiet 'No progress or summary lines on stderr'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'git-loop;claude-hook'= {
+            cand -C 'Repository to operate on (default: the current directory)'
+            cand --repo 'Repository to operate on (default: the current directory)'
+            cand --json 'Machine-readable output: one JSON document on stdout'
+            cand -q 'No progress or summary lines on stderr'
+            cand --quiet 'No progress or summary lines on stderr'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand create 'Read WorktreeCreate''s JSON on stdin, create (or reuse) the run, print only its path'
+            cand remove 'Read WorktreeRemove''s JSON on stdin and remove that run''s worktree (never forced; branch kept)'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'git-loop;claude-hook;create'= {
+            cand -C 'Repository to operate on (default: the current directory)'
+            cand --repo 'Repository to operate on (default: the current directory)'
+            cand --json 'Machine-readable output: one JSON document on stdout'
+            cand -q 'No progress or summary lines on stderr'
+            cand --quiet 'No progress or summary lines on stderr'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'git-loop;claude-hook;remove'= {
+            cand -C 'Repository to operate on (default: the current directory)'
+            cand --repo 'Repository to operate on (default: the current directory)'
+            cand --json 'Machine-readable output: one JSON document on stdout'
+            cand -q 'No progress or summary lines on stderr'
+            cand --quiet 'No progress or summary lines on stderr'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'git-loop;claude-hook;help'= {
+            cand create 'Read WorktreeCreate''s JSON on stdin, create (or reuse) the run, print only its path'
+            cand remove 'Read WorktreeRemove''s JSON on stdin and remove that run''s worktree (never forced; branch kept)'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'git-loop;claude-hook;help;create'= {
+        }
+        &'git-loop;claude-hook;help;remove'= {
+        }
+        &'git-loop;claude-hook;help;help'= {
+        }
+        &'git-loop;schema'= {
+            cand -C 'Repository to operate on (default: the current directory)'
+            cand --repo 'Repository to operate on (default: the current directory)'
+            cand --json 'Machine-readable output: one JSON document on stdout'
+            cand -q 'No progress or summary lines on stderr'
+            cand --quiet 'No progress or summary lines on stderr'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
         &'git-loop;config'= {
             cand -C 'Repository to operate on (default: the current directory)'
             cand --repo 'Repository to operate on (default: the current directory)'
@@ -195,6 +257,9 @@ set edit:completion:arg-completer[git-loop] = {|@words|
             cand conflicts 'Which active runs would conflict when landed (with each other, or with the base), and where'
             cand log 'Show the event log: every create, mark, remove, skip, drop and reuse'
             cand trust 'Let the hooks in this repository''s .git-loop.toml run (for its current content)'
+            cand mcp 'Serve git-loop''s commands to an AI agent: an MCP server on stdin/stdout'
+            cand claude-hook 'Claude Code''s WorktreeCreate and WorktreeRemove hooks: each run of Claude Code a git-loop run'
+            cand schema 'Print the JSON Schema of a command''s --json output (or of the MCP tools'' inputs)'
             cand config 'Show the effective settings and where each one comes from'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -221,6 +286,18 @@ set edit:completion:arg-completer[git-loop] = {|@words|
         &'git-loop;help;log'= {
         }
         &'git-loop;help;trust'= {
+        }
+        &'git-loop;help;mcp'= {
+        }
+        &'git-loop;help;claude-hook'= {
+            cand create 'Read WorktreeCreate''s JSON on stdin, create (or reuse) the run, print only its path'
+            cand remove 'Read WorktreeRemove''s JSON on stdin and remove that run''s worktree (never forced; branch kept)'
+        }
+        &'git-loop;help;claude-hook;create'= {
+        }
+        &'git-loop;help;claude-hook;remove'= {
+        }
+        &'git-loop;help;schema'= {
         }
         &'git-loop;help;config'= {
         }

@@ -7,74 +7,15 @@
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
+use schemars::JsonSchema;
 
-use crate::error::Error;
 use crate::manifest::Status;
 
-/// A run id that passed [`crate::runid::validate`]: every command gets ids
-/// already checked by clap, and a bad one is a usage error from one place.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub struct RunId(String);
+mod schema;
+mod values;
 
-impl RunId {
-    pub fn parse(text: &str) -> Result<RunId, Error> {
-        crate::runid::validate(text)?;
-        Ok(RunId(text.to_owned()))
-    }
-
-    pub fn as_str(&self) -> &str {
-        &self.0
-    }
-}
-
-impl std::ops::Deref for RunId {
-    type Target = str;
-    fn deref(&self) -> &str {
-        &self.0
-    }
-}
-
-impl std::fmt::Display for RunId {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-/// `--status <CSV>`: statuses, each once, in the order given.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct StatusList(pub Vec<Status>);
-
-fn status_flag(text: &str) -> Result<StatusList, Error> {
-    crate::config::parse_status_csv(text, "--status").map(StatusList)
-}
-
-/// A cutoff typed on the command line (`24h`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Cutoff(pub jiff::SignedDuration);
-
-fn older_than_flag(text: &str) -> Result<Cutoff, Error> {
-    crate::config::parse_cutoff(text, "--older-than").map(Cutoff)
-}
-
-/// `--min-age`: a cutoff, or a bare `0` to disable the guard. Keeps the text
-/// as typed for messages.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct MinAge {
-    pub age: jiff::SignedDuration,
-    pub text: String,
-}
-
-fn min_age_flag(text: &str) -> Result<MinAge, Error> {
-    let age = if text == "0" {
-        jiff::SignedDuration::ZERO
-    } else {
-        crate::config::parse_cutoff(text, "--min-age")?
-    };
-    Ok(MinAge {
-        age,
-        text: text.to_owned(),
-    })
-}
+pub use values::{Cutoff, MinAge, RunId, StatusList};
+use values::{default_min_age, min_age_flag, older_than_flag, sparse_dir, status_flag};
 
 /// Give every parallel run of work its own git worktree and branch.
 ///
@@ -157,6 +98,22 @@ pub enum Command {
         after_help = "A repository's own .git-loop.toml comes with the code you cloned, so the hooks it sets\n(create.post-command, cleanup.pre-command) run only once you have read it and trusted its\ncontent. Trust is recorded for the file's exact content (its git blob id) in .git/git-loop/trusted;\nafter any change to the file, trust it again. Hooks from git config, your own config file or the\nenvironment need no trust.\n\nExample:\n  cat .git-loop.toml && git loop trust"
     )]
     Trust,
+    /// Serve git-loop's commands to an AI agent: an MCP server on stdin/stdout
+    #[command(
+        after_help = "JSON-RPC 2.0, one message a line. Tools: create, mark, list, path, log, cleanup, remove,\nreconcile, branches; each result is the document the command prints with --json. A tool\nthat removes anything is a dry run unless its input sets \"dry_run\": false. Ends at EOF.\n\nExample (an MCP client's configuration):\n  {\"mcpServers\": {\"git-loop\": {\"command\": \"git-loop\", \"args\": [\"mcp\"]}}}"
+    )]
+    Mcp,
+    /// Claude Code's WorktreeCreate and WorktreeRemove hooks: each run of Claude Code a git-loop run
+    #[command(
+        subcommand,
+        after_help = "In .claude/settings.json:\n  {\"hooks\": {\"WorktreeCreate\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"git loop claude-hook create\"}]}],\n             \"WorktreeRemove\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"git loop claude-hook remove\"}]}]}}"
+    )]
+    ClaudeHook(ClaudeHook),
+    /// Print the JSON Schema of a command's --json output (or of the MCP tools' inputs)
+    #[command(
+        after_help = "NAME is a command (its --json document; remove's is cleanup's), error (the document of\nany failure), mcp-tools (the input schema of each MCP tool), or all (the default: every one in\none document). Draft 2020-12; also checked in under schema/.\n\nExample:\n  git loop schema cleanup"
+    )]
+    Schema(SchemaArgs),
     /// Show the effective settings and where each one comes from
     #[command(
         after_help = "Settings come, lowest to highest, from: built-in defaults, ~/.config/git-loop/config.toml,\n<repo>/.git-loop.toml, git config (loop.base, loop.cleanupStatus, loop.cleanupOlderThan),\nthe environment (GIT_LOOP_BASE, GIT_LOOP_CLEANUP_STATUS, GIT_LOOP_CLEANUP_OLDER_THAN), and flags.\n\nExample:\n  git config loop.base develop && git loop config"
@@ -165,6 +122,27 @@ pub enum Command {
 }
 
 #[derive(Debug, Args)]
+pub struct SchemaArgs {
+    /// Which schema (default: all)
+    #[arg(value_parser = [
+        "all", "branches", "cleanup", "config", "conflicts", "create", "list", "log", "mark",
+        "path", "reconcile", "remove", "trust", "error", "mcp-tools",
+    ])]
+    pub name: Option<String>,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum ClaudeHook {
+    /// Read WorktreeCreate's JSON on stdin, create (or reuse) the run, print only its path
+    #[command(
+        after_help = "The run id is the proposed name (`name`, or `worktree_name`) with every character other than\nletters, digits, `-`, `_` and `.` replaced by `-`, runs of `-` and of `.` collapsed, `-` and `.`\ntrimmed from both ends, and cut to 100 bytes; a name that is then empty or still not a valid id\nis refused. The pattern is the setting claude.pattern (default claude-code)."
+    )]
+    Create,
+    /// Read WorktreeRemove's JSON on stdin and remove that run's worktree (never forced; branch kept)
+    Remove,
+}
+
+#[derive(Debug, Args, JsonSchema)]
 pub struct CreateArgs {
     /// Unique id of the run: one path segment, valid in a branch name `loop/<RUN_ID>`
     #[arg(id = "new_run_id", value_name = "RUN_ID", value_parser = RunId::parse)]
@@ -180,49 +158,21 @@ pub struct CreateArgs {
 
     /// If this run is already active and its worktree is intact, print its path and change nothing; if loop/<RUN_ID> exists with no worktree, check it out as it is
     #[arg(long)]
+    #[serde(default)]
     pub reuse: bool,
 
     /// Check out only these directories (sparse checkout, cone mode; files at the top are always there)
     #[arg(long, value_name = "DIR", num_args = 1.., value_parser = sparse_dir)]
+    #[serde(default)]
     pub sparse: Vec<String>,
 
     /// Fetch the base's upstream first (git fetch), e.g. origin/main for main (config create.fetch)
     #[arg(long)]
+    #[serde(default)]
     pub fetch: bool,
 }
 
-/// A `--sparse` directory: a path relative to the top of the worktree, as
-/// git's cone mode takes it (no leading `/`, no `.` or `..`, no glob
-/// characters, no control characters). A trailing `/` is dropped.
-fn sparse_dir(text: &str) -> Result<String, String> {
-    let dir = text.strip_suffix('/').unwrap_or(text);
-    let refuse = |why: &str| {
-        Err(format!(
-            "{why}; give a directory relative to the top of the repository, e.g. --sparse src/app"
-        ))
-    };
-    if dir.is_empty() {
-        return refuse("it is empty");
-    }
-    if dir.starts_with('/') {
-        return refuse("it is absolute");
-    }
-    if let Some(c) = dir
-        .chars()
-        .find(|c| c.is_control() || "*?[]\\".contains(*c))
-    {
-        return refuse(&format!("it contains {c:?}, which cone mode does not take"));
-    }
-    if dir
-        .split('/')
-        .any(|part| matches!(part, "" | "." | ".." | ".git"))
-    {
-        return refuse("it has an empty, `.`, `..` or `.git` component");
-    }
-    Ok(dir.to_owned())
-}
-
-#[derive(Debug, Args)]
+#[derive(Debug, Args, JsonSchema)]
 pub struct MarkArgs {
     // Both are `required` (completions offer them as such), and a missing
     // one is accepted only with the flags that conflict with them.
@@ -236,16 +186,18 @@ pub struct MarkArgs {
 
     /// Mark `merged` every run whose work is in its base (ancestor, squash or rebase); empty runs are left alone
     #[arg(long, conflicts_with_all = ["run_id", "status"])]
+    #[serde(default)]
     pub detect_merged: bool,
 
     /// With --detect-merged: report what would be marked; change nothing
     // (`default_value = None`: without it clap let `--dry-run` through
     // without `--detect-merged`.)
     #[arg(long, conflicts_with_all = ["run_id", "status"], requires = "detect_merged", default_value = None)]
+    #[serde(default)]
     pub dry_run: bool,
 }
 
-#[derive(Debug, Args)]
+#[derive(Debug, Args, JsonSchema)]
 pub struct CleanupArgs {
     /// Statuses to clean up, comma-separated (default: rejected,escalated; never active)
     #[arg(long, value_name = "CSV", value_parser = status_flag)]
@@ -257,14 +209,16 @@ pub struct CleanupArgs {
 
     /// Report what would be removed; change nothing
     #[arg(long)]
+    #[serde(default)]
     pub dry_run: bool,
 
     /// Also delete each removed run's branch, only if its work is in its base (ancestor, squash or rebase)
     #[arg(long)]
+    #[serde(default)]
     pub delete_merged_branches: bool,
 }
 
-#[derive(Debug, Args)]
+#[derive(Debug, Args, JsonSchema)]
 pub struct RemoveArgs {
     /// Runs to remove (not active ones)
     #[arg(required = true, value_name = "RUN_ID", value_parser = RunId::parse)]
@@ -272,10 +226,11 @@ pub struct RemoveArgs {
 
     /// Report what would be removed; change nothing
     #[arg(long)]
+    #[serde(default)]
     pub dry_run: bool,
 }
 
-#[derive(Debug, Args)]
+#[derive(Debug, Args, JsonSchema)]
 pub struct ReconcileArgs {
     /// Remove this orphan worktree (repeatable; never forced)
     #[arg(long, value_name = "ID", value_parser = RunId::parse)]
@@ -288,14 +243,16 @@ pub struct ReconcileArgs {
 
     /// Refuse to remove an orphan younger than this (<n><s|m|h|d>; 0 disables)
     #[arg(long, value_name = "AGE", default_value = "2h", value_parser = min_age_flag)]
+    #[schemars(default = "default_min_age", extend("default" = "2h"))]
     pub min_age: MinAge,
 
     /// Report what would change; change nothing
     #[arg(long)]
+    #[serde(default)]
     pub dry_run: bool,
 }
 
-#[derive(Debug, Args)]
+#[derive(Debug, Args, JsonSchema)]
 pub struct ListArgs {
     /// Only runs with these statuses, comma-separated
     #[arg(long, value_name = "CSV", value_parser = status_flag)]
@@ -303,10 +260,12 @@ pub struct ListArgs {
 
     /// Also show, per run, uncommitted work, commits ahead of and behind its base, and whether it is merged
     #[arg(short, long)]
+    #[serde(default)]
     pub long: bool,
 
     /// Print only the run ids, one a line (for shell completion)
     #[arg(long, hide = true)]
+    #[schemars(skip)]
     pub ids: bool,
 }
 
@@ -321,34 +280,36 @@ pub struct RunArgs {
     pub command: Vec<std::ffi::OsString>,
 }
 
-#[derive(Debug, Args)]
+#[derive(Debug, Args, JsonSchema)]
 pub struct LogArgs {
     /// Only this run's events
     #[arg(value_parser = RunId::parse)]
     pub run_id: Option<RunId>,
 }
 
-#[derive(Debug, Args)]
+#[derive(Debug, Args, JsonSchema)]
 pub struct PathArgs {
     /// Id of the run
     #[arg(value_parser = RunId::parse)]
     pub run_id: RunId,
 }
 
-#[derive(Debug, Args)]
+#[derive(Debug, Args, JsonSchema)]
 pub struct ConflictsArgs {
     /// Land every run in this branch or commit (default: the base each run was created from)
     #[arg(long, value_name = "BRANCH")]
     pub base: Option<String>,
 }
 
-#[derive(Debug, Args)]
+#[derive(Debug, Args, JsonSchema)]
 pub struct BranchesArgs {
     /// Delete the leftover branches merged into the base (only if still at the tip checked)
     #[arg(long)]
+    #[serde(default)]
     pub delete_merged: bool,
 
     /// Report what --delete-merged would delete; change nothing
     #[arg(long)]
+    #[serde(default)]
     pub dry_run: bool,
 }

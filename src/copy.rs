@@ -40,7 +40,7 @@ pub const WORKTREE_INCLUDE: &str = ".worktreeinclude";
 const MAX_INCLUDE_BYTES: u64 = 1 << 20;
 
 /// What was copied: in JSON, `create`'s `"copy"`.
-#[derive(Debug, Default, Serialize)]
+#[derive(Debug, Default, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct CopyReport {
     /// Paths copied, relative to the worktree (a directory's files one by
@@ -62,7 +62,7 @@ pub struct CopyReport {
     pub elapsed_ms: u64,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, schemars::JsonSchema)]
 pub struct CopySkip {
     pub path: String,
     pub reason: String,

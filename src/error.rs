@@ -110,6 +110,12 @@ pub enum Error {
     #[diagnostic(help("`git loop list` shows the recorded runs"))]
     UnknownId { id: String },
 
+    #[error("invalid {event} input on stdin: {reason}")]
+    #[diagnostic(help(
+        "git loop claude-hook reads the JSON Claude Code sends to its WorktreeCreate and WorktreeRemove hooks"
+    ))]
+    HookInput { event: &'static str, reason: String },
+
     #[error("run {id:?} cannot be reused: {reason}")]
     #[diagnostic(help(
         "look at it with `git loop list` and `git worktree list`; mark it finished and create it under a new id"
@@ -257,6 +263,7 @@ impl Error {
             Error::UntrustedHook { .. } => "untrusted-hook",
             Error::NothingToTrust { .. } => "nothing-to-trust",
             Error::NotReusable { .. } => "not-reusable",
+            Error::HookInput { .. } => "invalid-hook-input",
             Error::BaseNotFound { .. } => "base-not-found",
             Error::MutexTimeout { .. } => "mutex-timeout",
             Error::RunBusy { .. } => "run-busy",
@@ -325,7 +332,7 @@ impl Error {
 /// A failure part way through a command that already changed things: the
 /// report still lists what was done, with this beside it, and the command
 /// exits 1 (the shape of every JSON failure: `{"code","message"}`).
-#[derive(Debug, serde::Serialize)]
+#[derive(Debug, serde::Serialize, schemars::JsonSchema)]
 pub struct Failure {
     pub code: &'static str,
     pub message: String,

@@ -112,7 +112,7 @@ pub fn hook<'s>(
 }
 
 /// How a hook ended.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct HookOutcome {
     pub command: String,

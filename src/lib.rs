@@ -8,7 +8,8 @@
 
 // Public: `cli` (examples/generate builds man pages and completions from
 // it), `manifest`, `runid` and `time` (property tests), and [`run`] with
-// [`Terminal`] (the binary). Everything else is the crate's own.
+// [`Terminal`] (the binary), `schema` (examples/generate writes schema/
+// with it). Everything else is the crate's own.
 pub mod cli;
 pub(crate) mod commands;
 pub(crate) mod config;
@@ -22,9 +23,11 @@ pub(crate) mod hooks;
 pub(crate) mod leftover;
 pub(crate) mod lock;
 pub mod manifest;
+pub(crate) mod mcp;
 pub(crate) mod output;
 pub(crate) mod pool;
 pub mod runid;
+pub mod schema;
 pub(crate) mod signals;
 pub(crate) mod style;
 pub mod time;

@@ -1,4 +1,4 @@
-//! Refresh the checked-in man pages and shell completions:
+//! Refresh the checked-in man pages, shell completions and JSON Schemas:
 //! `cargo run --example generate`. The generation code is in `generator.rs`
 //! (also included by the integration test that checks the files are current).
 
@@ -11,6 +11,13 @@ fn main() -> std::io::Result<()> {
     for (dir, files) in [
         ("man", generator::man_pages()),
         ("completions", generator::completions()),
+        (
+            "schema",
+            git_loop::schema::files()
+                .into_iter()
+                .map(|(name, text)| (name, text.into_bytes()))
+                .collect(),
+        ),
     ] {
         let dir = root.join(dir);
         std::fs::create_dir_all(&dir)?;

@@ -43,7 +43,7 @@ use crate::output::{Out, Report};
 use crate::style::{Cell, escape, write_table};
 
 /// Why a merged-or-not branch was not deleted when deletion was asked.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum KeptCode {
     /// Its work is not in the base, or the base does not resolve.
@@ -71,7 +71,7 @@ impl KeptCode {
 }
 
 /// One leftover branch.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Leftover {
     /// Short name, `loop/<x>`.
@@ -106,7 +106,7 @@ pub struct Leftover {
     pub kept: Option<KeptCode>,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct BranchesReport {
     pub dry_run: bool,

@@ -11,21 +11,21 @@ use serde::Serialize;
 
 use crate::commands::Ctx;
 use crate::config::{
-    TOML_BASE, TOML_CLEANUP_DELETE_MERGED, TOML_CLEANUP_OLDER_THAN, TOML_CLEANUP_PRE_COMMAND,
-    TOML_CLEANUP_STATUS, TOML_CREATE_COPY, TOML_CREATE_FETCH, TOML_CREATE_IGNORE_FILE,
-    TOML_CREATE_POST_COMMAND,
+    TOML_BASE, TOML_CLAUDE_PATTERN, TOML_CLEANUP_DELETE_MERGED, TOML_CLEANUP_OLDER_THAN,
+    TOML_CLEANUP_PRE_COMMAND, TOML_CLEANUP_STATUS, TOML_CREATE_COPY, TOML_CREATE_FETCH,
+    TOML_CREATE_IGNORE_FILE, TOML_CREATE_POST_COMMAND,
 };
 use crate::error::Result;
 use crate::output::{Out, Report};
 use crate::style::escape;
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, schemars::JsonSchema)]
 pub struct Shown<T> {
     pub value: T,
     pub source: String,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, schemars::JsonSchema)]
 pub struct ConfigReport {
     #[serde(rename = "base")]
     pub base: Shown<String>,
@@ -45,6 +45,8 @@ pub struct ConfigReport {
     pub create_ignore_file: Shown<&'static str>,
     #[serde(rename = "create.fetch")]
     pub create_fetch: Shown<bool>,
+    #[serde(rename = "claude.pattern")]
+    pub claude_pattern: Shown<String>,
 }
 
 impl Report for ConfigReport {
@@ -103,6 +105,11 @@ impl Report for ConfigReport {
                 TOML_CREATE_FETCH,
                 self.create_fetch.value.to_string(),
                 &self.create_fetch.source,
+            ),
+            (
+                TOML_CLAUDE_PATTERN,
+                self.claude_pattern.value.clone(),
+                &self.claude_pattern.source,
             ),
         ];
         // Values and sources come from files, git config and the
@@ -198,6 +205,10 @@ pub fn run(ctx: &Ctx) -> Result<ConfigReport> {
         create_fetch: Shown {
             value: s.create_fetch.value,
             source: s.create_fetch.origin.to_string(),
+        },
+        claude_pattern: Shown {
+            value: s.claude_pattern.value.clone(),
+            source: s.claude_pattern.origin.to_string(),
         },
     })
 }

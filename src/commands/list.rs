@@ -24,7 +24,7 @@ use crate::manifest::{Entry, Status};
 use crate::output::{Out, Report};
 use crate::style::{Cell, escape, write_table};
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, schemars::JsonSchema)]
 pub struct Listed {
     #[serde(flatten)]
     pub entry: Entry,
@@ -35,7 +35,7 @@ pub struct Listed {
 }
 
 /// What `--long` adds to a run.
-#[derive(Debug, Default, Serialize)]
+#[derive(Debug, Default, Serialize, schemars::JsonSchema)]
 pub struct Long {
     pub dirty: Option<bool>,
     pub untracked: Option<bool>,
@@ -105,7 +105,7 @@ fn opt<T: std::fmt::Display>(v: Option<T>) -> String {
     v.map_or_else(|| "-".to_owned(), |v| v.to_string())
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, schemars::JsonSchema)]
 pub struct ListReport {
     pub version: u32,
     pub worktrees: Vec<Listed>,

@@ -16,7 +16,7 @@ use crate::error::Result;
 use crate::events::{self, Event};
 use crate::output::{Out, Report};
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, schemars::JsonSchema)]
 pub struct LogReport {
     pub events: Vec<Event>,
     #[serde(rename = "malformedLines")]

@@ -15,7 +15,7 @@ use crate::lock::ManifestMutex;
 use crate::manifest::{Entry, Status};
 use crate::output::{Out, Report};
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, schemars::JsonSchema)]
 #[serde(transparent)]
 pub struct MarkReport {
     pub entry: Entry,

@@ -2,6 +2,7 @@
 //! writes only notes (to stderr, through [`Out`]), and returns a report.
 
 pub mod branches;
+pub mod claude_hook;
 pub mod cleanup;
 pub mod config;
 pub mod conflicts;
@@ -14,6 +15,7 @@ pub mod path;
 pub mod reconcile;
 pub mod remove;
 pub mod run;
+pub mod schema;
 pub mod trust;
 
 pub use crate::error::Failure;
@@ -129,6 +131,9 @@ pub fn dispatch(cli: &Cli, out: &mut Out<'_>) -> std::result::Result<(), Fail> {
             let ctx = Ctx::open(cli)?;
             emit(config::run(&ctx)?, out)
         }
+        Command::ClaudeHook(event) => claude_hook::run(cli, event, out),
+        Command::Schema(args) => schema::run(args.name.as_deref(), out.stdout),
+        Command::Mcp => Ok(crate::mcp::serve(&mut std::io::stdin().lock(), out.stdout)?),
         Command::Path(args) => {
             let ctx = Ctx::open(cli)?;
             emit(path::run(&ctx, &args.run_id)?, out)

@@ -11,7 +11,7 @@ use crate::commands::Ctx;
 use crate::error::{Error, Result};
 use crate::output::{Out, Report};
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, schemars::JsonSchema)]
 pub struct PathReport {
     pub id: String,
     pub path: std::path::PathBuf,

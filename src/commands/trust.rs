@@ -12,7 +12,7 @@ use crate::config::{TOML_CLEANUP_PRE_COMMAND, TOML_CREATE_POST_COMMAND, repo_tom
 use crate::error::{Error, Result};
 use crate::output::{Out, Report};
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct TrustReport {
     /// The trusted file, relative to the repository's top level.

@@ -85,8 +85,16 @@ pub const CREATE_FETCH: Key = Key {
 };
 pub const DEFAULT_CREATE_FETCH: bool = false;
 
+/// The pattern of the runs `git loop claude-hook create` makes.
+pub const CLAUDE_PATTERN: Key = Key {
+    toml: "claude.pattern",
+    git: "loop.claudePattern",
+    env: "GIT_LOOP_CLAUDE_PATTERN",
+};
+pub const DEFAULT_CLAUDE_PATTERN: &str = "claude-code";
+
 /// Every setting, in the order `git loop config` shows them.
-pub const ALL: [Key; 9] = [
+pub const ALL: [Key; 10] = [
     BASE,
     CLEANUP_STATUS,
     CLEANUP_OLDER_THAN,
@@ -96,6 +104,7 @@ pub const ALL: [Key; 9] = [
     CREATE_POST_COMMAND,
     CREATE_IGNORE_FILE,
     CREATE_FETCH,
+    CLAUDE_PATTERN,
 ];
 
 /// The TOML key paths by themselves (the names messages and reports use).
@@ -108,6 +117,7 @@ pub const TOML_CREATE_COPY: &str = CREATE_COPY.toml;
 pub const TOML_CREATE_POST_COMMAND: &str = CREATE_POST_COMMAND.toml;
 pub const TOML_CREATE_IGNORE_FILE: &str = CREATE_IGNORE_FILE.toml;
 pub const TOML_CREATE_FETCH: &str = CREATE_FETCH.toml;
+pub const TOML_CLAUDE_PATTERN: &str = CLAUDE_PATTERN.toml;
 
 /// `create.ignore-file`: the file `create` adds `.loop-worktrees/` to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -44,6 +44,7 @@ pub fn defaults() -> Layer {
             create_post_command: Some(None),
             create_ignore_file: Some(keys::DEFAULT_CREATE_IGNORE_FILE),
             create_fetch: Some(keys::DEFAULT_CREATE_FETCH),
+            claude_pattern: Some(keys::DEFAULT_CLAUDE_PATTERN.to_owned()),
         },
     }
 }

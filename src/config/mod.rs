@@ -39,9 +39,9 @@ pub mod source;
 pub mod validate;
 
 pub use keys::{
-    IgnoreFile, TOML_BASE, TOML_CLEANUP_DELETE_MERGED, TOML_CLEANUP_OLDER_THAN,
-    TOML_CLEANUP_PRE_COMMAND, TOML_CLEANUP_STATUS, TOML_CREATE_COPY, TOML_CREATE_FETCH,
-    TOML_CREATE_IGNORE_FILE, TOML_CREATE_POST_COMMAND,
+    IgnoreFile, TOML_BASE, TOML_CLAUDE_PATTERN, TOML_CLEANUP_DELETE_MERGED,
+    TOML_CLEANUP_OLDER_THAN, TOML_CLEANUP_PRE_COMMAND, TOML_CLEANUP_STATUS, TOML_CREATE_COPY,
+    TOML_CREATE_FETCH, TOML_CREATE_IGNORE_FILE, TOML_CREATE_POST_COMMAND,
 };
 pub use layers::{Layer, TomlFile, repo_toml_path, user_toml_path};
 pub use source::{Origin, Sourced};
@@ -64,6 +64,8 @@ pub struct Settings {
     pub create_ignore_file: Sourced<IgnoreFile>,
     /// Fetch the base's upstream before `create` (`--fetch`).
     pub create_fetch: Sourced<bool>,
+    /// The pattern of the runs `git loop claude-hook create` makes.
+    pub claude_pattern: Sourced<String>,
     /// The repository's `.git-loop.toml` as it was read for these settings;
     /// `None` when there is none.
     pub repo_file: Option<TomlFile>,
@@ -121,6 +123,7 @@ impl Settings {
             cleanup_pre_command: pick(&all, |v| v.cleanup_pre_command.as_ref()).expect(SET),
             create_ignore_file: pick(&all, |v| v.create_ignore_file.as_ref()).expect(SET),
             create_fetch: pick(&all, |v| v.create_fetch.as_ref()).expect(SET),
+            claude_pattern: pick(&all, |v| v.claude_pattern.as_ref()).expect(SET),
             repo_file: None,
             repo_file_id: None,
         }
@@ -165,6 +168,7 @@ mod tests {
             defaults.create_ignore_file.value
         );
         assert_eq!(example.create_fetch.value, defaults.create_fetch.value);
+        assert_eq!(example.claude_pattern.value, defaults.claude_pattern.value);
         // It is read as a file, not taken for the defaults.
         assert_eq!(example.base.origin, Origin::UserFile(path));
     }

@@ -26,6 +26,14 @@ pub struct Raw {
     pub create: RawCreate,
     #[serde(default)]
     pub cleanup: RawCleanup,
+    #[serde(default)]
+    pub claude: RawClaude,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawClaude {
+    pub pattern: Option<String>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -73,6 +81,7 @@ pub struct Values {
     pub create_post_command: Option<Option<String>>,
     pub create_ignore_file: Option<IgnoreFile>,
     pub create_fetch: Option<bool>,
+    pub claude_pattern: Option<String>,
 }
 
 /// Where a value being checked was set: its layer, its key, and its line
@@ -147,6 +156,7 @@ impl Raw {
             keys::TOML_CREATE_COPY => raw.create.copy = Some(items),
             keys::TOML_CREATE_POST_COMMAND => raw.create.post_command = Some(text),
             keys::TOML_CREATE_IGNORE_FILE => raw.create.ignore_file = Some(text),
+            keys::TOML_CLAUDE_PATTERN => raw.claude.pattern = Some(text),
             other => unreachable!("a key without a raw field: {other}"),
         }
         Ok(raw)
@@ -217,6 +227,15 @@ impl Raw {
                 ))
             })?),
         };
+        let claude_pattern = match self.claude.pattern {
+            Some(p) if p.is_empty() || p.chars().any(char::is_control) => {
+                return Err(at(keys::CLAUDE_PATTERN).error(format!(
+                    "the pattern {:?} is empty or holds a control character; a pattern label is one line of printable text",
+                    crate::style::escape(&p)
+                )));
+            }
+            other => other,
+        };
         Ok(Values {
             base,
             cleanup_status,
@@ -227,6 +246,7 @@ impl Raw {
             create_post_command: hook(self.create.post_command, &at(keys::CREATE_POST_COMMAND))?,
             create_ignore_file,
             create_fetch: self.create.fetch,
+            claude_pattern,
         })
     }
 }

@@ -38,7 +38,7 @@ fn repo_err(e: impl std::fmt::Display) -> Error {
 }
 
 /// How a run's work reached its base.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum MergedBy {
     Ancestor,

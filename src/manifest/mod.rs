@@ -31,7 +31,18 @@ pub use crate::runid::LOOP_DIR;
 pub use file::{MANIFEST_FILE, ManifestFile, Snapshot};
 pub use timestamp::{CreatedAt, parse_utc_fast};
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, clap::ValueEnum)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    Serialize,
+    Deserialize,
+    clap::ValueEnum,
+    schemars::JsonSchema,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum Status {
     Active,

@@ -83,7 +83,7 @@ impl Serialize for SkipCode {
 
 /// An entry cleanup or reconcile left alone, with git's (or git-loop's)
 /// reason and a machine code.
-#[derive(Debug, serde::Serialize)]
+#[derive(Debug, serde::Serialize, schemars::JsonSchema)]
 pub struct SkippedEntry {
     pub id: String,
     pub path: String,

@@ -219,9 +219,12 @@ impl TestRepo {
 
     pub fn output(cmd: &mut Command) -> Run {
         let out = cmd.output().unwrap();
+        let stdout = String::from_utf8(out.stdout).unwrap();
+        // Every `--json` document meets its JSON Schema (schema/).
+        crate::schema::check_json_output(cmd.get_args(), &stdout);
         Run {
             code: out.status.code().unwrap_or(-1),
-            stdout: String::from_utf8(out.stdout).unwrap(),
+            stdout,
             stderr: String::from_utf8(out.stderr).unwrap(),
         }
     }

@@ -218,6 +218,7 @@ fn bash_completes_git_loop_through_gits_own_completion() {
         get("git loop "),
         [
             "branches",
+            "claude-hook",
             "cleanup",
             "config",
             "conflicts",
@@ -226,10 +227,12 @@ fn bash_completes_git_loop_through_gits_own_completion() {
             "list",
             "log",
             "mark",
+            "mcp",
             "path",
             "reconcile",
             "remove",
             "run",
+            "schema",
             "trust"
         ]
     );

@@ -6,7 +6,7 @@ use serde::Serialize;
 use crate::output::{Out, Report};
 use crate::worktree::SkippedEntry;
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct RemovedEntry {
     pub id: String,
@@ -31,14 +31,14 @@ pub struct RemovedEntry {
     pub note: Option<String>,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, schemars::JsonSchema)]
 pub struct KeptBranch {
     pub code: KeptCode,
     pub reason: String,
 }
 
 /// Why `--delete-merged-branches` kept a removed run's branch.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum KeptCode {
     /// Its work is not in the run's base (or the base is gone).
@@ -50,7 +50,7 @@ pub enum KeptCode {
     Moved,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct CleanupReport {
     pub dry_run: bool,

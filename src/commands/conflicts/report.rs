@@ -14,7 +14,7 @@ use super::Found;
 use crate::output::{Out, Report};
 use crate::style::escape;
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ConflictsReport {
     pub runs: Vec<RunConflicts>,
@@ -25,7 +25,7 @@ pub struct ConflictsReport {
 }
 
 /// One active run checked.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct RunConflicts {
     pub id: String,
@@ -38,7 +38,7 @@ pub struct RunConflicts {
 }
 
 /// Two runs that would conflict when both land, and where.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, schemars::JsonSchema)]
 pub struct PairConflict {
     /// The two ids; the first lands first.
     pub runs: [String; 2],
@@ -47,7 +47,7 @@ pub struct PairConflict {
 }
 
 /// An active run that was not checked, and why.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, schemars::JsonSchema)]
 pub struct Skipped {
     pub id: String,
     pub reason: String,

@@ -7,7 +7,7 @@ use serde::Serialize;
 use crate::manifest::Entry;
 use crate::output::{Out, Report};
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, schemars::JsonSchema)]
 pub struct CreateReport {
     #[serde(flatten)]
     pub entry: Entry,
@@ -33,7 +33,7 @@ pub struct CreateReport {
 
 /// The `"error"` of a create whose post-command failed (the shape of every
 /// JSON failure, beside the entry that was created).
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, schemars::JsonSchema)]
 pub struct FailedHook {
     pub code: &'static str,
     pub message: String,
@@ -165,7 +165,7 @@ fn human_bytes(bytes: u64) -> String {
 }
 
 /// How `create --reuse` got its run (`"method"` in JSON).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum Method {
     /// A new worktree was checked out.

@@ -24,7 +24,7 @@ use crate::manifest::{Entry, Status};
 use crate::output::{Out, Report};
 
 /// A run marked (in a dry run: that would be) `merged`.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Detected {
     pub id: String,
@@ -42,7 +42,7 @@ pub struct Detected {
     entry: Entry,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct DetectReport {
     pub dry_run: bool,

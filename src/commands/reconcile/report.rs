@@ -6,14 +6,14 @@ use serde::Serialize;
 use crate::output::{Out, Report};
 use crate::worktree::SkippedEntry;
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, schemars::JsonSchema)]
 pub struct Orphan {
     pub id: String,
     pub path: String,
     pub branch: Option<String>,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, schemars::JsonSchema)]
 pub struct IdPath {
     pub id: String,
     pub path: String,
@@ -22,7 +22,7 @@ pub struct IdPath {
     pub note: Option<String>,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ReconcileReport {
     pub dry_run: bool,

@@ -1,0 +1,266 @@
+//! The MCP tools: one entry per command in the `tools!` table. A tool's input
+//! schema is derived from the command's argument struct (the one clap parses,
+//! so the descriptions are the `--help` text); a call becomes the command
+//! line `git loop --json <command> …`, run as a child process of this very
+//! binary, and its result is the JSON document that command prints.
+
+use std::ffi::OsString;
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+use std::sync::OnceLock;
+
+use clap::{ArgAction, CommandFactory};
+use schemars::{JsonSchema, Schema, generate::SchemaSettings};
+use serde_json::{Map, Value, json};
+
+use crate::cli::{
+    BranchesArgs, CleanupArgs, Cli, ConflictsArgs, CreateArgs, ListArgs, LogArgs, MarkArgs,
+    PathArgs, ReconcileArgs, RemoveArgs,
+};
+
+/// One MCP tool: a git-loop command.
+pub struct Tool {
+    /// The tool's name, which is the subcommand's.
+    pub name: &'static str,
+    /// The command removes something: the tool is a dry run unless its input
+    /// sets `"dry_run": false`.
+    removes: bool,
+}
+
+/// The tool table: `name => argument struct, removes`. It makes [`TOOLS`]
+/// and [`generated`], the schema generator, which only the schema/ files are
+/// made with (the binary serves those), so it is not linked into the binary.
+macro_rules! tools {
+    ($($name:literal => $args:ty, $removes:literal;)*) => {
+        pub const TOOLS: &[Tool] = &[$(Tool { name: $name, removes: $removes }),*];
+
+        /// Each tool's name and its input schema generated from its argument struct.
+        pub fn generated() -> Vec<(&'static str, Schema)> {
+            vec![$(($name, input_schema::<$args>())),*]
+        }
+    };
+}
+
+// Every command an agent may call. `run` is not one (it executes an
+// arbitrary command), nor `trust` (trusting a repository's hooks is a
+// person's decision) or `config`.
+tools! {
+    "create" => CreateArgs, false;
+    "mark" => MarkArgs, false;
+    "list" => ListArgs, false;
+    "path" => PathArgs, false;
+    "log" => LogArgs, false;
+    "cleanup" => CleanupArgs, true;
+    "remove" => RemoveArgs, true;
+    "reconcile" => ReconcileArgs, true;
+    "branches" => BranchesArgs, true;
+    "conflicts" => ConflictsArgs, false;
+}
+
+/// A tool's input: the command's arguments, and the repository.
+#[derive(JsonSchema)]
+#[schemars(deny_unknown_fields)]
+struct Input<A> {
+    /// Repository to operate on (default: the MCP server's working directory)
+    #[allow(dead_code)]
+    repo: Option<PathBuf>,
+    #[serde(flatten)]
+    #[allow(dead_code)]
+    args: A,
+}
+
+fn input_schema<A: JsonSchema>() -> Schema {
+    let mut settings = SchemaSettings::draft2020_12();
+    settings.inline_subschemas = true;
+    let mut schema = settings.into_generator().into_root_schema_for::<Input<A>>();
+    schema.remove("title");
+    schema.remove("description");
+    schema
+}
+
+impl Tool {
+    pub fn find(name: &str) -> Option<&'static Tool> {
+        TOOLS.iter().find(|t| t.name == name)
+    }
+
+    /// The input schema as `tools/list` shows it: schema/mcp-tools.json,
+    /// compiled in (a test keeps it equal to [`Tool::generate_schema`], so
+    /// the binary carries no schema generator).
+    pub fn input_schema(&self) -> Value {
+        static CHECKED_IN: OnceLock<Value> = OnceLock::new();
+        let all = CHECKED_IN.get_or_init(|| {
+            serde_json::from_str(include_str!("../../schema/mcp-tools.json"))
+                .expect("schema/mcp-tools.json is JSON")
+        });
+        all[self.name].clone()
+    }
+
+    /// The input schema generated from the argument struct: a removing
+    /// tool's `dry_run` defaults to true.
+    pub fn generate_schema(&self) -> Value {
+        let (_, schema) = generated()
+            .into_iter()
+            .find(|(name, _)| *name == self.name)
+            .expect("every tool has a schema");
+        let mut schema = schema.to_value();
+        if self.removes
+            && let Some(dry_run) = schema.pointer_mut("/properties/dry_run")
+        {
+            dry_run["default"] = json!(true);
+            let text = dry_run["description"].as_str().unwrap_or_default();
+            dry_run["description"] = json!(format!(
+                "{text} (default here: true; pass false to change things)"
+            ));
+        }
+        schema
+    }
+
+    /// The tool as `tools/list` shows it.
+    pub fn describe(&self) -> Value {
+        let cli = Cli::command();
+        let sub = cli
+            .find_subcommand(self.name)
+            .expect("every tool is a subcommand");
+        let mut text = sub.get_about().map(|a| a.to_string()).unwrap_or_default();
+        if self.removes {
+            text.push_str(". A dry run unless dry_run is false");
+        }
+        text.push_str(&format!(
+            ". Returns the JSON document of `git loop {} --json`.",
+            self.name
+        ));
+        json!({
+            "name": self.name,
+            "description": text,
+            "inputSchema": self.input_schema(),
+            "annotations": {
+                "readOnlyHint": matches!(self.name, "list" | "path" | "log"),
+                "destructiveHint": self.removes,
+                "openWorldHint": false,
+            },
+        })
+    }
+
+    /// The command line for `input`, after `git loop`: flags, then `--`,
+    /// then the positional values (so none is read as a flag). A refusal
+    /// names the argument.
+    pub fn argv(&self, input: &Map<String, Value>) -> Result<Vec<OsString>, String> {
+        let schema = self.input_schema();
+        let known = schema["properties"]
+            .as_object()
+            .cloned()
+            .unwrap_or_default();
+        let cli = Cli::command();
+        let sub = cli
+            .find_subcommand(self.name)
+            .expect("every tool is a subcommand");
+        let mut argv: Vec<OsString> = vec!["--json".into()];
+        let mut flags: Vec<String> = Vec::new();
+        let mut positionals: Vec<String> = Vec::new();
+        let dry_run_default = self.removes && input.get("dry_run").is_none_or(Value::is_null);
+        if dry_run_default {
+            flags.push("--dry-run".into());
+        }
+        for (key, value) in input {
+            if !known.contains_key(key) {
+                let names: Vec<&str> = known.keys().map(String::as_str).collect();
+                return Err(format!(
+                    "unknown argument {key:?} for tool {}; expected: {}",
+                    self.name,
+                    names.join(", ")
+                ));
+            }
+            if value.is_null() {
+                continue;
+            }
+            if key == "repo" {
+                let dir = value
+                    .as_str()
+                    .ok_or_else(|| format!("argument \"repo\" must be a string, not {value}"))?;
+                argv.push("-C".into());
+                argv.push(dir.into());
+                continue;
+            }
+            let arg = sub
+                .get_arguments()
+                .find(|a| {
+                    a.get_id() == key.as_str()
+                        || (a.is_positional()
+                            && a.get_value_names()
+                                .is_some_and(|v| v.iter().any(|n| n.to_lowercase() == *key)))
+                })
+                .ok_or_else(|| format!("argument {key:?} has no flag"))?;
+            let wrong = |want: &str| format!("argument {key:?} must be {want}, not {value}");
+            let long = arg.get_long().map(|l| format!("--{l}"));
+            let texts: Vec<String> = match (arg.get_action(), value) {
+                (ArgAction::SetTrue, Value::Bool(on)) => {
+                    if *on && let Some(long) = long {
+                        flags.push(long);
+                    }
+                    continue;
+                }
+                (ArgAction::SetTrue, _) => return Err(wrong("true or false")),
+                (ArgAction::Append, Value::Array(items)) => items
+                    .iter()
+                    .map(|i| i.as_str().map(str::to_owned))
+                    .collect::<Option<_>>()
+                    .ok_or_else(|| wrong("an array of strings"))?,
+                (ArgAction::Append, _) => return Err(wrong("an array of strings")),
+                (_, Value::String(text)) => vec![text.clone()],
+                _ => return Err(wrong("a string")),
+            };
+            match long {
+                Some(long) => flags.extend(texts.iter().map(|t| format!("{long}={t}"))),
+                None => positionals.extend(texts),
+            }
+        }
+        argv.push(self.name.into());
+        argv.extend(flags.into_iter().map(OsString::from));
+        argv.push("--".into());
+        argv.extend(positionals.into_iter().map(OsString::from));
+        Ok(argv)
+    }
+}
+
+/// Run `git loop <argv>` as a child of this binary; its stderr passes
+/// through to ours. Returns the document it printed on stdout and whether it
+/// failed (a non-zero exit).
+pub fn execute(argv: &[OsString]) -> (Value, bool) {
+    let exe = match std::env::current_exe() {
+        Ok(exe) => exe,
+        Err(e) => {
+            return (
+                error_doc("io", &format!("could not find git-loop itself: {e}")),
+                true,
+            );
+        }
+    };
+    let output = match Command::new(&exe)
+        .args(argv)
+        .stdin(Stdio::null())
+        .stderr(Stdio::inherit())
+        .output()
+    {
+        Ok(output) => output,
+        Err(e) => {
+            let message = format!("could not run {}: {e}", exe.display());
+            return (error_doc("io", &message), true);
+        }
+    };
+    let failed = !output.status.success();
+    match serde_json::from_slice::<Value>(&output.stdout) {
+        Ok(doc) if doc.is_object() => (doc, failed),
+        _ => {
+            let message = format!(
+                "git-loop printed no JSON document ({}); see the server's stderr",
+                output.status
+            );
+            (error_doc("internal", &message), true)
+        }
+    }
+}
+
+/// The CLI's error document, `{"error":{"code":…,"message":…}}`.
+pub fn error_doc(code: &str, message: &str) -> Value {
+    json!({"error": {"code": code, "message": message}})
+}

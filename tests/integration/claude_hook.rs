@@ -1,0 +1,268 @@
+//! `git loop claude-hook create|remove` fed the JSON Claude Code sends to its
+//! WorktreeCreate and WorktreeRemove hooks.
+
+use std::io::Write;
+use std::path::Path;
+use std::process::Stdio;
+
+use serde_json::{Value, json};
+
+use crate::common::{JsonExt, Run, TestRepo};
+
+fn hook(repo: &TestRepo, dir: &Path, event: &str, payload: &str) -> Run {
+    let mut child = repo
+        .command()
+        .current_dir(dir)
+        .args(["claude-hook", event])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(payload.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    Run {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8(out.stdout).unwrap(),
+        stderr: String::from_utf8(out.stderr).unwrap(),
+    }
+}
+
+fn create_payload(repo: &TestRepo, field: &str, name: &str) -> String {
+    json!({
+        "session_id": "abc123",
+        "transcript_path": "/nowhere/t.jsonl",
+        "cwd": repo.root,
+        "hook_event_name": "WorktreeCreate",
+        field: name,
+        "some_future_field": {"nested": [1, 2]},
+    })
+    .to_string()
+}
+
+fn events(repo: &TestRepo, id: &str) -> Vec<String> {
+    repo.run(["log", id, "--json"])
+        .ok()
+        .json()
+        .arr("events")
+        .iter()
+        .map(|e| e.text("event").to_owned())
+        .collect()
+}
+
+#[test]
+fn create_prints_exactly_the_path_and_records_a_claude_code_run() {
+    let repo = TestRepo::new();
+    // Run from elsewhere: the payload's cwd names the repository.
+    let run = hook(
+        &repo,
+        &repo.home,
+        "create",
+        &create_payload(&repo, "name", "bold-fox"),
+    );
+    run.ok();
+    assert_eq!(run.stdout, format!("{}\n", repo.wt("bold-fox").display()));
+    assert!(run.stderr.contains("bold-fox"), "{}", run.stderr);
+    assert!(repo.wt("bold-fox").join("README").is_file());
+    let entry = repo.manifest().find_id("worktrees", "bold-fox").clone();
+    assert_eq!(entry["pattern"], "claude-code");
+    assert_eq!(entry["status"], "active");
+    assert_eq!(entry["branch"], "loop/bold-fox");
+}
+
+#[test]
+fn create_reads_worktree_name_when_name_is_absent() {
+    let repo = TestRepo::new();
+    let payload = create_payload(&repo, "worktree_name", "older-build");
+    let run = hook(&repo, &repo.root, "create", &payload);
+    run.ok();
+    assert_eq!(
+        run.stdout,
+        format!("{}\n", repo.wt("older-build").display())
+    );
+    assert_eq!(repo.ids(), ["older-build"]);
+}
+
+#[test]
+fn a_name_that_is_not_a_run_id_is_made_into_one() {
+    let repo = TestRepo::new();
+    let payload = create_payload(&repo, "name", " Fix: the/login  bug.. ü!");
+    let run = hook(&repo, &repo.root, "create", &payload);
+    run.ok();
+    assert_eq!(
+        run.stdout,
+        format!("{}\n", repo.wt("Fix-the-login-bug").display())
+    );
+    assert_eq!(repo.ids(), ["Fix-the-login-bug"]);
+}
+
+#[test]
+fn a_name_with_nothing_usable_fails_on_stderr_with_empty_stdout() {
+    let repo = TestRepo::new();
+    for name in ["...", "///", ""] {
+        let run = hook(
+            &repo,
+            &repo.root,
+            "create",
+            &create_payload(&repo, "name", name),
+        );
+        assert_ne!(run.code, 0, "{name:?}");
+        assert_eq!(run.stdout, "", "{name:?}");
+        assert!(run.stderr.contains("invalid run id"), "{}", run.stderr);
+    }
+    for payload in ["not json", r#"{"cwd": "."}"#, r#"{"name": 7}"#] {
+        let run = hook(&repo, &repo.root, "create", payload);
+        run.code(1);
+        assert_eq!(run.stdout, "");
+        assert!(run.stderr.contains("WorktreeCreate"), "{}", run.stderr);
+    }
+    assert!(!repo.manifest_path().exists());
+}
+
+#[test]
+fn an_existing_active_run_is_reused() {
+    let repo = TestRepo::new();
+    let payload = create_payload(&repo, "name", "again");
+    let first = hook(&repo, &repo.root, "create", &payload);
+    first.ok();
+    std::fs::write(repo.wt("again").join("work"), "in progress\n").unwrap();
+    let second = hook(&repo, &repo.root, "create", &payload);
+    second.ok();
+    assert_eq!(second.stdout, first.stdout);
+    assert_eq!(repo.ids(), ["again"]);
+    assert!(repo.wt("again").join("work").is_file());
+    assert_eq!(events(&repo, "again"), ["create", "reuse"]);
+}
+
+fn remove_payload(path: &Path) -> String {
+    json!({"session_id": "abc", "hook_event_name": "WorktreeRemove",
+           "worktree_path": path, "extra": true})
+    .to_string()
+}
+
+#[test]
+fn remove_removes_the_worktree_keeps_the_branch_and_logs_it() {
+    let repo = TestRepo::new();
+    hook(
+        &repo,
+        &repo.root,
+        "create",
+        &create_payload(&repo, "name", "done"),
+    )
+    .ok();
+    let run = hook(
+        &repo,
+        &repo.home,
+        "remove",
+        &remove_payload(&repo.wt("done")),
+    );
+    run.ok();
+    assert_eq!(run.stdout, "");
+    assert!(run.stderr.contains("removed done"), "{}", run.stderr);
+    assert!(!repo.wt("done").exists());
+    assert!(repo.branch_exists("loop/done"));
+    assert!(repo.ids().is_empty());
+    assert_eq!(events(&repo, "done"), ["create", "mark", "remove"]);
+}
+
+#[test]
+fn remove_skips_a_dirty_worktree_with_its_reason() {
+    let repo = TestRepo::new();
+    hook(
+        &repo,
+        &repo.root,
+        "create",
+        &create_payload(&repo, "name", "dirty"),
+    )
+    .ok();
+    std::fs::write(repo.wt("dirty").join("README"), "changed\n").unwrap();
+    let run = hook(
+        &repo,
+        &repo.root,
+        "remove",
+        &remove_payload(&repo.wt("dirty")),
+    );
+    run.ok();
+    assert_eq!(run.stdout, "");
+    assert!(run.stderr.contains("skipped dirty"), "{}", run.stderr);
+    assert_eq!(
+        std::fs::read_to_string(repo.wt("dirty").join("README")).unwrap(),
+        "changed\n"
+    );
+    assert_eq!(repo.status_of("dirty").as_deref(), Some("stale"));
+    assert!(repo.branch_exists("loop/dirty"));
+    let logged = events(&repo, "dirty");
+    assert_eq!(
+        logged.last().map(String::as_str),
+        Some("skip"),
+        "{logged:?}"
+    );
+}
+
+#[test]
+fn remove_leaves_a_path_that_is_no_run_alone() {
+    let repo = TestRepo::new();
+    repo.create("kept");
+    let other = repo.base().join("elsewhere");
+    std::fs::create_dir(&other).unwrap();
+    let not_recorded = repo.loop_dir().join("stray");
+    std::fs::create_dir(&not_recorded).unwrap();
+    for path in [other.clone(), not_recorded.clone(), repo.root.clone()] {
+        let run = hook(&repo, &repo.root, "remove", &remove_payload(&path));
+        run.ok();
+        assert_eq!(run.stdout, "");
+        assert!(run.stderr.contains("left alone"), "{}", run.stderr);
+    }
+    assert!(other.is_dir() && not_recorded.is_dir());
+    assert_eq!(repo.ids(), ["kept"]);
+    let run = hook(&repo, &repo.root, "remove", r#"{"cwd": "."}"#);
+    run.code(1);
+    assert!(run.stderr.contains("worktree_path"), "{}", run.stderr);
+    let _: Value = repo.manifest();
+}
+
+#[test]
+fn the_pattern_is_the_claude_pattern_setting() {
+    let repo = TestRepo::new();
+    repo.git(["config", "loop.claudePattern", "claude-review"]);
+    hook(
+        &repo,
+        &repo.root,
+        "create",
+        &create_payload(&repo, "name", "r1"),
+    )
+    .ok();
+    assert_eq!(
+        repo.manifest().find_id("worktrees", "r1")["pattern"],
+        "claude-review"
+    );
+    let shown = repo.run(["config", "--json"]).ok().json();
+    assert_eq!(shown["claude.pattern"]["value"], "claude-review");
+    let source = shown["claude.pattern"]["source"].as_str().unwrap();
+    assert!(
+        source.starts_with("git config loop.claudePattern"),
+        "{source}"
+    );
+
+    // A layer setting a pattern that cannot be one refuses, naming it.
+    std::fs::write(
+        repo.root.join(".git-loop.toml"),
+        "[claude]\npattern = \"\"\n",
+    )
+    .unwrap();
+    let run = hook(
+        &repo,
+        &repo.root,
+        "create",
+        &create_payload(&repo, "name", "r2"),
+    );
+    run.code(1);
+    assert_eq!(run.stdout, "");
+    assert!(run.stderr.contains("claude.pattern"), "{}", run.stderr);
+    assert_eq!(repo.ids(), ["r1"]);
+}

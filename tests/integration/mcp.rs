@@ -1,0 +1,356 @@
+//! `git loop mcp` driven as an MCP client drives it: a child process spoken
+//! to in newline-delimited JSON-RPC 2.0 on its stdin and stdout. And once by
+//! an independent client, the reference Python SDK (`mcp` from PyPI, as
+//! scripts/install-test-deps installs it).
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, ChildStdout, Stdio};
+
+use serde_json::{Value, json};
+
+use crate::common::{JsonExt, TestRepo};
+
+struct Server {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    stdout: BufReader<ChildStdout>,
+    next_id: i64,
+}
+
+impl Server {
+    fn start(repo: &TestRepo) -> Server {
+        let mut child = repo
+            .command()
+            .arg("mcp")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let stdin = child.stdin.take();
+        let stdout = BufReader::new(child.stdout.take().unwrap());
+        Server {
+            child,
+            stdin,
+            stdout,
+            next_id: 0,
+        }
+    }
+
+    /// Send one line as it is.
+    fn send_raw(&mut self, line: &str) {
+        let stdin = self.stdin.as_mut().unwrap();
+        writeln!(stdin, "{line}").unwrap();
+        stdin.flush().unwrap();
+    }
+
+    /// The next line the server writes, as JSON.
+    fn read(&mut self) -> Value {
+        let mut line = String::new();
+        assert_ne!(
+            self.stdout.read_line(&mut line).unwrap(),
+            0,
+            "server closed stdout"
+        );
+        serde_json::from_str(&line).unwrap_or_else(|e| panic!("not JSON ({e}): {line:?}"))
+    }
+
+    /// A request; returns the whole response, checked to carry its id.
+    fn request(&mut self, method: &str, params: Value) -> Value {
+        self.next_id += 1;
+        let id = self.next_id;
+        let message = json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
+        self.send_raw(&message.to_string());
+        let reply = self.read();
+        assert_eq!(reply["jsonrpc"], "2.0", "{reply}");
+        assert_eq!(reply["id"], id, "{reply}");
+        reply
+    }
+
+    fn result(&mut self, method: &str, params: Value) -> Value {
+        let reply = self.request(method, params);
+        assert!(reply.get("error").is_none(), "{reply}");
+        reply["result"].clone()
+    }
+
+    fn initialize(&mut self) -> Value {
+        let result = self.result(
+            "initialize",
+            json!({"protocolVersion": "2025-06-18", "capabilities": {},
+                   "clientInfo": {"name": "test", "version": "0"}}),
+        );
+        self.send_raw(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#);
+        result
+    }
+
+    /// `tools/call`: the result document and whether it is a tool error.
+    fn call(&mut self, tool: &str, arguments: Value) -> (Value, bool) {
+        let result = self.result("tools/call", json!({"name": tool, "arguments": arguments}));
+        let doc = result["structuredContent"].clone();
+        let text = result["content"][0]["text"].as_str().unwrap();
+        assert_eq!(result["content"][0]["type"], "text");
+        assert_eq!(serde_json::from_str::<Value>(text).unwrap(), doc);
+        crate::schema::check_document(tool, &doc);
+        (doc, result["isError"].as_bool().unwrap())
+    }
+
+    /// Close stdin; the server must exit 0 with nothing more written.
+    fn finish(mut self) {
+        drop(self.stdin.take());
+        let mut rest = String::new();
+        std::io::Read::read_to_string(&mut self.stdout, &mut rest).unwrap();
+        assert_eq!(rest, "", "output after EOF");
+        let status = self.child.wait().unwrap();
+        assert_eq!(status.code(), Some(0));
+    }
+}
+
+#[test]
+fn a_client_creates_lists_and_dry_runs_cleanup() {
+    let repo = TestRepo::new();
+    let mut server = Server::start(&repo);
+    let init = server.initialize();
+    assert_eq!(init["protocolVersion"], "2025-06-18");
+    assert_eq!(init["serverInfo"]["name"], "git-loop");
+    assert!(init["capabilities"]["tools"].is_object());
+
+    let tools = server.result("tools/list", json!({}));
+    let names: Vec<&str> = tools.arr("tools").iter().map(|t| t.text("name")).collect();
+    for name in [
+        "create",
+        "mark",
+        "list",
+        "path",
+        "log",
+        "cleanup",
+        "reconcile",
+        "remove",
+    ] {
+        assert!(names.contains(&name), "{name} missing from {names:?}");
+    }
+    assert!(!names.contains(&"run"), "run is exposed: {names:?}");
+    let create = tools
+        .arr("tools")
+        .iter()
+        .find(|t| t["name"] == "create")
+        .unwrap();
+    let schema = &create["inputSchema"];
+    assert_eq!(schema["type"], "object");
+    assert_eq!(schema["required"], json!(["run_id", "pattern"]));
+    assert_eq!(schema["properties"]["reuse"]["type"], "boolean");
+    for removing in ["cleanup", "remove", "reconcile"] {
+        let tool = tools
+            .arr("tools")
+            .iter()
+            .find(|t| t["name"] == removing)
+            .unwrap();
+        assert_eq!(
+            tool["inputSchema"]["properties"]["dry_run"]["default"], true,
+            "{tool}"
+        );
+    }
+
+    let (created, failed) = server.call("create", json!({"run_id": "t1", "pattern": "agent"}));
+    assert!(!failed, "{created}");
+    assert_eq!(created.text("id"), "t1");
+    assert_eq!(created.text("branch"), "loop/t1");
+    assert!(repo.wt("t1").join("README").is_file());
+    assert_eq!(repo.status_of("t1").as_deref(), Some("active"));
+    assert!(repo.branch_exists("loop/t1"));
+
+    // The same document the command line prints.
+    let (listed, failed) = server.call("list", json!({}));
+    assert!(!failed);
+    assert_eq!(listed, repo.run(["list", "--json"]).ok().json());
+    assert_eq!(listed.ids("worktrees"), ["t1"]);
+
+    let (marked, failed) = server.call("mark", json!({"run_id": "t1", "status": "rejected"}));
+    assert!(!failed, "{marked}");
+    assert_eq!(repo.status_of("t1").as_deref(), Some("rejected"));
+
+    // A removing tool is a dry run unless told otherwise.
+    let (dry, failed) = server.call("cleanup", json!({}));
+    assert!(!failed, "{dry}");
+    assert_eq!(dry["dryRun"], true);
+    assert_eq!(dry.ids("removed"), ["t1"]);
+    assert!(repo.wt("t1").exists(), "a dry run removed the worktree");
+    assert_eq!(repo.ids(), ["t1"]);
+
+    let (done, failed) = server.call("cleanup", json!({"dry_run": false}));
+    assert!(!failed, "{done}");
+    assert_eq!(done["dryRun"], false);
+    assert!(!repo.wt("t1").exists());
+    assert!(repo.ids().is_empty());
+    assert!(repo.branch_exists("loop/t1"), "cleanup deleted the branch");
+
+    let (log, _) = server.call("log", json!({"run_id": "t1"}));
+    assert_eq!(log, repo.run(["log", "t1", "--json"]).ok().json());
+    server.finish();
+}
+
+#[test]
+fn command_errors_are_tool_errors_with_the_cli_code() {
+    let repo = TestRepo::new();
+    let mut server = Server::start(&repo);
+    server.initialize();
+
+    let (doc, failed) = server.call("path", json!({"run_id": "nope"}));
+    assert!(failed);
+    assert_eq!(doc, repo.run(["path", "nope", "--json"]).code(1).json());
+    assert_eq!(doc["error"]["code"], "unknown-id");
+
+    let (doc, failed) = server.call("create", json!({"run_id": "a/b", "pattern": "p"}));
+    assert!(failed);
+    assert_eq!(doc["error"]["code"], "invalid-run-id");
+
+    // A value that looks like a flag stays a value.
+    let (doc, failed) = server.call("create", json!({"run_id": "--reuse", "pattern": "p"}));
+    assert!(failed);
+    assert_eq!(doc["error"]["code"], "invalid-run-id", "{doc}");
+    assert!(!repo.loop_dir().join("--reuse").exists());
+
+    let (doc, failed) = server.call("list", json!({"colour": true}));
+    assert!(failed);
+    assert_eq!(doc["error"]["code"], "usage");
+    assert!(doc["error"]["message"].as_str().unwrap().contains("colour"));
+
+    let (doc, failed) = server.call("mark", json!({"run_id": 7, "status": "merged"}));
+    assert!(failed);
+    assert_eq!(doc["error"]["code"], "usage");
+
+    // `repo` points a call at another repository.
+    let other = TestRepo::new();
+    let path = other.root.to_str().unwrap();
+    let (doc, failed) = server.call(
+        "create",
+        json!({"run_id": "x", "pattern": "p", "repo": path}),
+    );
+    assert!(!failed, "{doc}");
+    assert!(other.wt("x").is_dir());
+    assert!(!repo.wt("x").exists());
+    server.finish();
+}
+
+#[test]
+fn malformed_messages_get_json_rpc_errors_and_the_server_keeps_serving() {
+    let repo = TestRepo::new();
+    let mut server = Server::start(&repo);
+    let errors = [
+        ("{not json", -32700),
+        ("[1, 2]", -32600),
+        (r#""just a string""#, -32600),
+        (r#"{"id": 1, "method": "ping"}"#, -32600),
+        (r#"{"jsonrpc": "2.0", "id": 2}"#, -32600),
+        (
+            r#"{"jsonrpc": "2.0", "id": 3, "method": "no/such"}"#,
+            -32601,
+        ),
+        (
+            r#"{"jsonrpc": "2.0", "id": 4, "method": "tools/call", "params": {"name": "run"}}"#,
+            -32602,
+        ),
+        (
+            r#"{"jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": {}}"#,
+            -32602,
+        ),
+    ];
+    for (line, code) in errors {
+        server.send_raw(line);
+        let reply = server.read();
+        assert_eq!(reply["error"]["code"], code, "{line} -> {reply}");
+        assert_eq!(reply["jsonrpc"], "2.0");
+    }
+    // Notifications, responses and blank lines get no reply: the next line
+    // read is the ping's.
+    server.send_raw(r#"{"jsonrpc": "2.0", "method": "notifications/cancelled"}"#);
+    server.send_raw(r#"{"jsonrpc": "2.0", "id": 99, "result": {}}"#);
+    server.send_raw("");
+    assert_eq!(server.result("ping", json!({})), json!({}));
+    server.initialize();
+    assert!(server.result("tools/list", json!({}))["tools"].is_array());
+    server.finish();
+}
+
+#[test]
+fn eof_at_once_exits_zero() {
+    let repo = TestRepo::new();
+    Server::start(&repo).finish();
+}
+
+/// An independent client: the Python SDK connects over stdio, negotiates,
+/// lists the tools and calls create and list.
+#[test]
+fn the_python_sdk_client_talks_to_the_server() {
+    // The interpreter itself (not a version manager's shim, which may need
+    // the real HOME): the one whose `mcp` the install script installed.
+    let python = std::process::Command::new("python3")
+        .args(["-c", "import mcp, sys; print(sys.executable)"])
+        .output()
+        .unwrap();
+    assert!(
+        python.status.success(),
+        "the Python package mcp is missing: run scripts/install-test-deps"
+    );
+    let python = String::from_utf8(python.stdout).unwrap();
+    let repo = TestRepo::new();
+    let script = r#"
+import asyncio, json, os, sys
+from mcp import ClientSession, StdioServerParameters
+from mcp.client.stdio import stdio_client
+
+async def main():
+    params = StdioServerParameters(command=sys.argv[1], args=["mcp"], cwd=sys.argv[2],
+                                  env=dict(os.environ))
+    async with stdio_client(params) as (read, write):
+        async with ClientSession(read, write) as session:
+            init = await session.initialize()
+            tools = await session.list_tools()
+            created = await session.call_tool("create", {"run_id": "py1", "pattern": "py"})
+            listed = await session.call_tool("list", {})
+            missing = await session.call_tool("path", {"run_id": "nope"})
+            print(json.dumps({
+                "server": init.serverInfo.name,
+                "tools": sorted(t.name for t in tools.tools),
+                "created": [created.isError, created.structuredContent],
+                "listed": [listed.isError, json.loads(listed.content[0].text)],
+                "missing": [missing.isError, missing.structuredContent],
+            }))
+
+asyncio.run(main())
+"#;
+    let mut cmd = std::process::Command::new(python.trim());
+    crate::common::hermetic(&mut cmd, &repo.home);
+    let out = cmd
+        .args([
+            "-c",
+            script,
+            crate::common::BIN,
+            repo.root.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let report: Value = serde_json::from_str(stdout.trim()).unwrap();
+    assert_eq!(report["server"], "git-loop");
+    assert!(
+        report["tools"]
+            .as_array()
+            .unwrap()
+            .contains(&json!("cleanup"))
+    );
+    assert_eq!(report["created"][0], false);
+    assert_eq!(report["created"][1]["id"], "py1");
+    assert!(repo.wt("py1").is_dir());
+    assert_eq!(report["listed"][0], false);
+    assert_eq!(
+        report["listed"][1],
+        repo.run(["list", "--json"]).ok().json()
+    );
+    assert_eq!(report["missing"][0], true);
+    assert_eq!(report["missing"][1]["error"]["code"], "unknown-id");
+}
