@@ -35,7 +35,7 @@ __git_loop_opts() {
         '') echo '-C --repo --json -q --quiet -h --help -V --version' ;;
         create) echo '--pattern --base --reuse -C --repo --json -q --quiet -h --help' ;;
         mark) echo '-C --repo --json -q --quiet -h --help' ;;
-        cleanup) echo '--status --older-than --dry-run --delete-merged-branches -C --repo --json -q --quiet -h --help' ;;
+        cleanup) echo '--status --older-than --dry-run --delete-merged-branches --recycle -C --repo --json -q --quiet -h --help' ;;
         remove) echo '--dry-run -C --repo --json -q --quiet -h --help' ;;
         reconcile) echo '--remove-orphan --adopt --min-age --dry-run -C --repo --json -q --quiet -h --help' ;;
         list) echo '--status -l --long -C --repo --json -q --quiet -h --help' ;;
@@ -44,6 +44,7 @@ __git_loop_opts() {
         branches) echo '--delete-merged --dry-run -C --repo --json -q --quiet -h --help' ;;
         log) echo '-C --repo --json -q --quiet -h --help' ;;
         trust) echo '-C --repo --json -q --quiet -h --help' ;;
+        pool) echo '-C --repo --json -q --quiet -h --help' ;;
         config) echo '-C --repo --json -q --quiet -h --help' ;;
     esac
 }
@@ -72,7 +73,7 @@ __git_loop_value() {
 
 __git_loop_positional() {
     case "$1:$2" in
-        help:0) __git_loop_words 'create mark cleanup remove reconcile list path run branches log trust config' ;;
+        help:0) __git_loop_words 'create mark cleanup remove reconcile list path run branches log trust pool config' ;;
         create:0) COMPREPLY=() ;;
         mark:0) __git_loop_words "$(__git_loop_ids)" ;;
         mark:1) __git_loop_words 'active rejected escalated merged stale' ;;
@@ -118,7 +119,7 @@ __git_loop_reply() {
         return
     fi
     if [[ -z $sub ]]; then
-        COMPREPLY=($(compgen -W 'create mark cleanup remove reconcile list path run branches log trust config help' -- "$cur"))
+        COMPREPLY=($(compgen -W 'create mark cleanup remove reconcile list path run branches log trust pool config help' -- "$cur"))
         return
     fi
     __git_loop_positional "$sub" "$npos"

@@ -38,6 +38,7 @@ set edit:completion:arg-completer[git-loop] = {|@words|
             cand branches 'List loop/* branches no run records (left by cleanup); delete the merged ones'
             cand log 'Show the event log: every create, mark, remove, skip, drop and reuse'
             cand trust 'Let the hooks in this repository''s .git-loop.toml run (for its current content)'
+            cand pool 'Prepared worktrees that make `create` fast: status, fill or drain the warm pool'
             cand config 'Show the effective settings and where each one comes from'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -69,6 +70,7 @@ set edit:completion:arg-completer[git-loop] = {|@words|
             cand --repo 'Repository to operate on (default: the current directory)'
             cand --dry-run 'Report what would be removed; change nothing'
             cand --delete-merged-branches 'Also delete each removed run''s branch, only if it is merged into its base (git branch -d)'
+            cand --recycle 'Put worktrees that would be removed back into the warm pool instead (up to pool.size)'
             cand --json 'Machine-readable output: one JSON document on stdout'
             cand -q 'No progress or summary lines on stderr'
             cand --quiet 'No progress or summary lines on stderr'
@@ -158,6 +160,60 @@ set edit:completion:arg-completer[git-loop] = {|@words|
             cand -h 'Print help'
             cand --help 'Print help'
         }
+        &'git-loop;pool'= {
+            cand -C 'Repository to operate on (default: the current directory)'
+            cand --repo 'Repository to operate on (default: the current directory)'
+            cand --json 'Machine-readable output: one JSON document on stdout'
+            cand -q 'No progress or summary lines on stderr'
+            cand --quiet 'No progress or summary lines on stderr'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand status 'Show the pool''s members and whether each is ready (the default)'
+            cand fill 'Prepare worktrees at the base until the pool holds N'
+            cand drain 'Remove every member (never forced; one in use or not clean is left)'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'git-loop;pool;status'= {
+            cand -C 'Repository to operate on (default: the current directory)'
+            cand --repo 'Repository to operate on (default: the current directory)'
+            cand --json 'Machine-readable output: one JSON document on stdout'
+            cand -q 'No progress or summary lines on stderr'
+            cand --quiet 'No progress or summary lines on stderr'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'git-loop;pool;fill'= {
+            cand -C 'Repository to operate on (default: the current directory)'
+            cand --repo 'Repository to operate on (default: the current directory)'
+            cand --json 'Machine-readable output: one JSON document on stdout'
+            cand -q 'No progress or summary lines on stderr'
+            cand --quiet 'No progress or summary lines on stderr'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'git-loop;pool;drain'= {
+            cand -C 'Repository to operate on (default: the current directory)'
+            cand --repo 'Repository to operate on (default: the current directory)'
+            cand --json 'Machine-readable output: one JSON document on stdout'
+            cand -q 'No progress or summary lines on stderr'
+            cand --quiet 'No progress or summary lines on stderr'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'git-loop;pool;help'= {
+            cand status 'Show the pool''s members and whether each is ready (the default)'
+            cand fill 'Prepare worktrees at the base until the pool holds N'
+            cand drain 'Remove every member (never forced; one in use or not clean is left)'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'git-loop;pool;help;status'= {
+        }
+        &'git-loop;pool;help;fill'= {
+        }
+        &'git-loop;pool;help;drain'= {
+        }
+        &'git-loop;pool;help;help'= {
+        }
         &'git-loop;config'= {
             cand -C 'Repository to operate on (default: the current directory)'
             cand --repo 'Repository to operate on (default: the current directory)'
@@ -179,6 +235,7 @@ set edit:completion:arg-completer[git-loop] = {|@words|
             cand branches 'List loop/* branches no run records (left by cleanup); delete the merged ones'
             cand log 'Show the event log: every create, mark, remove, skip, drop and reuse'
             cand trust 'Let the hooks in this repository''s .git-loop.toml run (for its current content)'
+            cand pool 'Prepared worktrees that make `create` fast: status, fill or drain the warm pool'
             cand config 'Show the effective settings and where each one comes from'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -203,6 +260,17 @@ set edit:completion:arg-completer[git-loop] = {|@words|
         &'git-loop;help;log'= {
         }
         &'git-loop;help;trust'= {
+        }
+        &'git-loop;help;pool'= {
+            cand status 'Show the pool''s members and whether each is ready (the default)'
+            cand fill 'Prepare worktrees at the base until the pool holds N'
+            cand drain 'Remove every member (never forced; one in use or not clean is left)'
+        }
+        &'git-loop;help;pool;status'= {
+        }
+        &'git-loop;help;pool;fill'= {
+        }
+        &'git-loop;help;pool;drain'= {
         }
         &'git-loop;help;config'= {
         }

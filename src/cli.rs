@@ -150,6 +150,11 @@ pub enum Command {
         after_help = "A repository's own .git-loop.toml comes with the code you cloned, so the hooks it sets\n(create.post-command, cleanup.pre-command) run only once you have read it and trusted its\ncontent. Trust is recorded for the file's exact content (its git blob id) in .git/git-loop/trusted;\nafter any change to the file, trust it again. Hooks from git config, your own config file or the\nenvironment need no trust.\n\nExample:\n  cat .git-loop.toml && git loop trust"
     )]
     Trust,
+    /// Prepared worktrees that make `create` fast: status, fill or drain the warm pool
+    #[command(
+        after_help = "`fill` prepares worktrees under .loop-worktrees/.pool/, detached at the base, until the pool\nholds N (default: config pool.size); `create` then takes one (a move and a switch of the\nfiles that differ) instead of checking out from scratch, keeping its ignored files (a warm\ntarget/ or node_modules/). `drain` removes them with cleanup's rules (never forced).\n\nExamples:\n  git loop pool fill 4\n  git loop pool status\n  git loop pool drain"
+    )]
+    Pool(PoolArgs),
     /// Show the effective settings and where each one comes from
     #[command(
         after_help = "Settings come, lowest to highest, from: built-in defaults, ~/.config/git-loop/config.toml,\n<repo>/.git-loop.toml, git config (loop.base, loop.cleanupStatus, loop.cleanupOlderThan),\nthe environment (GIT_LOOP_BASE, GIT_LOOP_CLEANUP_STATUS, GIT_LOOP_CLEANUP_OLDER_THAN), and flags.\n\nExample:\n  git config loop.base develop && git loop config"
@@ -204,6 +209,30 @@ pub struct CleanupArgs {
     /// Also delete each removed run's branch, only if it is merged into its base (git branch -d)
     #[arg(long)]
     pub delete_merged_branches: bool,
+
+    /// Put worktrees that would be removed back into the warm pool instead (up to pool.size)
+    #[arg(long)]
+    pub recycle: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct PoolArgs {
+    #[command(subcommand)]
+    pub action: Option<PoolAction>,
+}
+
+#[derive(Debug, Clone, Copy, Subcommand)]
+pub enum PoolAction {
+    /// Show the pool's members and whether each is ready (the default)
+    Status,
+    /// Prepare worktrees at the base until the pool holds N
+    Fill {
+        /// How many members the pool should hold (default: config pool.size)
+        #[arg(value_name = "N", value_parser = clap::value_parser!(u16).range(0..=256))]
+        n: Option<u16>,
+    },
+    /// Remove every member (never forced; one in use or not clean is left)
+    Drain,
 }
 
 #[derive(Debug, Args)]

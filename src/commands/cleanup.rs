@@ -52,6 +52,7 @@ pub struct Flags {
     pub older_than: Option<SignedDuration>,
     pub dry_run: bool,
     pub delete_merged_branches: bool,
+    pub recycle: bool,
 }
 
 impl From<&CleanupArgs> for Flags {
@@ -61,6 +62,7 @@ impl From<&CleanupArgs> for Flags {
             older_than: args.older_than.map(|c| c.0),
             dry_run: args.dry_run,
             delete_merged_branches: args.delete_merged_branches,
+            recycle: args.recycle,
         }
     }
 }
@@ -151,11 +153,13 @@ pub fn run(ctx: &Ctx, flags: &Flags, out: &mut Out<'_>) -> Result<CleanupReport>
     };
     let delete_merged =
         flags.delete_merged_branches || settings.cleanup_delete_merged_branches.value;
+    let recycle = flags.recycle || settings.cleanup_recycle.value;
     reclaim(
         ctx,
         &statuses,
         flags.dry_run,
         delete_merged,
+        recycle,
         |manifest| Ok(select(manifest, &statuses, older_than)),
         out,
     )
@@ -174,6 +178,7 @@ pub(crate) fn reclaim(
     statuses: &[Status],
     dry_run: bool,
     delete_merged: bool,
+    recycle: bool,
     choose: impl Fn(&Manifest) -> Result<Vec<Entry>>,
     out: &mut Out<'_>,
 ) -> Result<CleanupReport> {
@@ -239,7 +244,21 @@ pub(crate) fn reclaim(
         }
         None => selected,
     };
-    let outcomes = pool::remove_all(ctx, &remover, &selected, statuses, dry_run, out);
+    // `--recycle`: a worktree that would be removed goes back into the
+    // warm pool instead, while it has room (see `commands::pool`).
+    let recycler = match recycle && !dry_run {
+        true => Some(super::pool::Recycler::new(ctx, &selected)?),
+        false => None,
+    };
+    let outcomes = pool::remove_all(
+        ctx,
+        &remover,
+        &selected,
+        statuses,
+        dry_run,
+        recycler.as_ref(),
+        out,
+    );
     // Entries removed without git (directory and registration already
     // gone): their `remove` event is logged with the drop below. The others
     // were logged as they were removed.

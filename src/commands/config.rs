@@ -10,6 +10,7 @@
 use serde::Serialize;
 
 use crate::commands::Ctx;
+use crate::config::keys::{TOML_CLEANUP_RECYCLE, TOML_POOL_SIZE};
 use crate::config::{
     TOML_BASE, TOML_CLEANUP_DELETE_MERGED, TOML_CLEANUP_OLDER_THAN, TOML_CLEANUP_PRE_COMMAND,
     TOML_CLEANUP_STATUS, TOML_CREATE_COPY, TOML_CREATE_IGNORE_FILE, TOML_CREATE_POST_COMMAND,
@@ -42,6 +43,10 @@ pub struct ConfigReport {
     pub create_post_command: Shown<Option<String>>,
     #[serde(rename = "create.ignore-file")]
     pub create_ignore_file: Shown<&'static str>,
+    #[serde(rename = "cleanup.recycle")]
+    pub cleanup_recycle: Shown<bool>,
+    #[serde(rename = "pool.size")]
+    pub pool_size: Shown<usize>,
 }
 
 impl Report for ConfigReport {
@@ -95,6 +100,16 @@ impl Report for ConfigReport {
                 TOML_CREATE_IGNORE_FILE,
                 self.create_ignore_file.value.to_owned(),
                 &self.create_ignore_file.source,
+            ),
+            (
+                TOML_CLEANUP_RECYCLE,
+                self.cleanup_recycle.value.to_string(),
+                &self.cleanup_recycle.source,
+            ),
+            (
+                TOML_POOL_SIZE,
+                self.pool_size.value.to_string(),
+                &self.pool_size.source,
             ),
         ];
         // Values and sources come from files, git config and the
@@ -186,6 +201,14 @@ pub fn run(ctx: &Ctx) -> Result<ConfigReport> {
         create_ignore_file: Shown {
             value: s.create_ignore_file.value.as_str(),
             source: s.create_ignore_file.origin.to_string(),
+        },
+        cleanup_recycle: Shown {
+            value: s.cleanup_recycle.value,
+            source: s.cleanup_recycle.origin.to_string(),
+        },
+        pool_size: Shown {
+            value: s.pool_size.value,
+            source: s.pool_size.origin.to_string(),
         },
     })
 }

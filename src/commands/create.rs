@@ -39,8 +39,8 @@
 //! The rollback never runs under a running git child: a signal that lands
 //! during one is acted on when it returns.
 
-mod base;
-mod ignore;
+pub(crate) mod base;
+pub(crate) mod ignore;
 mod report;
 mod reuse;
 
@@ -127,6 +127,9 @@ pub fn run(ctx: &Ctx, args: &CreateArgs, out: &mut Out<'_>) -> Result<CreateRepo
     }
 
     let git = Git::new(ctx.repo.root());
+    // A pool member is claimed and checked before the lock (the checks read
+    // every file), moved into place under it (see `super::pool`).
+    let warm = super::pool::claim_for_create(ctx, base_commit)?;
     let ops = OpsLock::acquire(&ctx.loop_dir(), |waiting| {
         out.note(format_args!("{waiting}"))
     })?;
@@ -146,7 +149,14 @@ pub fn run(ctx: &Ctx, args: &CreateArgs, out: &mut Out<'_>) -> Result<CreateRepo
     // never deleted under a running git.
     let window = RollbackWindow::open(rollback(ctx.repo.root(), id, base_commit));
     window.enter();
-    let added = git.worktree_add(&branch, &rel, &commit_hex, !split)?;
+    let taken = match warm {
+        Some(claimed) => window.child(|| claimed.move_in(ctx, &git, &rel, out))?,
+        None => None,
+    };
+    let added = match taken {
+        Some(_) => Ok(()),
+        None => git.worktree_add(&branch, &rel, &commit_hex, !split)?,
+    };
     if let Err(failure) = added {
         let registered = abs.exists()
             && ctx
@@ -176,7 +186,9 @@ pub fn run(ctx: &Ctx, args: &CreateArgs, out: &mut Out<'_>) -> Result<CreateRepo
     // A signal during the add is acted on here (the rollback takes the lock).
     window.leave();
 
-    if split {
+    if let Some(taken) = &taken {
+        taken.switch(ctx, &git, id, &commit_hex, &window, out)?;
+    } else if split {
         crate::crash::point("before-checkout");
         if let Err(failure) = window.child(|| git.checkout_new_worktree(&abs))? {
             return Err(Error::Checkout {
@@ -206,7 +218,10 @@ pub fn run(ctx: &Ctx, args: &CreateArgs, out: &mut Out<'_>) -> Result<CreateRepo
     drop(window);
     let mut report = CreateReport {
         entry,
-        method: args.reuse.then_some(report::Method::Created),
+        method: match taken {
+            Some(_) => Some(report::Method::Pooled),
+            None => args.reuse.then_some(report::Method::Created),
+        },
         copy: None,
         post_command: None,
         error: None,

@@ -10,6 +10,7 @@ pub mod list;
 pub mod log;
 pub mod mark;
 pub mod path;
+pub mod pool;
 pub mod reconcile;
 pub mod remove;
 pub mod run;
@@ -116,6 +117,15 @@ pub fn dispatch(cli: &Cli, out: &mut Out<'_>) -> std::result::Result<(), Fail> {
         Command::Trust => {
             let ctx = Ctx::open(cli)?;
             emit(trust::run(&ctx)?, out)
+        }
+        Command::Pool(args) => {
+            let ctx = Ctx::open(cli)?;
+            let report = match args.action.unwrap_or(crate::cli::PoolAction::Status) {
+                crate::cli::PoolAction::Status => pool::status(&ctx)?,
+                crate::cli::PoolAction::Fill { n } => pool::fill(&ctx, n.map(usize::from), out)?,
+                crate::cli::PoolAction::Drain => pool::drain(&ctx, out)?,
+            };
+            emit(report, out)
         }
         Command::Config => {
             let ctx = Ctx::open(cli)?;

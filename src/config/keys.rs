@@ -76,8 +76,26 @@ pub const CREATE_IGNORE_FILE: Key = Key {
 };
 pub const DEFAULT_CREATE_IGNORE_FILE: IgnoreFile = IgnoreFile::Gitignore;
 
+/// Put a worktree cleanup would remove back into the warm pool instead.
+pub const CLEANUP_RECYCLE: Key = Key {
+    toml: "cleanup.recycle",
+    git: "loop.cleanupRecycle",
+    env: "GIT_LOOP_CLEANUP_RECYCLE",
+};
+pub const DEFAULT_CLEANUP_RECYCLE: bool = false;
+
+/// How many prepared worktrees `pool fill` makes and `cleanup --recycle` keeps.
+pub const POOL_SIZE: Key = Key {
+    toml: "pool.size",
+    git: "loop.poolSize",
+    env: "GIT_LOOP_POOL_SIZE",
+};
+pub const DEFAULT_POOL_SIZE: usize = 4;
+/// The largest `pool.size` accepted (each member is a whole checkout).
+pub const MAX_POOL_SIZE: usize = 256;
+
 /// Every setting, in the order `git loop config` shows them.
-pub const ALL: [Key; 8] = [
+pub const ALL: [Key; 10] = [
     BASE,
     CLEANUP_STATUS,
     CLEANUP_OLDER_THAN,
@@ -86,6 +104,8 @@ pub const ALL: [Key; 8] = [
     CREATE_COPY,
     CREATE_POST_COMMAND,
     CREATE_IGNORE_FILE,
+    CLEANUP_RECYCLE,
+    POOL_SIZE,
 ];
 
 /// The TOML key paths by themselves (the names messages and reports use).
@@ -97,6 +117,8 @@ pub const TOML_CLEANUP_PRE_COMMAND: &str = CLEANUP_PRE_COMMAND.toml;
 pub const TOML_CREATE_COPY: &str = CREATE_COPY.toml;
 pub const TOML_CREATE_POST_COMMAND: &str = CREATE_POST_COMMAND.toml;
 pub const TOML_CREATE_IGNORE_FILE: &str = CREATE_IGNORE_FILE.toml;
+pub const TOML_CLEANUP_RECYCLE: &str = CLEANUP_RECYCLE.toml;
+pub const TOML_POOL_SIZE: &str = POOL_SIZE.toml;
 
 /// `create.ignore-file`: the file `create` adds `.loop-worktrees/` to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -43,6 +43,8 @@ pub fn defaults() -> Layer {
             create_copy: Some(Vec::new()),
             create_post_command: Some(None),
             create_ignore_file: Some(keys::DEFAULT_CREATE_IGNORE_FILE),
+            cleanup_recycle: Some(keys::DEFAULT_CLEANUP_RECYCLE),
+            pool_size: Some(keys::DEFAULT_POOL_SIZE),
         },
     }
 }

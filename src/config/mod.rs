@@ -62,6 +62,10 @@ pub struct Settings {
     pub cleanup_pre_command: Sourced<Option<String>>,
     /// Where `create` writes the `.loop-worktrees/` ignore line.
     pub create_ignore_file: Sourced<IgnoreFile>,
+    /// Whether cleanup puts removable worktrees back into the warm pool.
+    pub cleanup_recycle: Sourced<bool>,
+    /// How many prepared worktrees the warm pool holds.
+    pub pool_size: Sourced<usize>,
     /// The repository's `.git-loop.toml` as it was read for these settings;
     /// `None` when there is none.
     pub repo_file: Option<TomlFile>,
@@ -118,6 +122,8 @@ impl Settings {
             create_post_command: pick(&all, |v| v.create_post_command.as_ref()).expect(SET),
             cleanup_pre_command: pick(&all, |v| v.cleanup_pre_command.as_ref()).expect(SET),
             create_ignore_file: pick(&all, |v| v.create_ignore_file.as_ref()).expect(SET),
+            cleanup_recycle: pick(&all, |v| v.cleanup_recycle.as_ref()).expect(SET),
+            pool_size: pick(&all, |v| v.pool_size.as_ref()).expect(SET),
             repo_file: None,
             repo_file_id: None,
         }

@@ -226,6 +226,7 @@ fn bash_completes_git_loop_through_gits_own_completion() {
             "log",
             "mark",
             "path",
+            "pool",
             "reconcile",
             "remove",
             "run",

@@ -11,7 +11,8 @@ use crate::output::{Out, Report};
 pub struct CreateReport {
     #[serde(flatten)]
     pub entry: Entry,
-    /// With `--reuse`: `"reused"` or `"created"`.
+    /// With `--reuse`: `"reused"` or `"created"`; `"pooled"` when the
+    /// worktree was taken from the pool.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub method: Option<Method>,
     /// With `create.copy`: what was copied into the new worktree.
@@ -109,4 +110,6 @@ pub enum Method {
     Created,
     /// An intact active run was handed back unchanged.
     Reused,
+    /// A prepared worktree was taken from the pool (`git loop pool`).
+    Pooled,
 }
