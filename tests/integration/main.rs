@@ -31,3 +31,4 @@ mod reconcile;
 mod reliability;
 mod remove;
 mod shell;
+mod warm_pool;
