@@ -401,3 +401,47 @@ fn pool_size_is_validated_where_it_is_set() {
         run.stderr
     );
 }
+
+#[test]
+fn a_member_at_another_commit_is_switched_to_the_runs_base() {
+    let repo = TestRepo::new();
+    let first = repo.git(["rev-parse", "HEAD"]);
+    repo.run(["pool", "fill", "1"]).ok();
+    std::fs::write(repo.root.join("later"), "later\n").unwrap();
+    repo.git(["add", "later"]);
+    repo.git(["commit", "-q", "-m", "later"]);
+    // The member is at the first commit; main has moved on.
+    let pooled = repo
+        .run(["--json", "create", "p", "--pattern", "x"])
+        .ok()
+        .json();
+    assert_eq!(pooled.text("method"), "pooled");
+    let fresh = repo
+        .run([
+            "--json",
+            "create",
+            "f",
+            "--pattern",
+            "x",
+            "--base",
+            first.trim(),
+        ])
+        .ok()
+        .json();
+    assert!(fresh.get("method").is_none());
+    let (p, f) = (repo.wt("p"), repo.wt("f"));
+    assert_eq!(
+        git_out(&repo, &p, &["rev-parse", "HEAD"]),
+        repo.git(["rev-parse", "main"])
+    );
+    assert_eq!(std::fs::read_to_string(p.join("later")).unwrap(), "later\n");
+    assert_eq!(
+        git_out(&repo, &p, &["status", "--porcelain", "--ignored"]),
+        ""
+    );
+    assert_eq!(
+        git_out(&repo, &p, &["ls-files", "-s"]),
+        git_out(&repo, &repo.root, &["ls-files", "-s"])
+    );
+    assert!(!f.join("later").exists());
+}
