@@ -167,6 +167,11 @@ mod tests {
             example.create_ignore_file.value,
             defaults.create_ignore_file.value
         );
+        assert_eq!(
+            example.cleanup_recycle.value,
+            defaults.cleanup_recycle.value
+        );
+        assert_eq!(example.pool_size.value, defaults.pool_size.value);
         // It is read as a file, not taken for the defaults.
         assert_eq!(example.base.origin, Origin::UserFile(path));
     }
