@@ -51,10 +51,12 @@ fn survey(ctx: &Ctx) -> Result<Vec<MemberReport>> {
             });
             continue;
         };
-        out.push(match unfit(&remover, &m)? {
-            Some(why) => describe(&m, "unfit", Some(why)),
-            None => describe(&m, "ready", None),
-        });
+        out.push(
+            match unfit(&remover, &m).unwrap_or_else(|e| Some(e.to_string())) {
+                Some(why) => describe(&m, "unfit", Some(why)),
+                None => describe(&m, "ready", None),
+            },
+        );
     }
     Ok(out)
 }
@@ -128,7 +130,7 @@ pub fn fill(ctx: &Ctx, n: Option<usize>, out: &mut Out<'_>) -> Result<PoolReport
             let why = match (&claim, m.key().contains(STAGING_DIR)) {
                 (None, _) => Some("its directory is missing".to_owned()),
                 (Some(_), true) => Some("an interrupted fill left it".to_owned()),
-                (Some(_), false) => unfit(&remover, &m)?,
+                (Some(_), false) => unfit(&remover, &m).unwrap_or_else(|e| Some(e.to_string())),
             };
             if let Some(why) = why {
                 bad.push((m, why, claim));

@@ -58,7 +58,8 @@ pub fn claim_for_create(ctx: &Ctx, base: gix::ObjectId) -> Result<Option<Claimed
             // Otherwise another process holds it: not ours to judge.
             continue;
         };
-        match unfit(&remover, &m)? {
+        // A member that cannot even be read is unfit, not a failed create.
+        match unfit(&remover, &m).unwrap_or_else(|e| Some(e.to_string())) {
             Some(why) => claimed.unfit.push((m, why, Some(claim))),
             None => {
                 claimed.chosen = Some((m, claim));
