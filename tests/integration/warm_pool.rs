@@ -445,3 +445,35 @@ fn a_member_at_another_commit_is_switched_to_the_runs_base() {
     );
     assert!(!f.join("later").exists());
 }
+
+#[test]
+fn a_member_an_interrupted_fill_left_half_made_is_never_used_and_is_cleared() {
+    let repo = TestRepo::new();
+    let commit = repo.git(["rev-parse", "HEAD"]);
+    std::fs::create_dir_all(repo.loop_dir().join(".pool/.new")).unwrap();
+    // What a fill stopped before its checkout leaves: registered, no files.
+    let staged = format!(".loop-worktrees/.pool/.new/{}-x", commit.trim());
+    repo.git([
+        "worktree",
+        "add",
+        "-q",
+        "--no-checkout",
+        "--detach",
+        &staged,
+        commit.trim(),
+    ]);
+    assert!(members(&repo).is_empty(), "a staged member is not a member");
+    let created = repo
+        .run(["--json", "create", "a", "--pattern", "p"])
+        .ok()
+        .json();
+    assert!(created.get("method").is_none());
+    let fill = repo.run(["--json", "pool", "fill", "1"]).ok().json();
+    let discarded = fill.arr("discarded");
+    assert_eq!(discarded.len(), 1, "{fill}");
+    assert_eq!(discarded[0].text("path"), staged);
+    assert_eq!(discarded[0]["removed"], true);
+    assert!(!repo.root.join(&staged).exists());
+    assert_eq!(fill.arr("members").len(), 1);
+    assert_eq!(repo.registered().len(), 3, "root, run a, one member");
+}
