@@ -45,6 +45,7 @@ Register-ArgumentCompleter -Native -CommandName 'git-loop' -ScriptBlock {
             [CompletionResult]::new('mcp', 'mcp', [CompletionResultType]::ParameterValue, 'Serve git-loop''s commands to an AI agent: an MCP server on stdin/stdout')
             [CompletionResult]::new('claude-hook', 'claude-hook', [CompletionResultType]::ParameterValue, 'Claude Code''s WorktreeCreate and WorktreeRemove hooks: each run of Claude Code a git-loop run')
             [CompletionResult]::new('schema', 'schema', [CompletionResultType]::ParameterValue, 'Print the JSON Schema of a command''s --json output (or of the MCP tools'' inputs)')
+            [CompletionResult]::new('pool', 'pool', [CompletionResultType]::ParameterValue, 'Prepared worktrees that make `create` fast: status, fill or drain the warm pool')
             [CompletionResult]::new('config', 'config', [CompletionResultType]::ParameterValue, 'Show the effective settings and where each one comes from')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -83,6 +84,7 @@ Register-ArgumentCompleter -Native -CommandName 'git-loop' -ScriptBlock {
             [CompletionResult]::new('--repo', '--repo', [CompletionResultType]::ParameterName, 'Repository to operate on (default: the current directory)')
             [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Report what would be removed; change nothing')
             [CompletionResult]::new('--delete-merged-branches', '--delete-merged-branches', [CompletionResultType]::ParameterName, 'Also delete each removed run''s branch, only if its work is in its base (ancestor, squash or rebase)')
+            [CompletionResult]::new('--recycle', '--recycle', [CompletionResultType]::ParameterName, 'Put worktrees that would be removed back into the warm pool instead (up to pool.size)')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Machine-readable output: one JSON document on stdout')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'No progress or summary lines on stderr')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'No progress or summary lines on stderr')
@@ -260,6 +262,69 @@ Register-ArgumentCompleter -Native -CommandName 'git-loop' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break
         }
+        'git-loop;pool' {
+            [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Repository to operate on (default: the current directory)')
+            [CompletionResult]::new('--repo', '--repo', [CompletionResultType]::ParameterName, 'Repository to operate on (default: the current directory)')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Machine-readable output: one JSON document on stdout')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'No progress or summary lines on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'No progress or summary lines on stderr')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'Show the pool''s members and whether each is ready (the default)')
+            [CompletionResult]::new('fill', 'fill', [CompletionResultType]::ParameterValue, 'Prepare worktrees at the base until the pool holds N')
+            [CompletionResult]::new('drain', 'drain', [CompletionResultType]::ParameterValue, 'Remove every member (never forced; one in use or not clean is left)')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'git-loop;pool;status' {
+            [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Repository to operate on (default: the current directory)')
+            [CompletionResult]::new('--repo', '--repo', [CompletionResultType]::ParameterName, 'Repository to operate on (default: the current directory)')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Machine-readable output: one JSON document on stdout')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'No progress or summary lines on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'No progress or summary lines on stderr')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'git-loop;pool;fill' {
+            [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Repository to operate on (default: the current directory)')
+            [CompletionResult]::new('--repo', '--repo', [CompletionResultType]::ParameterName, 'Repository to operate on (default: the current directory)')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Machine-readable output: one JSON document on stdout')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'No progress or summary lines on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'No progress or summary lines on stderr')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'git-loop;pool;drain' {
+            [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Repository to operate on (default: the current directory)')
+            [CompletionResult]::new('--repo', '--repo', [CompletionResultType]::ParameterName, 'Repository to operate on (default: the current directory)')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Machine-readable output: one JSON document on stdout')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'No progress or summary lines on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'No progress or summary lines on stderr')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'git-loop;pool;help' {
+            [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'Show the pool''s members and whether each is ready (the default)')
+            [CompletionResult]::new('fill', 'fill', [CompletionResultType]::ParameterValue, 'Prepare worktrees at the base until the pool holds N')
+            [CompletionResult]::new('drain', 'drain', [CompletionResultType]::ParameterValue, 'Remove every member (never forced; one in use or not clean is left)')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'git-loop;pool;help;status' {
+            break
+        }
+        'git-loop;pool;help;fill' {
+            break
+        }
+        'git-loop;pool;help;drain' {
+            break
+        }
+        'git-loop;pool;help;help' {
+            break
+        }
         'git-loop;config' {
             [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Repository to operate on (default: the current directory)')
             [CompletionResult]::new('--repo', '--repo', [CompletionResultType]::ParameterName, 'Repository to operate on (default: the current directory)')
@@ -286,6 +351,7 @@ Register-ArgumentCompleter -Native -CommandName 'git-loop' -ScriptBlock {
             [CompletionResult]::new('mcp', 'mcp', [CompletionResultType]::ParameterValue, 'Serve git-loop''s commands to an AI agent: an MCP server on stdin/stdout')
             [CompletionResult]::new('claude-hook', 'claude-hook', [CompletionResultType]::ParameterValue, 'Claude Code''s WorktreeCreate and WorktreeRemove hooks: each run of Claude Code a git-loop run')
             [CompletionResult]::new('schema', 'schema', [CompletionResultType]::ParameterValue, 'Print the JSON Schema of a command''s --json output (or of the MCP tools'' inputs)')
+            [CompletionResult]::new('pool', 'pool', [CompletionResultType]::ParameterValue, 'Prepared worktrees that make `create` fast: status, fill or drain the warm pool')
             [CompletionResult]::new('config', 'config', [CompletionResultType]::ParameterValue, 'Show the effective settings and where each one comes from')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -341,6 +407,21 @@ Register-ArgumentCompleter -Native -CommandName 'git-loop' -ScriptBlock {
             break
         }
         'git-loop;help;schema' {
+            break
+        }
+        'git-loop;help;pool' {
+            [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'Show the pool''s members and whether each is ready (the default)')
+            [CompletionResult]::new('fill', 'fill', [CompletionResultType]::ParameterValue, 'Prepare worktrees at the base until the pool holds N')
+            [CompletionResult]::new('drain', 'drain', [CompletionResultType]::ParameterValue, 'Remove every member (never forced; one in use or not clean is left)')
+            break
+        }
+        'git-loop;help;pool;status' {
+            break
+        }
+        'git-loop;help;pool;fill' {
+            break
+        }
+        'git-loop;help;pool;drain' {
             break
         }
         'git-loop;help;config' {

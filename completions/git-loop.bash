@@ -35,7 +35,7 @@ __git_loop_opts() {
         '') echo '-C --repo --json -q --quiet -h --help -V --version' ;;
         create) echo '--pattern --base --reuse --sparse --fetch -C --repo --json -q --quiet -h --help' ;;
         mark) echo '--detect-merged --dry-run -C --repo --json -q --quiet -h --help' ;;
-        cleanup) echo '--status --older-than --dry-run --delete-merged-branches -C --repo --json -q --quiet -h --help' ;;
+        cleanup) echo '--status --older-than --dry-run --delete-merged-branches --recycle -C --repo --json -q --quiet -h --help' ;;
         remove) echo '--dry-run -C --repo --json -q --quiet -h --help' ;;
         reconcile) echo '--remove-orphan --adopt --min-age --dry-run -C --repo --json -q --quiet -h --help' ;;
         list) echo '--status -l --long -C --repo --json -q --quiet -h --help' ;;
@@ -48,6 +48,7 @@ __git_loop_opts() {
         mcp) echo '-C --repo --json -q --quiet -h --help' ;;
         claude-hook) echo '-C --repo --json -q --quiet -h --help' ;;
         schema) echo '-C --repo --json -q --quiet -h --help' ;;
+        pool) echo '-C --repo --json -q --quiet -h --help' ;;
         config) echo '-C --repo --json -q --quiet -h --help' ;;
     esac
 }
@@ -78,7 +79,7 @@ __git_loop_value() {
 
 __git_loop_positional() {
     case "$1:$2" in
-        help:0) __git_loop_words 'create mark cleanup remove reconcile list path run branches conflicts log trust mcp claude-hook schema config' ;;
+        help:0) __git_loop_words 'create mark cleanup remove reconcile list path run branches conflicts log trust mcp claude-hook schema pool config' ;;
         create:0) COMPREPLY=() ;;
         mark:0) __git_loop_words "$(__git_loop_ids)" ;;
         mark:1) __git_loop_words 'active rejected escalated merged stale' ;;
@@ -87,7 +88,7 @@ __git_loop_positional() {
         run:0) __git_loop_words "$(__git_loop_ids)" ;;
         run:1) COMPREPLY=() ;;
         log:0) __git_loop_words "$(__git_loop_ids)" ;;
-        schema:0) __git_loop_words 'all branches cleanup config conflicts create list log mark path reconcile remove trust error mcp-tools' ;;
+        schema:0) __git_loop_words 'all branches cleanup config conflicts create list log mark path pool reconcile remove trust error mcp-tools' ;;
         *) COMPREPLY=() ;;
     esac
 }
@@ -125,7 +126,7 @@ __git_loop_reply() {
         return
     fi
     if [[ -z $sub ]]; then
-        COMPREPLY=($(compgen -W 'create mark cleanup remove reconcile list path run branches conflicts log trust mcp claude-hook schema config help' -- "$cur"))
+        COMPREPLY=($(compgen -W 'create mark cleanup remove reconcile list path run branches conflicts log trust mcp claude-hook schema pool config help' -- "$cur"))
         return
     fi
     __git_loop_positional "$sub" "$npos"

@@ -42,6 +42,7 @@ set edit:completion:arg-completer[git-loop] = {|@words|
             cand mcp 'Serve git-loop''s commands to an AI agent: an MCP server on stdin/stdout'
             cand claude-hook 'Claude Code''s WorktreeCreate and WorktreeRemove hooks: each run of Claude Code a git-loop run'
             cand schema 'Print the JSON Schema of a command''s --json output (or of the MCP tools'' inputs)'
+            cand pool 'Prepared worktrees that make `create` fast: status, fill or drain the warm pool'
             cand config 'Show the effective settings and where each one comes from'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -77,6 +78,7 @@ set edit:completion:arg-completer[git-loop] = {|@words|
             cand --repo 'Repository to operate on (default: the current directory)'
             cand --dry-run 'Report what would be removed; change nothing'
             cand --delete-merged-branches 'Also delete each removed run''s branch, only if its work is in its base (ancestor, squash or rebase)'
+            cand --recycle 'Put worktrees that would be removed back into the warm pool instead (up to pool.size)'
             cand --json 'Machine-readable output: one JSON document on stdout'
             cand -q 'No progress or summary lines on stderr'
             cand --quiet 'No progress or summary lines on stderr'
@@ -235,6 +237,60 @@ set edit:completion:arg-completer[git-loop] = {|@words|
             cand -h 'Print help'
             cand --help 'Print help'
         }
+        &'git-loop;pool'= {
+            cand -C 'Repository to operate on (default: the current directory)'
+            cand --repo 'Repository to operate on (default: the current directory)'
+            cand --json 'Machine-readable output: one JSON document on stdout'
+            cand -q 'No progress or summary lines on stderr'
+            cand --quiet 'No progress or summary lines on stderr'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand status 'Show the pool''s members and whether each is ready (the default)'
+            cand fill 'Prepare worktrees at the base until the pool holds N'
+            cand drain 'Remove every member (never forced; one in use or not clean is left)'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'git-loop;pool;status'= {
+            cand -C 'Repository to operate on (default: the current directory)'
+            cand --repo 'Repository to operate on (default: the current directory)'
+            cand --json 'Machine-readable output: one JSON document on stdout'
+            cand -q 'No progress or summary lines on stderr'
+            cand --quiet 'No progress or summary lines on stderr'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'git-loop;pool;fill'= {
+            cand -C 'Repository to operate on (default: the current directory)'
+            cand --repo 'Repository to operate on (default: the current directory)'
+            cand --json 'Machine-readable output: one JSON document on stdout'
+            cand -q 'No progress or summary lines on stderr'
+            cand --quiet 'No progress or summary lines on stderr'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'git-loop;pool;drain'= {
+            cand -C 'Repository to operate on (default: the current directory)'
+            cand --repo 'Repository to operate on (default: the current directory)'
+            cand --json 'Machine-readable output: one JSON document on stdout'
+            cand -q 'No progress or summary lines on stderr'
+            cand --quiet 'No progress or summary lines on stderr'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'git-loop;pool;help'= {
+            cand status 'Show the pool''s members and whether each is ready (the default)'
+            cand fill 'Prepare worktrees at the base until the pool holds N'
+            cand drain 'Remove every member (never forced; one in use or not clean is left)'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'git-loop;pool;help;status'= {
+        }
+        &'git-loop;pool;help;fill'= {
+        }
+        &'git-loop;pool;help;drain'= {
+        }
+        &'git-loop;pool;help;help'= {
+        }
         &'git-loop;config'= {
             cand -C 'Repository to operate on (default: the current directory)'
             cand --repo 'Repository to operate on (default: the current directory)'
@@ -260,6 +316,7 @@ set edit:completion:arg-completer[git-loop] = {|@words|
             cand mcp 'Serve git-loop''s commands to an AI agent: an MCP server on stdin/stdout'
             cand claude-hook 'Claude Code''s WorktreeCreate and WorktreeRemove hooks: each run of Claude Code a git-loop run'
             cand schema 'Print the JSON Schema of a command''s --json output (or of the MCP tools'' inputs)'
+            cand pool 'Prepared worktrees that make `create` fast: status, fill or drain the warm pool'
             cand config 'Show the effective settings and where each one comes from'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -298,6 +355,17 @@ set edit:completion:arg-completer[git-loop] = {|@words|
         &'git-loop;help;claude-hook;remove'= {
         }
         &'git-loop;help;schema'= {
+        }
+        &'git-loop;help;pool'= {
+            cand status 'Show the pool''s members and whether each is ready (the default)'
+            cand fill 'Prepare worktrees at the base until the pool holds N'
+            cand drain 'Remove every member (never forced; one in use or not clean is left)'
+        }
+        &'git-loop;help;pool;status'= {
+        }
+        &'git-loop;help;pool;fill'= {
+        }
+        &'git-loop;help;pool;drain'= {
         }
         &'git-loop;help;config'= {
         }

@@ -114,6 +114,11 @@ pub enum Command {
         after_help = "NAME is a command (its --json document; remove's is cleanup's), error (the document of\nany failure), mcp-tools (the input schema of each MCP tool), or all (the default: every one in\none document). Draft 2020-12; also checked in under schema/.\n\nExample:\n  git loop schema cleanup"
     )]
     Schema(SchemaArgs),
+    /// Prepared worktrees that make `create` fast: status, fill or drain the warm pool
+    #[command(
+        after_help = "`fill` prepares worktrees under .loop-worktrees/.pool/, detached at the base, until the pool\nholds N (default: config pool.size); `create` then takes one (a move and a switch of the\nfiles that differ) instead of checking out from scratch, keeping its ignored files (a warm\ntarget/ or node_modules/). `drain` removes them with cleanup's rules (never forced).\n\nExamples:\n  git loop pool fill 4\n  git loop pool status\n  git loop pool drain"
+    )]
+    Pool(PoolArgs),
     /// Show the effective settings and where each one comes from
     #[command(
         after_help = "Settings come, lowest to highest, from: built-in defaults, ~/.config/git-loop/config.toml,\n<repo>/.git-loop.toml, git config (loop.base, loop.cleanupStatus, loop.cleanupOlderThan),\nthe environment (GIT_LOOP_BASE, GIT_LOOP_CLEANUP_STATUS, GIT_LOOP_CLEANUP_OLDER_THAN), and flags.\n\nExample:\n  git config loop.base develop && git loop config"
@@ -126,7 +131,7 @@ pub struct SchemaArgs {
     /// Which schema (default: all)
     #[arg(value_parser = [
         "all", "branches", "cleanup", "config", "conflicts", "create", "list", "log", "mark",
-        "path", "reconcile", "remove", "trust", "error", "mcp-tools",
+        "path", "pool", "reconcile", "remove", "trust", "error", "mcp-tools",
     ])]
     pub name: Option<String>,
 }
@@ -216,6 +221,30 @@ pub struct CleanupArgs {
     #[arg(long)]
     #[serde(default)]
     pub delete_merged_branches: bool,
+
+    /// Put worktrees that would be removed back into the warm pool instead (up to pool.size)
+    #[arg(long)]
+    pub recycle: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct PoolArgs {
+    #[command(subcommand)]
+    pub action: Option<PoolAction>,
+}
+
+#[derive(Debug, Clone, Copy, Subcommand)]
+pub enum PoolAction {
+    /// Show the pool's members and whether each is ready (the default)
+    Status,
+    /// Prepare worktrees at the base until the pool holds N
+    Fill {
+        /// How many members the pool should hold (default: config pool.size)
+        #[arg(value_name = "N", value_parser = clap::value_parser!(u16).range(0..=256))]
+        n: Option<u16>,
+    },
+    /// Remove every member (never forced; one in use or not clean is left)
+    Drain,
 }
 
 #[derive(Debug, Args, JsonSchema)]

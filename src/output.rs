@@ -107,3 +107,29 @@ impl From<io::Error> for Fail {
         }
     }
 }
+
+/// Write `report` as text or JSON. JSON is exactly one document: the report
+/// is checked ([`Report::check_json`]) and serialized whole into a buffer,
+/// and only a complete document is written; on failure nothing is, and the
+/// caller prints the error document instead.
+pub fn emit<R: Report>(report: R, out: &mut Out<'_>) -> std::result::Result<(), Fail> {
+    if out.json {
+        report.check_json()?;
+        let mut doc = serde_json::to_vec(&report).map_err(std::io::Error::from)?;
+        doc.push(b'\n');
+        out.stdout.write_all(&doc)?;
+    } else {
+        report.human(out)?;
+    }
+    out.stdout.flush()?;
+    // A failure part way: the report above lists what was done before it.
+    if let Some(failure) = report.failed_part_way() {
+        writeln!(
+            out.stderr,
+            "git-loop: error: {}",
+            crate::style::escape(&failure.message)
+        )?;
+        return Err(Fail::Exit(1));
+    }
+    Ok(())
+}

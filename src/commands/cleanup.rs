@@ -42,6 +42,7 @@ use crate::output::Out;
 use crate::worktree::{Removal, Remover, Skip, SkipCode, SkippedEntry};
 
 mod branch;
+mod hook;
 mod pool;
 mod report;
 
@@ -53,6 +54,7 @@ pub struct Flags {
     pub older_than: Option<SignedDuration>,
     pub dry_run: bool,
     pub delete_merged_branches: bool,
+    pub recycle: bool,
 }
 
 impl From<&CleanupArgs> for Flags {
@@ -62,6 +64,7 @@ impl From<&CleanupArgs> for Flags {
             older_than: args.older_than.map(|c| c.0),
             dry_run: args.dry_run,
             delete_merged_branches: args.delete_merged_branches,
+            recycle: args.recycle,
         }
     }
 }
@@ -79,57 +82,6 @@ fn select(
         .filter(|e| cutoff.is_none_or(|c| e.created_at.0 < c))
         .cloned()
         .collect()
-}
-
-/// Run `cleanup.pre-command` in each selected worktree that is there to be
-/// removed (a real directory registered with this repository; the others are
-/// decided by `remove_worktree` without it), one at a time, in selection
-/// order. A non-zero exit keeps that entry: code `hook-refused`.
-fn run_pre_command(
-    ctx: &Ctx,
-    command: &str,
-    selected: Vec<Entry>,
-    remover: &Remover<'_>,
-    out: &mut Out<'_>,
-) -> Result<(Vec<Entry>, Vec<SkippedEntry>)> {
-    let mut kept = Vec::new();
-    let mut refused = Vec::new();
-    for entry in selected {
-        let dir = ctx.worktree_path(&entry.id);
-        let real_dir = std::fs::symlink_metadata(&dir).is_ok_and(|m| m.is_dir());
-        let registered = remover.registration(&entry.id).is_some();
-        if !real_dir || !registered {
-            kept.push(entry);
-            continue;
-        }
-        let branch = entry.branch();
-        let outcome = crate::hooks::run(
-            command,
-            &dir,
-            &crate::hooks::env_for(&entry.id, ctx.repo.root(), &dir, &branch),
-        )?;
-        if outcome.ok {
-            kept.push(entry);
-        } else {
-            out.note(format_args!(
-                "{}: cleanup.pre-command {}; keeping it",
-                entry.id,
-                outcome.describe()
-            ));
-            refused.push(SkippedEntry::new(
-                &entry.id,
-                Skip::new(
-                    format!(
-                        "cleanup.pre-command `{}` {}",
-                        outcome.command,
-                        outcome.describe()
-                    ),
-                    SkipCode::HookRefused,
-                ),
-            ));
-        }
-    }
-    Ok((kept, refused))
 }
 
 pub fn run(ctx: &Ctx, flags: &Flags, out: &mut Out<'_>) -> Result<CleanupReport> {
@@ -152,11 +104,13 @@ pub fn run(ctx: &Ctx, flags: &Flags, out: &mut Out<'_>) -> Result<CleanupReport>
     };
     let delete_merged =
         flags.delete_merged_branches || settings.cleanup_delete_merged_branches.value;
+    let recycle = flags.recycle || settings.cleanup_recycle.value;
     reclaim(
         ctx,
         &statuses,
         flags.dry_run,
         delete_merged,
+        recycle,
         |manifest| Ok(select(manifest, &statuses, older_than)),
         out,
     )
@@ -175,6 +129,7 @@ pub(crate) fn reclaim(
     statuses: &[Status],
     dry_run: bool,
     delete_merged: bool,
+    recycle: bool,
     choose: impl Fn(&Manifest) -> Result<Vec<Entry>>,
     out: &mut Out<'_>,
 ) -> Result<CleanupReport> {
@@ -228,7 +183,7 @@ pub(crate) fn reclaim(
     let mut refused = Vec::new();
     let selected = match pre_command {
         Some(command) if !dry_run => {
-            let (kept, no) = run_pre_command(ctx, command, selected, &remover, out)?;
+            let (kept, no) = hook::run_pre_command(ctx, command, selected, &remover, out)?;
             refused = no;
             kept
         }
@@ -240,7 +195,21 @@ pub(crate) fn reclaim(
         }
         None => selected,
     };
-    let outcomes = pool::remove_all(ctx, &remover, &selected, statuses, dry_run, out);
+    // `--recycle`: a worktree that would be removed goes back into the
+    // warm pool instead, while it has room (see `commands::pool`).
+    let recycler = match recycle && !dry_run {
+        true => Some(super::pool::Recycler::new(ctx, &selected)?),
+        false => None,
+    };
+    let outcomes = pool::remove_all(
+        ctx,
+        &remover,
+        &selected,
+        statuses,
+        dry_run,
+        recycler.as_ref(),
+        out,
+    );
     // Entries removed without git (directory and registration already
     // gone): their `remove` event is logged with the drop below. The others
     // were logged as they were removed.

@@ -10,6 +10,7 @@
 use serde::Serialize;
 
 use crate::commands::Ctx;
+use crate::config::keys::{TOML_CLEANUP_RECYCLE, TOML_POOL_SIZE};
 use crate::config::{
     TOML_BASE, TOML_CLAUDE_PATTERN, TOML_CLEANUP_DELETE_MERGED, TOML_CLEANUP_OLDER_THAN,
     TOML_CLEANUP_PRE_COMMAND, TOML_CLEANUP_STATUS, TOML_CREATE_COPY, TOML_CREATE_FETCH,
@@ -47,6 +48,10 @@ pub struct ConfigReport {
     pub create_fetch: Shown<bool>,
     #[serde(rename = "claude.pattern")]
     pub claude_pattern: Shown<String>,
+    #[serde(rename = "cleanup.recycle")]
+    pub cleanup_recycle: Shown<bool>,
+    #[serde(rename = "pool.size")]
+    pub pool_size: Shown<usize>,
 }
 
 impl Report for ConfigReport {
@@ -110,6 +115,16 @@ impl Report for ConfigReport {
                 TOML_CLAUDE_PATTERN,
                 self.claude_pattern.value.clone(),
                 &self.claude_pattern.source,
+            ),
+            (
+                TOML_CLEANUP_RECYCLE,
+                self.cleanup_recycle.value.to_string(),
+                &self.cleanup_recycle.source,
+            ),
+            (
+                TOML_POOL_SIZE,
+                self.pool_size.value.to_string(),
+                &self.pool_size.source,
             ),
         ];
         // Values and sources come from files, git config and the
@@ -209,6 +224,14 @@ pub fn run(ctx: &Ctx) -> Result<ConfigReport> {
         claude_pattern: Shown {
             value: s.claude_pattern.value.clone(),
             source: s.claude_pattern.origin.to_string(),
+        },
+        cleanup_recycle: Shown {
+            value: s.cleanup_recycle.value,
+            source: s.cleanup_recycle.origin.to_string(),
+        },
+        pool_size: Shown {
+            value: s.pool_size.value,
+            source: s.pool_size.origin.to_string(),
         },
     })
 }

@@ -40,10 +40,10 @@
 //! The rollback never runs under a running git child: a signal that lands
 //! during one is acted on when it returns.
 
-mod base;
+pub(crate) mod base;
 mod checkout;
 mod fresh;
-mod ignore;
+pub(crate) mod ignore;
 mod report;
 mod reuse;
 mod rollback;
@@ -137,6 +137,15 @@ pub fn run(ctx: &Ctx, args: &CreateArgs, out: &mut Out<'_>) -> Result<CreateRepo
     }
 
     let git = Git::new(ctx.repo.root()).with_checkout_workers(checkout::workers(ctx.repo.gix()));
+    // A pool member is claimed and checked before the lock (the checks read
+    // every file), moved into place under it (see `super::pool`). Not for a
+    // sparse run (a member is a full checkout), nor when loop/<id> exists
+    // (--reuse adopts it as it is).
+    let warm = if args.sparse.is_empty() && !ctx.repo.branch_exists(&branch)? {
+        super::pool::claim_for_create(ctx, base_commit)?
+    } else {
+        None
+    };
     let ops = OpsLock::acquire(&ctx.loop_dir(), |waiting| {
         out.note(format_args!("{waiting}"))
     })?;
@@ -166,7 +175,14 @@ pub fn run(ctx: &Ctx, args: &CreateArgs, out: &mut Out<'_>) -> Result<CreateRepo
     // never deleted under a running git.
     let window = RollbackWindow::open(rollback::rollback(ctx.repo.root(), id, made_branch));
     window.enter();
-    let added = git.worktree_add(&branch, &rel, start, !split)?;
+    let taken = match warm.filter(|_| adopted.is_none()) {
+        Some(claimed) => window.child(|| claimed.move_in(ctx, &git, &rel, out))?,
+        None => None,
+    };
+    let added = match taken {
+        Some(_) => Ok(()),
+        None => git.worktree_add(&branch, &rel, start, !split)?,
+    };
     if let Err(failure) = added {
         let registered = abs.exists()
             && ctx
@@ -200,7 +216,9 @@ pub fn run(ctx: &Ctx, args: &CreateArgs, out: &mut Out<'_>) -> Result<CreateRepo
     // A signal during the add is acted on here (the rollback takes the lock).
     window.leave();
 
-    if split {
+    if let Some(taken) = &taken {
+        taken.switch(ctx, &git, id, &commit_hex, &window, out)?;
+    } else if split {
         crate::crash::point("before-checkout");
         if let Err(failure) = window.child(|| git.checkout_new_worktree(&abs))? {
             return Err(Error::Checkout {
@@ -232,10 +250,11 @@ pub fn run(ctx: &Ctx, args: &CreateArgs, out: &mut Out<'_>) -> Result<CreateRepo
     drop(window);
     let mut report = CreateReport {
         entry,
-        method: args.reuse.then_some(match adopted {
-            Some(_) => report::Method::Adopted,
-            None => report::Method::Created,
-        }),
+        method: match (taken, adopted) {
+            (Some(_), _) => Some(report::Method::Pooled),
+            (None, Some(_)) => args.reuse.then_some(report::Method::Adopted),
+            (None, None) => args.reuse.then_some(report::Method::Created),
+        },
         upstream,
         copy: None,
         post_command: None,

@@ -12,6 +12,7 @@ pub mod list;
 pub mod log;
 pub mod mark;
 pub mod path;
+pub mod pool;
 pub mod reconcile;
 pub mod remove;
 pub mod run;
@@ -22,39 +23,13 @@ pub use crate::error::Failure;
 pub use ctx::Ctx;
 
 use crate::cli::{Cli, Command};
-use crate::output::{Fail, Out, Report};
+use crate::output::{Fail, Out, emit};
 
 /// Append events under the mutex the caller holds; a failure is a warning.
 pub fn log_events(ctx: &Ctx, events: &[crate::events::Event], out: &mut Out<'_>) {
     if let Err(e) = crate::events::append(&ctx.loop_dir(), events) {
         out.note(format_args!("warning: event log: {e}"));
     }
-}
-
-/// Write `report` as text or JSON. JSON is exactly one document: the report
-/// is checked ([`Report::check_json`]) and serialized whole into a buffer,
-/// and only a complete document is written; on failure nothing is, and the
-/// caller prints the error document instead.
-fn emit<R: Report>(report: R, out: &mut Out<'_>) -> std::result::Result<(), Fail> {
-    if out.json {
-        report.check_json()?;
-        let mut doc = serde_json::to_vec(&report).map_err(std::io::Error::from)?;
-        doc.push(b'\n');
-        out.stdout.write_all(&doc)?;
-    } else {
-        report.human(out)?;
-    }
-    out.stdout.flush()?;
-    // A failure part way: the report above lists what was done before it.
-    if let Some(failure) = report.failed_part_way() {
-        writeln!(
-            out.stderr,
-            "git-loop: error: {}",
-            crate::style::escape(&failure.message)
-        )?;
-        return Err(Fail::Exit(1));
-    }
-    Ok(())
 }
 
 pub fn dispatch(cli: &Cli, out: &mut Out<'_>) -> std::result::Result<(), Fail> {
@@ -126,6 +101,10 @@ pub fn dispatch(cli: &Cli, out: &mut Out<'_>) -> std::result::Result<(), Fail> {
         Command::Trust => {
             let ctx = Ctx::open(cli)?;
             emit(trust::run(&ctx)?, out)
+        }
+        Command::Pool(args) => {
+            let ctx = Ctx::open(cli)?;
+            emit(pool::run(&ctx, args, out)?, out)
         }
         Command::Config => {
             let ctx = Ctx::open(cli)?;

@@ -52,6 +52,7 @@ pub fn run(ctx: &Ctx, args: &RemoveArgs, out: &mut Out<'_>) -> Result<CleanupRep
         &REMOVABLE,
         args.dry_run,
         false,
+        false,
         |manifest| choose(manifest, &ids),
         out,
     )

@@ -8,7 +8,7 @@ use std::io::Write;
 use crate::output::Fail;
 
 /// Each printable schema: its name and its text.
-pub const SCHEMAS: [(&str, &str); 15] = [
+pub const SCHEMAS: [(&str, &str); 16] = [
     ("branches", include_str!("../../schema/branches.json")),
     ("cleanup", include_str!("../../schema/cleanup.json")),
     ("config", include_str!("../../schema/config.json")),
@@ -18,6 +18,7 @@ pub const SCHEMAS: [(&str, &str); 15] = [
     ("log", include_str!("../../schema/log.json")),
     ("mark", include_str!("../../schema/mark.json")),
     ("path", include_str!("../../schema/path.json")),
+    ("pool", include_str!("../../schema/pool.json")),
     ("reconcile", include_str!("../../schema/reconcile.json")),
     ("remove", include_str!("../../schema/remove.json")),
     ("trust", include_str!("../../schema/trust.json")),

@@ -93,8 +93,26 @@ pub const CLAUDE_PATTERN: Key = Key {
 };
 pub const DEFAULT_CLAUDE_PATTERN: &str = "claude-code";
 
+/// Put a worktree cleanup would remove back into the warm pool instead.
+pub const CLEANUP_RECYCLE: Key = Key {
+    toml: "cleanup.recycle",
+    git: "loop.cleanupRecycle",
+    env: "GIT_LOOP_CLEANUP_RECYCLE",
+};
+pub const DEFAULT_CLEANUP_RECYCLE: bool = false;
+
+/// How many prepared worktrees `pool fill` makes and `cleanup --recycle` keeps.
+pub const POOL_SIZE: Key = Key {
+    toml: "pool.size",
+    git: "loop.poolSize",
+    env: "GIT_LOOP_POOL_SIZE",
+};
+pub const DEFAULT_POOL_SIZE: usize = 4;
+/// The largest `pool.size` accepted (each member is a whole checkout).
+pub const MAX_POOL_SIZE: usize = 256;
+
 /// Every setting, in the order `git loop config` shows them.
-pub const ALL: [Key; 10] = [
+pub const ALL: [Key; 12] = [
     BASE,
     CLEANUP_STATUS,
     CLEANUP_OLDER_THAN,
@@ -105,6 +123,8 @@ pub const ALL: [Key; 10] = [
     CREATE_IGNORE_FILE,
     CREATE_FETCH,
     CLAUDE_PATTERN,
+    CLEANUP_RECYCLE,
+    POOL_SIZE,
 ];
 
 /// The TOML key paths by themselves (the names messages and reports use).
@@ -118,6 +138,8 @@ pub const TOML_CREATE_POST_COMMAND: &str = CREATE_POST_COMMAND.toml;
 pub const TOML_CREATE_IGNORE_FILE: &str = CREATE_IGNORE_FILE.toml;
 pub const TOML_CREATE_FETCH: &str = CREATE_FETCH.toml;
 pub const TOML_CLAUDE_PATTERN: &str = CLAUDE_PATTERN.toml;
+pub const TOML_CLEANUP_RECYCLE: &str = CLEANUP_RECYCLE.toml;
+pub const TOML_POOL_SIZE: &str = POOL_SIZE.toml;
 
 /// `create.ignore-file`: the file `create` adds `.loop-worktrees/` to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

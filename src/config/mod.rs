@@ -66,6 +66,10 @@ pub struct Settings {
     pub create_fetch: Sourced<bool>,
     /// The pattern of the runs `git loop claude-hook create` makes.
     pub claude_pattern: Sourced<String>,
+    /// Whether cleanup puts removable worktrees back into the warm pool.
+    pub cleanup_recycle: Sourced<bool>,
+    /// How many prepared worktrees the warm pool holds.
+    pub pool_size: Sourced<usize>,
     /// The repository's `.git-loop.toml` as it was read for these settings;
     /// `None` when there is none.
     pub repo_file: Option<TomlFile>,
@@ -124,6 +128,8 @@ impl Settings {
             create_ignore_file: pick(&all, |v| v.create_ignore_file.as_ref()).expect(SET),
             create_fetch: pick(&all, |v| v.create_fetch.as_ref()).expect(SET),
             claude_pattern: pick(&all, |v| v.claude_pattern.as_ref()).expect(SET),
+            cleanup_recycle: pick(&all, |v| v.cleanup_recycle.as_ref()).expect(SET),
+            pool_size: pick(&all, |v| v.pool_size.as_ref()).expect(SET),
             repo_file: None,
             repo_file_id: None,
         }
@@ -169,6 +175,11 @@ mod tests {
         );
         assert_eq!(example.create_fetch.value, defaults.create_fetch.value);
         assert_eq!(example.claude_pattern.value, defaults.claude_pattern.value);
+        assert_eq!(
+            example.cleanup_recycle.value,
+            defaults.cleanup_recycle.value
+        );
+        assert_eq!(example.pool_size.value, defaults.pool_size.value);
         // It is read as a file, not taken for the defaults.
         assert_eq!(example.base.origin, Origin::UserFile(path));
     }

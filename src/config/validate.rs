@@ -28,12 +28,28 @@ pub struct Raw {
     pub cleanup: RawCleanup,
     #[serde(default)]
     pub claude: RawClaude,
+    #[serde(default)]
+    pub pool: RawPool,
 }
 
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RawClaude {
     pub pattern: Option<String>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "kebab-case", deny_unknown_fields)]
+pub struct RawPool {
+    pub size: Option<SizeValue>,
+}
+
+/// `pool.size`: a number from TOML, text from git config and the environment.
+#[derive(Debug, Deserialize)]
+#[serde(untagged)]
+pub enum SizeValue {
+    Number(i64),
+    Text(String),
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -57,6 +73,7 @@ pub struct RawCleanup {
     pub delete_merged_branches: Option<bool>,
     #[serde(rename = "pre-command")]
     pub pre_command: Option<String>,
+    pub recycle: Option<bool>,
 }
 
 /// The cleanup status set: a TOML array or a CSV string.
@@ -82,6 +99,8 @@ pub struct Values {
     pub create_ignore_file: Option<IgnoreFile>,
     pub create_fetch: Option<bool>,
     pub claude_pattern: Option<String>,
+    pub cleanup_recycle: Option<bool>,
+    pub pool_size: Option<usize>,
 }
 
 /// Where a value being checked was set: its layer, its key, and its line
@@ -153,6 +172,15 @@ impl Raw {
             }
             keys::TOML_CREATE_FETCH => raw.create.fetch = Some(git_bool(&text, at)?),
             keys::TOML_CLEANUP_PRE_COMMAND => raw.cleanup.pre_command = Some(text),
+            keys::TOML_CLEANUP_RECYCLE => {
+                let b = parse_git_bool(&text).ok_or_else(|| {
+                    at.error(format!(
+                        "{text:?} is not a boolean; git's spellings are {BOOL_SPELLINGS}"
+                    ))
+                })?;
+                raw.cleanup.recycle = Some(b);
+            }
+            keys::TOML_POOL_SIZE => raw.pool.size = Some(SizeValue::Text(text)),
             keys::TOML_CREATE_COPY => raw.create.copy = Some(items),
             keys::TOML_CREATE_POST_COMMAND => raw.create.post_command = Some(text),
             keys::TOML_CREATE_IGNORE_FILE => raw.create.ignore_file = Some(text),
@@ -247,8 +275,28 @@ impl Raw {
             create_ignore_file,
             create_fetch: self.create.fetch,
             claude_pattern,
+            cleanup_recycle: self.cleanup.recycle,
+            pool_size: match self.pool.size {
+                None => None,
+                Some(v) => Some(pool_size(&v, &at(keys::POOL_SIZE))?),
+            },
         })
     }
+}
+
+/// `pool.size`: a whole number from 0 to [`keys::MAX_POOL_SIZE`] (a TOML
+/// integer, or its text from git config or the environment).
+fn pool_size(value: &SizeValue, at: &At<'_>) -> Result<usize> {
+    let (n, shown) = match value {
+        SizeValue::Number(n) => (usize::try_from(*n).ok(), n.to_string()),
+        SizeValue::Text(s) => (s.trim().parse::<usize>().ok(), format!("{s:?}")),
+    };
+    n.filter(|n| *n <= keys::MAX_POOL_SIZE).ok_or_else(|| {
+        at.error(format!(
+            "{shown} is not a pool size; expected a whole number from 0 to {}",
+            keys::MAX_POOL_SIZE
+        ))
+    })
 }
 
 /// A hook command: an empty (or all-blank) one is set but off, so a higher

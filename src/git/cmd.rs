@@ -1,7 +1,8 @@
 //! The one place that spawns `git`.
 //!
-//! Only `git worktree add` and `git worktree remove` are run (and `git fetch`
-//! for `create --fetch`) — `add` in its
+//! Only `git worktree add`, `move` and `remove` are run (and `git fetch`
+//! for `create --fetch`, `git sparse-checkout` for `create --sparse`, `git
+//! switch` for the warm pool) — `add` in its
 //! two steps (`add --no-checkout`, then the `reset --hard` and `post-checkout`
 //! hook that `add` itself runs in the new worktree) so that checkouts can run
 //! in parallel; every read goes through gix. Each call:
@@ -214,6 +215,71 @@ impl Git {
             remote.as_ref(),
             refspec.as_ref(),
         ])
+    }
+
+    /// `git worktree add --no-checkout --detach -- <rel_path> <commit>`: a
+    /// pool member's registration (see `commands::pool`); its checkout is
+    /// [`Git::checkout_new_worktree`], outside the worktree-operation lock,
+    /// and no `post-checkout` hook runs (the hook runs when a create takes it).
+    pub fn worktree_add_detached(
+        &self,
+        rel_path: &str,
+        commit: &str,
+    ) -> Result<std::result::Result<(), CommandError>> {
+        self.run(&[
+            "worktree".as_ref(),
+            "add".as_ref(),
+            "--no-checkout".as_ref(),
+            "--detach".as_ref(),
+            "--".as_ref(),
+            rel_path.as_ref(),
+            commit.as_ref(),
+        ])
+    }
+
+    /// `git worktree move -- <from> <to>` (never forced: git refuses a
+    /// locked worktree, or one with submodules).
+    pub fn worktree_move(
+        &self,
+        from: &str,
+        to: &str,
+    ) -> Result<std::result::Result<(), CommandError>> {
+        self.run(&[
+            "worktree".as_ref(),
+            "move".as_ref(),
+            "--".as_ref(),
+            from.as_ref(),
+            to.as_ref(),
+        ])
+    }
+
+    /// In `worktree`: `git switch --no-track -c <branch> <commit>` (`branch`
+    /// given) or `git switch --detach <commit>`, writing only the files that
+    /// differ, with hooks off (`core.hooksPath=/dev/null`): the caller runs
+    /// the `post-checkout` hook itself, the way `git worktree add` runs it.
+    /// Never `--force` or `--discard-changes`: git refuses to overwrite a
+    /// change.
+    pub fn switch_quietly(
+        &self,
+        worktree: &Path,
+        branch: Option<&str>,
+        commit: &str,
+    ) -> Result<std::result::Result<(), CommandError>> {
+        let mut args: Vec<&OsStr> = vec![
+            "-c".as_ref(),
+            "core.hooksPath=/dev/null".as_ref(),
+            "switch".as_ref(),
+            "--quiet".as_ref(),
+            "--no-guess".as_ref(),
+        ];
+        match branch {
+            Some(branch) => {
+                args.extend::<[&OsStr; 3]>(["--no-track".as_ref(), "-c".as_ref(), branch.as_ref()])
+            }
+            None => args.push("--detach".as_ref()),
+        }
+        args.push(commit.as_ref());
+        self.run_in(worktree, &args)
     }
 
     /// `git worktree remove -- <rel_path>`, never forced. git refuses a dirty,

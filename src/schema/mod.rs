@@ -13,8 +13,8 @@ use serde_json::{Value, json};
 use crate::commands::{
     branches::BranchesReport, cleanup::CleanupReport, config::ConfigReport,
     conflicts::ConflictsReport, create::CreateReport, list::ListReport, log::LogReport,
-    mark::MarkReport, mark::detect::DetectReport, path::PathReport, reconcile::ReconcileReport,
-    trust::TrustReport,
+    mark::MarkReport, mark::detect::DetectReport, path::PathReport, pool::report::PoolReport,
+    reconcile::ReconcileReport, trust::TrustReport,
 };
 
 /// `mark --json` prints one of two documents: a run's new status, or with
@@ -67,6 +67,7 @@ pub fn outputs() -> Vec<(&'static str, Value)> {
         ("conflicts", schema_of::<ConflictsReport>(&doc("conflicts"))),
         ("mark", schema_of::<MarkOutput>(&doc("mark"))),
         ("path", schema_of::<PathReport>(&doc("path"))),
+        ("pool", schema_of::<PoolReport>(&doc("pool"))),
         ("reconcile", schema_of::<ReconcileReport>(&doc("reconcile"))),
         ("remove", schema_of::<CleanupReport>(&doc("remove"))),
         ("trust", schema_of::<TrustReport>(&doc("trust"))),

@@ -40,3 +40,4 @@ mod reuse_branch;
 mod schema;
 mod shell;
 mod sparse;
+mod warm_pool;

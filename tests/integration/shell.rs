@@ -229,6 +229,7 @@ fn bash_completes_git_loop_through_gits_own_completion() {
             "mark",
             "mcp",
             "path",
+            "pool",
             "reconcile",
             "remove",
             "run",

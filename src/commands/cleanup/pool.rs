@@ -92,6 +92,7 @@ fn remove_one(
     entry: &Entry,
     statuses: &[Status],
     dry_run: bool,
+    recycler: Option<&crate::commands::pool::Recycler>,
 ) -> Result<(Removal, Option<String>)> {
     let registered = remover.registration(&entry.id).is_some();
     let _lock = if !dry_run && registered {
@@ -105,7 +106,10 @@ fn remove_one(
     {
         return Ok((Removal::Skipped(skip), None));
     }
-    let outcome = remove_worktree(remover, &entry.id, dry_run)?;
+    let outcome = match recycler {
+        Some(recycler) if !dry_run => crate::commands::pool::recycle(remover, recycler, &entry.id)?,
+        _ => remove_worktree(remover, &entry.id, dry_run)?,
+    };
     let mut warning = None;
     if !dry_run
         && registered
@@ -130,6 +134,7 @@ pub(super) fn remove_all(
     selected: &[Entry],
     statuses: &[Status],
     dry_run: bool,
+    recycler: Option<&crate::commands::pool::Recycler>,
     out: &mut Out<'_>,
 ) -> Vec<Result<Removal>> {
     let manifest_path = ctx.manifest.path().to_path_buf();
@@ -143,7 +148,7 @@ pub(super) fn remove_all(
     let mut done = 0;
     crate::pool::for_each_parallel(
         selected,
-        |entry| remove_one(remover, &current, entry, statuses, dry_run),
+        |entry| remove_one(remover, &current, entry, statuses, dry_run, recycler),
         |i, outcome| {
             let outcome = outcome.map(|(removal, warning)| {
                 if let Some(w) = warning {

@@ -11,7 +11,8 @@ use crate::output::{Out, Report};
 pub struct CreateReport {
     #[serde(flatten)]
     pub entry: Entry,
-    /// With `--reuse`: `"reused"`, `"adopted"` or `"created"`.
+    /// With `--reuse`: `"reused"`, `"adopted"` or `"created"`; `"pooled"`
+    /// when the worktree was taken from the pool.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub method: Option<Method>,
     /// The base's upstream and how far the base is behind it (absent when
@@ -174,4 +175,6 @@ pub enum Method {
     Reused,
     /// An existing `loop/<id>` with no worktree was checked out as it is.
     Adopted,
+    /// A prepared worktree was taken from the pool (`git loop pool`).
+    Pooled,
 }

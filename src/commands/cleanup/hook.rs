@@ -1,0 +1,58 @@
+//! `cleanup.pre-command`: run in each selected worktree before its removal.
+
+use crate::commands::Ctx;
+use crate::error::Result;
+use crate::manifest::Entry;
+use crate::output::Out;
+use crate::worktree::{Remover, Skip, SkipCode, SkippedEntry};
+
+/// Run `cleanup.pre-command` in each selected worktree that is there to be
+/// removed (a real directory registered with this repository; the others are
+/// decided by `remove_worktree` without it), one at a time, in selection
+/// order. A non-zero exit keeps that entry: code `hook-refused`.
+pub(super) fn run_pre_command(
+    ctx: &Ctx,
+    command: &str,
+    selected: Vec<Entry>,
+    remover: &Remover<'_>,
+    out: &mut Out<'_>,
+) -> Result<(Vec<Entry>, Vec<SkippedEntry>)> {
+    let mut kept = Vec::new();
+    let mut refused = Vec::new();
+    for entry in selected {
+        let dir = ctx.worktree_path(&entry.id);
+        let real_dir = std::fs::symlink_metadata(&dir).is_ok_and(|m| m.is_dir());
+        let registered = remover.registration(&entry.id).is_some();
+        if !real_dir || !registered {
+            kept.push(entry);
+            continue;
+        }
+        let branch = entry.branch();
+        let outcome = crate::hooks::run(
+            command,
+            &dir,
+            &crate::hooks::env_for(&entry.id, ctx.repo.root(), &dir, &branch),
+        )?;
+        if outcome.ok {
+            kept.push(entry);
+        } else {
+            out.note(format_args!(
+                "{}: cleanup.pre-command {}; keeping it",
+                entry.id,
+                outcome.describe()
+            ));
+            refused.push(SkippedEntry::new(
+                &entry.id,
+                Skip::new(
+                    format!(
+                        "cleanup.pre-command `{}` {}",
+                        outcome.command,
+                        outcome.describe()
+                    ),
+                    SkipCode::HookRefused,
+                ),
+            ));
+        }
+    }
+    Ok((kept, refused))
+}
