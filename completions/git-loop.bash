@@ -35,8 +35,8 @@ __git_loop_opts() {
         '') echo '-C --repo --json -q --quiet -h --help -V --version' ;;
         create) echo '--pattern --base --reuse -C --repo --json -q --quiet -h --help' ;;
         mark) echo '-C --repo --json -q --quiet -h --help' ;;
-        cleanup) echo '--status --older-than --dry-run --delete-merged-branches -C --repo --json -q --quiet -h --help' ;;
-        remove) echo '--dry-run -C --repo --json -q --quiet -h --help' ;;
+        cleanup) echo '--status --older-than --dry-run --delete-merged-branches --salvage -C --repo --json -q --quiet -h --help' ;;
+        remove) echo '--dry-run --salvage -C --repo --json -q --quiet -h --help' ;;
         reconcile) echo '--remove-orphan --adopt --min-age --dry-run -C --repo --json -q --quiet -h --help' ;;
         list) echo '--status -l --long -C --repo --json -q --quiet -h --help' ;;
         path) echo '-C --repo --json -q --quiet -h --help' ;;

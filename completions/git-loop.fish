@@ -58,11 +58,13 @@ complete -c git-loop -n "__fish_git_loop_using_subcommand cleanup" -l older-than
 complete -c git-loop -n "__fish_git_loop_using_subcommand cleanup" -s C -l repo -d 'Repository to operate on (default: the current directory)' -r -F
 complete -c git-loop -n "__fish_git_loop_using_subcommand cleanup" -l dry-run -d 'Report what would be removed; change nothing'
 complete -c git-loop -n "__fish_git_loop_using_subcommand cleanup" -l delete-merged-branches -d 'Also delete each removed run\'s branch, only if it is merged into its base (git branch -d)'
+complete -c git-loop -n "__fish_git_loop_using_subcommand cleanup" -l salvage -d 'Save a dirty run\'s changes to refs/loop/salvage/<id> first, then remove it'
 complete -c git-loop -n "__fish_git_loop_using_subcommand cleanup" -l json -d 'Machine-readable output: one JSON document on stdout'
 complete -c git-loop -n "__fish_git_loop_using_subcommand cleanup" -s q -l quiet -d 'No progress or summary lines on stderr'
 complete -c git-loop -n "__fish_git_loop_using_subcommand cleanup" -s h -l help -d 'Print help'
 complete -c git-loop -n "__fish_git_loop_using_subcommand remove" -s C -l repo -d 'Repository to operate on (default: the current directory)' -r -F
 complete -c git-loop -n "__fish_git_loop_using_subcommand remove" -l dry-run -d 'Report what would be removed; change nothing'
+complete -c git-loop -n "__fish_git_loop_using_subcommand remove" -l salvage -d 'Save a dirty run\'s changes to refs/loop/salvage/<id> first, then remove it'
 complete -c git-loop -n "__fish_git_loop_using_subcommand remove" -l json -d 'Machine-readable output: one JSON document on stdout'
 complete -c git-loop -n "__fish_git_loop_using_subcommand remove" -s q -l quiet -d 'No progress or summary lines on stderr'
 complete -c git-loop -n "__fish_git_loop_using_subcommand remove" -s h -l help -d 'Print help'

@@ -204,6 +204,10 @@ pub struct CleanupArgs {
     /// Also delete each removed run's branch, only if it is merged into its base (git branch -d)
     #[arg(long)]
     pub delete_merged_branches: bool,
+
+    /// Save a dirty run's changes to refs/loop/salvage/<id> first, then remove it
+    #[arg(long)]
+    pub salvage: bool,
 }
 
 #[derive(Debug, Args)]
@@ -215,6 +219,10 @@ pub struct RemoveArgs {
     /// Report what would be removed; change nothing
     #[arg(long)]
     pub dry_run: bool,
+
+    /// Save a dirty run's changes to refs/loop/salvage/<id> first, then remove it
+    #[arg(long)]
+    pub salvage: bool,
 }
 
 #[derive(Debug, Args)]

@@ -40,6 +40,8 @@ pub enum EventKind {
     BranchDelete,
     /// `reconcile --adopt` recorded an orphan as an active run.
     Adopt,
+    /// A worktree saved to `refs/loop/salvage/<id>` before its removal.
+    Salvage,
 }
 
 impl EventKind {
@@ -54,6 +56,7 @@ impl EventKind {
             EventKind::Reuse => "reuse",
             EventKind::BranchDelete => "branch-delete",
             EventKind::Adopt => "adopt",
+            EventKind::Salvage => "salvage",
         }
     }
 }

@@ -52,6 +52,7 @@ pub struct Flags {
     pub older_than: Option<SignedDuration>,
     pub dry_run: bool,
     pub delete_merged_branches: bool,
+    pub salvage: bool,
 }
 
 impl From<&CleanupArgs> for Flags {
@@ -61,6 +62,7 @@ impl From<&CleanupArgs> for Flags {
             older_than: args.older_than.map(|c| c.0),
             dry_run: args.dry_run,
             delete_merged_branches: args.delete_merged_branches,
+            salvage: args.salvage,
         }
     }
 }
@@ -154,11 +156,23 @@ pub fn run(ctx: &Ctx, flags: &Flags, out: &mut Out<'_>) -> Result<CleanupReport>
     reclaim(
         ctx,
         &statuses,
-        flags.dry_run,
-        delete_merged,
+        Options {
+            dry_run: flags.dry_run,
+            delete_merged,
+            salvage: flags.salvage,
+        },
         |manifest| Ok(select(manifest, &statuses, older_than)),
         out,
     )
+}
+
+/// How [`reclaim`] removes: a dry run, deleting merged branches, salvaging
+/// dirty runs first (see [`crate::worktree::salvage`]).
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Options {
+    pub dry_run: bool,
+    pub delete_merged: bool,
+    pub salvage: bool,
 }
 
 /// Remove the worktrees of the runs `choose` picks from the manifest, with
@@ -172,11 +186,15 @@ pub fn run(ctx: &Ctx, flags: &Flags, out: &mut Out<'_>) -> Result<CleanupReport>
 pub(crate) fn reclaim(
     ctx: &Ctx,
     statuses: &[Status],
-    dry_run: bool,
-    delete_merged: bool,
+    options: Options,
     choose: impl Fn(&Manifest) -> Result<Vec<Entry>>,
     out: &mut Out<'_>,
 ) -> Result<CleanupReport> {
+    let Options {
+        dry_run,
+        delete_merged,
+        salvage,
+    } = options;
     let settings = ctx.settings()?;
     // An untrusted hook refuses the cleanup before anything changes (a dry
     // run too: it predicts the real one).
@@ -239,7 +257,7 @@ pub(crate) fn reclaim(
         }
         None => selected,
     };
-    let outcomes = pool::remove_all(ctx, &remover, &selected, statuses, dry_run, out);
+    let outcomes = pool::remove_all(ctx, &remover, &selected, statuses, dry_run, salvage, out);
     // Entries removed without git (directory and registration already
     // gone): their `remove` event is logged with the drop below. The others
     // were logged as they were removed.
@@ -248,7 +266,7 @@ pub(crate) fn reclaim(
     let mut first_error = None;
     for (entry, outcome) in selected.into_iter().zip(outcomes) {
         match outcome {
-            Ok(Removal::Removed(note)) => {
+            Ok((Removal::Removed(note), salvaged)) => {
                 if remover.registration(&entry.id).is_none() {
                     unlogged.insert(entry.id.clone());
                 }
@@ -259,10 +277,11 @@ pub(crate) fn reclaim(
                     branch_deleted: None,
                     branch_kept: None,
                     note,
+                    salvage: salvaged,
                 });
                 gone.push(entry);
             }
-            Ok(Removal::Skipped(skip)) => {
+            Ok((Removal::Skipped(skip), _)) => {
                 report.skipped.push(SkippedEntry::new(&entry.id, skip));
             }
             Err(e) => {

@@ -8,7 +8,7 @@
 
 use crate::cli::RemoveArgs;
 use crate::commands::Ctx;
-use crate::commands::cleanup::{CleanupReport, reclaim};
+use crate::commands::cleanup::{CleanupReport, Options, reclaim};
 use crate::error::{Error, Result};
 use crate::manifest::{Entry, Manifest, Status};
 use crate::output::Out;
@@ -50,8 +50,11 @@ pub fn run(ctx: &Ctx, args: &RemoveArgs, out: &mut Out<'_>) -> Result<CleanupRep
     reclaim(
         ctx,
         &REMOVABLE,
-        args.dry_run,
-        false,
+        Options {
+            dry_run: args.dry_run,
+            delete_merged: false,
+            salvage: args.salvage,
+        },
         |manifest| choose(manifest, &ids),
         out,
     )

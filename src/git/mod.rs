@@ -4,6 +4,7 @@
 //! git's refusal texts.
 
 pub mod cmd;
+pub mod plumbing;
 pub mod refusal;
 pub mod repo;
 

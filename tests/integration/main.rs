@@ -30,4 +30,6 @@ mod read;
 mod reconcile;
 mod reliability;
 mod remove;
+mod restore;
+mod salvage;
 mod shell;

@@ -22,6 +22,9 @@ pub struct RemovedEntry {
     /// [`crate::leftover`]).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
+    /// With --salvage: where its uncommitted work was saved first.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub salvage: Option<crate::worktree::salvage::Salvaged>,
 }
 
 #[derive(Debug, Serialize)]
@@ -82,6 +85,20 @@ impl Report for CleanupReport {
             }
             if let Some(note) = &r.note {
                 writeln!(out.stdout, "  {note}")?;
+            }
+            if let Some(s) = &r.salvage {
+                let i = &s.ignored;
+                match &s.commit {
+                    Some(c) => writeln!(out.stdout, "  salvaged to {} ({c})", s.refname)?,
+                    None => writeln!(out.stdout, "  after saving its changes to {}", s.refname)?,
+                }
+                if i.count > 0 {
+                    writeln!(
+                        out.stdout,
+                        "  not kept: {} ignored file(s), {} bytes",
+                        i.count, i.bytes
+                    )?;
+                }
             }
         }
         for s in &self.skipped {
