@@ -37,8 +37,9 @@ __git_loop_opts() {
         mark) echo '-C --repo --json -q --quiet -h --help' ;;
         cleanup) echo '--status --older-than --dry-run --delete-merged-branches --salvage -C --repo --json -q --quiet -h --help' ;;
         remove) echo '--dry-run --salvage -C --repo --json -q --quiet -h --help' ;;
+        restore) echo '-C --repo --json -q --quiet -h --help' ;;
         reconcile) echo '--remove-orphan --adopt --min-age --dry-run -C --repo --json -q --quiet -h --help' ;;
-        list) echo '--status -l --long -C --repo --json -q --quiet -h --help' ;;
+        list) echo '--status -l --long --salvaged -C --repo --json -q --quiet -h --help' ;;
         path) echo '-C --repo --json -q --quiet -h --help' ;;
         run) echo '-C --repo --json -q --quiet -h --help' ;;
         branches) echo '--delete-merged --dry-run -C --repo --json -q --quiet -h --help' ;;
@@ -72,11 +73,12 @@ __git_loop_value() {
 
 __git_loop_positional() {
     case "$1:$2" in
-        help:0) __git_loop_words 'create mark cleanup remove reconcile list path run branches log trust config' ;;
+        help:0) __git_loop_words 'create mark cleanup remove restore reconcile list path run branches log trust config' ;;
         create:0) COMPREPLY=() ;;
         mark:0) __git_loop_words "$(__git_loop_ids)" ;;
         mark:1) __git_loop_words 'active rejected escalated merged stale' ;;
         remove:0) __git_loop_words "$(__git_loop_ids)" ;;
+        restore:0) __git_loop_words "$(__git_loop_ids)" ;;
         path:0) __git_loop_words "$(__git_loop_ids)" ;;
         run:0) __git_loop_words "$(__git_loop_ids)" ;;
         run:1) COMPREPLY=() ;;
@@ -118,7 +120,7 @@ __git_loop_reply() {
         return
     fi
     if [[ -z $sub ]]; then
-        COMPREPLY=($(compgen -W 'create mark cleanup remove reconcile list path run branches log trust config help' -- "$cur"))
+        COMPREPLY=($(compgen -W 'create mark cleanup remove restore reconcile list path run branches log trust config help' -- "$cur"))
         return
     fi
     __git_loop_positional "$sub" "$npos"

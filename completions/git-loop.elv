@@ -31,6 +31,7 @@ set edit:completion:arg-completer[git-loop] = {|@words|
             cand mark 'Record what a run became (never deletes it)'
             cand cleanup 'Remove the worktrees of finished runs (never forced; branches are kept)'
             cand remove 'Remove the worktrees of the named runs, whatever their status but active (cleanup''s rules)'
+            cand restore 'Bring back a run saved by `remove --salvage` or `cleanup --salvage`, as it was'
             cand reconcile 'Compare git''s worktrees with the manifest: report orphans, drop vanished runs'
             cand list 'List recorded runs'
             cand path 'Print the absolute path of a run''s worktree'
@@ -87,6 +88,15 @@ set edit:completion:arg-completer[git-loop] = {|@words|
             cand -h 'Print help'
             cand --help 'Print help'
         }
+        &'git-loop;restore'= {
+            cand -C 'Repository to operate on (default: the current directory)'
+            cand --repo 'Repository to operate on (default: the current directory)'
+            cand --json 'Machine-readable output: one JSON document on stdout'
+            cand -q 'No progress or summary lines on stderr'
+            cand --quiet 'No progress or summary lines on stderr'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
         &'git-loop;reconcile'= {
             cand --remove-orphan 'Remove this orphan worktree (repeatable; never forced)'
             cand --adopt 'Record this orphan as an active run instead (repeatable): it must be a worktree of this repository with loop/<ID> checked out'
@@ -106,6 +116,7 @@ set edit:completion:arg-completer[git-loop] = {|@words|
             cand --repo 'Repository to operate on (default: the current directory)'
             cand -l 'Also show, per run, uncommitted work, commits ahead of and behind its base, and whether it is merged'
             cand --long 'Also show, per run, uncommitted work, commits ahead of and behind its base, and whether it is merged'
+            cand --salvaged 'List the salvaged runs (refs/loop/salvage/<id>) instead, for `git loop restore`'
             cand --ids 'Print only the run ids, one a line (for shell completion)'
             cand --json 'Machine-readable output: one JSON document on stdout'
             cand -q 'No progress or summary lines on stderr'
@@ -174,6 +185,7 @@ set edit:completion:arg-completer[git-loop] = {|@words|
             cand mark 'Record what a run became (never deletes it)'
             cand cleanup 'Remove the worktrees of finished runs (never forced; branches are kept)'
             cand remove 'Remove the worktrees of the named runs, whatever their status but active (cleanup''s rules)'
+            cand restore 'Bring back a run saved by `remove --salvage` or `cleanup --salvage`, as it was'
             cand reconcile 'Compare git''s worktrees with the manifest: report orphans, drop vanished runs'
             cand list 'List recorded runs'
             cand path 'Print the absolute path of a run''s worktree'
@@ -191,6 +203,8 @@ set edit:completion:arg-completer[git-loop] = {|@words|
         &'git-loop;help;cleanup'= {
         }
         &'git-loop;help;remove'= {
+        }
+        &'git-loop;help;restore'= {
         }
         &'git-loop;help;reconcile'= {
         }

@@ -33,6 +33,7 @@ complete -c git-loop -n "__fish_git_loop_needs_command" -f -a "create" -d 'Creat
 complete -c git-loop -n "__fish_git_loop_needs_command" -f -a "mark" -d 'Record what a run became (never deletes it)'
 complete -c git-loop -n "__fish_git_loop_needs_command" -f -a "cleanup" -d 'Remove the worktrees of finished runs (never forced; branches are kept)'
 complete -c git-loop -n "__fish_git_loop_needs_command" -f -a "remove" -d 'Remove the worktrees of the named runs, whatever their status but active (cleanup\'s rules)'
+complete -c git-loop -n "__fish_git_loop_needs_command" -f -a "restore" -d 'Bring back a run saved by `remove --salvage` or `cleanup --salvage`, as it was'
 complete -c git-loop -n "__fish_git_loop_needs_command" -f -a "reconcile" -d 'Compare git\'s worktrees with the manifest: report orphans, drop vanished runs'
 complete -c git-loop -n "__fish_git_loop_needs_command" -f -a "list" -d 'List recorded runs'
 complete -c git-loop -n "__fish_git_loop_needs_command" -f -a "path" -d 'Print the absolute path of a run\'s worktree'
@@ -68,6 +69,10 @@ complete -c git-loop -n "__fish_git_loop_using_subcommand remove" -l salvage -d 
 complete -c git-loop -n "__fish_git_loop_using_subcommand remove" -l json -d 'Machine-readable output: one JSON document on stdout'
 complete -c git-loop -n "__fish_git_loop_using_subcommand remove" -s q -l quiet -d 'No progress or summary lines on stderr'
 complete -c git-loop -n "__fish_git_loop_using_subcommand remove" -s h -l help -d 'Print help'
+complete -c git-loop -n "__fish_git_loop_using_subcommand restore" -s C -l repo -d 'Repository to operate on (default: the current directory)' -r -F
+complete -c git-loop -n "__fish_git_loop_using_subcommand restore" -l json -d 'Machine-readable output: one JSON document on stdout'
+complete -c git-loop -n "__fish_git_loop_using_subcommand restore" -s q -l quiet -d 'No progress or summary lines on stderr'
+complete -c git-loop -n "__fish_git_loop_using_subcommand restore" -s h -l help -d 'Print help'
 complete -c git-loop -n "__fish_git_loop_using_subcommand reconcile" -l remove-orphan -d 'Remove this orphan worktree (repeatable; never forced)' -r
 complete -c git-loop -n "__fish_git_loop_using_subcommand reconcile" -l adopt -d 'Record this orphan as an active run instead (repeatable): it must be a worktree of this repository with loop/<ID> checked out' -r
 complete -c git-loop -n "__fish_git_loop_using_subcommand reconcile" -l min-age -d 'Refuse to remove an orphan younger than this (<n><s|m|h|d>; 0 disables)' -r
@@ -79,6 +84,7 @@ complete -c git-loop -n "__fish_git_loop_using_subcommand reconcile" -s h -l hel
 complete -c git-loop -n "__fish_git_loop_using_subcommand list" -l status -d 'Only runs with these statuses, comma-separated' -r
 complete -c git-loop -n "__fish_git_loop_using_subcommand list" -s C -l repo -d 'Repository to operate on (default: the current directory)' -r -F
 complete -c git-loop -n "__fish_git_loop_using_subcommand list" -s l -l long -d 'Also show, per run, uncommitted work, commits ahead of and behind its base, and whether it is merged'
+complete -c git-loop -n "__fish_git_loop_using_subcommand list" -l salvaged -d 'List the salvaged runs (refs/loop/salvage/<id>) instead, for `git loop restore`'
 complete -c git-loop -n "__fish_git_loop_using_subcommand list" -l json -d 'Machine-readable output: one JSON document on stdout'
 complete -c git-loop -n "__fish_git_loop_using_subcommand list" -s q -l quiet -d 'No progress or summary lines on stderr'
 complete -c git-loop -n "__fish_git_loop_using_subcommand list" -s h -l help -d 'Print help'
@@ -108,19 +114,20 @@ complete -c git-loop -n "__fish_git_loop_using_subcommand config" -s C -l repo -
 complete -c git-loop -n "__fish_git_loop_using_subcommand config" -l json -d 'Machine-readable output: one JSON document on stdout'
 complete -c git-loop -n "__fish_git_loop_using_subcommand config" -s q -l quiet -d 'No progress or summary lines on stderr'
 complete -c git-loop -n "__fish_git_loop_using_subcommand config" -s h -l help -d 'Print help'
-complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup remove reconcile list path run branches log trust config help" -f -a "create" -d 'Create a worktree and branch `loop/<RUN_ID>` for a new run'
-complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup remove reconcile list path run branches log trust config help" -f -a "mark" -d 'Record what a run became (never deletes it)'
-complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup remove reconcile list path run branches log trust config help" -f -a "cleanup" -d 'Remove the worktrees of finished runs (never forced; branches are kept)'
-complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup remove reconcile list path run branches log trust config help" -f -a "remove" -d 'Remove the worktrees of the named runs, whatever their status but active (cleanup\'s rules)'
-complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup remove reconcile list path run branches log trust config help" -f -a "reconcile" -d 'Compare git\'s worktrees with the manifest: report orphans, drop vanished runs'
-complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup remove reconcile list path run branches log trust config help" -f -a "list" -d 'List recorded runs'
-complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup remove reconcile list path run branches log trust config help" -f -a "path" -d 'Print the absolute path of a run\'s worktree'
-complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup remove reconcile list path run branches log trust config help" -f -a "run" -d 'Run a command inside a run\'s worktree, passing its exit code through'
-complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup remove reconcile list path run branches log trust config help" -f -a "branches" -d 'List loop/* branches no run records (left by cleanup); delete the merged ones'
-complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup remove reconcile list path run branches log trust config help" -f -a "log" -d 'Show the event log: every create, mark, remove, skip, drop and reuse'
-complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup remove reconcile list path run branches log trust config help" -f -a "trust" -d 'Let the hooks in this repository\'s .git-loop.toml run (for its current content)'
-complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup remove reconcile list path run branches log trust config help" -f -a "config" -d 'Show the effective settings and where each one comes from'
-complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup remove reconcile list path run branches log trust config help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup remove restore reconcile list path run branches log trust config help" -f -a "create" -d 'Create a worktree and branch `loop/<RUN_ID>` for a new run'
+complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup remove restore reconcile list path run branches log trust config help" -f -a "mark" -d 'Record what a run became (never deletes it)'
+complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup remove restore reconcile list path run branches log trust config help" -f -a "cleanup" -d 'Remove the worktrees of finished runs (never forced; branches are kept)'
+complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup remove restore reconcile list path run branches log trust config help" -f -a "remove" -d 'Remove the worktrees of the named runs, whatever their status but active (cleanup\'s rules)'
+complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup remove restore reconcile list path run branches log trust config help" -f -a "restore" -d 'Bring back a run saved by `remove --salvage` or `cleanup --salvage`, as it was'
+complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup remove restore reconcile list path run branches log trust config help" -f -a "reconcile" -d 'Compare git\'s worktrees with the manifest: report orphans, drop vanished runs'
+complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup remove restore reconcile list path run branches log trust config help" -f -a "list" -d 'List recorded runs'
+complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup remove restore reconcile list path run branches log trust config help" -f -a "path" -d 'Print the absolute path of a run\'s worktree'
+complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup remove restore reconcile list path run branches log trust config help" -f -a "run" -d 'Run a command inside a run\'s worktree, passing its exit code through'
+complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup remove restore reconcile list path run branches log trust config help" -f -a "branches" -d 'List loop/* branches no run records (left by cleanup); delete the merged ones'
+complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup remove restore reconcile list path run branches log trust config help" -f -a "log" -d 'Show the event log: every create, mark, remove, skip, drop and reuse'
+complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup remove restore reconcile list path run branches log trust config help" -f -a "trust" -d 'Let the hooks in this repository\'s .git-loop.toml run (for its current content)'
+complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup remove restore reconcile list path run branches log trust config help" -f -a "config" -d 'Show the effective settings and where each one comes from'
+complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup remove restore reconcile list path run branches log trust config help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 
 # Run ids from the manifest, status values, and positional values (added by
 # git-loop's generator: clap's script completes none of them).
@@ -161,6 +168,7 @@ complete -c git-loop -n "__fish_git_loop_positional mark 0" -f -a "(git-loop lis
 complete -c git-loop -n "__fish_git_loop_positional mark 1" -f -a "active rejected escalated merged stale"
 complete -c git-loop -n "__fish_git_loop_using_subcommand cleanup" -l status -x -a "active rejected escalated merged stale"
 complete -c git-loop -n "__fish_git_loop_positional remove 0" -f -a "(git-loop list --ids 2>/dev/null)"
+complete -c git-loop -n "__fish_git_loop_positional restore 0" -f -a "(git-loop list --ids 2>/dev/null)"
 complete -c git-loop -n "__fish_git_loop_using_subcommand reconcile" -l remove-orphan -x -a "(git-loop list --ids 2>/dev/null)"
 complete -c git-loop -n "__fish_git_loop_using_subcommand reconcile" -l adopt -x -a "(git-loop list --ids 2>/dev/null)"
 complete -c git-loop -n "__fish_git_loop_using_subcommand list" -l status -x -a "active rejected escalated merged stale"

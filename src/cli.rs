@@ -123,6 +123,11 @@ pub enum Command {
         after_help = "The runs' worktrees are removed as cleanup removes them: never forced, skipped with a code when\nanything in them would be lost, branches kept, entries dropped. An active or unknown id\nrefuses the whole command before anything changes.\n\nExample:\n  git loop remove try-a try-b --dry-run"
     )]
     Remove(RemoveArgs),
+    /// Bring back a run saved by `remove --salvage` or `cleanup --salvage`, as it was
+    #[command(
+        after_help = "The worktree comes back at .loop-worktrees/<RUN_ID> on loop/<RUN_ID> (recreated at the\nsalvage's first parent if the branch is gone), with its changes as they were: staged stays\nstaged, untracked stays untracked. The run is recorded as active again; the salvage ref\nrefs/loop/salvage/<RUN_ID> is kept until the next salvage of that id.\n\nExample:\n  git loop list --salvaged && git loop restore try-a"
+    )]
+    Restore(RestoreArgs),
     /// Compare git's worktrees with the manifest: report orphans, drop vanished runs
     #[command(after_help = "Example:\n  git loop reconcile --remove-orphan old-run")]
     Reconcile(ReconcileArgs),
@@ -226,6 +231,13 @@ pub struct RemoveArgs {
 }
 
 #[derive(Debug, Args)]
+pub struct RestoreArgs {
+    /// Id of the salvaged run
+    #[arg(value_parser = RunId::parse)]
+    pub run_id: RunId,
+}
+
+#[derive(Debug, Args)]
 pub struct ReconcileArgs {
     /// Remove this orphan worktree (repeatable; never forced)
     #[arg(long, value_name = "ID", value_parser = RunId::parse)]
@@ -254,6 +266,10 @@ pub struct ListArgs {
     /// Also show, per run, uncommitted work, commits ahead of and behind its base, and whether it is merged
     #[arg(short, long)]
     pub long: bool,
+
+    /// List the salvaged runs (refs/loop/salvage/<id>) instead, for `git loop restore`
+    #[arg(long, conflicts_with_all = ["status", "long", "ids"])]
+    pub salvaged: bool,
 
     /// Print only the run ids, one a line (for shell completion)
     #[arg(long, hide = true)]

@@ -42,6 +42,8 @@ pub enum EventKind {
     Adopt,
     /// A worktree saved to `refs/loop/salvage/<id>` before its removal.
     Salvage,
+    /// A salvaged run brought back by `git loop restore`.
+    Restore,
 }
 
 impl EventKind {
@@ -57,6 +59,7 @@ impl EventKind {
             EventKind::BranchDelete => "branch-delete",
             EventKind::Adopt => "adopt",
             EventKind::Salvage => "salvage",
+            EventKind::Restore => "restore",
         }
     }
 }

@@ -228,6 +228,7 @@ fn bash_completes_git_loop_through_gits_own_completion() {
             "path",
             "reconcile",
             "remove",
+            "restore",
             "run",
             "trust"
         ]
