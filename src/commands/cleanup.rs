@@ -153,13 +153,14 @@ pub fn run(ctx: &Ctx, flags: &Flags, out: &mut Out<'_>) -> Result<CleanupReport>
     };
     let delete_merged =
         flags.delete_merged_branches || settings.cleanup_delete_merged_branches.value;
+    let salvage = flags.salvage || settings.cleanup_salvage.value;
     reclaim(
         ctx,
         &statuses,
         Options {
             dry_run: flags.dry_run,
             delete_merged,
-            salvage: flags.salvage,
+            salvage,
         },
         |manifest| Ok(select(manifest, &statuses, older_than)),
         out,

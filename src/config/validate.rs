@@ -46,6 +46,7 @@ pub struct RawCleanup {
     pub older_than: Option<String>,
     #[serde(rename = "delete-merged-branches")]
     pub delete_merged_branches: Option<bool>,
+    pub salvage: Option<bool>,
     #[serde(rename = "pre-command")]
     pub pre_command: Option<String>,
 }
@@ -65,6 +66,7 @@ pub struct Values {
     pub cleanup_status: Option<Vec<Status>>,
     pub cleanup_older_than: Option<SignedDuration>,
     pub cleanup_delete_merged: Option<bool>,
+    pub cleanup_salvage: Option<bool>,
     /// `Some(None)`: set to an empty command, which turns a lower layer's
     /// hook off.
     pub cleanup_pre_command: Option<Option<String>>,
@@ -135,6 +137,14 @@ impl Raw {
                     ))
                 })?;
                 raw.cleanup.delete_merged_branches = Some(b);
+            }
+            keys::TOML_CLEANUP_SALVAGE => {
+                let b = parse_git_bool(&text).ok_or_else(|| {
+                    at.error(format!(
+                        "{text:?} is not a boolean; git's spellings are {BOOL_SPELLINGS}"
+                    ))
+                })?;
+                raw.cleanup.salvage = Some(b);
             }
             keys::TOML_CLEANUP_PRE_COMMAND => raw.cleanup.pre_command = Some(text),
             keys::TOML_CREATE_COPY => raw.create.copy = Some(items),
@@ -215,6 +225,7 @@ impl Raw {
             cleanup_status,
             cleanup_older_than,
             cleanup_delete_merged: self.cleanup.delete_merged_branches,
+            cleanup_salvage: self.cleanup.salvage,
             cleanup_pre_command: hook(self.cleanup.pre_command, &at(keys::CLEANUP_PRE_COMMAND))?,
             create_copy,
             create_post_command: hook(self.create.post_command, &at(keys::CREATE_POST_COMMAND))?,

@@ -267,3 +267,21 @@ fn a_crash_after_the_removal_leaves_a_consistent_state() {
     assert!(repo.registered().iter().all(|p| !p.ends_with("d")));
     assert_eq!(tree_of(&repo, "refs/loop/salvage/d"), before);
 }
+
+#[test]
+fn config_cleanup_salvage_turns_it_on_and_is_off_by_default() {
+    let repo = TestRepo::new();
+    rejected_dirty(&repo, "d");
+    let v = repo.run(["--json", "cleanup"]).json();
+    assert_eq!(v.find_id("skipped", "d")["code"], "dirty", "{v}");
+    let shown = repo.run(["--json", "config"]).json();
+    assert_eq!(shown["cleanup.salvage"]["value"], false, "{shown}");
+    repo.git(["config", "loop.cleanupSalvage", "true"]);
+    let dry = repo.run(["--json", "cleanup", "--dry-run"]).json();
+    let planned = &dry.find_id("removed", "d")["salvage"];
+    assert_eq!(planned["ref"], "refs/loop/salvage/d", "{dry}");
+    assert!(planned["commit"].is_null() && repo.wt("d").exists());
+    let v = repo.run(["--json", "cleanup"]).json();
+    assert_eq!(v.ids("removed"), ["d"], "{v}");
+    assert!(v.find_id("removed", "d")["salvage"]["commit"].is_string());
+}
