@@ -24,8 +24,10 @@
 //! `before-checkout` (create, split add: after `add --no-checkout`, before
 //! the checkout), `holding-mutex`, `before-manifest-write`,
 //! `before-manifest-rename`, `after-manifest-rename`, `before-branch-delete`
-//! (`branches --delete-merged`: checked, not yet deleted); fail points:
-//! `manifest-write`.
+//! (`branches --delete-merged`: checked, not yet deleted), `after-salvage-ref`
+//! (`--salvage`: ref written, worktree not removed), `after-salvage-removal`
+//! (removed, entry not dropped); fail points: `manifest-write`,
+//! `salvage-ref-write` (a salvage built and verified, its ref not written).
 //!
 //! None of these variables is meant for users; all are documented in the README so
 //! nobody is surprised by them.

@@ -1,7 +1,8 @@
 //! Everything that touches git: [`repo`] reads through gix, [`cmd`] is the only
 //! place that spawns the `git` binary (for `git worktree add` and
-//! `git worktree remove`, `git branch -d` and `git hook run`), [`refusal`] reads
-//! git's refusal texts.
+//! `git worktree remove`, `git branch -d` and `git hook run`) but [`plumbing`],
+//! which runs salvage and restore's plumbing, [`refusal`] reads git's refusal
+//! texts.
 
 pub mod cmd;
 pub mod plumbing;
