@@ -14,9 +14,10 @@
 //! extra but ignored files ([`verify`]) — and only then is the ref written,
 //! compare-and-swap, with a reflog (so an earlier salvage of the same id
 //! stays reachable from `refs/loop/salvage/<id>@{1}` until reflogs expire).
-//! Then the worktree is made clean (`read-tree -u --reset HEAD`, `clean -f
-//! -d`: what both remove was just verified to be saved) and removed by `git
-//! worktree remove`, never forced. Ignored files are not kept: they are
+//! Then the worktree's index and `HEAD` (detached) are set to `W`, so `git
+//! worktree remove`, never forced, is the last check: it finds the worktree
+//! clean unless something changed since the verification, and then refuses
+//! (`HEAD` and the index are put back; the files were never touched). Ignored files are not kept: they are
 //! listed (count, bytes, paths) in the report and the `salvage` event.
 //!
 //! Never salvaged away: locked worktrees, submodules, nested repositories,
@@ -159,15 +160,60 @@ pub fn salvage_then_remove(
     crate::crash::point("after-salvage-ref");
     let salvaged = Salvaged {
         refname,
-        commit: Some(commit),
+        commit: Some(commit.clone()),
         ignored,
     };
-    // Everything these two remove was just verified to be in the salvage.
-    git_str(&abs, None, &["read-tree", "-u", "--reset", "HEAD"])?;
-    git_str(&abs, None, &["clean", "-f", "-d", "-q"])?;
-    let removal = super::remove::git_remove(r, id, &wt.admin_dir)?;
-    if matches!(removal, Removal::Removed(_)) {
-        crate::crash::point("after-salvage-removal");
-    }
+    let removal = remove_at(r, id, wt, &abs, &head, &commit)?;
+    let removal = match removal {
+        Removal::Skipped(mut skip) => {
+            skip.reason = format!(
+                "{} (its state at the check was saved to {} first)",
+                skip.reason, salvaged.refname
+            );
+            Removal::Skipped(skip)
+        }
+        removed => removed,
+    };
     Ok((removal, Some(salvaged)))
+}
+
+/// Remove the worktree, with git itself as the last check: its index and
+/// `HEAD` (detached) are set to the salvage `w` — whose tree was just
+/// verified to be its files — so `git worktree remove`, never forced, finds
+/// it clean unless something changed since; then git refuses, and `HEAD`
+/// and the index are put back as they were (the files were never touched).
+fn remove_at(
+    r: &Remover<'_>,
+    id: &str,
+    wt: &crate::git::repo::Worktree,
+    abs: &std::path::Path,
+    head: &gix::ObjectId,
+    w: &str,
+) -> Result<Removal> {
+    let on_branch = git_str(abs, None, &["symbolic-ref", "-q", "HEAD"]).ok();
+    git_str(abs, None, &["read-tree", w])?;
+    let msg = "git-loop salvage: detach at the salvage to remove";
+    git_str(
+        abs,
+        None,
+        &["update-ref", "--no-deref", "-m", msg, "HEAD", w],
+    )?;
+    match super::remove::git_remove(r, id, &wt.admin_dir)? {
+        Removal::Removed(note) => {
+            crate::crash::point("after-salvage-removal");
+            Ok(Removal::Removed(note))
+        }
+        Removal::Skipped(skip) => {
+            match &on_branch {
+                Some(name) => git_str(abs, None, &["symbolic-ref", "HEAD", name])?,
+                None => git_str(
+                    abs,
+                    None,
+                    &["update-ref", "--no-deref", "HEAD", &head.to_string()],
+                )?,
+            };
+            git_str(abs, None, &["read-tree", &format!("{w}^2^{{tree}}")])?;
+            Ok(Removal::Skipped(skip))
+        }
+    }
 }

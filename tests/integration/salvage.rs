@@ -285,3 +285,56 @@ fn config_cleanup_salvage_turns_it_on_and_is_off_by_default() {
     assert_eq!(v.ids("removed"), ["d"], "{v}");
     assert!(v.find_id("removed", "d")["salvage"]["commit"].is_string());
 }
+
+/// A file written after the check (paused between the ref write and the
+/// removal) makes git refuse the removal: nothing is lost, and `HEAD`, the
+/// index and the files are as they were.
+#[test]
+fn a_write_after_the_check_keeps_the_worktree_as_it_was() {
+    use std::io::BufRead;
+    let repo = TestRepo::new();
+    rejected_dirty(&repo, "d");
+    let status_before = repo.git_in(&repo.wt("d"), ["status", "--porcelain"]).stdout;
+    let go = repo.base().join("go");
+    let mut child = repo
+        .command()
+        .env(
+            "GIT_LOOP_TEST_CRASH",
+            format!("after-salvage-ref:until:{}", go.display()),
+        )
+        .args(["--json", "remove", "--salvage", "d"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let stderr = child.stderr.take().unwrap();
+    let mut lines = std::io::BufReader::new(stderr).lines();
+    assert!(lines.any(|l| l.unwrap().contains("paused at after-salvage-ref")));
+    fs::write(repo.wt("d").join("late.txt"), "written after the check\n").unwrap();
+    fs::write(&go, "").unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let skip = v.find_id("skipped", "d");
+    assert_eq!(skip["code"], "untracked", "{v}");
+    assert!(skip.text("reason").contains("refs/loop/salvage/d"), "{v}");
+    assert_eq!(
+        fs::read(repo.wt("d").join("late.txt")).unwrap(),
+        b"written after the check\n"
+    );
+    let mut expected = String::from_utf8(status_before).unwrap();
+    expected.push_str("?? late.txt\n");
+    let mut now: Vec<String> =
+        String::from_utf8(repo.git_in(&repo.wt("d"), ["status", "--porcelain"]).stdout)
+            .unwrap()
+            .lines()
+            .map(str::to_owned)
+            .collect();
+    let mut want: Vec<String> = expected.lines().map(str::to_owned).collect();
+    now.sort();
+    want.sort();
+    assert_eq!(now, want);
+    let head = repo.git_in(&repo.wt("d"), ["symbolic-ref", "HEAD"]).stdout;
+    assert_eq!(String::from_utf8(head).unwrap().trim(), "refs/heads/loop/d");
+    assert_eq!(repo.ids(), ["d"]);
+}

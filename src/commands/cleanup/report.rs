@@ -118,7 +118,7 @@ impl Report for CleanupReport {
         }
         if self.skipped.iter().any(|s| s.code.is_uncommitted_work()) {
             out.note(format_args!(
-                "hint: a skipped worktree holds uncommitted or untracked work; commit, stash or move it, then run cleanup again (git-loop never forces)"
+                "hint: a skipped worktree holds uncommitted or untracked work; commit, stash or move it, then run cleanup again, or add --salvage to save it to refs/loop/salvage/<id> and remove it (git-loop never forces)"
             ));
         }
         Ok(())
