@@ -35,10 +35,11 @@ __git_loop_opts() {
         '') echo '-C --repo --json -q --quiet -h --help -V --version' ;;
         create) echo '--pattern --base --reuse --sparse --fetch -C --repo --json -q --quiet -h --help' ;;
         mark) echo '--detect-merged --dry-run -C --repo --json -q --quiet -h --help' ;;
-        cleanup) echo '--status --older-than --dry-run --delete-merged-branches --recycle -C --repo --json -q --quiet -h --help' ;;
-        remove) echo '--dry-run -C --repo --json -q --quiet -h --help' ;;
+        cleanup) echo '--status --older-than --dry-run --delete-merged-branches --recycle --salvage -C --repo --json -q --quiet -h --help' ;;
+        remove) echo '--dry-run --salvage -C --repo --json -q --quiet -h --help' ;;
+        restore) echo '-C --repo --json -q --quiet -h --help' ;;
         reconcile) echo '--remove-orphan --adopt --min-age --dry-run -C --repo --json -q --quiet -h --help' ;;
-        list) echo '--status -l --long -C --repo --json -q --quiet -h --help' ;;
+        list) echo '--status -l --long --salvaged -C --repo --json -q --quiet -h --help' ;;
         path) echo '-C --repo --json -q --quiet -h --help' ;;
         run) echo '-C --repo --json -q --quiet -h --help' ;;
         branches) echo '--delete-merged --dry-run -C --repo --json -q --quiet -h --help' ;;
@@ -79,16 +80,17 @@ __git_loop_value() {
 
 __git_loop_positional() {
     case "$1:$2" in
-        help:0) __git_loop_words 'create mark cleanup remove reconcile list path run branches conflicts log trust mcp claude-hook schema pool config' ;;
+        help:0) __git_loop_words 'create mark cleanup remove restore reconcile list path run branches conflicts log trust mcp claude-hook schema pool config' ;;
         create:0) COMPREPLY=() ;;
         mark:0) __git_loop_words "$(__git_loop_ids)" ;;
         mark:1) __git_loop_words 'active rejected escalated merged stale' ;;
         remove:0) __git_loop_words "$(__git_loop_ids)" ;;
+        restore:0) __git_loop_words "$(__git_loop_ids)" ;;
         path:0) __git_loop_words "$(__git_loop_ids)" ;;
         run:0) __git_loop_words "$(__git_loop_ids)" ;;
         run:1) COMPREPLY=() ;;
         log:0) __git_loop_words "$(__git_loop_ids)" ;;
-        schema:0) __git_loop_words 'all branches cleanup config conflicts create list log mark path pool reconcile remove trust error mcp-tools' ;;
+        schema:0) __git_loop_words 'all branches cleanup config conflicts create list log mark path pool reconcile remove restore trust error mcp-tools' ;;
         *) COMPREPLY=() ;;
     esac
 }
@@ -126,7 +128,7 @@ __git_loop_reply() {
         return
     fi
     if [[ -z $sub ]]; then
-        COMPREPLY=($(compgen -W 'create mark cleanup remove reconcile list path run branches conflicts log trust mcp claude-hook schema pool config help' -- "$cur"))
+        COMPREPLY=($(compgen -W 'create mark cleanup remove restore reconcile list path run branches conflicts log trust mcp claude-hook schema pool config help' -- "$cur"))
         return
     fi
     __git_loop_positional "$sub" "$npos"

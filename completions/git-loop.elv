@@ -31,6 +31,7 @@ set edit:completion:arg-completer[git-loop] = {|@words|
             cand mark 'Record what a run became (never deletes it)'
             cand cleanup 'Remove the worktrees of finished runs (never forced; branches are kept)'
             cand remove 'Remove the worktrees of the named runs, whatever their status but active (cleanup''s rules)'
+            cand restore 'Bring back a run saved by `remove --salvage` or `cleanup --salvage`, as it was'
             cand reconcile 'Compare git''s worktrees with the manifest: report orphans, drop vanished runs'
             cand list 'List recorded runs'
             cand path 'Print the absolute path of a run''s worktree'
@@ -79,6 +80,7 @@ set edit:completion:arg-completer[git-loop] = {|@words|
             cand --dry-run 'Report what would be removed; change nothing'
             cand --delete-merged-branches 'Also delete each removed run''s branch, only if its work is in its base (ancestor, squash or rebase)'
             cand --recycle 'Put worktrees that would be removed back into the warm pool instead (up to pool.size)'
+            cand --salvage 'Save a dirty run''s changes to refs/loop/salvage/<id> first, then remove it'
             cand --json 'Machine-readable output: one JSON document on stdout'
             cand -q 'No progress or summary lines on stderr'
             cand --quiet 'No progress or summary lines on stderr'
@@ -89,6 +91,16 @@ set edit:completion:arg-completer[git-loop] = {|@words|
             cand -C 'Repository to operate on (default: the current directory)'
             cand --repo 'Repository to operate on (default: the current directory)'
             cand --dry-run 'Report what would be removed; change nothing'
+            cand --salvage 'Save a dirty run''s changes to refs/loop/salvage/<id> first, then remove it'
+            cand --json 'Machine-readable output: one JSON document on stdout'
+            cand -q 'No progress or summary lines on stderr'
+            cand --quiet 'No progress or summary lines on stderr'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'git-loop;restore'= {
+            cand -C 'Repository to operate on (default: the current directory)'
+            cand --repo 'Repository to operate on (default: the current directory)'
             cand --json 'Machine-readable output: one JSON document on stdout'
             cand -q 'No progress or summary lines on stderr'
             cand --quiet 'No progress or summary lines on stderr'
@@ -114,6 +126,7 @@ set edit:completion:arg-completer[git-loop] = {|@words|
             cand --repo 'Repository to operate on (default: the current directory)'
             cand -l 'Also show, per run, uncommitted work, commits ahead of and behind its base, and whether it is merged'
             cand --long 'Also show, per run, uncommitted work, commits ahead of and behind its base, and whether it is merged'
+            cand --salvaged 'List the salvaged runs (refs/loop/salvage/<id>) instead, for `git loop restore`'
             cand --ids 'Print only the run ids, one a line (for shell completion)'
             cand --json 'Machine-readable output: one JSON document on stdout'
             cand -q 'No progress or summary lines on stderr'
@@ -305,6 +318,7 @@ set edit:completion:arg-completer[git-loop] = {|@words|
             cand mark 'Record what a run became (never deletes it)'
             cand cleanup 'Remove the worktrees of finished runs (never forced; branches are kept)'
             cand remove 'Remove the worktrees of the named runs, whatever their status but active (cleanup''s rules)'
+            cand restore 'Bring back a run saved by `remove --salvage` or `cleanup --salvage`, as it was'
             cand reconcile 'Compare git''s worktrees with the manifest: report orphans, drop vanished runs'
             cand list 'List recorded runs'
             cand path 'Print the absolute path of a run''s worktree'
@@ -327,6 +341,8 @@ set edit:completion:arg-completer[git-loop] = {|@words|
         &'git-loop;help;cleanup'= {
         }
         &'git-loop;help;remove'= {
+        }
+        &'git-loop;help;restore'= {
         }
         &'git-loop;help;reconcile'= {
         }

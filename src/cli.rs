@@ -66,6 +66,11 @@ pub enum Command {
         after_help = "The runs' worktrees are removed as cleanup removes them: never forced, skipped with a code when\nanything in them would be lost, branches kept, entries dropped. An active or unknown id\nrefuses the whole command before anything changes.\n\nExample:\n  git loop remove try-a try-b --dry-run"
     )]
     Remove(RemoveArgs),
+    /// Bring back a run saved by `remove --salvage` or `cleanup --salvage`, as it was
+    #[command(
+        after_help = "The worktree comes back at .loop-worktrees/<RUN_ID> on loop/<RUN_ID> (recreated at the\nsalvage's first parent if the branch is gone), with its changes as they were: staged stays\nstaged, untracked stays untracked. The run is recorded as active again; the salvage ref\nrefs/loop/salvage/<RUN_ID> is kept until the next salvage of that id.\n\nExample:\n  git loop list --salvaged && git loop restore try-a"
+    )]
+    Restore(RestoreArgs),
     /// Compare git's worktrees with the manifest: report orphans, drop vanished runs
     #[command(after_help = "Example:\n  git loop reconcile --remove-orphan old-run")]
     Reconcile(ReconcileArgs),
@@ -131,7 +136,7 @@ pub struct SchemaArgs {
     /// Which schema (default: all)
     #[arg(value_parser = [
         "all", "branches", "cleanup", "config", "conflicts", "create", "list", "log", "mark",
-        "path", "pool", "reconcile", "remove", "trust", "error", "mcp-tools",
+        "path", "pool", "reconcile", "remove", "restore", "trust", "error", "mcp-tools",
     ])]
     pub name: Option<String>,
 }
@@ -224,7 +229,12 @@ pub struct CleanupArgs {
 
     /// Put worktrees that would be removed back into the warm pool instead (up to pool.size)
     #[arg(long)]
+    #[serde(default)]
     pub recycle: bool,
+    /// Save a dirty run's changes to refs/loop/salvage/<id> first, then remove it
+    #[arg(long)]
+    #[serde(default)]
+    pub salvage: bool,
 }
 
 #[derive(Debug, Args)]
@@ -257,6 +267,18 @@ pub struct RemoveArgs {
     #[arg(long)]
     #[serde(default)]
     pub dry_run: bool,
+
+    /// Save a dirty run's changes to refs/loop/salvage/<id> first, then remove it
+    #[arg(long)]
+    #[serde(default)]
+    pub salvage: bool,
+}
+
+#[derive(Debug, Args, JsonSchema)]
+pub struct RestoreArgs {
+    /// Id of the salvaged run
+    #[arg(value_parser = RunId::parse)]
+    pub run_id: RunId,
 }
 
 #[derive(Debug, Args, JsonSchema)]
@@ -291,6 +313,11 @@ pub struct ListArgs {
     #[arg(short, long)]
     #[serde(default)]
     pub long: bool,
+
+    /// List the salvaged runs (refs/loop/salvage/<id>) instead, for `git loop restore`
+    #[arg(long, conflicts_with_all = ["status", "long", "ids"])]
+    #[serde(default)]
+    pub salvaged: bool,
 
     /// Print only the run ids, one a line (for shell completion)
     #[arg(long, hide = true)]

@@ -25,8 +25,10 @@
 //! the checkout), `holding-mutex`, `before-manifest-write`,
 //! `before-manifest-rename`, `after-manifest-rename`, `before-branch-delete`
 //! (`branches --delete-merged`, `cleanup --delete-merged-branches`: checked,
-//! not yet deleted); fail points:
-//! `manifest-write`.
+//! not yet deleted), `after-salvage-ref` (`--salvage`: ref written, worktree
+//! not removed), `after-salvage-removal` (removed, entry not dropped); fail
+//! points: `manifest-write`, `salvage-ref-write` (a salvage built and
+//! verified, its ref not written).
 //!
 //! None of these variables is meant for users; all are documented in the README so
 //! nobody is surprised by them.
@@ -48,17 +50,34 @@ pub fn point(name: &str) {
         return;
     }
     if mode == "pause" {
-        eprintln!("paused at {name}");
+        announce(name);
         std::thread::sleep(std::time::Duration::from_secs(3600));
     }
     if let Some(file) = mode.strip_prefix("until:") {
-        eprintln!("paused at {name}");
+        announce(name);
         while !std::path::Path::new(file).exists() {
             std::thread::sleep(std::time::Duration::from_millis(20));
         }
         return;
     }
     std::process::abort();
+}
+
+/// `paused at <point>` on stderr, through a handle of its own: a point
+/// reached in a worker thread (a `--salvage` removal) must not wait for the
+/// lock on `std::io::stderr()` that the main thread holds for the whole run.
+fn announce(name: &str) {
+    use std::io::Write;
+    let line = format!("paused at {name}\n");
+    match std::fs::OpenOptions::new()
+        .write(true)
+        .open("/proc/self/fd/2")
+    {
+        Ok(mut f) => {
+            let _ = f.write_all(line.as_bytes());
+        }
+        Err(_) => eprint!("{line}"),
+    }
 }
 
 /// `GIT_LOOP_TEST_OPS_DEADLINE_SECS`: a shorter wait for the

@@ -183,6 +183,16 @@ pub enum Error {
     #[error("{0}")]
     Git(CommandError),
 
+    #[error("could not salvage {id}; nothing was removed: {reason}")]
+    Salvage { id: String, reason: String },
+
+    #[error("no salvage of {id}: refs/loop/salvage/{id} does not exist")]
+    #[diagnostic(help("`git loop list --salvaged` lists the salvaged runs"))]
+    NoSalvage { id: String },
+
+    #[error("run {id} has a worktree at {path}; restore only brings back a removed run")]
+    RestoreExists { id: String, path: String },
+
     #[error("the checkout of the new worktree {path} failed: {reason}")]
     #[diagnostic(help(
         "the worktree is registered with git but not recorded; look at it, and remove it by hand (git worktree remove --force) only if nothing in it matters"
@@ -270,6 +280,9 @@ impl Error {
             Error::LockTimeout { .. } => "lock-timeout",
             Error::MutexLost { .. } => "mutex-lost",
             Error::Git(_) => "git-failed",
+            Error::Salvage { .. } => "salvage-failed",
+            Error::NoSalvage { .. } => "no-salvage",
+            Error::RestoreExists { .. } => "run-exists",
             Error::Checkout { .. } => "checkout-failed",
             Error::Config { .. } => "invalid-config",
             Error::Repository(_) => "repository",

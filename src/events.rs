@@ -40,6 +40,10 @@ pub enum EventKind {
     BranchDelete,
     /// `reconcile --adopt` recorded an orphan as an active run.
     Adopt,
+    /// A worktree saved to `refs/loop/salvage/<id>` before its removal.
+    Salvage,
+    /// A salvaged run brought back by `git loop restore`.
+    Restore,
 }
 
 impl EventKind {
@@ -54,6 +58,8 @@ impl EventKind {
             EventKind::Reuse => "reuse",
             EventKind::BranchDelete => "branch-delete",
             EventKind::Adopt => "adopt",
+            EventKind::Salvage => "salvage",
+            EventKind::Restore => "restore",
         }
     }
 }

@@ -172,7 +172,7 @@ fn remove_run(cli: &Cli, input: &Input, out: &mut Out<'_>) -> std::result::Resul
         mark::run(&ctx, &run_id, Status::Stale, out)?;
     }
     let choose = |manifest: &Manifest| Ok(manifest.find(&id).into_iter().cloned().collect());
-    let report = cleanup::reclaim(&ctx, &Status::ALL, false, false, false, choose, out)?;
+    let report = cleanup::reclaim(&ctx, &Status::ALL, cleanup::Options::default(), choose, out)?;
     let mut sink = std::io::sink();
     let mut notes = Out {
         stdout: &mut *out.stderr,

@@ -55,6 +55,7 @@ pub struct Flags {
     pub dry_run: bool,
     pub delete_merged_branches: bool,
     pub recycle: bool,
+    pub salvage: bool,
 }
 
 impl From<&CleanupArgs> for Flags {
@@ -65,6 +66,7 @@ impl From<&CleanupArgs> for Flags {
             dry_run: args.dry_run,
             delete_merged_branches: args.delete_merged_branches,
             recycle: args.recycle,
+            salvage: args.salvage,
         }
     }
 }
@@ -104,16 +106,31 @@ pub fn run(ctx: &Ctx, flags: &Flags, out: &mut Out<'_>) -> Result<CleanupReport>
     };
     let delete_merged =
         flags.delete_merged_branches || settings.cleanup_delete_merged_branches.value;
-    let recycle = flags.recycle || settings.cleanup_recycle.value;
+    let salvage = flags.salvage || settings.cleanup_salvage.value;
     reclaim(
         ctx,
         &statuses,
-        flags.dry_run,
-        delete_merged,
-        recycle,
+        Options {
+            dry_run: flags.dry_run,
+            delete_merged,
+            salvage,
+            recycle: flags.recycle || settings.cleanup_recycle.value,
+        },
         |manifest| Ok(select(manifest, &statuses, older_than)),
         out,
     )
+}
+
+/// How [`reclaim`] removes: a dry run, deleting merged branches, salvaging
+/// dirty runs first (see [`crate::worktree::salvage`]), recycling into the
+/// warm pool.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Options {
+    pub dry_run: bool,
+    pub delete_merged: bool,
+    pub salvage: bool,
+    /// Put worktrees that would be removed back into the warm pool.
+    pub recycle: bool,
 }
 
 /// Remove the worktrees of the runs `choose` picks from the manifest, with
@@ -127,12 +144,16 @@ pub fn run(ctx: &Ctx, flags: &Flags, out: &mut Out<'_>) -> Result<CleanupReport>
 pub(crate) fn reclaim(
     ctx: &Ctx,
     statuses: &[Status],
-    dry_run: bool,
-    delete_merged: bool,
-    recycle: bool,
+    options: Options,
     choose: impl Fn(&Manifest) -> Result<Vec<Entry>>,
     out: &mut Out<'_>,
 ) -> Result<CleanupReport> {
+    let Options {
+        dry_run,
+        delete_merged,
+        salvage,
+        recycle,
+    } = options;
     let settings = ctx.settings()?;
     // An untrusted hook refuses the cleanup before anything changes (a dry
     // run too: it predicts the real one).
@@ -206,8 +227,11 @@ pub(crate) fn reclaim(
         &remover,
         &selected,
         statuses,
-        dry_run,
-        recycler.as_ref(),
+        &pool::How {
+            dry_run,
+            salvage,
+            recycler: recycler.as_ref(),
+        },
         out,
     );
     // Entries removed without git (directory and registration already
@@ -218,7 +242,7 @@ pub(crate) fn reclaim(
     let mut first_error = None;
     for (entry, outcome) in selected.into_iter().zip(outcomes) {
         match outcome {
-            Ok(Removal::Removed(note)) => {
+            Ok((Removal::Removed(note), salvaged)) => {
                 if remover.registration(&entry.id).is_none() {
                     unlogged.insert(entry.id.clone());
                 }
@@ -231,10 +255,11 @@ pub(crate) fn reclaim(
                     branch_tip: None,
                     branch_kept: None,
                     note,
+                    salvage: salvaged,
                 });
                 gone.push(entry);
             }
-            Ok(Removal::Skipped(skip)) => {
+            Ok((Removal::Skipped(skip), _)) => {
                 report.skipped.push(SkippedEntry::new(&entry.id, skip));
             }
             Err(e) => {

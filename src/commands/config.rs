@@ -13,8 +13,8 @@ use crate::commands::Ctx;
 use crate::config::keys::{TOML_CLEANUP_RECYCLE, TOML_POOL_SIZE};
 use crate::config::{
     TOML_BASE, TOML_CLAUDE_PATTERN, TOML_CLEANUP_DELETE_MERGED, TOML_CLEANUP_OLDER_THAN,
-    TOML_CLEANUP_PRE_COMMAND, TOML_CLEANUP_STATUS, TOML_CREATE_COPY, TOML_CREATE_FETCH,
-    TOML_CREATE_IGNORE_FILE, TOML_CREATE_POST_COMMAND,
+    TOML_CLEANUP_PRE_COMMAND, TOML_CLEANUP_SALVAGE, TOML_CLEANUP_STATUS, TOML_CREATE_COPY,
+    TOML_CREATE_FETCH, TOML_CREATE_IGNORE_FILE, TOML_CREATE_POST_COMMAND,
 };
 use crate::error::Result;
 use crate::output::{Out, Report};
@@ -36,6 +36,8 @@ pub struct ConfigReport {
     pub cleanup_older_than: Shown<Option<String>>,
     #[serde(rename = "cleanup.delete-merged-branches")]
     pub cleanup_delete_merged_branches: Shown<bool>,
+    #[serde(rename = "cleanup.salvage")]
+    pub cleanup_salvage: Shown<bool>,
     #[serde(rename = "cleanup.pre-command")]
     pub cleanup_pre_command: Shown<Option<String>>,
     #[serde(rename = "create.copy")]
@@ -75,6 +77,11 @@ impl Report for ConfigReport {
                 TOML_CLEANUP_DELETE_MERGED,
                 self.cleanup_delete_merged_branches.value.to_string(),
                 &self.cleanup_delete_merged_branches.source,
+            ),
+            (
+                TOML_CLEANUP_SALVAGE,
+                self.cleanup_salvage.value.to_string(),
+                &self.cleanup_salvage.source,
             ),
             (
                 TOML_CLEANUP_PRE_COMMAND,
@@ -200,6 +207,10 @@ pub fn run(ctx: &Ctx) -> Result<ConfigReport> {
         cleanup_delete_merged_branches: Shown {
             value: s.cleanup_delete_merged_branches.value,
             source: s.cleanup_delete_merged_branches.origin.to_string(),
+        },
+        cleanup_salvage: Shown {
+            value: s.cleanup_salvage.value,
+            source: s.cleanup_salvage.origin.to_string(),
         },
         cleanup_pre_command: Shown {
             value: s.cleanup_pre_command.value.clone(),

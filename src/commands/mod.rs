@@ -15,6 +15,7 @@ pub mod path;
 pub mod pool;
 pub mod reconcile;
 pub mod remove;
+pub mod restore;
 pub mod run;
 pub mod schema;
 pub mod trust;
@@ -77,6 +78,11 @@ pub fn dispatch(cli: &Cli, out: &mut Out<'_>) -> std::result::Result<(), Fail> {
         Command::Reconcile(args) => {
             let ctx = Ctx::open(cli)?;
             emit(reconcile::run(&ctx, args, out)?, out)
+        }
+        Command::List(args) if args.salvaged => emit(restore::list(&Ctx::open(cli)?)?, out),
+        Command::Restore(args) => {
+            let ctx = Ctx::open(cli)?;
+            emit(restore::run(&ctx, &args.run_id, out)?, out)
         }
         Command::List(args) => {
             let filter = args.status.as_ref().map(|s| s.0.as_slice());

@@ -8,7 +8,7 @@
 
 use crate::cli::RemoveArgs;
 use crate::commands::Ctx;
-use crate::commands::cleanup::{CleanupReport, reclaim};
+use crate::commands::cleanup::{CleanupReport, Options, reclaim};
 use crate::error::{Error, Result};
 use crate::manifest::{Entry, Manifest, Status};
 use crate::output::Out;
@@ -50,9 +50,12 @@ pub fn run(ctx: &Ctx, args: &RemoveArgs, out: &mut Out<'_>) -> Result<CleanupRep
     reclaim(
         ctx,
         &REMOVABLE,
-        args.dry_run,
-        false,
-        false,
+        Options {
+            dry_run: args.dry_run,
+            delete_merged: false,
+            salvage: args.salvage,
+            recycle: false,
+        },
         |manifest| choose(manifest, &ids),
         out,
     )

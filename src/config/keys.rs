@@ -46,6 +46,14 @@ pub const CLEANUP_DELETE_MERGED: Key = Key {
 };
 pub const DEFAULT_CLEANUP_DELETE_MERGED: bool = false;
 
+/// Salvage a dirty run to `refs/loop/salvage/<id>`, then remove it.
+pub const CLEANUP_SALVAGE: Key = Key {
+    toml: "cleanup.salvage",
+    git: "loop.cleanupSalvage",
+    env: "GIT_LOOP_CLEANUP_SALVAGE",
+};
+pub const DEFAULT_CLEANUP_SALVAGE: bool = false;
+
 /// A hook run before `cleanup` removes a worktree. None by default.
 pub const CLEANUP_PRE_COMMAND: Key = Key {
     toml: "cleanup.pre-command",
@@ -112,11 +120,12 @@ pub const DEFAULT_POOL_SIZE: usize = 4;
 pub const MAX_POOL_SIZE: usize = 256;
 
 /// Every setting, in the order `git loop config` shows them.
-pub const ALL: [Key; 12] = [
+pub const ALL: [Key; 13] = [
     BASE,
     CLEANUP_STATUS,
     CLEANUP_OLDER_THAN,
     CLEANUP_DELETE_MERGED,
+    CLEANUP_SALVAGE,
     CLEANUP_PRE_COMMAND,
     CREATE_COPY,
     CREATE_POST_COMMAND,
@@ -132,6 +141,7 @@ pub const TOML_BASE: &str = BASE.toml;
 pub const TOML_CLEANUP_STATUS: &str = CLEANUP_STATUS.toml;
 pub const TOML_CLEANUP_OLDER_THAN: &str = CLEANUP_OLDER_THAN.toml;
 pub const TOML_CLEANUP_DELETE_MERGED: &str = CLEANUP_DELETE_MERGED.toml;
+pub const TOML_CLEANUP_SALVAGE: &str = CLEANUP_SALVAGE.toml;
 pub const TOML_CLEANUP_PRE_COMMAND: &str = CLEANUP_PRE_COMMAND.toml;
 pub const TOML_CREATE_COPY: &str = CREATE_COPY.toml;
 pub const TOML_CREATE_POST_COMMAND: &str = CREATE_POST_COMMAND.toml;

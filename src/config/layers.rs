@@ -39,6 +39,7 @@ pub fn defaults() -> Layer {
             cleanup_status: Some(keys::DEFAULT_CLEANUP_STATUS.to_vec()),
             cleanup_older_than: None,
             cleanup_delete_merged: Some(keys::DEFAULT_CLEANUP_DELETE_MERGED),
+            cleanup_salvage: Some(keys::DEFAULT_CLEANUP_SALVAGE),
             cleanup_pre_command: Some(None),
             create_copy: Some(Vec::new()),
             create_post_command: Some(None),

@@ -40,8 +40,8 @@ pub mod validate;
 
 pub use keys::{
     IgnoreFile, TOML_BASE, TOML_CLAUDE_PATTERN, TOML_CLEANUP_DELETE_MERGED,
-    TOML_CLEANUP_OLDER_THAN, TOML_CLEANUP_PRE_COMMAND, TOML_CLEANUP_STATUS, TOML_CREATE_COPY,
-    TOML_CREATE_FETCH, TOML_CREATE_IGNORE_FILE, TOML_CREATE_POST_COMMAND,
+    TOML_CLEANUP_OLDER_THAN, TOML_CLEANUP_PRE_COMMAND, TOML_CLEANUP_SALVAGE, TOML_CLEANUP_STATUS,
+    TOML_CREATE_COPY, TOML_CREATE_FETCH, TOML_CREATE_IGNORE_FILE, TOML_CREATE_POST_COMMAND,
 };
 pub use layers::{Layer, TomlFile, repo_toml_path, user_toml_path};
 pub use source::{Origin, Sourced};
@@ -53,6 +53,8 @@ pub struct Settings {
     pub cleanup_status: Sourced<Vec<Status>>,
     pub cleanup_older_than: Sourced<Option<SignedDuration>>,
     pub cleanup_delete_merged_branches: Sourced<bool>,
+    /// Salvage dirty runs before removing them (`cleanup --salvage`).
+    pub cleanup_salvage: Sourced<bool>,
     /// Gitignore-style patterns of untracked or ignored files to copy from the
     /// main worktree into a new one.
     pub create_copy: Sourced<Vec<String>>,
@@ -122,6 +124,7 @@ impl Settings {
                 .unwrap_or(Sourced::new(None, Origin::Default)),
             cleanup_delete_merged_branches: pick(&all, |v| v.cleanup_delete_merged.as_ref())
                 .expect(SET),
+            cleanup_salvage: pick(&all, |v| v.cleanup_salvage.as_ref()).expect(SET),
             create_copy: pick(&all, |v| v.create_copy.as_ref()).expect(SET),
             create_post_command: pick(&all, |v| v.create_post_command.as_ref()).expect(SET),
             cleanup_pre_command: pick(&all, |v| v.cleanup_pre_command.as_ref()).expect(SET),
@@ -159,6 +162,10 @@ mod tests {
         assert_eq!(
             example.cleanup_delete_merged_branches.value,
             defaults.cleanup_delete_merged_branches.value
+        );
+        assert_eq!(
+            example.cleanup_salvage.value,
+            defaults.cleanup_salvage.value
         );
         assert_eq!(example.create_copy.value, defaults.create_copy.value);
         assert_eq!(

@@ -71,6 +71,7 @@ pub struct RawCleanup {
     pub older_than: Option<String>,
     #[serde(rename = "delete-merged-branches")]
     pub delete_merged_branches: Option<bool>,
+    pub salvage: Option<bool>,
     #[serde(rename = "pre-command")]
     pub pre_command: Option<String>,
     pub recycle: Option<bool>,
@@ -91,6 +92,7 @@ pub struct Values {
     pub cleanup_status: Option<Vec<Status>>,
     pub cleanup_older_than: Option<SignedDuration>,
     pub cleanup_delete_merged: Option<bool>,
+    pub cleanup_salvage: Option<bool>,
     /// `Some(None)`: set to an empty command, which turns a lower layer's
     /// hook off.
     pub cleanup_pre_command: Option<Option<String>>,
@@ -181,6 +183,7 @@ impl Raw {
                 raw.cleanup.recycle = Some(b);
             }
             keys::TOML_POOL_SIZE => raw.pool.size = Some(SizeValue::Text(text)),
+            keys::TOML_CLEANUP_SALVAGE => raw.cleanup.salvage = Some(git_bool(&text, at)?),
             keys::TOML_CREATE_COPY => raw.create.copy = Some(items),
             keys::TOML_CREATE_POST_COMMAND => raw.create.post_command = Some(text),
             keys::TOML_CREATE_IGNORE_FILE => raw.create.ignore_file = Some(text),
@@ -269,6 +272,7 @@ impl Raw {
             cleanup_status,
             cleanup_older_than,
             cleanup_delete_merged: self.cleanup.delete_merged_branches,
+            cleanup_salvage: self.cleanup.salvage,
             cleanup_pre_command: hook(self.cleanup.pre_command, &at(keys::CLEANUP_PRE_COMMAND))?,
             create_copy,
             create_post_command: hook(self.create.post_command, &at(keys::CREATE_POST_COMMAND))?,

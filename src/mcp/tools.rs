@@ -15,7 +15,7 @@ use serde_json::{Map, Value, json};
 
 use crate::cli::{
     BranchesArgs, CleanupArgs, Cli, ConflictsArgs, CreateArgs, ListArgs, LogArgs, MarkArgs,
-    PathArgs, ReconcileArgs, RemoveArgs,
+    PathArgs, ReconcileArgs, RemoveArgs, RestoreArgs,
 };
 
 /// One MCP tool: a git-loop command.
@@ -55,6 +55,7 @@ tools! {
     "reconcile" => ReconcileArgs, true;
     "branches" => BranchesArgs, true;
     "conflicts" => ConflictsArgs, false;
+    "restore" => RestoreArgs, false;
 }
 
 /// A tool's input: the command's arguments, and the repository.

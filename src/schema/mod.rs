@@ -14,8 +14,18 @@ use crate::commands::{
     branches::BranchesReport, cleanup::CleanupReport, config::ConfigReport,
     conflicts::ConflictsReport, create::CreateReport, list::ListReport, log::LogReport,
     mark::MarkReport, mark::detect::DetectReport, path::PathReport, pool::report::PoolReport,
-    reconcile::ReconcileReport, trust::TrustReport,
+    reconcile::ReconcileReport, restore::RestoreReport, restore::list::SalvagedList,
+    trust::TrustReport,
 };
+
+/// `list --json` prints the runs, or with `--salvaged` the salvaged ones.
+#[derive(JsonSchema)]
+#[serde(untagged)]
+#[allow(dead_code)]
+enum ListOutput {
+    Runs(ListReport),
+    Salvaged(SalvagedList),
+}
 
 /// `mark --json` prints one of two documents: a run's new status, or with
 /// `--detect-merged` the runs found merged.
@@ -62,7 +72,7 @@ pub fn outputs() -> Vec<(&'static str, Value)> {
         ("cleanup", schema_of::<CleanupReport>(&doc("cleanup"))),
         ("config", schema_of::<ConfigReport>(&doc("config"))),
         ("create", schema_of::<CreateReport>(&doc("create"))),
-        ("list", schema_of::<ListReport>(&doc("list"))),
+        ("list", schema_of::<ListOutput>(&doc("list"))),
         ("log", schema_of::<LogReport>(&doc("log"))),
         ("conflicts", schema_of::<ConflictsReport>(&doc("conflicts"))),
         ("mark", schema_of::<MarkOutput>(&doc("mark"))),
@@ -70,6 +80,7 @@ pub fn outputs() -> Vec<(&'static str, Value)> {
         ("pool", schema_of::<PoolReport>(&doc("pool"))),
         ("reconcile", schema_of::<ReconcileReport>(&doc("reconcile"))),
         ("remove", schema_of::<CleanupReport>(&doc("remove"))),
+        ("restore", schema_of::<RestoreReport>(&doc("restore"))),
         ("trust", schema_of::<TrustReport>(&doc("trust"))),
         (
             "error",

@@ -48,6 +48,7 @@
 mod remove;
 mod risk;
 mod run_lock;
+pub mod salvage;
 mod skip;
 
 pub use remove::{Remover, remove_worktree};

@@ -132,8 +132,16 @@ pub fn remove_worktree(r: &Remover<'_>, id: &str, dry_run: bool) -> Result<Remov
             },
         });
     }
+    git_remove(r, id, &wt.admin_dir)
+}
+
+/// `git worktree remove` of `.loop-worktrees/<id>` (never forced), after the
+/// checks: git's refusals become skips, a transient failure is retried, and a
+/// leftover holding only git's files is finished (see [`crate::leftover`]).
+pub(super) fn git_remove(r: &Remover<'_>, id: &str, admin_dir: &Path) -> Result<Removal> {
+    let abs = r.loop_dir.join(id);
     let rel = crate::runid::rel_path(id);
-    let admin = wt.admin_dir.clone();
+    let admin = admin_dir.to_path_buf();
     let mut attempt = 0;
     loop {
         match r.git.worktree_remove(&rel)? {

@@ -232,6 +232,7 @@ fn bash_completes_git_loop_through_gits_own_completion() {
             "pool",
             "reconcile",
             "remove",
+            "restore",
             "run",
             "schema",
             "trust"

@@ -7,6 +7,7 @@ use crate::error::Result;
 use crate::lock::ManifestMutex;
 use crate::manifest::{Entry, Manifest, Status};
 use crate::output::Out;
+use crate::worktree::salvage::Salvaged;
 use crate::worktree::{Removal, Remover, Skip, SkipCode, remove_worktree};
 
 /// The manifest as it is now, for the re-check before each removal: re-read
@@ -91,9 +92,13 @@ fn remove_one(
     current: &Current<'_>,
     entry: &Entry,
     statuses: &[Status],
-    dry_run: bool,
-    recycler: Option<&crate::commands::pool::Recycler>,
-) -> Result<(Removal, Option<String>)> {
+    how: &How<'_>,
+) -> Result<(Removal, Option<Salvaged>, Option<String>)> {
+    let How {
+        dry_run,
+        salvage,
+        recycler,
+    } = *how;
     let registered = remover.registration(&entry.id).is_some();
     let _lock = if !dry_run && registered {
         Some(remover.run_lock(&entry.id)?)
@@ -104,26 +109,55 @@ fn remove_one(
         && registered
         && let Some(skip) = no_longer_selected(current.get()?.as_ref(), entry, statuses)
     {
-        return Ok((Removal::Skipped(skip), None));
+        return Ok((Removal::Skipped(skip), None, None));
     }
-    let outcome = match recycler {
+    // `--recycle`: a worktree that would be removed goes back into the warm
+    // pool instead, while it has room (see `commands::pool`); one that is
+    // not removable is skipped as ever, and may then be salvaged.
+    let first = match recycler {
         Some(recycler) if !dry_run => crate::commands::pool::recycle(remover, recycler, &entry.id)?,
         _ => remove_worktree(remover, &entry.id, dry_run)?,
     };
-    let mut warning = None;
+    let (outcome, salvaged) = match first {
+        Removal::Skipped(skip) if salvage => {
+            crate::worktree::salvage::salvage_then_remove(remover, entry, skip, dry_run)?
+        }
+        outcome => (outcome, None),
+    };
+    let mut events = Vec::new();
+    if let Some(s) = salvaged.as_ref().filter(|_| !dry_run) {
+        events.push(s.event(&entry.id));
+    }
     if !dry_run
         && registered
         && let Removal::Removed(note) = &outcome
     {
         let mut event = crate::events::Event::new(crate::events::EventKind::Remove, &entry.id);
         event.detail = note.clone();
+        events.push(event);
+    }
+    let mut warning = None;
+    if !events.is_empty() {
         let logged = ManifestMutex::acquire(&remover.loop_dir)
             .map_err(|e| e.to_string())
-            .and_then(|_mutex| crate::events::append(&remover.loop_dir, &[event]));
+            .and_then(|_mutex| crate::events::append(&remover.loop_dir, &events));
         warning = logged.err().map(|e| format!("warning: event log: {e}"));
     }
-    Ok((outcome, warning))
+    Ok((outcome, salvaged, warning))
 }
+
+/// How each selected worktree is removed: a dry run, salvaged first when
+/// only its changes stand in the way (`--salvage`), or put back into the
+/// warm pool instead (`--recycle`).
+#[derive(Clone, Copy)]
+pub(super) struct How<'a> {
+    pub dry_run: bool,
+    pub salvage: bool,
+    pub recycler: Option<&'a crate::commands::pool::Recycler>,
+}
+
+/// One removal's outcome, with what was salvaged first (`--salvage`).
+pub(super) type Outcome = Result<(Removal, Option<Salvaged>)>;
 
 /// Remove the selected worktrees, as many at a time as there are cores.
 /// Outcomes come back in selection order. Progress is drawn on a terminal
@@ -133,28 +167,27 @@ pub(super) fn remove_all(
     remover: &Remover<'_>,
     selected: &[Entry],
     statuses: &[Status],
-    dry_run: bool,
-    recycler: Option<&crate::commands::pool::Recycler>,
+    how: &How<'_>,
     out: &mut Out<'_>,
-) -> Vec<Result<Removal>> {
+) -> Vec<Outcome> {
     let manifest_path = ctx.manifest.path().to_path_buf();
     let current = Current {
         path: &manifest_path,
         cached: std::sync::Mutex::new(None),
     };
-    let mut outcomes: Vec<Option<Result<Removal>>> = (0..selected.len()).map(|_| None).collect();
+    let mut outcomes: Vec<Option<Outcome>> = (0..selected.len()).map(|_| None).collect();
     let started = std::time::Instant::now();
     let mut drawn = false;
     let mut done = 0;
     crate::pool::for_each_parallel(
         selected,
-        |entry| remove_one(remover, &current, entry, statuses, dry_run, recycler),
+        |entry| remove_one(remover, &current, entry, statuses, how),
         |i, outcome| {
-            let outcome = outcome.map(|(removal, warning)| {
+            let outcome = outcome.map(|(removal, salvaged, warning)| {
                 if let Some(w) = warning {
                     out.note(format_args!("{w}"));
                 }
-                removal
+                (removal, salvaged)
             });
             outcomes[i] = Some(outcome);
             done += 1;

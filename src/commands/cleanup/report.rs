@@ -29,6 +29,9 @@ pub struct RemovedEntry {
     /// [`crate::leftover`]).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
+    /// With --salvage: where its uncommitted work was saved first.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub salvage: Option<crate::worktree::salvage::Salvaged>,
 }
 
 #[derive(Debug, Serialize, schemars::JsonSchema)]
@@ -93,6 +96,20 @@ impl Report for CleanupReport {
             if let Some(note) = &r.note {
                 writeln!(out.stdout, "  {note}")?;
             }
+            if let Some(s) = &r.salvage {
+                let i = &s.ignored;
+                match &s.commit {
+                    Some(c) => writeln!(out.stdout, "  salvaged to {} ({c})", s.refname)?,
+                    None => writeln!(out.stdout, "  after saving its changes to {}", s.refname)?,
+                }
+                if i.count > 0 {
+                    writeln!(
+                        out.stdout,
+                        "  not kept: {} ignored file(s), {} bytes",
+                        i.count, i.bytes
+                    )?;
+                }
+            }
         }
         for s in &self.skipped {
             s.write_human(out.stdout)?;
@@ -111,7 +128,7 @@ impl Report for CleanupReport {
         }
         if self.skipped.iter().any(|s| s.code.is_uncommitted_work()) {
             out.note(format_args!(
-                "hint: a skipped worktree holds uncommitted or untracked work; commit, stash or move it, then run cleanup again (git-loop never forces)"
+                "hint: a skipped worktree holds uncommitted or untracked work; commit, stash or move it, then run cleanup again, or add --salvage to save it to refs/loop/salvage/<id> and remove it (git-loop never forces)"
             ));
         }
         Ok(())

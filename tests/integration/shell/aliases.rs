@@ -26,8 +26,14 @@ const CREATE_FLAGS: [&str; 9] = [
     "--reuse",
     "--sparse",
 ];
-const LIST_FLAGS: [&str; 6] = [
-    "--help", "--json", "--long", "--quiet", "--repo", "--status",
+const LIST_FLAGS: [&str; 7] = [
+    "--help",
+    "--json",
+    "--long",
+    "--quiet",
+    "--repo",
+    "--salvaged",
+    "--status",
 ];
 
 /// The README's aliases, in the repository's own config.

@@ -1,0 +1,63 @@
+//! Building the salvage commit with git plumbing and a temporary index: the
+//! worktree's own index is copied, never written.
+
+use std::path::{Path, PathBuf};
+
+use crate::error::{Error, Result};
+use crate::git::plumbing::git_str;
+
+/// The temporary index, removed when dropped (also after a failure).
+struct TempIndex(PathBuf);
+
+impl Drop for TempIndex {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+    }
+}
+
+/// The salvage of the worktree at `dir` (admin dir `admin_dir`, `HEAD` at
+/// `head`): `I`, a commit of its index's tree (first parent `head`), then
+/// `W`, a commit whose tree is the worktree — tracked changes and untracked
+/// files that are not ignored, what `git add -A` would stage — with parents
+/// `[head, I]` and `message`. Returns `W`.
+pub fn build(dir: &Path, admin_dir: &Path, head: &str, message: &str) -> Result<String> {
+    let tmp = TempIndex(admin_dir.join("git-loop-salvage.index"));
+    match std::fs::copy(admin_dir.join("index"), &tmp.0) {
+        Ok(_) => {}
+        // No index yet: an empty one (git creates it).
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            let _ = std::fs::remove_file(&tmp.0);
+        }
+        Err(e) => return Err(Error::io("could not copy the index to", &tmp.0, e)),
+    }
+    let index = Some(tmp.0.as_path());
+    let index_tree = git_str(dir, index, &["write-tree"])?;
+    git_str(dir, index, &["add", "-A", "--", "."])?;
+    let tree = git_str(dir, index, &["write-tree"])?;
+    let index_commit = git_str(
+        dir,
+        None,
+        &[
+            "commit-tree",
+            &index_tree,
+            "-p",
+            head,
+            "-m",
+            "git-loop salvage: index",
+        ],
+    )?;
+    git_str(
+        dir,
+        None,
+        &[
+            "commit-tree",
+            &tree,
+            "-p",
+            head,
+            "-p",
+            &index_commit,
+            "-m",
+            message,
+        ],
+    )
+}

@@ -1,0 +1,340 @@
+//! `remove --salvage` / `cleanup --salvage`: a dirty run is saved to
+//! `refs/loop/salvage/<id>` (checked against the files) before it is
+//! removed; a failed salvage removes nothing; a crash at either side of the
+//! removal leaves a state reconcile accepts, with the ref in place.
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::os::unix::fs::PermissionsExt;
+use std::path::Path;
+
+use crate::common::{JsonExt, TestRepo};
+
+/// A worktree with every kind of change: modified (unstaged), staged,
+/// staged then modified again, untracked, an executable, a symlink, an
+/// empty file, a deletion, and an ignored file.
+pub fn make_dirty(repo: &TestRepo, id: &str) {
+    let wt = repo.wt(id);
+    fs::write(wt.join(".gitignore"), "*.log\n").unwrap();
+    fs::write(wt.join("tracked.txt"), "one\n").unwrap();
+    fs::write(wt.join("gone.txt"), "bye\n").unwrap();
+    repo.git_in(&wt, ["add", ".gitignore", "tracked.txt", "gone.txt"]);
+    repo.git_in(&wt, ["commit", "-q", "-m", "run work"]);
+    fs::write(wt.join("README"), "hello\nchanged, not staged\n").unwrap();
+    fs::write(wt.join("tracked.txt"), "one\nstaged\n").unwrap();
+    repo.git_in(&wt, ["add", "tracked.txt"]);
+    fs::write(wt.join("tracked.txt"), "one\nstaged\nthen more\n").unwrap();
+    fs::write(wt.join("new-staged.txt"), "staged new\n").unwrap();
+    repo.git_in(&wt, ["add", "new-staged.txt"]);
+    fs::remove_file(wt.join("gone.txt")).unwrap();
+    fs::create_dir_all(wt.join("dir/sub")).unwrap();
+    fs::write(wt.join("dir/sub/untracked.rs"), "fn main() {}\n").unwrap();
+    fs::write(wt.join("run.sh"), "#!/bin/sh\necho hi\n").unwrap();
+    fs::set_permissions(wt.join("run.sh"), fs::Permissions::from_mode(0o755)).unwrap();
+    std::os::unix::fs::symlink("dir/sub/untracked.rs", wt.join("link")).unwrap();
+    fs::write(wt.join("empty"), "").unwrap();
+    fs::write(wt.join("build.log"), "ignored output\n").unwrap();
+}
+
+/// Every non-ignored file of a worktree: path -> (mode, bytes or link target).
+pub fn snapshot(dir: &Path) -> BTreeMap<String, (String, Vec<u8>)> {
+    fn walk(dir: &Path, rel: &str, out: &mut BTreeMap<String, (String, Vec<u8>)>) {
+        for entry in fs::read_dir(dir.join(rel)).unwrap() {
+            let entry = entry.unwrap();
+            let name = entry.file_name().into_string().unwrap();
+            if rel.is_empty() && name == ".git" || name.ends_with(".log") {
+                continue;
+            }
+            let path = if rel.is_empty() {
+                name
+            } else {
+                format!("{rel}/{name}")
+            };
+            let meta = entry.path().symlink_metadata().unwrap();
+            if meta.is_dir() {
+                walk(dir, &path, out);
+            } else if meta.file_type().is_symlink() {
+                let target = fs::read_link(entry.path()).unwrap();
+                out.insert(
+                    path,
+                    (
+                        "120000".into(),
+                        target.into_os_string().into_encoded_bytes(),
+                    ),
+                );
+            } else {
+                let mode = if meta.permissions().mode() & 0o100 != 0 {
+                    "100755"
+                } else {
+                    "100644"
+                };
+                out.insert(path, (mode.into(), fs::read(entry.path()).unwrap()));
+            }
+        }
+    }
+    let mut out = BTreeMap::new();
+    walk(dir, "", &mut out);
+    out
+}
+
+/// The tree of `rev`, in the same shape, read with git.
+fn tree_of(repo: &TestRepo, rev: &str) -> BTreeMap<String, (String, Vec<u8>)> {
+    let list = repo.git(["ls-tree", "-r", "-z", rev]);
+    let mut out = BTreeMap::new();
+    for item in list.split('\0').filter(|l| !l.is_empty()) {
+        let (meta, path) = item.split_once('\t').unwrap();
+        let fields: Vec<&str> = meta.split(' ').collect();
+        let bytes = repo
+            .git_in(&repo.root, ["cat-file", "blob", fields[2]])
+            .stdout;
+        out.insert(path.to_owned(), (fields[0].to_owned(), bytes));
+    }
+    out
+}
+
+fn rejected_dirty(repo: &TestRepo, id: &str) {
+    repo.create(id);
+    make_dirty(repo, id);
+    repo.run(["mark", id, "rejected"]).ok();
+}
+
+#[test]
+fn the_salvage_tree_is_the_worktree_byte_for_byte_then_it_is_removed() {
+    let repo = TestRepo::new();
+    rejected_dirty(&repo, "d");
+    let before = snapshot(&repo.wt("d"));
+    let head = repo.git_in(&repo.wt("d"), ["rev-parse", "HEAD"]).stdout;
+    // Without --salvage it is kept, as ever.
+    let kept = repo.run(["--json", "remove", "d"]).json();
+    assert_eq!(kept.arr("skipped")[0]["code"], "dirty", "{kept}");
+    let run = repo.run(["--json", "remove", "--salvage", "d"]);
+    run.ok();
+    let v = run.json();
+    let removed = v.find_id("removed", "d");
+    let salvage = &removed["salvage"];
+    assert_eq!(salvage["ref"], "refs/loop/salvage/d", "{v}");
+    let commit = salvage.text("commit");
+    assert_eq!(
+        repo.git(["rev-parse", "refs/loop/salvage/d"]).trim(),
+        commit
+    );
+    assert!(!repo.wt("d").exists());
+    assert!(repo.ids().is_empty());
+    // Byte for byte: modified, staged, untracked, exec bit, symlink, empty.
+    assert_eq!(tree_of(&repo, commit), before);
+    // First parent: the worktree's HEAD; second: the index.
+    let parent = repo.git(["rev-parse", &format!("{commit}^1")]);
+    assert_eq!(parent.trim(), String::from_utf8_lossy(&head).trim());
+    let index = tree_of(&repo, &format!("{commit}^2"));
+    assert_eq!(index["tracked.txt"].1, b"one\nstaged\n");
+    assert!(index.contains_key("new-staged.txt") && !index.contains_key("dir/sub/untracked.rs"));
+    // Ignored files are listed, not kept.
+    assert_eq!(salvage["ignored"]["count"], 1, "{v}");
+    assert_eq!(salvage["ignored"]["bytes"], 15, "{v}");
+    assert_eq!(salvage["ignored"]["paths"][0], "build.log", "{v}");
+    let log = repo.run(["--json", "log", "d"]).json();
+    let ev = log
+        .arr("events")
+        .iter()
+        .find(|e| e["event"] == "salvage")
+        .expect("salvage event");
+    assert_eq!(ev["to"], commit);
+    assert!(ev.text("detail").contains("build.log"), "{ev}");
+}
+
+#[test]
+fn cleanup_salvages_untracked_and_unreachable_but_never_locked_or_nested() {
+    let repo = TestRepo::new();
+    for id in ["untracked", "detached", "locked", "nested"] {
+        repo.create(id);
+        repo.run(["mark", id, "rejected"]).ok();
+    }
+    fs::write(repo.wt("untracked").join("new.txt"), "x\n").unwrap();
+    let det = repo.wt("detached");
+    repo.git_in(&det, ["checkout", "-q", "--detach"]);
+    repo.git_in(&det, ["commit", "-q", "--allow-empty", "-m", "only here"]);
+    let lone = String::from_utf8(repo.git_in(&det, ["rev-parse", "HEAD"]).stdout).unwrap();
+    fs::write(repo.wt("locked").join("new.txt"), "x\n").unwrap();
+    repo.git(["worktree", "lock", ".loop-worktrees/locked"]);
+    fs::create_dir(repo.wt("nested").join("inner")).unwrap();
+    repo.git_in(&repo.wt("nested").join("inner"), ["init", "-q"]);
+    let v = repo.run(["--json", "cleanup", "--salvage"]).json();
+    assert_eq!(v.ids("removed"), ["untracked", "detached"], "{v}");
+    assert_eq!(v.find_id("skipped", "locked")["code"], "locked", "{v}");
+    assert_eq!(v.find_id("skipped", "nested")["code"], "nested-repo", "{v}");
+    assert!(repo.wt("locked").join("new.txt").exists() && repo.wt("nested").exists());
+    // The lone commit is held by the salvage ref.
+    let first = repo.git(["rev-parse", "refs/loop/salvage/detached^1"]);
+    assert_eq!(first.trim(), lone.trim());
+    let untracked = tree_of(&repo, "refs/loop/salvage/untracked");
+    assert_eq!(untracked["new.txt"].1, b"x\n");
+    for id in ["locked", "nested"] {
+        assert!(
+            !repo
+                .git_in(
+                    &repo.root,
+                    [
+                        "rev-parse",
+                        "-q",
+                        "--verify",
+                        &format!("refs/loop/salvage/{id}")
+                    ]
+                )
+                .status
+                .success()
+        );
+    }
+}
+
+#[test]
+fn a_failed_salvage_write_removes_nothing() {
+    let repo = TestRepo::new();
+    rejected_dirty(&repo, "d");
+    let before = snapshot(&repo.wt("d"));
+    let manifest = fs::read(repo.manifest_path()).unwrap();
+    let run = crate::common::TestRepo::output(
+        repo.command()
+            .env("GIT_LOOP_TEST_FAIL", "salvage-ref-write")
+            .args(["--json", "remove", "--salvage", "d"]),
+    );
+    run.code(1);
+    let v = run.json();
+    assert_eq!(v.find_id("skipped", "d")["code"], "error", "{v}");
+    assert!(
+        v["error"]["message"].as_str().unwrap().contains("injected"),
+        "{v}"
+    );
+    assert_eq!(snapshot(&repo.wt("d")), before);
+    assert_eq!(fs::read(repo.manifest_path()).unwrap(), manifest);
+    assert!(
+        !repo
+            .git_in(
+                &repo.root,
+                ["rev-parse", "-q", "--verify", "refs/loop/salvage/d"]
+            )
+            .status
+            .success()
+    );
+    // A ref git itself cannot write (a ref below its name): same.
+    repo.git(["update-ref", "refs/loop/salvage/d/x", "HEAD"]);
+    let run = repo.run(["--json", "remove", "--salvage", "d"]);
+    run.code(1);
+    assert_eq!(snapshot(&repo.wt("d")), before);
+    assert_eq!(fs::read(repo.manifest_path()).unwrap(), manifest);
+    // The worktree's own index was never written: the staged state is intact.
+    let status = repo.git_in(&repo.wt("d"), ["status", "--porcelain"]).stdout;
+    assert!(String::from_utf8_lossy(&status).contains("MM tracked.txt"));
+}
+
+fn crash_at(repo: &TestRepo, point: &str) {
+    let run = TestRepo::output(repo.command().env("GIT_LOOP_TEST_CRASH", point).args([
+        "remove",
+        "--salvage",
+        "d",
+    ]));
+    assert_ne!(run.code, 0, "did not crash at {point}: {}", run.stderr);
+}
+
+#[test]
+fn a_crash_after_the_ref_write_leaves_a_consistent_state() {
+    let repo = TestRepo::new();
+    rejected_dirty(&repo, "d");
+    let before = snapshot(&repo.wt("d"));
+    crash_at(&repo, "after-salvage-ref");
+    let commit = repo.git(["rev-parse", "refs/loop/salvage/d"]);
+    // Nothing removed: the run is as it was, and reconcile finds nothing wrong.
+    assert_eq!(snapshot(&repo.wt("d")), before);
+    let v = repo.run(["--json", "reconcile"]).json();
+    assert_eq!(repo.ids(), ["d"], "{v}");
+    assert_eq!(repo.git(["rev-parse", "refs/loop/salvage/d"]), commit);
+    // The next salvage replaces the ref; the first stays in its reflog.
+    fs::write(repo.wt("d").join("later.txt"), "later\n").unwrap();
+    repo.run(["--json", "remove", "--salvage", "d"]).ok();
+    assert!(!repo.wt("d").exists());
+    assert_eq!(repo.git(["rev-parse", "refs/loop/salvage/d@{1}"]), commit);
+}
+
+#[test]
+fn a_crash_after_the_removal_leaves_a_consistent_state() {
+    let repo = TestRepo::new();
+    rejected_dirty(&repo, "d");
+    let before = snapshot(&repo.wt("d"));
+    crash_at(&repo, "after-salvage-removal");
+    assert!(!repo.wt("d").exists());
+    assert_eq!(repo.ids(), ["d"], "the entry was not dropped yet");
+    let v = repo.run(["--json", "reconcile"]).json();
+    assert!(repo.ids().is_empty(), "{v}");
+    assert!(repo.registered().iter().all(|p| !p.ends_with("d")));
+    assert_eq!(tree_of(&repo, "refs/loop/salvage/d"), before);
+}
+
+#[test]
+fn config_cleanup_salvage_turns_it_on_and_is_off_by_default() {
+    let repo = TestRepo::new();
+    rejected_dirty(&repo, "d");
+    let v = repo.run(["--json", "cleanup"]).json();
+    assert_eq!(v.find_id("skipped", "d")["code"], "dirty", "{v}");
+    let shown = repo.run(["--json", "config"]).json();
+    assert_eq!(shown["cleanup.salvage"]["value"], false, "{shown}");
+    repo.git(["config", "loop.cleanupSalvage", "true"]);
+    let dry = repo.run(["--json", "cleanup", "--dry-run"]).json();
+    let planned = &dry.find_id("removed", "d")["salvage"];
+    assert_eq!(planned["ref"], "refs/loop/salvage/d", "{dry}");
+    assert!(planned["commit"].is_null() && repo.wt("d").exists());
+    let v = repo.run(["--json", "cleanup"]).json();
+    assert_eq!(v.ids("removed"), ["d"], "{v}");
+    assert!(v.find_id("removed", "d")["salvage"]["commit"].is_string());
+}
+
+/// A file written after the check (paused between the ref write and the
+/// removal) makes git refuse the removal: nothing is lost, and `HEAD`, the
+/// index and the files are as they were.
+#[test]
+fn a_write_after_the_check_keeps_the_worktree_as_it_was() {
+    use std::io::BufRead;
+    let repo = TestRepo::new();
+    rejected_dirty(&repo, "d");
+    let status_before = repo.git_in(&repo.wt("d"), ["status", "--porcelain"]).stdout;
+    let go = repo.base().join("go");
+    let mut child = repo
+        .command()
+        .env(
+            "GIT_LOOP_TEST_CRASH",
+            format!("after-salvage-ref:until:{}", go.display()),
+        )
+        .args(["--json", "remove", "--salvage", "d"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let stderr = child.stderr.take().unwrap();
+    let mut lines = std::io::BufReader::new(stderr).lines();
+    assert!(lines.any(|l| l.unwrap().contains("paused at after-salvage-ref")));
+    fs::write(repo.wt("d").join("late.txt"), "written after the check\n").unwrap();
+    fs::write(&go, "").unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let skip = v.find_id("skipped", "d");
+    assert_eq!(skip["code"], "untracked", "{v}");
+    assert!(skip.text("reason").contains("refs/loop/salvage/d"), "{v}");
+    assert_eq!(
+        fs::read(repo.wt("d").join("late.txt")).unwrap(),
+        b"written after the check\n"
+    );
+    let mut expected = String::from_utf8(status_before).unwrap();
+    expected.push_str("?? late.txt\n");
+    let mut now: Vec<String> =
+        String::from_utf8(repo.git_in(&repo.wt("d"), ["status", "--porcelain"]).stdout)
+            .unwrap()
+            .lines()
+            .map(str::to_owned)
+            .collect();
+    let mut want: Vec<String> = expected.lines().map(str::to_owned).collect();
+    now.sort();
+    want.sort();
+    assert_eq!(now, want);
+    let head = repo.git_in(&repo.wt("d"), ["symbolic-ref", "HEAD"]).stdout;
+    assert_eq!(String::from_utf8(head).unwrap().trim(), "refs/heads/loop/d");
+    assert_eq!(repo.ids(), ["d"]);
+}
