@@ -226,13 +226,19 @@ fn a_failed_salvage_write_removes_nothing() {
     assert!(String::from_utf8_lossy(&status).contains("MM tracked.txt"));
 }
 
+/// `kill -9` at `point`: the process pauses there (a test switch) and is
+/// killed with SIGKILL, so no handler of its own runs.
 fn crash_at(repo: &TestRepo, point: &str) {
-    let run = TestRepo::output(repo.command().env("GIT_LOOP_TEST_CRASH", point).args([
-        "remove",
-        "--salvage",
-        "d",
-    ]));
-    assert_ne!(run.code, 0, "did not crash at {point}: {}", run.stderr);
+    let pause = format!("{point}:pause");
+    let mut child = crate::interrupts::spawn_until(
+        repo,
+        &[("GIT_LOOP_TEST_CRASH", pause.as_str())],
+        &["remove", "--salvage", "d"],
+        &format!("paused at {point}"),
+    );
+    crate::interrupts::kill(&child, "KILL");
+    let status = child.wait().unwrap();
+    assert!(!status.success(), "did not die at {point}: {status:?}");
 }
 
 #[test]
