@@ -1,0 +1,50 @@
+//! An adversarial review of the newest features (salvage, restore, the warm
+//! pool, adoption, merged-branch deletion, claude-hook remove, MCP): each
+//! test is a hole found and closed, or an attack that must keep holding.
+
+use std::fs;
+use std::path::Path;
+
+use crate::common::{JsonExt, TestRepo};
+
+fn git_ok(repo: &TestRepo, dir: &Path, args: &[&str]) -> String {
+    let out = repo.git_in(dir, args);
+    assert!(
+        out.status.success(),
+        "git {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+fn commit(repo: &TestRepo, dir: &Path, file: &str, content: &str) {
+    fs::write(dir.join(file), content).unwrap();
+    git_ok(repo, dir, &["add", file]);
+    git_ok(repo, dir, &["commit", "-q", "-m", file]);
+}
+
+/// A merge driver that keeps "ours" (the base's side) makes merging the
+/// branch into its base change nothing, although the branch's change is
+/// not in the base: that is no proof the work is there, and the branch
+/// must be kept.
+#[test]
+fn a_keep_ours_merge_driver_does_not_prove_a_branch_squash_merged() {
+    let repo = TestRepo::new();
+    commit(&repo, &repo.root, "f", "one\ntwo\nthree\n");
+    repo.create("r");
+    commit(&repo, &repo.wt("r"), "f", "one\nBRANCH WORK\nthree\n");
+    commit(&repo, &repo.root, "f", "one\nmain change\nthree\n");
+    fs::write(repo.root.join(".gitattributes"), "f merge=keep\n").unwrap();
+    git_ok(&repo, &repo.root, &["add", ".gitattributes"]);
+    git_ok(&repo, &repo.root, &["commit", "-q", "-m", "attrs"]);
+    git_ok(&repo, &repo.root, &["config", "merge.keep.driver", "true"]);
+    repo.run(["mark", "r", "rejected"]).ok();
+    let doc = repo
+        .run(["--json", "cleanup", "--delete-merged-branches"])
+        .json();
+    let r = doc.find_id("removed", "r");
+    assert_eq!(r["branchDeleted"], false, "{doc}");
+    assert!(repo.branch_exists("loop/r"));
+    let long = repo.run(["--json", "branches"]).json();
+    assert_ne!(long.to_string().contains("\"squash\""), true, "{long}");
+}
