@@ -46,5 +46,5 @@ fn a_keep_ours_merge_driver_does_not_prove_a_branch_squash_merged() {
     assert_eq!(r["branchDeleted"], false, "{doc}");
     assert!(repo.branch_exists("loop/r"));
     let long = repo.run(["--json", "branches"]).json();
-    assert_ne!(long.to_string().contains("\"squash\""), true, "{long}");
+    assert!(!long.to_string().contains("\"squash\""), "{long}");
 }
