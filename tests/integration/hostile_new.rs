@@ -48,3 +48,35 @@ fn a_keep_ours_merge_driver_does_not_prove_a_branch_squash_merged() {
     let long = repo.run(["--json", "branches"]).json();
     assert!(!long.to_string().contains("\"squash\""), "{long}");
 }
+
+/// A salvage ref whose message records an entry the manifest's validation
+/// refuses (an empty base): restore must not write it into the manifest
+/// (a manifest that fails validation stops every later command).
+#[test]
+fn restore_never_writes_an_entry_that_fails_validation() {
+    let repo = TestRepo::new();
+    let entry = r#"{"id":"x","path":".loop-worktrees/x","branch":"loop/x","baseBranch":"","pattern":"","createdAt":"2026-11-30T14:44:32Z","status":"merged"}"#;
+    let message = format!("salvage x\n\n{entry}\n");
+    let index = repo.git(["commit-tree", "HEAD^{tree}", "-m", "index"]);
+    let commit = repo
+        .git([
+            "commit-tree",
+            "HEAD^{tree}",
+            "-p",
+            "HEAD",
+            "-p",
+            index.trim(),
+            "-m",
+            &message,
+        ])
+        .trim()
+        .to_owned();
+    repo.git(["update-ref", "refs/loop/salvage/x", &commit]);
+    repo.run(["restore", "x"]).ok();
+    repo.run(["list"]).ok();
+    let m = repo.manifest();
+    let e = &m["worktrees"][0];
+    assert_eq!(e["id"], "x");
+    assert_ne!(e["baseBranch"], "", "{m}");
+    assert_ne!(e["pattern"], "", "{m}");
+}
