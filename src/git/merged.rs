@@ -94,6 +94,44 @@ pub fn branch_start(repo: &gix::Repository, branch: &str) -> Option<ObjectId> {
         .filter(|id| !id.is_null())
 }
 
+/// Whether the revision `base` is read through `refs/heads/<branch>`
+/// (`loop/x`, `loop/x~0`, or a symbolic ref to it): a branch is never
+/// proven merged into itself, and deleting it would take its work and the
+/// base with it.
+pub fn base_reads_branch(repo: &gix::Repository, base: &str, branch: &str) -> bool {
+    let full = format!("refs/heads/{branch}");
+    let Ok(spec) = repo.rev_parse(base) else {
+        return false;
+    };
+    for first in [spec.first_reference(), spec.second_reference()]
+        .into_iter()
+        .flatten()
+    {
+        let mut name = first.name.clone();
+        let mut target = first.target.clone();
+        for _ in 0..8 {
+            if name.as_bstr() == full.as_str() {
+                return true;
+            }
+            let gix::refs::Target::Symbolic(next) = target else {
+                break;
+            };
+            match repo.try_find_reference(next.as_ref()) {
+                Ok(Some(r)) => target = r.target().into_owned(),
+                _ => {
+                    // A dangling symbolic ref: its target still names it.
+                    if next.as_bstr() == full.as_str() {
+                        return true;
+                    }
+                    break;
+                }
+            }
+            name = next;
+        }
+    }
+    false
+}
+
 /// Detects merged runs; holds the caches one command shares across runs
 /// (patch ids of base commits, the merge options).
 pub struct Detector<'r> {

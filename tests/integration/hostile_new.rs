@@ -80,3 +80,66 @@ fn restore_never_writes_an_entry_that_fails_validation() {
     assert_ne!(e["baseBranch"], "", "{m}");
     assert_ne!(e["pattern"], "", "{m}");
 }
+
+/// `loop.base` naming a leftover `loop/*` branch: that branch is its own
+/// base (its tip "is in" the base), and the branches merged into it are
+/// merged only as long as it stays. It must never be deleted as merged.
+#[test]
+fn branches_never_deletes_the_branch_its_base_names() {
+    let repo = TestRepo::new();
+    repo.git(["branch", "loop/foo"]);
+    let foo = repo.root.join("foo-wt");
+    git_ok(
+        &repo,
+        &repo.root,
+        &["worktree", "add", "-q", foo.to_str().unwrap(), "loop/foo"],
+    );
+    commit(&repo, &foo, "foo-work", "precious\n");
+    git_ok(
+        &repo,
+        &repo.root,
+        &["worktree", "remove", foo.to_str().unwrap()],
+    );
+    repo.git(["branch", "loop/x", "loop/foo"]);
+    repo.git(["config", "loop.base", "loop/foo~0"]);
+    let doc = repo.run(["--json", "branches", "--delete-merged"]).json();
+    assert!(repo.branch_exists("loop/foo"), "{doc}");
+}
+
+/// A run whose base is its own branch (adopted with `--base loop/<id>`):
+/// cleanup must not call its work "in its base" and delete the branch.
+#[test]
+fn cleanup_never_deletes_a_branch_that_is_its_own_base() {
+    let repo = TestRepo::new();
+    repo.git(["branch", "loop/x"]);
+    let wt = repo.root.join("x-wt");
+    git_ok(
+        &repo,
+        &repo.root,
+        &["worktree", "add", "-q", wt.to_str().unwrap(), "loop/x"],
+    );
+    commit(&repo, &wt, "x-work", "precious\n");
+    git_ok(
+        &repo,
+        &repo.root,
+        &["worktree", "remove", wt.to_str().unwrap()],
+    );
+    let run = repo.run([
+        "create",
+        "x",
+        "--pattern",
+        "p",
+        "--reuse",
+        "--base",
+        "loop/x",
+    ]);
+    if run.code != 0 {
+        eprintln!("refused: {}", run.stderr);
+        return;
+    }
+    repo.run(["mark", "x", "rejected"]).ok();
+    let doc = repo
+        .run(["--json", "cleanup", "--delete-merged-branches"])
+        .json();
+    assert!(repo.branch_exists("loop/x"), "{doc}");
+}
