@@ -143,3 +143,28 @@ fn cleanup_never_deletes_a_branch_that_is_its_own_base() {
         .json();
     assert!(repo.branch_exists("loop/x"), "{doc}");
 }
+
+/// A sparse run recycled into the pool stays sparse (its patterns live in
+/// its admin dir): a later plain create must not take it and hand out a
+/// worktree with files missing.
+#[test]
+fn a_recycled_sparse_run_is_not_handed_to_a_plain_create() {
+    let repo = TestRepo::new();
+    fs::create_dir_all(repo.root.join("a")).unwrap();
+    fs::create_dir_all(repo.root.join("b")).unwrap();
+    fs::write(repo.root.join("a/one"), "1\n").unwrap();
+    fs::write(repo.root.join("b/two"), "2\n").unwrap();
+    repo.git(["add", "."]);
+    repo.git(["commit", "-q", "-m", "dirs"]);
+    repo.git(["config", "loop.poolSize", "2"]);
+    repo.run(["create", "s", "--pattern", "p", "--sparse", "a"])
+        .ok();
+    assert!(!repo.wt("s").join("b/two").exists());
+    repo.run(["mark", "s", "rejected"]).ok();
+    repo.run(["cleanup", "--recycle"]).ok();
+    repo.run(["create", "plain", "--pattern", "p"]).ok();
+    assert!(
+        repo.wt("plain").join("b/two").exists(),
+        "a plain create got a sparse worktree"
+    );
+}
