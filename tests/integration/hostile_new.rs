@@ -168,3 +168,34 @@ fn a_recycled_sparse_run_is_not_handed_to_a_plain_create() {
         "a plain create got a sparse worktree"
     );
 }
+
+/// Salvage against conversions and odd names: with `core.autocrlf` a CRLF
+/// file is saved converted, so the saved tree is not the files — the
+/// salvage must refuse and keep the worktree byte for byte; files named
+/// like git options are saved and restored as they are.
+#[test]
+fn salvage_refuses_a_converting_add_and_keeps_option_like_names() {
+    let repo = TestRepo::new();
+    repo.create("crlf");
+    let wt = repo.wt("crlf");
+    fs::write(wt.join("win.txt"), "a\r\nb\r\n").unwrap();
+    git_ok(&repo, &wt, &["config", "core.autocrlf", "true"]);
+    repo.run(["mark", "crlf", "rejected"]).ok();
+    let run = repo.run(["remove", "--salvage", "crlf"]);
+    eprintln!("{}{}", run.stdout, run.stderr);
+    assert_eq!(fs::read(wt.join("win.txt")).unwrap(), b"a\r\nb\r\n");
+    git_ok(&repo, &wt, &["config", "core.autocrlf", "false"]);
+
+    repo.create("opts");
+    let wt = repo.wt("opts");
+    for name in ["--force", "-A", ":(glob)*", "-"] {
+        fs::write(wt.join(name), name).unwrap();
+    }
+    repo.run(["mark", "opts", "rejected"]).ok();
+    repo.run(["remove", "--salvage", "opts"]).ok();
+    assert!(!wt.exists());
+    repo.run(["restore", "opts"]).ok();
+    for name in ["--force", "-A", ":(glob)*", "-"] {
+        assert_eq!(fs::read_to_string(wt.join(name)).unwrap(), name);
+    }
+}
