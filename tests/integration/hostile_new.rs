@@ -199,3 +199,29 @@ fn salvage_refuses_a_converting_add_and_keeps_option_like_names() {
         assert_eq!(fs::read_to_string(wt.join(name)).unwrap(), name);
     }
 }
+
+/// A change git does not look at — a tracked file flagged assume-unchanged
+/// or skip-worktree, then edited — makes `git worktree remove` (never
+/// forced) delete it silently. Removal and recycling must keep it.
+#[test]
+fn a_change_hidden_by_assume_unchanged_or_skip_worktree_is_never_removed() {
+    let repo = TestRepo::new();
+    for (id, flag) in [("au", "--assume-unchanged"), ("sw", "--skip-worktree")] {
+        repo.create(id);
+        let wt = repo.wt(id);
+        git_ok(&repo, &wt, &["update-index", flag, "README"]);
+        fs::write(wt.join("README"), "hidden work\n").unwrap();
+        repo.run(["mark", id, "rejected"]).ok();
+    }
+    repo.run(["remove", "au"]);
+    repo.run(["remove", "--salvage", "au"]);
+    repo.git(["config", "loop.poolSize", "2"]);
+    repo.run(["cleanup", "--recycle"]);
+    for id in ["au", "sw"] {
+        assert_eq!(
+            fs::read_to_string(repo.wt(id).join("README")).unwrap(),
+            "hidden work\n",
+            "{id}"
+        );
+    }
+}
