@@ -225,3 +225,29 @@ fn a_change_hidden_by_assume_unchanged_or_skip_worktree_is_never_removed() {
         );
     }
 }
+
+/// `status.showUntrackedFiles=no` hides untracked files from the `git
+/// status` that `git worktree remove` asks, which then deletes them. The
+/// removal must still refuse (`untracked`), on every path that removes.
+#[test]
+fn untracked_files_hidden_by_show_untracked_files_no_are_never_removed() {
+    let repo = TestRepo::new();
+    repo.git(["config", "status.showUntrackedFiles", "no"]);
+    for id in ["a", "b", "c"] {
+        repo.create(id);
+        fs::write(repo.wt(id).join("precious"), "work\n").unwrap();
+        repo.run(["mark", id, "rejected"]).ok();
+    }
+    let run = repo.run(["--json", "remove", "a"]);
+    assert!(run.stdout.contains("untracked"), "{}", run.stdout);
+    repo.run(["cleanup"]);
+    repo.git(["config", "loop.poolSize", "2"]);
+    repo.run(["cleanup", "--recycle"]);
+    for id in ["a", "b", "c"] {
+        assert_eq!(
+            fs::read_to_string(repo.wt(id).join("precious")).unwrap(),
+            "work\n",
+            "{id}"
+        );
+    }
+}
