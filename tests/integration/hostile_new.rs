@@ -251,3 +251,20 @@ fn untracked_files_hidden_by_show_untracked_files_no_are_never_removed() {
         );
     }
 }
+
+/// The `rebase` proof matched hunks without their place: the same line
+/// added elsewhere in the same file had the same patch id, and the branch,
+/// whose version is not in its base, was deleted as rebase-merged.
+#[test]
+fn a_line_added_elsewhere_in_the_file_is_not_proof_of_a_rebase() {
+    let repo = TestRepo::new();
+    commit(&repo, &repo.root, "f", "a\nb\nc\nd\ne\nf\ng\nh\n");
+    repo.create("r");
+    commit(&repo, &repo.wt("r"), "f", "a\nX\nb\nc\nd\ne\nf\ng\nh\n");
+    commit(&repo, &repo.root, "f", "a\nb\nc\nd\ne\nf\ng\nh\nX\n");
+    repo.run(["mark", "r", "rejected"]).ok();
+    let doc = repo
+        .run(["--json", "cleanup", "--delete-merged-branches"])
+        .json();
+    assert!(repo.branch_exists("loop/r"), "{doc}");
+}
