@@ -268,3 +268,48 @@ fn a_line_added_elsewhere_in_the_file_is_not_proof_of_a_rebase() {
         .json();
     assert!(repo.branch_exists("loop/r"), "{doc}");
 }
+
+/// `claude-hook remove` given `.loop-worktrees/<id>` that is a symlink to
+/// the main worktree (the run's directory replaced), or a path with `..`
+/// components: the main worktree and its files are never touched.
+#[test]
+fn claude_hook_remove_never_touches_what_a_symlink_or_dots_name() {
+    use std::io::Write;
+    use std::process::Stdio;
+    let repo = TestRepo::new();
+    repo.create("x");
+    fs::write(repo.root.join("untracked-main"), "main work\n").unwrap();
+    let wt = repo.wt("x");
+    git_ok(
+        &repo,
+        &repo.root,
+        &["worktree", "move", wt.to_str().unwrap(), "../moved"],
+    );
+    std::os::unix::fs::symlink(&repo.root, &wt).unwrap();
+    let dotted = repo.loop_dir().join("x").join("..").join("..");
+    for path in [wt.clone(), dotted] {
+        let payload = serde_json::json!({"worktree_path": path}).to_string();
+        let mut child = repo
+            .command()
+            .current_dir(&repo.root)
+            .args(["claude-hook", "remove"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(payload.as_bytes())
+            .unwrap();
+        let _ = child.wait_with_output().unwrap();
+    }
+    assert_eq!(
+        fs::read_to_string(repo.root.join("untracked-main")).unwrap(),
+        "main work\n"
+    );
+    assert!(repo.root.join("README").exists());
+    assert!(repo.base().join("moved/README").exists());
+}
