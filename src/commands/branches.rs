@@ -217,7 +217,17 @@ pub fn run(ctx: &Ctx, args: &BranchesArgs, out: &mut Out<'_>) -> Result<Branches
             continue;
         }
         let time = ctx.repo.commit_time(tip);
+        // The branch the base names is never merged into itself.
+        let is_base = crate::git::merged::base_reads_branch(ctx.repo.gix(), &base_name, &branch);
         let (ahead, behind, verdict) = match (time, base) {
+            (Some(_), Some(base)) if is_base => {
+                let (a, b) = ctx.repo.ahead_behind(tip, base)?;
+                (
+                    Some(a),
+                    Some(b),
+                    Some(crate::git::merged::Verdict::NotMerged),
+                )
+            }
             (Some(_), Some(base)) => {
                 let (a, b) = ctx.repo.ahead_behind(tip, base)?;
                 let start = crate::git::merged::branch_start(ctx.repo.gix(), &branch);

@@ -96,7 +96,15 @@ fn read_salvage(repo: &gix::Repository, id: &str) -> Result<Salvage> {
         .lines()
         .find(|l| l.starts_with('{'))
         .and_then(|l| serde_json::from_str::<Entry>(l).ok())
-        .filter(|e| e.id == id);
+        .filter(|e| e.id == id)
+        // Only an entry the manifest's own validation accepts is written.
+        .filter(|e| {
+            let one = crate::manifest::Manifest {
+                version: 1,
+                worktrees: vec![e.clone()],
+            };
+            crate::manifest::Manifest::parse(&one.to_json()).is_ok()
+        });
     Ok(Salvage {
         commit: commit.id,
         head,

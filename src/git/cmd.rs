@@ -284,9 +284,13 @@ impl Git {
 
     /// `git worktree remove -- <rel_path>`, never forced. git refuses a dirty,
     /// untracked-file-holding or locked worktree; that refusal is returned as
-    /// the inner `Err` for the caller to record.
+    /// the inner `Err` for the caller to record. Its check is a `git status`
+    /// that `status.showUntrackedFiles=no` would blind to untracked files
+    /// (git would then delete them): set back to `normal` for it.
     pub fn worktree_remove(&self, rel_path: &str) -> Result<std::result::Result<(), CommandError>> {
         self.run(&[
+            "-c".as_ref(),
+            "status.showUntrackedFiles=normal".as_ref(),
             "worktree".as_ref(),
             "remove".as_ref(),
             "--".as_ref(),

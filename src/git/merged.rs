@@ -94,6 +94,44 @@ pub fn branch_start(repo: &gix::Repository, branch: &str) -> Option<ObjectId> {
         .filter(|id| !id.is_null())
 }
 
+/// Whether the revision `base` is read through `refs/heads/<branch>`
+/// (`loop/x`, `loop/x~0`, or a symbolic ref to it): a branch is never
+/// proven merged into itself, and deleting it would take its work and the
+/// base with it.
+pub fn base_reads_branch(repo: &gix::Repository, base: &str, branch: &str) -> bool {
+    let full = format!("refs/heads/{branch}");
+    let Ok(spec) = repo.rev_parse(base) else {
+        return false;
+    };
+    for first in [spec.first_reference(), spec.second_reference()]
+        .into_iter()
+        .flatten()
+    {
+        let mut name = first.name.clone();
+        let mut target = first.target.clone();
+        for _ in 0..8 {
+            if name.as_bstr() == full.as_str() {
+                return true;
+            }
+            let gix::refs::Target::Symbolic(next) = target else {
+                break;
+            };
+            match repo.try_find_reference(next.as_ref()) {
+                Ok(Some(r)) => target = r.target().into_owned(),
+                _ => {
+                    // A dangling symbolic ref: its target still names it.
+                    if next.as_bstr() == full.as_str() {
+                        return true;
+                    }
+                    break;
+                }
+            }
+            name = next;
+        }
+    }
+    false
+}
+
 /// Detects merged runs; holds the caches one command shares across runs
 /// (patch ids of base commits, the merge options).
 pub struct Detector<'r> {
@@ -148,10 +186,73 @@ impl<'r> Detector<'r> {
             .tree_id()
             .map_err(repo_err)?
             .detach();
-        if merged.is_clean() && merged.tree == base_tree {
+        if merged.is_clean()
+            && merged.tree == base_tree
+            && self.text_merge_only(merge_base, tip, base)?
+        {
             return Ok(Verdict::Merged(MergedBy::Squash));
         }
         Ok(Verdict::NotMerged)
+    }
+
+    /// Whether git's built-in text merge decided every path either side
+    /// changed since `merge_base`: no `merge` attribute naming another driver
+    /// (a custom driver, `union`, `binary`), no `merge.default`, no
+    /// `merge.renormalize`. Otherwise a merge that changes nothing is no
+    /// proof: a driver that keeps the base's side drops the branch's change.
+    fn text_merge_only(&self, merge_base: ObjectId, tip: ObjectId, base: ObjectId) -> Result<bool> {
+        let config = self.repo.config_snapshot();
+        if config.string("merge.default").is_some()
+            || config.boolean("merge.renormalize") == Some(true)
+        {
+            return Ok(false);
+        }
+        let tree = |id: ObjectId| -> Result<gix::Tree<'_>> {
+            self.repo
+                .find_commit(id)
+                .map_err(repo_err)?
+                .tree()
+                .map_err(repo_err)
+        };
+        let old = tree(merge_base)?;
+        let mut paths = Vec::new();
+        for side in [tip, base] {
+            let new = tree(side)?;
+            let changes = self
+                .repo
+                .diff_tree_to_tree(Some(&old), Some(&new), gix::diff::Options::default())
+                .map_err(repo_err)?;
+            paths.extend(changes.iter().map(|c| c.location().to_owned()));
+        }
+        // The attributes the merge itself reads (the index's, then HEAD's).
+        let index = self
+            .repo
+            .index_or_load_from_head_or_empty()
+            .map_err(repo_err)?;
+        let mut attrs = self
+            .repo
+            .attributes_only(
+                &index,
+                gix::worktree::stack::state::attributes::Source::IdMapping,
+            )
+            .map_err(repo_err)?;
+        let mut outcome = attrs.selected_attribute_matches(["merge"]);
+        for path in &paths {
+            let platform = attrs
+                .at_entry(path.as_ref() as &gix::bstr::BStr, None)
+                .map_err(repo_err)?;
+            platform.matching_attributes(&mut outcome);
+            let text = outcome.iter_selected().all(|m| {
+                matches!(
+                    m.assignment.state,
+                    gix::attrs::StateRef::Unspecified | gix::attrs::StateRef::Set
+                )
+            });
+            if !text {
+                return Ok(false);
+            }
+        }
+        Ok(true)
     }
 
     /// Commits reachable from `tip` and not from `hidden`.

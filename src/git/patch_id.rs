@@ -6,9 +6,12 @@
 //! its first parent's, with no rename detection, so a rename is a deletion
 //! plus an addition on both sides alike):
 //! - the path and the old and new modes;
-//! - for a text file, each hunk of a histogram line diff as its removed
-//!   lines then its added lines — no line numbers and no context lines, so
-//!   a change rebased onto moved or edited surroundings keeps its id;
+//! - for a text file, each hunk of a histogram line diff as the old file's
+//!   line before it and line after it (or the file's start or end), then
+//!   its removed lines, then its added lines — no line numbers, so a change
+//!   rebased onto moved surroundings, or surroundings edited beyond those
+//!   two lines, keeps its id, while the same line added elsewhere in the
+//!   file does not;
 //! - for a binary file (a NUL in its first 8,000 bytes, git's rule) or a
 //!   submodule, the old and new object ids.
 //!
@@ -205,6 +208,23 @@ fn hash_text_diff(h: &mut gix::hash::Hasher, old: &[u8], new: &[u8]) {
     let diff = gix::diff::blob::diff_with_slider_heuristics(Algorithm::Histogram, &input);
     for hunk in diff.hunks() {
         h.update(b"@@\n");
+        // One line of context each side (in the old file; `^`/`$` at its
+        // ends): the same line added elsewhere in the file is another change.
+        let (start, end) = (hunk.before.start as usize, hunk.before.end as usize);
+        match start.checked_sub(1).and_then(|i| input.before.get(i)) {
+            Some(t) => {
+                h.update(b"<");
+                h.update(input.interner[*t]);
+            }
+            None => h.update(b"^\n"),
+        }
+        match input.before.get(end) {
+            Some(t) => {
+                h.update(b">");
+                h.update(input.interner[*t]);
+            }
+            None => h.update(b"$\n"),
+        }
         for t in &input.before[hunk.before.start as usize..hunk.before.end as usize] {
             h.update(b"-");
             h.update(input.interner[*t]);

@@ -19,6 +19,9 @@
 //! - **a nested repository** (`nested-repo`): a directory below the top level
 //!   holding a `.git` (a clone inside `vendor/`, ignored or not). Its own
 //!   history may exist nowhere else; git would delete an ignored one silently.
+//! - **a change git does not see** (`dirty`): a tracked file flagged
+//!   assume-unchanged or skip-worktree that differs from the index; `git
+//!   worktree remove` judges the worktree clean and deletes it.
 //! - **a process working in it** (`in-use`): a running process whose current
 //!   directory is the worktree or inside it (Linux: `/proc/*/cwd`; elsewhere
 //!   the invoking process only), the shell that typed the command included.

@@ -83,6 +83,61 @@ pub fn nested_repos(dir: &Path, limit: usize) -> Vec<String> {
     found
 }
 
+/// Index entries of the worktree at `dir` flagged assume-unchanged or
+/// skip-worktree whose file is there and differs from the entry (raw bytes
+/// against the blob: a file that a filter would convert counts as changed).
+/// Absent files (a sparse checkout's) are fine. Up to `limit` paths.
+pub fn hidden_changes(dir: &Path, limit: usize) -> Vec<String> {
+    use gix::index::entry::{Flags, Mode};
+    use std::os::unix::ffi::OsStrExt;
+    // No readable `.git` or index: git's own removal fails on it too, and a
+    // leftover is finished only when its files equal its commit's.
+    let Ok(repo) = gix::open(dir) else {
+        return Vec::new();
+    };
+    let Ok(index) = repo.index_or_empty() else {
+        return Vec::new();
+    };
+    let mut found = Vec::new();
+    for e in index.entries() {
+        if !e
+            .flags
+            .intersects(Flags::ASSUME_VALID | Flags::SKIP_WORKTREE)
+        {
+            continue;
+        }
+        let rel = e.path(&index);
+        let Ok(rel_path) = gix::path::from_bstr(rel) else {
+            found.push(rel.to_string());
+            continue;
+        };
+        let path = dir.join(rel_path);
+        let Ok(meta) = path.symlink_metadata() else {
+            continue;
+        };
+        let bytes = if e.mode == Mode::SYMLINK && meta.file_type().is_symlink() {
+            std::fs::read_link(&path)
+                .ok()
+                .map(|t| t.as_os_str().as_bytes().to_vec())
+        } else if meta.is_file() && e.mode != Mode::SYMLINK && e.mode != Mode::COMMIT {
+            std::fs::read(&path).ok()
+        } else {
+            None
+        };
+        let same = bytes.is_some_and(|b| {
+            gix::objs::compute_hash(repo.object_hash(), gix::objs::Kind::Blob, &b)
+                .is_ok_and(|id| id == e.id)
+        });
+        if !same {
+            found.push(rel.to_string());
+            if found.len() >= limit {
+                break;
+            }
+        }
+    }
+    found
+}
+
 /// The tips of every ref that keeps a commit alive for good: branches, tags,
 /// remote-tracking branches and git-loop's own `refs/loop/` (tags peeled to
 /// their commit). Read once per command.
@@ -155,6 +210,10 @@ pub struct AtRisk {
     /// Commits only the worktree's detached HEAD holds (at most 1000 counted).
     pub unreachable_commits: usize,
     pub nested_repos: Vec<String>,
+    /// Tracked files flagged assume-unchanged or skip-worktree whose file
+    /// differs from the index: git does not see the change, and `git
+    /// worktree remove` would delete it (at most 10 named).
+    pub hidden_changes: Vec<String>,
     /// Processes whose working directory is the worktree or inside it,
     /// ascending (see the module doc).
     pub in_use: Vec<u32>,
@@ -177,6 +236,11 @@ impl AtRisk {
             operation,
             unreachable_commits: 0,
             nested_repos,
+            hidden_changes: if abs.is_dir() {
+                hidden_changes(abs, 10)
+            } else {
+                Vec::new()
+            },
             in_use: Vec::new(),
         }
     }
@@ -223,6 +287,14 @@ impl AtRisk {
                     }
                 ),
                 SkipCode::NestedRepo,
+            ));
+        }
+        if let Some(first) = self.hidden_changes.first() {
+            return Some(Skip::new(
+                format!(
+                    "{first} is flagged assume-unchanged or skip-worktree and differs from the index: git does not see the change and would delete it; `git update-index --no-assume-unchanged --no-skip-worktree -- {first}` first"
+                ),
+                SkipCode::Dirty,
             ));
         }
         if !self.in_use.is_empty() {

@@ -48,6 +48,12 @@ pub(super) fn delete_if_merged(
             format!("its base {:?} no longer resolves", entry.base_branch),
         );
     };
+    if crate::git::merged::base_reads_branch(ctx.repo.gix(), &entry.base_branch, &branch) {
+        return kept(
+            KeptCode::NotMerged,
+            format!("its base {:?} is {branch} itself", entry.base_branch),
+        );
+    }
     let verdict = detector.check(tip, base, branch_start(ctx.repo.gix(), &branch))?;
     let merged_by = match verdict {
         Verdict::Merged(by) => Some(by),

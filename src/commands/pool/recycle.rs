@@ -2,8 +2,8 @@
 //! goes back into the pool instead, while the pool holds fewer than
 //! `pool.size` members.
 //!
-//! Only a worktree the removal rules would remove is recycled: its verdict
-//! is [`remove_worktree`]'s own dry run (registered, not locked, nothing at
+//! Only a worktree the removal rules would remove, and not sparse, is
+//! recycled: its verdict is [`remove_worktree`]'s own dry run (registered, not locked, nothing at
 //! risk — no operation in progress, no commit only its HEAD holds, no nested
 //! repository, no process working in it — and clean as `git worktree
 //! remove` judges it). It is then detached at its run's base (`git switch
@@ -68,7 +68,13 @@ impl Recycler {
 /// room; otherwise remove it as [`remove_worktree`] does.
 pub fn recycle(r: &Remover<'_>, recycler: &Recycler, id: &str) -> Result<Removal> {
     let pool_dir = r.loop_dir.join(super::POOL_DIR);
-    let fit = matches!(remove_worktree(r, id, true)?, Removal::Removed(_))
+    // A sparse worktree keeps its patterns (in its admin dir) when moved:
+    // a member made of it would hand a later create a sparse checkout.
+    let sparse = r
+        .registration(id)
+        .is_some_and(|wt| wt.admin_dir.join("info/sparse-checkout").exists());
+    let fit = !sparse
+        && matches!(remove_worktree(r, id, true)?, Removal::Removed(_))
         && r.loop_dir.join(id).is_dir()
         && pool_dir.is_dir()
         && !pool_dir.is_symlink();
