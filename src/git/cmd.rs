@@ -286,11 +286,16 @@ impl Git {
     /// untracked-file-holding or locked worktree; that refusal is returned as
     /// the inner `Err` for the caller to record. Its check is a `git status`
     /// that `status.showUntrackedFiles=no` would blind to untracked files
-    /// (git would then delete them): set back to `normal` for it.
+    /// (git would then delete them): set back to `normal` for it. A
+    /// `core.fsmonitor` that misses or hides a change (a crashed watcher, a
+    /// stale token) would blind it to modified files too: off for it, so git
+    /// looks at every file itself.
     pub fn worktree_remove(&self, rel_path: &str) -> Result<std::result::Result<(), CommandError>> {
         self.run(&[
             "-c".as_ref(),
             "status.showUntrackedFiles=normal".as_ref(),
+            "-c".as_ref(),
+            "core.fsmonitor=false".as_ref(),
             "worktree".as_ref(),
             "remove".as_ref(),
             "--".as_ref(),

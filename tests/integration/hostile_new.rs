@@ -252,6 +252,39 @@ fn untracked_files_hidden_by_show_untracked_files_no_are_never_removed() {
     }
 }
 
+/// A `core.fsmonitor` that hides a change (here a hook that always answers
+/// "nothing changed since the last token", as a crashed or stale watcher
+/// can) blinds the `git status` that `git worktree remove` asks: git then
+/// deleted a modified tracked file. The removal runs with the monitor off.
+#[test]
+fn a_change_hidden_by_a_lying_fsmonitor_is_never_removed() {
+    use std::os::unix::fs::PermissionsExt;
+    let repo = TestRepo::new();
+    let hook = repo.base().join("fsmonitor-lies.sh");
+    fs::write(&hook, "#!/bin/sh\nprintf 'token\\0'\n").unwrap();
+    fs::set_permissions(&hook, fs::Permissions::from_mode(0o755)).unwrap();
+    repo.git(["config", "core.fsmonitor", hook.to_str().unwrap()]);
+    repo.create("f");
+    let wt = repo.wt("f");
+    // A first status records the monitor's token in the index.
+    git_ok(&repo, &wt, &["status", "--porcelain"]);
+    fs::write(wt.join("README"), "work the monitor never reported\n").unwrap();
+    // The lie: git's own status sees nothing.
+    assert_eq!(git_ok(&repo, &wt, &["status", "--porcelain"]), "");
+    repo.run(["mark", "f", "rejected"]).ok();
+    let run = repo.run(["--json", "cleanup"]);
+    assert_eq!(
+        run.json().arr("skipped")[0]["code"],
+        "dirty",
+        "{}",
+        run.stdout
+    );
+    assert_eq!(
+        fs::read_to_string(wt.join("README")).unwrap(),
+        "work the monitor never reported\n"
+    );
+}
+
 /// The `rebase` proof matched hunks without their place: the same line
 /// added elsewhere in the same file had the same patch id, and the branch,
 /// whose version is not in its base, was deleted as rebase-merged.
