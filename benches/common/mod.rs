@@ -196,3 +196,46 @@ pub fn print_rows(rows: &[Row]) {
         );
     }
 }
+
+/// Iterations for a row: `BENCH_ITERS` when set (a whole number ≥ 1), else
+/// `quick` under `BENCH_QUICK`, else `full`.
+pub fn iters(full: usize, quick_n: usize) -> usize {
+    match std::env::var("BENCH_ITERS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+    {
+        Some(n) if n >= 1 => n,
+        _ if quick() => quick_n,
+        _ => full,
+    }
+}
+
+/// Whether worktrunk's `wt` answers `wt --version` on PATH.
+pub fn wt_on_path() -> bool {
+    Command::new("wt")
+        .arg("--version")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success())
+}
+
+/// The worktree that has `branch` checked out, from `git worktree list
+/// --porcelain` (fixture reset: where a peer tool put its worktree).
+pub fn worktree_of_branch(env: &Env, repo: &Path, branch: &str) -> Option<PathBuf> {
+    let mut c = env.git(repo, &["worktree", "list", "--porcelain"]);
+    c.stdout(Stdio::piped());
+    let out = c.output().ok()?;
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    let want = format!("branch refs/heads/{branch}");
+    text.split("\n\n").find_map(|block| {
+        let mut lines = block.lines();
+        let path = lines.next()?.strip_prefix("worktree ")?;
+        lines.any(|l| l == want).then(|| PathBuf::from(path))
+    })
+}
+
+/// A row that could not run, printed with its reason instead of figures.
+pub fn print_skipped(scenario: &str, why: &str) {
+    println!("| {scenario} | skipped | - | - | - | - | {why} |");
+}
