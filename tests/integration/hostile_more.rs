@@ -7,7 +7,7 @@
 use std::fs;
 use std::path::Path;
 
-use crate::common::TestRepo;
+use crate::common::{TestRepo, manifest_with};
 
 fn git_ok(repo: &TestRepo, dir: &Path, args: &[&str]) -> String {
     let out = repo.git_in(dir, args);
@@ -128,4 +128,141 @@ fn create_fetch_never_fetches_an_upstream_outside_refs_remotes() {
         "{}",
         run.stderr
     );
+}
+
+/// Every file under `dir` (recursively, symlinks not followed) with its
+/// bytes: a snapshot to compare before and after a read-only command.
+fn snapshot(dir: &Path) -> std::collections::BTreeMap<std::path::PathBuf, Vec<u8>> {
+    let mut out = std::collections::BTreeMap::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            let meta = fs::symlink_metadata(&p).unwrap();
+            if meta.is_dir() {
+                stack.push(p);
+            } else if meta.is_file() {
+                out.insert(p.clone(), fs::read(&p).unwrap());
+            } else {
+                out.insert(p, Vec::new());
+            }
+        }
+    }
+    out
+}
+
+/// `conflicts` and `list --long` write nothing — no object, index, ref,
+/// lock or log — in a repository whose configuration asks git to do
+/// housekeeping on the way (`gc.auto=1`, `maintenance.auto`, a
+/// `core.fsmonitor` hook that would leave a mark, an index that git would
+/// refresh).
+#[test]
+fn conflicts_and_list_long_write_nothing_with_housekeeping_configured() {
+    let repo = TestRepo::new();
+    commit(&repo, &repo.root, "f", "one\ntwo\nthree\n");
+    for id in ["a", "b"] {
+        repo.create(id).ok();
+        commit(&repo, &repo.wt(id), "f", &format!("one\n{id}\nthree\n"));
+        // A stat-dirty index: the file rewritten with the same bytes.
+        fs::write(repo.wt(id).join("f"), format!("one\n{id}\nthree\n")).unwrap();
+    }
+    let mark = repo.base().join("fsmonitor-ran");
+    let hook = repo.base().join("fsmonitor.sh");
+    fs::write(
+        &hook,
+        format!("#!/bin/sh\necho x >> '{}'\n", mark.display()),
+    )
+    .unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    fs::set_permissions(&hook, fs::Permissions::from_mode(0o755)).unwrap();
+    for (key, value) in [
+        ("gc.auto", "1"),
+        ("gc.autoPackLimit", "1"),
+        ("maintenance.auto", "true"),
+        ("maintenance.strategy", "incremental"),
+        ("core.fsmonitor", hook.to_str().unwrap()),
+        ("core.untrackedCache", "true"),
+        ("index.version", "4"),
+    ] {
+        git_ok(&repo, &repo.root, &["config", key, value]);
+    }
+    let before = (
+        snapshot(&repo.root.join(".git")),
+        snapshot(&repo.loop_dir()),
+    );
+    repo.run(["--json", "conflicts"]).ok();
+    repo.run(["--json", "list", "--long"]).ok();
+    repo.run(["list", "--long"]).ok();
+    let after = (
+        snapshot(&repo.root.join(".git")),
+        snapshot(&repo.loop_dir()),
+    );
+    let changed: Vec<_> = after
+        .0
+        .iter()
+        .chain(after.1.iter())
+        .filter(|(p, bytes)| before.0.get(*p).or(before.1.get(*p)) != Some(bytes))
+        .map(|(p, _)| p.clone())
+        .chain(
+            before
+                .0
+                .keys()
+                .chain(before.1.keys())
+                .filter(|p| !after.0.contains_key(*p) && !after.1.contains_key(*p))
+                .cloned(),
+        )
+        .collect();
+    assert!(changed.is_empty(), "written: {changed:?}");
+    assert!(!mark.exists(), "the fsmonitor hook ran");
+}
+
+/// `restore` of a run whose branch `loop/<id>` is checked out in another
+/// worktree (here the main one) is refused, and changes nothing: no
+/// worktree, no manifest entry, the salvage ref kept, the other worktree's
+/// files untouched.
+#[test]
+fn restore_refuses_while_the_branch_is_checked_out_elsewhere() {
+    let repo = TestRepo::new();
+    repo.create("x").ok();
+    fs::write(repo.wt("x").join("wip"), "unsaved work\n").unwrap();
+    repo.run(["mark", "x", "rejected"]).ok();
+    repo.run(["remove", "--salvage", "x"]).ok();
+    let salvage = git_ok(&repo, &repo.root, &["rev-parse", "refs/loop/salvage/x"]);
+    git_ok(&repo, &repo.root, &["checkout", "-q", "loop/x"]);
+    fs::write(repo.root.join("README"), "main worktree edit\n").unwrap();
+    let manifest = fs::read(repo.manifest_path()).unwrap();
+    let run = repo.run(["--json", "restore", "x"]);
+    assert_ne!(run.code, 0, "{}", run.stdout);
+    assert!(!repo.wt("x").exists());
+    assert_eq!(fs::read(repo.manifest_path()).unwrap(), manifest);
+    assert_eq!(
+        git_ok(&repo, &repo.root, &["rev-parse", "refs/loop/salvage/x"]),
+        salvage
+    );
+    assert_eq!(
+        fs::read_to_string(repo.root.join("README")).unwrap(),
+        "main worktree edit\n"
+    );
+    assert!(!repo.root.join("wip").exists());
+}
+
+/// `restore` when the manifest still holds an *active* entry for the id
+/// whose worktree is gone (rm -rf, never reconciled): the run comes back,
+/// with one entry for the id, and the salvaged file.
+#[test]
+fn restore_over_an_active_entry_whose_worktree_is_gone() {
+    let repo = TestRepo::new();
+    repo.create("x").ok();
+    fs::write(repo.wt("x").join("wip"), "unsaved work\n").unwrap();
+    repo.run(["mark", "x", "rejected"]).ok();
+    repo.run(["remove", "--salvage", "x"]).ok();
+    repo.write_manifest(&manifest_with(&[("x", "active", "2026-11-30T14:44:32Z")]));
+    assert_eq!(repo.status_of("x").as_deref(), Some("active"));
+    repo.run(["--json", "restore", "x"]).ok();
+    assert_eq!(
+        fs::read_to_string(repo.wt("x").join("wip")).unwrap(),
+        "unsaved work\n"
+    );
+    assert_eq!(repo.ids(), vec!["x".to_owned()]);
+    assert_eq!(repo.status_of("x").as_deref(), Some("active"));
 }
