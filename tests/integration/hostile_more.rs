@@ -266,3 +266,65 @@ fn restore_over_an_active_entry_whose_worktree_is_gone() {
     assert_eq!(repo.ids(), vec!["x".to_owned()]);
     assert_eq!(repo.status_of("x").as_deref(), Some("active"));
 }
+
+/// Set a directory's mtime `secs` seconds into the past.
+fn age_dir(path: &Path, secs: u64) {
+    fs::File::open(path)
+        .unwrap()
+        .set_modified(std::time::SystemTime::now() - std::time::Duration::from_secs(secs))
+        .unwrap();
+}
+
+/// A create that takes a pool member filled hours ago moves it to
+/// `.loop-worktrees/<id>` and records the run only after its switch: until
+/// then it looks like an orphan. `reconcile --remove-orphan <id>` must find
+/// it too young (as it finds a fresh `git worktree add`), not old as the
+/// member's own directories are, and leave it to the create.
+#[test]
+fn reconcile_does_not_remove_a_pool_member_a_create_is_moving_into_place() {
+    let repo = TestRepo::new();
+    let fill = repo.run(["--json", "pool", "fill", "1"]).ok().json();
+    let member = repo.root.join(fill["members"][0]["path"].as_str().unwrap());
+    let admin = git_ok(&repo, &member, &["rev-parse", "--absolute-git-dir"]);
+    // Filled three hours ago.
+    for dir in [member.as_path(), Path::new(&admin)] {
+        age_dir(dir, 3 * 3600);
+    }
+    let go = repo.home.join("go");
+    let mut create = repo
+        .command()
+        .env(
+            "GIT_LOOP_TEST_CRASH",
+            format!("before-pool-switch:until:{}", go.display()),
+        )
+        .args(["--json", "create", "x", "--pattern", "p"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    {
+        use std::io::BufRead;
+        let stderr = std::io::BufReader::new(create.stderr.take().unwrap());
+        let reached = stderr
+            .lines()
+            .map_while(Result::ok)
+            .any(|l| l.contains("paused at before-pool-switch"));
+        if !reached {
+            let _ = create.kill();
+            panic!("create never reached before-pool-switch");
+        }
+    }
+    let rec = repo.run(["--json", "reconcile", "--remove-orphan", "x"]);
+    fs::write(&go, "").unwrap();
+    let done = create.wait_with_output().unwrap();
+    rec.ok();
+    assert_eq!(
+        rec.json()["skipped"][0]["code"],
+        "too-young",
+        "{}",
+        rec.stdout
+    );
+    assert!(done.status.success(), "{done:?}");
+    assert_eq!(repo.status_of("x").as_deref(), Some("active"));
+    assert!(repo.wt("x").join("README").exists());
+}
