@@ -393,3 +393,42 @@ fn mcp_survives_deep_nesting_and_foreign_repos() {
     }
     assert_eq!(snapshot(&repo.root), before);
 }
+
+/// A salvage of run `x` that was never restored, then a *different* run
+/// `x` (re-created with `--reuse` on the kept branch, later) salvaged in its
+/// turn: the first salvage must not be overwritten (it would stay only in
+/// the reflog, unreachable, for gc to prune). The second run is kept as it
+/// is, skipped with its own code, and the first salvage stays restorable.
+#[test]
+fn a_salvage_of_an_older_run_is_never_overwritten_by_another_run() {
+    let repo = TestRepo::new();
+    repo.create("x").ok();
+    fs::write(repo.wt("x").join("first"), "first run's work\n").unwrap();
+    repo.run(["mark", "x", "rejected"]).ok();
+    repo.run(["remove", "--salvage", "x"]).ok();
+    let first = git_ok(&repo, &repo.root, &["rev-parse", "refs/loop/salvage/x"]);
+    repo.command();
+    let mut cmd = repo.command();
+    cmd.env("GIT_LOOP_TEST_NOW", "2030-01-01T00:00:00Z").args([
+        "create",
+        "x",
+        "--pattern",
+        "p",
+        "--reuse",
+    ]);
+    crate::common::TestRepo::output(&mut cmd).ok();
+    fs::write(repo.wt("x").join("second"), "second run's work\n").unwrap();
+    repo.run(["mark", "x", "rejected"]).ok();
+    let run = repo.run(["--json", "remove", "--salvage", "x"]);
+    assert_eq!(
+        git_ok(&repo, &repo.root, &["rev-parse", "refs/loop/salvage/x"]),
+        first,
+        "{}",
+        run.stdout
+    );
+    assert_eq!(
+        fs::read_to_string(repo.wt("x").join("second")).unwrap(),
+        "second run's work\n"
+    );
+    assert!(run.stdout.contains("untracked"), "{}", run.stdout);
+}
