@@ -432,3 +432,23 @@ fn a_salvage_of_an_older_run_is_never_overwritten_by_another_run() {
     );
     assert!(run.stdout.contains("untracked"), "{}", run.stdout);
 }
+
+/// The same run, restored and salvaged again, replaces its own salvage.
+#[test]
+fn a_restored_run_salvaged_again_replaces_its_own_salvage() {
+    let repo = TestRepo::new();
+    repo.create("x").ok();
+    fs::write(repo.wt("x").join("work"), "one\n").unwrap();
+    repo.run(["mark", "x", "rejected"]).ok();
+    repo.run(["remove", "--salvage", "x"]).ok();
+    let first = git_ok(&repo, &repo.root, &["rev-parse", "refs/loop/salvage/x"]);
+    repo.run(["restore", "x"]).ok();
+    fs::write(repo.wt("x").join("work"), "two\n").unwrap();
+    repo.run(["mark", "x", "rejected"]).ok();
+    repo.run(["remove", "--salvage", "x"]).ok();
+    assert!(!repo.wt("x").exists());
+    let second = git_ok(&repo, &repo.root, &["rev-parse", "refs/loop/salvage/x"]);
+    assert_ne!(first, second);
+    let work = git_ok(&repo, &repo.root, &["show", "refs/loop/salvage/x:work"]);
+    assert_eq!(work, "two");
+}
