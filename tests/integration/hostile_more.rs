@@ -452,3 +452,54 @@ fn a_restored_run_salvaged_again_replaces_its_own_salvage() {
     let work = git_ok(&repo, &repo.root, &["show", "refs/loop/salvage/x:work"]);
     assert_eq!(work, "two");
 }
+
+/// The remote-tracking branch `create --fetch` writes is a symbolic ref to a
+/// local branch (`refs/remotes/origin/main -> refs/heads/keep`): a fetch
+/// would write through it and move `keep`. It is never fetched.
+#[test]
+fn create_fetch_never_writes_through_a_symbolic_remote_tracking_ref() {
+    let repo = TestRepo::new();
+    let remote = repo.base().join("remote.git");
+    let remote_s = remote.to_str().unwrap();
+    git_ok(&repo, &repo.root, &["clone", "-q", "--bare", ".", remote_s]);
+    let pusher = repo.base().join("pusher");
+    git_ok(
+        &repo,
+        &repo.root,
+        &["clone", "-q", remote_s, pusher.to_str().unwrap()],
+    );
+    commit(&repo, &pusher, "up", "upstream\n");
+    git_ok(&repo, &pusher, &["push", "-q", "origin", "main"]);
+    git_ok(&repo, &repo.root, &["remote", "add", "origin", remote_s]);
+    git_ok(&repo, &repo.root, &["checkout", "-q", "-b", "keep"]);
+    commit(&repo, &repo.root, "k", "keep work\n");
+    git_ok(&repo, &repo.root, &["checkout", "-q", "main"]);
+    let keep = git_ok(&repo, &repo.root, &["rev-parse", "keep"]);
+    git_ok(
+        &repo,
+        &repo.root,
+        &[
+            "symbolic-ref",
+            "refs/remotes/origin/main",
+            "refs/heads/keep",
+        ],
+    );
+    git_ok(
+        &repo,
+        &repo.root,
+        &["config", "branch.main.remote", "origin"],
+    );
+    git_ok(
+        &repo,
+        &repo.root,
+        &["config", "branch.main.merge", "refs/heads/main"],
+    );
+    let run = repo.run(["--json", "create", "a", "--pattern", "p", "--fetch"]);
+    run.ok();
+    assert_eq!(
+        git_ok(&repo, &repo.root, &["rev-parse", "keep"]),
+        keep,
+        "{}",
+        run.stderr
+    );
+}
