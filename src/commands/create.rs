@@ -217,6 +217,7 @@ pub fn run(ctx: &Ctx, args: &CreateArgs, out: &mut Out<'_>) -> Result<CreateRepo
     window.leave();
 
     if let Some(taken) = &taken {
+        crate::crash::point("before-pool-switch");
         taken.switch(ctx, &git, id, &commit_hex, &window, out)?;
     } else if split {
         crate::crash::point("before-checkout");

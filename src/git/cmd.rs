@@ -198,19 +198,24 @@ impl Git {
         )
     }
 
-    /// `git fetch --quiet --no-write-fetch-head -- <remote> <refspec>`: the
-    /// base's upstream for `create --fetch`. With a configured remote, git
-    /// also updates the remote-tracking branch its fetch refspec maps the
-    /// ref to (`refs/remotes/origin/main`); nothing else is written.
+    /// `git fetch --quiet --no-write-fetch-head --refmap= -- <remote>
+    /// +<src>:<dst>`: the base's upstream for `create --fetch`. The empty
+    /// `--refmap` makes git ignore the remote's configured fetch refspecs, so
+    /// the one explicit mapping is the only write: a refspec that also maps
+    /// the branch onto a local branch or a `refs/loop/` ref moves nothing.
+    /// The caller checks `dst` is a remote-tracking branch.
     pub fn fetch(
         &self,
         remote: &str,
-        refspec: &str,
+        src: &str,
+        dst: &str,
     ) -> Result<std::result::Result<(), CommandError>> {
+        let refspec = format!("+{src}:{dst}");
         self.run(&[
             "fetch".as_ref(),
             "--quiet".as_ref(),
             "--no-write-fetch-head".as_ref(),
+            "--refmap=".as_ref(),
             "--".as_ref(),
             remote.as_ref(),
             refspec.as_ref(),

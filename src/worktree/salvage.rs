@@ -122,6 +122,22 @@ pub fn salvage_then_remove(
         return Ok((Removal::Skipped(Skip::new(why, SkipCode::Submodules)), None));
     }
     let refname = ref_name(id);
+    let repo = gix::open(&abs).map_err(|e| salvage_err(id, e))?;
+    let head = repo.head_id().map_err(|e| salvage_err(id, e))?.detach();
+    let old = match repo.try_find_reference(refname.as_str()) {
+        Ok(Some(mut r)) => r.peel_to_id().map_err(|e| salvage_err(id, e))?.detach(),
+        Ok(None) => gix::ObjectId::null(repo.object_hash()),
+        Err(e) => return Err(salvage_err(id, e)),
+    };
+    // An earlier salvage of another run of this id (never restored: a
+    // restored one is this run) would be left only in the reflog, for gc.
+    if !old.is_null() && !salvage_of(&repo, old).is_some_and(|e| e.same_run(entry)) {
+        let why = format!(
+            "{} (not salvaged: {refname} holds an earlier run's salvage; restore or delete it first)",
+            skip.reason
+        );
+        return Ok((Removal::Skipped(Skip::new(why, skip.code)), None));
+    }
     if dry_run {
         let planned = Salvaged {
             refname,
@@ -130,13 +146,6 @@ pub fn salvage_then_remove(
         };
         return Ok((Removal::Removed(None), Some(planned)));
     }
-    let repo = gix::open(&abs).map_err(|e| salvage_err(id, e))?;
-    let head = repo.head_id().map_err(|e| salvage_err(id, e))?.detach();
-    let old = match repo.try_find_reference(refname.as_str()) {
-        Ok(Some(mut r)) => r.peel_to_id().map_err(|e| salvage_err(id, e))?.detach(),
-        Ok(None) => gix::ObjectId::null(repo.object_hash()),
-        Err(e) => return Err(salvage_err(id, e)),
-    };
     let message = format!(
         "git-loop salvage of {id}\n\n{}\n",
         serde_json::to_string(entry).expect("an entry serializes")
@@ -216,4 +225,14 @@ fn remove_at(
             Ok(Removal::Skipped(skip))
         }
     }
+}
+
+/// The manifest entry a salvage commit's message records.
+fn salvage_of(repo: &gix::Repository, commit: gix::ObjectId) -> Option<Entry> {
+    let commit = repo.find_commit(commit).ok()?;
+    let message = commit.message_raw().ok()?.to_string();
+    message
+        .lines()
+        .find(|l| l.starts_with('{'))
+        .and_then(|l| serde_json::from_str(l).ok())
 }

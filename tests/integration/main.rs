@@ -18,6 +18,7 @@ mod frictions_removal;
 mod frictions_usage;
 mod hooks;
 mod hostile_input;
+mod hostile_more;
 mod hostile_new;
 mod human;
 mod in_use;

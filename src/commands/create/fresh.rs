@@ -16,8 +16,11 @@
 //! Without `--fetch`, nothing touches the network or writes anything: the
 //! count is read from the refs as last fetched, so it can be stale itself,
 //! and the warning says "as last fetched". With it, `git fetch --quiet
-//! --no-write-fetch-head -- <remote> <merge ref>` runs first — its only
-//! write is the remote-tracking branch. A local base is never moved (that is
+//! --no-write-fetch-head --refmap= -- <remote> +<merge ref>:<upstream>`
+//! runs first — its only write is the remote-tracking branch (the remote's
+//! configured refspecs are ignored: one that also maps the branch onto a
+//! local branch or a `refs/loop/` ref must not move it). An upstream that is
+//! not under `refs/remotes/`, or is a symbolic ref, is never fetched. A local base is never moved (that is
 //! the user's branch, maybe checked out): the warning names the upstream to
 //! pass as `--base` instead. A fetch that fails (offline, no such remote) is
 //! a warning, and the run is created from the refs as they are.
@@ -79,7 +82,8 @@ pub fn check(
     let (mut fetched, mut fetch_error) = (false, None);
     if let (true, Some((remote, refspec))) = (fetch, &found.fetch) {
         out.note(format_args!("fetching {refspec} from {remote}"));
-        match Git::new(ctx.repo.root()).fetch(remote, refspec)? {
+        let dst = found.upstream_ref.as_bstr().to_str_lossy();
+        match Git::new(ctx.repo.root()).fetch(remote, refspec, &dst)? {
             Ok(()) => fetched = true,
             Err(failure) => {
                 let reason = failure.reason();
@@ -168,7 +172,8 @@ fn upstream_of(repo: &gix::Repository, base: &str) -> Option<Found> {
                 .to_str()
                 .ok()
                 .zip(merge.as_bstr().to_str().ok())
-                .map(|(r, m)| (r.to_owned(), m.to_owned()));
+                .map(|(r, m)| (r.to_owned(), m.to_owned()))
+                .filter(|_| writable_remote_tracking(repo, &upstream_ref));
             Some(Found {
                 base_ref,
                 upstream_ref,
@@ -192,4 +197,15 @@ fn upstream_of(repo: &gix::Repository, base: &str) -> Option<Found> {
         }
         _ => None,
     }
+}
+
+/// Whether a fetch may write `name`: a remote-tracking branch that is not a
+/// symbolic ref (git would write through it, to a local branch maybe).
+fn writable_remote_tracking(repo: &gix::Repository, name: &gix::refs::FullName) -> bool {
+    name.category() == Some(gix::refs::Category::RemoteBranch)
+        && match repo.try_find_reference(name.as_ref()) {
+            Ok(Some(r)) => matches!(r.target(), gix::refs::TargetRef::Object(_)),
+            Ok(None) => true,
+            Err(_) => false,
+        }
 }

@@ -104,7 +104,15 @@ impl Claimed {
             return Ok(None);
         };
         match git.worktree_move(&m.rel(), rel)? {
-            Ok(()) => Ok(Some(Taken)),
+            Ok(()) => {
+                // A rename keeps the member's old mtimes: until the run is
+                // recorded it looks like an orphan, and `reconcile
+                // --remove-orphan` judges an orphan's age by them. Made
+                // young, it is `too-young`, as a fresh `git worktree add` is.
+                let _ = std::fs::File::open(ctx.repo.root().join(rel))
+                    .and_then(|dir| dir.set_modified(std::time::SystemTime::now()));
+                Ok(Some(Taken))
+            }
             Err(failure) => {
                 out.note(format_args!(
                     "warning: could not take pool member {}: {}; checking out instead",
