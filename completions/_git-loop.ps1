@@ -118,8 +118,8 @@ Register-ArgumentCompleter -Native -CommandName 'git-loop' -ScriptBlock {
         }
         'git-loop;reconcile' {
             [CompletionResult]::new('--remove-orphan', '--remove-orphan', [CompletionResultType]::ParameterName, 'Remove this orphan worktree (repeatable; never forced)')
-            [CompletionResult]::new('--adopt', '--adopt', [CompletionResultType]::ParameterName, 'Record this orphan as an active run instead (repeatable): it must be a worktree of this repository with loop/<ID> checked out')
-            [CompletionResult]::new('--min-age', '--min-age', [CompletionResultType]::ParameterName, 'Refuse to remove an orphan younger than this (<n><s|m|h|d>; 0 disables)')
+            [CompletionResult]::new('--adopt', '--adopt', [CompletionResultType]::ParameterName, 'Record this orphan as an active run instead (repeatable): it must be a worktree of this repository with loop/<ID> checked out, older than --min-age')
+            [CompletionResult]::new('--min-age', '--min-age', [CompletionResultType]::ParameterName, 'Refuse to remove or adopt an orphan younger than this (<n><s|m|h|d>; 0 disables)')
             [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Repository to operate on (default: the current directory)')
             [CompletionResult]::new('--repo', '--repo', [CompletionResultType]::ParameterName, 'Repository to operate on (default: the current directory)')
             [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Report what would change; change nothing')

@@ -109,8 +109,8 @@ set edit:completion:arg-completer[git-loop] = {|@words|
         }
         &'git-loop;reconcile'= {
             cand --remove-orphan 'Remove this orphan worktree (repeatable; never forced)'
-            cand --adopt 'Record this orphan as an active run instead (repeatable): it must be a worktree of this repository with loop/<ID> checked out'
-            cand --min-age 'Refuse to remove an orphan younger than this (<n><s|m|h|d>; 0 disables)'
+            cand --adopt 'Record this orphan as an active run instead (repeatable): it must be a worktree of this repository with loop/<ID> checked out, older than --min-age'
+            cand --min-age 'Refuse to remove or adopt an orphan younger than this (<n><s|m|h|d>; 0 disables)'
             cand -C 'Repository to operate on (default: the current directory)'
             cand --repo 'Repository to operate on (default: the current directory)'
             cand --dry-run 'Report what would change; change nothing'

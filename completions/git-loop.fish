@@ -84,8 +84,8 @@ complete -c git-loop -n "__fish_git_loop_using_subcommand restore" -l json -d 'M
 complete -c git-loop -n "__fish_git_loop_using_subcommand restore" -s q -l quiet -d 'No progress or summary lines on stderr'
 complete -c git-loop -n "__fish_git_loop_using_subcommand restore" -s h -l help -d 'Print help'
 complete -c git-loop -n "__fish_git_loop_using_subcommand reconcile" -l remove-orphan -d 'Remove this orphan worktree (repeatable; never forced)' -r
-complete -c git-loop -n "__fish_git_loop_using_subcommand reconcile" -l adopt -d 'Record this orphan as an active run instead (repeatable): it must be a worktree of this repository with loop/<ID> checked out' -r
-complete -c git-loop -n "__fish_git_loop_using_subcommand reconcile" -l min-age -d 'Refuse to remove an orphan younger than this (<n><s|m|h|d>; 0 disables)' -r
+complete -c git-loop -n "__fish_git_loop_using_subcommand reconcile" -l adopt -d 'Record this orphan as an active run instead (repeatable): it must be a worktree of this repository with loop/<ID> checked out, older than --min-age' -r
+complete -c git-loop -n "__fish_git_loop_using_subcommand reconcile" -l min-age -d 'Refuse to remove or adopt an orphan younger than this (<n><s|m|h|d>; 0 disables)' -r
 complete -c git-loop -n "__fish_git_loop_using_subcommand reconcile" -s C -l repo -d 'Repository to operate on (default: the current directory)' -r -F
 complete -c git-loop -n "__fish_git_loop_using_subcommand reconcile" -l dry-run -d 'Report what would change; change nothing'
 complete -c git-loop -n "__fish_git_loop_using_subcommand reconcile" -l json -d 'Machine-readable output: one JSON document on stdout'

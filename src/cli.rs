@@ -288,11 +288,11 @@ pub struct ReconcileArgs {
     pub remove_orphan: Vec<RunId>,
 
     /// Record this orphan as an active run instead (repeatable): it must be a worktree of this
-    /// repository with loop/<ID> checked out
+    /// repository with loop/<ID> checked out, older than --min-age
     #[arg(long, value_name = "ID", value_parser = RunId::parse)]
     pub adopt: Vec<RunId>,
 
-    /// Refuse to remove an orphan younger than this (<n><s|m|h|d>; 0 disables)
+    /// Refuse to remove or adopt an orphan younger than this (<n><s|m|h|d>; 0 disables)
     #[arg(long, value_name = "AGE", default_value = "2h", value_parser = min_age_flag)]
     #[schemars(default = "default_min_age", extend("default" = "2h"))]
     pub min_age: MinAge,

@@ -143,6 +143,21 @@ pub fn run(ctx: &Ctx, args: &ReconcileArgs, out: &mut Out<'_>) -> Result<Reconci
             remover.registration(id),
             args.remove_orphan.contains(id),
         )?;
+        // As for --remove-orphan: a worktree that changed moments ago may be
+        // a create that has not recorded it yet (adopting it would make that
+        // create fail and undo its worktree under the new entry).
+        if let Some(age) = orphan_age(ctx, id, &remover)
+            && age < args.min_age.age
+        {
+            return Err(Error::NotAdoptable {
+                id: id.to_string(),
+                reason: format!(
+                    "too young: changed {}s ago, under --min-age {} (a create may still be recording it; --min-age 0 overrides)",
+                    age.as_secs(),
+                    args.min_age.text
+                ),
+            });
+        }
         if !report.adopted.iter().any(|a| a.id == id.as_str()) {
             report.adopted.push(IdPath {
                 id: id.to_string(),

@@ -273,6 +273,10 @@ impl Git {
         let mut args: Vec<&OsStr> = vec![
             "-c".as_ref(),
             "core.hooksPath=/dev/null".as_ref(),
+            // As for `worktree remove`: git itself looks at every file, so a
+            // monitor that hides a change cannot let the switch overwrite it.
+            "-c".as_ref(),
+            "core.fsmonitor=false".as_ref(),
             "switch".as_ref(),
             "--quiet".as_ref(),
             "--no-guess".as_ref(),

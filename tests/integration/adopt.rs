@@ -24,13 +24,30 @@ fn an_orphan_of_ours_is_adopted_as_an_active_run() {
     repo.create("known");
     orphan(&repo, "stray", "loop/stray");
 
+    // Just made: it may be a create that has not recorded it yet.
+    let young = repo.run(["--json", "reconcile", "--adopt", "stray"]);
+    young.code(1);
+    assert_eq!(young.json()["error"]["code"], "not-adoptable");
+    assert!(young.stderr.contains("too young"), "{}", young.stderr);
+    assert_eq!(repo.ids(), ["known"]);
+
     let dry = repo
-        .run(["--json", "reconcile", "--adopt", "stray", "--dry-run"])
+        .run([
+            "--json",
+            "reconcile",
+            "--adopt",
+            "stray",
+            "--min-age",
+            "0",
+            "--dry-run",
+        ])
         .json();
     assert_eq!(dry.ids("adopted"), ["stray"], "{dry}");
     assert_eq!(repo.ids(), ["known"], "a dry run records nothing");
 
-    let v = repo.run(["--json", "reconcile", "--adopt", "stray"]).json();
+    let v = repo
+        .run(["--json", "reconcile", "--adopt", "stray", "--min-age", "0"])
+        .json();
     assert_eq!(v.ids("adopted"), ["stray"], "{v}");
     assert_eq!(repo.ids(), ["known", "stray"]);
     assert_eq!(repo.status_of("stray").as_deref(), Some("active"));
