@@ -295,7 +295,17 @@ fn fill_long(ctx: &Ctx, listed: &mut [Listed]) -> Result<()> {
             let start = crate::git::merged::branch_start(ctx.repo.gix(), &l.entry.branch());
             // A run whose history cannot be read (a missing object, say)
             // is unknown (`null`), not a failure of the whole listing.
-            if let Ok(verdict) = detector.check(tip, base, start) {
+            // A base read through the run's own branch proves nothing.
+            let verdict = if crate::git::merged::base_reads_branch(
+                ctx.repo.gix(),
+                &l.entry.base_branch,
+                &l.entry.branch(),
+            ) {
+                Ok(crate::git::merged::Verdict::NotMerged)
+            } else {
+                detector.check(tip, base, start)
+            };
+            if let Ok(verdict) = verdict {
                 use crate::git::merged::Verdict;
                 long.merged = Some(matches!(verdict, Verdict::Merged(_)));
                 long.merged_by = verdict.merged_by();

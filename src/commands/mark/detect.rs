@@ -86,6 +86,10 @@ fn verdict(
     ) else {
         return Ok(None);
     };
+    // A base read through the run's own branch proves nothing about it.
+    if crate::git::merged::base_reads_branch(ctx.repo.gix(), &entry.base_branch, &branch) {
+        return Ok(Some((Verdict::NotMerged, tip, base)));
+    }
     let start = branch_start(ctx.repo.gix(), &branch);
     // A run whose history cannot be read is left alone, like one whose
     // branch is gone; it does not stop the others being marked.
