@@ -29,7 +29,7 @@ mod report;
 
 pub use report::{IdPath, Orphan, ReconcileReport};
 
-use crate::cli::ReconcileArgs;
+use crate::cli::{MinAge, ReconcileArgs};
 use crate::commands::Ctx;
 use crate::error::{Error, Result};
 use crate::git::cmd::Git;
@@ -50,6 +50,17 @@ fn orphan_age(ctx: &Ctx, id: &str, remover: &Remover<'_>) -> Option<jiff::Signed
         .max()?;
     let newest = jiff::Timestamp::try_from(newest).ok()?;
     Some(crate::time::now().duration_since(newest))
+}
+
+/// Why the orphan `id` is too young to remove or adopt under `--min-age`: a
+/// worktree that changed moments ago may be a create not recorded yet.
+fn too_young(ctx: &Ctx, id: &str, remover: &Remover<'_>, min_age: &MinAge) -> Option<String> {
+    let age = orphan_age(ctx, id, remover).filter(|age| *age < min_age.age)?;
+    Some(format!(
+        "too young: changed {}s ago, under --min-age {} (a create may still be recording it; --min-age 0 overrides)",
+        age.as_secs(),
+        min_age.text
+    ))
 }
 
 pub fn run(ctx: &Ctx, args: &ReconcileArgs, out: &mut Out<'_>) -> Result<ReconcileReport> {
@@ -146,16 +157,10 @@ pub fn run(ctx: &Ctx, args: &ReconcileArgs, out: &mut Out<'_>) -> Result<Reconci
         // As for --remove-orphan: a worktree that changed moments ago may be
         // a create that has not recorded it yet (adopting it would make that
         // create fail and undo its worktree under the new entry).
-        if let Some(age) = orphan_age(ctx, id, &remover)
-            && age < args.min_age.age
-        {
+        if let Some(reason) = too_young(ctx, id, &remover, &args.min_age) {
             return Err(Error::NotAdoptable {
                 id: id.to_string(),
-                reason: format!(
-                    "too young: changed {}s ago, under --min-age {} (a create may still be recording it; --min-age 0 overrides)",
-                    age.as_secs(),
-                    args.min_age.text
-                ),
+                reason,
             });
         }
         if !report.adopted.iter().any(|a| a.id == id.as_str()) {
@@ -230,27 +235,16 @@ pub fn run(ctx: &Ctx, args: &ReconcileArgs, out: &mut Out<'_>) -> Result<Reconci
         }
     }
 
-    let min_age = args.min_age.age;
     let mut seen = std::collections::HashSet::new();
     for id in &args.remove_orphan {
         if !seen.insert(id) {
             continue;
         }
         let path = runid::rel_path(id);
-        if let Some(age) = orphan_age(ctx, id, &remover)
-            && age < min_age
-        {
-            report.skipped.push(SkippedEntry::new(
-                id,
-                Skip::new(
-                    format!(
-                        "too young: changed {}s ago, under --min-age {} (a create may still be recording it; --min-age 0 overrides)",
-                        age.as_secs(),
-                        args.min_age.text
-                    ),
-                    SkipCode::TooYoung,
-                ),
-            ));
+        if let Some(reason) = too_young(ctx, id, &remover, &args.min_age) {
+            report
+                .skipped
+                .push(SkippedEntry::new(id, Skip::new(reason, SkipCode::TooYoung)));
             continue;
         }
         match remove_worktree(&remover, id, dry_run)? {

@@ -174,14 +174,7 @@ impl Raw {
             }
             keys::TOML_CREATE_FETCH => raw.create.fetch = Some(git_bool(&text, at)?),
             keys::TOML_CLEANUP_PRE_COMMAND => raw.cleanup.pre_command = Some(text),
-            keys::TOML_CLEANUP_RECYCLE => {
-                let b = parse_git_bool(&text).ok_or_else(|| {
-                    at.error(format!(
-                        "{text:?} is not a boolean; git's spellings are {BOOL_SPELLINGS}"
-                    ))
-                })?;
-                raw.cleanup.recycle = Some(b);
-            }
+            keys::TOML_CLEANUP_RECYCLE => raw.cleanup.recycle = Some(git_bool(&text, at)?),
             keys::TOML_POOL_SIZE => raw.pool.size = Some(SizeValue::Text(text)),
             keys::TOML_CLEANUP_SALVAGE => raw.cleanup.salvage = Some(git_bool(&text, at)?),
             keys::TOML_CREATE_COPY => raw.create.copy = Some(items),
