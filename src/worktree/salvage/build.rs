@@ -22,6 +22,9 @@ impl Drop for TempIndex {
 /// `[head, I]` and `message`. Returns `W`.
 pub fn build(dir: &Path, admin_dir: &Path, head: &str, message: &str) -> Result<String> {
     let tmp = TempIndex(admin_dir.join("git-loop-salvage.index"));
+    // A leftover of a salvage killed part way is replaced, never written
+    // through (the copy would follow a symlink left in its place).
+    let _ = std::fs::remove_file(&tmp.0);
     match std::fs::copy(admin_dir.join("index"), &tmp.0) {
         Ok(_) => {}
         // No index yet: an empty one (git creates it).
