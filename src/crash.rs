@@ -20,6 +20,10 @@
 //!   does so only when other creates are queuing, which a test cannot force
 //!   reliably), so the point between the two can be reached.
 //!
+//! - `GIT_LOOP_TEST_FORCE_MERGED=1` makes the safety kernel judge every
+//!   branch merged (`crate::safety::branch`): a deliberately wrong proof, so
+//!   a test can show that the trash brings a wrongly deleted branch back.
+//!
 //! Points: `after-worktree-add` (create: checkout done, run not recorded),
 //! `before-checkout` (create, split add: after `add --no-checkout`, before
 //! the checkout), `holding-mutex`, `before-manifest-write`,
@@ -114,4 +118,11 @@ pub fn fail_point(name: &str) -> std::io::Result<()> {
 pub fn force_split_add() -> bool {
     static SPLIT: OnceLock<Option<String>> = OnceLock::new();
     setting("GIT_LOOP_TEST_SPLIT_ADD", &SPLIT) == Some("1")
+}
+
+/// `GIT_LOOP_TEST_FORCE_MERGED=1`: the safety kernel judges every branch
+/// merged (a deliberately wrong proof, to show the trash brings it back).
+pub fn force_merged() -> bool {
+    static FORCE: OnceLock<Option<String>> = OnceLock::new();
+    setting("GIT_LOOP_TEST_FORCE_MERGED", &FORCE) == Some("1")
 }

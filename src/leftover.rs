@@ -32,7 +32,10 @@
 //! branch is never deleted here. Whatever was deleted before a stop was, by
 //! the checks above, identical to a commit that is kept.
 //!
-//! The checks live in the submodule `verify`; the removal is here.
+//! The checks live in the submodule `verify`; the removal is here. Like
+//! every removal, it needs the safety kernel's [`crate::safety::Permit`]
+//! (which kept the worktree's own refs in the trash first); the files it
+//! deletes itself are only those verified identical to a kept commit.
 
 mod verify;
 
@@ -64,6 +67,7 @@ pub fn finish_if_only_git(
     loop_dir: &Path,
     id: &str,
     admin_dir: &Path,
+    permit: &crate::safety::Permit,
 ) -> Result<Finish> {
     let dir = loop_dir.join(id);
     let (head, detached) = match head_commit(repo, admin_dir)? {
@@ -141,7 +145,7 @@ pub fn finish_if_only_git(
         }
     }
     let rel = crate::runid::rel_path(id);
-    if let Err(refusal) = git.worktree_remove(&rel)? {
+    if let Err(refusal) = git.worktree_remove(&rel, permit)? {
         return Ok(Finish::Refused(format!(
             "its files are removed, but git did not unregister it: {}",
             refusal.reason()
@@ -169,7 +173,13 @@ pub fn finish_if_only_git(
 /// [`finish_if_only_git`] for a caller without a repository at hand (it may
 /// run on several threads): opens the main repository from `loop_dir`'s
 /// parent; a failure to read it is a refusal.
-pub fn finish(loop_dir: &Path, git: &Git, id: &str, admin_dir: &Path) -> Finish {
+pub fn finish(
+    loop_dir: &Path,
+    git: &Git,
+    id: &str,
+    admin_dir: &Path,
+    permit: &crate::safety::Permit,
+) -> Finish {
     let Some(root) = loop_dir.parent() else {
         return Finish::Refused("no repository above .loop-worktrees".into());
     };
@@ -177,7 +187,7 @@ pub fn finish(loop_dir: &Path, git: &Git, id: &str, admin_dir: &Path) -> Finish 
         Ok(repo) => repo,
         Err(e) => return Finish::Refused(format!("the repository cannot be read: {e}")),
     };
-    finish_if_only_git(&repo, git, loop_dir, id, admin_dir)
+    finish_if_only_git(&repo, git, loop_dir, id, admin_dir, permit)
         .unwrap_or_else(|e| Finish::Refused(e.to_string()))
 }
 

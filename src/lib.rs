@@ -27,6 +27,7 @@ pub(crate) mod mcp;
 pub(crate) mod output;
 pub(crate) mod pool;
 pub mod runid;
+pub(crate) mod safety;
 pub mod schema;
 pub(crate) mod signals;
 pub(crate) mod style;

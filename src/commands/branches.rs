@@ -217,25 +217,27 @@ pub fn run(ctx: &Ctx, args: &BranchesArgs, out: &mut Out<'_>) -> Result<Branches
             continue;
         }
         let time = ctx.repo.commit_time(tip);
-        // The branch the base names is never merged into itself.
-        let is_base = crate::git::merged::base_reads_branch(ctx.repo.gix(), &base_name, &branch);
-        let (ahead, behind, verdict) = match (time, base) {
-            (Some(_), Some(base)) if is_base => {
-                let (a, b) = ctx.repo.ahead_behind(tip, base)?;
-                (
-                    Some(a),
-                    Some(b),
-                    Some(crate::git::merged::Verdict::NotMerged),
-                )
-            }
+        // The safety kernel's verdict, with its guards (the branch the base
+        // names is never merged into itself). Unreadable history: merged
+        // unknown (`null`), never deleted.
+        let (ahead, behind, judged) = match (time, base) {
             (Some(_), Some(base)) => {
                 let (a, b) = ctx.repo.ahead_behind(tip, base)?;
-                let start = crate::git::merged::branch_start(ctx.repo.gix(), &branch);
-                // Unreadable history: merged unknown (`null`), never deleted.
-                (Some(a), Some(b), detector.check(tip, base, start).ok())
+                let judged = crate::safety::branch::judge(
+                    ctx.repo.gix(),
+                    &mut detector,
+                    &branch,
+                    tip,
+                    &base_name,
+                )
+                .ok();
+                (Some(a), Some(b), judged)
             }
             _ => (None, None, None),
         };
+        let verdict = judged
+            .as_ref()
+            .map(|j| j.verdict.unwrap_or(crate::git::merged::Verdict::NotMerged));
         use crate::git::merged::Verdict;
         leftovers.push(Leftover {
             checked_out: checked_out.contains(&branch),
@@ -250,9 +252,7 @@ pub fn run(ctx: &Ctx, args: &BranchesArgs, out: &mut Out<'_>) -> Result<Branches
             merged: verdict.map(|v| matches!(v, Verdict::Merged(_))),
             merged_by: verdict.and_then(Verdict::merged_by),
             empty: verdict.map(|v| v == Verdict::Empty),
-            // An empty branch's tip is in the base when it is 0 ahead.
-            deletable: matches!(verdict, Some(Verdict::Merged(_)))
-                || (verdict == Some(Verdict::Empty) && ahead == Some(0)),
+            deletable: judged.as_ref().is_some_and(|j| j.deletable),
             deleted: false,
             kept: None,
         });
@@ -317,7 +317,6 @@ fn delete_merged(
     let mutex = ManifestMutex::acquire(&ctx.loop_dir())?;
     let recorded = recorded_branches(ctx)?;
     let checked_out = ctx.repo.checked_out_branches()?;
-    let base = ctx.repo.resolve_commit(&report.base);
     let mut detector = crate::git::merged::Detector::new(ctx.repo.gix())?;
     let mut events = Vec::new();
     let mut first_error = None;
@@ -327,54 +326,52 @@ fn delete_merged(
         if l.kept.is_some() {
             continue;
         }
-        // The base may have been rewound since the listing.
-        let still = match base {
-            Some(base) => {
-                let start = crate::git::merged::branch_start(ctx.repo.gix(), &l.branch);
-                match detector.check(l.tip_id, base, start)? {
-                    crate::git::merged::Verdict::Merged(_) => true,
-                    crate::git::merged::Verdict::Empty => ctx.repo.is_ancestor(l.tip_id, base)?,
-                    crate::git::merged::Verdict::NotMerged => false,
-                }
-            }
-            None => false,
-        };
-        if !still {
-            l.merged = Some(false);
-            l.merged_by = None;
-            l.deletable = false;
-            l.kept = Some(KeptCode::NotMerged);
-            continue;
-        }
-        crate::crash::point("before-branch-delete");
-        match ctx.repo.delete_branch_if_at(&l.branch, l.tip_id) {
-            Ok(()) => {
+        // Judged again here: the base may have been rewound since the
+        // listing. The kernel keeps the tip in the trash, then deletes.
+        let judged = crate::safety::branch::judge(
+            ctx.repo.gix(),
+            &mut detector,
+            &l.branch,
+            l.tip_id,
+            &report.base,
+        )?;
+        use crate::safety::branch::{Deletion, KeepCode};
+        match crate::safety::branch::delete(&ctx.repo, &l.branch, l.tip_id, &judged, &checked_out) {
+            Ok(Deletion::Deleted { trash_ref, .. }) => {
                 l.deleted = true;
                 let id = l.branch.strip_prefix("loop/").unwrap_or(&l.branch);
                 let mut e = crate::events::Event::new(crate::events::EventKind::BranchDelete, id);
                 e.detail = Some(match l.merged_by {
                     Some(by) => format!(
-                        "leftover branch {} deleted at {} (merged into {}: {by})",
+                        "leftover branch {} deleted at {} (merged into {}: {by}); kept as {trash_ref}",
                         l.branch, l.tip, report.base
                     ),
                     None => format!(
-                        "leftover branch {} deleted at {} (no commits of its own; in {})",
+                        "leftover branch {} deleted at {} (no commits of its own; in {}); kept as {trash_ref}",
                         l.branch, l.tip, report.base
                     ),
                 });
                 events.push(e);
             }
+            Ok(Deletion::Kept(KeepCode::NotMerged, _)) => {
+                l.merged = Some(false);
+                l.merged_by = None;
+                l.deletable = false;
+                l.kept = Some(KeptCode::NotMerged);
+            }
+            Ok(Deletion::Kept(KeepCode::CheckedOut, _)) => {
+                l.kept = Some(KeptCode::CheckedOut);
+            }
+            Ok(Deletion::Kept(KeepCode::Moved, _)) => {
+                l.kept = Some(KeptCode::Moved);
+                out.note(format_args!(
+                    "{} moved after it was checked; it is kept",
+                    l.branch
+                ));
+            }
             Err(e) => {
-                if ctx.repo.branch_target(&l.branch)? == Some(l.tip_id) {
-                    l.kept = Some(KeptCode::Error);
-                    first_error.get_or_insert(e);
-                } else {
-                    l.kept = Some(KeptCode::Moved);
-                    out.note(format_args!(
-                        "{} moved after it was checked; it is kept",
-                        l.branch
-                    ));
-                }
+                l.kept = Some(KeptCode::Error);
+                first_error.get_or_insert(e);
             }
         }
     }

@@ -253,6 +253,7 @@ pub(crate) fn reclaim(
                     branch_deleted: None,
                     branch_merged_by: None,
                     branch_tip: None,
+                    branch_trash: None,
                     branch_kept: None,
                     note,
                     salvage: salvaged,
@@ -276,14 +277,17 @@ pub(crate) fn reclaim(
     report.skipped.extend(refused);
 
     if delete_merged && !dry_run && !gone.is_empty() {
-        match crate::git::merged::Detector::new(ctx.repo.gix()) {
-            Ok(mut detector) => {
+        let ready = crate::git::merged::Detector::new(ctx.repo.gix())
+            .and_then(|d| Ok((d, ctx.repo.checked_out_branches()?)));
+        match ready {
+            Ok((mut detector, checked_out)) => {
                 for (removed, entry) in report.removed.iter_mut().zip(&gone) {
-                    match branch::delete_if_merged(ctx, &mut detector, entry) {
+                    match branch::delete_if_merged(ctx, &mut detector, &checked_out, entry) {
                         Ok(Ok(deleted)) => {
                             removed.branch_deleted = Some(true);
                             removed.branch_merged_by = Some(deleted.merged_by);
                             removed.branch_tip = Some(deleted.tip);
+                            removed.branch_trash = Some(deleted.trash_ref);
                         }
                         Ok(Err(kept)) => {
                             removed.branch_deleted = Some(false);
@@ -363,17 +367,21 @@ fn drop_removed(
         }
         if r.branch_deleted == Some(true) {
             let mut e = crate::events::Event::new(crate::events::EventKind::BranchDelete, &r.id);
+            let kept = match &r.branch_trash {
+                Some(t) => format!("; kept as {t}"),
+                None => String::new(),
+            };
             e.detail = Some(match (r.branch_tip, r.branch_merged_by) {
                 (Some(tip), Some(Some(by))) => {
-                    format!("branch {} deleted at {tip} (merged: {by})", r.branch)
+                    format!("branch {} deleted at {tip} (merged: {by}){kept}", r.branch)
                 }
                 (Some(tip), _) => {
                     format!(
-                        "branch {} deleted at {tip} (no commits of its own)",
+                        "branch {} deleted at {tip} (no commits of its own){kept}",
                         r.branch
                     )
                 }
-                _ => format!("branch {} deleted", r.branch),
+                _ => format!("branch {} deleted{kept}", r.branch),
             });
             events.push(e);
         }

@@ -203,9 +203,10 @@ pub fn run(ctx: &Ctx, args: &CreateArgs, out: &mut Out<'_>) -> Result<CreateRepo
             // worktree is this attempt's: remove it so a retry is not blocked.
             if made_branch.is_some()
                 && !abs.exists()
-                && ctx.repo.branch_target(&branch)? == Some(base_commit)
+                && let Some(permit) =
+                    crate::safety::rollback_branch(ctx.repo.gix(), &branch, base_commit)
             {
-                let _ = ctx.repo.delete_branch_if_at(&branch, base_commit);
+                let _ = ctx.repo.delete_branch_if_at(&branch, base_commit, &permit);
             }
             return Err(Error::Git(failure));
         }
@@ -242,9 +243,21 @@ pub fn run(ctx: &Ctx, args: &CreateArgs, out: &mut Out<'_>) -> Result<CreateRepo
     let entry = Entry::new(id, &base, &args.pattern, created_at);
     if let Err(e) = record(ctx, &entry, adopted, &window, out) {
         // Best effort: the worktree is fresh and clean, so a plain remove works.
-        let _ = git.worktree_remove(&rel);
-        if let Some(at) = made_branch {
-            let _ = ctx.repo.delete_branch_if_at(&branch, at);
+        let admin = ctx
+            .repo
+            .loop_worktrees()?
+            .into_iter()
+            .find(|(name, _)| name == id)
+            .map(|(_, wt)| wt.admin_dir);
+        if let Some(admin) = admin
+            && let Ok(permit) = crate::safety::worktree::rollback_permit(ctx.repo.gix(), id, &admin)
+        {
+            let _ = git.worktree_remove(&rel, &permit);
+        }
+        if let Some(at) = made_branch
+            && let Some(permit) = crate::safety::rollback_branch(ctx.repo.gix(), &branch, at)
+        {
+            let _ = ctx.repo.delete_branch_if_at(&branch, at, &permit);
         }
         return Err(e);
     }

@@ -292,18 +292,20 @@ fn fill_long(ctx: &Ctx, listed: &mut [Listed]) -> Result<()> {
                 detector = Some(crate::git::merged::Detector::new(ctx.repo.gix())?);
             }
             let detector = detector.as_mut().expect("just set");
-            let start = crate::git::merged::branch_start(ctx.repo.gix(), &l.entry.branch());
             // A run whose history cannot be read (a missing object, say)
-            // is unknown (`null`), not a failure of the whole listing.
-            // A base read through the run's own branch proves nothing.
-            let verdict = if crate::git::merged::base_reads_branch(
+            // is unknown (`null`), not a failure of the whole listing. The
+            // safety kernel's guards apply: a base read through the run's
+            // own branch, or an expression, proves nothing.
+            let judged = crate::safety::branch::judge(
                 ctx.repo.gix(),
-                &l.entry.base_branch,
+                detector,
                 &l.entry.branch(),
-            ) {
-                Ok(crate::git::merged::Verdict::NotMerged)
-            } else {
-                detector.check(tip, base, start)
+                tip,
+                &l.entry.base_branch,
+            );
+            let verdict = match judged {
+                Ok(j) => Ok(j.verdict.unwrap_or(crate::git::merged::Verdict::NotMerged)),
+                Err(e) => Err(e),
             };
             if let Ok(verdict) = verdict {
                 use crate::git::merged::Verdict;

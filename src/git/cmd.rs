@@ -299,7 +299,19 @@ impl Git {
     /// `core.fsmonitor` that misses or hides a change (a crashed watcher, a
     /// stale token) would blind it to modified files too: off for it, so git
     /// looks at every file itself.
-    pub fn worktree_remove(&self, rel_path: &str) -> Result<std::result::Result<(), CommandError>> {
+    ///
+    /// Only with a [`crate::safety::Permit`] for this worktree: the safety
+    /// kernel's checks passed (and what dies with the admin dir was kept).
+    pub fn worktree_remove(
+        &self,
+        rel_path: &str,
+        permit: &crate::safety::Permit,
+    ) -> Result<std::result::Result<(), CommandError>> {
+        if !permit.covers_worktree(rel_path) {
+            return Err(crate::error::Error::Repository(format!(
+                "internal: no permit to remove {rel_path}"
+            )));
+        }
         self.run(&[
             "-c".as_ref(),
             "status.showUntrackedFiles=normal".as_ref(),

@@ -194,10 +194,21 @@ impl Repo {
             .is_some())
     }
 
-    /// Delete `refs/heads/<branch>` only if it still points at `expected`
-    /// (used to roll back a branch this process just created).
-    pub fn delete_branch_if_at(&self, branch: &str, expected: gix::ObjectId) -> Result<()> {
+    /// Delete `refs/heads/<branch>` only if it still points at `expected`,
+    /// and only with the safety kernel's [`crate::safety::Permit`] for that
+    /// branch at that tip.
+    pub fn delete_branch_if_at(
+        &self,
+        branch: &str,
+        expected: gix::ObjectId,
+        permit: &crate::safety::Permit,
+    ) -> Result<()> {
         use gix::refs::transaction::{Change, PreviousValue, RefEdit, RefLog};
+        if !permit.covers_branch(branch, expected) {
+            return Err(Error::Repository(format!(
+                "internal: no permit to delete {branch} at {expected}"
+            )));
+        }
         let name: gix::refs::FullName = format!("refs/heads/{branch}")
             .try_into()
             .map_err(repo_err)?;

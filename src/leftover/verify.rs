@@ -15,17 +15,6 @@ use gix::bstr::{BString, ByteVec};
 
 use crate::error::{Error, Result};
 
-/// Files of an in-progress operation in a worktree's admin directory.
-const IN_PROGRESS: [&str; 7] = [
-    "rebase-merge",
-    "rebase-apply",
-    "MERGE_HEAD",
-    "CHERRY_PICK_HEAD",
-    "REVERT_HEAD",
-    "BISECT_LOG",
-    "sequencer",
-];
-
 /// A file that was verified, and how it looked then.
 pub(super) struct Verified {
     pub(super) path: PathBuf,
@@ -99,20 +88,23 @@ pub(super) fn refuse_state(admin_dir: &Path) -> Option<String> {
     if fs::symlink_metadata(admin_dir.join("locked")).is_ok() {
         return Some("locked".into());
     }
-    IN_PROGRESS
-        .iter()
-        .find(|name| fs::symlink_metadata(admin_dir.join(name)).is_ok())
-        .map(|name| format!("an operation is in progress in it ({name})"))
+    crate::safety::operation_in_progress(admin_dir)
+        .map(|(name, _)| format!("an operation is in progress in it ({name})"))
 }
 
-/// Whether `commit` is contained in some branch or tag.
+/// Whether `commit` is contained in some ref that holds commits for good
+/// (the safety kernel's set: branches, tags, remote-tracking branches,
+/// `refs/loop/` but the trash).
 pub(super) fn contained_in_a_ref(repo: &gix::Repository, commit: gix::ObjectId) -> Result<bool> {
     let platform = repo.references().map_err(repo_err)?;
-    for prefix in ["refs/heads/", "refs/tags/"] {
+    for prefix in crate::safety::holding_prefixes() {
         for reference in platform.prefixed(prefix).map_err(repo_err)? {
             let Ok(mut reference) = reference else {
                 continue;
             };
+            if !crate::safety::holds_for_good(reference.name().as_bstr()) {
+                continue;
+            }
             let Ok(tip) = reference.peel_to_commit() else {
                 continue;
             };

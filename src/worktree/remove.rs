@@ -49,6 +49,19 @@ impl<'a> Remover<'a> {
         self.registrations.get(id)
     }
 
+    /// The git common dir (a thread that needs a repository opens it).
+    pub fn common_dir(&self) -> &Path {
+        &self.common_dir
+    }
+
+    /// Every holding ref's tip, read once per command.
+    pub fn tips(&self, repo: &gix::Repository) -> Result<&super::RefTips> {
+        let tips = self
+            .tips
+            .get_or_init(|| super::RefTips::read(repo).map_err(|e| e.to_string()));
+        tips.as_ref().map_err(|e| Error::Repository(e.clone()))
+    }
+
     /// What, beyond git's own checks, makes this worktree unsafe to remove
     /// (see [`crate::worktree`]).
     pub fn at_risk(&self, wt: &crate::git::repo::Worktree, abs: &Path) -> Result<super::AtRisk> {
@@ -59,10 +72,7 @@ impl<'a> Remover<'a> {
             .inside(abs);
         if let Some(head) = wt.detached_head {
             let repo = gix::open(&self.common_dir).map_err(|e| Error::Repository(e.to_string()))?;
-            let tips = self
-                .tips
-                .get_or_init(|| super::RefTips::read(&repo).map_err(|e| e.to_string()));
-            let tips = tips.as_ref().map_err(|e| Error::Repository(e.clone()))?;
+            let tips = self.tips(&repo)?;
             risk.unreachable_commits = tips.unreachable_from(&repo, head, 1000)?;
         }
         Ok(risk)
@@ -119,10 +129,10 @@ pub fn remove_worktree(r: &Remover<'_>, id: &str, dry_run: bool) -> Result<Remov
     if let Some(skip) = locked.filter(|_| dry_run || meta.is_none()) {
         return Ok(Removal::Skipped(skip));
     }
-    if let Some(skip) = r.at_risk(wt, &abs)?.skip() {
-        return Ok(Removal::Skipped(skip));
-    }
     if dry_run {
+        if let Some(skip) = crate::safety::worktree::check(r, wt, &abs)? {
+            return Ok(Removal::Skipped(skip));
+        }
         return Ok(match meta {
             None => Removal::Removed(None),
             // Predicted with gix the way git will judge it.
@@ -132,27 +142,37 @@ pub fn remove_worktree(r: &Remover<'_>, id: &str, dry_run: bool) -> Result<Remov
             },
         });
     }
-    git_remove(r, id, &wt.admin_dir)
+    // The safety kernel's checks, and what dies with the admin dir kept.
+    let permit = match crate::safety::worktree::permit(r, id, wt, &abs)? {
+        Ok(permit) => permit,
+        Err(skip) => return Ok(Removal::Skipped(skip)),
+    };
+    git_remove(r, id, &wt.admin_dir, &permit)
 }
 
 /// `git worktree remove` of `.loop-worktrees/<id>` (never forced), after the
 /// checks: git's refusals become skips, a transient failure is retried, and a
 /// leftover holding only git's files is finished (see [`crate::leftover`]).
-pub(super) fn git_remove(r: &Remover<'_>, id: &str, admin_dir: &Path) -> Result<Removal> {
+pub(super) fn git_remove(
+    r: &Remover<'_>,
+    id: &str,
+    admin_dir: &Path,
+    permit: &crate::safety::Permit,
+) -> Result<Removal> {
     let abs = r.loop_dir.join(id);
     let rel = crate::runid::rel_path(id);
     let admin = admin_dir.to_path_buf();
     let mut attempt = 0;
     loop {
-        match r.git.worktree_remove(&rel)? {
-            Ok(()) => return Ok(Removal::Removed(None)),
+        match r.git.worktree_remove(&rel, permit)? {
+            Ok(()) => return Ok(Removal::Removed(kept_note(permit, None))),
             Err(failure) if attempt < 5 && crate::git::refusal::is_transient(&failure.stderr) => {
                 // Another removal changed .git/worktrees/ under this one. The
                 // state decides: gone and unregistered means done; otherwise
                 // try again (git re-checks cleanliness every time).
                 attempt += 1;
                 if fs::symlink_metadata(&abs).is_err() && !admin.exists() {
-                    return Ok(Removal::Removed(None));
+                    return Ok(Removal::Removed(kept_note(permit, None)));
                 }
                 std::thread::sleep(std::time::Duration::from_millis(5 * attempt));
             }
@@ -161,9 +181,9 @@ pub(super) fn git_remove(r: &Remover<'_>, id: &str, admin_dir: &Path) -> Result<
                 use crate::git::refusal::{Refusal, classify, may_be_leftover};
                 let kind = classify(&reason);
                 if may_be_leftover(kind, &reason) {
-                    match crate::leftover::finish(&r.loop_dir, r.git, id, &admin) {
+                    match crate::leftover::finish(&r.loop_dir, r.git, id, &admin, permit) {
                         crate::leftover::Finish::Removed(note) => {
-                            return Ok(Removal::Removed(Some(note)));
+                            return Ok(Removal::Removed(kept_note(permit, Some(note))));
                         }
                         crate::leftover::Finish::Refused(why) => {
                             reason = format!("{reason} (git-loop left it: {why})");
@@ -186,6 +206,22 @@ pub(super) fn git_remove(r: &Remover<'_>, id: &str, admin_dir: &Path) -> Result<
             }
         }
     }
+}
+
+/// `note`, with the trash refs the kernel kept for this removal (a
+/// worktree's own refs: `refs/worktree/*`, `refs/bisect/*`).
+fn kept_note(permit: &crate::safety::Permit, note: Option<String>) -> Option<String> {
+    if permit.kept().is_empty() {
+        return note;
+    }
+    let kept = format!(
+        "kept its own refs in the trash: {} (`git loop trash` lists them)",
+        permit.kept().join(", ")
+    );
+    Some(match note {
+        Some(n) => format!("{n}; {kept}"),
+        None => kept,
+    })
 }
 
 /// What `git worktree remove` would refuse in the worktree at `abs`, read

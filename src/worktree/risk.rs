@@ -31,21 +31,9 @@ use super::{Skip, SkipCode};
 use crate::error::{Error, Result};
 
 /// The in-progress operation recorded in a worktree's admin dir, if any.
+/// (The one list of markers is the safety kernel's.)
 pub fn operation_in_progress(admin_dir: &Path) -> Option<&'static str> {
-    const MARKERS: [(&str, &str); 8] = [
-        ("rebase-merge", "rebase"),
-        ("rebase-apply", "rebase"),
-        ("MERGE_HEAD", "merge"),
-        ("CHERRY_PICK_HEAD", "cherry-pick"),
-        ("REVERT_HEAD", "revert"),
-        ("BISECT_LOG", "bisect"),
-        ("BISECT_START", "bisect"),
-        ("sequencer", "cherry-pick or revert"),
-    ];
-    MARKERS
-        .iter()
-        .find(|(file, _)| admin_dir.join(file).symlink_metadata().is_ok())
-        .map(|(_, what)| *what)
+    crate::safety::operation_in_progress(admin_dir).map(|(_, what)| what)
 }
 
 /// Directories below `dir` (relative, `/`-separated) that hold a `.git`, up to
@@ -138,9 +126,10 @@ pub fn hidden_changes(dir: &Path, limit: usize) -> Vec<String> {
     found
 }
 
-/// The tips of every ref that keeps a commit alive for good: branches, tags,
-/// remote-tracking branches and git-loop's own `refs/loop/` (tags peeled to
-/// their commit). Read once per command.
+/// The tips of every ref that keeps a commit alive for good (the safety
+/// kernel's set, [`crate::safety::holding_prefixes`]: branches, tags,
+/// remote-tracking branches and git-loop's own `refs/loop/` but its trash,
+/// whose entries expire; tags peeled to their commit). Read once per command.
 pub struct RefTips {
     tips: Vec<gix::ObjectId>,
     set: std::collections::HashSet<gix::ObjectId>,
@@ -151,10 +140,13 @@ impl RefTips {
         let err = |e: &dyn std::fmt::Display| Error::Repository(e.to_string());
         let platform = repo.references().map_err(|e| err(&e))?;
         let mut set = std::collections::HashSet::new();
-        for prefix in ["refs/heads/", "refs/tags/", "refs/remotes/", "refs/loop/"] {
+        for prefix in crate::safety::holding_prefixes() {
             let iter = platform.prefixed(prefix).map_err(|e| err(&e))?;
             for r in iter {
                 let Ok(mut r) = r else { continue };
+                if !crate::safety::holds_for_good(r.name().as_bstr()) {
+                    continue;
+                }
                 let Ok(id) = r.peel_to_id() else { continue };
                 let id = id.detach();
                 if prefix == "refs/tags/" {

@@ -159,6 +159,12 @@ pub fn salvage_then_remove(
         )
     })?;
     crate::crash::fail_point("salvage-ref-write").map_err(|e| salvage_err(id, e))?;
+    // The salvage it replaces (this run's own, salvaged and restored before)
+    // is kept in the trash: in the reflog alone it is unreachable, and gc
+    // expires it after gc.reflogExpireUnreachable (30 days).
+    if !old.is_null() {
+        crate::safety::trash::keep(&repo, &crate::safety::trash::Keep::salvage(id, old))?;
+    }
     crate::git::plumbing::update_ref(
         &abs,
         &refname,
@@ -207,7 +213,11 @@ fn remove_at(
         None,
         &["update-ref", "--no-deref", "-m", msg, "HEAD", w],
     )?;
-    match super::remove::git_remove(r, id, &wt.admin_dir)? {
+    let permit = match crate::safety::worktree::salvaged_permit(r, id, wt, w)? {
+        Ok(permit) => permit,
+        Err(skip) => return Ok(Removal::Skipped(skip)),
+    };
+    match super::remove::git_remove(r, id, &wt.admin_dir, &permit)? {
         Removal::Removed(note) => {
             crate::crash::point("after-salvage-removal");
             Ok(Removal::Removed(note))

@@ -22,6 +22,10 @@ pub struct RemovedEntry {
     /// The tip the branch was deleted at (for the event log).
     #[serde(skip)]
     pub branch_tip: Option<gix::ObjectId>,
+    /// With --delete-merged-branches, when deleted: the trash ref that keeps
+    /// its tip (`git loop trash restore <branch>` brings it back).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub branch_trash: Option<String>,
     /// With --delete-merged-branches: why the branch was kept.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub branch_kept: Option<KeptBranch>,
@@ -80,8 +84,8 @@ impl Report for CleanupReport {
             match (&r.branch_deleted, &r.branch_kept) {
                 (Some(true), _) => writeln!(
                     out.stdout,
-                    "{verb} {} ({}), branch {} deleted",
-                    r.id, r.path, r.branch
+                    "{verb} {} ({}), branch {} deleted (kept in the trash: `git loop trash restore {}` brings it back)",
+                    r.id, r.path, r.branch, r.branch
                 )?,
                 (_, Some(kept)) => writeln!(
                     out.stdout,

@@ -49,13 +49,15 @@ fn undo_create(
     let mut done = Vec::new();
     match registered {
         Some(wt) => {
-            if let Err(refusal) = git.worktree_remove(&rel)? {
+            let permit = crate::safety::worktree::rollback_permit(repo.gix(), id, &wt.admin_dir)?;
+            if let Err(refusal) = git.worktree_remove(&rel, &permit)? {
                 let finished = crate::leftover::finish_if_only_git(
                     repo.gix(),
                     &git,
                     &loop_dir,
                     id,
                     &wt.admin_dir,
+                    &permit,
                 )?;
                 if let crate::leftover::Finish::Refused(why) = finished {
                     return Ok(format!(
@@ -75,8 +77,15 @@ fn undo_create(
     }
     match (repo.branch_target(&branch)?, made_branch) {
         (Some(at), Some(made)) if at == made => {
-            repo.delete_branch_if_at(&branch, made)?;
-            done.push(format!("deleted branch {branch}"));
+            match crate::safety::rollback_branch(repo.gix(), &branch, made) {
+                Some(permit) => {
+                    repo.delete_branch_if_at(&branch, made, &permit)?;
+                    done.push(format!("deleted branch {branch}"));
+                }
+                None => done.push(format!(
+                    "kept branch {branch}: its reflog does not show it made here"
+                )),
+            }
         }
         (Some(_), None) => done.push(format!("kept branch {branch}: it was there before")),
         (Some(_), Some(_)) => done.push(format!("kept branch {branch}: it has moved")),

@@ -18,7 +18,7 @@ use serde::Serialize;
 
 use crate::commands::Ctx;
 use crate::error::Result;
-use crate::git::merged::{Detector, MergedBy, Verdict, branch_start};
+use crate::git::merged::{Detector, MergedBy, Verdict};
 use crate::lock::ManifestMutex;
 use crate::manifest::{Entry, Status};
 use crate::output::{Out, Report};
@@ -86,17 +86,15 @@ fn verdict(
     ) else {
         return Ok(None);
     };
-    // A base read through the run's own branch proves nothing about it.
-    if crate::git::merged::base_reads_branch(ctx.repo.gix(), &entry.base_branch, &branch) {
-        return Ok(Some((Verdict::NotMerged, tip, base)));
-    }
-    let start = branch_start(ctx.repo.gix(), &branch);
-    // A run whose history cannot be read is left alone, like one whose
-    // branch is gone; it does not stop the others being marked.
-    Ok(detector
-        .check(tip, base, start)
-        .ok()
-        .map(|verdict| (verdict, tip, base)))
+    // The safety kernel's verdict and guards (a base read through the
+    // run's own branch, or an expression, proves nothing). A run whose
+    // history cannot be read is left alone, like one whose branch is gone;
+    // it does not stop the others being marked.
+    Ok(
+        crate::safety::branch::judge(ctx.repo.gix(), detector, &branch, tip, &entry.base_branch)
+            .ok()
+            .map(|j| (j.verdict.unwrap_or(Verdict::NotMerged), tip, base)),
+    )
 }
 
 pub fn run(ctx: &Ctx, dry_run: bool, out: &mut Out<'_>) -> Result<DetectReport> {

@@ -1,0 +1,232 @@
+//! May this branch be deleted? The one merged verdict, with its guards, and
+//! the one deletion: trash first, then a compare-and-swap.
+//!
+//! [`judge`] is what `list --long`, `mark --detect-merged`, `branches` and
+//! `cleanup --delete-merged-branches` all ask. Its guards, in order:
+//! 1. the base must be **stable**: a full commit id, or a name that git
+//!    resolves to a ref under `refs/` (`main`, `origin/main`, `v1.0`,
+//!    `refs/heads/main`). An expression (`HEAD`, `HEAD~2`, `:/message`,
+//!    `@{-1}`, `main^`) is resolved again at every check and may by then
+//!    name the run's own tip (the main checkout detached at `loop/x`, a
+//!    message the run's own commit matches): it proves nothing. `create`
+//!    records such a base as the commit it resolved to (see
+//!    `commands::create::base`), so only runs recorded by older versions
+//!    meet this guard.
+//! 2. the base must not be read through the branch itself (`loop/x`, a
+//!    symbolic ref to it): a branch is never merged into itself;
+//! 3. the base must resolve.
+//!
+//! Then [`crate::git::merged::Detector`] gives the verdict. Only two deletes:
+//! `Merged(by)` — the strongest proof: the tip is an ancestor of the base,
+//! or merging the branch's whole change into the base changes nothing (with
+//! git's own text merge) — and `Empty` with the tip contained in the base
+//! (no commits of its own). Anything else (a patch-id likeness, a verdict
+//! that could not be computed) keeps the branch.
+//!
+//! [`delete`] keeps the tip under `refs/loop/trash/` (see [`super::trash`])
+//! before the compare-and-swap delete at the exact tip judged, so even a
+//! wrong proof loses nothing for `trash.keep`: `git loop trash restore
+//! <branch>` brings it back.
+//!
+//! `GIT_LOOP_TEST_FORCE_MERGED=1` (tests only, see [`crate::crash`]) makes
+//! every verdict "merged", to show that a wrong proof is recoverable.
+
+use gix::ObjectId;
+
+use super::{Permit, Target, trash};
+use crate::error::Result;
+use crate::git::merged::{Detector, MergedBy, Verdict, base_reads_branch, branch_start};
+
+/// What [`judge`] found.
+#[derive(Debug, Clone)]
+pub struct Judged {
+    /// The base's commit, when the base is usable and resolves.
+    pub base: Option<ObjectId>,
+    /// The detector's verdict; `None` when a guard stopped it (see `guard`).
+    pub verdict: Option<Verdict>,
+    /// Why no verdict could be proof (a guard), if one stopped it.
+    pub guard: Option<String>,
+    /// Whether the branch may be deleted: the strongest proof holds.
+    pub deletable: bool,
+}
+
+impl Judged {
+    fn guarded(base: Option<ObjectId>, why: String) -> Judged {
+        Judged {
+            base,
+            verdict: None,
+            guard: Some(why),
+            deletable: false,
+        }
+    }
+
+    /// How the work is in the base, when it was proven (`None` for an
+    /// empty branch and for anything not proven).
+    pub fn merged_by(&self) -> Option<MergedBy> {
+        self.verdict.and_then(Verdict::merged_by)
+    }
+}
+
+/// Names git resolves to something outside `refs/` (or that move by
+/// themselves): never a stable base.
+fn pseudo_ref(name: &str) -> bool {
+    let name = name.trim();
+    name == "@"
+        || name.bytes().all(|b| b.is_ascii_uppercase() || b == b'_') && name.ends_with("HEAD")
+}
+
+/// Whether `spec` names its commit stably: a full commit id, or a plain
+/// name git resolves to a ref below `refs/` (see the module doc).
+pub fn stable_base(repo: &gix::Repository, spec: &str) -> bool {
+    if spec.len() == 40 && spec.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return true;
+    }
+    if pseudo_ref(spec) || spec.starts_with('-') {
+        return false;
+    }
+    match repo.find_reference(spec) {
+        Ok(r) => r.name().as_bstr().starts_with(b"refs/"),
+        Err(_) => false,
+    }
+}
+
+/// The merged verdict of `branch` at `tip` against `base_spec`, with the
+/// guards (see the module doc).
+pub fn judge(
+    repo: &gix::Repository,
+    detector: &mut Detector<'_>,
+    branch: &str,
+    tip: ObjectId,
+    base_spec: &str,
+) -> Result<Judged> {
+    if !stable_base(repo, base_spec) {
+        return Ok(Judged::guarded(
+            None,
+            format!(
+                "its base {base_spec:?} is an expression git resolves anew each time (it may name {branch} itself): no proof"
+            ),
+        ));
+    }
+    if base_reads_branch(repo, base_spec, branch) {
+        return Ok(Judged::guarded(
+            None,
+            format!("its base {base_spec:?} is {branch} itself"),
+        ));
+    }
+    let base = repo
+        .rev_parse_single(base_spec)
+        .ok()
+        .and_then(|id| id.object().ok()?.peel_to_commit().ok())
+        .map(|c| c.id);
+    let Some(base) = base else {
+        return Ok(Judged::guarded(
+            None,
+            format!("its base {base_spec:?} no longer resolves"),
+        ));
+    };
+    if crate::crash::force_merged() {
+        return Ok(Judged {
+            base: Some(base),
+            verdict: Some(Verdict::Merged(MergedBy::Squash)),
+            guard: None,
+            deletable: true,
+        });
+    }
+    let verdict = detector.check(tip, base, branch_start(repo, branch))?;
+    let deletable = match verdict {
+        Verdict::Merged(_) => true,
+        Verdict::Empty => {
+            tip == base
+                || repo
+                    .merge_base(tip, base)
+                    .ok()
+                    .flatten()
+                    .is_some_and(|b| b.detach() == tip)
+        }
+        _ => false,
+    };
+    Ok(Judged {
+        base: Some(base),
+        verdict: Some(verdict),
+        guard: None,
+        deletable,
+    })
+}
+
+/// Why a branch was kept.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum KeepCode {
+    /// Not proven merged (or a guard stopped the proof).
+    NotMerged,
+    /// Checked out (or being rebased or bisected) in some worktree.
+    CheckedOut,
+    /// Its tip changed after it was judged: the compare-and-swap refused.
+    Moved,
+}
+
+/// What [`delete`] did.
+#[derive(Debug)]
+pub enum Deletion {
+    /// Deleted at `tip`, kept in the trash as `trash_ref`.
+    Deleted {
+        tip: ObjectId,
+        merged_by: Option<MergedBy>,
+        trash_ref: String,
+    },
+    Kept(KeepCode, String),
+}
+
+/// Delete `branch` (short name) at `tip`, as judged: only when `judged` is
+/// deletable and no worktree has it checked out (`checked_out`: as `git
+/// branch -d` judges, [`crate::git::repo::Repo::checked_out_branches`]); the
+/// tip goes to the trash first; then a compare-and-swap delete at `tip`.
+pub fn delete(
+    repo: &crate::git::repo::Repo,
+    branch: &str,
+    tip: ObjectId,
+    judged: &Judged,
+    checked_out: &std::collections::HashSet<String>,
+) -> Result<Deletion> {
+    if !judged.deletable {
+        let why = match (&judged.guard, judged.verdict) {
+            (Some(guard), _) => guard.clone(),
+            (None, Some(Verdict::Empty)) => "no commits of its own, and not in its base".to_owned(),
+            _ => "not proven merged into its base".to_owned(),
+        };
+        return Ok(Deletion::Kept(KeepCode::NotMerged, why));
+    }
+    if checked_out.contains(branch) {
+        return Ok(Deletion::Kept(
+            KeepCode::CheckedOut,
+            format!("{branch} is checked out in a worktree"),
+        ));
+    }
+    let merged_by = judged.merged_by();
+    let keep = trash::Keep::branch(branch, tip, trash::Reason::of_merge(merged_by));
+    let trash_ref = trash::keep(repo.gix(), &keep)?;
+    crate::crash::point("before-branch-delete");
+    let permit = Permit {
+        what: Target::Branch(branch.to_owned(), tip),
+        kept: vec![trash_ref.clone()],
+    };
+    if let Err(e) = repo.delete_branch_if_at(branch, tip, &permit) {
+        // Not deleted: the trash entry is not needed (the branch holds it).
+        if let Ok(entries) = trash::list(repo.gix())
+            && let Some(entry) = entries.iter().find(|e| e.refname == trash_ref)
+        {
+            let _ = trash::drop_entry(repo.gix(), entry);
+        }
+        if repo.branch_target(branch)? == Some(tip) {
+            return Err(e);
+        }
+        return Ok(Deletion::Kept(
+            KeepCode::Moved,
+            format!("{branch} moved after it was found merged at {tip}"),
+        ));
+    }
+    Ok(Deletion::Deleted {
+        tip,
+        merged_by,
+        trash_ref,
+    })
+}

@@ -1,0 +1,150 @@
+//! The safety kernel: the one place that decides whether anything may be
+//! destroyed — a worktree, a branch, a ref — and that keeps a way back
+//! before it is.
+//!
+//! Every destroying primitive of the crate takes a [`Permit`], and only this
+//! module makes one:
+//! - [`crate::git::cmd::Git::worktree_remove`] (`git worktree remove`, never
+//!   forced): a permit from [`worktree::permit`] (the at-risk checks passed,
+//!   and every ref the worktree alone holds — its detached HEAD, its
+//!   `refs/worktree/*` and `refs/bisect/*` — kept in the [trash](trash)), or
+//!   from [`worktree::rollback_permit`] for the worktree a `create` made a moment ago
+//!   and is undoing;
+//! - [`crate::git::repo::Repo::delete_branch_if_at`] (a compare-and-swap
+//!   delete): a permit from [`branch::delete`] (the strongest merged proof
+//!   held, and the tip kept in the trash first), or from
+//!   [`rollback_branch`] for a branch this process created at that very
+//!   commit and is undoing (nothing could be lost: it holds no commit of its
+//!   own).
+//!
+//! A test (`tests/integration/kernel.rs`) reads the source and fails when a
+//! permit is made outside this module or a primitive stops asking for one.
+//!
+//! The rules live here once each:
+//! - the in-progress markers ([`OPERATION_MARKERS`]);
+//! - the refs that hold commits for good ([`holding_prefixes`]: branches,
+//!   tags, remote-tracking branches, `refs/loop/` but not the trash, which
+//!   expires);
+//! - the merged verdict with its guards ([`branch::verdict`]): the base must
+//!   be a name or commit that cannot name the branch's own tip, and only the
+//!   strongest proof deletes.
+
+pub mod branch;
+pub mod trash;
+pub mod worktree;
+
+/// Leave to destroy one thing, made only by this module's checks.
+#[derive(Debug)]
+pub struct Permit {
+    what: Target,
+    /// The trash refs written for it (what dies with a worktree's admin dir).
+    kept: Vec<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Target {
+    /// `.loop-worktrees/<rel>` (the path relative to the main worktree).
+    Worktree(String),
+    /// `refs/heads/<branch>` at exactly this tip.
+    Branch(String, gix::ObjectId),
+}
+
+impl Permit {
+    /// The trash refs its checks wrote (a removed worktree's own refs).
+    pub fn kept(&self) -> &[String] {
+        &self.kept
+    }
+
+    /// Whether this permit is for removing the worktree at `rel_path`.
+    pub fn covers_worktree(&self, rel_path: &str) -> bool {
+        self.what == Target::Worktree(rel_path.to_owned())
+    }
+
+    /// Whether this permit is for deleting `branch` at `tip`.
+    pub fn covers_branch(&self, branch: &str, tip: gix::ObjectId) -> bool {
+        self.what == Target::Branch(branch.to_owned(), tip)
+    }
+}
+
+/// The files of an operation in progress in a worktree's admin dir, and
+/// what each means. Its state dies with the admin dir.
+pub const OPERATION_MARKERS: [(&str, &str); 8] = [
+    ("rebase-merge", "rebase"),
+    ("rebase-apply", "rebase"),
+    ("MERGE_HEAD", "merge"),
+    ("CHERRY_PICK_HEAD", "cherry-pick"),
+    ("REVERT_HEAD", "revert"),
+    ("BISECT_LOG", "bisect"),
+    ("BISECT_START", "bisect"),
+    ("sequencer", "cherry-pick or revert"),
+];
+
+/// The in-progress operation recorded in `admin_dir`, if any: its marker
+/// file and what it is.
+pub fn operation_in_progress(admin_dir: &std::path::Path) -> Option<(&'static str, &'static str)> {
+    OPERATION_MARKERS
+        .iter()
+        .find(|(file, _)| admin_dir.join(file).symlink_metadata().is_ok())
+        .copied()
+}
+
+/// The ref namespaces whose refs keep a commit alive for good (the trash
+/// is not one: its entries expire).
+pub fn holding_prefixes() -> [&'static str; 4] {
+    ["refs/heads/", "refs/tags/", "refs/remotes/", "refs/loop/"]
+}
+
+/// Whether a ref below the holding prefixes holds for good.
+pub fn holds_for_good(full_name: &[u8]) -> bool {
+    !full_name.starts_with(trash::PREFIX.as_bytes())
+}
+
+/// Leave to delete `branch`, which this process created at `made_at` and
+/// is undoing (a create's rollback), only while it still points there and
+/// its reflog says it was created there (or, without a reflog, while
+/// another ref holds `made_at`): such a branch holds no commit of its own,
+/// so nothing can be lost and nothing goes to the trash. `None`: keep it.
+pub fn rollback_branch(
+    repo: &gix::Repository,
+    branch: &str,
+    made_at: gix::ObjectId,
+) -> Option<Permit> {
+    let name = format!("refs/heads/{branch}");
+    let tip = repo
+        .try_find_reference(name.as_str())
+        .ok()??
+        .target()
+        .try_id()?
+        .to_owned();
+    if tip != made_at {
+        return None;
+    }
+    let created_here = crate::git::merged::branch_start(repo, branch) == Some(made_at);
+    let held_elsewhere = || -> Option<bool> {
+        let platform = repo.references().ok()?;
+        for prefix in holding_prefixes() {
+            for r in platform.prefixed(prefix).ok()? {
+                let Ok(mut r) = r else { continue };
+                if r.name().as_bstr() == name.as_str() || !holds_for_good(r.name().as_bstr()) {
+                    continue;
+                }
+                let Ok(id) = r.peel_to_id() else { continue };
+                let id = id.detach();
+                if id == made_at
+                    || repo
+                        .merge_base(made_at, id)
+                        .ok()
+                        .flatten()
+                        .is_some_and(|b| b.detach() == made_at)
+                {
+                    return Some(true);
+                }
+            }
+        }
+        Some(false)
+    };
+    (created_here || held_elsewhere() == Some(true)).then(|| Permit {
+        what: Target::Branch(branch.to_owned(), made_at),
+        kept: Vec::new(),
+    })
+}

@@ -1,0 +1,178 @@
+//! May this worktree be removed? The at-risk checks (see [`crate::worktree`]:
+//! an operation in progress, commits only its detached HEAD holds, nested
+//! repositories, changes git does not see, processes working in it), then
+//! the refs that die with its admin dir kept in the trash, then a
+//! [`Permit`] for `git worktree remove` (which still refuses modified and
+//! untracked files, locks and submodules itself).
+//!
+//! # Refs that die with a worktree
+//!
+//! A linked worktree's admin dir (`.git/worktrees/<name>/`) holds its own
+//! refs: `HEAD`, `refs/worktree/*` and `refs/bisect/*` (git keeps them per
+//! worktree, never in `packed-refs`). `git worktree remove` deletes them with
+//! the admin dir, and with them the last reference to any commit they alone
+//! held (a commit kept only in `refs/worktree/experiment`). Before the
+//! removal, each such ref whose commits some ref outside the trash does not
+//! already hold is kept under `refs/loop/trash/<stamp>/worktree-removed/
+//! runs/<id>/<ref>`. A detached HEAD holding such commits never gets here:
+//! it keeps the worktree (`unreachable-commits`).
+
+use std::path::Path;
+
+use super::{Permit, Target, trash};
+use crate::error::{Error, Result};
+use crate::worktree::{Remover, Skip};
+
+/// The refs in `admin_dir`'s own `refs/` (full names, `refs/worktree/x`)
+/// that point at an object, and where. Symbolic refs and files that are
+/// not refs are left out.
+pub fn own_refs(admin_dir: &Path) -> Vec<(String, gix::ObjectId)> {
+    let mut out = Vec::new();
+    let root = admin_dir.join("refs");
+    let mut stack = vec![root.clone()];
+    while let Some(dir) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            let Ok(kind) = entry.file_type() else {
+                continue;
+            };
+            if kind.is_dir() {
+                stack.push(path);
+                continue;
+            }
+            if !kind.is_file() {
+                continue;
+            }
+            let Ok(Some(bytes)) = crate::fsx::read_regular(&path, 256) else {
+                continue;
+            };
+            let text = String::from_utf8_lossy(&bytes);
+            let Ok(id) = gix::ObjectId::from_hex(text.trim().as_bytes()) else {
+                continue;
+            };
+            let Ok(rel) = path.strip_prefix(admin_dir) else {
+                continue;
+            };
+            let name = rel.to_string_lossy().replace('\\', "/");
+            out.push((name, id));
+        }
+    }
+    out.sort();
+    out
+}
+
+/// Keep in the trash every own ref of the worktree `id` (admin dir
+/// `admin_dir`) holding commits no other ref holds; returns the trash refs
+/// written. `unreachable` counts, for a tip, the commits outside every
+/// holding ref (see [`crate::worktree::RefTips`]).
+pub fn keep_refs(
+    repo: &gix::Repository,
+    id: &str,
+    admin_dir: &Path,
+    unreachable: &dyn Fn(gix::ObjectId) -> Result<usize>,
+) -> Result<Vec<String>> {
+    let mut kept = Vec::new();
+    for (name, tip) in own_refs(admin_dir) {
+        // A ref at a non-commit (a tag object, a blob) is kept as it is.
+        let is_commit = repo
+            .find_header(tip)
+            .is_ok_and(|h| h.kind() == gix::object::Kind::Commit);
+        if is_commit && unreachable(tip)? == 0 {
+            continue;
+        }
+        if !is_commit && repo.find_header(tip).is_err() {
+            continue;
+        }
+        kept.push(trash::keep(
+            repo,
+            &trash::Keep::worktree_ref(id, &name, tip),
+        )?);
+    }
+    Ok(kept)
+}
+
+/// What keeps `.loop-worktrees/<id>` from being removed, beyond git's own
+/// refusals; `None` when nothing does. Changes nothing (dry runs ask this).
+pub fn check(r: &Remover<'_>, wt: &crate::git::repo::Worktree, abs: &Path) -> Result<Option<Skip>> {
+    Ok(r.at_risk(wt, abs)?.skip())
+}
+
+/// Leave to remove `.loop-worktrees/<id>`: [`check`], then its own refs kept
+/// in the trash (see the module doc). `Err(skip)`: it must stay.
+pub fn permit(
+    r: &Remover<'_>,
+    id: &str,
+    wt: &crate::git::repo::Worktree,
+    abs: &Path,
+) -> Result<std::result::Result<Permit, Skip>> {
+    if let Some(skip) = check(r, wt, abs)? {
+        return Ok(Err(skip));
+    }
+    let kept = keep_own_refs(r, id, &wt.admin_dir)?;
+    Ok(Ok(Permit {
+        what: Target::Worktree(crate::runid::rel_path(id)),
+        kept,
+    }))
+}
+
+fn keep_own_refs(r: &Remover<'_>, id: &str, admin_dir: &Path) -> Result<Vec<String>> {
+    if own_refs(admin_dir).is_empty() {
+        return Ok(Vec::new());
+    }
+    let repo = gix::open(r.common_dir()).map_err(|e| Error::Repository(e.to_string()))?;
+    let tips = r.tips(&repo)?;
+    keep_refs(&repo, id, admin_dir, &|tip| {
+        tips.unreachable_from(&repo, tip, 1)
+    })
+}
+
+/// Leave to remove the worktree a `create` made a moment ago and is
+/// undoing (its rollback, see `commands::create::rollback`): its own refs
+/// are kept in the trash first (a post-command hook may have made some);
+/// `git worktree remove` still refuses anything changed in it.
+pub fn rollback_permit(repo: &gix::Repository, id: &str, admin_dir: &Path) -> Result<Permit> {
+    let mut kept = Vec::new();
+    if !own_refs(admin_dir).is_empty() {
+        let tips = crate::worktree::RefTips::read(repo)?;
+        kept = keep_refs(repo, id, admin_dir, &|tip| {
+            tips.unreachable_from(repo, tip, 1)
+        })?;
+    }
+    Ok(Permit {
+        what: Target::Worktree(crate::runid::rel_path(id)),
+        kept,
+    })
+}
+
+/// Leave to remove `.loop-worktrees/<id>` once its state was saved as the
+/// salvage `w` (see [`crate::worktree::salvage`]): `refs/loop/salvage/<id>`
+/// must point at `w` (whose tree was verified to be the worktree's files);
+/// its own refs are kept in the trash first.
+pub fn salvaged_permit(
+    r: &Remover<'_>,
+    id: &str,
+    wt: &crate::git::repo::Worktree,
+    w: &str,
+) -> Result<std::result::Result<Permit, Skip>> {
+    let repo = gix::open(r.common_dir()).map_err(|e| Error::Repository(e.to_string()))?;
+    let refname = crate::worktree::salvage::ref_name(id);
+    let at = repo
+        .try_find_reference(refname.as_str())
+        .ok()
+        .flatten()
+        .and_then(|r| r.target().try_id().map(|id| id.to_string()));
+    if at.as_deref() != Some(w) {
+        return Ok(Err(Skip::new(
+            format!("{refname} does not hold the salvage {w}: not removed"),
+            crate::worktree::SkipCode::Error,
+        )));
+    }
+    let kept = keep_own_refs(r, id, &wt.admin_dir)?;
+    Ok(Ok(Permit {
+        what: Target::Worktree(crate::runid::rel_path(id)),
+        kept,
+    }))
+}
