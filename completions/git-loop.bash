@@ -45,6 +45,7 @@ __git_loop_opts() {
         branches) echo '--delete-merged --dry-run -C --repo --json -q --quiet -h --help' ;;
         conflicts) echo '--base -C --repo --json -q --quiet -h --help' ;;
         log) echo '-C --repo --json -q --quiet -h --help' ;;
+        trash) echo '-C --repo --json -q --quiet -h --help' ;;
         trust) echo '-C --repo --json -q --quiet -h --help' ;;
         mcp) echo '-C --repo --json -q --quiet -h --help' ;;
         claude-hook) echo '-C --repo --json -q --quiet -h --help' ;;
@@ -80,7 +81,7 @@ __git_loop_value() {
 
 __git_loop_positional() {
     case "$1:$2" in
-        help:0) __git_loop_words 'create mark cleanup remove restore reconcile list path run branches conflicts log trust mcp claude-hook schema pool config' ;;
+        help:0) __git_loop_words 'create mark cleanup remove restore reconcile list path run branches conflicts log trash trust mcp claude-hook schema pool config' ;;
         create:0) COMPREPLY=() ;;
         mark:0) __git_loop_words "$(__git_loop_ids)" ;;
         mark:1) __git_loop_words 'active rejected escalated merged stale' ;;
@@ -90,7 +91,7 @@ __git_loop_positional() {
         run:0) __git_loop_words "$(__git_loop_ids)" ;;
         run:1) COMPREPLY=() ;;
         log:0) __git_loop_words "$(__git_loop_ids)" ;;
-        schema:0) __git_loop_words 'all branches cleanup config conflicts create list log mark path pool reconcile remove restore trust error mcp-tools' ;;
+        schema:0) __git_loop_words 'all branches cleanup config conflicts create list log mark path pool reconcile remove restore trash trust error mcp-tools' ;;
         *) COMPREPLY=() ;;
     esac
 }
@@ -128,7 +129,7 @@ __git_loop_reply() {
         return
     fi
     if [[ -z $sub ]]; then
-        COMPREPLY=($(compgen -W 'create mark cleanup remove restore reconcile list path run branches conflicts log trust mcp claude-hook schema pool config help' -- "$cur"))
+        COMPREPLY=($(compgen -W 'create mark cleanup remove restore reconcile list path run branches conflicts log trash trust mcp claude-hook schema pool config help' -- "$cur"))
         return
     fi
     __git_loop_positional "$sub" "$npos"

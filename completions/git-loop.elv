@@ -39,6 +39,7 @@ set edit:completion:arg-completer[git-loop] = {|@words|
             cand branches 'List loop/* branches no run records (left by cleanup); delete the merged ones'
             cand conflicts 'Which active runs would conflict when landed (with each other, or with the base), and where'
             cand log 'Show the event log: every create, mark, remove, skip, drop and reuse'
+            cand trash 'What destroying steps kept (refs/loop/trash/): list it, restore from it, empty it'
             cand trust 'Let the hooks in this repository''s .git-loop.toml run (for its current content)'
             cand mcp 'Serve git-loop''s commands to an AI agent: an MCP server on stdin/stdout'
             cand claude-hook 'Claude Code''s WorktreeCreate and WorktreeRemove hooks: each run of Claude Code a git-loop run'
@@ -181,6 +182,63 @@ set edit:completion:arg-completer[git-loop] = {|@words|
             cand --quiet 'No progress or summary lines on stderr'
             cand -h 'Print help'
             cand --help 'Print help'
+        }
+        &'git-loop;trash'= {
+            cand -C 'Repository to operate on (default: the current directory)'
+            cand --repo 'Repository to operate on (default: the current directory)'
+            cand --json 'Machine-readable output: one JSON document on stdout'
+            cand -q 'No progress or summary lines on stderr'
+            cand --quiet 'No progress or summary lines on stderr'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand list 'List the entries, oldest first (the default)'
+            cand restore 'Bring a deleted branch (or a kept tip, as a branch) back'
+            cand empty 'Drop entries: all of them, or those kept before now − AGE'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'git-loop;trash;list'= {
+            cand -C 'Repository to operate on (default: the current directory)'
+            cand --repo 'Repository to operate on (default: the current directory)'
+            cand --json 'Machine-readable output: one JSON document on stdout'
+            cand -q 'No progress or summary lines on stderr'
+            cand --quiet 'No progress or summary lines on stderr'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'git-loop;trash;restore'= {
+            cand --as 'The branch to restore it as (default: the branch it was, or trash/<run>/<ref> for a kept tip that was not a branch)'
+            cand -C 'Repository to operate on (default: the current directory)'
+            cand --repo 'Repository to operate on (default: the current directory)'
+            cand --json 'Machine-readable output: one JSON document on stdout'
+            cand -q 'No progress or summary lines on stderr'
+            cand --quiet 'No progress or summary lines on stderr'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'git-loop;trash;empty'= {
+            cand --older-than 'Only entries older than this (30d, 12h, 90m, 45s)'
+            cand -C 'Repository to operate on (default: the current directory)'
+            cand --repo 'Repository to operate on (default: the current directory)'
+            cand --dry-run 'List what would be dropped; change nothing'
+            cand --json 'Machine-readable output: one JSON document on stdout'
+            cand -q 'No progress or summary lines on stderr'
+            cand --quiet 'No progress or summary lines on stderr'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'git-loop;trash;help'= {
+            cand list 'List the entries, oldest first (the default)'
+            cand restore 'Bring a deleted branch (or a kept tip, as a branch) back'
+            cand empty 'Drop entries: all of them, or those kept before now − AGE'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'git-loop;trash;help;list'= {
+        }
+        &'git-loop;trash;help;restore'= {
+        }
+        &'git-loop;trash;help;empty'= {
+        }
+        &'git-loop;trash;help;help'= {
         }
         &'git-loop;trust'= {
             cand -C 'Repository to operate on (default: the current directory)'
@@ -326,6 +384,7 @@ set edit:completion:arg-completer[git-loop] = {|@words|
             cand branches 'List loop/* branches no run records (left by cleanup); delete the merged ones'
             cand conflicts 'Which active runs would conflict when landed (with each other, or with the base), and where'
             cand log 'Show the event log: every create, mark, remove, skip, drop and reuse'
+            cand trash 'What destroying steps kept (refs/loop/trash/): list it, restore from it, empty it'
             cand trust 'Let the hooks in this repository''s .git-loop.toml run (for its current content)'
             cand mcp 'Serve git-loop''s commands to an AI agent: an MCP server on stdin/stdout'
             cand claude-hook 'Claude Code''s WorktreeCreate and WorktreeRemove hooks: each run of Claude Code a git-loop run'
@@ -357,6 +416,17 @@ set edit:completion:arg-completer[git-loop] = {|@words|
         &'git-loop;help;conflicts'= {
         }
         &'git-loop;help;log'= {
+        }
+        &'git-loop;help;trash'= {
+            cand list 'List the entries, oldest first (the default)'
+            cand restore 'Bring a deleted branch (or a kept tip, as a branch) back'
+            cand empty 'Drop entries: all of them, or those kept before now − AGE'
+        }
+        &'git-loop;help;trash;list'= {
+        }
+        &'git-loop;help;trash;restore'= {
+        }
+        &'git-loop;help;trash;empty'= {
         }
         &'git-loop;help;trust'= {
         }

@@ -98,6 +98,11 @@ pub enum Command {
     /// Show the event log: every create, mark, remove, skip, drop and reuse
     #[command(after_help = "Example:\n  git loop log fix-login")]
     Log(LogArgs),
+    /// What destroying steps kept (refs/loop/trash/): list it, restore from it, empty it
+    #[command(
+        after_help = "Before git-loop deletes a branch (--delete-merged-branches, branches --delete-merged),\nreplaces a salvage, or removes a worktree holding its own refs (refs/worktree/*, refs/bisect/*),\nit keeps each tip as one ref refs/loop/trash/<when>/<why>/<what>. Entries older than trash.keep\n(default 30d) are dropped by later cleanups.\n\nExamples:\n  git loop trash\n  git loop trash restore loop/fix-login\n  git loop trash empty --older-than 7d --dry-run"
+    )]
+    Trash(TrashArgs),
     /// Let the hooks in this repository's .git-loop.toml run (for its current content)
     #[command(
         after_help = "A repository's own .git-loop.toml comes with the code you cloned, so the hooks it sets\n(create.post-command, cleanup.pre-command) run only once you have read it and trusted its\ncontent. Trust is recorded for the file's exact content (its git blob id) in .git/git-loop/trusted;\nafter any change to the file, trust it again. Hooks from git config, your own config file or the\nenvironment need no trust.\n\nExample:\n  cat .git-loop.toml && git loop trust"
@@ -136,7 +141,7 @@ pub struct SchemaArgs {
     /// Which schema (default: all)
     #[arg(value_parser = [
         "all", "branches", "cleanup", "config", "conflicts", "create", "list", "log", "mark",
-        "path", "pool", "reconcile", "remove", "restore", "trust", "error", "mcp-tools",
+        "path", "pool", "reconcile", "remove", "restore", "trash", "trust", "error", "mcp-tools",
     ])]
     pub name: Option<String>,
 }
@@ -255,6 +260,37 @@ pub enum PoolAction {
     },
     /// Remove every member (never forced; one in use or not clean is left)
     Drain,
+}
+
+#[derive(Debug, Args)]
+pub struct TrashArgs {
+    #[command(subcommand)]
+    pub action: Option<TrashAction>,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum TrashAction {
+    /// List the entries, oldest first (the default)
+    List,
+    /// Bring a deleted branch (or a kept tip, as a branch) back
+    Restore {
+        /// An entry's name, its ref, or a deleted branch's name (its newest entry)
+        #[arg(value_name = "NAME")]
+        name: String,
+        /// The branch to restore it as (default: the branch it was, or
+        /// trash/<run>/<ref> for a kept tip that was not a branch)
+        #[arg(long = "as", value_name = "BRANCH")]
+        as_branch: Option<String>,
+    },
+    /// Drop entries: all of them, or those kept before now − AGE
+    Empty {
+        /// Only entries older than this (30d, 12h, 90m, 45s)
+        #[arg(long, value_name = "AGE", value_parser = older_than_flag)]
+        older_than: Option<Cutoff>,
+        /// List what would be dropped; change nothing
+        #[arg(long)]
+        dry_run: bool,
+    },
 }
 
 #[derive(Debug, Args, JsonSchema)]

@@ -94,6 +94,20 @@ pub enum Error {
     #[diagnostic(help("move it away or run `git loop reconcile` to see what it is"))]
     PathExists { path: String },
 
+    #[error("nothing in the trash is named {name:?}")]
+    #[diagnostic(help(
+        "`git loop trash` lists the entries; NAME is an entry's name, its ref, or a deleted branch's name (loop/<id>)"
+    ))]
+    TrashNotFound { name: String },
+
+    #[error("branch {branch} already exists: the trash entry {entry} was not restored")]
+    #[diagnostic(help("nothing was changed; pass --as <BRANCH> to restore it under another name"))]
+    RestoreOverBranch { branch: String, entry: String },
+
+    #[error("{name:?} is not a valid branch name")]
+    #[diagnostic(help("a branch name as `git check-ref-format --branch` accepts it"))]
+    InvalidBranchName { name: String },
+
     #[error("{id:?} cannot be adopted: {reason}")]
     #[diagnostic(help(
         "`git loop reconcile` lists the orphans; adopt only a worktree of this repository with loop/<id> checked out"
@@ -265,6 +279,9 @@ impl Error {
             Error::ActiveExists { .. } => "active-exists",
             Error::BranchExists { .. } => "branch-exists",
             Error::PathExists { .. } => "path-exists",
+            Error::TrashNotFound { .. } => "not-in-trash",
+            Error::RestoreOverBranch { .. } => "branch-exists",
+            Error::InvalidBranchName { .. } => "invalid-branch",
             Error::UnknownId { .. } => "unknown-id",
             Error::RunActive { .. } => "run-active",
             Error::NotAdoptable { .. } => "not-adoptable",

@@ -44,6 +44,11 @@ pub enum EventKind {
     Salvage,
     /// A salvaged run brought back by `git loop restore`.
     Restore,
+    /// A trash entry brought back by `git loop trash restore`.
+    TrashRestore,
+    /// A trash entry dropped (`git loop trash empty`, or older than
+    /// `trash.keep` at a cleanup).
+    TrashExpire,
 }
 
 impl EventKind {
@@ -60,6 +65,8 @@ impl EventKind {
             EventKind::Adopt => "adopt",
             EventKind::Salvage => "salvage",
             EventKind::Restore => "restore",
+            EventKind::TrashRestore => "trash-restore",
+            EventKind::TrashExpire => "trash-expire",
         }
     }
 }

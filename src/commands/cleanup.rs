@@ -107,7 +107,7 @@ pub fn run(ctx: &Ctx, flags: &Flags, out: &mut Out<'_>) -> Result<CleanupReport>
     let delete_merged =
         flags.delete_merged_branches || settings.cleanup_delete_merged_branches.value;
     let salvage = flags.salvage || settings.cleanup_salvage.value;
-    reclaim(
+    let report = reclaim(
         ctx,
         &statuses,
         Options {
@@ -118,7 +118,16 @@ pub fn run(ctx: &Ctx, flags: &Flags, out: &mut Out<'_>) -> Result<CleanupReport>
         },
         |manifest| Ok(select(manifest, &statuses, older_than)),
         out,
-    )
+    )?;
+    // The trash's entries older than `trash.keep` go (logged).
+    if !flags.dry_run && ctx.loop_dir_exists()? {
+        let _ops = OpsLock::acquire(&ctx.loop_dir(), |waiting| {
+            out.note(format_args!("{waiting}"))
+        })?;
+        let _mutex = ManifestMutex::acquire(&ctx.loop_dir())?;
+        super::trash::expire(ctx, out);
+    }
+    Ok(report)
 }
 
 /// How [`reclaim`] removes: a dry run, deleting merged branches, salvaging

@@ -10,7 +10,7 @@
 use serde::Serialize;
 
 use crate::commands::Ctx;
-use crate::config::keys::{TOML_CLEANUP_RECYCLE, TOML_POOL_SIZE};
+use crate::config::keys::{TOML_CLEANUP_RECYCLE, TOML_POOL_SIZE, TOML_TRASH_KEEP};
 use crate::config::{
     TOML_BASE, TOML_CLAUDE_PATTERN, TOML_CLEANUP_DELETE_MERGED, TOML_CLEANUP_OLDER_THAN,
     TOML_CLEANUP_PRE_COMMAND, TOML_CLEANUP_SALVAGE, TOML_CLEANUP_STATUS, TOML_CREATE_COPY,
@@ -54,6 +54,8 @@ pub struct ConfigReport {
     pub cleanup_recycle: Shown<bool>,
     #[serde(rename = "pool.size")]
     pub pool_size: Shown<usize>,
+    #[serde(rename = "trash.keep")]
+    pub trash_keep: Shown<String>,
 }
 
 impl Report for ConfigReport {
@@ -132,6 +134,11 @@ impl Report for ConfigReport {
                 TOML_POOL_SIZE,
                 self.pool_size.value.to_string(),
                 &self.pool_size.source,
+            ),
+            (
+                TOML_TRASH_KEEP,
+                self.trash_keep.value.clone(),
+                &self.trash_keep.source,
             ),
         ];
         // Values and sources come from files, git config and the
@@ -243,6 +250,10 @@ pub fn run(ctx: &Ctx) -> Result<ConfigReport> {
         pool_size: Shown {
             value: s.pool_size.value,
             source: s.pool_size.origin.to_string(),
+        },
+        trash_keep: Shown {
+            value: cutoff_text(s.trash_keep.value),
+            source: s.trash_keep.origin.to_string(),
         },
     })
 }

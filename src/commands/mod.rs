@@ -18,6 +18,7 @@ pub mod remove;
 pub mod restore;
 pub mod run;
 pub mod schema;
+pub mod trash;
 pub mod trust;
 
 pub use crate::error::Failure;
@@ -103,6 +104,23 @@ pub fn dispatch(cli: &Cli, out: &mut Out<'_>) -> std::result::Result<(), Fail> {
         Command::Log(args) => {
             let ctx = Ctx::open(cli)?;
             emit(log::run(&ctx, args.run_id.as_deref(), out)?, out)
+        }
+        Command::Trash(args) => {
+            let ctx = Ctx::open(cli)?;
+            use crate::cli::TrashAction;
+            emit(
+                match &args.action {
+                    None | Some(TrashAction::List) => trash::list(&ctx)?,
+                    Some(TrashAction::Restore { name, as_branch }) => {
+                        trash::restore(&ctx, name, as_branch.as_deref(), out)?
+                    }
+                    Some(TrashAction::Empty {
+                        older_than,
+                        dry_run,
+                    }) => trash::empty(&ctx, older_than.as_ref().map(|c| c.0), *dry_run, out)?,
+                },
+                out,
+            )
         }
         Command::Trust => {
             let ctx = Ctx::open(cli)?;

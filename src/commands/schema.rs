@@ -8,7 +8,7 @@ use std::io::Write;
 use crate::output::Fail;
 
 /// Each printable schema: its name and its text.
-pub const SCHEMAS: [(&str, &str); 17] = [
+pub const SCHEMAS: [(&str, &str); 18] = [
     ("branches", include_str!("../../schema/branches.json")),
     ("cleanup", include_str!("../../schema/cleanup.json")),
     ("config", include_str!("../../schema/config.json")),
@@ -22,6 +22,7 @@ pub const SCHEMAS: [(&str, &str); 17] = [
     ("reconcile", include_str!("../../schema/reconcile.json")),
     ("remove", include_str!("../../schema/remove.json")),
     ("restore", include_str!("../../schema/restore.json")),
+    ("trash", include_str!("../../schema/trash.json")),
     ("trust", include_str!("../../schema/trust.json")),
     ("error", include_str!("../../schema/error.json")),
     ("mcp-tools", include_str!("../../schema/mcp-tools.json")),

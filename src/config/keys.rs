@@ -119,8 +119,18 @@ pub const DEFAULT_POOL_SIZE: usize = 4;
 /// The largest `pool.size` accepted (each member is a whole checkout).
 pub const MAX_POOL_SIZE: usize = 256;
 
+/// How long the trash (`refs/loop/trash/`) keeps what a destroying step
+/// kept; later cleanups drop older entries.
+pub const TRASH_KEEP: Key = Key {
+    toml: "trash.keep",
+    git: "loop.trashKeep",
+    env: "GIT_LOOP_TRASH_KEEP",
+};
+/// 30 days.
+pub const DEFAULT_TRASH_KEEP: jiff::SignedDuration = jiff::SignedDuration::from_hours(30 * 24);
+
 /// Every setting, in the order `git loop config` shows them.
-pub const ALL: [Key; 13] = [
+pub const ALL: [Key; 14] = [
     BASE,
     CLEANUP_STATUS,
     CLEANUP_OLDER_THAN,
@@ -134,6 +144,7 @@ pub const ALL: [Key; 13] = [
     CLAUDE_PATTERN,
     CLEANUP_RECYCLE,
     POOL_SIZE,
+    TRASH_KEEP,
 ];
 
 /// The TOML key paths by themselves (the names messages and reports use).
@@ -150,6 +161,7 @@ pub const TOML_CREATE_FETCH: &str = CREATE_FETCH.toml;
 pub const TOML_CLAUDE_PATTERN: &str = CLAUDE_PATTERN.toml;
 pub const TOML_CLEANUP_RECYCLE: &str = CLEANUP_RECYCLE.toml;
 pub const TOML_POOL_SIZE: &str = POOL_SIZE.toml;
+pub const TOML_TRASH_KEEP: &str = TRASH_KEEP.toml;
 
 /// `create.ignore-file`: the file `create` adds `.loop-worktrees/` to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

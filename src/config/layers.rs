@@ -48,6 +48,7 @@ pub fn defaults() -> Layer {
             claude_pattern: Some(keys::DEFAULT_CLAUDE_PATTERN.to_owned()),
             cleanup_recycle: Some(keys::DEFAULT_CLEANUP_RECYCLE),
             pool_size: Some(keys::DEFAULT_POOL_SIZE),
+            trash_keep: Some(keys::DEFAULT_TRASH_KEEP),
         },
     }
 }

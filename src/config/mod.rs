@@ -72,6 +72,8 @@ pub struct Settings {
     pub cleanup_recycle: Sourced<bool>,
     /// How many prepared worktrees the warm pool holds.
     pub pool_size: Sourced<usize>,
+    /// How long the trash keeps an entry (later cleanups drop older ones).
+    pub trash_keep: Sourced<SignedDuration>,
     /// The repository's `.git-loop.toml` as it was read for these settings;
     /// `None` when there is none.
     pub repo_file: Option<TomlFile>,
@@ -133,6 +135,7 @@ impl Settings {
             claude_pattern: pick(&all, |v| v.claude_pattern.as_ref()).expect(SET),
             cleanup_recycle: pick(&all, |v| v.cleanup_recycle.as_ref()).expect(SET),
             pool_size: pick(&all, |v| v.pool_size.as_ref()).expect(SET),
+            trash_keep: pick(&all, |v| v.trash_keep.as_ref()).expect(SET),
             repo_file: None,
             repo_file_id: None,
         }
@@ -187,6 +190,7 @@ mod tests {
             defaults.cleanup_recycle.value
         );
         assert_eq!(example.pool_size.value, defaults.pool_size.value);
+        assert_eq!(example.trash_keep.value, defaults.trash_keep.value);
         // It is read as a file, not taken for the defaults.
         assert_eq!(example.base.origin, Origin::UserFile(path));
     }

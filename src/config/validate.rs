@@ -30,6 +30,14 @@ pub struct Raw {
     pub claude: RawClaude,
     #[serde(default)]
     pub pool: RawPool,
+    #[serde(default)]
+    pub trash: RawTrash,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawTrash {
+    pub keep: Option<String>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -103,6 +111,7 @@ pub struct Values {
     pub claude_pattern: Option<String>,
     pub cleanup_recycle: Option<bool>,
     pub pool_size: Option<usize>,
+    pub trash_keep: Option<SignedDuration>,
 }
 
 /// Where a value being checked was set: its layer, its key, and its line
@@ -181,6 +190,7 @@ impl Raw {
             keys::TOML_CREATE_POST_COMMAND => raw.create.post_command = Some(text),
             keys::TOML_CREATE_IGNORE_FILE => raw.create.ignore_file = Some(text),
             keys::TOML_CLAUDE_PATTERN => raw.claude.pattern = Some(text),
+            keys::TOML_TRASH_KEEP => raw.trash.keep = Some(text),
             other => unreachable!("a key without a raw field: {other}"),
         }
         Ok(raw)
@@ -232,6 +242,13 @@ impl Raw {
                 Some(parse_cutoff(&text, &at.name()).map_err(|e| e.with_help(at.help()))?)
             }
         };
+        let trash_keep = match self.trash.keep {
+            None => None,
+            Some(text) => {
+                let at = at(keys::TRASH_KEEP);
+                Some(parse_cutoff(&text, &at.name()).map_err(|e| e.with_help(at.help()))?)
+            }
+        };
         let create_copy = match self.create.copy {
             None => None,
             Some(list) => {
@@ -277,6 +294,7 @@ impl Raw {
                 None => None,
                 Some(v) => Some(pool_size(&v, &at(keys::POOL_SIZE))?),
             },
+            trash_keep,
         })
     }
 }

@@ -152,16 +152,6 @@ impl Repo {
         Ok(found.and_then(|r| r.target().try_id().map(ToOwned::to_owned)))
     }
 
-    /// Whether `tip` is already contained in `base` (an ancestor of it, or
-    /// the same commit).
-    pub fn is_ancestor(&self, tip: gix::ObjectId, base: gix::ObjectId) -> Result<bool> {
-        if tip == base {
-            return Ok(true);
-        }
-        let merge_base = self.repo.merge_base(tip, base).map_err(repo_err)?;
-        Ok(merge_base.is_some_and(|id| id.detach() == tip))
-    }
-
     /// Commits in `tip` not in `base`, and in `base` not in `tip` (what
     /// `git rev-list --left-right --count tip...base` prints).
     pub fn ahead_behind(&self, tip: gix::ObjectId, base: gix::ObjectId) -> Result<(usize, usize)> {

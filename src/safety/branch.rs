@@ -40,8 +40,6 @@ use crate::git::merged::{Detector, MergedBy, Verdict, base_reads_branch, branch_
 /// What [`judge`] found.
 #[derive(Debug, Clone)]
 pub struct Judged {
-    /// The base's commit, when the base is usable and resolves.
-    pub base: Option<ObjectId>,
     /// The detector's verdict; `None` when a guard stopped it (see `guard`).
     pub verdict: Option<Verdict>,
     /// Why no verdict could be proof (a guard), if one stopped it.
@@ -51,9 +49,8 @@ pub struct Judged {
 }
 
 impl Judged {
-    fn guarded(base: Option<ObjectId>, why: String) -> Judged {
+    fn guarded(why: String) -> Judged {
         Judged {
-            base,
             verdict: None,
             guard: Some(why),
             deletable: false,
@@ -100,18 +97,14 @@ pub fn judge(
     base_spec: &str,
 ) -> Result<Judged> {
     if !stable_base(repo, base_spec) {
-        return Ok(Judged::guarded(
-            None,
-            format!(
-                "its base {base_spec:?} is an expression git resolves anew each time (it may name {branch} itself): no proof"
-            ),
-        ));
+        return Ok(Judged::guarded(format!(
+            "its base {base_spec:?} is an expression git resolves anew each time (it may name {branch} itself): no proof"
+        )));
     }
     if base_reads_branch(repo, base_spec, branch) {
-        return Ok(Judged::guarded(
-            None,
-            format!("its base {base_spec:?} is {branch} itself"),
-        ));
+        return Ok(Judged::guarded(format!(
+            "its base {base_spec:?} is {branch} itself"
+        )));
     }
     let base = repo
         .rev_parse_single(base_spec)
@@ -119,14 +112,12 @@ pub fn judge(
         .and_then(|id| id.object().ok()?.peel_to_commit().ok())
         .map(|c| c.id);
     let Some(base) = base else {
-        return Ok(Judged::guarded(
-            None,
-            format!("its base {base_spec:?} no longer resolves"),
-        ));
+        return Ok(Judged::guarded(format!(
+            "its base {base_spec:?} no longer resolves"
+        )));
     };
     if crate::crash::force_merged() {
         return Ok(Judged {
-            base: Some(base),
             verdict: Some(Verdict::Merged(MergedBy::Squash)),
             guard: None,
             deletable: true,
@@ -146,7 +137,6 @@ pub fn judge(
         _ => false,
     };
     Ok(Judged {
-        base: Some(base),
         verdict: Some(verdict),
         guard: None,
         deletable,

@@ -58,15 +58,6 @@ pub enum Reason {
 }
 
 impl Reason {
-    pub const ALL: [Reason; 6] = [
-        Reason::MergedAncestor,
-        Reason::MergedSquash,
-        Reason::MergedRebase,
-        Reason::Empty,
-        Reason::WorktreeRemoved,
-        Reason::SalvageReplaced,
-    ];
-
     pub fn as_str(self) -> &'static str {
         match self {
             Reason::MergedAncestor => "merged-ancestor",
@@ -76,10 +67,6 @@ impl Reason {
             Reason::WorktreeRemoved => "worktree-removed",
             Reason::SalvageReplaced => "salvage-replaced",
         }
-    }
-
-    pub fn parse(text: &str) -> Option<Reason> {
-        Reason::ALL.into_iter().find(|r| r.as_str() == text)
     }
 
     pub fn of_merge(by: Option<crate::git::merged::MergedBy>) -> Reason {

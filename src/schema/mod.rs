@@ -15,7 +15,7 @@ use crate::commands::{
     conflicts::ConflictsReport, create::CreateReport, list::ListReport, log::LogReport,
     mark::MarkReport, mark::detect::DetectReport, path::PathReport, pool::report::PoolReport,
     reconcile::ReconcileReport, restore::RestoreReport, restore::list::SalvagedList,
-    trust::TrustReport,
+    trash::TrashReport, trust::TrustReport,
 };
 
 /// `list --json` prints the runs, or with `--salvaged` the salvaged ones.
@@ -81,6 +81,7 @@ pub fn outputs() -> Vec<(&'static str, Value)> {
         ("reconcile", schema_of::<ReconcileReport>(&doc("reconcile"))),
         ("remove", schema_of::<CleanupReport>(&doc("remove"))),
         ("restore", schema_of::<RestoreReport>(&doc("restore"))),
+        ("trash", schema_of::<TrashReport>(&doc("trash"))),
         ("trust", schema_of::<TrustReport>(&doc("trust"))),
         (
             "error",

@@ -23,6 +23,7 @@ mod hostile_new;
 mod human;
 mod in_use;
 mod interrupts;
+mod kernel;
 mod layout;
 mod list_long;
 mod locks;

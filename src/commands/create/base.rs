@@ -21,6 +21,42 @@ pub fn resolve(
     configured: &Sourced<String>,
     out: &mut Out<'_>,
 ) -> Result<(String, gix::ObjectId)> {
+    let (name, commit) = resolve_spec(ctx, flag, configured, out)?;
+    Ok((recorded(ctx.repo.gix(), &name, commit), commit))
+}
+
+/// The base as the manifest records it: resolved once, now, to a name or
+/// commit that cannot later name something else. A plain ref name (`main`,
+/// `origin/main`, a tag, a full commit id) is kept as given; `HEAD` (or `@`)
+/// on a branch becomes that branch's name; any other expression (`HEAD`
+/// detached, `main~2`, `:/message`, `@{-1}`) becomes the commit it names
+/// now. An expression re-resolved at cleanup could name the run's own tip
+/// (the main checkout detached at `loop/<id>`, a message its own commit
+/// matches) and "prove" it merged; see [`crate::safety::branch`].
+fn recorded(repo: &gix::Repository, spec: &str, commit: gix::ObjectId) -> String {
+    if crate::safety::branch::stable_base(repo, spec) {
+        return spec.to_owned();
+    }
+    if matches!(spec.trim(), "HEAD" | "@")
+        && let Ok(Some(head)) = repo.head_name()
+        && let Some(branch) = head.as_bstr().strip_prefix(b"refs/heads/")
+        && let Ok(branch) = std::str::from_utf8(branch)
+        && repo
+            .rev_parse_single(branch)
+            .is_ok_and(|id| id.detach() == commit)
+        && crate::safety::branch::stable_base(repo, branch)
+    {
+        return branch.to_owned();
+    }
+    commit.to_string()
+}
+
+fn resolve_spec(
+    ctx: &Ctx,
+    flag: Option<&str>,
+    configured: &Sourced<String>,
+    out: &mut Out<'_>,
+) -> Result<(String, gix::ObjectId)> {
     if let Some(base) = flag {
         return match ctx.repo.resolve_commit(base) {
             Some(commit) => Ok((base.to_owned(), commit)),
