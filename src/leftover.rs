@@ -145,7 +145,7 @@ pub fn finish_if_only_git(
         }
     }
     let rel = crate::runid::rel_path(id);
-    if let Err(refusal) = git.worktree_remove(&rel, permit)? {
+    if let Err(refusal) = crate::safety::exec::worktree_remove(git, &rel, permit)? {
         return Ok(Finish::Refused(format!(
             "its files are removed, but git did not unregister it: {}",
             refusal.reason()

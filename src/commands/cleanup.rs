@@ -120,12 +120,8 @@ pub fn run(ctx: &Ctx, flags: &Flags, out: &mut Out<'_>) -> Result<CleanupReport>
         out,
     )?;
     // The trash's entries older than `trash.keep` go (logged).
-    if !flags.dry_run && ctx.loop_dir_exists()? {
-        let _ops = OpsLock::acquire(&ctx.loop_dir(), |waiting| {
-            out.note(format_args!("{waiting}"))
-        })?;
-        let _mutex = ManifestMutex::acquire(&ctx.loop_dir())?;
-        super::trash::expire(ctx, out);
+    if !flags.dry_run {
+        super::trash::expire(ctx, out)?;
     }
     Ok(report)
 }

@@ -206,7 +206,8 @@ pub fn run(ctx: &Ctx, args: &CreateArgs, out: &mut Out<'_>) -> Result<CreateRepo
                 && let Some(permit) =
                     crate::safety::rollback_branch(ctx.repo.gix(), &branch, base_commit)
             {
-                let _ = ctx.repo.delete_branch_if_at(&branch, base_commit, &permit);
+                let _ =
+                    crate::safety::exec::delete_branch(&ctx.repo, &branch, base_commit, &permit);
             }
             return Err(Error::Git(failure));
         }
@@ -252,12 +253,12 @@ pub fn run(ctx: &Ctx, args: &CreateArgs, out: &mut Out<'_>) -> Result<CreateRepo
         if let Some(admin) = admin
             && let Ok(permit) = crate::safety::worktree::rollback_permit(ctx.repo.gix(), id, &admin)
         {
-            let _ = git.worktree_remove(&rel, &permit);
+            let _ = crate::safety::exec::worktree_remove(&git, &rel, &permit);
         }
         if let Some(at) = made_branch
             && let Some(permit) = crate::safety::rollback_branch(ctx.repo.gix(), &branch, at)
         {
-            let _ = ctx.repo.delete_branch_if_at(&branch, at, &permit);
+            let _ = crate::safety::exec::delete_branch(&ctx.repo, &branch, at, &permit);
         }
         return Err(e);
     }

@@ -291,24 +291,28 @@ pub fn empty(
 }
 
 /// What a cleanup runs after its removals (not a dry run): drop the
-/// entries older than `trash.keep`. The caller holds the
-/// worktree-operation lock and the manifest mutex. A failure is a warning:
-/// an entry kept too long loses nothing.
-pub fn expire(ctx: &Ctx, out: &mut Out<'_>) {
-    let keep = match ctx.settings() {
-        Ok(s) => s.trash_keep.value,
-        Err(_) => return,
-    };
+/// entries older than `trash.keep`, under the worktree-operation lock and
+/// the manifest mutex. A failure to read or drop an entry is a warning: an
+/// entry kept too long loses nothing.
+pub fn expire(ctx: &Ctx, out: &mut Out<'_>) -> Result<()> {
+    let keep = ctx.settings()?.trash_keep.value;
     let Ok(entries) = trash::list(ctx.repo.gix()) else {
-        return;
+        return Ok(());
     };
+    if entries.is_empty() || !ctx.loop_dir_exists()? {
+        return Ok(());
+    }
+    let _ops = OpsLock::acquire(&ctx.loop_dir(), |waiting| {
+        out.note(format_args!("{waiting}"))
+    })?;
+    let _mutex = ManifestMutex::acquire(&ctx.loop_dir())?;
     let old: Vec<Entry> = trash::older_than(&entries, crate::time::now(), keep)
         .into_iter()
         .cloned()
         .collect();
-    if old.is_empty() {
-        return;
+    if !old.is_empty() {
+        let why = format!("older than trash.keep, {}s", keep.as_secs());
+        drop_entries(ctx, old, &why, out);
     }
-    let why = format!("older than trash.keep, {}s", keep.as_secs());
-    drop_entries(ctx, old, &why, out);
+    Ok(())
 }

@@ -300,18 +300,12 @@ impl Git {
     /// stale token) would blind it to modified files too: off for it, so git
     /// looks at every file itself.
     ///
-    /// Only with a [`crate::safety::Permit`] for this worktree: the safety
-    /// kernel's checks passed (and what dies with the admin dir was kept).
-    pub fn worktree_remove(
+    /// Called only by the safety kernel (`crate::safety::exec`), with its
+    /// permit; a test (`kernel.rs`) fails when anything else calls it.
+    pub fn worktree_remove_unguarded(
         &self,
         rel_path: &str,
-        permit: &crate::safety::Permit,
     ) -> Result<std::result::Result<(), CommandError>> {
-        if !permit.covers_worktree(rel_path) {
-            return Err(crate::error::Error::Repository(format!(
-                "internal: no permit to remove {rel_path}"
-            )));
-        }
         self.run(&[
             "-c".as_ref(),
             "status.showUntrackedFiles=normal".as_ref(),

@@ -199,7 +199,7 @@ pub fn delete(
         what: Target::Branch(branch.to_owned(), tip),
         kept: vec![trash_ref.clone()],
     };
-    if let Err(e) = repo.delete_branch_if_at(branch, tip, &permit) {
+    if let Err(e) = crate::safety::exec::delete_branch(repo, branch, tip, &permit) {
         // Not deleted: the trash entry is not needed (the branch holds it).
         if let Ok(entries) = trash::list(repo.gix())
             && let Some(entry) = entries.iter().find(|e| e.refname == trash_ref)

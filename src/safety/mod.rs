@@ -20,6 +20,12 @@
 //! A test (`tests/integration/kernel.rs`) reads the source and fails when a
 //! permit is made outside this module or a primitive stops asking for one.
 //!
+//! The checks themselves live here too: [`risk`] (what a worktree holds
+//! that `git worktree remove` does not protect, and who is in it) and
+//! [`skip`] (the codes a kept worktree is reported with). The kernel sits
+//! below `crate::worktree` (the removal's orchestration: run locks,
+//! salvage), `crate::leftover` and the commands, and above `crate::git`.
+//!
 //! The rules live here once each:
 //! - the in-progress markers ([`OPERATION_MARKERS`]);
 //! - the refs that hold commits for good ([`holding_prefixes`]: branches,
@@ -30,6 +36,9 @@
 //!   strongest proof deletes.
 
 pub mod branch;
+pub mod exec;
+pub mod risk;
+pub mod skip;
 pub mod trash;
 pub mod worktree;
 

@@ -1,4 +1,4 @@
-//! May this worktree be removed? The at-risk checks (see [`crate::worktree`]:
+//! May this worktree be removed? The at-risk checks (see [`super::risk`]:
 //! an operation in progress, commits only its detached HEAD holds, nested
 //! repositories, changes git does not see, processes working in it), then
 //! the refs that die with its admin dir kept in the trash, then a
@@ -19,9 +19,58 @@
 
 use std::path::Path;
 
+use super::risk::{AtRisk, Processes, RefTips};
+use super::skip::Skip;
 use super::{Permit, Target, trash};
 use crate::error::{Error, Result};
-use crate::worktree::{Remover, Skip};
+
+/// What the checks read once per command and share across cleanup's worker
+/// threads (a `gix::Repository` is not `Sync`: a thread that needs one
+/// opens its own from the common dir).
+pub struct Checks {
+    common_dir: std::path::PathBuf,
+    /// Read on first need (a detached HEAD, a worktree's own refs): every
+    /// holding ref's tip.
+    tips: std::sync::OnceLock<std::result::Result<RefTips, String>>,
+    /// Read on first need, once per command: every process's working
+    /// directory (after cleanup's pre-command hooks have run and exited).
+    processes: std::sync::OnceLock<Processes>,
+}
+
+impl Checks {
+    pub fn new(common_dir: &Path) -> Checks {
+        Checks {
+            common_dir: common_dir.to_path_buf(),
+            tips: std::sync::OnceLock::new(),
+            processes: std::sync::OnceLock::new(),
+        }
+    }
+
+    /// The git common dir.
+    pub fn common_dir(&self) -> &Path {
+        &self.common_dir
+    }
+
+    /// Every holding ref's tip, read once per command.
+    pub fn tips(&self, repo: &gix::Repository) -> Result<&RefTips> {
+        let tips = self
+            .tips
+            .get_or_init(|| RefTips::read(repo).map_err(|e| e.to_string()));
+        tips.as_ref().map_err(|e| Error::Repository(e.clone()))
+    }
+
+    /// What, beyond git's own checks, makes this worktree unsafe to remove.
+    pub fn at_risk(&self, wt: &crate::git::repo::Worktree, abs: &Path) -> Result<AtRisk> {
+        let mut risk = AtRisk::read_files(wt, abs);
+        risk.in_use = self.processes.get_or_init(Processes::scan).inside(abs);
+        if let Some(head) = wt.detached_head {
+            let repo = gix::open(&self.common_dir).map_err(|e| Error::Repository(e.to_string()))?;
+            let tips = self.tips(&repo)?;
+            risk.unreachable_commits = tips.unreachable_from(&repo, head, 1000)?;
+        }
+        Ok(risk)
+    }
+}
 
 /// The refs in `admin_dir`'s own `refs/` (full names, `refs/worktree/x`)
 /// that point at an object, and where. Symbolic refs and files that are
@@ -96,14 +145,14 @@ pub fn keep_refs(
 
 /// What keeps `.loop-worktrees/<id>` from being removed, beyond git's own
 /// refusals; `None` when nothing does. Changes nothing (dry runs ask this).
-pub fn check(r: &Remover<'_>, wt: &crate::git::repo::Worktree, abs: &Path) -> Result<Option<Skip>> {
+pub fn check(r: &Checks, wt: &crate::git::repo::Worktree, abs: &Path) -> Result<Option<Skip>> {
     Ok(r.at_risk(wt, abs)?.skip())
 }
 
 /// Leave to remove `.loop-worktrees/<id>`: [`check`], then its own refs kept
 /// in the trash (see the module doc). `Err(skip)`: it must stay.
 pub fn permit(
-    r: &Remover<'_>,
+    r: &Checks,
     id: &str,
     wt: &crate::git::repo::Worktree,
     abs: &Path,
@@ -118,7 +167,7 @@ pub fn permit(
     }))
 }
 
-fn keep_own_refs(r: &Remover<'_>, id: &str, admin_dir: &Path) -> Result<Vec<String>> {
+fn keep_own_refs(r: &Checks, id: &str, admin_dir: &Path) -> Result<Vec<String>> {
     if own_refs(admin_dir).is_empty() {
         return Ok(Vec::new());
     }
@@ -136,7 +185,7 @@ fn keep_own_refs(r: &Remover<'_>, id: &str, admin_dir: &Path) -> Result<Vec<Stri
 pub fn rollback_permit(repo: &gix::Repository, id: &str, admin_dir: &Path) -> Result<Permit> {
     let mut kept = Vec::new();
     if !own_refs(admin_dir).is_empty() {
-        let tips = crate::worktree::RefTips::read(repo)?;
+        let tips = RefTips::read(repo)?;
         kept = keep_refs(repo, id, admin_dir, &|tip| {
             tips.unreachable_from(repo, tip, 1)
         })?;
@@ -152,13 +201,13 @@ pub fn rollback_permit(repo: &gix::Repository, id: &str, admin_dir: &Path) -> Re
 /// must point at `w` (whose tree was verified to be the worktree's files);
 /// its own refs are kept in the trash first.
 pub fn salvaged_permit(
-    r: &Remover<'_>,
+    r: &Checks,
     id: &str,
     wt: &crate::git::repo::Worktree,
     w: &str,
 ) -> Result<std::result::Result<Permit, Skip>> {
     let repo = gix::open(r.common_dir()).map_err(|e| Error::Repository(e.to_string()))?;
-    let refname = crate::worktree::salvage::ref_name(id);
+    let refname = format!("refs/loop/salvage/{id}");
     let at = repo
         .try_find_reference(refname.as_str())
         .ok()
@@ -167,7 +216,7 @@ pub fn salvaged_permit(
     if at.as_deref() != Some(w) {
         return Ok(Err(Skip::new(
             format!("{refname} does not hold the salvage {w}: not removed"),
-            crate::worktree::SkipCode::Error,
+            super::skip::SkipCode::Error,
         )));
     }
     let kept = keep_own_refs(r, id, &wt.admin_dir)?;

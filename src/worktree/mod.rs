@@ -49,12 +49,10 @@
 //! mutex.
 
 mod remove;
-mod risk;
 mod run_lock;
 pub mod salvage;
-mod skip;
 
+pub use crate::safety::risk::{AtRisk, Processes, RefTips};
+pub use crate::safety::skip::{Removal, Skip, SkipCode, SkippedEntry};
 pub use remove::{Remover, remove_worktree};
-pub use risk::{AtRisk, Processes, RefTips};
 pub use run_lock::{RUN_LOCK_DEADLINE, RunLock};
-pub use skip::{Removal, Skip, SkipCode, SkippedEntry};

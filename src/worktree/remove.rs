@@ -17,12 +17,8 @@ pub struct Remover<'a> {
     pub git: &'a crate::git::cmd::Git,
     /// Worktrees registered under `.loop-worktrees/`, by directory name.
     pub registrations: std::collections::HashMap<String, crate::git::repo::Worktree>,
-    common_dir: PathBuf,
-    /// Read on first need (a detached HEAD): every ref tip.
-    tips: std::sync::OnceLock<std::result::Result<super::RefTips, String>>,
-    /// Read on first need, once per command: every process's working
-    /// directory (after cleanup's pre-command hooks have run and exited).
-    processes: std::sync::OnceLock<super::Processes>,
+    /// The safety kernel's checks, with what they read once per command.
+    pub checks: crate::safety::worktree::Checks,
 }
 
 impl<'a> Remover<'a> {
@@ -34,48 +30,23 @@ impl<'a> Remover<'a> {
             loop_dir: repo.loop_dir(),
             git,
             registrations: repo.loop_worktrees()?.into_iter().collect(),
-            common_dir: repo.common_dir().to_path_buf(),
-            tips: std::sync::OnceLock::new(),
-            processes: std::sync::OnceLock::new(),
+            checks: crate::safety::worktree::Checks::new(repo.common_dir()),
         })
     }
 
     /// The run lock of `id` (see [`super::RunLock`]).
     pub fn run_lock(&self, id: &str) -> Result<super::RunLock> {
-        super::RunLock::acquire(&self.common_dir, id, super::RUN_LOCK_DEADLINE)
+        super::RunLock::acquire(self.checks.common_dir(), id, super::RUN_LOCK_DEADLINE)
     }
 
     pub fn registration(&self, id: &str) -> Option<&crate::git::repo::Worktree> {
         self.registrations.get(id)
     }
 
-    /// The git common dir (a thread that needs a repository opens it).
-    pub fn common_dir(&self) -> &Path {
-        &self.common_dir
-    }
-
-    /// Every holding ref's tip, read once per command.
-    pub fn tips(&self, repo: &gix::Repository) -> Result<&super::RefTips> {
-        let tips = self
-            .tips
-            .get_or_init(|| super::RefTips::read(repo).map_err(|e| e.to_string()));
-        tips.as_ref().map_err(|e| Error::Repository(e.clone()))
-    }
-
     /// What, beyond git's own checks, makes this worktree unsafe to remove
-    /// (see [`crate::worktree`]).
+    /// (the safety kernel's checks, see [`crate::safety::risk`]).
     pub fn at_risk(&self, wt: &crate::git::repo::Worktree, abs: &Path) -> Result<super::AtRisk> {
-        let mut risk = super::AtRisk::read_files(wt, abs);
-        risk.in_use = self
-            .processes
-            .get_or_init(super::Processes::scan)
-            .inside(abs);
-        if let Some(head) = wt.detached_head {
-            let repo = gix::open(&self.common_dir).map_err(|e| Error::Repository(e.to_string()))?;
-            let tips = self.tips(&repo)?;
-            risk.unreachable_commits = tips.unreachable_from(&repo, head, 1000)?;
-        }
-        Ok(risk)
+        self.checks.at_risk(wt, abs)
     }
 }
 
@@ -130,7 +101,7 @@ pub fn remove_worktree(r: &Remover<'_>, id: &str, dry_run: bool) -> Result<Remov
         return Ok(Removal::Skipped(skip));
     }
     if dry_run {
-        if let Some(skip) = crate::safety::worktree::check(r, wt, &abs)? {
+        if let Some(skip) = crate::safety::worktree::check(&r.checks, wt, &abs)? {
             return Ok(Removal::Skipped(skip));
         }
         return Ok(match meta {
@@ -143,7 +114,7 @@ pub fn remove_worktree(r: &Remover<'_>, id: &str, dry_run: bool) -> Result<Remov
         });
     }
     // The safety kernel's checks, and what dies with the admin dir kept.
-    let permit = match crate::safety::worktree::permit(r, id, wt, &abs)? {
+    let permit = match crate::safety::worktree::permit(&r.checks, id, wt, &abs)? {
         Ok(permit) => permit,
         Err(skip) => return Ok(Removal::Skipped(skip)),
     };
@@ -164,7 +135,7 @@ pub(super) fn git_remove(
     let admin = admin_dir.to_path_buf();
     let mut attempt = 0;
     loop {
-        match r.git.worktree_remove(&rel, permit)? {
+        match crate::safety::exec::worktree_remove(r.git, &rel, permit)? {
             Ok(()) => return Ok(Removal::Removed(kept_note(permit, None))),
             Err(failure) if attempt < 5 && crate::git::refusal::is_transient(&failure.stderr) => {
                 // Another removal changed .git/worktrees/ under this one. The

@@ -213,7 +213,7 @@ fn remove_at(
         None,
         &["update-ref", "--no-deref", "-m", msg, "HEAD", w],
     )?;
-    let permit = match crate::safety::worktree::salvaged_permit(r, id, wt, w)? {
+    let permit = match crate::safety::worktree::salvaged_permit(&r.checks, id, wt, w)? {
         Ok(permit) => permit,
         Err(skip) => return Ok(Removal::Skipped(skip)),
     };

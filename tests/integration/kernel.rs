@@ -75,23 +75,26 @@ fn no_destroying_path_bypasses_the_safety_kernel() {
             .unwrap_or_else(|| panic!("no src/{name}"))
             .1
     };
-    // The primitives take a permit (so every caller got one from the kernel).
-    let cmd = file("git/cmd.rs");
-    let at = cmd
-        .find("pub fn worktree_remove(")
-        .expect("worktree_remove");
-    assert!(
-        cmd[at..at + 200].contains("permit: &crate::safety::Permit"),
-        "git worktree remove must take a Permit"
-    );
-    let repo = file("git/repo.rs");
-    let at = repo
-        .find("pub fn delete_branch_if_at(")
-        .expect("delete_branch_if_at");
-    assert!(
-        repo[at..at + 200].contains("permit: &crate::safety::Permit"),
-        "a branch delete must take a Permit"
-    );
+    // The primitives take a permit (so every caller got one from the
+    // kernel), and the unguarded calls beneath them are made only there.
+    let exec = file("safety/exec.rs");
+    for f in ["pub fn worktree_remove(", "pub fn delete_branch("] {
+        let at = exec
+            .find(f)
+            .unwrap_or_else(|| panic!("{f} in safety/exec.rs"));
+        assert!(
+            exec[at..at + 200].contains("permit: &Permit"),
+            "{f} must take a Permit"
+        );
+    }
+    for (path, code) in &sources {
+        for raw in [".worktree_remove_unguarded(", ".delete_branch_unguarded("] {
+            assert!(
+                !code.contains(raw) || path == "safety/exec.rs",
+                "src/{path} calls {raw} around the kernel"
+            );
+        }
+    }
     let mut callers = Vec::new();
     for (path, code) in &sources {
         let in_kernel = path.starts_with("safety/");
@@ -114,6 +117,10 @@ fn no_destroying_path_bypasses_the_safety_kernel() {
                 "src/{path} deletes a ref without the kernel"
             );
         }
+        if path == "git/repo.rs" {
+            // Only the one beneath the kernel's branch delete.
+            assert_eq!(code.matches("Change::Delete").count(), 1, "git/repo.rs");
+        }
         // No other way to remove a worktree or delete a branch or ref: no
         // git argument list (`&["…", …]`) holds a destroying word.
         for (i, _) in code.match_indices("&[\"") {
@@ -133,7 +140,7 @@ fn no_destroying_path_bypasses_the_safety_kernel() {
                 );
             }
         }
-        for call in [".worktree_remove(", ".delete_branch_if_at("] {
+        for call in ["exec::worktree_remove(", "exec::delete_branch("] {
             for (i, _) in code.match_indices(call) {
                 let rest = &code[i..(i + 300).min(code.len())];
                 let args = &rest[..rest.find(')').unwrap_or(rest.len())];
@@ -161,13 +168,13 @@ fn no_destroying_path_bypasses_the_safety_kernel() {
     callers.sort();
     callers.dedup();
     for expected in [
-        "worktree/remove.rs.worktree_remove(",
-        "leftover.rs.worktree_remove(",
-        "commands/create.rs.worktree_remove(",
-        "commands/create/rollback.rs.worktree_remove(",
-        "safety/branch.rs.delete_branch_if_at(",
-        "commands/create.rs.delete_branch_if_at(",
-        "commands/create/rollback.rs.delete_branch_if_at(",
+        "worktree/remove.rsexec::worktree_remove(",
+        "leftover.rsexec::worktree_remove(",
+        "commands/create.rsexec::worktree_remove(",
+        "commands/create/rollback.rsexec::worktree_remove(",
+        "safety/branch.rsexec::delete_branch(",
+        "commands/create.rsexec::delete_branch(",
+        "commands/create/rollback.rsexec::delete_branch(",
     ] {
         assert!(
             callers.iter().any(|c| c == expected),

@@ -50,7 +50,7 @@ fn undo_create(
     match registered {
         Some(wt) => {
             let permit = crate::safety::worktree::rollback_permit(repo.gix(), id, &wt.admin_dir)?;
-            if let Err(refusal) = git.worktree_remove(&rel, &permit)? {
+            if let Err(refusal) = crate::safety::exec::worktree_remove(&git, &rel, &permit)? {
                 let finished = crate::leftover::finish_if_only_git(
                     repo.gix(),
                     &git,
@@ -79,7 +79,7 @@ fn undo_create(
         (Some(at), Some(made)) if at == made => {
             match crate::safety::rollback_branch(repo.gix(), &branch, made) {
                 Some(permit) => {
-                    repo.delete_branch_if_at(&branch, made, &permit)?;
+                    crate::safety::exec::delete_branch(&repo, &branch, made, &permit)?;
                     done.push(format!("deleted branch {branch}"));
                 }
                 None => done.push(format!(

@@ -27,7 +27,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::{Skip, SkipCode};
+use super::skip::{Skip, SkipCode};
 use crate::error::{Error, Result};
 
 /// The in-progress operation recorded in a worktree's admin dir, if any.

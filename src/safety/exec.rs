@@ -1,0 +1,40 @@
+//! The destroying primitives, each behind a [`Permit`]: the only callers of
+//! `git worktree remove` and of the compare-and-swap branch delete. A test
+//! (`tests/integration/kernel.rs`) fails when anything outside
+//! `src/safety/` calls the unguarded functions beneath them.
+
+use super::Permit;
+use crate::error::{CommandError, Error, Result};
+use crate::git::cmd::Git;
+use crate::git::repo::Repo;
+
+/// `git worktree remove -- <rel_path>`, never forced (see
+/// [`Git::worktree_remove_unguarded`]), with a permit for that worktree.
+pub fn worktree_remove(
+    git: &Git,
+    rel_path: &str,
+    permit: &Permit,
+) -> Result<std::result::Result<(), CommandError>> {
+    if !permit.covers_worktree(rel_path) {
+        return Err(Error::Repository(format!(
+            "internal: no permit to remove {rel_path}"
+        )));
+    }
+    git.worktree_remove_unguarded(rel_path)
+}
+
+/// Delete `refs/heads/<branch>` if it still points at `expected`, with a
+/// permit for that branch at that tip.
+pub fn delete_branch(
+    repo: &Repo,
+    branch: &str,
+    expected: gix::ObjectId,
+    permit: &Permit,
+) -> Result<()> {
+    if !permit.covers_branch(branch, expected) {
+        return Err(Error::Repository(format!(
+            "internal: no permit to delete {branch} at {expected}"
+        )));
+    }
+    repo.delete_branch_unguarded(branch, expected)
+}
