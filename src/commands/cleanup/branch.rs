@@ -1,8 +1,9 @@
 //! `--delete-merged-branches`: a removed run's branch goes only when its
 //! work is already in its base.
 //!
-//! "In its base" is [`crate::git::merged`]'s answer (`ancestor`, `squash`
-//! or `rebase`), or a branch with no commits of its own whose tip the base
+//! "In its base" is [`crate::git::merged`]'s proof (`ancestor`, `squash`
+//! or `rebase`: [`Verdict::Merged`] and nothing weaker — a branch patch ids
+//! only call probably rebase-merged is kept, `not-merged`), or a branch with no commits of its own whose tip the base
 //! contains (it holds nothing the base lacks). A squash- or rebase-merged
 //! branch is not an ancestor of its base, so `git branch -d` would refuse
 //! it: the ref is deleted with gix instead, by a compare-and-swap on the
@@ -58,6 +59,15 @@ pub(super) fn delete_if_merged(
     let merged_by = match verdict {
         Verdict::Merged(by) => Some(by),
         Verdict::Empty if ctx.repo.is_ancestor(tip, base)? => None,
+        Verdict::Probable(by) => {
+            return kept(
+                KeptCode::NotMerged,
+                format!(
+                    "not proven merged into {} (patch ids say probably {by}-merged, but merging it would still change {0})",
+                    entry.base_branch
+                ),
+            );
+        }
         Verdict::Empty | Verdict::NotMerged => {
             return kept(
                 KeptCode::NotMerged,
