@@ -15,7 +15,8 @@
 //!   is deleted.
 //! - **Merged** is [`crate::git::merged`]'s answer: the branch's work is in
 //!   the base as an ancestor, squash-merged or rebase-merged (`mergedBy`).
-//!   A branch with no commits of its own since it was created is `empty`,
+//!   Patch ids alone only make it `probablyMerged` (`rebase`): shown, never
+//!   deleted. A branch with no commits of its own since it was created is `empty`,
 //!   not merged; it is deletable all the same when the base contains its tip
 //!   (it holds nothing the base lacks).
 //! - **Deletion** (`--delete-merged`) happens under the worktree-operation
@@ -93,6 +94,10 @@ pub struct Leftover {
     pub merged: Option<bool>,
     /// `ancestor`, `squash` or `rebase` when merged.
     pub merged_by: Option<crate::git::merged::MergedBy>,
+    /// `rebase` when patch ids say the branch was probably rebase-merged
+    /// but merging it would still change the base: not merged, never
+    /// deleted.
+    pub probably_merged: Option<crate::git::merged::MergedBy>,
     /// No commits of its own since it was created.
     pub empty: Option<bool>,
     /// Merged, or empty with its tip in the base: `--delete-merged` may
@@ -136,11 +141,13 @@ impl Report for BranchesReport {
             .branches
             .iter()
             .map(|l| {
-                let merged = match (l.merged_by, l.empty) {
-                    (Some(by), _) => (by.as_str(), "32"),
-                    (None, Some(true)) => ("empty", "2"),
-                    _ if l.merged == Some(false) => ("no", ""),
-                    _ => ("-", ""),
+                let merged: Cell<'_> = match (l.merged_by, l.probably_merged, l.empty) {
+                    (Some(by), ..) => (by.as_str().into(), "32"),
+                    // Evidence, not proof: never deleted.
+                    (None, Some(by), _) => (format!("{by}?").into(), "33"),
+                    (None, None, Some(true)) => ("empty".into(), "2"),
+                    _ if l.merged == Some(false) => ("no".into(), ""),
+                    _ => ("-".into(), ""),
                 };
                 let age = l.committed_at.as_deref().and_then(|t| t.parse().ok());
                 let action = match (l.deleted, l.kept, self.dry_run) {
@@ -160,7 +167,7 @@ impl Report for BranchesReport {
                     ),
                     (opt(l.ahead).into(), ""),
                     (opt(l.behind).into(), ""),
-                    (merged.0.into(), merged.1),
+                    merged,
                     (action.0.into(), action.1),
                 ]
             })
@@ -251,6 +258,7 @@ pub fn run(ctx: &Ctx, args: &BranchesArgs, out: &mut Out<'_>) -> Result<Branches
             behind,
             merged: verdict.map(|v| matches!(v, Verdict::Merged(_))),
             merged_by: verdict.and_then(Verdict::merged_by),
+            probably_merged: verdict.and_then(Verdict::probably_merged_by),
             empty: verdict.map(|v| v == Verdict::Empty),
             deletable: judged.as_ref().is_some_and(|j| j.deletable),
             deleted: false,

@@ -47,6 +47,11 @@ pub struct Long {
     /// or `rebase` (see [`crate::git::merged`]).
     #[serde(rename = "mergedBy")]
     pub merged_by: Option<crate::git::merged::MergedBy>,
+    /// `rebase` when patch ids say the run was probably rebase-merged but
+    /// merging it would still change its base: evidence, not proof (then
+    /// `merged` is `false`, and nothing deletes its branch).
+    #[serde(rename = "probablyMerged")]
+    pub probably_merged: Option<crate::git::merged::MergedBy>,
     /// The run has no commits of its own (then `merged` is `false`).
     pub empty: Option<bool>,
     /// Commits only the worktree's detached HEAD holds (no branch, tag or
@@ -140,11 +145,13 @@ impl ListReport {
                     "missing" => "1;31",
                     _ => "33",
                 };
-                let merged = match (long.merged_by, long.empty) {
-                    (Some(by), _) => (by.as_str(), "32"),
-                    (None, Some(true)) => ("empty", "2"),
-                    _ if long.merged == Some(false) => ("no", ""),
-                    _ => ("-", ""),
+                let merged: Cell<'_> = match (long.merged_by, long.probably_merged, long.empty) {
+                    (Some(by), ..) => (by.as_str().into(), "32"),
+                    // Evidence, not proof: `rebase?`.
+                    (None, Some(by), _) => (format!("{by}?").into(), "33"),
+                    (None, None, Some(true)) => ("empty".into(), "2"),
+                    _ if long.merged == Some(false) => ("no".into(), ""),
+                    _ => ("-".into(), ""),
                 };
                 [
                     (escape(&l.entry.id), ""),
@@ -155,7 +162,7 @@ impl ListReport {
                     (state.into(), state_sgr),
                     (opt(long.ahead).into(), ""),
                     (opt(long.behind).into(), ""),
-                    (merged.0.into(), merged.1),
+                    merged,
                 ]
             })
             .collect();
@@ -311,6 +318,7 @@ fn fill_long(ctx: &Ctx, listed: &mut [Listed]) -> Result<()> {
                 use crate::git::merged::Verdict;
                 long.merged = Some(matches!(verdict, Verdict::Merged(_)));
                 long.merged_by = verdict.merged_by();
+                long.probably_merged = verdict.probably_merged_by();
                 long.empty = Some(verdict == Verdict::Empty);
             }
         }

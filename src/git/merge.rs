@@ -68,8 +68,8 @@ impl Merger {
         Ok(Merger { repo, options })
     }
 
-    /// The in-memory repository: read merged trees and blobs through it.
-    #[allow(dead_code)] // API for callers that inspect a merged tree
+    /// The in-memory repository: read merged trees, blobs and virtual merge
+    /// bases through it.
     pub fn repo(&self) -> &gix::Repository {
         &self.repo
     }

@@ -132,3 +132,30 @@ fn merge_base_finds_the_fork_point_or_none() {
     assert_eq!(merge_base(&f.repo, left, other).unwrap(), None);
     assert!(merge_commits(&f.repo, left, other).is_err());
 }
+
+#[test]
+fn a_virtual_merge_base_is_readable_through_the_merger() {
+    // Criss-cross: two best common ancestors, merged into a virtual one
+    // that lives in the merger's memory (merged.rs reads its tree).
+    let f = Fixture::new();
+    let root = f.commit(&[("a", "1\n"), ("b", "1\n")], &[]);
+    let l = f.commit(&[("a", "2\n"), ("b", "1\n")], &[root]);
+    let r = f.commit(&[("a", "1\n"), ("b", "2\n")], &[root]);
+    let l2 = f.commit(&[("a", "2\n"), ("b", "2\n"), ("l", "x\n")], &[l, r]);
+    let r2 = f.commit(&[("a", "2\n"), ("b", "2\n"), ("r", "x\n")], &[r, l]);
+    let merger = Merger::new(&f.repo).unwrap();
+    let result = merger.merge_commits(l2, r2).unwrap();
+    assert!(result.is_clean(), "{result:?}");
+    let base = result.merge_base.expect("a merge base");
+    assert!(base != l && base != r, "not the virtual base: {base}");
+    let virtual_tree = merger
+        .repo()
+        .find_commit(base)
+        .unwrap()
+        .tree_id()
+        .unwrap()
+        .detach();
+    let expected = f.commit(&[("a", "2\n"), ("b", "2\n")], &[]);
+    assert_eq!(virtual_tree, f.tree_of(expected));
+    assert!(f.repo.find_object(base).is_err(), "virtual base persisted");
+}

@@ -2,6 +2,11 @@
 //! index or ref is touched, and no object is written (tree merges go to
 //! object memory, see [`super::merge`]).
 //!
+//! **Branches are deleted only on the strongest proof.** [`Verdict::Merged`]
+//! is that proof and nothing weaker; it is the only verdict a deletion path
+//! accepts. Patch ids are evidence, not proof: alone they make
+//! [`Verdict::Probable`], which the reports show and nothing deletes on.
+//!
 //! A branch with no commits of its own is [`Verdict::Empty`], never merged:
 //! its tip is (an ancestor of) the commit it was created at, read from the
 //! branch's reflog creation line (`branch: Created from …`). When that line
@@ -9,20 +14,40 @@
 //! told apart from an empty branch, and is reported `Empty` — never claimed
 //! merged without proof.
 //!
-//! Otherwise the proofs, in order:
+//! Otherwise `Merged` takes one of two proofs:
 //! 1. `ancestor`: the tip is an ancestor of the base (a plain merge or a
-//!    fast-forward).
-//! 2. `rebase`: every non-merge commit since the merge base has a
-//!    [patch id](super::patch_id) equal to one of the base's since then.
-//! 3. `squash`: merging the branch into the base would change nothing (the
-//!    merged tree is the base's tree, without conflicts).
+//!    fast-forward): every commit of the branch is in the base's history.
+//! 2. **Merging the branch changes nothing**: a tree-level merge of the
+//!    branch's whole change into the base is clean and gives the base's own
+//!    tree, git's built-in text merge deciding every path either side
+//!    changed (no merge driver, `union`, `binary`, `merge.default` or
+//!    `merge.renormalize`: a driver that keeps the base's side "merges to
+//!    nothing" unmerged work). And the branch changes something: its tree
+//!    is not its merge base's. A branch whose net change is empty but which
+//!    has commits (a file added then removed, empty commits carrying
+//!    messages) merges to nothing because it brings nothing, which proves
+//!    nothing about its commits: it is not merged, and keeps its branch.
+//!    This proof is labelled `rebase` when the patch ids below also match
+//!    (the label says how the work most likely got there), `squash`
+//!    otherwise.
 //!
-//! `rebase` is tried before `squash` although it may cost more: a rebased
-//! branch that was fast-forwarded into its base also merges to nothing, so
-//! the other order would call every rebase-merged run `squash`. The label
-//! names the most specific proof. A squash-merged branch that got one more
-//! commit after the squash is not merged: that commit's change is neither in
-//! the base's tree nor in its history.
+//! The patch-id evidence: every commit of `merge_base..tip` that changes
+//! something has a [patch id](super::patch_id) equal to one of
+//! `merge_base..base`'s, and no merge commit among them changes its first
+//! parent's tree (a merge's change has no patch id, so nothing would vouch
+//! for what it brings in — a file added in a conflict resolution, say).
+//! When that holds but the proof above fails, the verdict is
+//! `Probable(rebase)`. Patch ids match on a change and one line of context
+//! each side, not on where it is: the same one-line edit made in another
+//! copy of identical lines has the same id, and the branch's own edit is
+//! then not in the base at all — why they never delete on their own.
+//!
+//! A squash-merged branch that got one more commit after the squash is not
+//! merged: that commit's change is neither in the base's tree nor in its
+//! history. A branch that merged its base after being squash-merged (so
+//! its tree is its new merge base's) is kept too: a branch wrongly kept
+//! costs a `git branch -D`, one wrongly deleted costs work. Cost per run:
+//! a merge base, a walk of each side since it, one in-memory tree merge.
 
 use std::collections::HashSet;
 
@@ -66,14 +91,30 @@ impl std::fmt::Display for MergedBy {
 pub enum Verdict {
     /// No commits of its own.
     Empty,
+    /// Proven: the tip is in the base's history, or merging the branch's
+    /// whole change changes nothing (see the module docs). The only verdict
+    /// that may delete a branch.
     Merged(MergedBy),
+    /// Evidence, not proof: patch ids say the work was rebase-merged, but
+    /// merging the branch would still change the base. Reported, never
+    /// deleted on, never marked `merged`.
+    Probable(MergedBy),
     NotMerged,
 }
 
 impl Verdict {
+    /// The proof, when proven merged.
     pub fn merged_by(self) -> Option<MergedBy> {
         match self {
             Verdict::Merged(by) => Some(by),
+            _ => None,
+        }
+    }
+
+    /// What the evidence says, when probably merged and not proven.
+    pub fn probably_merged_by(self) -> Option<MergedBy> {
+        match self {
+            Verdict::Probable(by) => Some(by),
             _ => None,
         }
     }
@@ -175,24 +216,61 @@ impl<'r> Detector<'r> {
         let Some(merge_base) = self.merger.merge_base(tip, base)? else {
             return Ok(Verdict::NotMerged);
         };
-        if self.rebased(tip, base, merge_base)? {
-            return Ok(Verdict::Merged(MergedBy::Rebase));
-        }
-        let merged = self.merger.merge_commits(base, tip)?;
-        let base_tree = self
+        // Patch ids name the proof, or are the evidence when it fails.
+        let rebased = self.rebased(tip, base, merge_base)?;
+        Ok(
+            match (self.merges_to_nothing(tip, base, merge_base)?, rebased) {
+                (true, true) => Verdict::Merged(MergedBy::Rebase),
+                (true, false) => Verdict::Merged(MergedBy::Squash),
+                (false, true) => Verdict::Probable(MergedBy::Rebase),
+                (false, false) => Verdict::NotMerged,
+            },
+        )
+    }
+
+    fn tree_of(&self, commit: ObjectId) -> Result<ObjectId> {
+        Ok(self
             .repo
-            .find_commit(base)
+            .find_commit(commit)
             .map_err(repo_err)?
             .tree_id()
             .map_err(repo_err)?
-            .detach();
-        if merged.is_clean()
-            && merged.tree == base_tree
-            && self.text_merge_only(merge_base, tip, base)?
-        {
-            return Ok(Verdict::Merged(MergedBy::Squash));
+            .detach())
+    }
+
+    /// The proof that deletes, short of ancestry: the branch changes
+    /// something (its tree is not the merge base's), and merging it into
+    /// `base` is clean and gives `base`'s own tree, with git's text merge
+    /// deciding every changed path.
+    fn merges_to_nothing(
+        &self,
+        tip: ObjectId,
+        base: ObjectId,
+        merge_base: ObjectId,
+    ) -> Result<bool> {
+        let tip_tree = self.tree_of(tip)?;
+        if tip_tree == self.tree_of(merge_base)? {
+            return Ok(false);
         }
-        Ok(Verdict::NotMerged)
+        let merged = self.merger.merge_commits(base, tip)?;
+        if !merged.is_clean() || merged.tree != self.tree_of(base)? {
+            return Ok(false);
+        }
+        // Several merge bases: the merge measured "nothing" from a virtual
+        // one (in the merger's memory); the branch must change that too.
+        if let Some(virtual_base) = merged.merge_base.filter(|b| *b != merge_base) {
+            let virtual_tree = self
+                .merger
+                .repo()
+                .find_commit(virtual_base)
+                .ok()
+                .and_then(|c| c.tree_id().ok())
+                .map(gix::Id::detach);
+            if virtual_tree.is_none_or(|t| t == tip_tree) {
+                return Ok(false);
+            }
+        }
+        self.text_merge_only(merge_base, tip, base)
     }
 
     /// Whether git's built-in text merge decided every path either side
@@ -207,13 +285,7 @@ impl<'r> Detector<'r> {
         {
             return Ok(false);
         }
-        let tree = |id: ObjectId| -> Result<gix::Tree<'_>> {
-            self.repo
-                .find_commit(id)
-                .map_err(repo_err)?
-                .tree()
-                .map_err(repo_err)
-        };
+        let tree = |id| self.repo.find_tree(self.tree_of(id)?).map_err(repo_err);
         let old = tree(merge_base)?;
         let mut paths = Vec::new();
         for side in [tip, base] {
@@ -267,14 +339,35 @@ impl<'r> Detector<'r> {
             .collect()
     }
 
-    /// Whether every non-merge commit of `merge_base..tip` has a patch-id
-    /// twin in `merge_base..base` (and there is at least one).
+    /// Whether the commit changes its first parent's tree (a root commit:
+    /// whether its tree is not empty).
+    fn changes_first_parent(&self, commit: ObjectId) -> Result<bool> {
+        let c = self.repo.find_commit(commit).map_err(repo_err)?;
+        let parent = match c.parent_ids().next() {
+            Some(p) => self.tree_of(p.detach())?,
+            None => ObjectId::empty_tree(self.repo.object_hash()),
+        };
+        Ok(c.tree_id().map_err(repo_err)?.detach() != parent)
+    }
+
+    /// The patch-id evidence (see the module docs): every commit of
+    /// `merge_base..tip` that changes something has a patch-id twin in
+    /// `merge_base..base` (and there is at least one), and no merge commit
+    /// of the branch brings in changes of its own.
     fn rebased(&mut self, tip: ObjectId, base: ObjectId, merge_base: ObjectId) -> Result<bool> {
-        let ours = self.commits(tip, merge_base)?;
+        let mut ours = Vec::new();
         let mut our_keys = HashSet::new();
-        for c in &ours {
-            if let Some(key) = self.patch_ids.key(*c)? {
-                our_keys.insert(key);
+        for c in self.commits(tip, merge_base)? {
+            match self.patch_ids.key(c)? {
+                Some(key) => {
+                    our_keys.insert(key);
+                    ours.push(c);
+                }
+                // A merge, or an empty commit: no patch. A merge that
+                // changes its first parent's tree brings in changes no
+                // patch id vouches for.
+                None if self.changes_first_parent(c)? => return Ok(false),
+                None => {}
             }
         }
         if our_keys.is_empty() {

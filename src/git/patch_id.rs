@@ -15,13 +15,25 @@
 //! - for a binary file (a NUL in its first 8,000 bytes, git's rule) or a
 //!   submodule, the old and new object ids.
 //!
-//! Whitespace is significant. Merge commits (and root commits are diffed
-//! against the empty tree) have no single patch: [`PatchIds::of`] returns
-//! `None` for a merge.
+//! **The bytes hashed are unambiguous**: every item is a tag byte, then (for
+//! a path or a line) its length and its bytes; a line's bytes exclude its
+//! newline and are followed by `\n`, or by a backslash for a last line
+//! without one (git's "\ No newline at end of file"). Without lengths, a removed last
+//! line `a` with no newline followed by an added `b` hashed as `-a+b\n`,
+//! exactly as the removed line `a+b`: two different changes, one id.
 //!
-//! Two commits with the same patch id make the same change to the same
-//! files; that is the evidence the `rebase` proof of merged detection rests
-//! on.
+//! Whitespace is significant. Merge commits (and root commits are diffed
+//! against the empty tree) have no single patch, and a commit that changes
+//! nothing has no patch at all: [`PatchIds::of`] and [`PatchIds::key`]
+//! return `None` for both.
+//!
+//! Two commits with the same patch id make the same change to files of the
+//! same paths, with the same line either side of each hunk. That is
+//! evidence, not proof, that one's change is in the other's tree: the same
+//! edit in another copy of identical lines (two `if err != nil { return err
+//! }` in one file) has the same id. So patch ids only ever say "probably
+//! rebase-merged", or name a merge already proven otherwise; see
+//! [`super::merged`].
 
 use std::collections::HashMap;
 
@@ -129,12 +141,13 @@ impl<'r> PatchIds<'r> {
     }
 
     /// The cheap key of `commit`: a hash of the paths and modes it changes
-    /// (`None` for a merge).
+    /// (`None` for a merge, or a commit that changes nothing).
     pub fn key(&mut self, commit: ObjectId) -> Result<Option<ObjectId>> {
         if let Some(k) = self.keys.get(&commit) {
             return Ok(*k);
         }
-        let key = self.changes(commit)?.map(|changes| {
+        let changes = self.changes(commit)?.filter(|c| !c.is_empty());
+        let key = changes.map(|changes| {
             let mut h = gix::hash::hasher(self.repo.object_hash());
             for (path, old, new) in &changes {
                 h.update(path);
@@ -150,20 +163,19 @@ impl<'r> PatchIds<'r> {
         Ok(key)
     }
 
-    /// The patch id of `commit` (`None` for a merge), see the module docs.
+    /// The patch id of `commit` (`None` for a merge, or a commit that
+    /// changes nothing), see the module docs.
     pub fn of(&mut self, commit: ObjectId) -> Result<Option<ObjectId>> {
         if let Some(id) = self.ids.get(&commit) {
             return Ok(*id);
         }
-        let Some(changes) = self.changes(commit)? else {
+        let Some(changes) = self.changes(commit)?.filter(|c| !c.is_empty()) else {
             self.ids.insert(commit, None);
             return Ok(None);
         };
         let mut h = gix::hash::hasher(self.repo.object_hash());
         for (path, old, new) in &changes {
-            h.update(b"diff ");
-            h.update(path);
-            h.update(&[0]);
+            item(&mut h, b'F', path);
             for side in [old, new] {
                 h.update(&side.map_or(0, |(mode, _)| mode).to_be_bytes());
             }
@@ -185,8 +197,8 @@ impl<'r> PatchIds<'r> {
                 _ => {
                     for side in [old, new] {
                         match side {
-                            Some((_, id)) => h.update(id.as_bytes()),
-                            None => h.update(b"-"),
+                            Some((_, id)) => item(&mut h, b'B', id.as_bytes()),
+                            None => h.update(b"N"),
                         }
                     }
                 }
@@ -203,35 +215,50 @@ fn is_binary(data: &[u8]) -> bool {
     data[..data.len().min(8000)].contains(&0)
 }
 
+/// One length-prefixed item: `tag`, the length of `bytes` (8 bytes, big
+/// endian), `bytes`. No item can run into the next.
+fn item(h: &mut gix::hash::Hasher, tag: u8, bytes: &[u8]) {
+    h.update(&[tag]);
+    h.update(&(bytes.len() as u64).to_be_bytes());
+    h.update(bytes);
+}
+
+/// A line as an [`item`] without its newline, then `\n`, or a backslash
+/// when it has none (the last line of a file without a final newline).
+fn line(h: &mut gix::hash::Hasher, tag: u8, text: &[u8]) {
+    match text.strip_suffix(b"\n") {
+        Some(body) => {
+            item(h, tag, body);
+            h.update(b"\n");
+        }
+        None => {
+            item(h, tag, text);
+            h.update(b"\\");
+        }
+    }
+}
+
 fn hash_text_diff(h: &mut gix::hash::Hasher, old: &[u8], new: &[u8]) {
     let input = InternedInput::new(byte_lines(old), byte_lines(new));
     let diff = gix::diff::blob::diff_with_slider_heuristics(Algorithm::Histogram, &input);
     for hunk in diff.hunks() {
-        h.update(b"@@\n");
+        h.update(b"@");
         // One line of context each side (in the old file; `^`/`$` at its
         // ends): the same line added elsewhere in the file is another change.
         let (start, end) = (hunk.before.start as usize, hunk.before.end as usize);
         match start.checked_sub(1).and_then(|i| input.before.get(i)) {
-            Some(t) => {
-                h.update(b"<");
-                h.update(input.interner[*t]);
-            }
-            None => h.update(b"^\n"),
+            Some(t) => line(h, b'<', input.interner[*t]),
+            None => h.update(b"^"),
         }
         match input.before.get(end) {
-            Some(t) => {
-                h.update(b">");
-                h.update(input.interner[*t]);
-            }
-            None => h.update(b"$\n"),
+            Some(t) => line(h, b'>', input.interner[*t]),
+            None => h.update(b"$"),
         }
-        for t in &input.before[hunk.before.start as usize..hunk.before.end as usize] {
-            h.update(b"-");
-            h.update(input.interner[*t]);
+        for t in &input.before[start..end] {
+            line(h, b'-', input.interner[*t]);
         }
         for t in &input.after[hunk.after.start as usize..hunk.after.end as usize] {
-            h.update(b"+");
-            h.update(input.interner[*t]);
+            line(h, b'+', input.interner[*t]);
         }
     }
 }
@@ -256,15 +283,40 @@ mod tests {
         assert_ne!(ids.of(change).unwrap(), ids.of(other).unwrap());
     }
 
+    /// Lines were hashed undelimited: removing a last line `a` without a
+    /// final newline and adding `b\n` made the bytes `-a+b\n`, as did
+    /// removing the line `a+b\n`. Two different changes, one id.
     #[test]
-    fn a_merge_commit_has_no_patch_id_and_a_root_commit_has_one() {
+    fn a_line_without_a_final_newline_cannot_run_into_the_next() {
+        let f = Fixture::new();
+        let one_old = f.commit(&[("f", "ctx\na")], &[]);
+        let one = f.commit(&[("f", "ctx\nb\n")], &[one_old]);
+        let two_old = f.commit(&[("f", "ctx\na+b\n")], &[]);
+        let two = f.commit(&[("f", "ctx\n")], &[two_old]);
+        let mut ids = PatchIds::new(&f.repo);
+        assert_eq!(ids.key(one).unwrap(), ids.key(two).unwrap());
+        assert_ne!(ids.of(one).unwrap(), ids.of(two).unwrap());
+        // Only the final newline differs: another change.
+        let three = f.commit(&[("f", "ctx\nb")], &[one_old]);
+        assert_ne!(ids.of(one).unwrap(), ids.of(three).unwrap());
+    }
+
+    #[test]
+    fn merge_and_empty_commits_have_no_patch_id_and_a_root_commit_has_one() {
         let f = Fixture::new();
         let root = f.commit(&[("f", "1\n")], &[]);
         let left = f.commit(&[("f", "2\n")], &[root]);
         let right = f.commit(&[("g", "2\n")], &[root]);
         let merge = f.commit(&[("f", "2\n"), ("g", "2\n")], &[left, right]);
+        let empty = f.commit(&[("f", "2\n")], &[left]);
         let mut ids = PatchIds::new(&f.repo);
         assert_eq!(ids.of(merge).unwrap(), None);
+        // A commit that changes nothing has no patch either: every empty
+        // commit would otherwise be every other's twin.
+        assert_eq!(
+            (ids.of(empty).unwrap(), ids.key(empty).unwrap()),
+            (None, None)
+        );
         assert!(ids.of(root).unwrap().is_some());
         assert_ne!(ids.of(left).unwrap(), ids.of(right).unwrap());
     }

@@ -181,6 +181,9 @@ pub fn delete(
         let why = match (&judged.guard, judged.verdict) {
             (Some(guard), _) => guard.clone(),
             (None, Some(Verdict::Empty)) => "no commits of its own, and not in its base".to_owned(),
+            (None, Some(Verdict::Probable(by))) => format!(
+                "not proven merged into its base (patch ids say probably {by}-merged, but merging it would still change the base)"
+            ),
             _ => "not proven merged into its base".to_owned(),
         };
         return Ok(Deletion::Kept(KeepCode::NotMerged, why));

@@ -33,6 +33,7 @@ mod mcp;
 mod merged;
 mod mutex;
 mod promise;
+mod promise_proofs;
 mod properties;
 mod read;
 mod reconcile;

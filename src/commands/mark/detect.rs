@@ -2,10 +2,15 @@
 //! (any status but `merged`) whose work is in its base — the step a harness
 //! runs after pulling.
 //!
-//! - Detection is [`crate::git::merged`]'s (`ancestor`, `squash`,
+//! - Detection is [`crate::git::merged`]'s proof (`ancestor`, `squash`,
 //!   `rebase`), in memory, without any lock. A run with no commits of its
 //!   own (`empty`) is left alone, as is one whose branch is gone or whose
 //!   base does not resolve.
+//! - A run patch ids only call probably rebase-merged (merging it would
+//!   still change its base) is reported (`probable`) and left alone: `merged`
+//!   is a status a harness acts on (`cleanup --status merged` removes the
+//!   worktree), so it is set on proof only. Marking it by hand stays
+//!   possible, and would still not delete its branch.
 //! - Marking takes, as `mark` does, the run lock of each run to mark (in id
 //!   order), then the manifest mutex; the manifest is re-read there. A run
 //!   is marked only if it is still the same run, still not `merged`, and
@@ -49,6 +54,9 @@ pub struct DetectReport {
     pub marked: Vec<Detected>,
     /// Runs with no commits of their own, left alone.
     pub empty: Vec<String>,
+    /// Runs patch ids call probably rebase-merged, not proven merged (merging
+    /// them would still change their base): left alone.
+    pub probable: Vec<String>,
 }
 
 impl Report for DetectReport {
@@ -62,9 +70,19 @@ impl Report for DetectReport {
                 d.merged_by
             )?;
         }
+        for id in &self.probable {
+            out.note(format_args!(
+                "{}: probably rebase-merged (patch ids), not proven: left alone",
+                crate::style::escape(id)
+            ));
+        }
         let verb = if self.dry_run { "would mark" } else { "marked" };
+        let probable = match self.probable.len() {
+            0 => String::new(),
+            n => format!(", {n} probably merged"),
+        };
         out.note(format_args!(
-            "{verb} {} merged ({} empty left alone)",
+            "{verb} {} merged ({} empty{probable} left alone)",
             self.marked.len(),
             self.empty.len()
         ));
@@ -102,6 +120,7 @@ pub fn run(ctx: &Ctx, dry_run: bool, out: &mut Out<'_>) -> Result<DetectReport> 
         dry_run,
         marked: Vec::new(),
         empty: Vec::new(),
+        probable: Vec::new(),
     };
     if !ctx.loop_dir_exists()? {
         return Ok(report);
@@ -127,10 +146,12 @@ pub fn run(ctx: &Ctx, dry_run: bool, out: &mut Out<'_>) -> Result<DetectReport> 
                 entry: entry.clone(),
             }),
             Some((Verdict::Empty, ..)) => report.empty.push(entry.id.clone()),
-            _ => {}
+            Some((Verdict::Probable(_), ..)) => report.probable.push(entry.id.clone()),
+            Some((Verdict::NotMerged, ..)) | None => {}
         }
     }
     report.marked.sort_by(|a, b| a.id.cmp(&b.id));
+    report.probable.sort();
     if dry_run || report.marked.is_empty() {
         return Ok(report);
     }
