@@ -213,22 +213,21 @@ fn delete_part(repo: &TestRepo, id: &str) {
 
 #[test]
 fn restore_puts_back_a_run_left_detached_at_its_salvage() {
-    for partly_deleted in [false, true] {
+    for deleted in ["nothing", "part", "all"] {
         let repo = TestRepo::new();
         dirty_run(&repo, "d", 0);
         let before = state(&repo, "d");
         killed_after_the_switch(&repo, "d");
-        if partly_deleted {
-            delete_part(&repo, "d");
+        match deleted {
+            "part" => delete_part(&repo, "d"),
+            // git killed after deleting the directory, before the registration.
+            "all" => fs::remove_dir_all(repo.wt("d")).unwrap(),
+            _ => {}
         }
         let v = repo.run(["--json", "restore", "d"]).json();
         assert_eq!(v["inPlace"], true, "{v}");
         assert_eq!(v["branchMoved"], false, "{v}");
-        assert_same(
-            &state(&repo, "d"),
-            &before,
-            &format!("partly deleted: {partly_deleted}"),
-        );
+        assert_same(&state(&repo, "d"), &before, &format!("deleted: {deleted}"));
         assert_eq!(repo.status_of("d").as_deref(), Some("active"));
     }
 }
