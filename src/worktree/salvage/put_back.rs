@@ -2,7 +2,8 @@
 //! module's doc, "Interrupted"): the worktree's `HEAD` back on its branch
 //! (or detached at the commit it was on), its index back to the salvaged
 //! index `I`, and — when `git worktree remove` may have deleted part of it —
-//! the files it deleted checked out again from the salvage `W`.
+//! the files it deleted checked out again from the salvage `W`; and
+//! recognising a worktree left detached at its salvage ([`interrupted`]).
 //!
 //! Every git command here names the worktree's administrative directory and
 //! its files explicitly (`--git-dir`, `--work-tree`): a half-deleted
@@ -137,4 +138,70 @@ impl PutBack {
         }
         Ok(())
     }
+}
+
+/// How to put the worktree at `abs` (admin dir `admin_dir`) back as it was
+/// before the salvage `w` of `id`: its `HEAD` (the recorded branch,
+/// `loop/<id>` when none is recorded, or detached at `w^1`) and its index
+/// (`w^2`'s tree).
+pub fn put_back_of(
+    repo: &gix::Repository,
+    id: &str,
+    w: gix::ObjectId,
+    abs: &std::path::Path,
+    admin_dir: &std::path::Path,
+) -> Result<PutBack> {
+    let commit = repo.find_commit(w).map_err(|e| super::salvage_err(id, e))?;
+    let parents: Vec<gix::ObjectId> = commit.parent_ids().map(|p| p.detach()).collect();
+    let [head, index] = parents[..] else {
+        return Err(super::salvage_err(
+            id,
+            format!("{w} is not a salvage commit"),
+        ));
+    };
+    let index_tree = repo
+        .find_commit(index)
+        .and_then(|c| c.tree_id().map(|t| t.detach()))
+        .map_err(|e| super::salvage_err(id, e))?;
+    let message = commit
+        .message_raw()
+        .map_err(|e| super::salvage_err(id, e))?
+        .to_string();
+    let head = match super::recorded_head(&message) {
+        Some("detached") => Head::Detached(head.to_string()),
+        Some(branch) if branch.starts_with("refs/heads/") => Head::Branch(branch.to_owned()),
+        _ => Head::Branch(format!("refs/heads/{}", crate::runid::branch_name(id))),
+    };
+    Ok(PutBack {
+        abs: abs.to_path_buf(),
+        admin_dir: admin_dir.to_path_buf(),
+        w: w.to_string(),
+        index_tree: index_tree.to_string(),
+        head,
+    })
+}
+
+/// When the worktree of `id` is left detached at its own salvage (a
+/// `--salvage` removal interrupted after the switch): how to put it back.
+pub fn interrupted(
+    id: &str,
+    wt: &crate::git::repo::Worktree,
+    abs: &std::path::Path,
+) -> Result<Option<PutBack>> {
+    let Some(detached) = wt.detached_head else {
+        return Ok(None);
+    };
+    let repo = gix::open(&wt.admin_dir).map_err(|e| super::salvage_err(id, e))?;
+    let w = match repo.try_find_reference(super::ref_name(id).as_str()) {
+        Ok(Some(mut r)) => r
+            .peel_to_id()
+            .map_err(|e| super::salvage_err(id, e))?
+            .detach(),
+        Ok(None) => return Ok(None),
+        Err(e) => return Err(super::salvage_err(id, e)),
+    };
+    if w != detached {
+        return Ok(None);
+    }
+    put_back_of(&repo, id, w, abs, &wt.admin_dir).map(Some)
 }
