@@ -30,7 +30,9 @@
 //! `before-manifest-rename`, `after-manifest-rename`, `before-branch-delete`
 //! (`branches --delete-merged`, `cleanup --delete-merged-branches`: checked,
 //! not yet deleted), `after-salvage-ref` (`--salvage`: ref written, worktree
-//! not removed), `after-salvage-removal` (removed, entry not dropped); fail
+//! not removed), `salvage-switched` (`--salvage`: the worktree's `HEAD` and
+//! index set to the salvage, `git worktree remove` not started),
+//! `after-salvage-removal` (removed, entry not dropped); fail
 //! points: `manifest-write`, `salvage-ref-write` (a salvage built and
 //! verified, its ref not written).
 //!

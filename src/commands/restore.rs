@@ -5,9 +5,16 @@
 //! salvage's tree and its index to the salvaged index (`read-tree -u
 //! --reset <W>`, then `read-tree <I>`): staged stays staged, unstaged
 //! unstaged, untracked untracked. The entry comes back (from the salvage
-//! commit's message) with status `active`. The salvage ref is kept until the
-//! next salvage of that id. An id that has a worktree, or no salvage, is
-//! refused before anything changes. `git loop list --salvaged`: [`list`].
+//! commit's message) with status `active`. A run salvaged with a detached
+//! `HEAD` (the salvage's `Git-Loop-HEAD: detached` trailer) comes back
+//! detached at the salvage's first parent, its commit, with the same index
+//! and files; `loop/<id>` is neither needed nor touched, and no "moved" is
+//! reported. A worktree still registered but left detached at this very
+//! salvage by an interrupted `--salvage` removal (see the salvage module's
+//! "Interrupted") is put back in place: the files git deleted checked out
+//! again from the salvage, `HEAD` and the index as they were. The salvage
+//! ref is kept until the next salvage of that id. Any other id that has a
+//! worktree, or one with no salvage, is refused before anything changes. `git loop list --salvaged`: [`list`].
 
 pub mod list;
 
@@ -19,7 +26,7 @@ use crate::git::plumbing::git_str;
 use crate::lock::{ManifestMutex, OpsLock};
 use crate::manifest::{Entry, Status};
 use crate::output::{Out, Report};
-use crate::worktree::salvage::ref_name;
+use crate::worktree::salvage::{Head, ref_name};
 
 pub use list::list;
 
@@ -37,6 +44,12 @@ pub struct RestoreReport {
     /// `loop/<id>` no longer points at the salvage's first parent: the files
     /// and index are the salvage's, `HEAD` is the branch's.
     pub branch_moved: bool,
+    /// The run was salvaged with a detached `HEAD`: it comes back detached
+    /// at the salvage's first parent (`loop/<id>` is left as it is).
+    pub detached: bool,
+    /// Its worktree was still there, left detached at the salvage by an
+    /// interrupted `--salvage` removal: put back in place.
+    pub in_place: bool,
     pub entry: Entry,
 }
 
@@ -51,6 +64,17 @@ impl Report for RestoreReport {
             out.note(format_args!(
                 "note: branch {} was gone; recreated at the salvage's first parent",
                 self.branch
+            ));
+        }
+        if self.in_place {
+            out.note(format_args!(
+                "note: an interrupted salvage had left it detached at {}; put back in place",
+                self.refname
+            ));
+        }
+        if self.detached {
+            out.note(format_args!(
+                "note: it was salvaged with a detached HEAD; restored detached at the salvage's first parent"
             ));
         }
         if self.branch_moved {
@@ -70,6 +94,8 @@ struct Salvage {
     head: gix::ObjectId,
     index_tree: gix::ObjectId,
     entry: Option<Entry>,
+    /// `HEAD` was detached when it was salvaged.
+    detached: bool,
 }
 
 fn read_salvage(repo: &gix::Repository, id: &str) -> Result<Salvage> {
@@ -105,11 +131,13 @@ fn read_salvage(repo: &gix::Repository, id: &str) -> Result<Salvage> {
             };
             crate::manifest::Manifest::parse(&one.to_json()).is_ok()
         });
+    let detached = crate::worktree::salvage::recorded_head(&message) == Some("detached");
     Ok(Salvage {
         commit: commit.id,
         head,
         index_tree,
         entry,
+        detached,
     })
 }
 
@@ -126,43 +154,62 @@ pub fn run(ctx: &Ctx, id: &str, out: &mut Out<'_>) -> Result<RestoreReport> {
     )?;
     let abs = ctx.worktree_path(id);
     let rel = crate::runid::rel_path(id);
-    let registered = ctx
+    let exists = || Error::RestoreExists {
+        id: id.to_owned(),
+        path: rel.clone(),
+    };
+    let registration = ctx
         .repo
         .loop_worktrees()?
-        .iter()
-        .any(|(name, _)| name == id);
-    if registered || abs.symlink_metadata().is_ok() {
-        return Err(Error::RestoreExists {
-            id: id.to_owned(),
-            path: rel,
-        });
-    }
+        .into_iter()
+        .find(|(name, _)| name == id)
+        .map(|(_, wt)| wt);
+    // A worktree left detached at this very salvage (an interrupted
+    // `--salvage` removal, perhaps part deleted) is put back in place.
+    let in_place = match &registration {
+        Some(wt) => Some(crate::worktree::salvage::interrupted(id, wt, &abs)?.ok_or_else(exists)?),
+        None if abs.symlink_metadata().is_ok() => return Err(exists()),
+        None => None,
+    };
     let branch = crate::runid::branch_name(id);
+    let full_branch = format!("refs/heads/{branch}");
     let root = ctx.repo.root();
     let tip = ctx.repo.branch_target(&branch)?;
-    match tip {
-        Some(_) => git_str(root, None, &["worktree", "add", "--", &rel, &branch])?,
-        None => git_str(
-            root,
-            None,
-            &[
-                "worktree",
-                "add",
-                "-b",
-                &branch,
-                "--",
-                &rel,
-                &salvage.head.to_string(),
-            ],
-        )?,
-    };
     let w = salvage.commit.to_string();
-    git_str(
-        &abs,
-        None,
-        &["read-tree", "-u", "--reset", &format!("{w}^{{tree}}")],
-    )?;
-    git_str(&abs, None, &["read-tree", &salvage.index_tree.to_string()])?;
+    let head = salvage.head.to_string();
+    let (detached, on_loop_branch) = match &in_place {
+        Some(put_back) => match &put_back.head {
+            Head::Detached(_) => (true, false),
+            Head::Branch(name) => (false, *name == full_branch),
+        },
+        None => (salvage.detached, !salvage.detached),
+    };
+    match in_place.as_ref() {
+        Some(put_back) => {
+            if on_loop_branch && tip.is_none() {
+                let zero = gix::ObjectId::null(ctx.repo.gix().object_hash()).to_string();
+                let msg = format!("git-loop restore of {id}: recreated");
+                crate::git::plumbing::update_ref(root, &full_branch, &head, &zero, &msg)?;
+            }
+            put_back.run(true)?;
+        }
+        None => {
+            let add: Vec<&str> = if detached {
+                vec!["worktree", "add", "--detach", "--", &rel, &head]
+            } else if tip.is_some() {
+                vec!["worktree", "add", "--", &rel, &branch]
+            } else {
+                vec!["worktree", "add", "-b", &branch, "--", &rel, &head]
+            };
+            git_str(root, None, &add)?;
+            git_str(
+                &abs,
+                None,
+                &["read-tree", "-u", "--reset", &format!("{w}^{{tree}}")],
+            )?;
+            git_str(&abs, None, &["read-tree", &salvage.index_tree.to_string()])?;
+        }
+    }
 
     let mut entry = salvage
         .entry
@@ -184,8 +231,10 @@ pub fn run(ctx: &Ctx, id: &str, out: &mut Out<'_>) -> Result<RestoreReport> {
         branch,
         refname: ref_name(id),
         commit: w,
-        branch_recreated: tip.is_none(),
-        branch_moved: tip.is_some_and(|t| t != salvage.head),
+        branch_recreated: on_loop_branch && tip.is_none(),
+        branch_moved: on_loop_branch && tip.is_some_and(|t| t != salvage.head),
+        detached,
+        in_place: in_place.is_some(),
         entry,
     })
 }

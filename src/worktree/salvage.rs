@@ -14,28 +14,79 @@
 //! extra but ignored files ([`verify`]) — and only then is the ref written,
 //! compare-and-swap, with a reflog (so an earlier salvage of the same id
 //! stays reachable from `refs/loop/salvage/<id>@{1}` until reflogs expire).
-//! Then the worktree's index and `HEAD` (detached) are set to `W`, so `git
+//! The message also ends with a trailer, `Git-Loop-HEAD: <refs/heads/…>` or
+//! `Git-Loop-HEAD: detached`: where `HEAD` was (`W^1` is the commit), so
+//! restore brings a detached run back detached (a salvage without the
+//! trailer was made on its branch).
+//! Then the worktree's `HEAD` (detached) and index are set to `W`, so `git
 //! worktree remove`, never forced, is the last check: it finds the worktree
 //! clean unless something changed since the verification, and then refuses
-//! (`HEAD` and the index are put back; the files were never touched). Ignored files are not kept: they are
-//! listed (count, bytes, paths) in the report and the `salvage` event.
+//! (`HEAD` and the index are put back; the files were never touched).
+//! Ignored files are not kept: they are listed (count, bytes, paths) in the
+//! report and the `salvage` event.
+//!
+//! # Interrupted
+//!
+//! Interrupted anywhere, a run is either **intact as it was** (same `git
+//! status`, same `HEAD` — on its branch or detached at its commit — same
+//! files, ignored ones aside) or **removed and restorable** (registration
+//! and directory gone, `W` on the ref: `restore` brings it back). The one
+//! state in between is a worktree detached at its own `refs/loop/salvage/<id>`
+//! commit (the switch was made, the removal did not finish), its directory
+//! complete or part deleted (git killed while deleting files, its `.git` file
+//! perhaps among them). It is never left so by a signal, and recognised when
+//! a `kill -9` left it:
+//! - From the switch until the removal's outcome is handled, SIGINT/SIGTERM
+//!   are deferred through a [`crate::signals::RollbackWindow`] (one salvage
+//!   removal at a time per process, as the window is one per process): a
+//!   signal while git runs waits for it to return — a signal to the process
+//!   group kills git too, perhaps part way through deleting files — then the
+//!   worktree is put back ([`put_back`]) and the process exits: `HEAD` back on
+//!   its branch (or detached at `W^1`), the index back to `I`'s tree and, if
+//!   git may have deleted files (it did not refuse the removal for a reason
+//!   it checks first: changes, lock, submodules), the files of `W` that are
+//!   missing checked out again from `W` (the `.git` file rewritten if gone).
+//!   A removal that finished stays finished. Any failure in the window puts
+//!   it back the same way. A second signal exits at once.
+//! - After a `kill -9` in the window, the next `restore <id>` puts such a
+//!   worktree back in place (the same put-back, files included), and the
+//!   next `--salvage` removal of it puts it back instead of salvaging it
+//!   again (it reports it skipped: run the removal again). A complete
+//!   worktree detached at `W` is also clean to git, so a plain removal
+//!   removes it: removed and restorable.
 //!
 //! Never salvaged away: locked worktrees, submodules, nested repositories,
 //! operations in progress, worktrees in use: they keep their skip codes.
 
 mod build;
+pub mod put_back;
 mod verify;
+
+pub use put_back::{Head, PutBack, interrupted};
 
 use serde::Serialize;
 
 use super::{Removal, Remover, Skip, SkipCode};
 use crate::error::{Error, Result};
-use crate::git::plumbing::git_str;
 use crate::manifest::Entry;
 
 /// `refs/loop/salvage/<id>`.
 pub fn ref_name(id: &str) -> String {
     format!("refs/loop/salvage/{id}")
+}
+
+/// The salvage message's trailer recording where `HEAD` was: a branch's
+/// full name, or `detached` (a salvage without it was made on its branch).
+const HEAD_TRAILER: &str = "Git-Loop-HEAD: ";
+
+/// Where the salvage with this message found `HEAD`: `None` when it was
+/// on a branch (the branch's full name, if recorded), `Some` when detached.
+pub fn recorded_head(message: &str) -> Option<&str> {
+    message
+        .lines()
+        .rev()
+        .find_map(|l| l.strip_prefix(HEAD_TRAILER))
+        .map(str::trim)
 }
 
 /// Ignored files a salvage does not keep.
@@ -100,9 +151,30 @@ pub fn salvage_then_remove(
 ) -> Result<(Removal, Option<Salvaged>)> {
     let id = entry.id.as_str();
     let abs = r.loop_dir.join(id);
-    let (Some(wt), true) = (r.registration(id), resolves(skip.code)) else {
+    let Some(wt) = r.registration(id) else {
         return Ok((Removal::Skipped(skip), None));
     };
+    // Left detached at its own salvage by an interrupted salvage: put back
+    // as it was first (see the module doc), never salvaged again as it is.
+    if let Some(put_back) = interrupted(id, wt, &abs)? {
+        let reason = if dry_run {
+            format!(
+                "an interrupted salvage left it detached at {}; it would be put back as it was",
+                put_back.w
+            )
+        } else {
+            put_back.run(true)?;
+            format!(
+                "an interrupted salvage had left it detached at {} ({}); put back as it was, run the removal again",
+                put_back.w,
+                ref_name(id)
+            )
+        };
+        return Ok((Removal::Skipped(Skip::new(reason, SkipCode::Dirty)), None));
+    }
+    if !resolves(skip.code) {
+        return Ok((Removal::Skipped(skip), None));
+    }
     if !std::fs::symlink_metadata(&abs).is_ok_and(|m| m.is_dir()) {
         return Ok((Removal::Skipped(skip), None));
     }
@@ -124,6 +196,10 @@ pub fn salvage_then_remove(
     let refname = ref_name(id);
     let repo = gix::open(&abs).map_err(|e| salvage_err(id, e))?;
     let head = repo.head_id().map_err(|e| salvage_err(id, e))?.detach();
+    let on_branch = repo
+        .head_name()
+        .map_err(|e| salvage_err(id, e))?
+        .map(|name| name.as_bstr().to_string());
     let old = match repo.try_find_reference(refname.as_str()) {
         Ok(Some(mut r)) => r.peel_to_id().map_err(|e| salvage_err(id, e))?.detach(),
         Ok(None) => gix::ObjectId::null(repo.object_hash()),
@@ -147,8 +223,9 @@ pub fn salvage_then_remove(
         return Ok((Removal::Removed(None), Some(planned)));
     }
     let message = format!(
-        "git-loop salvage of {id}\n\n{}\n",
-        serde_json::to_string(entry).expect("an entry serializes")
+        "git-loop salvage of {id}\n\n{}\n\n{HEAD_TRAILER}{}\n",
+        serde_json::to_string(entry).expect("an entry serializes"),
+        on_branch.as_deref().unwrap_or("detached")
     );
     let commit = build::build(&abs, &wt.admin_dir, &head.to_string(), &message)?;
     let w = gix::ObjectId::from_hex(commit.as_bytes()).map_err(|e| salvage_err(id, e))?;
@@ -178,7 +255,17 @@ pub fn salvage_then_remove(
         commit: Some(commit.clone()),
         ignored,
     };
-    let removal = remove_at(r, id, wt, &abs, &head, &commit)?;
+    let put_back = PutBack {
+        abs: abs.clone(),
+        admin_dir: wt.admin_dir.clone(),
+        w: commit.clone(),
+        index_tree: format!("{commit}^2^{{tree}}"),
+        head: match on_branch {
+            Some(name) => Head::Branch(name),
+            None => Head::Detached(head.to_string()),
+        },
+    };
+    let removal = remove_at(r, id, wt, put_back)?;
     let removal = match removal {
         Removal::Skipped(mut skip) => {
             skip.reason = format!(
@@ -192,47 +279,82 @@ pub fn salvage_then_remove(
     Ok((removal, Some(salvaged)))
 }
 
-/// Remove the worktree, with git itself as the last check: its index and
-/// `HEAD` (detached) are set to the salvage `w` — whose tree was just
+/// One salvage removal at a time per process: the signal machinery holds
+/// one rollback (see [`crate::signals`]).
+static TURN: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+/// Remove the worktree, with git itself as the last check: its `HEAD`
+/// (detached) and index are set to the salvage `W` — whose tree was just
 /// verified to be its files — so `git worktree remove`, never forced, finds
 /// it clean unless something changed since; then git refuses, and `HEAD`
 /// and the index are put back as they were (the files were never touched).
+/// From the switch on, a SIGINT/SIGTERM or a failure puts it back too (see
+/// the module doc, "Interrupted").
 fn remove_at(
     r: &Remover<'_>,
     id: &str,
     wt: &crate::git::repo::Worktree,
-    abs: &std::path::Path,
-    head: &gix::ObjectId,
-    w: &str,
+    put_back: PutBack,
 ) -> Result<Removal> {
-    let on_branch = git_str(abs, None, &["symbolic-ref", "-q", "HEAD"]).ok();
-    git_str(abs, None, &["read-tree", w])?;
-    let msg = "git-loop salvage: detach at the salvage to remove";
-    git_str(
-        abs,
-        None,
-        &["update-ref", "--no-deref", "-m", msg, "HEAD", w],
-    )?;
-    let permit = match crate::safety::worktree::salvaged_permit(&r.checks, id, wt, w)? {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let _turn = TURN.lock().unwrap_or_else(|p| p.into_inner());
+    // The safety kernel's leave: the salvage ref holds `W`, and the
+    // worktree's own refs are kept in the trash.
+    let permit = match crate::safety::worktree::salvaged_permit(&r.checks, id, wt, &put_back.w)? {
         Ok(permit) => permit,
         Err(skip) => return Ok(Removal::Skipped(skip)),
     };
-    match super::remove::git_remove(r, id, &wt.admin_dir, &permit)? {
-        Removal::Removed(note) => {
+    let put_back = Arc::new(put_back);
+    // Whether git may have deleted files: from the start of the removal
+    // until git refused it for a reason it checks before deleting anything.
+    let deleting = Arc::new(AtomicBool::new(false));
+    let window = {
+        let (put_back, deleting) = (put_back.clone(), deleting.clone());
+        crate::signals::RollbackWindow::open(move || {
+            let line = match put_back.run(deleting.load(Ordering::SeqCst)) {
+                Ok(()) => format!(
+                    "git-loop: interrupted; {} is as it was before the salvage (its work is also in {})",
+                    put_back.abs.display(),
+                    put_back.w
+                ),
+                Err(e) => format!("git-loop: interrupted; {e}"),
+            };
+            crate::signals::say(&line);
+        })
+    };
+    if let Err(e) = window.child(|| put_back.switch()) {
+        window.child(|| put_back.run(false))?;
+        return Err(e);
+    }
+    crate::crash::point("salvage-switched");
+    deleting.store(true, Ordering::SeqCst);
+    window.enter();
+    let removal = super::remove::git_remove(r, id, &wt.admin_dir, &permit);
+    let refused_first = matches!(
+        &removal,
+        Ok(Removal::Skipped(s)) if matches!(
+            s.code,
+            SkipCode::Dirty | SkipCode::Untracked | SkipCode::Locked | SkipCode::Submodules
+        )
+    );
+    if refused_first {
+        deleting.store(false, Ordering::SeqCst);
+    }
+    window.leave();
+    match removal {
+        Ok(Removal::Removed(note)) => {
+            drop(window);
             crate::crash::point("after-salvage-removal");
             Ok(Removal::Removed(note))
         }
-        Removal::Skipped(skip) => {
-            match &on_branch {
-                Some(name) => git_str(abs, None, &["symbolic-ref", "HEAD", name])?,
-                None => git_str(
-                    abs,
-                    None,
-                    &["update-ref", "--no-deref", "HEAD", &head.to_string()],
-                )?,
-            };
-            git_str(abs, None, &["read-tree", &format!("{w}^2^{{tree}}")])?;
+        Ok(Removal::Skipped(skip)) => {
+            window.child(|| put_back.run(!refused_first))?;
             Ok(Removal::Skipped(skip))
+        }
+        Err(e) => {
+            window.child(|| put_back.run(true))?;
+            Err(e)
         }
     }
 }
