@@ -78,13 +78,13 @@ pub struct TreeScan {
 ///   anyway). Not checked: a sticky directory's owner rule.
 pub fn scan_tree(dir: &Path, limit: usize) -> TreeScan {
     let mut scan = TreeScan::default();
-    if let Some(parent) = dir.parent() {
-        if let Err(why) = may_delete_in(parent) {
-            scan.undeletable = Some(format!(
-                "the worktree cannot be removed from {}: {why}",
-                parent.file_name().unwrap_or_default().to_string_lossy()
-            ));
-        }
+    if let Some(parent) = dir.parent()
+        && let Err(why) = may_delete_in(parent)
+    {
+        scan.undeletable = Some(format!(
+            "the worktree cannot be removed from {}: {why}",
+            parent.file_name().unwrap_or_default().to_string_lossy()
+        ));
     }
     let mut stack: Vec<PathBuf> = vec![PathBuf::new()];
     while let Some(rel) = stack.pop() {
@@ -131,17 +131,18 @@ pub fn scan_tree(dir: &Path, limit: usize) -> TreeScan {
             }
             continue;
         }
-        if any && scan.undeletable.is_none() {
-            if let Err(why) = may_delete_in(&here) {
-                scan.undeletable = Some(format!(
-                    "git could not delete the entries of {}: {why}; it would leave the run half-removed",
-                    if rel.as_os_str().is_empty() {
-                        "its top directory".to_owned()
-                    } else {
-                        shown(&rel)
-                    }
-                ));
-            }
+        if any
+            && scan.undeletable.is_none()
+            && let Err(why) = may_delete_in(&here)
+        {
+            scan.undeletable = Some(format!(
+                "git could not delete the entries of {}: {why}; it would leave the run half-removed",
+                if rel.as_os_str().is_empty() {
+                    "its top directory".to_owned()
+                } else {
+                    shown(&rel)
+                }
+            ));
         }
         stack.extend(subdirs);
     }
