@@ -101,6 +101,12 @@ pub fn remove_worktree(r: &Remover<'_>, id: &str, dry_run: bool) -> Result<Remov
                 SkipCode::ForeignClone,
             )));
         }
+        if registered.is_none()
+            && meta.is_dir()
+            && let Some(what) = crate::leftover::half_removed(&r.common_dir, &abs)
+        {
+            return Ok(finish_half_removed(r, id, &abs, &what, dry_run));
+        }
         if registered.is_none() {
             return Ok(Removal::Skipped(Skip::new(
                 "it is not a worktree registered with this repository (another clone's, or a plain directory); left untouched",
@@ -133,6 +139,33 @@ pub fn remove_worktree(r: &Remover<'_>, id: &str, dry_run: bool) -> Result<Remov
         });
     }
     git_remove(r, id, &wt.admin_dir)
+}
+
+/// A half-removed run (see [`crate::leftover::half_removed`]; `what` says
+/// why it is one): finished when nobody works in it and every file left is
+/// in git, else skipped `half-removed`, saying why.
+fn finish_half_removed(
+    r: &Remover<'_>,
+    id: &str,
+    abs: &Path,
+    what: &str,
+    dry_run: bool,
+) -> Removal {
+    let in_use = r.processes.get_or_init(super::Processes::scan).inside(abs);
+    let why = if in_use.is_empty() {
+        match crate::leftover::finish_half_removed(&r.loop_dir, id, dry_run) {
+            crate::leftover::Finish::Removed(note) => return Removal::Removed(Some(note)),
+            crate::leftover::Finish::Refused(why) => why,
+        }
+    } else {
+        format!("a process is working in it (pid {})", in_use[0])
+    };
+    Removal::Skipped(Skip::new(
+        format!(
+            "{what}; git-loop left what is left: {why}; check it and delete the directory by hand"
+        ),
+        SkipCode::HalfRemoved,
+    ))
 }
 
 /// `git worktree remove` of `.loop-worktrees/<id>` (never forced), after the

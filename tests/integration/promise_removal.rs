@@ -216,3 +216,41 @@ fn a_refusal_naming_a_run_called_locked_is_not_a_lock() {
     assert_eq!(s["code"], "git-refused", "{v}");
     assert!(wt.join("notes").is_file());
 }
+
+#[test]
+fn a_half_removed_run_is_reported_listed_and_finished_once_all_in_git() {
+    let repo = TestRepo::new();
+    let Some(guard) = undeletable_run(&repo, "half") else {
+        return;
+    };
+    let wt = repo.wt("half");
+    // What an older git-loop (or a user) did: git deletes files until the
+    // immutable one, then the registration anyway.
+    let out = repo.git_in(
+        &repo.root,
+        ["worktree", "remove", "--", ".loop-worktrees/half"],
+    );
+    assert!(!out.status.success(), "git removed it all");
+    assert!(!repo.registered().iter().any(|p| p.ends_with("half")));
+    assert!(wt.join("target/stuck.o").is_file());
+
+    let v = repo.run(["--json", "cleanup"]).json();
+    let s = skipped(&v, "half");
+    assert_eq!(s["code"], "half-removed", "{v}");
+    assert!(s.text("reason").contains("target/"), "{s}");
+    assert!(wt.join("target/stuck.o").is_file());
+    let v = repo.run(["--json", "reconcile"]).json();
+    assert_eq!(skipped(&v, "half")["code"], "half-removed", "{v}");
+    assert_eq!(repo.status_of("half").as_deref(), Some("rejected"));
+
+    // Once what is not in git is gone, what is left is finished.
+    drop(guard);
+    fs::remove_dir_all(wt.join("target")).unwrap();
+    let dry = repo.run(["--json", "cleanup", "--dry-run"]).json();
+    assert_eq!(dry.ids("removed"), ["half"], "{dry}");
+    assert!(wt.is_dir());
+    let v = repo.run(["--json", "cleanup"]).json();
+    assert_eq!(v.ids("removed"), ["half"], "{v}");
+    assert!(!wt.exists());
+    assert_eq!(repo.status_of("half"), None);
+}
