@@ -254,3 +254,60 @@ fn a_half_removed_run_is_reported_listed_and_finished_once_all_in_git() {
     assert!(!wt.exists());
     assert_eq!(repo.status_of("half"), None);
 }
+
+#[test]
+fn a_directory_the_user_may_not_delete_from_keeps_the_run_untouched() {
+    use std::os::unix::fs::PermissionsExt;
+    let repo = TestRepo::new();
+    commit_files(&repo, &[(".gitignore", "target/\n")], "ignore target");
+    repo.create("ro");
+    let target = repo.wt("ro").join("target");
+    fs::create_dir_all(&target).unwrap();
+    fs::write(target.join("out.o"), "built\n").unwrap();
+    repo.run(["mark", "ro", "rejected"]).ok();
+    let uid = std::process::Command::new("id").arg("-u").output().unwrap();
+    let root = String::from_utf8_lossy(&uid.stdout).trim() == "0";
+    let mut cmd = if root {
+        // As a container build leaves it: target/ is root's, and git-loop
+        // runs as the user who owns everything else.
+        let base = repo.base().to_str().unwrap().to_owned();
+        let chown = |args: &[&str]| {
+            assert!(
+                std::process::Command::new("chown")
+                    .args(args)
+                    .status()
+                    .unwrap()
+                    .success()
+            );
+        };
+        chown(&["-R", "65534:65534", &base]);
+        chown(&["-R", "0:0", target.to_str().unwrap()]);
+        let mut cmd = std::process::Command::new("setpriv");
+        cmd.args(["--reuid", "65534", "--regid", "65534", "--clear-groups"])
+            .arg(crate::common::BIN);
+        cmd
+    } else {
+        fs::set_permissions(&target, fs::Permissions::from_mode(0o555)).unwrap();
+        std::process::Command::new(crate::common::BIN)
+    };
+    crate::common::hermetic(&mut cmd, &repo.home);
+    let out = cmd
+        .current_dir(&repo.root)
+        .args(["--json", "cleanup"])
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stderr)));
+    let s = skipped(&v, "ro");
+    assert_eq!(s["code"], "undeletable", "{v}");
+    assert!(s.text("reason").contains("target"), "{s}");
+    let wt = repo.wt("ro");
+    assert!(wt.join("README").is_file() && wt.join(".git").is_file());
+    assert!(target.join("out.o").is_file());
+    // (root reads a repository another user owns only as a safe directory)
+    let list = repo.git(["-c", "safe.directory=*", "worktree", "list", "--porcelain"]);
+    assert!(list.contains(".loop-worktrees/ro\n"), "{list}");
+    if !root {
+        fs::set_permissions(&target, fs::Permissions::from_mode(0o755)).unwrap();
+    }
+}
