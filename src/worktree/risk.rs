@@ -1,7 +1,8 @@
 //! What a worktree holds that `git worktree remove` does not protect: an
 //! operation in progress, commits only its detached HEAD holds, nested
-//! repositories (see the parent module's doc) — and who is in it: a running
-//! process whose working directory is the worktree or below it (`in-use`).
+//! repositories, what git could not delete (see the parent module's doc) —
+//! and who is in it: a running process whose working directory is the
+//! worktree or below it (`in-use`).
 //!
 //! # In use
 //!
@@ -375,7 +376,8 @@ pub struct AtRisk {
 
 impl AtRisk {
     /// What the files alone tell: an operation in progress, nested
-    /// repositories (`unreachable_commits` is left at 0, `in_use` empty).
+    /// repositories, what git could not delete (`unreachable_commits` is
+    /// left at 0, `in_use` empty).
     pub fn read_files(wt: &crate::git::repo::Worktree, abs: &Path) -> AtRisk {
         let operation = operation_in_progress(&wt.admin_dir);
         // Submodules (their repositories under `<admin>/modules`) keep the
@@ -402,8 +404,8 @@ impl AtRisk {
 
     /// The skip this calls for, most specific first: an operation in
     /// progress (which usually also detaches HEAD), then unreachable commits,
-    /// then nested repositories, then processes working in it (last: see the
-    /// module doc).
+    /// then nested repositories, hidden changes, something git cannot delete,
+    /// then processes working in it (last: see the module doc).
     pub fn skip(&self) -> Option<Skip> {
         if let Some(op) = self.operation {
             return Some(Skip::new(
