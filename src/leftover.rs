@@ -36,8 +36,15 @@
 //! every removal, it needs the safety kernel's [`crate::safety::Permit`]
 //! (which kept the worktree's own refs in the trash first); the files it
 //! deletes itself are only those verified identical to a kept commit.
+//!
+//! A third leftover, a **half-removed** run (git deleted the registration
+//! after failing to delete a file), is recognised and finished by
+//! [`finish_half_removed`] (see the submodule `half`).
 
+mod half;
 mod verify;
+
+pub use half::recognise as half_removed;
 
 use std::fs;
 use std::io::ErrorKind;
@@ -168,6 +175,73 @@ pub fn finish_if_only_git(
         )
     };
     Ok(Finish::Removed(message))
+}
+
+/// Finish the half-removed run at `<loop_dir>/<id>` (see [`half_removed`]):
+/// delete what is left when every file's bytes are an object of the
+/// repository, as [`finish_if_only_git`] deletes (each file re-checked just
+/// before, directories with `rmdir`); with `dry_run` only the check. There is
+/// no registration left to remove.
+pub fn finish_half_removed(
+    loop_dir: &Path,
+    id: &str,
+    dry_run: bool,
+    permit: &crate::safety::Permit,
+) -> Finish {
+    if !permit.covers_worktree(&crate::runid::rel_path(id)) {
+        return Finish::Refused("internal: no permit to finish it".into());
+    }
+    let Some(root) = loop_dir.parent() else {
+        return Finish::Refused("no repository above .loop-worktrees".into());
+    };
+    let repo = match gix::open(root) {
+        Ok(repo) => repo,
+        Err(e) => return Finish::Refused(format!("the repository cannot be read: {e}")),
+    };
+    let dir = loop_dir.join(id);
+    let (files, mut dirs) = match half::walk_disposable(&repo, &dir) {
+        Ok(found) => found,
+        Err(why) => return Finish::Refused(why),
+    };
+    let n = files.len();
+    let message = format!(
+        "finished a removal that failed part way: {n} file{} left, all in git",
+        plural(n)
+    );
+    if dry_run {
+        return Finish::Removed(message);
+    }
+    for file in &files {
+        match fs::symlink_metadata(&file.path) {
+            Ok(meta) if Stamp::of(&meta) == file.stamp => {}
+            _ => return Finish::Refused(changed(&file.path, &dir)),
+        }
+        if let Err(e) = fs::remove_file(&file.path) {
+            return Finish::Refused(format!("could not delete {}: {e}", shown(&file.path, &dir)));
+        }
+    }
+    dirs.sort_by_key(|d| std::cmp::Reverse(d.components().count()));
+    for d in &dirs {
+        if let Err(e) = fs::remove_dir(d) {
+            return Finish::Refused(format!(
+                "stopped: {} could not be removed ({e}); something appeared in it",
+                shown(d, &dir)
+            ));
+        }
+    }
+    let dot_git = dir.join(".git");
+    if fs::symlink_metadata(&dot_git).is_ok_and(|m| m.is_file())
+        && let Err(e) = fs::remove_file(&dot_git)
+    {
+        return Finish::Refused(format!("could not delete .git: {e}"));
+    }
+    match fs::remove_dir(&dir) {
+        Ok(()) => Finish::Removed(message),
+        Err(e) if e.kind() == ErrorKind::NotFound => Finish::Removed(message),
+        Err(e) => Finish::Refused(format!(
+            "stopped: the directory could not be removed ({e}); something appeared in it"
+        )),
+    }
 }
 
 /// [`finish_if_only_git`] for a caller without a repository at hand (it may

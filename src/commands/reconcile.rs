@@ -15,6 +15,11 @@
 //!   skipped: a locked worktree is typically on a volume that is not mounted
 //!   right now.
 //!
+//! - **half-removed** runs — recorded, their directory there, but git no
+//!   longer knows them (a `git worktree remove` that failed part way, see
+//!   [`crate::leftover`]) — are reported (code `half-removed`); cleanup and
+//!   remove finish them.
+//!
 //! A named orphan younger than `--min-age` (default 2h: the younger of its
 //! directory's and its git admin directory's modification times) is skipped
 //! with code `too-young`: a create that has run `git worktree add` but not yet
@@ -215,6 +220,31 @@ pub fn run(ctx: &Ctx, args: &ReconcileArgs, out: &mut Out<'_>) -> Result<Reconci
             ),
         ));
         report.strays += 1;
+    }
+
+    // Recorded runs git no longer knows whose directory is left: a removal
+    // that failed part way. Reported here; cleanup and remove finish them.
+    for entry in &manifest.worktrees {
+        if !present.contains(std::ffi::OsStr::new(&entry.id))
+            || remover.registration(&entry.id).is_some()
+        {
+            continue;
+        }
+        let dir = ctx.loop_dir().join(&entry.id);
+        if !std::fs::symlink_metadata(&dir).is_ok_and(|m| m.is_dir()) {
+            continue;
+        }
+        if let Some(what) = crate::leftover::half_removed(ctx.repo.common_dir(), &dir) {
+            report.skipped.push(SkippedEntry::new(
+                &entry.id,
+                Skip::new(
+                    format!(
+                        "{what}; `git loop cleanup` finishes it when every file left is in git"
+                    ),
+                    SkipCode::HalfRemoved,
+                ),
+            ));
+        }
     }
 
     let mut dropped: Vec<&Entry> = Vec::new();

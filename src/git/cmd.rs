@@ -306,7 +306,13 @@ impl Git {
         &self,
         rel_path: &str,
     ) -> Result<std::result::Result<(), CommandError>> {
-        self.run(&[
+        let mut args: Vec<&OsStr> = Vec::new();
+        // Its cleanliness check sees every untracked file, whatever the
+        // repository's core.ignorecase says (see `case_overrides`).
+        for kv in crate::git::repo::case_overrides(&self.root.join(rel_path)) {
+            args.extend::<[&OsStr; 2]>(["-c".as_ref(), kv.as_ref()]);
+        }
+        args.extend::<[&OsStr; 8]>([
             "-c".as_ref(),
             "status.showUntrackedFiles=normal".as_ref(),
             "-c".as_ref(),
@@ -315,7 +321,8 @@ impl Git {
             "remove".as_ref(),
             "--".as_ref(),
             rel_path.as_ref(),
-        ])
+        ]);
+        self.run(&args)
     }
 }
 

@@ -18,6 +18,9 @@ use gix::bstr::ByteSlice;
 use crate::error::{Error, Result};
 use crate::manifest::LOOP_DIR;
 
+mod case;
+pub use case::{case_overrides, open_worktree};
+
 /// A linked worktree registered with git.
 #[derive(Debug, Clone)]
 pub struct Worktree {
@@ -348,7 +351,7 @@ pub struct Cleanliness {
 /// untracked files (not ignored ones), and populated submodules (a gitlink in
 /// its index whose directory holds a `.git`, or `<admin_dir>/modules`).
 pub fn cleanliness(path: &Path, admin_dir: &Path) -> Result<Cleanliness> {
-    let repo = gix::open(path).map_err(repo_err)?;
+    let repo = open_worktree(path)?;
     let index = repo.index_or_empty().map_err(repo_err)?;
     let submodules = admin_dir.join("modules").is_dir()
         || index.entries().iter().any(|e| {

@@ -293,7 +293,10 @@ fn check_dot_git(path: &Path, admin_dir: &Path) -> std::result::Result<(), Strin
     }
 }
 
-fn hash_file(repo: &gix::Repository, path: &Path) -> std::result::Result<gix::ObjectId, String> {
+pub(super) fn hash_file(
+    repo: &gix::Repository,
+    path: &Path,
+) -> std::result::Result<gix::ObjectId, String> {
     let mut file = crate::fsx::open_regular(path, OpenOptions::new().read(true))
         .map_err(|e| e.to_string())?
         .ok_or_else(|| "it vanished".to_owned())?;

@@ -1,7 +1,8 @@
 //! What a worktree holds that `git worktree remove` does not protect: an
 //! operation in progress, commits only its detached HEAD holds, nested
-//! repositories (see the parent module's doc) — and who is in it: a running
-//! process whose working directory is the worktree or below it (`in-use`).
+//! repositories, what git could not delete (see the parent module's doc) —
+//! and who is in it: a running process whose working directory is the
+//! worktree or below it (`in-use`).
 //!
 //! # In use
 //!
@@ -30,45 +31,13 @@ use std::path::{Path, PathBuf};
 use super::skip::{Skip, SkipCode};
 use crate::error::{Error, Result};
 
+mod scan;
+pub use scan::{TreeScan, scan_tree};
+
 /// The in-progress operation recorded in a worktree's admin dir, if any.
 /// (The one list of markers is the safety kernel's.)
 pub fn operation_in_progress(admin_dir: &Path) -> Option<&'static str> {
     crate::safety::operation_in_progress(admin_dir).map(|(_, what)| what)
-}
-
-/// Directories below `dir` (relative, `/`-separated) that hold a `.git`, up to
-/// `limit` of them. Symlinks are not followed; a nested repository is not
-/// descended into. The top level's own `.git` is not one.
-pub fn nested_repos(dir: &Path, limit: usize) -> Vec<String> {
-    let mut found = Vec::new();
-    let mut stack: Vec<PathBuf> = vec![PathBuf::new()];
-    while let Some(rel) = stack.pop() {
-        let Ok(entries) = std::fs::read_dir(dir.join(&rel)) else {
-            continue;
-        };
-        let mut subdirs = Vec::new();
-        let mut is_repo = false;
-        for entry in entries.flatten() {
-            let name = entry.file_name();
-            if name == ".git" {
-                is_repo = true;
-                continue;
-            }
-            if entry.file_type().is_ok_and(|t| t.is_dir()) {
-                subdirs.push(rel.join(name));
-            }
-        }
-        if is_repo && !rel.as_os_str().is_empty() {
-            found.push(rel.to_string_lossy().into_owned());
-            if found.len() >= limit {
-                break;
-            }
-            continue;
-        }
-        stack.extend(subdirs);
-    }
-    found.sort();
-    found
 }
 
 /// Index entries of the worktree at `dir` flagged assume-unchanged or
@@ -202,6 +171,9 @@ pub struct AtRisk {
     /// Commits only the worktree's detached HEAD holds (at most 1000 counted).
     pub unreachable_commits: usize,
     pub nested_repos: Vec<String>,
+    /// The first entry `git worktree remove` could not delete (see
+    /// [`scan_tree`]): asking git would strand a half-removed run.
+    pub undeletable: Option<String>,
     /// Tracked files flagged assume-unchanged or skip-worktree whose file
     /// differs from the index: git does not see the change, and `git
     /// worktree remove` would delete it (at most 10 named).
@@ -213,21 +185,23 @@ pub struct AtRisk {
 
 impl AtRisk {
     /// What the files alone tell: an operation in progress, nested
-    /// repositories (`unreachable_commits` is left at 0, `in_use` empty).
+    /// repositories, what git could not delete (`unreachable_commits` is
+    /// left at 0, `in_use` empty).
     pub fn read_files(wt: &crate::git::repo::Worktree, abs: &Path) -> AtRisk {
         let operation = operation_in_progress(&wt.admin_dir);
         // Submodules (their repositories under `<admin>/modules`) keep the
         // worktree anyway: git refuses it, with its own code and help.
         let submodules = wt.admin_dir.join("modules").is_dir();
-        let nested_repos = if abs.is_dir() && !submodules {
-            nested_repos(abs, 10)
+        let scan = if abs.is_dir() && !submodules {
+            scan_tree(abs, 10)
         } else {
-            Vec::new()
+            TreeScan::default()
         };
         AtRisk {
             operation,
             unreachable_commits: 0,
-            nested_repos,
+            nested_repos: scan.nested_repos,
+            undeletable: scan.undeletable,
             hidden_changes: if abs.is_dir() {
                 hidden_changes(abs, 10)
             } else {
@@ -239,8 +213,8 @@ impl AtRisk {
 
     /// The skip this calls for, most specific first: an operation in
     /// progress (which usually also detaches HEAD), then unreachable commits,
-    /// then nested repositories, then processes working in it (last: see the
-    /// module doc).
+    /// then nested repositories, hidden changes, something git cannot delete,
+    /// then processes working in it (last: see the module doc).
     pub fn skip(&self) -> Option<Skip> {
         if let Some(op) = self.operation {
             return Some(Skip::new(
@@ -288,6 +262,9 @@ impl AtRisk {
                 ),
                 SkipCode::Dirty,
             ));
+        }
+        if let Some(why) = &self.undeletable {
+            return Some(Skip::new(why.clone(), SkipCode::Undeletable));
         }
         if !self.in_use.is_empty() {
             return Some(Skip::new(in_use_reason(&self.in_use), SkipCode::InUse));

@@ -30,6 +30,14 @@ pub enum SkipCode {
     OperationInProgress,
     /// A repository nested inside the worktree.
     NestedRepo,
+    /// Something in it git could not delete (an immutable file, a directory
+    /// the user may not delete from): asking git would leave it
+    /// half-removed. Nothing was touched.
+    Undeletable,
+    /// A run's directory whose registration git already deleted (a removal
+    /// that failed part way): what is left is kept unless provably
+    /// disposable.
+    HalfRemoved,
     /// A running process has its working directory in it (the invoking
     /// shell included).
     InUse,
@@ -56,6 +64,8 @@ impl SkipCode {
             SkipCode::UnreachableCommits => "unreachable-commits",
             SkipCode::OperationInProgress => "operation-in-progress",
             SkipCode::NestedRepo => "nested-repo",
+            SkipCode::Undeletable => "undeletable",
+            SkipCode::HalfRemoved => "half-removed",
             SkipCode::InUse => "in-use",
             SkipCode::Remarked(status) => status.as_str(),
             SkipCode::Changed => "changed",

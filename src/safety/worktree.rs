@@ -225,3 +225,22 @@ pub fn salvaged_permit(
         kept,
     }))
 }
+
+/// Leave to finish a half-removed run (its registration already gone, see
+/// `crate::leftover`): no process may be working in it; the leftover's own
+/// walk then deletes only files whose content the repository holds.
+/// `Err`: why not.
+pub fn half_removed_permit(
+    checks: &Checks,
+    id: &str,
+    abs: &Path,
+) -> std::result::Result<Permit, String> {
+    let in_use = checks.processes.get_or_init(Processes::scan).inside(abs);
+    if let Some(pid) = in_use.first() {
+        return Err(format!("a process is working in it (pid {pid})"));
+    }
+    Ok(Permit {
+        what: Target::Worktree(crate::runid::rel_path(id)),
+        kept: Vec::new(),
+    })
+}

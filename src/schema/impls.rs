@@ -44,8 +44,8 @@ fn skip_codes() -> Vec<&'static str> {
     use SkipCode::*;
     let all = |c: SkipCode| match c {
         Dirty | Untracked | Locked | Submodules | ForeignClone | TooYoung | HookRefused
-        | GitRefused | UnreachableCommits | OperationInProgress | NestedRepo | InUse
-        | Remarked(_) | Changed | Error => c.as_str(),
+        | GitRefused | UnreachableCommits | OperationInProgress | NestedRepo | Undeletable
+        | HalfRemoved | InUse | Remarked(_) | Changed | Error => c.as_str(),
     };
     let mut codes: Vec<&str> = [
         Dirty,
@@ -59,6 +59,8 @@ fn skip_codes() -> Vec<&'static str> {
         UnreachableCommits,
         OperationInProgress,
         NestedRepo,
+        Undeletable,
+        HalfRemoved,
         InUse,
         Changed,
         Error,

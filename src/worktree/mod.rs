@@ -17,11 +17,26 @@
 //!   registration whose directory is already gone too: reconcile keeps such a
 //!   registration (and its entry) and reports it instead of dropping it.
 //! - **a nested repository** (`nested-repo`): a directory below the top level
-//!   holding a `.git` (a clone inside `vendor/`, ignored or not). Its own
-//!   history may exist nowhere else; git would delete an ignored one silently.
+//!   holding a `.git` (a clone inside `vendor/`, ignored or not; a gitfile
+//!   too), or one that is a git directory itself (`HEAD`, `objects/`, `refs/`:
+//!   a bare `build/store.git`). Its own history may exist nowhere else; git
+//!   would delete an ignored one silently.
+//! - **something git cannot delete** (`undeletable`): an immutable or
+//!   append-only file, a directory the user may not delete entries from.
+//!   `git worktree remove` deletes the files, then the registration even
+//!   when a file stayed: the run would be left half-removed. Nothing is
+//!   touched. A run left so by an earlier removal (its `.git` names an admin
+//!   dir git deleted) is `half-removed`, and is finished only when every file
+//!   left is in git (see [`crate::leftover`]).
 //! - **a change git does not see** (`dirty`): a tracked file flagged
 //!   assume-unchanged or skip-worktree that differs from the index; `git
 //!   worktree remove` judges the worktree clean and deletes it.
+//!
+//! Every status read (git's and gix's) runs with `core.ignoreCase=false`
+//! unless the worktree is on a case-insensitive filesystem: a repository
+//! copied from macOS keeps `core.ignorecase=true`, which on Linux hides an
+//! untracked `A.TXT` beside a tracked `a.txt` (see
+//! [`crate::git::repo::case_overrides`]).
 //! - **a process working in it** (`in-use`): a running process whose current
 //!   directory is the worktree or inside it (Linux: `/proc/*/cwd`; elsewhere
 //!   the invoking process only), the shell that typed the command included.

@@ -82,6 +82,12 @@ pub fn remove_worktree(r: &Remover<'_>, id: &str, dry_run: bool) -> Result<Remov
                 SkipCode::ForeignClone,
             )));
         }
+        if registered.is_none()
+            && meta.is_dir()
+            && let Some(what) = crate::leftover::half_removed(r.checks.common_dir(), &abs)
+        {
+            return Ok(finish_half_removed(r, id, &abs, &what, dry_run));
+        }
         if registered.is_none() {
             return Ok(Removal::Skipped(Skip::new(
                 "it is not a worktree registered with this repository (another clone's, or a plain directory); left untouched",
@@ -119,6 +125,32 @@ pub fn remove_worktree(r: &Remover<'_>, id: &str, dry_run: bool) -> Result<Remov
         Err(skip) => return Ok(Removal::Skipped(skip)),
     };
     git_remove(r, id, &wt.admin_dir, &permit)
+}
+
+/// A half-removed run (see [`crate::leftover::half_removed`]; `what` says
+/// why it is one): finished when nobody works in it and every file left is
+/// in git, else skipped `half-removed`, saying why.
+fn finish_half_removed(
+    r: &Remover<'_>,
+    id: &str,
+    abs: &Path,
+    what: &str,
+    dry_run: bool,
+) -> Removal {
+    let why = match crate::safety::worktree::half_removed_permit(&r.checks, id, abs) {
+        Ok(permit) => match crate::leftover::finish_half_removed(&r.loop_dir, id, dry_run, &permit)
+        {
+            crate::leftover::Finish::Removed(note) => return Removal::Removed(Some(note)),
+            crate::leftover::Finish::Refused(why) => why,
+        },
+        Err(why) => why,
+    };
+    Removal::Skipped(Skip::new(
+        format!(
+            "{what}; git-loop left what is left: {why}; check it and delete the directory by hand"
+        ),
+        SkipCode::HalfRemoved,
+    ))
 }
 
 /// `git worktree remove` of `.loop-worktrees/<id>` (never forced), after the

@@ -34,6 +34,7 @@ mod merged;
 mod mutex;
 mod promise;
 mod promise_proofs;
+mod promise_removal;
 mod promise_salvage;
 mod properties;
 mod read;

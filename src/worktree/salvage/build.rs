@@ -35,7 +35,13 @@ pub fn build(dir: &Path, admin_dir: &Path, head: &str, message: &str) -> Result<
     }
     let index = Some(tmp.0.as_path());
     let index_tree = git_str(dir, index, &["write-tree"])?;
-    git_str(dir, index, &["add", "-A", "--", "."])?;
+    // Every untracked file, whatever core.ignorecase says (see `case_overrides`).
+    let mut add: Vec<&str> = crate::git::repo::case_overrides(dir)
+        .iter()
+        .flat_map(|kv| ["-c", kv])
+        .collect();
+    add.extend(["add", "-A", "--", "."]);
+    git_str(dir, index, &add)?;
     let tree = git_str(dir, index, &["write-tree"])?;
     let index_commit = git_str(
         dir,
