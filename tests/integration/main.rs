@@ -32,6 +32,7 @@ mod mcp;
 mod merged;
 mod mutex;
 mod promise;
+mod promise_signals;
 mod properties;
 mod read;
 mod reconcile;
