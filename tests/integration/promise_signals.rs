@@ -101,7 +101,7 @@ fn ctrl_c_through_git_loop_rolls_the_create_back_at_every_point() {
     ];
     // Each point several times: on a broken build, whether the two
     // signals arrive as one or as two is timing (seen: 4 tries in 12).
-    for (point, envs) in idle.iter().cycle().take(3 * idle.len()) {
+    for (point, envs) in idle.iter().cycle().take(8 * idle.len()) {
         let point = *point;
         let mut child = spawn_through_git(&repo, envs, &["create", "x", "--pattern", "p"]);
         let rest = until_line(&mut child, &format!("paused at {point}"));
@@ -183,4 +183,41 @@ fn assert_complete(repo: &TestRepo, id: &str, at: &str, stderr: &str) {
     assert!(repo.wt(id).join("src/lib/a.rs").is_file(), "{at}: {stderr}");
     assert!(repo.branch_exists(&format!("loop/{id}")), "{at}: {stderr}");
     assert!(!repo.mutex_path().exists(), "{at}: a mutex was left");
+}
+
+/// The pair of copies counts once, but a real second Ctrl-C still exits at
+/// once: here while the rollback of the first waits for the
+/// worktree-operation lock (held by the test), the second, sent after the
+/// pair's window, ends git-loop without finishing it, leaving the run for
+/// `reconcile`.
+#[test]
+fn a_second_ctrl_c_through_git_loop_still_exits_at_once() {
+    let repo = repo_with_tree();
+    let mut child = spawn_through_git(
+        &repo,
+        &[("GIT_LOOP_TEST_CRASH", "after-worktree-add:pause")],
+        &["create", "y", "--pattern", "p"],
+    );
+    let rest = until_line(&mut child, "paused at after-worktree-add");
+    let ops = fs::File::open(repo.loop_dir()).unwrap();
+    ops.lock().unwrap();
+    ctrl_c(&child);
+    // Longer than the window in which a copy of the first signal is taken
+    // for the same Ctrl-C: the next one is the user's second, whenever git's
+    // copy came.
+    std::thread::sleep(std::time::Duration::from_millis(2500));
+    assert!(
+        child.try_wait().unwrap().is_none(),
+        "exited at the first Ctrl-C, before its rollback could run"
+    );
+    ctrl_c(&child);
+    let status = child.wait().unwrap();
+    let stderr = rest.join().unwrap();
+    assert_interrupted(status, &stderr, "second Ctrl-C");
+    assert!(!stderr.contains("rolled back"), "{stderr}");
+    // Left as it was for `reconcile` and `cleanup`, the mutex removed.
+    assert!(repo.wt("y/src/lib/a.rs").is_file());
+    assert!(repo.branch_exists("loop/y"));
+    assert!(!repo.mutex_path().exists());
+    drop(ops);
 }
