@@ -35,7 +35,32 @@
 //!   that checkpoint ([`RollbackWindow::leave`]) and exits.
 //! - **A second signal** while one is pending or a rollback runs exits at
 //!   once (after removing the mutex and temp files, as always), leaving what
-//!   is there for `reconcile` and `cleanup`, which finish such leftovers.
+//!   is there for `reconcile` and `cleanup`, which finish such leftovers —
+//!   unless it is the parent's echo of the first (below).
+//!
+//! # The echo of a parent that forwards signals
+//!
+//! Run as `git loop`, git-loop is git's child, and git marks a dashed
+//! external "clean on exit": on SIGINT or SIGTERM, git's handler sends the
+//! same signal to its child, waits for it, then dies of the signal itself.
+//! Ctrl-C in a terminal signals the whole foreground process group, so
+//! git-loop gets the terminal's SIGINT *and* git's copy of it — which,
+//! counted as the user's second Ctrl-C, would exit in the middle of the
+//! rollback and leave `loop/<id>` behind. Either copy may come first (git
+//! may get and forward its own before the kernel has queued git-loop's:
+//! seen in tests). So a signal counts as the second only if it is not the
+//! other copy of the first: the same signal, within [`ECHO_WINDOW`] of it,
+//! one of the two sent by git-loop's parent and the other not (the parent is
+//! the one at the time the signal thread started; the sender's pid comes
+//! from the signal's `siginfo`, signal-hook's `WithOrigin`). At most one
+//! copy is ignored per first signal (git forwards once). A real second
+//! Ctrl-C — from the terminal (the kernel, no sending process) after the
+//! pair — still exits at once; so does a second `kill` from anyone but the
+//! parent, a different signal, the parent's own second signal, or any
+//! signal after the window. The one double it mistakes for a pair is a
+//! `kill` of the parent alone followed within the window by Ctrl-C (or the
+//! reverse); then one more Ctrl-C exits. Mistaking a real second signal
+//! for a copy costs only time: the rollback, the safe outcome, runs on.
 //! - The window closes when the manifest write succeeds (still *busy*, so no
 //!   rollback can start between the write and the close): a signal after that
 //!   leaves the recorded run in place.
@@ -62,16 +87,28 @@ fn held() -> std::sync::MutexGuard<'static, Held> {
     HELD.lock().unwrap_or_else(|p| p.into_inner())
 }
 
+/// How long after the first signal its other copy (the parent's echo, or
+/// the copy the parent echoes) is taken for one (see the module doc). git
+/// forwards from its signal handler, at once; the margin is for a loaded
+/// machine.
+const ECHO_WINDOW: std::time::Duration = std::time::Duration::from_secs(2);
+
 fn install() {
     static ONCE: Once = Once::new();
     ONCE.call_once(|| {
         use signal_hook::consts::{SIGINT, SIGTERM};
-        let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM]) else {
+        use signal_hook::iterator::SignalsInfo;
+        use signal_hook::iterator::exfiltrator::WithOrigin;
+        let Ok(mut signals) = SignalsInfo::<WithOrigin>::new([SIGINT, SIGTERM]) else {
             return;
         };
+        let parent = std::os::unix::process::parent_id();
         std::thread::spawn(move || {
-            for sig in signals.forever() {
-                on_signal(sig);
+            for origin in signals.forever() {
+                let from_parent = origin
+                    .process
+                    .is_some_and(|p| u32::try_from(p.pid) == Ok(parent));
+                on_signal(origin.signal, from_parent);
             }
         });
     });
@@ -89,15 +126,26 @@ fn exit_now(sig: i32) -> ! {
     std::process::exit(128 + sig);
 }
 
-/// On the signal thread: see the module doc.
-fn on_signal(sig: i32) {
+/// On the signal thread: see the module doc. `from_parent`: sent by the
+/// process that was the parent when the signal thread started.
+fn on_signal(sig: i32, from_parent: bool) {
     let mut w = window();
     if w.rolling || w.pending.is_some() {
+        // The parent's echo of the first signal is ignored, once.
+        let first = w.first.take();
+        if first.is_some_and(|f| f.echoed_by(sig, from_parent)) {
+            return;
+        }
         exit_now(sig);
     }
     let Some(rollback) = w.rollback.take() else {
         exit_now(sig);
     };
+    w.first = Some(First {
+        sig,
+        from_parent,
+        at: std::time::Instant::now(),
+    });
     if w.busy {
         w.rollback = Some(rollback);
         w.pending = Some(sig);
@@ -135,6 +183,25 @@ struct Window {
     pending: Option<i32>,
     /// A rollback has started: the process is about to exit.
     rolling: bool,
+    /// The signal that started the rollback, until its echo has been
+    /// ignored (see the module doc).
+    first: Option<First>,
+}
+
+/// The signal that started a rollback: which, from whom, when.
+#[derive(Clone, Copy)]
+struct First {
+    sig: i32,
+    from_parent: bool,
+    at: std::time::Instant,
+}
+
+impl First {
+    /// `sig` is the other copy of this signal: the same signal, soon after,
+    /// and one of the two (either: see the module doc) sent by the parent.
+    fn echoed_by(self, sig: i32, from_parent: bool) -> bool {
+        self.sig == sig && self.from_parent != from_parent && self.at.elapsed() < ECHO_WINDOW
+    }
 }
 
 static WINDOW: Mutex<Window> = Mutex::new(Window {
@@ -142,6 +209,7 @@ static WINDOW: Mutex<Window> = Mutex::new(Window {
     busy: false,
     pending: None,
     rolling: false,
+    first: None,
 });
 
 fn window() -> std::sync::MutexGuard<'static, Window> {
@@ -160,6 +228,7 @@ impl RollbackWindow {
         w.rollback = Some(Box::new(rollback));
         w.busy = false;
         w.pending = None;
+        w.first = None;
         RollbackWindow(())
     }
 

@@ -12,12 +12,12 @@
 //! `/proc/<pid>/cwd` is read once per command ([`Processes::scan`]); processes
 //! whose cwd cannot be read (another user's, gone since) are skipped. The
 //! invoking process counts too (`std::env::current_dir()`), and elsewhere that
-//! is the only check. The kernel reports each cwd already resolved (no
-//! symlinks, no `..`), so only the worktree's own path is canonicalized:
-//! canonicalizing every process's directory would stat it, and one on a hung
-//! network mount would hang the command. A process that enters the worktree
-//! after the scan is not seen: the check narrows the window, it cannot close
-//! it.
+//! is the only check. A process is in the worktree when its cwd is the
+//! worktree or below it by path (the fast path) or by device and inode (a
+//! process working in it through a bind mount); see [`Processes`] (the
+//! `processes` module) for how, what it costs and what it cannot see. A
+//! process that enters the worktree after the scan is not seen: the check
+//! narrows the window, it cannot close it.
 //!
 //! `in-use` is reported last, after operation-in-progress, unreachable-commits
 //! and nested-repo: those are facts about what the worktree holds and stay
@@ -33,6 +33,8 @@ use crate::error::{Error, Result};
 
 mod scan;
 pub use scan::{TreeScan, scan_tree};
+mod processes;
+pub use processes::Processes;
 
 /// The in-progress operation recorded in a worktree's admin dir, if any.
 /// (The one list of markers is the safety kernel's.)
@@ -304,56 +306,4 @@ fn command_name(pid: u32) -> Option<String> {
     let bytes = crate::fsx::read_regular(&path, 64).ok()??;
     let name = String::from_utf8_lossy(&bytes).trim_end().to_owned();
     (!name.is_empty()).then_some(name)
-}
-
-/// The working directories of running processes, read once per command
-/// (see the module doc).
-#[derive(Debug, Default)]
-pub struct Processes {
-    cwds: Vec<(u32, PathBuf)>,
-}
-
-impl Processes {
-    /// This process's working directory and, on Linux, every readable
-    /// `/proc/<pid>/cwd`.
-    pub fn scan() -> Processes {
-        let own = std::process::id();
-        let mut cwds = Vec::new();
-        if let Ok(dir) = std::env::current_dir() {
-            cwds.push((own, dir.canonicalize().unwrap_or(dir)));
-        }
-        #[cfg(target_os = "linux")]
-        if let Ok(entries) = std::fs::read_dir("/proc") {
-            for entry in entries.flatten() {
-                let name = entry.file_name();
-                let Some(pid) = name.to_str().and_then(|n| n.parse::<u32>().ok()) else {
-                    continue;
-                };
-                if pid == own {
-                    continue;
-                }
-                if let Ok(cwd) = std::fs::read_link(entry.path().join("cwd")) {
-                    cwds.push((pid, cwd));
-                }
-            }
-        }
-        Processes { cwds }
-    }
-
-    /// The pids whose working directory is `dir` or below it, ascending
-    /// (none when `dir` does not exist).
-    pub fn inside(&self, dir: &Path) -> Vec<u32> {
-        let Ok(dir) = dir.canonicalize() else {
-            return Vec::new();
-        };
-        let mut pids: Vec<u32> = self
-            .cwds
-            .iter()
-            .filter(|(_, cwd)| cwd.starts_with(&dir))
-            .map(|(pid, _)| *pid)
-            .collect();
-        pids.sort_unstable();
-        pids.dedup();
-        pids
-    }
 }

@@ -228,3 +228,98 @@ fn reconcile_keeps_an_orphan_a_process_works_in() {
     );
     assert!(!repo.wt("o").exists());
 }
+
+/// `mount --bind <src> <at>`, undone when dropped (declare it after the
+/// repository and before the processes working in it: they end first).
+struct BindMount(std::path::PathBuf);
+
+impl BindMount {
+    /// Panics, naming the paths, when the mount fails: the test needs it
+    /// (tests and CI run as root), and must not pass without it.
+    fn new(src: &Path, at: &Path) -> BindMount {
+        fs::create_dir_all(at).unwrap();
+        let out = Command::new("mount")
+            .arg("--bind")
+            .arg(src)
+            .arg(at)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "`mount --bind {} {}` failed (this test needs root and a mount it may bind): {}",
+            src.display(),
+            at.display(),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        BindMount(at.to_path_buf())
+    }
+}
+
+impl Drop for BindMount {
+    fn drop(&mut self) {
+        let ok = Command::new("umount")
+            .arg(&self.0)
+            .status()
+            .is_ok_and(|s| s.success());
+        if !ok {
+            // Still busy: detach it anyway, so the temporary directory's
+            // removal never reaches through it.
+            let _ = Command::new("umount").arg("-l").arg(&self.0).status();
+        }
+    }
+}
+
+/// A process working in a worktree through a bind mount (as a container
+/// sees it) reports a path elsewhere; it is found by device and inode, at
+/// the worktree's top and in a subdirectory of it.
+#[test]
+fn a_process_working_in_a_worktree_through_a_bind_mount_is_found() {
+    let repo = TestRepo::new();
+    repo.create("top");
+    repo.create("sub");
+    fs::create_dir_all(repo.wt("sub").join("a/b")).unwrap();
+    for id in ["top", "sub"] {
+        repo.run(["mark", id, "rejected"]).ok();
+    }
+    let view = repo.base().join("view");
+    let _top_mount = BindMount::new(&repo.wt("top"), &view.join("top"));
+    let _sub_mount = BindMount::new(&repo.wt("sub"), &view.join("sub"));
+    let mut spawned = Spawned::default();
+    let top = spawned.sleep_in(&view.join("top"));
+    let sub = spawned.sleep_in(&view.join("sub/a/b"));
+    // What the kernel reports is the mount's path, not the worktree's.
+    let reported = fs::read_link(format!("/proc/{top}/cwd")).unwrap();
+    assert!(reported.starts_with(&view), "{}", reported.display());
+
+    let v = repo.run(["--json", "list", "--long"]).json();
+    assert_eq!(
+        v.find_id("worktrees", "top")["inUse"],
+        serde_json::json!([top]),
+        "{v}"
+    );
+    assert_eq!(
+        v.find_id("worktrees", "sub")["inUse"],
+        serde_json::json!([sub]),
+        "{v}"
+    );
+    let run = repo.run(["--json", "cleanup"]);
+    run.ok();
+    let v = run.json();
+    assert_eq!(removed(&v), Vec::<&str>::new(), "{v}");
+    for (id, pid) in [("top", top), ("sub", sub)] {
+        let s = skipped(&v, id);
+        assert_eq!(s["code"], "in-use", "{v}");
+        assert!(
+            s.text("reason").contains(&format!("sleep (pid {pid})")),
+            "{v}"
+        );
+    }
+    assert!(repo.wt("top").join("README").is_file());
+    assert!(repo.wt("sub").join("a/b").is_dir());
+
+    spawned.end(top);
+    spawned.end(sub);
+    let v = repo.run(["--json", "cleanup"]).json();
+    assert_eq!(removed(&v), ["top", "sub"], "{v}");
+    assert!(!repo.wt("top").exists() && !repo.wt("sub").exists());
+}

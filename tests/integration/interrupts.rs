@@ -11,7 +11,7 @@ use crate::common::TestRepo;
 
 /// A repository whose base commit has files in subdirectories (and a
 /// symlink), so a checkout and a removal have something to do.
-fn repo_with_tree() -> TestRepo {
+pub(crate) fn repo_with_tree() -> TestRepo {
     let repo = TestRepo::new();
     for (path, text) in [
         ("src/main.rs", "fn main() {}\n"),
@@ -69,7 +69,7 @@ pub(crate) fn kill(child: &Child, sig: &str) {
 
 /// Nothing of the create of `id` is left: directory, registration, branch,
 /// manifest entry.
-fn assert_rolled_back(repo: &TestRepo, id: &str) {
+pub(crate) fn assert_rolled_back(repo: &TestRepo, id: &str) {
     assert!(
         repo.wt(id).symlink_metadata().is_err(),
         "{id}'s directory is left"
@@ -192,7 +192,7 @@ fn sigterm_while_git_runs_waits_for_it_then_rolls_back() {
     }
 }
 
-fn make_executable(path: &Path) {
+pub(crate) fn make_executable(path: &Path) {
     use std::os::unix::fs::PermissionsExt;
     fs::set_permissions(path, fs::Permissions::from_mode(0o755)).unwrap();
 }

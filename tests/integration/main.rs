@@ -36,6 +36,7 @@ mod promise;
 mod promise_proofs;
 mod promise_removal;
 mod promise_salvage;
+mod promise_signals;
 mod properties;
 mod read;
 mod reconcile;
