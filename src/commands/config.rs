@@ -10,7 +10,7 @@
 use serde::Serialize;
 
 use crate::commands::Ctx;
-use crate::config::keys::{TOML_CLEANUP_RECYCLE, TOML_POOL_SIZE};
+use crate::config::keys::{TOML_CLEANUP_RECYCLE, TOML_POOL_KEEP, TOML_POOL_SIZE};
 use crate::config::{
     TOML_BASE, TOML_CLAUDE_PATTERN, TOML_CLEANUP_DELETE_MERGED, TOML_CLEANUP_OLDER_THAN,
     TOML_CLEANUP_PRE_COMMAND, TOML_CLEANUP_SALVAGE, TOML_CLEANUP_STATUS, TOML_CREATE_COPY,
@@ -54,6 +54,8 @@ pub struct ConfigReport {
     pub cleanup_recycle: Shown<bool>,
     #[serde(rename = "pool.size")]
     pub pool_size: Shown<usize>,
+    #[serde(rename = "pool.keep")]
+    pub pool_keep: Shown<Vec<String>>,
 }
 
 impl Report for ConfigReport {
@@ -132,6 +134,15 @@ impl Report for ConfigReport {
                 TOML_POOL_SIZE,
                 self.pool_size.value.to_string(),
                 &self.pool_size.source,
+            ),
+            (
+                TOML_POOL_KEEP,
+                if self.pool_keep.value.is_empty() {
+                    "(none)".to_owned()
+                } else {
+                    self.pool_keep.value.join(" ")
+                },
+                &self.pool_keep.source,
             ),
         ];
         // Values and sources come from files, git config and the
@@ -243,6 +254,10 @@ pub fn run(ctx: &Ctx) -> Result<ConfigReport> {
         pool_size: Shown {
             value: s.pool_size.value,
             source: s.pool_size.origin.to_string(),
+        },
+        pool_keep: Shown {
+            value: s.pool_keep.value.clone(),
+            source: s.pool_keep.origin.to_string(),
         },
     })
 }

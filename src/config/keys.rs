@@ -119,8 +119,25 @@ pub const DEFAULT_POOL_SIZE: usize = 4;
 /// The largest `pool.size` accepted (each member is a whole checkout).
 pub const MAX_POOL_SIZE: usize = 256;
 
+// --- pool.keep (self-contained block) ---
+/// The ignored files a recycled worktree keeps for the next run (gitignore
+/// patterns); every other ignored file is removed before it goes back into
+/// the pool.
+pub const POOL_KEEP: Key = Key {
+    toml: "pool.keep",
+    git: "loop.poolKeep",
+    env: "GIT_LOOP_POOL_KEEP",
+};
+/// The build and dependency directories people keep warm: Rust/Maven
+/// `target/`, npm `node_modules/`, Python `.venv/`, CMake/Gradle `build/`,
+/// Gradle's `.gradle/`.
+pub const DEFAULT_POOL_KEEP: [&str; 5] =
+    ["target/", "node_modules/", ".venv/", "build/", ".gradle/"];
+pub const TOML_POOL_KEEP: &str = POOL_KEEP.toml;
+// --- end pool.keep ---
+
 /// Every setting, in the order `git loop config` shows them.
-pub const ALL: [Key; 13] = [
+pub const ALL: [Key; 14] = [
     BASE,
     CLEANUP_STATUS,
     CLEANUP_OLDER_THAN,
@@ -134,6 +151,7 @@ pub const ALL: [Key; 13] = [
     CLAUDE_PATTERN,
     CLEANUP_RECYCLE,
     POOL_SIZE,
+    POOL_KEEP,
 ];
 
 /// The TOML key paths by themselves (the names messages and reports use).

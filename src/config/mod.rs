@@ -72,6 +72,8 @@ pub struct Settings {
     pub cleanup_recycle: Sourced<bool>,
     /// How many prepared worktrees the warm pool holds.
     pub pool_size: Sourced<usize>,
+    /// The ignored files a recycled worktree keeps (gitignore patterns).
+    pub pool_keep: Sourced<Vec<String>>,
     /// The repository's `.git-loop.toml` as it was read for these settings;
     /// `None` when there is none.
     pub repo_file: Option<TomlFile>,
@@ -133,6 +135,7 @@ impl Settings {
             claude_pattern: pick(&all, |v| v.claude_pattern.as_ref()).expect(SET),
             cleanup_recycle: pick(&all, |v| v.cleanup_recycle.as_ref()).expect(SET),
             pool_size: pick(&all, |v| v.pool_size.as_ref()).expect(SET),
+            pool_keep: pick(&all, |v| v.pool_keep.as_ref()).expect(SET),
             repo_file: None,
             repo_file_id: None,
         }
@@ -187,6 +190,7 @@ mod tests {
             defaults.cleanup_recycle.value
         );
         assert_eq!(example.pool_size.value, defaults.pool_size.value);
+        assert_eq!(example.pool_keep.value, defaults.pool_keep.value);
         // It is read as a file, not taken for the defaults.
         assert_eq!(example.base.origin, Origin::UserFile(path));
     }

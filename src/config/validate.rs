@@ -42,6 +42,7 @@ pub struct RawClaude {
 #[serde(rename_all = "kebab-case", deny_unknown_fields)]
 pub struct RawPool {
     pub size: Option<SizeValue>,
+    pub keep: Option<Vec<String>>,
 }
 
 /// `pool.size`: a number from TOML, text from git config and the environment.
@@ -103,6 +104,7 @@ pub struct Values {
     pub claude_pattern: Option<String>,
     pub cleanup_recycle: Option<bool>,
     pub pool_size: Option<usize>,
+    pub pool_keep: Option<Vec<String>>,
 }
 
 /// Where a value being checked was set: its layer, its key, and its line
@@ -181,6 +183,7 @@ impl Raw {
             keys::TOML_CREATE_POST_COMMAND => raw.create.post_command = Some(text),
             keys::TOML_CREATE_IGNORE_FILE => raw.create.ignore_file = Some(text),
             keys::TOML_CLAUDE_PATTERN => raw.claude.pattern = Some(text),
+            keys::TOML_POOL_KEEP => raw.pool.keep = Some(items),
             other => unreachable!("a key without a raw field: {other}"),
         }
         Ok(raw)
@@ -243,6 +246,19 @@ impl Raw {
                 )
             }
         };
+        // pool.keep: gitignore patterns of paths inside the worktree, as
+        // create.copy's.
+        let pool_keep = match self.pool.keep {
+            None => None,
+            Some(list) => {
+                let at = at(keys::POOL_KEEP);
+                Some(
+                    list.iter()
+                        .map(|p| copy_pattern(p, &at))
+                        .collect::<Result<Vec<_>>>()?,
+                )
+            }
+        };
         let create_ignore_file = match self.create.ignore_file {
             None => None,
             Some(text) => Some(IgnoreFile::parse(text.trim()).ok_or_else(|| {
@@ -277,6 +293,7 @@ impl Raw {
                 None => None,
                 Some(v) => Some(pool_size(&v, &at(keys::POOL_SIZE))?),
             },
+            pool_keep,
         })
     }
 }
