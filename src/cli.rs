@@ -107,7 +107,7 @@ pub enum Command {
     Trash(TrashArgs),
     /// Let the hooks in this repository's .git-loop.toml run (for its current content)
     #[command(
-        after_help = "A repository's own .git-loop.toml comes with the code you cloned, so the hooks it sets\n(create.post-command, cleanup.pre-command) run only once you have read it and trusted its\ncontent. Trust is recorded for the file's exact content (its git blob id) in .git/git-loop/trusted;\nafter any change to the file, trust it again. Hooks from git config, your own config file or the\nenvironment need no trust.\n\nExample:\n  cat .git-loop.toml && git loop trust"
+        after_help = "A repository's own .git-loop.toml comes with the code you cloned, so the hooks it sets\n(create.post-command, cleanup.pre-command) run only once you have read it and trusted its\ncontent. Trust is recorded for the file's exact content (its git blob id) in .git/git-loop/trusted,\nwith the content of every file of the work tree its hooks name (`sh ./setup.sh` names setup.sh);\nafter any change to the file or to one of those, trust it again. Not covered: what those files run\nor read in turn, and what a hook reaches without naming it (a variable, an absolute path, make's\nMakefile, programs on PATH). Hooks from git config, your own config file or the\nenvironment need no trust.\n\nExample:\n  cat .git-loop.toml && git loop trust"
     )]
     Trust,
     /// Serve git-loop's commands to an AI agent: an MCP server on stdin/stdout

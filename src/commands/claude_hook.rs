@@ -3,6 +3,30 @@
 //! `create` prints the worktree's absolute path on stdout and nothing else
 //! (every other line goes to stderr), `remove` prints nothing on stdout.
 //! A failure exits non-zero with the reason on stderr.
+//!
+//! **Only its own runs.** The hook never hands out, marks or removes a run
+//! it did not make. When `create` makes a run, it writes an *ownership
+//! record* into the run's git administrative directory
+//! (`.git/worktrees/<admin>/git-loop-claude-hook`: outside the work tree,
+//! and gone with the registration when the worktree is removed): JSON with
+//! the run's id, its `createdAt` and the Claude Code name it was made for.
+//! A run is **the hook's own run for name N** when its manifest entry is
+//! active, its pattern is `claude.pattern`, and its registration holds a
+//! record whose id and `createdAt` are the entry's (so a record carried by
+//! a recycled worktree, or left by an earlier run of the id, counts for
+//! nothing) and whose name is exactly N.
+//!
+//! `create` for name N tries the ids `<id>`, `<id>-2`, `<id>-3`, … (`<id>`
+//! made of N by [`run_id_from_name`]) in turn: the first that is the hook's
+//! own run for N is reused (as `create --reuse`); else the first that is
+//! free — no entry that is active or whose worktree is on disk, no branch
+//! `loop/<id>`, no `.loop-worktrees/<id>` — is created. A person's run of
+//! the same id (say `fix-login`, pattern `human`, for the name `fix/login`)
+//! is never handed out: the hook makes `fix-login-2` instead, and says so
+//! on stderr. `remove` removes only a run whose pattern is `claude.pattern`
+//! and whose registration holds its matching ownership record; any other
+//! run is left alone, with the reason on stderr (exit 0: Claude Code is not
+//! kept from going on, and nothing of the person's is touched).
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -12,8 +36,11 @@ use serde::Deserialize;
 use crate::cli::{ClaudeHook, Cli, Command, CreateArgs, RunId};
 use crate::commands::{Ctx, cleanup, create, mark};
 use crate::error::{Error, Result};
-use crate::manifest::{Manifest, Status};
+use crate::manifest::{Entry, Manifest, Status};
 use crate::output::{Fail, Out, Report};
+
+mod owner;
+use owner::{Choice, MAX_CANDIDATES, candidates, choose, owner_of, record_owner};
 
 /// The most of stdin read: a hook's input is a few hundred bytes.
 const MAX_INPUT: u64 = 1024 * 1024;
@@ -87,7 +114,8 @@ fn open(cli: &Cli, dir: Option<&Path>) -> Result<Ctx> {
     Ctx::open(&at)
 }
 
-/// Create the run (or reuse it, as `--reuse`) and print its path alone.
+/// Create the run for Claude Code's name (or reuse the hook's own run of
+/// that name, see the module doc) and print its path alone.
 fn create_run(cli: &Cli, input: &Input, out: &mut Out<'_>) -> std::result::Result<(), Fail> {
     let proposed = input
         .name
@@ -97,30 +125,77 @@ fn create_run(cli: &Cli, input: &Input, out: &mut Out<'_>) -> std::result::Resul
             event: "WorktreeCreate",
             reason: "it has neither \"name\" nor \"worktree_name\"".into(),
         })?;
-    let run_id = run_id_from_name(proposed).ok_or_else(|| Error::InvalidRunId {
+    let base_id = run_id_from_name(proposed).ok_or_else(|| Error::InvalidRunId {
         id: proposed.to_owned(),
         reason: "no valid run id can be made of this name".into(),
     })?;
     let ctx = open(cli, input.cwd.as_deref())?;
-    let args = CreateArgs {
-        run_id,
-        pattern: crate::commands::claude_hook::pattern(&ctx)?,
-        base: None,
-        reuse: true,
-        fetch: false,
-        sparse: Vec::new(),
+    let pattern = crate::commands::claude_hook::pattern(&ctx)?;
+    let mut passed = Vec::new();
+    let mut made = None;
+    for run_id in candidates(&base_id) {
+        let manifest = match ctx.loop_dir_exists()? {
+            true => ctx.manifest.load_or_default()?,
+            false => Manifest::default(),
+        };
+        let reuse = match choose(&ctx, &manifest, &run_id, proposed, &pattern)? {
+            Choice::Reuse => true,
+            Choice::Create => false,
+            Choice::Taken(why) => {
+                passed.push(why);
+                continue;
+            }
+        };
+        let args = CreateArgs {
+            run_id: run_id.clone(),
+            pattern: pattern.clone(),
+            base: None,
+            reuse,
+            fetch: false,
+            sparse: Vec::new(),
+        };
+        create::validate(&args)?;
+        let mut quiet_stdout = std::io::sink();
+        let mut notes = Out {
+            stdout: &mut quiet_stdout,
+            stderr: &mut *out.stderr,
+            json: false,
+            quiet: out.quiet,
+            color: false,
+            stderr_is_terminal: out.stderr_is_terminal,
+        };
+        match create::run(&ctx, &args, &mut notes) {
+            // Another create took the id between the check and the create:
+            // try the next one (nothing was changed by the refusal).
+            Err(e @ (Error::ActiveExists { .. } | Error::BranchExists { .. })) if !reuse => {
+                passed.push(e.to_string());
+                continue;
+            }
+            result => {
+                made = Some((result?, reuse));
+                break;
+            }
+        }
+    }
+    let Some((report, reused)) = made else {
+        return Err(Error::NotReusable {
+            id: base_id.to_string(),
+            reason: format!(
+                "no free run id for the name {:?} among {base_id} … {base_id}-{MAX_CANDIDATES}",
+                proposed
+            ),
+        }
+        .into());
     };
-    create::validate(&args)?;
-    let mut quiet_stdout = std::io::sink();
-    let mut notes = Out {
-        stdout: &mut quiet_stdout,
-        stderr: &mut *out.stderr,
-        json: false,
-        quiet: out.quiet,
-        color: false,
-        stderr_is_terminal: out.stderr_is_terminal,
-    };
-    let report = create::run(&ctx, &args, &mut notes)?;
+    if !passed.is_empty() {
+        out.note(format_args!(
+            "git-loop: not using {} ({}); made {} for {:?}",
+            base_id,
+            crate::style::escape(&passed.join("; ")),
+            report.entry.id,
+            proposed
+        ));
+    }
     if let Some(failed) = &report.error {
         writeln!(
             out.stderr,
@@ -128,6 +203,13 @@ fn create_run(cli: &Cli, input: &Input, out: &mut Out<'_>) -> std::result::Resul
             crate::style::escape(&failed.message)
         )?;
         return Err(Fail::Exit(1));
+    }
+    if !reused && let Err(e) = record_owner(&ctx, &report.entry, proposed) {
+        out.note(format_args!(
+            "warning: could not record that claude-hook made run {}: {e}; \
+             claude-hook remove will leave it alone",
+            report.entry.id
+        ));
     }
     crate::style::write_path_line(&mut *out.stdout, &report.abs_path)?;
     out.stdout.flush()?;
@@ -140,8 +222,8 @@ pub fn pattern(ctx: &Ctx) -> Result<String> {
 }
 
 /// Remove the run whose worktree is `worktree_path`, as `remove` does, after
-/// marking it `stale` if it is active; a path that is not a git-loop run is
-/// left alone.
+/// marking it `stale` if it is active; a path that is not a git-loop run, or
+/// a run the hook did not make (see the module doc), is left alone.
 fn remove_run(cli: &Cli, input: &Input, out: &mut Out<'_>) -> std::result::Result<(), Fail> {
     let given = input.worktree_path.as_deref().ok_or(Error::HookInput {
         event: "WorktreeRemove",
@@ -158,13 +240,34 @@ fn remove_run(cli: &Cli, input: &Input, out: &mut Out<'_>) -> std::result::Resul
         Ok(ctx) => ctx,
         Err(e) => return leave_alone(&path, &e.to_string(), out),
     };
-    let status = match ctx.loop_dir_exists()? {
-        true => ctx.manifest.load_or_default()?.find(&id).map(|e| e.status),
+    let entry = match ctx.loop_dir_exists()? {
+        true => ctx.manifest.load_or_default()?.find(&id).cloned(),
         false => None,
     };
-    let Some(status) = status.filter(|_| ctx.worktree_path(&id) == path) else {
+    let Some(entry) = entry.filter(|_| ctx.worktree_path(&id) == path) else {
         return leave_alone(&path, "no run of the manifest has it", out);
     };
+    let pattern = pattern(&ctx)?;
+    if entry.pattern != pattern {
+        return leave_run(
+            &path,
+            &entry,
+            &format!(
+                "its pattern is {:?}, not {pattern:?} (claude.pattern)",
+                entry.pattern
+            ),
+            out,
+        );
+    }
+    if owner_of(&ctx, &entry).is_none() {
+        return leave_run(
+            &path,
+            &entry,
+            "claude-hook create did not make it (its worktree has no record of that)",
+            out,
+        );
+    }
+    let status = entry.status;
     // Claude Code is done with the run: an active run becomes stale (logged
     // as a mark), since removal never takes an active run.
     if status == Status::Active {
@@ -202,6 +305,22 @@ fn locate(path: &Path) -> Option<(PathBuf, String, PathBuf)> {
     let loop_dir = loop_dir.canonicalize().ok()?;
     let root = loop_dir.parent()?.to_path_buf();
     Some((root, id.to_owned(), loop_dir.join(id)))
+}
+
+/// A run the hook did not make: not marked, not removed.
+fn leave_run(
+    path: &Path,
+    entry: &Entry,
+    why: &str,
+    out: &mut Out<'_>,
+) -> std::result::Result<(), Fail> {
+    out.note(format_args!(
+        "git-loop: run {} at {} was not made by claude-hook ({}); left alone, not marked or removed",
+        entry.id,
+        path.display(),
+        crate::style::escape(why)
+    ));
+    Ok(())
 }
 
 fn leave_alone(path: &Path, why: &str, out: &mut Out<'_>) -> std::result::Result<(), Fail> {

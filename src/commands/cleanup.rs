@@ -209,7 +209,7 @@ pub(crate) fn reclaim(
     let mut refused = Vec::new();
     let selected = match pre_command {
         Some(command) if !dry_run => {
-            let (kept, no) = hook::run_pre_command(ctx, command, selected, &remover, out)?;
+            let (kept, no) = hook::run_pre_command(ctx, &command, selected, &remover, out)?;
             refused = no;
             kept
         }

@@ -10,7 +10,7 @@
 use serde::Serialize;
 
 use crate::commands::Ctx;
-use crate::config::keys::{TOML_CLEANUP_RECYCLE, TOML_POOL_SIZE, TOML_TRASH_KEEP};
+use crate::config::keys::{TOML_CLEANUP_RECYCLE, TOML_POOL_KEEP, TOML_POOL_SIZE, TOML_TRASH_KEEP};
 use crate::config::{
     TOML_BASE, TOML_CLAUDE_PATTERN, TOML_CLEANUP_DELETE_MERGED, TOML_CLEANUP_OLDER_THAN,
     TOML_CLEANUP_PRE_COMMAND, TOML_CLEANUP_SALVAGE, TOML_CLEANUP_STATUS, TOML_CREATE_COPY,
@@ -56,6 +56,8 @@ pub struct ConfigReport {
     pub pool_size: Shown<usize>,
     #[serde(rename = "trash.keep")]
     pub trash_keep: Shown<String>,
+    #[serde(rename = "pool.keep")]
+    pub pool_keep: Shown<Vec<String>>,
 }
 
 impl Report for ConfigReport {
@@ -139,6 +141,15 @@ impl Report for ConfigReport {
                 TOML_TRASH_KEEP,
                 self.trash_keep.value.clone(),
                 &self.trash_keep.source,
+            ),
+            (
+                TOML_POOL_KEEP,
+                if self.pool_keep.value.is_empty() {
+                    "(none)".to_owned()
+                } else {
+                    self.pool_keep.value.join(" ")
+                },
+                &self.pool_keep.source,
             ),
         ];
         // Values and sources come from files, git config and the
@@ -254,6 +265,10 @@ pub fn run(ctx: &Ctx) -> Result<ConfigReport> {
         trash_keep: Shown {
             value: cutoff_text(s.trash_keep.value),
             source: s.trash_keep.origin.to_string(),
+        },
+        pool_keep: Shown {
+            value: s.pool_keep.value.clone(),
+            source: s.pool_keep.origin.to_string(),
         },
     })
 }

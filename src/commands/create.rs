@@ -290,7 +290,7 @@ pub fn run(ctx: &Ctx, args: &CreateArgs, out: &mut Out<'_>) -> Result<CreateRepo
     report.say_done(out);
     if let Some(command) = post_command {
         let outcome = crate::hooks::run(
-            command,
+            &command,
             &report.abs_path,
             &crate::hooks::env_for(id, ctx.repo.root(), &report.abs_path, &branch),
         )?;

@@ -2,8 +2,13 @@
 //! `.git-loop.toml` to run, for its current content.
 //!
 //! Records the file's git blob id in `<git common dir>/git-loop/trusted` (see
-//! [`crate::hooks`]). Any later change to the file needs trusting again. The
-//! file must be valid configuration: an invalid file is refused, not trusted.
+//! [`crate::hooks`]), with the blob id of every file of the work tree its
+//! hooks name (`./setup.sh`, `scripts/x.py`). Any later change to the TOML,
+//! or to one of those files, needs trusting again. Not covered, and said so
+//! in the output: what those files run or read in turn, and what a hook
+//! reaches without naming it (a variable, an absolute path, `make`'s
+//! `Makefile`, programs on `PATH`). The file must be valid configuration: an
+//! invalid file is refused, not trusted.
 
 use serde::Serialize;
 
@@ -23,6 +28,9 @@ pub struct TrustReport {
     pub already_trusted: bool,
     /// The hooks it sets, by key.
     pub hooks: std::collections::BTreeMap<&'static str, String>,
+    /// The files of the work tree the hooks name, trusted with it: path
+    /// (relative to the top level) → git blob id.
+    pub files: std::collections::BTreeMap<String, String>,
 }
 
 impl Report for TrustReport {
@@ -42,6 +50,28 @@ impl Report for TrustReport {
         for (key, command) in &self.hooks {
             writeln!(out.stdout, "  {key} = {}", crate::style::escape(command))?;
         }
+        if self.hooks.is_empty() {
+            return Ok(());
+        }
+        if self.files.is_empty() {
+            writeln!(out.stdout, "its hooks name no file of the work tree")?;
+        } else {
+            writeln!(out.stdout, "trusted with the files its hooks name:")?;
+            for (path, blob) in &self.files {
+                let short = &blob[..blob.len().min(12)];
+                writeln!(
+                    out.stdout,
+                    "  {} (blob {short})",
+                    crate::style::escape(path)
+                )?;
+            }
+        }
+        writeln!(
+            out.stdout,
+            "covered: this file and the files above; a change to any of them needs `git loop trust` again.\n\
+             not covered: what those files run or read in turn, and what a hook reaches without naming it\n\
+             (through a variable, an absolute path, a tool's own input such as make's Makefile, or PATH)."
+        )?;
         Ok(())
     }
 }
@@ -65,14 +95,17 @@ pub fn run(ctx: &Ctx) -> Result<TrustReport> {
     if let Some(c) = raw.cleanup.pre_command.filter(|c| !c.trim().is_empty()) {
         hooks.insert(TOML_CLEANUP_PRE_COMMAND, c);
     }
-    let already_trusted = crate::hooks::is_trusted(ctx.repo.common_dir(), &blob)?;
+    let commands: Vec<&str> = hooks.values().map(String::as_str).collect();
+    let files = crate::hooks::named_files(&commands, root)?;
+    let already_trusted = crate::hooks::is_trusted_with(ctx.repo.common_dir(), &blob, &files)?;
     if !already_trusted {
-        crate::hooks::trust(ctx.repo.common_dir(), &blob)?;
+        crate::hooks::trust(ctx.repo.common_dir(), &blob, &files)?;
     }
     Ok(TrustReport {
         file: ".git-loop.toml".to_owned(),
         blob,
         already_trusted,
         hooks,
+        files,
     })
 }

@@ -128,9 +128,25 @@ pub const TRASH_KEEP: Key = Key {
 };
 /// 30 days.
 pub const DEFAULT_TRASH_KEEP: jiff::SignedDuration = jiff::SignedDuration::from_hours(30 * 24);
+// --- pool.keep (self-contained block) ---
+/// The ignored files a recycled worktree keeps for the next run (gitignore
+/// patterns); every other ignored file is removed before it goes back into
+/// the pool.
+pub const POOL_KEEP: Key = Key {
+    toml: "pool.keep",
+    git: "loop.poolKeep",
+    env: "GIT_LOOP_POOL_KEEP",
+};
+/// The build and dependency directories people keep warm: Rust/Maven
+/// `target/`, npm `node_modules/`, Python `.venv/`, CMake/Gradle `build/`,
+/// Gradle's `.gradle/`.
+pub const DEFAULT_POOL_KEEP: [&str; 5] =
+    ["target/", "node_modules/", ".venv/", "build/", ".gradle/"];
+pub const TOML_POOL_KEEP: &str = POOL_KEEP.toml;
+// --- end pool.keep ---
 
 /// Every setting, in the order `git loop config` shows them.
-pub const ALL: [Key; 14] = [
+pub const ALL: [Key; 15] = [
     BASE,
     CLEANUP_STATUS,
     CLEANUP_OLDER_THAN,
@@ -145,6 +161,7 @@ pub const ALL: [Key; 14] = [
     CLEANUP_RECYCLE,
     POOL_SIZE,
     TRASH_KEEP,
+    POOL_KEEP,
 ];
 
 /// The TOML key paths by themselves (the names messages and reports use).

@@ -49,12 +49,14 @@ pub fn defaults() -> Layer {
             cleanup_recycle: Some(keys::DEFAULT_CLEANUP_RECYCLE),
             pool_size: Some(keys::DEFAULT_POOL_SIZE),
             trash_keep: Some(keys::DEFAULT_TRASH_KEEP),
+            pool_keep: Some(keys::DEFAULT_POOL_KEEP.map(str::to_owned).to_vec()),
         },
     }
 }
 
 /// The environment layer: one per variable set (an empty variable counts
-/// as unset). `GIT_LOOP_CREATE_COPY` is comma-separated.
+/// as unset). `GIT_LOOP_CREATE_COPY` and `GIT_LOOP_POOL_KEEP` are
+/// comma-separated.
 pub fn env() -> Result<Vec<Layer>> {
     let mut out = Vec::new();
     for key in keys::ALL {

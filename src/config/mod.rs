@@ -74,6 +74,8 @@ pub struct Settings {
     pub pool_size: Sourced<usize>,
     /// How long the trash keeps an entry (later cleanups drop older ones).
     pub trash_keep: Sourced<SignedDuration>,
+    /// The ignored files a recycled worktree keeps (gitignore patterns).
+    pub pool_keep: Sourced<Vec<String>>,
     /// The repository's `.git-loop.toml` as it was read for these settings;
     /// `None` when there is none.
     pub repo_file: Option<TomlFile>,
@@ -136,6 +138,7 @@ impl Settings {
             cleanup_recycle: pick(&all, |v| v.cleanup_recycle.as_ref()).expect(SET),
             pool_size: pick(&all, |v| v.pool_size.as_ref()).expect(SET),
             trash_keep: pick(&all, |v| v.trash_keep.as_ref()).expect(SET),
+            pool_keep: pick(&all, |v| v.pool_keep.as_ref()).expect(SET),
             repo_file: None,
             repo_file_id: None,
         }
@@ -191,6 +194,7 @@ mod tests {
         );
         assert_eq!(example.pool_size.value, defaults.pool_size.value);
         assert_eq!(example.trash_keep.value, defaults.trash_keep.value);
+        assert_eq!(example.pool_keep.value, defaults.pool_keep.value);
         // It is read as a file, not taken for the defaults.
         assert_eq!(example.base.origin, Origin::UserFile(path));
     }

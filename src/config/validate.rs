@@ -50,6 +50,7 @@ pub struct RawClaude {
 #[serde(rename_all = "kebab-case", deny_unknown_fields)]
 pub struct RawPool {
     pub size: Option<SizeValue>,
+    pub keep: Option<Vec<String>>,
 }
 
 /// `pool.size`: a number from TOML, text from git config and the environment.
@@ -112,6 +113,7 @@ pub struct Values {
     pub cleanup_recycle: Option<bool>,
     pub pool_size: Option<usize>,
     pub trash_keep: Option<SignedDuration>,
+    pub pool_keep: Option<Vec<String>>,
 }
 
 /// Where a value being checked was set: its layer, its key, and its line
@@ -191,6 +193,7 @@ impl Raw {
             keys::TOML_CREATE_IGNORE_FILE => raw.create.ignore_file = Some(text),
             keys::TOML_CLAUDE_PATTERN => raw.claude.pattern = Some(text),
             keys::TOML_TRASH_KEEP => raw.trash.keep = Some(text),
+            keys::TOML_POOL_KEEP => raw.pool.keep = Some(items),
             other => unreachable!("a key without a raw field: {other}"),
         }
         Ok(raw)
@@ -260,6 +263,19 @@ impl Raw {
                 )
             }
         };
+        // pool.keep: gitignore patterns of paths inside the worktree, as
+        // create.copy's.
+        let pool_keep = match self.pool.keep {
+            None => None,
+            Some(list) => {
+                let at = at(keys::POOL_KEEP);
+                Some(
+                    list.iter()
+                        .map(|p| copy_pattern(p, &at))
+                        .collect::<Result<Vec<_>>>()?,
+                )
+            }
+        };
         let create_ignore_file = match self.create.ignore_file {
             None => None,
             Some(text) => Some(IgnoreFile::parse(text.trim()).ok_or_else(|| {
@@ -295,6 +311,7 @@ impl Raw {
                 Some(v) => Some(pool_size(&v, &at(keys::POOL_SIZE))?),
             },
             trash_keep,
+            pool_keep,
         })
     }
 }

@@ -266,3 +266,96 @@ fn the_pattern_is_the_claude_pattern_setting() {
     assert!(run.stderr.contains("claude.pattern"), "{}", run.stderr);
     assert_eq!(repo.ids(), ["r1"]);
 }
+
+#[test]
+fn create_never_hands_out_a_persons_run_and_remove_never_takes_one() {
+    let repo = TestRepo::new();
+    repo.run(["create", "fix-login", "--pattern", "human"]).ok();
+    std::fs::write(repo.wt("fix-login").join("mine"), "a person's work\n").unwrap();
+    // Claude Code's `fix/login` makes the id `fix-login`: a person's run.
+    let payload = create_payload(&repo, "name", "fix/login");
+    let first = hook(&repo, &repo.root, "create", &payload);
+    first.ok();
+    assert_eq!(
+        first.stdout,
+        format!("{}\n", repo.wt("fix-login-2").display())
+    );
+    assert!(first.stderr.contains("fix-login-2"), "{}", first.stderr);
+    assert_eq!(repo.status_of("fix-login").as_deref(), Some("active"));
+    assert_eq!(
+        repo.manifest().find_id("worktrees", "fix-login-2")["pattern"],
+        "claude-code"
+    );
+    // The same name again: the hook's own run, reused.
+    let again = hook(&repo, &repo.root, "create", &payload);
+    again.ok();
+    assert_eq!(again.stdout, first.stdout);
+    assert_eq!(events(&repo, "fix-login-2"), ["create", "reuse"]);
+    // Another name that makes the same id gets a run of its own.
+    let other = hook(
+        &repo,
+        &repo.root,
+        "create",
+        &create_payload(&repo, "name", "fix login"),
+    );
+    other.ok();
+    assert_eq!(
+        other.stdout,
+        format!("{}\n", repo.wt("fix-login-3").display())
+    );
+
+    // Remove of the person's run: left alone, not marked, not removed.
+    let run = hook(
+        &repo,
+        &repo.root,
+        "remove",
+        &remove_payload(&repo.wt("fix-login")),
+    );
+    run.ok();
+    assert!(run.stderr.contains("left alone"), "{}", run.stderr);
+    assert!(run.stderr.contains("\"human\""), "{}", run.stderr);
+    assert_eq!(repo.status_of("fix-login").as_deref(), Some("active"));
+    assert!(repo.wt("fix-login").join("mine").is_file());
+    assert_eq!(events(&repo, "fix-login"), ["create"]);
+
+    // A run of the hook's pattern that the hook did not make: left alone too.
+    repo.run(["create", "by-hand", "--pattern", "claude-code"])
+        .ok();
+    let run = hook(
+        &repo,
+        &repo.root,
+        "remove",
+        &remove_payload(&repo.wt("by-hand")),
+    );
+    run.ok();
+    assert!(run.stderr.contains("left alone"), "{}", run.stderr);
+    assert_eq!(repo.status_of("by-hand").as_deref(), Some("active"));
+    assert!(repo.wt("by-hand").is_dir());
+
+    // The hook's own run is removed as before.
+    hook(
+        &repo,
+        &repo.root,
+        "remove",
+        &remove_payload(&repo.wt("fix-login-2")),
+    )
+    .ok();
+    assert!(!repo.wt("fix-login-2").exists());
+}
+
+#[test]
+fn create_never_adopts_a_persons_leftover_branch() {
+    let repo = TestRepo::new();
+    repo.git(["branch", "loop/notes"]);
+    let tip = repo.git(["rev-parse", "loop/notes"]);
+    let run = hook(
+        &repo,
+        &repo.root,
+        "create",
+        &create_payload(&repo, "name", "notes"),
+    );
+    run.ok();
+    assert_eq!(run.stdout, format!("{}\n", repo.wt("notes-2").display()));
+    assert!(!repo.wt("notes").exists());
+    assert_eq!(repo.git(["rev-parse", "loop/notes"]), tip);
+}

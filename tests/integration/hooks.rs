@@ -253,3 +253,96 @@ fn trust_refuses_a_missing_or_invalid_file() {
     assert!(run.stderr.contains(".git-loop.toml"), "{}", run.stderr);
     assert!(!repo.root.join(".git/git-loop/trusted").exists());
 }
+
+/// A committed `setup.sh` that appends `tag` to a log outside the
+/// repository, and a `.git-loop.toml` whose hooks run it.
+fn script_repo(repo: &TestRepo, log: &std::path::Path, tag: &str) {
+    write_script(repo, &repo.root, log, tag);
+    fs::write(
+        repo.root.join(".git-loop.toml"),
+        "[create]\npost-command = \"sh ./setup.sh\"\n[cleanup]\npre-command = \"sh setup.sh\"\n",
+    )
+    .unwrap();
+    repo.git(["add", "setup.sh", ".git-loop.toml"]);
+    repo.git(["commit", "-qm", "hooks"]);
+}
+
+fn write_script(repo: &TestRepo, dir: &std::path::Path, log: &std::path::Path, tag: &str) {
+    let _ = repo;
+    fs::write(
+        dir.join("setup.sh"),
+        format!("echo {tag} >> '{}'\n", log.display()),
+    )
+    .unwrap();
+}
+
+#[test]
+fn trust_covers_the_files_a_hook_names_and_a_changed_one_is_refused() {
+    let repo = TestRepo::new();
+    let log = repo.base().join("setup.log");
+    script_repo(&repo, &log, "trusted");
+    repo.run(["trust"]).ok();
+    repo.create("r1");
+    assert_eq!(fs::read_to_string(&log).unwrap(), "trusted\n");
+
+    // A pull changes the script, not the TOML: the hook is untrusted.
+    write_script(&repo, &repo.root, &log, "pulled");
+    repo.git(["commit", "-qam", "a pull"]);
+    let run = repo.run(["--json", "create", "r2", "--pattern", "p"]);
+    run.code(1);
+    assert_eq!(run.json()["error"]["code"], "untrusted-hook");
+    assert!(run.stderr.contains("setup.sh"), "{}", run.stderr);
+    assert!(run.stderr.contains("git loop trust"), "{}", run.stderr);
+    assert!(!repo.wt("r2").exists());
+    assert_eq!(fs::read_to_string(&log).unwrap(), "trusted\n");
+
+    // Trusted again, the new content runs; trust says what it covers.
+    let trust = repo.run(["--json", "trust"]);
+    trust.ok();
+    assert_eq!(trust.json()["alreadyTrusted"], false);
+    let blob = repo.git(["hash-object", "setup.sh"]);
+    assert_eq!(trust.json()["files"]["setup.sh"], blob.trim());
+    let human = repo.run(["trust"]);
+    assert!(human.stdout.contains("setup.sh"), "{}", human.stdout);
+    assert!(human.stdout.contains("not covered"), "{}", human.stdout);
+    repo.create("r2");
+    assert_eq!(fs::read_to_string(&log).unwrap(), "trusted\npulled\n");
+}
+
+#[test]
+fn a_named_file_is_checked_where_the_hook_runs() {
+    let repo = TestRepo::new();
+    let log = repo.base().join("setup.log");
+    script_repo(&repo, &log, "trusted");
+    repo.run(["trust"]).ok();
+    // The base has another setup.sh; the main work tree still the trusted one.
+    repo.git(["switch", "-qc", "other"]);
+    write_script(&repo, &repo.root, &log, "other-base");
+    repo.git(["commit", "-qam", "elsewhere"]);
+    repo.git(["switch", "-q", "main"]);
+    let run = repo.run([
+        "--json",
+        "create",
+        "r1",
+        "--pattern",
+        "p",
+        "--base",
+        "other",
+    ]);
+    run.code(1);
+    assert_eq!(run.json()["error"]["code"], "untrusted-hook");
+    assert!(run.stderr.contains("setup.sh"), "{}", run.stderr);
+    assert!(!log.exists(), "the changed script ran");
+
+    // A run that edits the script in its own worktree: cleanup's
+    // pre-command does not run it, and nothing is removed.
+    repo.create("r2");
+    assert_eq!(fs::read_to_string(&log).unwrap(), "trusted\n");
+    write_script(&repo, &repo.wt("r2"), &log, "agent");
+    repo.run(["mark", "r2", "rejected"]).ok();
+    let run = repo.run(["--json", "cleanup"]);
+    run.code(1);
+    assert_eq!(run.json()["error"]["code"], "untrusted-hook");
+    assert!(repo.wt("r2").join("setup.sh").is_file());
+    assert_eq!(fs::read_to_string(&log).unwrap(), "trusted\n");
+}

@@ -477,3 +477,83 @@ fn a_member_an_interrupted_fill_left_half_made_is_never_used_and_is_cleared() {
     assert_eq!(fill.arr("members").len(), 1);
     assert_eq!(repo.registered().len(), 3, "root, run a, one member");
 }
+
+#[test]
+fn a_recycled_worktree_keeps_only_what_pool_keep_names() {
+    let repo = TestRepo::new();
+    repo.git(["config", "loop.poolSize", "1"]);
+    std::fs::write(
+        repo.root.join(".git/info/exclude"),
+        "target/\n.env\n*.log\ncache\n",
+    )
+    .unwrap();
+    repo.create("used");
+    let wt = repo.wt("used");
+    std::fs::create_dir_all(wt.join("target")).unwrap();
+    std::fs::write(wt.join("target/out"), "warm\n").unwrap();
+    std::fs::write(wt.join(".env"), "TOKEN=run-a\n").unwrap();
+    std::fs::write(wt.join("secret.log"), "run a's secret\n").unwrap();
+    // Ignored symlinks to things outside the worktree: removed as links,
+    // never followed.
+    let outside = repo.base().join("outside");
+    std::fs::create_dir_all(&outside).unwrap();
+    std::fs::write(outside.join("keep.txt"), "not the run's\n").unwrap();
+    std::os::unix::fs::symlink(&outside, wt.join("cache")).unwrap();
+    std::os::unix::fs::symlink(outside.join("keep.txt"), wt.join("link.log")).unwrap();
+    repo.run(["mark", "used", "rejected"]).ok();
+
+    let report = repo
+        .run(["--json", "cleanup", "--recycle", "--status", "rejected"])
+        .ok()
+        .json();
+    let note = report.find_id("removed", "used").text("note");
+    assert!(note.starts_with("recycled into the pool"), "{note}");
+    assert_eq!(
+        std::fs::read_to_string(outside.join("keep.txt")).unwrap(),
+        "not the run's\n"
+    );
+
+    let next = repo
+        .run(["--json", "create", "next", "--pattern", "p"])
+        .ok()
+        .json();
+    assert_eq!(next.text("method"), "pooled");
+    let wt = repo.wt("next");
+    assert_eq!(
+        std::fs::read_to_string(wt.join("target/out")).unwrap(),
+        "warm\n"
+    );
+    for gone in [".env", "secret.log", "cache", "link.log"] {
+        assert!(
+            std::fs::symlink_metadata(wt.join(gone)).is_err(),
+            "{gone} was handed to the next run"
+        );
+    }
+    assert!(wt.join("README").is_file());
+    assert_eq!(git_out(&repo, &wt, &["status", "--porcelain"]), "");
+}
+
+#[test]
+fn pool_keep_is_a_setting_and_what_it_does_not_name_is_removed() {
+    let repo = TestRepo::new();
+    let shown = repo.run(["--json", "config"]).ok().json();
+    assert_eq!(
+        shown["pool.keep"]["value"],
+        serde_json::json!(["target/", "node_modules/", ".venv/", "build/", ".gradle/"])
+    );
+    repo.git(["config", "loop.poolSize", "1"]);
+    repo.git(["config", "loop.poolKeep", "node_modules/"]);
+    std::fs::write(repo.root.join(".git/info/exclude"), "target/\n").unwrap();
+    repo.create("used");
+    std::fs::create_dir_all(repo.wt("used").join("target")).unwrap();
+    std::fs::write(repo.wt("used").join("target/out"), "x\n").unwrap();
+    repo.run(["mark", "used", "rejected"]).ok();
+    repo.run(["cleanup", "--recycle", "--status", "rejected"])
+        .ok();
+    let next = repo
+        .run(["--json", "create", "next", "--pattern", "p"])
+        .ok()
+        .json();
+    assert_eq!(next.text("method"), "pooled");
+    assert!(!repo.wt("next").join("target").exists());
+}

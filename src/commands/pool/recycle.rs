@@ -6,14 +6,34 @@
 //! recycled: its verdict is [`remove_worktree`]'s own dry run (registered, not locked, nothing at
 //! risk — no operation in progress, no commit only its HEAD holds, no nested
 //! repository, no process working in it — and clean as `git worktree
-//! remove` judges it). It is then detached at its run's base (`git switch
-//! --detach`, hooks off: only files that differ are written, ignored files —
-//! `target/`, `node_modules/` — stay as a warm cache) and moved to
+//! remove` judges it). Its ignored files are then pruned (below), it is
+//! detached at its run's base (`git switch --detach`, hooks off: only files
+//! that differ are written) and moved to
 //! `.loop-worktrees/.pool/<base>-<suffix>` (`git worktree move`). The run's
 //! branch is kept, as always. Anything that goes wrong on the way falls back
 //! to the usual removal. Runs under cleanup's worktree-operation lock.
+//!
+//! **What the next run inherits.** Only the ignored files `pool.keep` names
+//! (gitignore patterns; by default the warm build and dependency
+//! directories `target/`, `node_modules/`, `.venv/`, `build/`, `.gradle/`).
+//! Every other ignored file — an `.env`, a log, a secret, build output
+//! elsewhere — is removed first, as a plain removal would remove it; the
+//! `create.copy` / `.worktreeinclude` selection is not kept either, since
+//! `create` copies it fresh from the main worktree (and never overwrites, so
+//! a kept copy would shadow the fresh one). The ignored files are listed by
+//! gix's walk with the worktree's own ignore rules, as `git status
+//! --ignored` lists them (an ignored directory as one entry, which a pattern
+//! matches as a whole). Pruning never removes a file the index tracks or an
+//! untracked file that is not ignored (the walk lists neither, and each
+//! entry is checked against the index again), never follows a symlink (a
+//! link is removed as a link, and no entry below a symlinked directory is
+//! touched), and removes nothing at all when the worktree holds a nested
+//! repository (the removal verdict refuses those already; a directory
+//! holding a `.git` met while removing stops the pruning). If any of it
+//! fails, the worktree is removed the usual way instead.
 
 use std::collections::HashMap;
+use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use crate::commands::Ctx;
@@ -28,13 +48,17 @@ pub struct Recycler {
     /// Each selected run's base, resolved before the threads start (a
     /// `gix::Repository` is not `Sync`).
     bases: HashMap<String, gix::ObjectId>,
+    /// `pool.keep`: the ignored files a recycled worktree keeps.
+    keep: Vec<String>,
 }
 
 impl Recycler {
     /// For the runs `selected`, with `pool.size` places less the members
     /// there are. Creates `.loop-worktrees/.pool/` when it recycles at all.
     pub fn new(ctx: &Ctx, selected: &[Entry]) -> Result<Recycler> {
-        let size = ctx.settings()?.pool_size.value;
+        let settings = ctx.settings()?;
+        let size = settings.pool_size.value;
+        let keep = settings.pool_keep.value.clone();
         let have = super::members(&ctx.repo)?.len();
         let bases = selected
             .iter()
@@ -50,6 +74,7 @@ impl Recycler {
         Ok(Recycler {
             slots: AtomicUsize::new(slots),
             bases,
+            keep,
         })
     }
 
@@ -87,7 +112,9 @@ pub fn recycle(r: &Remover<'_>, recycler: &Recycler, id: &str) -> Result<Removal
     }
     let abs = r.loop_dir.join(id);
     let hex = base.to_string();
-    if let Ok(Ok(())) = r.git.switch_quietly(&abs, None, &hex) {
+    if prune_ignored(&abs, &recycler.keep).is_ok()
+        && let Ok(Ok(())) = r.git.switch_quietly(&abs, None, &hex)
+    {
         let name = super::new_name(base);
         let to = super::rel_path(&name);
         if let Ok(Ok(())) = r.git.worktree_move(&crate::runid::rel_path(id), &to) {
@@ -98,4 +125,117 @@ pub fn recycle(r: &Remover<'_>, recycler: &Recycler, id: &str) -> Result<Removal
     }
     recycler.give_back();
     remove_worktree(r, id, false)
+}
+
+/// Remove every ignored file of the worktree at `abs` that `keep` does not
+/// select (see the module doc). `Err` (with why) stops at the first doubt:
+/// the caller then removes the worktree the usual way.
+fn prune_ignored(abs: &Path, keep: &[String]) -> std::result::Result<(), String> {
+    use gix::bstr::ByteSlice;
+    use gix::dir::entry::{Kind, Status};
+    use gix::dir::walk::EmissionMode;
+    let repo = gix::open(abs).map_err(|e| e.to_string())?;
+    let index = repo.index_or_empty().map_err(|e| e.to_string())?;
+    let options = repo
+        .dirwalk_options()
+        .map_err(|e| e.to_string())?
+        .emit_untracked(EmissionMode::Matching)
+        .emit_ignored(Some(EmissionMode::CollapseDirectory))
+        .emit_tracked(false)
+        .recurse_repositories(false)
+        .emit_pruned(false);
+    let mut collect = gix::dir::walk::delegate::Collect::default();
+    let none: [&gix::bstr::BStr; 0] = [];
+    repo.dirwalk(
+        &index,
+        none,
+        &std::sync::atomic::AtomicBool::new(false),
+        options,
+        &mut collect,
+    )
+    .map_err(|e| e.to_string())?;
+    let keep = gix::ignore::Search::from_overrides(
+        keep.iter().map(std::ffi::OsString::from),
+        gix::ignore::search::Ignore::default(),
+    );
+    let mut doomed = Vec::new();
+    for (entry, _) in collect.unorded_entries {
+        let rela = entry.rela_path;
+        if matches!(entry.disk_kind, Some(Kind::Repository)) {
+            return Err(format!("{rela} is a nested repository"));
+        }
+        if !matches!(entry.status, Status::Ignored(_)) {
+            continue;
+        }
+        if rela.split_str("/").next() == Some(b".git".as_slice()) {
+            return Err(format!("{rela} is inside .git"));
+        }
+        let is_dir = match entry.disk_kind {
+            Some(Kind::Directory) => true,
+            Some(Kind::File | Kind::Symlink) => false,
+            _ => continue, // gone meanwhile
+        };
+        let kept = keep
+            .pattern_matching_relative_path(
+                rela.as_bstr(),
+                Some(is_dir),
+                gix::glob::pattern::Case::Sensitive,
+            )
+            .is_some_and(|m| !m.pattern.is_negative());
+        if kept {
+            continue;
+        }
+        // Never a path the index tracks, nor a directory holding one.
+        let tracked = index.entries().iter().any(|e| {
+            let path = e.path(&index);
+            path == rela || (path.starts_with(&rela) && path.get(rela.len()) == Some(&b'/'))
+        });
+        if tracked {
+            return Err(format!("{rela} is tracked"));
+        }
+        let rel = rela
+            .to_str()
+            .map_err(|_| format!("{rela} is not UTF-8"))?
+            .to_owned();
+        doomed.push(rel);
+    }
+    doomed.sort();
+    for rel in doomed {
+        // Every directory on the way is a real directory of the worktree.
+        let mut at = abs.to_path_buf();
+        let parts: Vec<&str> = rel.split('/').collect();
+        for part in &parts[..parts.len() - 1] {
+            at.push(part);
+            let meta = std::fs::symlink_metadata(&at).map_err(|e| e.to_string())?;
+            if !meta.is_dir() {
+                return Err(format!("{} is not a directory", at.display()));
+            }
+        }
+        remove_tree(&abs.join(&rel)).map_err(|e| format!("{rel}: {e}"))?;
+    }
+    Ok(())
+}
+
+/// Remove `path`: a symlink or file as itself, a directory with what it
+/// holds — refusing a directory that holds a `.git` (a repository).
+fn remove_tree(path: &Path) -> std::io::Result<()> {
+    let meta = match std::fs::symlink_metadata(path) {
+        Ok(meta) => meta,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        Err(e) => return Err(e),
+    };
+    if !meta.is_dir() {
+        return std::fs::remove_file(path);
+    }
+    for entry in std::fs::read_dir(path)? {
+        let entry = entry?;
+        if entry.file_name() == ".git" {
+            return Err(std::io::Error::other(format!(
+                "{} holds a repository",
+                path.display()
+            )));
+        }
+        remove_tree(&entry.path())?;
+    }
+    std::fs::remove_dir(path)
 }
