@@ -244,3 +244,23 @@ pub fn half_removed_permit(
         kept: Vec::new(),
     })
 }
+
+/// Leave to delete the ignored files of `.loop-worktrees/<id>` that a
+/// recycled worktree does not keep (`pool.keep`, see
+/// `commands::pool::recycle`): the same at-risk checks as a removal (nothing
+/// in progress, no nested repository, nobody working in it, …). `None`:
+/// something is at risk, and the worktree is removed (or kept) the usual way.
+pub fn prune_permit(
+    checks: &Checks,
+    id: &str,
+    wt: &crate::git::repo::Worktree,
+    abs: &Path,
+) -> Result<Option<Permit>> {
+    if check(checks, wt, abs)?.is_some() {
+        return Ok(None);
+    }
+    Ok(Some(Permit {
+        what: Target::Worktree(crate::runid::rel_path(id)),
+        kept: Vec::new(),
+    }))
+}

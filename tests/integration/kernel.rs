@@ -160,6 +160,23 @@ fn no_destroying_path_bypasses_the_safety_kernel() {
                 "src/{path} removes directories outside the kernel's rules"
             );
         }
+        // A file of a worktree is deleted only under a permit: the files
+        // that delete anything else delete git-loop's own (locks, temp
+        // files, a copy it made and failed to finish).
+        if code.contains("remove_file(") {
+            let own = [
+                "manifest/file.rs",
+                "lock/mutex.rs",
+                "signals.rs",
+                "worktree/salvage/build.rs",
+                "worktree/run_lock.rs",
+                "copy/files.rs",
+            ];
+            assert!(
+                own.contains(&path.as_str()) || code.contains("permit"),
+                "src/{path} deletes files without the kernel's permit"
+            );
+        }
     }
     // Every path that removes a worktree or deletes a branch was found: the
     // removal, the leftover's finish, create's two rollbacks, and the

@@ -112,7 +112,14 @@ pub fn recycle(r: &Remover<'_>, recycler: &Recycler, id: &str) -> Result<Removal
     }
     let abs = r.loop_dir.join(id);
     let hex = base.to_string();
-    if prune_ignored(&abs, &recycler.keep).is_ok()
+    // The safety kernel's leave to delete its ignored files: checked again
+    // now (the dry run above may be a moment old).
+    let permit = match r.registration(id) {
+        Some(wt) => crate::safety::worktree::prune_permit(&r.checks, id, wt, &abs)?,
+        None => None,
+    };
+    if let Some(permit) = permit
+        && prune_ignored(&abs, &recycler.keep, &permit).is_ok()
         && let Ok(Ok(())) = r.git.switch_quietly(&abs, None, &hex)
     {
         let name = super::new_name(base);
@@ -130,8 +137,19 @@ pub fn recycle(r: &Remover<'_>, recycler: &Recycler, id: &str) -> Result<Removal
 /// Remove every ignored file of the worktree at `abs` that `keep` does not
 /// select (see the module doc). `Err` (with why) stops at the first doubt:
 /// the caller then removes the worktree the usual way.
-fn prune_ignored(abs: &Path, keep: &[String]) -> std::result::Result<(), String> {
+fn prune_ignored(
+    abs: &Path,
+    keep: &[String],
+    permit: &crate::safety::Permit,
+) -> std::result::Result<(), String> {
     use gix::bstr::ByteSlice;
+    let rel = abs
+        .file_name()
+        .map(|n| crate::runid::rel_path(&n.to_string_lossy()))
+        .unwrap_or_default();
+    if !permit.covers_worktree(&rel) {
+        return Err("no permit to prune it".into());
+    }
     use gix::dir::entry::{Kind, Status};
     use gix::dir::walk::EmissionMode;
     let repo = gix::open(abs).map_err(|e| e.to_string())?;
