@@ -235,6 +235,7 @@ fn bash_completes_git_loop_through_gits_own_completion() {
             "restore",
             "run",
             "schema",
+            "trash",
             "trust"
         ]
     );
