@@ -45,4 +45,5 @@ mod salvage;
 mod schema;
 mod shell;
 mod sparse;
+mod storm;
 mod warm_pool;
