@@ -49,4 +49,5 @@ mod salvage;
 mod schema;
 mod shell;
 mod sparse;
+mod storm;
 mod warm_pool;
