@@ -203,12 +203,10 @@ pub fn delete(
         kept: vec![trash_ref.clone()],
     };
     if let Err(e) = crate::safety::exec::delete_branch(repo, branch, tip, &permit) {
-        // Not deleted: the trash entry is not needed (the branch holds it).
-        if let Ok(entries) = trash::list(repo.gix())
-            && let Some(entry) = entries.iter().find(|e| e.refname == trash_ref)
-        {
-            let _ = trash::drop_entry(repo.gix(), entry);
-        }
+        // Not deleted. The trash entry stays: it may not be this process's
+        // alone (two deleters of one branch in one second write the same
+        // name, and the other's delete may have succeeded), and an entry a
+        // branch also holds costs nothing; it expires with the rest.
         if repo.branch_target(branch)? == Some(tip) {
             return Err(e);
         }
