@@ -227,8 +227,14 @@ pub fn restore(
 pub fn drop_entries(ctx: &Ctx, entries: Vec<Entry>, why: &str, out: &mut Out<'_>) -> Vec<Entry> {
     let mut dropped = Vec::new();
     let mut events = Vec::new();
+    // One transaction for them all; one by one when it cannot be had.
+    let all = entries.len() > 1 && trash::drop_all(ctx.repo.gix(), &entries).is_ok();
     for e in entries {
-        match trash::drop_entry(ctx.repo.gix(), &e) {
+        let result = match all {
+            true => Ok(()),
+            false => trash::drop_entry(ctx.repo.gix(), &e),
+        };
+        match result {
             Ok(()) => {
                 let mut event = crate::events::Event::new(
                     crate::events::EventKind::TrashExpire,

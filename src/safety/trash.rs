@@ -313,6 +313,28 @@ pub fn drop_entry(repo: &gix::Repository, entry: &Entry) -> Result<()> {
     Ok(())
 }
 
+/// Drop every one of `entries` in one ref transaction, each a
+/// compare-and-swap on its tip: all go, or (an entry changed meanwhile, a
+/// ref git cannot lock) none does and the caller drops them one by one.
+pub fn drop_all(repo: &gix::Repository, entries: &[Entry]) -> Result<()> {
+    let mut edits = Vec::with_capacity(entries.len());
+    for entry in entries {
+        let full: FullName = entry.refname.as_str().try_into().map_err(repo_err)?;
+        let tip = gix::ObjectId::from_hex(entry.tip.as_bytes()).map_err(repo_err)?;
+        edits.push(RefEdit {
+            change: Change::Delete {
+                expected: PreviousValue::MustExistAndMatch(Target::Object(tip)),
+                log: RefLog::AndReference,
+            },
+            name: full,
+            deref: false,
+        });
+    }
+    repo.edit_references(edits)
+        .map_err(|e| Error::Repository(format!("could not drop the entries: {e}")))?;
+    Ok(())
+}
+
 /// The entries kept before `now − keep`.
 pub fn older_than(entries: &[Entry], now: Timestamp, keep: jiff::SignedDuration) -> Vec<&Entry> {
     let cutoff = crate::time::cutoff_instant(now, keep);

@@ -547,3 +547,30 @@ fn the_trash_expires_after_trash_keep_and_empties_on_demand() {
     let shown = repo.run(["--json", "config"]).json();
     assert_eq!(shown["trash.keep"]["value"], "12h");
 }
+
+/// `trash empty` drops many entries in one transaction, each logged.
+#[test]
+fn trash_empty_drops_every_entry_and_logs_each() {
+    let repo = TestRepo::new();
+    for id in ["a", "b", "c"] {
+        repo.create(id).ok();
+        commit(&repo, &repo.wt(id), id, "x\n");
+        repo.run(["mark", id, "rejected"]).ok();
+    }
+    TestRepo::output(
+        repo.command()
+            .env("GIT_LOOP_TEST_FORCE_MERGED", "1")
+            .args(["cleanup", "--delete-merged-branches"]),
+    )
+    .ok();
+    let doc = repo.run(["--json", "trash"]).json();
+    assert_eq!(doc.arr("trash").len(), 3, "{doc}");
+    let run = repo.run(["--json", "trash", "empty"]);
+    run.ok();
+    assert_eq!(run.json().arr("trash").len(), 3);
+    let doc = repo.run(["--json", "trash"]).json();
+    assert!(doc.arr("trash").is_empty(), "{doc}");
+    assert!(repo.git(["for-each-ref", "refs/loop/trash/"]).is_empty());
+    let log = fs::read_to_string(repo.loop_dir().join("events.jsonl")).unwrap();
+    assert_eq!(log.matches("\"trash-expire\"").count(), 3, "{log}");
+}
