@@ -52,7 +52,7 @@ use std::path::Path;
 
 use crate::error::{Error, Result};
 use crate::git::cmd::Git;
-use verify::{Stamp, check_index, contained_in_a_ref, head_commit, refuse_state, tree_of, walk};
+use verify::{Stamp, check_index, head_commit, refuse_state, tree_of, walk};
 
 /// How [`finish_if_only_git`] ended.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -84,7 +84,7 @@ pub fn finish_if_only_git(
     if let Some(why) = refuse_state(admin_dir) {
         return Ok(Finish::Refused(why));
     }
-    if detached && !contained_in_a_ref(repo, head)? {
+    if detached && !crate::safety::held_by_a_ref(repo, head, None)? {
         return Ok(Finish::Refused(format!(
             "its detached HEAD {} is on no branch or tag",
             short(head)

@@ -92,37 +92,6 @@ pub(super) fn refuse_state(admin_dir: &Path) -> Option<String> {
         .map(|(name, _)| format!("an operation is in progress in it ({name})"))
 }
 
-/// Whether `commit` is contained in some ref that holds commits for good
-/// (the safety kernel's set: branches, tags, remote-tracking branches,
-/// `refs/loop/` but the trash).
-pub(super) fn contained_in_a_ref(repo: &gix::Repository, commit: gix::ObjectId) -> Result<bool> {
-    let platform = repo.references().map_err(repo_err)?;
-    for prefix in crate::safety::holding_prefixes() {
-        for reference in platform.prefixed(prefix).map_err(repo_err)? {
-            let Ok(mut reference) = reference else {
-                continue;
-            };
-            if !crate::safety::holds_for_good(reference.name().as_bstr()) {
-                continue;
-            }
-            let Ok(tip) = reference.peel_to_commit() else {
-                continue;
-            };
-            let tip = tip.id;
-            if tip == commit
-                || repo
-                    .merge_base(commit, tip)
-                    .ok()
-                    .flatten()
-                    .is_some_and(|b| b.detach() == commit)
-            {
-                return Ok(true);
-            }
-        }
-    }
-    Ok(false)
-}
-
 /// Every blob and symlink of `commit`'s tree by path: (is a symlink, id).
 pub(super) type Tree = HashMap<BString, (bool, gix::ObjectId)>;
 

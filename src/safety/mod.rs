@@ -108,6 +108,40 @@ pub fn holds_for_good(full_name: &[u8]) -> bool {
     !full_name.starts_with(trash::PREFIX.as_bytes())
 }
 
+/// Whether a ref that holds commits for good (see [`holding_prefixes`]),
+/// other than `except` (a full ref name), contains `commit`.
+pub fn held_by_a_ref(
+    repo: &gix::Repository,
+    commit: gix::ObjectId,
+    except: Option<&str>,
+) -> crate::error::Result<bool> {
+    let err = |e: &dyn std::fmt::Display| crate::error::Error::Repository(e.to_string());
+    let platform = repo.references().map_err(|e| err(&e))?;
+    for prefix in holding_prefixes() {
+        for r in platform.prefixed(prefix).map_err(|e| err(&e))? {
+            let Ok(mut r) = r else { continue };
+            let name = r.name().as_bstr();
+            if !holds_for_good(name) || except.is_some_and(|x| name == x) {
+                continue;
+            }
+            let Ok(tip) = r.peel_to_commit() else {
+                continue;
+            };
+            let tip = tip.id;
+            if tip == commit
+                || repo
+                    .merge_base(commit, tip)
+                    .ok()
+                    .flatten()
+                    .is_some_and(|b| b.detach() == commit)
+            {
+                return Ok(true);
+            }
+        }
+    }
+    Ok(false)
+}
+
 /// Leave to delete `branch`, which this process created at `made_at` and
 /// is undoing (a create's rollback), only while it still points there and
 /// its reflog says it was created there (or, without a reflog, while
@@ -129,30 +163,8 @@ pub fn rollback_branch(
         return None;
     }
     let created_here = crate::git::merged::branch_start(repo, branch) == Some(made_at);
-    let held_elsewhere = || -> Option<bool> {
-        let platform = repo.references().ok()?;
-        for prefix in holding_prefixes() {
-            for r in platform.prefixed(prefix).ok()? {
-                let Ok(mut r) = r else { continue };
-                if r.name().as_bstr() == name.as_str() || !holds_for_good(r.name().as_bstr()) {
-                    continue;
-                }
-                let Ok(id) = r.peel_to_id() else { continue };
-                let id = id.detach();
-                if id == made_at
-                    || repo
-                        .merge_base(made_at, id)
-                        .ok()
-                        .flatten()
-                        .is_some_and(|b| b.detach() == made_at)
-                {
-                    return Some(true);
-                }
-            }
-        }
-        Some(false)
-    };
-    (created_here || held_elsewhere() == Some(true)).then(|| Permit {
+    let held_elsewhere = || held_by_a_ref(repo, made_at, Some(&name)).unwrap_or(false);
+    (created_here || held_elsewhere()).then(|| Permit {
         what: Target::Branch(branch.to_owned(), made_at),
         kept: Vec::new(),
     })

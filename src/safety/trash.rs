@@ -172,8 +172,11 @@ fn parse_stamp(text: &str) -> Option<Timestamp> {
 }
 
 /// Keep `what` in the trash; returns the new ref's full name. Never
-/// overwrites an entry: a name taken already (the same original kept twice
-/// in one second) gets the next `.N`.
+/// overwrites an entry: a name taken by another tip gets the next `.N`. A
+/// name already holding this very tip is shared (gix accepts "must not
+/// exist" for a ref that already points where it would): two deleters of
+/// one branch in one second keep one entry, which is why a failed delete
+/// never drops it.
 pub fn keep(repo: &gix::Repository, what: &Keep) -> Result<String> {
     let at = crate::time::now();
     let stamp = stamp(at);
@@ -299,18 +302,7 @@ pub fn find<'a>(entries: &'a [Entry], name: &str) -> Option<&'a Entry> {
 /// Drop `entry` (compare-and-swap on its tip: an entry changed meanwhile is
 /// left alone and reported).
 pub fn drop_entry(repo: &gix::Repository, entry: &Entry) -> Result<()> {
-    let full: FullName = entry.refname.as_str().try_into().map_err(repo_err)?;
-    let tip = gix::ObjectId::from_hex(entry.tip.as_bytes()).map_err(repo_err)?;
-    repo.edit_reference(RefEdit {
-        change: Change::Delete {
-            expected: PreviousValue::MustExistAndMatch(Target::Object(tip)),
-            log: RefLog::AndReference,
-        },
-        name: full,
-        deref: false,
-    })
-    .map_err(|e| Error::Repository(format!("could not drop {}: {e}", entry.refname)))?;
-    Ok(())
+    drop_all(repo, std::slice::from_ref(entry))
 }
 
 /// Drop every one of `entries` in one ref transaction, each a
@@ -330,8 +322,13 @@ pub fn drop_all(repo: &gix::Repository, entries: &[Entry]) -> Result<()> {
             deref: false,
         });
     }
-    repo.edit_references(edits)
-        .map_err(|e| Error::Repository(format!("could not drop the entries: {e}")))?;
+    repo.edit_references(edits).map_err(|e| {
+        let what = match entries {
+            [one] => one.refname.clone(),
+            many => format!("{} trash entries", many.len()),
+        };
+        Error::Repository(format!("could not drop {what}: {e}"))
+    })?;
     Ok(())
 }
 

@@ -1,7 +1,9 @@
-//! Removing a run's worktree: what it holds that `git worktree remove` does
-//! not protect, the skip codes, and the per-run lock that keeps `mark` and a
-//! removal from crossing. The safety code of git-loop lives here (and in
-//! [`crate::leftover`], which finishes interrupted removals).
+//! Removing a run's worktree: the orchestration (the per-run lock that keeps
+//! `mark` and a removal from crossing, salvage, git's refusals turned into
+//! skip codes). The checks it runs and the leave to remove are the safety
+//! kernel's ([`crate::safety`]: what a worktree holds that `git worktree
+//! remove` does not protect, the skip codes); [`crate::leftover`] finishes
+//! interrupted removals.
 //!
 //! `git worktree remove` (without `--force`) refuses modified and untracked
 //! files, locks and submodules. It does not refuse, and git-loop therefore
