@@ -37,7 +37,7 @@
 use serde::Serialize;
 
 use crate::cli::BranchesArgs;
-use crate::commands::Ctx;
+use crate::ctx::Ctx;
 use crate::error::{Error, Result};
 use crate::lock::{ManifestMutex, OpsLock};
 use crate::output::{Out, Report};
@@ -383,7 +383,7 @@ fn delete_merged(
             }
         }
     }
-    super::log_events(ctx, &events, out);
+    ctx.log_events(&events, out);
     drop(mutex);
     Ok(first_error)
 }

@@ -33,7 +33,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
-use crate::cli::{ClaudeHook, Cli, Command, CreateArgs, RunId};
+use crate::cli::{ClaudeHook, Cli, CreateArgs, RunId};
 use crate::commands::{Ctx, cleanup, create, mark};
 use crate::error::{Error, Result};
 use crate::manifest::{Entry, Manifest, Status};
@@ -105,13 +105,7 @@ pub fn run_id_from_name(name: &str) -> Option<RunId> {
 
 /// The repository: `-C` if given, else the hook's `cwd`, else ours.
 fn open(cli: &Cli, dir: Option<&Path>) -> Result<Ctx> {
-    let at = Cli {
-        repo: cli.repo.clone().or_else(|| dir.map(Path::to_path_buf)),
-        json: false,
-        quiet: cli.quiet,
-        command: Command::Config,
-    };
-    Ctx::open(&at)
+    Ctx::open(cli.repo.as_deref().or(dir))
 }
 
 /// Create the run for Claude Code's name (or reuse the hook's own run of

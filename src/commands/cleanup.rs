@@ -33,7 +33,7 @@
 use jiff::SignedDuration;
 
 use crate::cli::CleanupArgs;
-use crate::commands::Ctx;
+use crate::ctx::Ctx;
 use crate::error::Result;
 use crate::git::cmd::Git;
 use crate::lock::{ManifestMutex, OpsLock};
@@ -392,7 +392,7 @@ fn drop_removed(
         }
     }
     events.extend(report.skipped.iter().map(SkippedEntry::event));
-    super::log_events(ctx, &events, out);
+    ctx.log_events(&events, out);
     drop(mutex);
     Ok(())
 }

@@ -45,7 +45,7 @@ use gix::ObjectId;
 use gix::bstr::{BString, ByteSlice};
 
 use crate::cli::ConflictsArgs;
-use crate::commands::Ctx;
+use crate::ctx::Ctx;
 use crate::error::{Error, Result};
 use crate::git::merge::{Merger, merge_base};
 use crate::manifest::Status;

@@ -52,7 +52,7 @@ pub use fresh::Upstream;
 pub use report::{CreateReport, FailedHook};
 
 use crate::cli::CreateArgs;
-use crate::commands::Ctx;
+use crate::ctx::Ctx;
 use crate::error::{Error, Result};
 use crate::git::cmd::{Git, Start};
 use crate::lock::{ManifestMutex, OpsLock};
@@ -367,6 +367,6 @@ fn record(
         detail.push_str(&format!(", adopted branch {} at {tip}", entry.branch()));
     }
     event.detail = Some(detail);
-    super::log_events(ctx, &[event], out);
+    ctx.log_events(&[event], out);
     Ok(())
 }

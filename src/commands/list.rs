@@ -18,7 +18,7 @@
 
 use serde::Serialize;
 
-use crate::commands::Ctx;
+use crate::ctx::Ctx;
 use crate::error::Result;
 use crate::manifest::{Entry, Status};
 use crate::output::{Out, Report};

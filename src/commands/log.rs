@@ -11,7 +11,7 @@
 
 use serde::Serialize;
 
-use crate::commands::Ctx;
+use crate::ctx::Ctx;
 use crate::error::Result;
 use crate::events::{self, Event};
 use crate::output::{Out, Report};

@@ -9,7 +9,7 @@ use serde::Serialize;
 pub mod detect;
 
 use crate::cli::RunId;
-use crate::commands::Ctx;
+use crate::ctx::Ctx;
 use crate::error::{Error, Result};
 use crate::lock::ManifestMutex;
 use crate::manifest::{Entry, Status};
@@ -78,7 +78,7 @@ pub fn run(ctx: &Ctx, run_id: &RunId, status: Status, out: &mut Out<'_>) -> Resu
         let mut event = crate::events::Event::new(crate::events::EventKind::Mark, &entry.id);
         event.from = Some(previous.to_string());
         event.to = Some(status.to_string());
-        super::log_events(ctx, &[event], out);
+        ctx.log_events(&[event], out);
     }
     Ok(MarkReport { entry, previous })
 }

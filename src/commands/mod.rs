@@ -7,7 +7,6 @@ pub mod cleanup;
 pub mod config;
 pub mod conflicts;
 pub mod create;
-mod ctx;
 pub mod list;
 pub mod log;
 pub mod mark;
@@ -21,18 +20,11 @@ pub mod schema;
 pub mod trash;
 pub mod trust;
 
+pub use crate::ctx::Ctx;
 pub use crate::error::Failure;
-pub use ctx::Ctx;
 
 use crate::cli::{Cli, Command};
 use crate::output::{Fail, Out, emit};
-
-/// Append events under the mutex the caller holds; a failure is a warning.
-pub fn log_events(ctx: &Ctx, events: &[crate::events::Event], out: &mut Out<'_>) {
-    if let Err(e) = crate::events::append(&ctx.loop_dir(), events) {
-        out.note(format_args!("warning: event log: {e}"));
-    }
-}
 
 pub fn dispatch(cli: &Cli, out: &mut Out<'_>) -> std::result::Result<(), Fail> {
     // Arguments were validated by clap (`crate::cli`'s value parsers) before
@@ -41,7 +33,7 @@ pub fn dispatch(cli: &Cli, out: &mut Out<'_>) -> std::result::Result<(), Fail> {
     match &cli.command {
         Command::Create(args) => {
             create::validate(args)?;
-            let ctx = Ctx::open(cli)?;
+            let ctx = Ctx::open(cli.repo.as_deref())?;
             let report = create::run(&ctx, args, out)?;
             let failed = report.error.is_some();
             emit(report, out)?;
@@ -54,40 +46,42 @@ pub fn dispatch(cli: &Cli, out: &mut Out<'_>) -> std::result::Result<(), Fail> {
             Ok(())
         }
         Command::Mark(args) => {
-            let ctx = Ctx::open(cli)?;
+            let ctx = Ctx::open(cli.repo.as_deref())?;
             match (&args.run_id, args.status) {
                 (Some(id), Some(status)) => emit(mark::run(&ctx, id, status, out)?, out),
                 _ => emit(mark::detect::run(&ctx, args.dry_run, out)?, out),
             }
         }
         Command::Cleanup(args) => {
-            let ctx = Ctx::open(cli)?;
+            let ctx = Ctx::open(cli.repo.as_deref())?;
             emit(cleanup::run(&ctx, &cleanup::Flags::from(args), out)?, out)
         }
         Command::Remove(args) => {
-            let ctx = Ctx::open(cli)?;
+            let ctx = Ctx::open(cli.repo.as_deref())?;
             emit(remove::run(&ctx, args, out)?, out)
         }
         Command::Branches(args) => {
-            let ctx = Ctx::open(cli)?;
+            let ctx = Ctx::open(cli.repo.as_deref())?;
             emit(branches::run(&ctx, args, out)?, out)
         }
         Command::Conflicts(args) => {
-            let ctx = Ctx::open(cli)?;
+            let ctx = Ctx::open(cli.repo.as_deref())?;
             emit(conflicts::run(&ctx, args, out)?, out)
         }
         Command::Reconcile(args) => {
-            let ctx = Ctx::open(cli)?;
+            let ctx = Ctx::open(cli.repo.as_deref())?;
             emit(reconcile::run(&ctx, args, out)?, out)
         }
-        Command::List(args) if args.salvaged => emit(restore::list(&Ctx::open(cli)?)?, out),
+        Command::List(args) if args.salvaged => {
+            emit(restore::list(&Ctx::open(cli.repo.as_deref())?)?, out)
+        }
         Command::Restore(args) => {
-            let ctx = Ctx::open(cli)?;
+            let ctx = Ctx::open(cli.repo.as_deref())?;
             emit(restore::run(&ctx, &args.run_id, out)?, out)
         }
         Command::List(args) => {
             let filter = args.status.as_ref().map(|s| s.0.as_slice());
-            let ctx = Ctx::open(cli)?;
+            let ctx = Ctx::open(cli.repo.as_deref())?;
             let report = list::run(&ctx, filter, args.long && !args.ids)?;
             if args.ids {
                 for listed in &report.worktrees {
@@ -98,15 +92,15 @@ pub fn dispatch(cli: &Cli, out: &mut Out<'_>) -> std::result::Result<(), Fail> {
             emit(report, out)
         }
         Command::Run(args) => {
-            let ctx = Ctx::open(cli)?;
+            let ctx = Ctx::open(cli.repo.as_deref())?;
             Err(Fail::Exit(run::run(&ctx, args)?))
         }
         Command::Log(args) => {
-            let ctx = Ctx::open(cli)?;
+            let ctx = Ctx::open(cli.repo.as_deref())?;
             emit(log::run(&ctx, args.run_id.as_deref(), out)?, out)
         }
         Command::Trash(args) => {
-            let ctx = Ctx::open(cli)?;
+            let ctx = Ctx::open(cli.repo.as_deref())?;
             use crate::cli::TrashAction;
             emit(
                 match &args.action {
@@ -123,22 +117,22 @@ pub fn dispatch(cli: &Cli, out: &mut Out<'_>) -> std::result::Result<(), Fail> {
             )
         }
         Command::Trust => {
-            let ctx = Ctx::open(cli)?;
+            let ctx = Ctx::open(cli.repo.as_deref())?;
             emit(trust::run(&ctx)?, out)
         }
         Command::Pool(args) => {
-            let ctx = Ctx::open(cli)?;
+            let ctx = Ctx::open(cli.repo.as_deref())?;
             emit(pool::run(&ctx, args, out)?, out)
         }
         Command::Config => {
-            let ctx = Ctx::open(cli)?;
+            let ctx = Ctx::open(cli.repo.as_deref())?;
             emit(config::run(&ctx)?, out)
         }
         Command::ClaudeHook(event) => claude_hook::run(cli, event, out),
         Command::Schema(args) => schema::run(args.name.as_deref(), out.stdout),
         Command::Mcp => Ok(crate::mcp::serve(&mut std::io::stdin().lock(), out.stdout)?),
         Command::Path(args) => {
-            let ctx = Ctx::open(cli)?;
+            let ctx = Ctx::open(cli.repo.as_deref())?;
             emit(path::run(&ctx, &args.run_id)?, out)
         }
     }

@@ -35,7 +35,7 @@ mod report;
 pub use report::{IdPath, Orphan, ReconcileReport};
 
 use crate::cli::{MinAge, ReconcileArgs};
-use crate::commands::Ctx;
+use crate::ctx::Ctx;
 use crate::error::{Error, Result};
 use crate::git::cmd::Git;
 use crate::lock::{ManifestMutex, OpsLock};
@@ -351,7 +351,7 @@ fn apply(
             .skip(report.strays)
             .map(SkippedEntry::event),
     );
-    super::log_events(ctx, &events, out);
+    ctx.log_events(&events, out);
     drop(mutex);
     Ok(())
 }

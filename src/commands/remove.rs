@@ -7,8 +7,8 @@
 //! mutex). The same id given twice is removed once. The JSON is cleanup's.
 
 use crate::cli::RemoveArgs;
-use crate::commands::Ctx;
 use crate::commands::cleanup::{CleanupReport, Options, reclaim};
+use crate::ctx::Ctx;
 use crate::error::{Error, Result};
 use crate::manifest::{Entry, Manifest, Status};
 use crate::output::Out;

@@ -20,7 +20,7 @@ pub mod list;
 
 use serde::Serialize;
 
-use crate::commands::Ctx;
+use crate::ctx::Ctx;
 use crate::error::{Error, Result};
 use crate::git::plumbing::git_str;
 use crate::lock::{ManifestMutex, OpsLock};
@@ -223,7 +223,7 @@ pub fn run(ctx: &Ctx, id: &str, out: &mut Out<'_>) -> Result<RestoreReport> {
     let mut event = crate::events::Event::new(crate::events::EventKind::Restore, id);
     event.from = Some(w.clone());
     event.detail = Some(format!("restored from {}", ref_name(id)));
-    super::log_events(ctx, &[event], out);
+    ctx.log_events(&[event], out);
     drop(mutex);
     Ok(RestoreReport {
         id: id.to_owned(),

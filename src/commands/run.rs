@@ -12,7 +12,7 @@
 use std::process::Command;
 
 use crate::cli::RunArgs;
-use crate::commands::Ctx;
+use crate::ctx::Ctx;
 use crate::error::{Error, Result};
 
 pub fn run(ctx: &Ctx, args: &RunArgs) -> Result<i32> {

@@ -18,7 +18,7 @@
 
 use serde::Serialize;
 
-use crate::commands::Ctx;
+use crate::ctx::Ctx;
 use crate::error::{Error, Result};
 use crate::lock::{ManifestMutex, OpsLock};
 use crate::output::{Out, Report};
@@ -212,7 +212,7 @@ pub fn restore(
         "{} restored as {branch} at {}",
         entry.name, entry.tip
     ));
-    super::log_events(ctx, &[event], out);
+    ctx.log_events(&[event], out);
     drop(mutex);
     Ok(TrashReport {
         trash: vec![entry],
@@ -248,7 +248,7 @@ pub fn drop_entries(ctx: &Ctx, entries: Vec<Entry>, why: &str, out: &mut Out<'_>
         }
     }
     if !events.is_empty() {
-        super::log_events(ctx, &events, out);
+        ctx.log_events(&events, out);
     }
     dropped
 }

@@ -12,8 +12,8 @@
 
 use serde::Serialize;
 
-use crate::commands::Ctx;
 use crate::config::{TOML_CLEANUP_PRE_COMMAND, TOML_CREATE_POST_COMMAND, repo_toml_path};
+use crate::ctx::Ctx;
 use crate::error::{Error, Result};
 use crate::output::{Out, Report};
 

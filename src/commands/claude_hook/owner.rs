@@ -5,7 +5,7 @@
 use serde::Deserialize;
 
 use crate::cli::RunId;
-use crate::commands::Ctx;
+use crate::ctx::Ctx;
 use crate::error::{Error, Result};
 use crate::manifest::{Entry, Manifest, Status};
 

@@ -10,7 +10,7 @@
 //! loop/<id>` brings it back.
 
 use super::{KeptBranch, KeptCode};
-use crate::commands::Ctx;
+use crate::ctx::Ctx;
 use crate::error::Result;
 use crate::git::merged::Detector;
 use crate::manifest::Entry;

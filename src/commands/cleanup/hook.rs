@@ -1,6 +1,6 @@
 //! `cleanup.pre-command`: run in each selected worktree before its removal.
 
-use crate::commands::Ctx;
+use crate::ctx::Ctx;
 use crate::error::Result;
 use crate::manifest::Entry;
 use crate::output::Out;

@@ -2,7 +2,7 @@
 //! lock and the re-check that the run is still selected (see
 //! [`crate::worktree`]'s module doc for why).
 
-use crate::commands::Ctx;
+use crate::ctx::Ctx;
 use crate::error::Result;
 use crate::lock::ManifestMutex;
 use crate::manifest::{Entry, Manifest, Status};

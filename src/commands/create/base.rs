@@ -1,8 +1,8 @@
 //! The base of a new run: `--base`, else the configured base, else the
 //! repository's default branch when the built-in default does not exist.
 
-use crate::commands::Ctx;
 use crate::config::{Origin, Sourced, keys};
+use crate::ctx::Ctx;
 use crate::error::{Error, Result};
 use crate::output::Out;
 

@@ -29,7 +29,7 @@ use gix::bstr::ByteSlice;
 use gix::remote::Direction;
 use serde::Serialize;
 
-use crate::commands::Ctx;
+use crate::ctx::Ctx;
 use crate::error::Result;
 use crate::git::cmd::Git;
 use crate::output::Out;

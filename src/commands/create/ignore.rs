@@ -4,8 +4,8 @@
 use std::fs::{self, OpenOptions};
 use std::io::{ErrorKind, Write};
 
-use crate::commands::Ctx;
 use crate::config::{IgnoreFile, keys};
+use crate::ctx::Ctx;
 use crate::error::{Error, Result};
 use crate::manifest::LOOP_DIR;
 use crate::output::Out;

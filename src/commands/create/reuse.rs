@@ -4,7 +4,7 @@ use std::fs;
 
 use super::CreateReport;
 use crate::cli::CreateArgs;
-use crate::commands::Ctx;
+use crate::ctx::Ctx;
 use crate::error::{Error, Result};
 use crate::lock::ManifestMutex;
 use crate::manifest::Entry;
@@ -29,8 +29,7 @@ pub(super) fn reuse(
     }
     {
         let _mutex = ManifestMutex::acquire(&ctx.loop_dir())?;
-        crate::commands::log_events(
-            ctx,
+        ctx.log_events(
             &[crate::events::Event::new(
                 crate::events::EventKind::Reuse,
                 id,

@@ -21,7 +21,7 @@
 
 use serde::Serialize;
 
-use crate::commands::Ctx;
+use crate::ctx::Ctx;
 use crate::error::Result;
 use crate::git::merged::{Detector, MergedBy, Verdict};
 use crate::lock::ManifestMutex;
@@ -209,7 +209,7 @@ pub fn run(ctx: &Ctx, dry_run: bool, out: &mut Out<'_>) -> Result<DetectReport> 
                 e
             })
             .collect();
-        crate::commands::log_events(ctx, &events, out);
+        ctx.log_events(&events, out);
     }
     drop(mutex);
     drop(run_locks);

@@ -16,7 +16,7 @@
 use super::check::{discard, unfit};
 use super::report::{Discarded, MemberReport, PoolReport};
 use super::{Claim, Member, POOL_DIR, STAGING_DIR, members, staged};
-use crate::commands::Ctx;
+use crate::ctx::Ctx;
 use crate::error::{Error, Result};
 use crate::git::cmd::Git;
 use crate::lock::{ManifestMutex, OpsLock};

@@ -43,7 +43,7 @@ pub use fill::{drain, fill, status};
 
 /// `git loop pool [status | fill [<N>] | drain]`.
 pub fn run(
-    ctx: &crate::commands::Ctx,
+    ctx: &crate::ctx::Ctx,
     args: &crate::cli::PoolArgs,
     out: &mut crate::output::Out<'_>,
 ) -> crate::error::Result<report::PoolReport> {

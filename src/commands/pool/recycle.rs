@@ -36,7 +36,7 @@ use std::collections::HashMap;
 use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use crate::commands::Ctx;
+use crate::ctx::Ctx;
 use crate::error::Result;
 use crate::manifest::Entry;
 use crate::worktree::{Removal, Remover, remove_worktree};

@@ -16,7 +16,7 @@
 
 use super::check::{discard, unfit};
 use super::{Claim, Member, POOL_DIR, members};
-use crate::commands::Ctx;
+use crate::ctx::Ctx;
 use crate::error::{Error, Result};
 use crate::git::cmd::Git;
 use crate::output::Out;

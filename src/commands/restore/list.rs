@@ -3,7 +3,7 @@
 
 use serde::Serialize;
 
-use crate::commands::Ctx;
+use crate::ctx::Ctx;
 use crate::error::{Error, Result};
 use crate::output::{Out, Report};
 

@@ -1,4 +1,4 @@
-//! [`Ctx`]: the repository a command works on, bound once, and what is
+//! [`Ctx`]: the repository a command or operation works on, bound once, and what is
 //! derived from it (the manifest file, the settings read on first use, the
 //! `.loop-worktrees/` directory, refused when it is a symlink).
 
@@ -6,7 +6,6 @@ use std::fs;
 use std::io::ErrorKind;
 use std::path::{Path, PathBuf};
 
-use crate::cli::Cli;
 use crate::config::Settings;
 use crate::error::{Error, Result};
 use crate::git::repo::Repo;
@@ -20,9 +19,10 @@ pub struct Ctx {
 }
 
 impl Ctx {
-    pub fn open(cli: &Cli) -> Result<Ctx> {
-        let start = match &cli.repo {
-            Some(dir) => dir.clone(),
+    /// Bind the repository at (or above) `repo`, else the current directory.
+    pub fn open(repo: Option<&Path>) -> Result<Ctx> {
+        let start = match repo {
+            Some(dir) => dir.to_path_buf(),
             None => std::env::current_dir().map_err(|e| Error::io("could not read", ".", e))?,
         };
         let repo = Repo::discover(&start)?;
@@ -67,6 +67,14 @@ impl Ctx {
             }
         }
         Ok(())
+    }
+
+    /// Append events under the mutex the caller holds; a failure is a
+    /// warning (the manifest, already written, is the record).
+    pub fn log_events(&self, events: &[crate::events::Event], out: &mut crate::output::Out<'_>) {
+        if let Err(e) = crate::events::append(&self.loop_dir(), events) {
+            out.note(format_args!("warning: event log: {e}"));
+        }
     }
 
     /// Absolute path of a run's worktree.

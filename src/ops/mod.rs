@@ -1,0 +1,5 @@
+//! The operations: what git-loop does, below the command line. Each command
+//! in `crate::commands` is a thin adapter from its clap arguments to one
+//! operation here and the report it prints; operations never import a
+//! command, and return typed outcomes from which the events and the report
+//! are built (a report is never read back as working state).
