@@ -34,9 +34,10 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 
 use crate::cli::{ClaudeHook, Cli, CreateArgs, RunId};
-use crate::commands::{Ctx, cleanup, create, mark};
+use crate::commands::{Ctx, cleanup, mark};
 use crate::error::{Error, Result};
 use crate::manifest::{Entry, Manifest, Status};
+use crate::ops::create;
 use crate::output::{Fail, Out, Report};
 
 mod owner;

@@ -179,19 +179,20 @@ fn no_destroying_path_bypasses_the_safety_kernel() {
         }
     }
     // Every path that removes a worktree or deletes a branch was found: the
-    // removal, the leftover's finish, create's two rollbacks, and the
-    // kernel's branch deletion (cleanup, branches, and the landing to come
-    // all go through it).
+    // removal, the leftover's finish, create's rollbacks (of a failed add, a
+    // failed record, a signal), and the kernel's branch deletion (cleanup,
+    // branches, and the landing to come all go through it).
     callers.sort();
     callers.dedup();
     for expected in [
         "worktree/remove.rsexec::worktree_remove(",
         "leftover.rsexec::worktree_remove(",
-        "commands/create.rsexec::worktree_remove(",
-        "commands/create/rollback.rsexec::worktree_remove(",
+        "ops/create/record.rsexec::worktree_remove(",
+        "ops/create/rollback.rsexec::worktree_remove(",
         "safety/branch.rsexec::delete_branch(",
-        "commands/create.rsexec::delete_branch(",
-        "commands/create/rollback.rsexec::delete_branch(",
+        "ops/create/add.rsexec::delete_branch(",
+        "ops/create/record.rsexec::delete_branch(",
+        "ops/create/rollback.rsexec::delete_branch(",
     ] {
         assert!(
             callers.iter().any(|c| c == expected),
@@ -205,8 +206,9 @@ fn no_destroying_path_bypasses_the_safety_kernel() {
             [
                 "worktree/remove.rs",
                 "leftover.rs",
-                "commands/create.rs",
-                "commands/create/rollback.rs",
+                "ops/create/add.rs",
+                "ops/create/record.rs",
+                "ops/create/rollback.rs",
                 "safety/branch.rs",
             ]
             .iter()

@@ -1,10 +1,13 @@
-//! What `create` returns and how it is said: the path on stdout (the report's
-//! human rendering), the progress lines on stderr ([`CreateReport::say_done`],
-//! said by `create` itself before the post-command runs).
+//! What `create` prints: the path on stdout (the human rendering), or the
+//! entry and what was done to it (JSON). The progress lines on stderr are
+//! the operation's own (`crate::ops::create`, said before the post-command
+//! runs).
 
 use serde::Serialize;
 
+use crate::error::Failure;
 use crate::manifest::Entry;
+use crate::ops::create::{Created, Method, Upstream};
 use crate::output::{Out, Report};
 
 #[derive(Debug, Serialize, schemars::JsonSchema)]
@@ -18,7 +21,7 @@ pub struct CreateReport {
     /// The base's upstream and how far the base is behind it (absent when
     /// the base has none).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub upstream: Option<super::Upstream>,
+    pub upstream: Option<Upstream>,
     /// With `create.copy`: what was copied into the new worktree.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub copy: Option<crate::copy::CopyReport>,
@@ -27,17 +30,29 @@ pub struct CreateReport {
     pub post_command: Option<crate::hooks::HookOutcome>,
     /// Set when the post-command failed: the run exists, but is not set up.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub error: Option<FailedHook>,
+    pub error: Option<Failure>,
     #[serde(skip)]
     pub abs_path: std::path::PathBuf,
 }
 
-/// The `"error"` of a create whose post-command failed (the shape of every
-/// JSON failure, beside the entry that was created).
-#[derive(Debug, Serialize, schemars::JsonSchema)]
-pub struct FailedHook {
-    pub code: &'static str,
-    pub message: String,
+impl CreateReport {
+    /// The report of what the operation did. `"method"` is said with
+    /// `--reuse` (`reuse`), and for a run taken from the pool.
+    pub fn new(created: Created, reuse: bool) -> CreateReport {
+        let method = match created.method {
+            Method::Pooled => Some(Method::Pooled),
+            method => reuse.then_some(method),
+        };
+        CreateReport {
+            entry: created.entry,
+            method,
+            upstream: created.upstream,
+            copy: created.copy,
+            post_command: created.post_command,
+            error: created.error,
+            abs_path: created.abs_path,
+        }
+    }
 }
 
 /// JSON: the report holds only the entry's relative path (and relative
@@ -47,6 +62,12 @@ pub struct FailedHook {
 /// it cannot end as a created run that the JSON output fails to report. (If
 /// an absolute path is ever added here, check its representability before
 /// the run is created, not in `check_json`.)
+///
+/// A failed post-command is said here, not through
+/// [`Report::failed_part_way`]: `emit` would say it after this rendering,
+/// so the help could not follow it, and would say it on stderr with
+/// `--json` too, where create says it in the document only. The dispatch
+/// exits 1 when [`CreateReport::error`] is set.
 impl Report for CreateReport {
     fn human(&self, out: &mut Out<'_>) -> std::io::Result<()> {
         // Byte for byte, so `cd "$(git loop create x --pattern p)"` works
@@ -65,116 +86,4 @@ impl Report for CreateReport {
         }
         Ok(())
     }
-}
-
-impl CreateReport {
-    /// The progress lines of a human create: what was made (or reused) and
-    /// copied. Said by [`super::run`] as soon as the work is done — before the
-    /// post-command runs, so they precede its output on the shared stderr —
-    /// not by [`Report::human`], which runs after it. Not with `--json`.
-    pub(super) fn say_done(&self, out: &mut Out<'_>) {
-        if out.json {
-            return;
-        }
-        if self.method == Some(Method::Reused) {
-            out.note(format_args!(
-                "reusing {} (active since {})",
-                self.entry.path(),
-                self.entry.created_at.0
-            ));
-            return;
-        }
-        if let Some(copy) = &self.copy {
-            copy_summary(copy, out);
-        }
-        if self.method == Some(Method::Adopted) {
-            out.note(format_args!(
-                "adopted the existing branch {} into {} (base {})",
-                self.entry.branch(),
-                self.entry.path(),
-                self.entry.base_branch
-            ));
-            return;
-        }
-        out.note(format_args!(
-            "created {} on branch {} from {}",
-            self.entry.path(),
-            self.entry.branch(),
-            self.entry.base_branch
-        ));
-    }
-}
-
-/// How many skipped paths a human create names one by one (`--json` lists
-/// them all).
-const SKIPS_SHOWN: usize = 3;
-
-/// One line for what was copied — count, size, how (reflinked or copied),
-/// time — never the list of files (`--json` has it; a `node_modules/` is
-/// thousands of paths). Then the first few paths not copied, and how many
-/// more there are.
-fn copy_summary(copy: &crate::copy::CopyReport, out: &mut Out<'_>) {
-    let files = copy.copied.len();
-    if files > 0 {
-        let mut how = Vec::new();
-        if copy.reflinked > 0 {
-            how.push(format!("{} reflinked", copy.reflinked));
-        }
-        if copy.plain > 0 {
-            how.push(format!("{} copied", copy.plain));
-        }
-        if copy.symlinks > 0 {
-            how.push(format!(
-                "{} symlink{}",
-                copy.symlinks,
-                if copy.symlinks == 1 { "" } else { "s" }
-            ));
-        }
-        out.note(format_args!(
-            "copied {files} file{} ({}): {}, {}, in {} ms",
-            if files == 1 { "" } else { "s" },
-            copy.sources.join(", "),
-            human_bytes(copy.bytes),
-            how.join(", "),
-            copy.elapsed_ms
-        ));
-    }
-    for s in copy.skipped.iter().take(SKIPS_SHOWN) {
-        out.note(format_args!("not copied {}: {}", s.path, s.reason));
-    }
-    if copy.skipped.len() > SKIPS_SHOWN {
-        out.note(format_args!(
-            "not copied: {} more (--json lists them)",
-            copy.skipped.len() - SKIPS_SHOWN
-        ));
-    }
-}
-
-/// `512 B`, `1.5 KiB`, `200.0 MiB`, `1.2 GiB`.
-fn human_bytes(bytes: u64) -> String {
-    const UNITS: [&str; 4] = ["KiB", "MiB", "GiB", "TiB"];
-    if bytes < 1024 {
-        return format!("{bytes} B");
-    }
-    let mut value = bytes as f64 / 1024.0;
-    let mut unit = 0;
-    while value >= 1024.0 && unit + 1 < UNITS.len() {
-        value /= 1024.0;
-        unit += 1;
-    }
-    format!("{value:.1} {}", UNITS[unit])
-}
-
-/// How `create --reuse` got its run (`"method"` in JSON).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
-#[serde(rename_all = "kebab-case")]
-pub enum Method {
-    /// A new worktree was checked out.
-    Created,
-    /// An intact active run was handed back unchanged.
-    Reused,
-    /// An existing `loop/<id>` with no worktree was checked out as it is.
-    Adopted,
-    /// A prepared worktree was taken from the pool (`git loop pool`).
-    Pooled,
 }

@@ -3,8 +3,8 @@
 
 use serde::Serialize;
 
+use crate::ops::pool::{Discarded, Drained, Filled, MemberState, Surveyed};
 use crate::output::{Out, Report};
-use crate::worktree::SkipCode;
 
 /// `pool status`, `pool fill` and `pool drain`.
 #[derive(Debug, Serialize, schemars::JsonSchema)]
@@ -15,13 +15,13 @@ pub struct PoolReport {
     /// --recycle` keeps.
     pub size: usize,
     /// The members after the action.
-    pub members: Vec<MemberReport>,
+    pub members: Vec<MemberState>,
     /// `fill`: the members it prepared.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub added: Option<Vec<MemberReport>>,
+    pub added: Option<Vec<MemberState>>,
     /// `drain`: the members it removed.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub removed: Option<Vec<MemberReport>>,
+    pub removed: Option<Vec<MemberState>>,
     /// `drain`: the members it left, and why.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub skipped: Option<Vec<Discarded>>,
@@ -30,46 +30,44 @@ pub struct PoolReport {
     pub discarded: Option<Vec<Discarded>>,
 }
 
-/// One member.
-#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
-pub struct MemberReport {
-    pub name: String,
-    pub path: String,
-    /// The commit its HEAD is detached at (from its name).
-    pub commit: Option<String>,
-    /// `"ready"`, `"busy"` (claimed by a create, fill or drain right now) or
-    /// `"unfit"` (fails its checks: the next create or fill discards it).
-    pub state: &'static str,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub reason: Option<String>,
+impl From<Surveyed> for PoolReport {
+    fn from(s: Surveyed) -> PoolReport {
+        PoolReport {
+            action: "status",
+            size: s.size,
+            members: s.members,
+            added: None,
+            removed: None,
+            skipped: None,
+            discarded: None,
+        }
+    }
 }
 
-/// A member that was discarded, or that drain left.
-#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
-pub struct Discarded {
-    pub name: String,
-    pub path: String,
-    /// Why it was discarded (or, for drain, left).
-    pub reason: String,
-    /// Whether its worktree was removed.
-    pub removed: bool,
-    /// Why it was left in place (git's or git-loop's refusal).
-    #[serde(rename = "leftBecause", skip_serializing_if = "Option::is_none")]
-    pub left_because: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub code: Option<SkipCode>,
+impl From<Filled> for PoolReport {
+    fn from(f: Filled) -> PoolReport {
+        PoolReport {
+            action: "fill",
+            size: f.size,
+            members: f.members,
+            added: Some(f.added),
+            removed: None,
+            skipped: None,
+            discarded: Some(f.discarded),
+        }
+    }
 }
 
-impl Discarded {
-    /// The human line (also said by `create` on stderr).
-    pub fn line(&self) -> String {
-        match (&self.left_because, self.removed) {
-            (_, true) => format!("discarded pool member {} ({})", self.path, self.reason),
-            (Some(why), false) => format!(
-                "left pool member {} ({}): it cannot be removed safely: {why}",
-                self.path, self.reason
-            ),
-            (None, false) => format!("left pool member {} ({})", self.path, self.reason),
+impl From<Drained> for PoolReport {
+    fn from(d: Drained) -> PoolReport {
+        PoolReport {
+            action: "drain",
+            size: d.size,
+            members: d.members,
+            added: None,
+            removed: Some(d.removed),
+            skipped: Some(d.skipped),
+            discarded: None,
         }
     }
 }

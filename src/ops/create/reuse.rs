@@ -2,7 +2,7 @@
 
 use std::fs;
 
-use super::CreateReport;
+use super::{Created, Method};
 use crate::cli::CreateArgs;
 use crate::ctx::Ctx;
 use crate::error::{Error, Result};
@@ -15,12 +15,11 @@ use crate::output::Out;
 pub(super) fn reuse(
     ctx: &Ctx,
     args: &CreateArgs,
-    entry: &Entry,
-    abs_path: std::path::PathBuf,
+    entry: Entry,
     out: &mut Out<'_>,
-) -> Result<CreateReport> {
+) -> Result<Created> {
     let id = entry.id.as_str();
-    check_reusable(ctx, entry)?;
+    check_reusable(ctx, &entry)?;
     if entry.pattern != args.pattern {
         out.note(format_args!(
             "warning: reusing run {id} with its recorded pattern {:?}; --pattern {:?} is not applied",
@@ -37,17 +36,17 @@ pub(super) fn reuse(
             out,
         );
     }
-    let report = CreateReport {
-        entry: entry.clone(),
-        method: Some(super::report::Method::Reused),
+    let reused = Created {
+        abs_path: ctx.worktree_path(id),
+        entry,
+        method: Method::Reused,
         upstream: None,
         copy: None,
         post_command: None,
         error: None,
-        abs_path,
     };
-    report.say_done(out);
-    Ok(report)
+    super::progress::say_done(&reused, out);
+    Ok(reused)
 }
 
 /// `--reuse` (seed 002's ordered resolver): an active run is reused only if

@@ -2,10 +2,41 @@
 
 use std::fs;
 
+use serde::Serialize;
+
 use super::Member;
-use super::report::Discarded;
 use crate::error::Result;
-use crate::worktree::{Removal, Remover, remove_worktree};
+use crate::worktree::{Removal, Remover, SkipCode, remove_worktree};
+
+/// A member that was discarded, or that drain left.
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
+pub struct Discarded {
+    pub name: String,
+    pub path: String,
+    /// Why it was discarded (or, for drain, left).
+    pub reason: String,
+    /// Whether its worktree was removed.
+    pub removed: bool,
+    /// Why it was left in place (git's or git-loop's refusal).
+    #[serde(rename = "leftBecause", skip_serializing_if = "Option::is_none")]
+    pub left_because: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub code: Option<SkipCode>,
+}
+
+impl Discarded {
+    /// The human line (said by `pool` and, on stderr, by `create`).
+    pub fn line(&self) -> String {
+        match (&self.left_because, self.removed) {
+            (_, true) => format!("discarded pool member {} ({})", self.path, self.reason),
+            (Some(why), false) => format!(
+                "left pool member {} ({}): it cannot be removed safely: {why}",
+                self.path, self.reason
+            ),
+            (None, false) => format!("left pool member {} ({})", self.path, self.reason),
+        }
+    }
+}
 
 /// Why `m` must not be used, or `None` when it is fit (see the parent
 /// module's doc for the list). `remover` supplies the at-risk checks.

@@ -1,0 +1,101 @@
+//! What a human create says on stderr once the run is made: what was
+//! created (or reused, or adopted) and what was copied. Said by the
+//! operation itself as soon as the work is done — before the post-command
+//! runs, so these lines precede its output on the shared stderr — never with
+//! `--json`.
+
+use super::{Created, Method};
+use crate::output::Out;
+
+/// The progress lines of a human create (nothing with `--json`).
+pub(super) fn say_done(created: &Created, out: &mut Out<'_>) {
+    if out.json {
+        return;
+    }
+    if created.method == Method::Reused {
+        out.note(format_args!(
+            "reusing {} (active since {})",
+            created.entry.path(),
+            created.entry.created_at.0
+        ));
+        return;
+    }
+    if let Some(copy) = &created.copy {
+        copy_summary(copy, out);
+    }
+    if created.method == Method::Adopted {
+        out.note(format_args!(
+            "adopted the existing branch {} into {} (base {})",
+            created.entry.branch(),
+            created.entry.path(),
+            created.entry.base_branch
+        ));
+        return;
+    }
+    out.note(format_args!(
+        "created {} on branch {} from {}",
+        created.entry.path(),
+        created.entry.branch(),
+        created.entry.base_branch
+    ));
+}
+
+/// How many skipped paths a human create names one by one (`--json` lists
+/// them all).
+const SKIPS_SHOWN: usize = 3;
+
+/// One line for what was copied — count, size, how (reflinked or copied),
+/// time — never the list of files (`--json` has it; a `node_modules/` is
+/// thousands of paths). Then the first few paths not copied, and how many
+/// more there are.
+fn copy_summary(copy: &crate::copy::CopyReport, out: &mut Out<'_>) {
+    let files = copy.copied.len();
+    if files > 0 {
+        let mut how = Vec::new();
+        if copy.reflinked > 0 {
+            how.push(format!("{} reflinked", copy.reflinked));
+        }
+        if copy.plain > 0 {
+            how.push(format!("{} copied", copy.plain));
+        }
+        if copy.symlinks > 0 {
+            how.push(format!(
+                "{} symlink{}",
+                copy.symlinks,
+                if copy.symlinks == 1 { "" } else { "s" }
+            ));
+        }
+        out.note(format_args!(
+            "copied {files} file{} ({}): {}, {}, in {} ms",
+            if files == 1 { "" } else { "s" },
+            copy.sources.join(", "),
+            human_bytes(copy.bytes),
+            how.join(", "),
+            copy.elapsed_ms
+        ));
+    }
+    for s in copy.skipped.iter().take(SKIPS_SHOWN) {
+        out.note(format_args!("not copied {}: {}", s.path, s.reason));
+    }
+    if copy.skipped.len() > SKIPS_SHOWN {
+        out.note(format_args!(
+            "not copied: {} more (--json lists them)",
+            copy.skipped.len() - SKIPS_SHOWN
+        ));
+    }
+}
+
+/// `512 B`, `1.5 KiB`, `200.0 MiB`, `1.2 GiB`.
+fn human_bytes(bytes: u64) -> String {
+    const UNITS: [&str; 4] = ["KiB", "MiB", "GiB", "TiB"];
+    if bytes < 1024 {
+        return format!("{bytes} B");
+    }
+    let mut value = bytes as f64 / 1024.0;
+    let mut unit = 0;
+    while value >= 1024.0 && unit + 1 < UNITS.len() {
+        value /= 1024.0;
+        unit += 1;
+    }
+    format!("{value:.1} {}", UNITS[unit])
+}
