@@ -9,7 +9,7 @@ use crate::ctx::Ctx;
 use crate::error::{CommandError, Error, Result};
 use crate::git::cmd::{Git, Start};
 use crate::lock::OpsLock;
-use crate::ops::pool::{self, Taken};
+use crate::ops::pool::{self, Claimed, Taken};
 use crate::output::Out;
 use crate::signals::RollbackWindow;
 
@@ -52,29 +52,11 @@ pub(super) fn add(
     out: &mut Out<'_>,
 ) -> Result<Added> {
     let git = Git::new(ctx.repo.root()).with_checkout_workers(checkout::workers(ctx.repo.gix()));
-    // A pool member is claimed and checked before the lock (the checks read
-    // every file), moved into place under it (see `crate::ops::pool`). Not
-    // for a sparse run (a member is a full checkout), nor when loop/<id>
-    // exists (--reuse adopts it as it is).
-    let warm = if args.sparse.is_empty() && !ctx.repo.branch_exists(&plan.branch)? {
-        pool::claim_for_create(ctx, plan.base_commit)?
-    } else {
-        None
-    };
+    let warm = claim_warm(ctx, args, plan)?;
     let ops = OpsLock::acquire(&ctx.loop_dir(), |waiting| {
         out.note(format_args!("{waiting}"))
     })?;
-    // Decided under the lock: a branch that exists is adopted (--reuse) and
-    // checked out as it is, never moved, and never deleted by a rollback.
-    let adopted = match ctx.repo.branch_target(&plan.branch)? {
-        Some(_) if !args.reuse => return Err(branch_exists(ctx, &plan.id, plan.branch.clone())),
-        tip => tip,
-    };
-    if plan.abs.symlink_metadata().is_ok() {
-        return Err(Error::PathExists {
-            path: plan.rel.clone(),
-        });
-    }
+    let adopted = recheck(ctx, args, plan)?;
     let made_branch = adopted.is_none().then_some(plan.base_commit);
     let commit_hex = adopted.unwrap_or(plan.base_commit).to_string();
     // Uncontended: one plain `git worktree add` under the lock (fewest
@@ -114,6 +96,35 @@ pub(super) fn add(
         taken,
         split,
     })
+}
+
+/// A pool member claimed and checked before the lock (the checks read
+/// every file), to be moved into place under it (see `crate::ops::pool`).
+/// Not for a sparse run (a member is a full checkout), nor when loop/<id>
+/// exists (--reuse adopts it as it is).
+fn claim_warm(ctx: &Ctx, args: &CreateArgs, plan: &Plan<'_>) -> Result<Option<Claimed>> {
+    if args.sparse.is_empty() && !ctx.repo.branch_exists(&plan.branch)? {
+        pool::claim_for_create(ctx, plan.base_commit)
+    } else {
+        Ok(None)
+    }
+}
+
+/// Under the lock, the checks of the plan again: the lock serializes every
+/// git-loop `worktree add`, so they cannot race another create. A branch
+/// that exists is adopted (--reuse; its tip is returned) and checked out as
+/// it is, never moved, and never deleted by a rollback.
+fn recheck(ctx: &Ctx, args: &CreateArgs, plan: &Plan<'_>) -> Result<Option<gix::ObjectId>> {
+    let adopted = match ctx.repo.branch_target(&plan.branch)? {
+        Some(_) if !args.reuse => return Err(branch_exists(ctx, &plan.id, plan.branch.clone())),
+        tip => tip,
+    };
+    if plan.abs.symlink_metadata().is_ok() {
+        return Err(Error::PathExists {
+            path: plan.rel.clone(),
+        });
+    }
+    Ok(adopted)
 }
 
 /// A `git worktree add` that failed, under the lock. `Ok` when only its

@@ -79,21 +79,12 @@ pub fn check(
     };
     let short = |name: &gix::refs::FullName| name.as_ref().shorten().to_str_lossy().into_owned();
     let name = short(&found.upstream_ref);
-    let (mut fetched, mut fetch_error) = (false, None);
-    if let (true, Some((remote, refspec))) = (fetch, &found.fetch) {
-        out.note(format_args!("fetching {refspec} from {remote}"));
-        let dst = found.upstream_ref.as_bstr().to_str_lossy();
-        match Git::new(ctx.repo.root()).fetch(remote, refspec, &dst)? {
-            Ok(()) => fetched = true,
-            Err(failure) => {
-                let reason = failure.reason();
-                out.note(format_args!(
-                    "warning: could not fetch {name} ({reason}); the run starts from {base} as it is"
-                ));
-                fetch_error = Some(reason);
-            }
+    let (fetched, fetch_error) = match (fetch, &found.fetch) {
+        (true, Some((remote, refspec))) => {
+            fetch_upstream(ctx, &found, remote, refspec, &name, base, out)?
         }
-    }
+        _ => (false, None),
+    };
     let resolve = |r: &gix::refs::FullName| ctx.repo.resolve_commit(&r.as_bstr().to_str_lossy());
     // Never fetched: no upstream to compare with (not an error).
     let Some(upstream_commit) = resolve(&found.upstream_ref) else {
@@ -134,6 +125,32 @@ pub fn check(
         fetch_error,
         warning,
     }))
+}
+
+/// `git fetch` of the upstream `name` (`refspec` from `remote`, into its
+/// remote-tracking branch). Whether it was fetched, or why not: a failed
+/// fetch is a warning, and the run starts from `base` as it is.
+fn fetch_upstream(
+    ctx: &Ctx,
+    found: &Found,
+    remote: &str,
+    refspec: &str,
+    name: &str,
+    base: &str,
+    out: &mut Out<'_>,
+) -> Result<(bool, Option<String>)> {
+    out.note(format_args!("fetching {refspec} from {remote}"));
+    let dst = found.upstream_ref.as_bstr().to_str_lossy();
+    match Git::new(ctx.repo.root()).fetch(remote, refspec, &dst)? {
+        Ok(()) => Ok((true, None)),
+        Err(failure) => {
+            let reason = failure.reason();
+            out.note(format_args!(
+                "warning: could not fetch {name} ({reason}); the run starts from {base} as it is"
+            ));
+            Ok((false, Some(reason)))
+        }
+    }
 }
 
 /// The base's own ref and its upstream (see the module docs), `None` when

@@ -3,6 +3,7 @@
 
 use crate::error::Result;
 use crate::git::cmd::Git;
+use crate::git::repo::Repo;
 use crate::lock::OpsLock;
 use crate::runid;
 
@@ -36,60 +37,15 @@ fn undo_create(
     made_branch: Option<gix::ObjectId>,
 ) -> Result<String> {
     let repo = crate::git::repo::Repo::discover(root)?;
-    let loop_dir = repo.loop_dir();
-    let _ops = OpsLock::acquire(&loop_dir, |_| ())?;
-    let git = Git::new(repo.root());
-    let rel = runid::rel_path(id);
-    let branch = runid::branch_name(id);
-    let registered = repo
-        .loop_worktrees()?
-        .into_iter()
-        .find(|(name, _)| name == id)
-        .map(|(_, wt)| wt);
+    let _ops = OpsLock::acquire(&repo.loop_dir(), |_| ())?;
     let mut done = Vec::new();
-    match registered {
-        Some(wt) => {
-            let permit = crate::safety::worktree::rollback_permit(repo.gix(), id, &wt.admin_dir)?;
-            if let Err(refusal) = crate::safety::exec::worktree_remove(&git, &rel, &permit)? {
-                let finished = crate::leftover::finish_if_only_git(
-                    repo.gix(),
-                    &git,
-                    &loop_dir,
-                    id,
-                    &wt.admin_dir,
-                    &permit,
-                )?;
-                if let crate::leftover::Finish::Refused(why) = finished {
-                    return Ok(format!(
-                        "left {rel} and branch {branch} in place: git refused to remove it ({}) and it holds more than git's files ({why}); see `git loop reconcile`",
-                        refusal.reason()
-                    ));
-                }
-            }
-            done.push(format!("removed {rel}"));
-        }
-        None if loop_dir.join(id).symlink_metadata().is_ok() => {
-            return Ok(format!(
-                "left {rel} and branch {branch} in place: it is not registered with git"
-            ));
-        }
-        None => {}
+    match undo_worktree(&repo, id)? {
+        Undone::Removed => done.push(format!("removed {}", runid::rel_path(id))),
+        Undone::Left(why) => return Ok(why),
+        Undone::Nothing => {}
     }
-    match (repo.branch_target(&branch)?, made_branch) {
-        (Some(at), Some(made)) if at == made => {
-            match crate::safety::rollback_branch(repo.gix(), &branch, made) {
-                Some(permit) => {
-                    crate::safety::exec::delete_branch(&repo, &branch, made, &permit)?;
-                    done.push(format!("deleted branch {branch}"));
-                }
-                None => done.push(format!(
-                    "kept branch {branch}: its reflog does not show it made here"
-                )),
-            }
-        }
-        (Some(_), None) => done.push(format!("kept branch {branch}: it was there before")),
-        (Some(_), Some(_)) => done.push(format!("kept branch {branch}: it has moved")),
-        (None, _) => {}
+    if let Some(said) = undo_branch(&repo, id, made_branch)? {
+        done.push(said);
     }
     if done.is_empty() {
         done.push("nothing had been made yet".to_owned());
@@ -98,4 +54,79 @@ fn undo_create(
         "rolled back the create of {id}: {}",
         done.join(", ")
     ))
+}
+
+/// What [`undo_worktree`] did.
+enum Undone {
+    Removed,
+    /// Left in place, with the line that says why (the branch is left too).
+    Left(String),
+    /// There was no worktree yet.
+    Nothing,
+}
+
+/// The worktree half of [`undo_create`], under the worktree-operation lock.
+fn undo_worktree(repo: &Repo, id: &str) -> Result<Undone> {
+    let loop_dir = repo.loop_dir();
+    let git = Git::new(repo.root());
+    let rel = runid::rel_path(id);
+    let branch = runid::branch_name(id);
+    let registered = repo
+        .loop_worktrees()?
+        .into_iter()
+        .find(|(name, _)| name == id)
+        .map(|(_, wt)| wt);
+    let Some(wt) = registered else {
+        if loop_dir.join(id).symlink_metadata().is_ok() {
+            return Ok(Undone::Left(format!(
+                "left {rel} and branch {branch} in place: it is not registered with git"
+            )));
+        }
+        return Ok(Undone::Nothing);
+    };
+    let permit = crate::safety::worktree::rollback_permit(repo.gix(), id, &wt.admin_dir)?;
+    if let Err(refusal) = crate::safety::exec::worktree_remove(&git, &rel, &permit)? {
+        let finished = crate::leftover::finish_if_only_git(
+            repo.gix(),
+            &git,
+            &loop_dir,
+            id,
+            &wt.admin_dir,
+            &permit,
+        )?;
+        if let crate::leftover::Finish::Refused(why) = finished {
+            return Ok(Undone::Left(format!(
+                "left {rel} and branch {branch} in place: git refused to remove it ({}) and it holds more than git's files ({why}); see `git loop reconcile`",
+                refusal.reason()
+            )));
+        }
+    }
+    Ok(Undone::Removed)
+}
+
+/// The branch half: `loop/<id>` deleted if this create made it and it has
+/// not moved since (and its reflog shows it made here). What was done, if
+/// there is a branch.
+fn undo_branch(
+    repo: &Repo,
+    id: &str,
+    made_branch: Option<gix::ObjectId>,
+) -> Result<Option<String>> {
+    let branch = runid::branch_name(id);
+    Ok(match (repo.branch_target(&branch)?, made_branch) {
+        (Some(at), Some(made)) if at == made => {
+            match crate::safety::rollback_branch(repo.gix(), &branch, made) {
+                Some(permit) => {
+                    crate::safety::exec::delete_branch(repo, &branch, made, &permit)?;
+                    Some(format!("deleted branch {branch}"))
+                }
+                None => Some(format!(
+                    "kept branch {branch}: its reflog does not show it made here"
+                )),
+            }
+        }
+        (Some(_), None) => Some(format!("kept branch {branch}: it was there before")),
+        (Some(_), Some(_)) => Some(format!("kept branch {branch}: it has moved")),
+        (None, _) => None,
+    })
 }

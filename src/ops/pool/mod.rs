@@ -45,7 +45,7 @@ pub use drain::{Drained, drain};
 pub use fill::{Filled, fill};
 pub use recycle::{Recycler, recycle};
 pub use survey::{MemberState, Surveyed, status};
-pub use take::{Taken, claim_for_create};
+pub use take::{Claimed, Taken, claim_for_create};
 
 use std::fs::{File, OpenOptions};
 use std::os::unix::fs::{MetadataExt, OpenOptionsExt};

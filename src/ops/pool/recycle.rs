@@ -142,7 +142,6 @@ fn prune_ignored(
     keep: &[String],
     permit: &crate::safety::Permit,
 ) -> std::result::Result<(), String> {
-    use gix::bstr::ByteSlice;
     let rel = abs
         .file_name()
         .map(|n| crate::runid::rel_path(&n.to_string_lossy()))
@@ -150,34 +149,37 @@ fn prune_ignored(
     if !permit.covers_worktree(&rel) {
         return Err("no permit to prune it".into());
     }
+    for rel in doomed(abs, keep)? {
+        // Every directory on the way is a real directory of the worktree.
+        let mut at = abs.to_path_buf();
+        let parts: Vec<&str> = rel.split('/').collect();
+        for part in &parts[..parts.len() - 1] {
+            at.push(part);
+            let meta = std::fs::symlink_metadata(&at).map_err(|e| e.to_string())?;
+            if !meta.is_dir() {
+                return Err(format!("{} is not a directory", at.display()));
+            }
+        }
+        remove_tree(&abs.join(&rel)).map_err(|e| format!("{rel}: {e}"))?;
+    }
+    Ok(())
+}
+
+/// The ignored paths of the worktree at `abs` that `keep` does not select,
+/// relative to it and sorted. `Err` at a nested repository, a path inside
+/// `.git`, one the index tracks, or one that is not UTF-8.
+fn doomed(abs: &Path, keep: &[String]) -> std::result::Result<Vec<String>, String> {
+    use gix::bstr::ByteSlice;
     use gix::dir::entry::{Kind, Status};
-    use gix::dir::walk::EmissionMode;
     let repo = gix::open(abs).map_err(|e| e.to_string())?;
     let index = repo.index_or_empty().map_err(|e| e.to_string())?;
-    let options = repo
-        .dirwalk_options()
-        .map_err(|e| e.to_string())?
-        .emit_untracked(EmissionMode::Matching)
-        .emit_ignored(Some(EmissionMode::CollapseDirectory))
-        .emit_tracked(false)
-        .recurse_repositories(false)
-        .emit_pruned(false);
-    let mut collect = gix::dir::walk::delegate::Collect::default();
-    let none: [&gix::bstr::BStr; 0] = [];
-    repo.dirwalk(
-        &index,
-        none,
-        &std::sync::atomic::AtomicBool::new(false),
-        options,
-        &mut collect,
-    )
-    .map_err(|e| e.to_string())?;
+    let entries = walk_ignored(&repo, &index)?;
     let keep = gix::ignore::Search::from_overrides(
         keep.iter().map(std::ffi::OsString::from),
         gix::ignore::search::Ignore::default(),
     );
     let mut doomed = Vec::new();
-    for (entry, _) in collect.unorded_entries {
+    for entry in entries {
         let rela = entry.rela_path;
         if matches!(entry.disk_kind, Some(Kind::Repository)) {
             return Err(format!("{rela} is a nested repository"));
@@ -218,20 +220,40 @@ fn prune_ignored(
         doomed.push(rel);
     }
     doomed.sort();
-    for rel in doomed {
-        // Every directory on the way is a real directory of the worktree.
-        let mut at = abs.to_path_buf();
-        let parts: Vec<&str> = rel.split('/').collect();
-        for part in &parts[..parts.len() - 1] {
-            at.push(part);
-            let meta = std::fs::symlink_metadata(&at).map_err(|e| e.to_string())?;
-            if !meta.is_dir() {
-                return Err(format!("{} is not a directory", at.display()));
-            }
-        }
-        remove_tree(&abs.join(&rel)).map_err(|e| format!("{rel}: {e}"))?;
-    }
-    Ok(())
+    Ok(doomed)
+}
+
+/// gix's walk of the worktree with its own ignore rules, as `git status
+/// --ignored` lists it: untracked and ignored entries (an ignored directory
+/// as one), never recursing into a nested repository.
+fn walk_ignored(
+    repo: &gix::Repository,
+    index: &gix::index::File,
+) -> std::result::Result<Vec<gix::dir::Entry>, String> {
+    use gix::dir::walk::EmissionMode;
+    let options = repo
+        .dirwalk_options()
+        .map_err(|e| e.to_string())?
+        .emit_untracked(EmissionMode::Matching)
+        .emit_ignored(Some(EmissionMode::CollapseDirectory))
+        .emit_tracked(false)
+        .recurse_repositories(false)
+        .emit_pruned(false);
+    let mut collect = gix::dir::walk::delegate::Collect::default();
+    let none: [&gix::bstr::BStr; 0] = [];
+    repo.dirwalk(
+        index,
+        none,
+        &std::sync::atomic::AtomicBool::new(false),
+        options,
+        &mut collect,
+    )
+    .map_err(|e| e.to_string())?;
+    Ok(collect
+        .unorded_entries
+        .into_iter()
+        .map(|(entry, _)| entry)
+        .collect())
 }
 
 /// Remove `path`: a symlink or file as itself, a directory with what it
