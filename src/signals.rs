@@ -19,7 +19,7 @@
 //!
 //! From its `git worktree add` until the run is in the manifest, a create
 //! holds a [`RollbackWindow`]: a signal then undoes what the create made (its
-//! worktree and branch, see `commands::create`) before exiting, so nothing is
+//! worktree and branch, see `ops::create`) before exiting, so nothing is
 //! left that neither `create` nor `cleanup` would handle. Where the rollback
 //! runs depends on whether a git child is running:
 //! - **No child running** (the window is *idle*): the signal thread marks the

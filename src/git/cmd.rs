@@ -223,7 +223,7 @@ impl Git {
     }
 
     /// `git worktree add --no-checkout --detach -- <rel_path> <commit>`: a
-    /// pool member's registration (see `commands::pool`); its checkout is
+    /// pool member's registration (see `ops::pool`); its checkout is
     /// [`Git::checkout_new_worktree`], outside the worktree-operation lock,
     /// and no `post-checkout` hook runs (the hook runs when a create takes it).
     pub fn worktree_add_detached(

@@ -1,5 +1,7 @@
 //! The base of a new run: `--base`, else the configured base, else the
 //! repository's default branch when the built-in default does not exist.
+//! Resolved the same way for `create` and for the members `pool fill`
+//! prepares (so a create finds members at its base).
 
 use crate::config::{Origin, Sourced, keys};
 use crate::ctx::Ctx;

@@ -1,5 +1,6 @@
 //! The ignore line for `.loop-worktrees/`, in the file `create.ignore-file`
-//! names.
+//! names: written by `create` and by `pool fill`, whichever first makes
+//! `.loop-worktrees/`.
 
 use std::fs::{self, OpenOptions};
 use std::io::{ErrorKind, Write};

@@ -10,7 +10,7 @@
 //!    name the run's own tip (the main checkout detached at `loop/x`, a
 //!    message the run's own commit matches): it proves nothing. `create`
 //!    records such a base as the commit it resolved to (see
-//!    `commands::create::base`), so only runs recorded by older versions
+//!    `ops::base`), so only runs recorded by older versions
 //!    meet this guard.
 //! 2. the base must not be read through the branch itself (`loop/x`, a
 //!    symbolic ref to it): a branch is never merged into itself;

@@ -179,7 +179,7 @@ fn keep_own_refs(r: &Checks, id: &str, admin_dir: &Path) -> Result<Vec<String>> 
 }
 
 /// Leave to remove the worktree a `create` made a moment ago and is
-/// undoing (its rollback, see `commands::create::rollback`): its own refs
+/// undoing (its rollback, see `ops::create::rollback`): its own refs
 /// are kept in the trash first (a post-command hook may have made some);
 /// `git worktree remove` still refuses anything changed in it.
 pub fn rollback_permit(repo: &gix::Repository, id: &str, admin_dir: &Path) -> Result<Permit> {
@@ -247,7 +247,7 @@ pub fn half_removed_permit(
 
 /// Leave to delete the ignored files of `.loop-worktrees/<id>` that a
 /// recycled worktree does not keep (`pool.keep`, see
-/// `commands::pool::recycle`): the same at-risk checks as a removal (nothing
+/// `ops::pool::recycle`): the same at-risk checks as a removal (nothing
 /// in progress, no nested repository, nobody working in it, …). `None`:
 /// something is at risk, and the worktree is removed (or kept) the usual way.
 pub fn prune_permit(

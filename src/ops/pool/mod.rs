@@ -32,6 +32,11 @@
 //! A member that fails is **discarded**: removed with the usual rules
 //! ([`crate::worktree::remove_worktree`], never forced); one that cannot be
 //! removed safely is left in place and reported.
+//!
+//! **The operations**, each returning what it did (the command's report is
+//! built from that): [`status`] (`survey`: each member's state), [`fill`],
+//! [`drain`], create's take ([`claim_for_create`], in `take`) and cleanup's
+//! [`recycle`]. A member's checks and its discard are in `check`.
 
 mod check;
 mod drain;
