@@ -34,7 +34,8 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 
 use crate::cli::{ClaudeHook, Cli, CreateArgs, RunId};
-use crate::commands::{Ctx, cleanup, create, mark};
+use crate::commands::create;
+use crate::ctx::Ctx;
 use crate::error::{Error, Result};
 use crate::manifest::{Entry, Manifest, Status};
 use crate::output::{Fail, Out, Report};
@@ -266,10 +267,12 @@ fn remove_run(cli: &Cli, input: &Input, out: &mut Out<'_>) -> std::result::Resul
     // as a mark), since removal never takes an active run.
     if status == Status::Active {
         let run_id = RunId::parse(&id)?;
-        mark::run(&ctx, &run_id, Status::Stale, out)?;
+        crate::ops::mark::set_status(&ctx, &run_id, Status::Stale, out)?;
     }
     let choose = |manifest: &Manifest| Ok(manifest.find(&id).into_iter().cloned().collect());
-    let report = cleanup::reclaim(&ctx, &Status::ALL, cleanup::Options::default(), choose, out)?;
+    let options = crate::ops::reclaim::Options::default();
+    let reclaimed = crate::ops::reclaim::reclaim(&ctx, &Status::ALL, options, choose, out)?;
+    let report = super::reclaim_report::CleanupReport::from(reclaimed);
     let mut sink = std::io::sink();
     let mut notes = Out {
         stdout: &mut *out.stderr,

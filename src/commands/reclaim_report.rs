@@ -1,9 +1,17 @@
-//! What a cleanup reports: removed entries (with what happened to their
-//! branch), skipped ones, and an error part way; rendered as text or JSON.
+//! What a reclaim reports — the document `cleanup` and `remove` print, and
+//! `claude-hook remove` writes as text to stderr: removed entries (with what
+//! happened to their branch), skipped ones, and an error part way; rendered
+//! as text or JSON. Built last, from [`crate::ops::reclaim`]'s outcome.
+//!
+//! Not a command: the report the three commands share (`remove`'s JSON is
+//! cleanup's), kept beside them rather than in one of them, so no command
+//! imports another.
 
 use serde::Serialize;
 
+use crate::ops::reclaim::{Fate, Kept, Reclaimed, Removed};
 use crate::output::{Out, Report};
+use crate::safety::branch::KeepCode;
 use crate::worktree::SkippedEntry;
 
 #[derive(Debug, Serialize, schemars::JsonSchema)]
@@ -19,9 +27,6 @@ pub struct RemovedEntry {
     /// base (`ancestor`, `squash`, `rebase`; `null`: the run made no commits).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub branch_merged_by: Option<Option<crate::git::merged::MergedBy>>,
-    /// The tip the branch was deleted at (for the event log).
-    #[serde(skip)]
-    pub branch_tip: Option<gix::ObjectId>,
     /// With --delete-merged-branches, when deleted: the trash ref that keeps
     /// its tip (`git loop trash restore <branch>` brings it back).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -67,6 +72,70 @@ pub struct CleanupReport {
     /// say): what was removed before it is still listed; exit 1.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<crate::error::Failure>,
+}
+
+impl From<Reclaimed> for CleanupReport {
+    fn from(reclaimed: Reclaimed) -> CleanupReport {
+        CleanupReport {
+            dry_run: reclaimed.dry_run,
+            removed: reclaimed
+                .removed
+                .into_iter()
+                .map(RemovedEntry::from)
+                .collect(),
+            skipped: reclaimed.skipped,
+            error: reclaimed.error.as_ref().map(crate::error::Failure::from),
+        }
+    }
+}
+
+impl From<Removed> for RemovedEntry {
+    fn from(r: Removed) -> RemovedEntry {
+        let mut removed = RemovedEntry {
+            id: r.entry.id.clone(),
+            path: r.entry.path(),
+            branch: r.entry.branch(),
+            branch_deleted: None,
+            branch_merged_by: None,
+            branch_trash: None,
+            branch_kept: None,
+            note: r.note,
+            salvage: r.salvaged,
+        };
+        match r.branch {
+            Fate::Untouched => {}
+            Fate::Deleted {
+                merged_by,
+                trash_ref,
+                ..
+            } => {
+                removed.branch_deleted = Some(true);
+                removed.branch_merged_by = Some(merged_by);
+                removed.branch_trash = Some(trash_ref);
+            }
+            Fate::Kept(kept) => {
+                removed.branch_deleted = Some(false);
+                removed.branch_kept = match kept {
+                    Kept::NoBranch => None,
+                    Kept::Refused { code, reason } => Some(KeptBranch {
+                        code: KeptCode::from(code),
+                        reason,
+                    }),
+                };
+            }
+        }
+        removed
+    }
+}
+
+impl From<KeepCode> for KeptCode {
+    fn from(code: KeepCode) -> KeptCode {
+        match code {
+            KeepCode::NotMerged => KeptCode::NotMerged,
+            KeepCode::CheckedOut => KeptCode::CheckedOut,
+            KeepCode::Moved => KeptCode::Moved,
+        }
+    }
 }
 
 impl Report for CleanupReport {

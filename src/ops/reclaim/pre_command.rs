@@ -10,7 +10,7 @@ use crate::worktree::{Remover, Skip, SkipCode, SkippedEntry};
 /// removed (a real directory registered with this repository; the others are
 /// decided by `remove_worktree` without it), one at a time, in selection
 /// order. A non-zero exit keeps that entry: code `hook-refused`.
-pub(super) fn run_pre_command(
+pub(super) fn run(
     ctx: &Ctx,
     command: &crate::hooks::HookCommand<'_>,
     selected: Vec<Entry>,
