@@ -138,6 +138,46 @@ impl From<KeepCode> for KeptCode {
     }
 }
 
+impl RemovedEntry {
+    /// Its line (with its branch's fate), and what was finished or salvaged.
+    fn write_human(&self, verb: &str, out: &mut Out<'_>) -> std::io::Result<()> {
+        match (&self.branch_deleted, &self.branch_kept) {
+            (Some(true), _) => writeln!(
+                out.stdout,
+                "{verb} {} ({}), branch {} deleted (kept in the trash: `git loop trash restore {}` brings it back)",
+                self.id, self.path, self.branch, self.branch
+            )?,
+            (_, Some(kept)) => writeln!(
+                out.stdout,
+                "{verb} {} ({}), branch {} kept: {}",
+                self.id,
+                self.path,
+                self.branch,
+                crate::style::escape(&kept.reason)
+            )?,
+            _ => writeln!(out.stdout, "{verb} {} ({})", self.id, self.path)?,
+        }
+        if let Some(note) = &self.note {
+            writeln!(out.stdout, "  {note}")?;
+        }
+        if let Some(s) = &self.salvage {
+            let i = &s.ignored;
+            match &s.commit {
+                Some(c) => writeln!(out.stdout, "  salvaged to {} ({c})", s.refname)?,
+                None => writeln!(out.stdout, "  after saving its changes to {}", s.refname)?,
+            }
+            if i.count > 0 {
+                writeln!(
+                    out.stdout,
+                    "  not kept: {} ignored file(s), {} bytes",
+                    i.count, i.bytes
+                )?;
+            }
+        }
+        Ok(())
+    }
+}
+
 impl Report for CleanupReport {
     fn failed_part_way(&self) -> Option<&crate::error::Failure> {
         self.error.as_ref()
@@ -150,39 +190,7 @@ impl Report for CleanupReport {
             "removed"
         };
         for r in &self.removed {
-            match (&r.branch_deleted, &r.branch_kept) {
-                (Some(true), _) => writeln!(
-                    out.stdout,
-                    "{verb} {} ({}), branch {} deleted (kept in the trash: `git loop trash restore {}` brings it back)",
-                    r.id, r.path, r.branch, r.branch
-                )?,
-                (_, Some(kept)) => writeln!(
-                    out.stdout,
-                    "{verb} {} ({}), branch {} kept: {}",
-                    r.id,
-                    r.path,
-                    r.branch,
-                    crate::style::escape(&kept.reason)
-                )?,
-                _ => writeln!(out.stdout, "{verb} {} ({})", r.id, r.path)?,
-            }
-            if let Some(note) = &r.note {
-                writeln!(out.stdout, "  {note}")?;
-            }
-            if let Some(s) = &r.salvage {
-                let i = &s.ignored;
-                match &s.commit {
-                    Some(c) => writeln!(out.stdout, "  salvaged to {} ({c})", s.refname)?,
-                    None => writeln!(out.stdout, "  after saving its changes to {}", s.refname)?,
-                }
-                if i.count > 0 {
-                    writeln!(
-                        out.stdout,
-                        "  not kept: {} ignored file(s), {} bytes",
-                        i.count, i.bytes
-                    )?;
-                }
-            }
+            r.write_human(verb, out)?;
         }
         for s in &self.skipped {
             s.write_human(out.stdout)?;

@@ -126,28 +126,40 @@ fn remove_one(
         }
         outcome => (outcome, None),
     };
+    let done = Done::new(outcome, salvaged, false);
+    Ok(match dry_run {
+        true => (done, None),
+        false => log(remover, entry, done, registered),
+    })
+}
+
+/// Append the events of one removal (its salvage, and its `remove` when it
+/// was registered: one not registered is logged with the drop of its
+/// entry) while its run lock is held. A failure is a warning, returned.
+fn log(
+    remover: &Remover<'_>,
+    entry: &Entry,
+    mut done: Done,
+    registered: bool,
+) -> (Done, Option<String>) {
     let mut events = Vec::new();
-    if let Some(s) = salvaged.as_ref().filter(|_| !dry_run) {
+    if let Some(s) = &done.salvaged {
         events.push(s.event(&entry.id));
     }
-    let mut logged = false;
-    if !dry_run
-        && registered
-        && let Removal::Removed(note) = &outcome
-    {
+    if registered && let Removal::Removed(note) = &done.removal {
         let mut event = crate::events::Event::new(crate::events::EventKind::Remove, &entry.id);
         event.detail = note.clone();
         events.push(event);
-        logged = true;
+        done.logged = true;
     }
-    let mut warning = None;
-    if !events.is_empty() {
-        let logged = ManifestMutex::acquire(&remover.loop_dir)
-            .map_err(|e| e.to_string())
-            .and_then(|_mutex| crate::events::append(&remover.loop_dir, &events));
-        warning = logged.err().map(|e| format!("warning: event log: {e}"));
+    if events.is_empty() {
+        return (done, None);
     }
-    Ok((Done::new(outcome, salvaged, logged), warning))
+    let appended = ManifestMutex::acquire(&remover.loop_dir)
+        .map_err(|e| e.to_string())
+        .and_then(|_mutex| crate::events::append(&remover.loop_dir, &events));
+    let warning = appended.err().map(|e| format!("warning: event log: {e}"));
+    (done, warning)
 }
 
 /// How each selected worktree is removed: a dry run, salvaged first when

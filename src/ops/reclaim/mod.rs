@@ -152,16 +152,8 @@ pub fn reclaim(
     }
     let git = Git::new(ctx.repo.root());
     let remover = Remover::new(&ctx.repo, &git)?;
-    let (selected, refused) = match pre_command {
-        Some(command) if !dry_run => pre_command::run(ctx, &command, selected, &remover, out)?,
-        Some(_) => {
-            out.note(format_args!(
-                "note: dry run: cleanup.pre-command is not run, and may still refuse entries"
-            ));
-            (selected, Vec::new())
-        }
-        None => (selected, Vec::new()),
-    };
+    let (selected, refused) =
+        pre_command::screen(ctx, pre_command.as_ref(), selected, &remover, dry_run, out)?;
     remove_selected(
         ctx,
         &remover,
