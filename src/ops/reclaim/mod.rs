@@ -61,8 +61,8 @@ pub use expiry::{drop_entries, expire};
 pub use selection::{Cleanup, cleanup, remove};
 
 /// Puts a worktree that would be removed back into the warm pool instead
-/// (`cleanup --recycle`); the pool implements it. Shared by the removal
-/// threads.
+/// (`cleanup --recycle`): the pool's recycler, which `cleanup` hands in (the
+/// reclaim knows nothing of the pool). Shared by the removal threads.
 pub trait Recycle: Sync {
     /// Recycle the run `id` when it would be removed and there is room;
     /// otherwise remove it as [`crate::worktree::remove_worktree`] does.
@@ -338,4 +338,54 @@ fn events(reclaimed: &Reclaimed) -> Vec<crate::events::Event> {
     }
     events.extend(reclaimed.skipped.iter().map(SkippedEntry::event));
     events
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn removed(id: &str, logged: bool, branch: Fate) -> Removed {
+        let json = format!(
+            r#"{{"version":1,"worktrees":[{{"id":"{id}","path":".loop-worktrees/{id}","branch":"loop/{id}","baseBranch":"main","pattern":"p","createdAt":"2026-11-30T14:44:32Z","status":"rejected"}}]}}"#
+        );
+        let entry = Manifest::parse(&json).unwrap().worktrees.remove(0);
+        Removed {
+            entry,
+            note: None,
+            salvaged: None,
+            logged,
+            branch,
+        }
+    }
+
+    /// The events come from the outcomes: a removal its thread did not log,
+    /// each deleted branch with its tip and proof, then the skips.
+    #[test]
+    fn events_are_built_from_the_outcomes() {
+        let tip = gix::ObjectId::null(gix::hash::Kind::Sha1);
+        let deleted = Fate::Deleted {
+            tip,
+            merged_by: None,
+            trash_ref: "refs/loop/trash/t/branch/loop/b".into(),
+        };
+        let reclaimed = Reclaimed {
+            dry_run: false,
+            removed: vec![
+                removed("a", true, Fate::Kept(Kept::NoBranch)),
+                removed("b", false, deleted),
+            ],
+            skipped: vec![SkippedEntry::new("c", Skip::new("dirty", SkipCode::Dirty))],
+            error: None,
+        };
+        let events = events(&reclaimed);
+        let ids: Vec<&str> = events.iter().map(|e| e.id.as_str()).collect();
+        assert_eq!(ids, ["b", "b", "c"]);
+        assert_eq!(
+            events[1].detail.as_deref(),
+            Some(format!(
+                "branch loop/b deleted at {tip} (no commits of its own); kept as refs/loop/trash/t/branch/loop/b"
+            ))
+            .as_deref()
+        );
+    }
 }
