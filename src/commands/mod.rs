@@ -12,6 +12,7 @@ pub mod log;
 pub mod mark;
 pub mod path;
 pub mod pool;
+pub mod reclaim_report;
 pub mod reconcile;
 pub mod remove;
 pub mod restore;
@@ -54,7 +55,7 @@ pub fn dispatch(cli: &Cli, out: &mut Out<'_>) -> std::result::Result<(), Fail> {
         }
         Command::Cleanup(args) => {
             let ctx = Ctx::open(cli.repo.as_deref())?;
-            emit(cleanup::run(&ctx, &cleanup::Flags::from(args), out)?, out)
+            emit(cleanup::run(&ctx, args, out)?, out)
         }
         Command::Remove(args) => {
             let ctx = Ctx::open(cli.repo.as_deref())?;

@@ -7,4 +7,6 @@
 pub mod base;
 pub mod create;
 pub mod ignore;
+pub mod mark;
 pub mod pool;
+pub mod reclaim;

@@ -11,11 +11,6 @@ use crate::error::Result;
 use crate::output::Out;
 use report::PoolReport;
 
-// TODO(lead): ops::reclaim — cleanup's `--recycle` calls these through this
-// path today (`commands::cleanup`, `commands::cleanup::pool`); once reclaim
-// is an operation it calls `crate::ops::pool` and this re-export goes.
-pub use crate::ops::pool::{Recycler, recycle};
-
 pub fn run(ctx: &Ctx, args: &PoolArgs, out: &mut Out<'_>) -> Result<PoolReport> {
     Ok(match args.action.unwrap_or(PoolAction::Status) {
         PoolAction::Status => crate::ops::pool::status(ctx)?.into(),

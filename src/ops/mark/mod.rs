@@ -1,10 +1,9 @@
-//! `git loop mark <RUN_ID> <STATUS>`: record what a run became
-//! (`--detect-merged`: see [`detect`]).
+//! Mark: record what a run became (`git loop mark <RUN_ID> <STATUS>`, and
+//! `claude-hook remove` marking its active run `stale`), or find the runs
+//! whose work is in their base (`--detect-merged`: see [`detect`]).
 //!
 //! Marking never deletes an entry — the manifest is the audit trail; removal
-//! happens only in cleanup. One read-modify-write under the mutex.
-
-use serde::Serialize;
+//! happens only in a reclaim. One read-modify-write under the mutex.
 
 pub mod detect;
 
@@ -13,27 +12,17 @@ use crate::ctx::Ctx;
 use crate::error::{Error, Result};
 use crate::lock::ManifestMutex;
 use crate::manifest::{Entry, Status};
-use crate::output::{Out, Report};
+use crate::output::Out;
 
-#[derive(Debug, Serialize, schemars::JsonSchema)]
-#[serde(transparent)]
-pub struct MarkReport {
+/// A run's status set: its entry as it is now, and the status before.
+pub struct Marked {
     pub entry: Entry,
-    #[serde(skip)]
     pub previous: Status,
 }
 
-impl Report for MarkReport {
-    fn human(&self, out: &mut Out<'_>) -> std::io::Result<()> {
-        out.note(format_args!(
-            "{}: {} -> {}",
-            self.entry.id, self.previous, self.entry.status
-        ));
-        out.stdout.flush()
-    }
-}
-
-pub fn run(ctx: &Ctx, run_id: &RunId, status: Status, out: &mut Out<'_>) -> Result<MarkReport> {
+/// Set the status of `run_id` (a mark event logged when it changes), under
+/// its run lock and the manifest mutex.
+pub fn set_status(ctx: &Ctx, run_id: &RunId, status: Status, out: &mut Out<'_>) -> Result<Marked> {
     let unknown = || Error::UnknownId {
         id: run_id.to_string(),
     };
@@ -80,5 +69,5 @@ pub fn run(ctx: &Ctx, run_id: &RunId, status: Status, out: &mut Out<'_>) -> Resu
         event.to = Some(status.to_string());
         ctx.log_events(&[event], out);
     }
-    Ok(MarkReport { entry, previous })
+    Ok(Marked { entry, previous })
 }

@@ -6,11 +6,33 @@ use crate::manifest::Entry;
 use crate::output::Out;
 use crate::worktree::{Remover, Skip, SkipCode, SkippedEntry};
 
+/// The selected runs `cleanup.pre-command` (if any) lets go, and those it
+/// refused. A dry run runs no hook, and says so.
+pub(super) fn screen(
+    ctx: &Ctx,
+    command: Option<&crate::hooks::HookCommand<'_>>,
+    selected: Vec<Entry>,
+    remover: &Remover<'_>,
+    dry_run: bool,
+    out: &mut Out<'_>,
+) -> Result<(Vec<Entry>, Vec<SkippedEntry>)> {
+    match command {
+        Some(command) if !dry_run => run(ctx, command, selected, remover, out),
+        Some(_) => {
+            out.note(format_args!(
+                "note: dry run: cleanup.pre-command is not run, and may still refuse entries"
+            ));
+            Ok((selected, Vec::new()))
+        }
+        None => Ok((selected, Vec::new())),
+    }
+}
+
 /// Run `cleanup.pre-command` in each selected worktree that is there to be
 /// removed (a real directory registered with this repository; the others are
 /// decided by `remove_worktree` without it), one at a time, in selection
 /// order. A non-zero exit keeps that entry: code `hook-refused`.
-pub(super) fn run_pre_command(
+fn run(
     ctx: &Ctx,
     command: &crate::hooks::HookCommand<'_>,
     selected: Vec<Entry>,

@@ -1,6 +1,7 @@
-//! The removal pool: one worker per core, each removal guarded by its run
-//! lock and the re-check that the run is still selected (see
-//! [`crate::worktree`]'s module doc for why).
+//! Guarded parallel removal: one worker per core, each removal guarded by
+//! its run lock and the re-check that the run is still selected (see
+//! [`crate::worktree`]'s module doc for why), its events logged while that
+//! lock is held.
 
 use crate::ctx::Ctx;
 use crate::error::Result;
@@ -93,7 +94,7 @@ fn remove_one(
     entry: &Entry,
     statuses: &[Status],
     how: &How<'_>,
-) -> Result<(Removal, Option<Salvaged>, Option<String>)> {
+) -> Result<(Done, Option<String>)> {
     let How {
         dry_run,
         salvage,
@@ -109,13 +110,14 @@ fn remove_one(
         && registered
         && let Some(skip) = no_longer_selected(current.get()?.as_ref(), entry, statuses)
     {
-        return Ok((Removal::Skipped(skip), None, None));
+        let removal = Removal::Skipped(skip);
+        return Ok((Done::new(removal, None, false), None));
     }
     // `--recycle`: a worktree that would be removed goes back into the warm
-    // pool instead, while it has room (see `commands::pool`); one that is
-    // not removable is skipped as ever, and may then be salvaged.
+    // pool instead, while it has room; one that is not removable is
+    // skipped as ever, and may then be salvaged.
     let first = match recycler {
-        Some(recycler) if !dry_run => crate::commands::pool::recycle(remover, recycler, &entry.id)?,
+        Some(recycler) if !dry_run => recycler.recycle(remover, &entry.id)?,
         _ => remove_worktree(remover, &entry.id, dry_run)?,
     };
     let (outcome, salvaged) = match first {
@@ -124,26 +126,40 @@ fn remove_one(
         }
         outcome => (outcome, None),
     };
+    let done = Done::new(outcome, salvaged, false);
+    Ok(match dry_run {
+        true => (done, None),
+        false => log(remover, entry, done, registered),
+    })
+}
+
+/// Append the events of one removal (its salvage, and its `remove` when it
+/// was registered: one not registered is logged with the drop of its
+/// entry) while its run lock is held. A failure is a warning, returned.
+fn log(
+    remover: &Remover<'_>,
+    entry: &Entry,
+    mut done: Done,
+    registered: bool,
+) -> (Done, Option<String>) {
     let mut events = Vec::new();
-    if let Some(s) = salvaged.as_ref().filter(|_| !dry_run) {
+    if let Some(s) = &done.salvaged {
         events.push(s.event(&entry.id));
     }
-    if !dry_run
-        && registered
-        && let Removal::Removed(note) = &outcome
-    {
+    if registered && let Removal::Removed(note) = &done.removal {
         let mut event = crate::events::Event::new(crate::events::EventKind::Remove, &entry.id);
         event.detail = note.clone();
         events.push(event);
+        done.logged = true;
     }
-    let mut warning = None;
-    if !events.is_empty() {
-        let logged = ManifestMutex::acquire(&remover.loop_dir)
-            .map_err(|e| e.to_string())
-            .and_then(|_mutex| crate::events::append(&remover.loop_dir, &events));
-        warning = logged.err().map(|e| format!("warning: event log: {e}"));
+    if events.is_empty() {
+        return (done, None);
     }
-    Ok((outcome, salvaged, warning))
+    let appended = ManifestMutex::acquire(&remover.loop_dir)
+        .map_err(|e| e.to_string())
+        .and_then(|_mutex| crate::events::append(&remover.loop_dir, &events));
+    let warning = appended.err().map(|e| format!("warning: event log: {e}"));
+    (done, warning)
 }
 
 /// How each selected worktree is removed: a dry run, salvaged first when
@@ -153,11 +169,28 @@ fn remove_one(
 pub(super) struct How<'a> {
     pub dry_run: bool,
     pub salvage: bool,
-    pub recycler: Option<&'a crate::commands::pool::Recycler>,
+    pub recycler: Option<&'a dyn super::Recycle>,
 }
 
-/// One removal's outcome, with what was salvaged first (`--salvage`).
-pub(super) type Outcome = Result<(Removal, Option<Salvaged>)>;
+/// What one guarded removal did.
+pub(super) struct Done {
+    pub removal: Removal,
+    /// What was salvaged first (`--salvage`).
+    pub salvaged: Option<Salvaged>,
+    /// Whether its `remove` event was appended (or its failure warned)
+    /// here, under its run lock.
+    pub logged: bool,
+}
+
+impl Done {
+    fn new(removal: Removal, salvaged: Option<Salvaged>, logged: bool) -> Done {
+        Done {
+            removal,
+            salvaged,
+            logged,
+        }
+    }
+}
 
 /// Remove the selected worktrees, as many at a time as there are cores.
 /// Outcomes come back in selection order. Progress is drawn on a terminal
@@ -169,13 +202,13 @@ pub(super) fn remove_all(
     statuses: &[Status],
     how: &How<'_>,
     out: &mut Out<'_>,
-) -> Vec<Outcome> {
+) -> Vec<Result<Done>> {
     let manifest_path = ctx.manifest.path().to_path_buf();
     let current = Current {
         path: &manifest_path,
         cached: std::sync::Mutex::new(None),
     };
-    let mut outcomes: Vec<Option<Outcome>> = (0..selected.len()).map(|_| None).collect();
+    let mut outcomes: Vec<Option<Result<Done>>> = (0..selected.len()).map(|_| None).collect();
     let started = std::time::Instant::now();
     let mut drawn = false;
     let mut done = 0;
@@ -183,11 +216,11 @@ pub(super) fn remove_all(
         selected,
         |entry| remove_one(remover, &current, entry, statuses, how),
         |i, outcome| {
-            let outcome = outcome.map(|(removal, salvaged, warning)| {
+            let outcome = outcome.map(|(done, warning)| {
                 if let Some(w) = warning {
                     out.note(format_args!("{w}"));
                 }
-                (removal, salvaged)
+                done
             });
             outcomes[i] = Some(outcome);
             done += 1;

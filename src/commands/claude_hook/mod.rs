@@ -34,7 +34,7 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 
 use crate::cli::{ClaudeHook, Cli, CreateArgs, RunId};
-use crate::commands::{Ctx, cleanup, mark};
+use crate::ctx::Ctx;
 use crate::error::{Error, Result};
 use crate::manifest::{Entry, Manifest, Status};
 use crate::ops::create;
@@ -125,54 +125,9 @@ fn create_run(cli: &Cli, input: &Input, out: &mut Out<'_>) -> std::result::Resul
         reason: "no valid run id can be made of this name".into(),
     })?;
     let ctx = open(cli, input.cwd.as_deref())?;
-    let pattern = crate::commands::claude_hook::pattern(&ctx)?;
-    let mut passed = Vec::new();
-    let mut made = None;
-    for run_id in candidates(&base_id) {
-        let manifest = match ctx.loop_dir_exists()? {
-            true => ctx.manifest.load_or_default()?,
-            false => Manifest::default(),
-        };
-        let reuse = match choose(&ctx, &manifest, &run_id, proposed, &pattern)? {
-            Choice::Reuse => true,
-            Choice::Create => false,
-            Choice::Taken(why) => {
-                passed.push(why);
-                continue;
-            }
-        };
-        let args = CreateArgs {
-            run_id: run_id.clone(),
-            pattern: pattern.clone(),
-            base: None,
-            reuse,
-            fetch: false,
-            sparse: Vec::new(),
-        };
-        create::validate(&args)?;
-        let mut quiet_stdout = std::io::sink();
-        let mut notes = Out {
-            stdout: &mut quiet_stdout,
-            stderr: &mut *out.stderr,
-            json: false,
-            quiet: out.quiet,
-            color: false,
-            stderr_is_terminal: out.stderr_is_terminal,
-        };
-        match create::run(&ctx, &args, &mut notes) {
-            // Another create took the id between the check and the create:
-            // try the next one (nothing was changed by the refusal).
-            Err(e @ (Error::ActiveExists { .. } | Error::BranchExists { .. })) if !reuse => {
-                passed.push(e.to_string());
-                continue;
-            }
-            result => {
-                made = Some((result?, reuse));
-                break;
-            }
-        }
-    }
-    let Some((report, reused)) = made else {
+    let pattern = pattern(&ctx)?;
+    let (made, passed) = make_run(&ctx, &base_id, proposed, &pattern, out)?;
+    let Some(Made { report, reused }) = made else {
         return Err(Error::NotReusable {
             id: base_id.to_string(),
             reason: format!(
@@ -211,15 +166,87 @@ fn create_run(cli: &Cli, input: &Input, out: &mut Out<'_>) -> std::result::Resul
     Ok(())
 }
 
+/// The run the hook made, or reused.
+struct Made {
+    report: create::Created,
+    reused: bool,
+}
+
+/// Create (or reuse) the first candidate id for `proposed` that is free or
+/// the hook's own (see the module doc): the report and whether it was
+/// reused, or `None` when every candidate is taken; and why each one passed
+/// over was.
+fn make_run(
+    ctx: &Ctx,
+    base_id: &RunId,
+    proposed: &str,
+    pattern: &str,
+    out: &mut Out<'_>,
+) -> Result<(Option<Made>, Vec<String>)> {
+    let mut passed = Vec::new();
+    let mut made = None;
+    for run_id in candidates(base_id) {
+        let manifest = match ctx.loop_dir_exists()? {
+            true => ctx.manifest.load_or_default()?,
+            false => Manifest::default(),
+        };
+        let reuse = match choose(ctx, &manifest, &run_id, proposed, pattern)? {
+            Choice::Reuse => true,
+            Choice::Create => false,
+            Choice::Taken(why) => {
+                passed.push(why);
+                continue;
+            }
+        };
+        let args = CreateArgs {
+            run_id: run_id.clone(),
+            pattern: pattern.to_owned(),
+            base: None,
+            reuse,
+            fetch: false,
+            sparse: Vec::new(),
+        };
+        create::validate(&args)?;
+        let mut quiet_stdout = std::io::sink();
+        let mut notes = Out {
+            stdout: &mut quiet_stdout,
+            stderr: &mut *out.stderr,
+            json: false,
+            quiet: out.quiet,
+            color: false,
+            stderr_is_terminal: out.stderr_is_terminal,
+        };
+        match create::run(ctx, &args, &mut notes) {
+            // Another create took the id between the check and the create:
+            // try the next one (nothing was changed by the refusal).
+            Err(e @ (Error::ActiveExists { .. } | Error::BranchExists { .. })) if !reuse => {
+                passed.push(e.to_string());
+                continue;
+            }
+            result => {
+                made = Some(Made {
+                    report: result?,
+                    reused: reuse,
+                });
+                break;
+            }
+        }
+    }
+    Ok((made, passed))
+}
+
 /// The pattern of runs the hook creates: the setting `claude.pattern`.
 pub fn pattern(ctx: &Ctx) -> Result<String> {
     Ok(ctx.settings()?.claude_pattern.value.clone())
 }
 
-/// Remove the run whose worktree is `worktree_path`, as `remove` does, after
-/// marking it `stale` if it is active; a path that is not a git-loop run, or
-/// a run the hook did not make (see the module doc), is left alone.
-fn remove_run(cli: &Cli, input: &Input, out: &mut Out<'_>) -> std::result::Result<(), Fail> {
+/// The hook's own run at the input's `worktree_path`, or `None` once it
+/// is said why that is left alone (see the module doc).
+fn own_run(
+    cli: &Cli,
+    input: &Input,
+    out: &mut Out<'_>,
+) -> std::result::Result<Option<(Ctx, Entry)>, Fail> {
     let given = input.worktree_path.as_deref().ok_or(Error::HookInput {
         event: "WorktreeRemove",
         reason: "it has no \"worktree_path\"".into(),
@@ -229,22 +256,27 @@ fn remove_run(cli: &Cli, input: &Input, out: &mut Out<'_>) -> std::result::Resul
         _ => given.to_path_buf(),
     };
     let Some((root, id, path)) = locate(&path) else {
-        return leave_alone(&path, "not a worktree under .loop-worktrees/", out);
+        leave_alone(&path, "not a worktree under .loop-worktrees/", out);
+        return Ok(None);
     };
     let ctx = match open(cli, Some(&root)) {
         Ok(ctx) => ctx,
-        Err(e) => return leave_alone(&path, &e.to_string(), out),
+        Err(e) => {
+            leave_alone(&path, &e.to_string(), out);
+            return Ok(None);
+        }
     };
     let entry = match ctx.loop_dir_exists()? {
         true => ctx.manifest.load_or_default()?.find(&id).cloned(),
         false => None,
     };
     let Some(entry) = entry.filter(|_| ctx.worktree_path(&id) == path) else {
-        return leave_alone(&path, "no run of the manifest has it", out);
+        leave_alone(&path, "no run of the manifest has it", out);
+        return Ok(None);
     };
     let pattern = pattern(&ctx)?;
     if entry.pattern != pattern {
-        return leave_run(
+        leave_run(
             &path,
             &entry,
             &format!(
@@ -253,24 +285,39 @@ fn remove_run(cli: &Cli, input: &Input, out: &mut Out<'_>) -> std::result::Resul
             ),
             out,
         );
+        return Ok(None);
     }
     if owner_of(&ctx, &entry).is_none() {
-        return leave_run(
+        leave_run(
             &path,
             &entry,
             "claude-hook create did not make it (its worktree has no record of that)",
             out,
         );
+        return Ok(None);
     }
+    Ok(Some((ctx, entry)))
+}
+
+/// Remove the run whose worktree is `worktree_path`, as `remove` does, after
+/// marking it `stale` if it is active; a path that is not a git-loop run, or
+/// a run the hook did not make (see the module doc), is left alone.
+fn remove_run(cli: &Cli, input: &Input, out: &mut Out<'_>) -> std::result::Result<(), Fail> {
+    let Some((ctx, entry)) = own_run(cli, input, out)? else {
+        return Ok(());
+    };
+    let id = entry.id.clone();
     let status = entry.status;
     // Claude Code is done with the run: an active run becomes stale (logged
     // as a mark), since removal never takes an active run.
     if status == Status::Active {
         let run_id = RunId::parse(&id)?;
-        mark::run(&ctx, &run_id, Status::Stale, out)?;
+        crate::ops::mark::set_status(&ctx, &run_id, Status::Stale, out)?;
     }
     let choose = |manifest: &Manifest| Ok(manifest.find(&id).into_iter().cloned().collect());
-    let report = cleanup::reclaim(&ctx, &Status::ALL, cleanup::Options::default(), choose, out)?;
+    let options = crate::ops::reclaim::Options::default();
+    let reclaimed = crate::ops::reclaim::reclaim(&ctx, &Status::ALL, options, choose, out)?;
+    let report = super::reclaim_report::CleanupReport::from(reclaimed);
     let mut sink = std::io::sink();
     let mut notes = Out {
         stdout: &mut *out.stderr,
@@ -303,25 +350,18 @@ fn locate(path: &Path) -> Option<(PathBuf, String, PathBuf)> {
 }
 
 /// A run the hook did not make: not marked, not removed.
-fn leave_run(
-    path: &Path,
-    entry: &Entry,
-    why: &str,
-    out: &mut Out<'_>,
-) -> std::result::Result<(), Fail> {
+fn leave_run(path: &Path, entry: &Entry, why: &str, out: &mut Out<'_>) {
     out.note(format_args!(
         "git-loop: run {} at {} was not made by claude-hook ({}); left alone, not marked or removed",
         entry.id,
         path.display(),
         crate::style::escape(why)
     ));
-    Ok(())
 }
 
-fn leave_alone(path: &Path, why: &str, out: &mut Out<'_>) -> std::result::Result<(), Fail> {
+fn leave_alone(path: &Path, why: &str, out: &mut Out<'_>) {
     out.note(format_args!(
         "git-loop: {} is not a git-loop run ({why}); left alone",
         path.display()
     ));
-    Ok(())
 }
