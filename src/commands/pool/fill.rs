@@ -171,7 +171,7 @@ pub fn fill(ctx: &Ctx, n: Option<usize>, out: &mut Out<'_>) -> Result<PoolReport
     // The checkouts, in parallel, each under its member's claim.
     let mut failed: Vec<Option<String>> = vec![None; added.len()];
     let staging = ctx.loop_dir().join(POOL_DIR).join(STAGING_DIR);
-    crate::pool::for_each_parallel(
+    crate::fanout::for_each(
         &added,
         |(name, _)| {
             let abs = staging.join(name);
