@@ -209,7 +209,7 @@ pub fn run(ctx: &Ctx, args: &CreateArgs, out: &mut Out<'_>) -> Result<CreateRepo
                 let _ =
                     crate::safety::exec::delete_branch(&ctx.repo, &branch, base_commit, &permit);
             }
-            return Err(Error::Git(failure));
+            return Err(Error::from(failure));
         }
     }
     checkout::set_sparse(&git, &abs, &rel, &args.sparse)?;

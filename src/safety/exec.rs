@@ -4,7 +4,8 @@
 //! `src/safety/` calls the unguarded functions beneath them.
 
 use super::Permit;
-use crate::error::{CommandError, Error, Result};
+use crate::error::{Error, Result};
+use crate::git::error::CommandError;
 use crate::git::cmd::Git;
 use crate::git::repo::Repo;
 

@@ -157,7 +157,7 @@ pub fn fill(ctx: &Ctx, n: Option<usize>, out: &mut Out<'_>) -> Result<PoolReport
             let name = super::new_name(base);
             let rel = super::staged_rel_path(&name);
             if let Err(failure) = git.worktree_add_detached(&rel, &hex)? {
-                return Err(Error::Git(failure));
+                return Err(Error::from(failure));
             }
             let abs = ctx.loop_dir().join(POOL_DIR).join(STAGING_DIR).join(&name);
             // Under the lock: nobody else can have claimed it yet.
