@@ -5,8 +5,8 @@
 
 use super::Permit;
 use crate::error::{Error, Result};
-use crate::git::error::CommandError;
 use crate::git::cmd::Git;
+use crate::git::error::CommandError;
 use crate::git::repo::Repo;
 
 /// `git worktree remove -- <rel_path>`, never forced (see

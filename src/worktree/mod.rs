@@ -54,22 +54,20 @@
 //! git outside it; a `git loop mark <id> active` in between must win. Before
 //! removing a run's worktree, cleanup takes that run's lock (an exclusive
 //! `flock` on `<git common dir>/git-loop/runs/<id>.lock`, a file that exists
-//! only while it is held; see [`RunLock`]) and re-reads the manifest: the run
-//! must still be selected (same id and `createdAt`, status still in the set)
-//! or it is skipped with code `active` (or the new status). It appends the
-//! `remove` event before releasing the lock. `mark` takes the same lock
-//! before it takes the mutex, and holds it until its write and its event are
-//! done. So a mark that exits 0 either happened before the re-check (which
-//! then sees it) or waited until the removal was over and logged (the
-//! worktree was already gone when it ran; mark says so), and the event log
-//! orders them as they happened. Lock order: ops lock, run lock, manifest
-//! mutex.
+//! only while it is held; see [`crate::lock::RunLock`]) and re-reads the
+//! manifest: the run must still be selected (same id and `createdAt`, status
+//! still in the set) or it is skipped with code `active` (or the new status).
+//! It appends the `remove` event before releasing the lock. `mark` takes the
+//! same lock before it takes the mutex, and holds it until its write and its
+//! event are done. So a mark that exits 0 either happened before the
+//! re-check (which then sees it) or waited until the removal was over and
+//! logged (the worktree was already gone when it ran; mark says so), and the
+//! event log orders them as they happened. The order of the run lock among
+//! the other locks is [`crate::lock`]'s.
 
 mod remove;
-mod run_lock;
 pub mod salvage;
 
 pub use crate::safety::risk::{AtRisk, Processes, RefTips};
 pub use crate::safety::skip::{Removal, Skip, SkipCode, SkippedEntry};
 pub use remove::{Remover, remove_worktree};
-pub use run_lock::{RUN_LOCK_DEADLINE, RunLock};

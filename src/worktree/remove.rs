@@ -34,9 +34,9 @@ impl<'a> Remover<'a> {
         })
     }
 
-    /// The run lock of `id` (see [`super::RunLock`]).
-    pub fn run_lock(&self, id: &str) -> Result<super::RunLock> {
-        super::RunLock::acquire(self.checks.common_dir(), id, super::RUN_LOCK_DEADLINE)
+    /// The run lock of `id` (see [`crate::lock::RunLock`]).
+    pub fn run_lock(&self, id: &str) -> Result<crate::lock::RunLock> {
+        crate::lock::RunLock::acquire(self.checks.common_dir(), id, crate::lock::RUN_LOCK_DEADLINE)
     }
 
     pub fn registration(&self, id: &str) -> Option<&crate::git::repo::Worktree> {

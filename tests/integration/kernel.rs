@@ -169,7 +169,7 @@ fn no_destroying_path_bypasses_the_safety_kernel() {
                 "lock/mutex.rs",
                 "signals.rs",
                 "worktree/salvage/build.rs",
-                "worktree/run_lock.rs",
+                "lock/run.rs",
                 "copy/files.rs",
             ];
             assert!(

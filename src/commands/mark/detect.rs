@@ -157,10 +157,10 @@ pub fn run(ctx: &Ctx, dry_run: bool, out: &mut Out<'_>) -> Result<DetectReport> 
     }
     let mut run_locks = Vec::with_capacity(report.marked.len());
     for d in &report.marked {
-        run_locks.push(crate::worktree::RunLock::acquire(
+        run_locks.push(crate::lock::RunLock::acquire(
             ctx.repo.common_dir(),
             &d.id,
-            crate::worktree::RUN_LOCK_DEADLINE,
+            crate::lock::RUN_LOCK_DEADLINE,
         )?);
     }
     let mutex = ManifestMutex::acquire(&ctx.loop_dir())?;
