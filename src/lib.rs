@@ -22,7 +22,6 @@ pub(crate) mod fanout;
 pub(crate) mod fsx;
 pub(crate) mod git;
 pub(crate) mod hooks;
-pub(crate) mod leftover;
 pub(crate) mod lock;
 pub mod manifest;
 pub(crate) mod mcp;

@@ -1,9 +1,10 @@
-//! Removing a run's worktree: the orchestration (the per-run lock that keeps
-//! `mark` and a removal from crossing, salvage, git's refusals turned into
-//! skip codes). The checks it runs and the leave to remove are the safety
-//! kernel's ([`crate::safety`]: what a worktree holds that `git worktree
-//! remove` does not protect, the skip codes); [`crate::leftover`] finishes
-//! interrupted removals.
+//! Removing a run's worktree: the orchestration (the re-check under the
+//! run lock that keeps `mark` and a removal from crossing, salvage, git's
+//! refusals turned into skip codes) and [`leftover`], which finishes what
+//! an interrupted removal left. The checks it runs and the leave to remove
+//! are the safety kernel's ([`crate::safety`]: what a worktree holds that
+//! `git worktree remove` does not protect, the skip codes), which sits
+//! below this module; the locks are [`crate::lock`]'s.
 //!
 //! `git worktree remove` (without `--force`) refuses modified and untracked
 //! files, locks and submodules. It does not refuse, and git-loop therefore
@@ -29,7 +30,7 @@
 //!   when a file stayed: the run would be left half-removed. Nothing is
 //!   touched. A run left so by an earlier removal (its `.git` names an admin
 //!   dir git deleted) is `half-removed`, and is finished only when every file
-//!   left is in git (see [`crate::leftover`]).
+//!   left is in git (see [`leftover`]).
 //! - **a change git does not see** (`dirty`): a tracked file flagged
 //!   assume-unchanged or skip-worktree that differs from the index; `git
 //!   worktree remove` judges the worktree clean and deletes it.
@@ -65,6 +66,7 @@
 //! event log orders them as they happened. The order of the run lock among
 //! the other locks is [`crate::lock`]'s.
 
+pub mod leftover;
 mod remove;
 pub mod salvage;
 

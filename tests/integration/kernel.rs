@@ -156,7 +156,7 @@ fn no_destroying_path_bypasses_the_safety_kernel() {
         let deletes = code.contains("remove_dir_all");
         if deletes {
             assert!(
-                path.starts_with("leftover") || in_kernel,
+                path.starts_with("worktree/leftover/") || in_kernel,
                 "src/{path} removes directories outside the kernel's rules"
             );
         }
@@ -186,7 +186,7 @@ fn no_destroying_path_bypasses_the_safety_kernel() {
     callers.dedup();
     for expected in [
         "worktree/remove.rsexec::worktree_remove(",
-        "leftover.rsexec::worktree_remove(",
+        "worktree/leftover/mod.rsexec::worktree_remove(",
         "commands/create.rsexec::worktree_remove(",
         "commands/create/rollback.rsexec::worktree_remove(",
         "safety/branch.rsexec::delete_branch(",
@@ -204,7 +204,7 @@ fn no_destroying_path_bypasses_the_safety_kernel() {
         assert!(
             [
                 "worktree/remove.rs",
-                "leftover.rs",
+                "worktree/leftover/mod.rs",
                 "commands/create.rs",
                 "commands/create/rollback.rs",
                 "safety/branch.rs",

@@ -51,7 +51,7 @@ fn undo_create(
         Some(wt) => {
             let permit = crate::safety::worktree::rollback_permit(repo.gix(), id, &wt.admin_dir)?;
             if let Err(refusal) = crate::safety::exec::worktree_remove(&git, &rel, &permit)? {
-                let finished = crate::leftover::finish_if_only_git(
+                let finished = crate::worktree::leftover::finish_if_only_git(
                     repo.gix(),
                     &git,
                     &loop_dir,
@@ -59,7 +59,7 @@ fn undo_create(
                     &wt.admin_dir,
                     &permit,
                 )?;
-                if let crate::leftover::Finish::Refused(why) = finished {
+                if let crate::worktree::leftover::Finish::Refused(why) = finished {
                     return Ok(format!(
                         "left {rel} and branch {branch} in place: git refused to remove it ({}) and it holds more than git's files ({why}); see `git loop reconcile`",
                         refusal.reason()
