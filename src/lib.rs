@@ -13,6 +13,7 @@
 pub mod cli;
 pub(crate) mod commands;
 pub(crate) mod config;
+pub(crate) mod configured_command;
 pub(crate) mod copy;
 pub(crate) mod crash;
 pub(crate) mod ctx;
@@ -21,7 +22,6 @@ pub(crate) mod events;
 pub(crate) mod fanout;
 pub(crate) mod fsx;
 pub(crate) mod git;
-pub(crate) mod hooks;
 pub(crate) mod lock;
 pub mod manifest;
 pub(crate) mod mcp;

@@ -112,9 +112,9 @@ pub fn run(ctx: &Ctx, args: &CreateArgs, out: &mut Out<'_>) -> Result<CreateRepo
     }
     // An untrusted hook refuses the create before anything changes (a reuse,
     // which runs no hook, does not need it).
-    let post_command = crate::hooks::hook(
+    let post_command = crate::configured_command::hook(
         settings,
-        crate::hooks::Hook::CreatePost,
+        crate::configured_command::Hook::CreatePost,
         ctx.repo.root(),
         ctx.repo.common_dir(),
     )?;
@@ -289,10 +289,10 @@ pub fn run(ctx: &Ctx, args: &CreateArgs, out: &mut Out<'_>) -> Result<CreateRepo
     }
     report.say_done(out);
     if let Some(command) = post_command {
-        let outcome = crate::hooks::run(
+        let outcome = crate::configured_command::run(
             &command,
             &report.abs_path,
-            &crate::hooks::env_for(id, ctx.repo.root(), &report.abs_path, &branch),
+            &crate::configured_command::env_for(id, ctx.repo.root(), &report.abs_path, &branch),
         )?;
         if !outcome.ok {
             report.error = Some(FailedHook {

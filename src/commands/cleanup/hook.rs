@@ -12,7 +12,7 @@ use crate::worktree::{Remover, Skip, SkipCode, SkippedEntry};
 /// order. A non-zero exit keeps that entry: code `hook-refused`.
 pub(super) fn run_pre_command(
     ctx: &Ctx,
-    command: &crate::hooks::HookCommand<'_>,
+    command: &crate::configured_command::HookCommand<'_>,
     selected: Vec<Entry>,
     remover: &Remover<'_>,
     out: &mut Out<'_>,
@@ -28,10 +28,10 @@ pub(super) fn run_pre_command(
             continue;
         }
         let branch = entry.branch();
-        let outcome = crate::hooks::run(
+        let outcome = crate::configured_command::run(
             command,
             &dir,
-            &crate::hooks::env_for(&entry.id, ctx.repo.root(), &dir, &branch),
+            &crate::configured_command::env_for(&entry.id, ctx.repo.root(), &dir, &branch),
         )?;
         if outcome.ok {
             kept.push(entry);
