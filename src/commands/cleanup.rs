@@ -162,9 +162,9 @@ pub(crate) fn reclaim(
     let settings = ctx.settings()?;
     // An untrusted hook refuses the cleanup before anything changes (a dry
     // run too: it predicts the real one).
-    let pre_command = crate::configured_command::hook(
+    let pre_command = crate::configured_command::lookup(
         settings,
-        crate::configured_command::Hook::CleanupPre,
+        crate::configured_command::Kind::CleanupPre,
         ctx.repo.root(),
         ctx.repo.common_dir(),
     )?;

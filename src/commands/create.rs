@@ -112,9 +112,9 @@ pub fn run(ctx: &Ctx, args: &CreateArgs, out: &mut Out<'_>) -> Result<CreateRepo
     }
     // An untrusted hook refuses the create before anything changes (a reuse,
     // which runs no hook, does not need it).
-    let post_command = crate::configured_command::hook(
+    let post_command = crate::configured_command::lookup(
         settings,
-        crate::configured_command::Hook::CreatePost,
+        crate::configured_command::Kind::CreatePost,
         ctx.repo.root(),
         ctx.repo.common_dir(),
     )?;

@@ -96,11 +96,11 @@ pub fn run(ctx: &Ctx) -> Result<TrustReport> {
         hooks.insert(TOML_CLEANUP_PRE_COMMAND, c);
     }
     let commands: Vec<&str> = hooks.values().map(String::as_str).collect();
-    let files = crate::configured_command::named_files(&commands, root)?;
+    let files = crate::configured_command::trust::named_files(&commands, root)?;
     let already_trusted =
-        crate::configured_command::is_trusted_with(ctx.repo.common_dir(), &blob, &files)?;
+        crate::configured_command::trust::is_trusted_with(ctx.repo.common_dir(), &blob, &files)?;
     if !already_trusted {
-        crate::configured_command::trust(ctx.repo.common_dir(), &blob, &files)?;
+        crate::configured_command::trust::trust(ctx.repo.common_dir(), &blob, &files)?;
     }
     Ok(TrustReport {
         file: ".git-loop.toml".to_owned(),

@@ -12,7 +12,7 @@ use crate::worktree::{Remover, Skip, SkipCode, SkippedEntry};
 /// order. A non-zero exit keeps that entry: code `hook-refused`.
 pub(super) fn run_pre_command(
     ctx: &Ctx,
-    command: &crate::configured_command::HookCommand<'_>,
+    command: &crate::configured_command::ConfiguredCommand<'_>,
     selected: Vec<Entry>,
     remover: &Remover<'_>,
     out: &mut Out<'_>,
