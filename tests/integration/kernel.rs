@@ -113,13 +113,13 @@ fn no_destroying_path_bypasses_the_safety_kernel() {
         // kernel itself (the trash's own entries).
         if code.contains("Change::Delete") {
             assert!(
-                in_kernel || path == "git/repo.rs",
+                in_kernel || path == "git/repo/mod.rs",
                 "src/{path} deletes a ref without the kernel"
             );
         }
-        if path == "git/repo.rs" {
+        if path == "git/repo/mod.rs" {
             // Only the one beneath the kernel's branch delete.
-            assert_eq!(code.matches("Change::Delete").count(), 1, "git/repo.rs");
+            assert_eq!(code.matches("Change::Delete").count(), 1, "git/repo/mod.rs");
         }
         // No other way to remove a worktree or delete a branch or ref: no
         // git argument list (`&["…", …]`) holds a destroying word.
