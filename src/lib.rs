@@ -5,6 +5,26 @@
 //! [`run`] is the crate's one entry: it parses arguments, runs one command
 //! handler, and renders the handler's report as text or JSON on the writers it
 //! is given. Handlers never print; they return a report.
+//!
+//! # Layers
+//!
+//! Bottom up; a module uses only modules of its own layer or below (none of
+//! its own layer, today), and `tests/integration/layout.rs` fails on an
+//! import cycle:
+//! - the ground: `error` (the one error type), `style`, `time`, `crash` (the
+//!   test switches), `signals` (handed what to undo, it knows nothing else),
+//!   `fanout` (the thread fan-out), `fsx` (file access that never follows a
+//!   symlink), `runid`, `output`;
+//! - the files git-loop keeps: `lock` (every lock, and the one order they
+//!   are taken in), `events` (the log), `manifest`;
+//! - `git`: reads through gix, and the only places that spawn `git`;
+//! - `config`, and `safety`: the kernel, the only maker of the permit every
+//!   destroying primitive asks for;
+//! - `worktree` (removing a run's worktree, finishing interrupted removals),
+//!   `copy` (`create.copy`), `configured_command` (the commands a
+//!   configuration has git-loop run, and their trust), `ctx`, `cli`;
+//! - `ops` (the operations), then `mcp` and `commands` (one thin adapter
+//!   per command); `schema` (the generator) above them all.
 
 // Public: `cli` (examples/generate builds man pages and completions from
 // it), `manifest`, `runid` and `time` (property tests), and [`run`] with
@@ -13,21 +33,20 @@
 pub mod cli;
 pub(crate) mod commands;
 pub(crate) mod config;
+pub(crate) mod configured_command;
 pub(crate) mod copy;
 pub(crate) mod crash;
 pub(crate) mod ctx;
 pub(crate) mod error;
 pub(crate) mod events;
+pub(crate) mod fanout;
 pub(crate) mod fsx;
 pub(crate) mod git;
-pub(crate) mod hooks;
-pub(crate) mod leftover;
 pub(crate) mod lock;
 pub mod manifest;
 pub(crate) mod mcp;
 pub(crate) mod ops;
 pub(crate) mod output;
-pub(crate) mod pool;
 pub mod runid;
 pub(crate) mod safety;
 pub mod schema;

@@ -190,7 +190,7 @@ pub fn run(ctx: &Ctx) -> Result<ConfigReport> {
         .any(|sourced| sourced.value.is_some() && sourced.from_repo_file());
     let trust_state = if repo_hooks {
         let blob = s.repo_file_id.as_deref().unwrap_or_default();
-        if crate::hooks::is_trusted(ctx.repo.common_dir(), blob)? {
+        if crate::configured_command::trust::is_trusted(ctx.repo.common_dir(), blob)? {
             "trusted"
         } else {
             "NOT trusted: will not run until `git loop trust`"

@@ -150,7 +150,7 @@ pub fn run(ctx: &Ctx, args: &ConflictsArgs, out: &mut Out<'_>) -> Result<Conflic
     let mut found: Vec<Option<Found>> = (0..candidates.len()).map(|_| None).collect();
     let mut failure = None;
     let mut done = 0;
-    crate::pool::for_each_parallel_with(
+    crate::fanout::for_each_with(
         &items,
         || {
             gix::open(&git_dir)

@@ -242,7 +242,7 @@ fn fill_long(ctx: &Ctx, listed: &mut [Listed]) -> Result<()> {
     } else {
         crate::worktree::Processes::scan()
     };
-    crate::pool::for_each_parallel(
+    crate::fanout::for_each(
         &jobs,
         |(_, path, wt)| {
             let c = crate::git::repo::cleanliness(path, &wt.admin_dir).ok();

@@ -35,7 +35,7 @@ pub struct RemovedEntry {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub branch_kept: Option<KeptBranch>,
     /// What git-loop finished itself (a leftover git refused; see
-    /// [`crate::leftover`]).
+    /// [`crate::worktree::leftover`]).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
     /// With --salvage: where its uncommitted work was saved first.

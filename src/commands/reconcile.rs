@@ -234,7 +234,7 @@ pub fn run(ctx: &Ctx, args: &ReconcileArgs, out: &mut Out<'_>) -> Result<Reconci
         if !std::fs::symlink_metadata(&dir).is_ok_and(|m| m.is_dir()) {
             continue;
         }
-        if let Some(what) = crate::leftover::half_removed(ctx.repo.common_dir(), &dir) {
+        if let Some(what) = crate::worktree::leftover::half_removed(ctx.repo.common_dir(), &dir) {
             report.skipped.push(SkippedEntry::new(
                 &entry.id,
                 Skip::new(

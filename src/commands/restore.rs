@@ -147,11 +147,8 @@ pub fn run(ctx: &Ctx, id: &str, out: &mut Out<'_>) -> Result<RestoreReport> {
     let _ops = OpsLock::acquire(&ctx.loop_dir(), |waiting| {
         out.note(format_args!("{waiting}"))
     })?;
-    let _run = crate::worktree::RunLock::acquire(
-        ctx.repo.common_dir(),
-        id,
-        crate::worktree::RUN_LOCK_DEADLINE,
-    )?;
+    let _run =
+        crate::lock::RunLock::acquire(ctx.repo.common_dir(), id, crate::lock::RUN_LOCK_DEADLINE)?;
     let abs = ctx.worktree_path(id);
     let rel = crate::runid::rel_path(id);
     let exists = || Error::RestoreExists {

@@ -2,7 +2,7 @@
 //! `.git-loop.toml` to run, for its current content.
 //!
 //! Records the file's git blob id in `<git common dir>/git-loop/trusted` (see
-//! [`crate::hooks`]), with the blob id of every file of the work tree its
+//! [`crate::configured_command`]), with the blob id of every file of the work tree its
 //! hooks name (`./setup.sh`, `scripts/x.py`). Any later change to the TOML,
 //! or to one of those files, needs trusting again. Not covered, and said so
 //! in the output: what those files run or read in turn, and what a hook
@@ -96,10 +96,11 @@ pub fn run(ctx: &Ctx) -> Result<TrustReport> {
         hooks.insert(TOML_CLEANUP_PRE_COMMAND, c);
     }
     let commands: Vec<&str> = hooks.values().map(String::as_str).collect();
-    let files = crate::hooks::named_files(&commands, root)?;
-    let already_trusted = crate::hooks::is_trusted_with(ctx.repo.common_dir(), &blob, &files)?;
+    let files = crate::configured_command::trust::named_files(&commands, root)?;
+    let already_trusted =
+        crate::configured_command::trust::is_trusted_with(ctx.repo.common_dir(), &blob, &files)?;
     if !already_trusted {
-        crate::hooks::trust(ctx.repo.common_dir(), &blob, &files)?;
+        crate::configured_command::trust::trust(ctx.repo.common_dir(), &blob, &files)?;
     }
     Ok(TrustReport {
         file: ".git-loop.toml".to_owned(),

@@ -299,9 +299,15 @@ impl Raw {
             cleanup_older_than,
             cleanup_delete_merged: self.cleanup.delete_merged_branches,
             cleanup_salvage: self.cleanup.salvage,
-            cleanup_pre_command: hook(self.cleanup.pre_command, &at(keys::CLEANUP_PRE_COMMAND))?,
+            cleanup_pre_command: configured_command(
+                self.cleanup.pre_command,
+                &at(keys::CLEANUP_PRE_COMMAND),
+            )?,
             create_copy,
-            create_post_command: hook(self.create.post_command, &at(keys::CREATE_POST_COMMAND))?,
+            create_post_command: configured_command(
+                self.create.post_command,
+                &at(keys::CREATE_POST_COMMAND),
+            )?,
             create_ignore_file,
             create_fetch: self.create.fetch,
             claude_pattern,
@@ -331,9 +337,9 @@ fn pool_size(value: &SizeValue, at: &At<'_>) -> Result<usize> {
     })
 }
 
-/// A hook command: an empty (or all-blank) one is set but off, so a higher
-/// layer can turn off a hook a lower one sets.
-fn hook(text: Option<String>, at: &At<'_>) -> Result<Option<Option<String>>> {
+/// A configured command ([`crate::configured_command`]): an empty (or
+/// all-blank) one is set but off, so a higher layer can turn off a lower one's.
+fn configured_command(text: Option<String>, at: &At<'_>) -> Result<Option<Option<String>>> {
     match text {
         Some(t) if t.contains('\0') => Err(at.error(format!("command {t:?} contains a NUL byte"))),
         Some(t) if t.trim().is_empty() => Ok(Some(None)),

@@ -1,7 +1,7 @@
 //! The copying half of `create.copy`: the selected entries are expanded into
 //! a plan (directories created and symlinks recreated in order, on the
 //! calling thread), then the regular files are copied in parallel on
-//! [`crate::pool`] — each one cloned where the filesystem can share extents
+//! [`crate::fanout`] — each one cloned where the filesystem can share extents
 //! (`FICLONE` on Linux btrfs and XFS, `clonefile` on macOS APFS, through the
 //! `reflink-copy` crate), else copied byte by byte.
 
@@ -37,7 +37,7 @@ pub(super) fn copy_entries(
         plan(src_root, dest_root, rel, report, &mut jobs);
     }
     let mut done: Vec<Option<String>> = vec![None; jobs.len()];
-    crate::pool::for_each_parallel(
+    crate::fanout::for_each(
         &jobs,
         |job| copy_file_new(&src_root.join(&job.rel), &dest_root.join(&job.rel)),
         |i, result| match result {

@@ -18,7 +18,8 @@ use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-use crate::error::{CommandError, Error, Result};
+use super::error::CommandError;
+use crate::error::{Error, Result};
 
 /// Remove the variables that would point a child at another repository
 /// (`GIT_DIR`, `GIT_WORK_TREE`, `GIT_INDEX_FILE`, `GIT_COMMON_DIR`): git

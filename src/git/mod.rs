@@ -1,11 +1,13 @@
 //! Everything that touches git: [`repo`] reads through gix, [`cmd`] is the only
 //! place that spawns the `git` binary (for `git worktree add` and
 //! `git worktree remove` and `git hook run`) but [`plumbing`], which runs
-//! salvage and restore's plumbing; [`refusal`] reads git's refusal texts,
+//! salvage and restore's plumbing; [`error`] is what a failed call of
+//! either said; [`refusal`] reads git's refusal texts,
 //! [`merge`] merges trees in memory, [`merged`] tells whether a run's work
 //! is in its base.
 
 pub mod cmd;
+pub mod error;
 pub mod merge;
 pub mod merged;
 pub mod patch_id;

@@ -9,7 +9,8 @@ use std::ffi::OsStr;
 use std::path::Path;
 use std::process::{Command, Stdio};
 
-use crate::error::{CommandError, Error, Result};
+use super::error::CommandError;
+use crate::error::{Error, Result};
 
 /// `git -C <dir> <args>` (with `GIT_INDEX_FILE=<index>` when given): its
 /// stdout, trimmed, or the failure as [`Error::Git`].
@@ -28,7 +29,7 @@ pub fn git(dir: &Path, index: Option<&Path>, args: &[&OsStr]) -> Result<String> 
         .output()
         .map_err(|e| Error::io("could not run", "git", e))?;
     if !output.status.success() {
-        return Err(Error::Git(CommandError {
+        return Err(Error::from(CommandError {
             args: args
                 .iter()
                 .map(|a| a.to_string_lossy().into_owned())

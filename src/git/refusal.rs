@@ -60,7 +60,7 @@ pub fn is_transient(stderr: &str) -> bool {
 }
 
 /// Whether a refusal may be a leftover git-loop can finish
-/// ([`crate::leftover`]): git saw changes (a never-checked-out or
+/// ([`crate::worktree::leftover`]): git saw changes (a never-checked-out or
 /// half-deleted worktree looks modified), or could not validate it (`'.git'
 /// does not exist`, `validation failed`).
 pub(crate) fn may_be_leftover(kind: Refusal, reason: &str) -> bool {

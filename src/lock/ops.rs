@@ -26,7 +26,7 @@
 //!   `GIT_LOOP_TEST_OPS_DEADLINE_SECS` (see [`crate::crash`]).
 //!
 //! Both give-ups exit 1 with `lock-timeout`, naming the directory and the
-//! holder. Lock order is always: worktree-operation lock, then the mutex.
+//! holder. It is the outermost lock (see the lock order in [`super`]).
 
 use std::fs::{self, File, OpenOptions};
 use std::os::unix::fs::{MetadataExt, OpenOptionsExt};

@@ -4,8 +4,9 @@
 //! `src/safety/` calls the unguarded functions beneath them.
 
 use super::Permit;
-use crate::error::{CommandError, Error, Result};
+use crate::error::{Error, Result};
 use crate::git::cmd::Git;
+use crate::git::error::CommandError;
 use crate::git::repo::Repo;
 
 /// `git worktree remove -- <rel_path>`, never forced (see

@@ -23,8 +23,10 @@
 //! The checks themselves live here too: [`risk`] (what a worktree holds
 //! that `git worktree remove` does not protect, and who is in it) and
 //! [`skip`] (the codes a kept worktree is reported with). The kernel sits
-//! below `crate::worktree` (the removal's orchestration: run locks,
-//! salvage), `crate::leftover` and the commands, and above `crate::git`.
+//! below `crate::worktree` (the removal's orchestration: the re-check under
+//! the run lock, salvage, and `worktree::leftover`, which finishes an
+//! interrupted removal) and the operations and commands, and above
+//! `crate::git`; it takes no lock (`crate::lock` is its callers').
 //!
 //! The rules live here once each:
 //! - the in-progress markers ([`OPERATION_MARKERS`]);

@@ -209,7 +209,7 @@ impl Skip {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Removal {
     /// Removed; with what git-loop had to finish itself (a worktree git
-    /// refused that held nothing but git's files, see [`crate::leftover`]).
+    /// refused that held nothing but git's files, see [`crate::worktree::leftover`]).
     Removed(Option<String>),
     Skipped(Skip),
 }

@@ -227,7 +227,7 @@ pub fn salvaged_permit(
 }
 
 /// Leave to finish a half-removed run (its registration already gone, see
-/// `crate::leftover`): no process may be working in it; the leftover's own
+/// `crate::worktree::leftover`): no process may be working in it; the leftover's own
 /// walk then deletes only files whose content the repository holds.
 /// `Err`: why not.
 pub fn half_removed_permit(

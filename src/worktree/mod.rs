@@ -1,9 +1,10 @@
-//! Removing a run's worktree: the orchestration (the per-run lock that keeps
-//! `mark` and a removal from crossing, salvage, git's refusals turned into
-//! skip codes). The checks it runs and the leave to remove are the safety
-//! kernel's ([`crate::safety`]: what a worktree holds that `git worktree
-//! remove` does not protect, the skip codes); [`crate::leftover`] finishes
-//! interrupted removals.
+//! Removing a run's worktree: the orchestration (the re-check under the
+//! run lock that keeps `mark` and a removal from crossing, salvage, git's
+//! refusals turned into skip codes) and [`leftover`], which finishes what
+//! an interrupted removal left. The checks it runs and the leave to remove
+//! are the safety kernel's ([`crate::safety`]: what a worktree holds that
+//! `git worktree remove` does not protect, the skip codes), which sits
+//! below this module; the locks are [`crate::lock`]'s.
 //!
 //! `git worktree remove` (without `--force`) refuses modified and untracked
 //! files, locks and submodules. It does not refuse, and git-loop therefore
@@ -29,7 +30,7 @@
 //!   when a file stayed: the run would be left half-removed. Nothing is
 //!   touched. A run left so by an earlier removal (its `.git` names an admin
 //!   dir git deleted) is `half-removed`, and is finished only when every file
-//!   left is in git (see [`crate::leftover`]).
+//!   left is in git (see [`leftover`]).
 //! - **a change git does not see** (`dirty`): a tracked file flagged
 //!   assume-unchanged or skip-worktree that differs from the index; `git
 //!   worktree remove` judges the worktree clean and deletes it.
@@ -54,22 +55,21 @@
 //! git outside it; a `git loop mark <id> active` in between must win. Before
 //! removing a run's worktree, cleanup takes that run's lock (an exclusive
 //! `flock` on `<git common dir>/git-loop/runs/<id>.lock`, a file that exists
-//! only while it is held; see [`RunLock`]) and re-reads the manifest: the run
-//! must still be selected (same id and `createdAt`, status still in the set)
-//! or it is skipped with code `active` (or the new status). It appends the
-//! `remove` event before releasing the lock. `mark` takes the same lock
-//! before it takes the mutex, and holds it until its write and its event are
-//! done. So a mark that exits 0 either happened before the re-check (which
-//! then sees it) or waited until the removal was over and logged (the
-//! worktree was already gone when it ran; mark says so), and the event log
-//! orders them as they happened. Lock order: ops lock, run lock, manifest
-//! mutex.
+//! only while it is held; see [`crate::lock::RunLock`]) and re-reads the
+//! manifest: the run must still be selected (same id and `createdAt`, status
+//! still in the set) or it is skipped with code `active` (or the new status).
+//! It appends the `remove` event before releasing the lock. `mark` takes the
+//! same lock before it takes the mutex, and holds it until its write and its
+//! event are done. So a mark that exits 0 either happened before the
+//! re-check (which then sees it) or waited until the removal was over and
+//! logged (the worktree was already gone when it ran; mark says so), and the
+//! event log orders them as they happened. The order of the run lock among
+//! the other locks is [`crate::lock`]'s.
 
+pub mod leftover;
 mod remove;
-mod run_lock;
 pub mod salvage;
 
 pub use crate::safety::risk::{AtRisk, Processes, RefTips};
 pub use crate::safety::skip::{Removal, Skip, SkipCode, SkippedEntry};
 pub use remove::{Remover, remove_worktree};
-pub use run_lock::{RUN_LOCK_DEADLINE, RunLock};

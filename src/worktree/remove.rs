@@ -34,9 +34,9 @@ impl<'a> Remover<'a> {
         })
     }
 
-    /// The run lock of `id` (see [`super::RunLock`]).
-    pub fn run_lock(&self, id: &str) -> Result<super::RunLock> {
-        super::RunLock::acquire(self.checks.common_dir(), id, super::RUN_LOCK_DEADLINE)
+    /// The run lock of `id` (see [`crate::lock::RunLock`]).
+    pub fn run_lock(&self, id: &str) -> Result<crate::lock::RunLock> {
+        crate::lock::RunLock::acquire(self.checks.common_dir(), id, crate::lock::RUN_LOCK_DEADLINE)
     }
 
     pub fn registration(&self, id: &str) -> Option<&crate::git::repo::Worktree> {
@@ -84,7 +84,7 @@ pub fn remove_worktree(r: &Remover<'_>, id: &str, dry_run: bool) -> Result<Remov
         }
         if registered.is_none()
             && meta.is_dir()
-            && let Some(what) = crate::leftover::half_removed(r.checks.common_dir(), &abs)
+            && let Some(what) = super::leftover::half_removed(r.checks.common_dir(), &abs)
         {
             return Ok(finish_half_removed(r, id, &abs, &what, dry_run));
         }
@@ -127,7 +127,7 @@ pub fn remove_worktree(r: &Remover<'_>, id: &str, dry_run: bool) -> Result<Remov
     git_remove(r, id, &wt.admin_dir, &permit)
 }
 
-/// A half-removed run (see [`crate::leftover::half_removed`]; `what` says
+/// A half-removed run (see [`super::leftover::half_removed`]; `what` says
 /// why it is one): finished when nobody works in it and every file left is
 /// in git, else skipped `half-removed`, saying why.
 fn finish_half_removed(
@@ -138,10 +138,10 @@ fn finish_half_removed(
     dry_run: bool,
 ) -> Removal {
     let why = match crate::safety::worktree::half_removed_permit(&r.checks, id, abs) {
-        Ok(permit) => match crate::leftover::finish_half_removed(&r.loop_dir, id, dry_run, &permit)
+        Ok(permit) => match super::leftover::finish_half_removed(&r.loop_dir, id, dry_run, &permit)
         {
-            crate::leftover::Finish::Removed(note) => return Removal::Removed(Some(note)),
-            crate::leftover::Finish::Refused(why) => why,
+            super::leftover::Finish::Removed(note) => return Removal::Removed(Some(note)),
+            super::leftover::Finish::Refused(why) => why,
         },
         Err(why) => why,
     };
@@ -155,7 +155,7 @@ fn finish_half_removed(
 
 /// `git worktree remove` of `.loop-worktrees/<id>` (never forced), after the
 /// checks: git's refusals become skips, a transient failure is retried, and a
-/// leftover holding only git's files is finished (see [`crate::leftover`]).
+/// leftover holding only git's files is finished (see [`super::leftover`]).
 pub(super) fn git_remove(
     r: &Remover<'_>,
     id: &str,
@@ -184,11 +184,11 @@ pub(super) fn git_remove(
                 use crate::git::refusal::{Refusal, classify, may_be_leftover};
                 let kind = classify(&reason);
                 if may_be_leftover(kind, &reason) {
-                    match crate::leftover::finish(&r.loop_dir, r.git, id, &admin, permit) {
-                        crate::leftover::Finish::Removed(note) => {
+                    match super::leftover::finish(&r.loop_dir, r.git, id, &admin, permit) {
+                        super::leftover::Finish::Removed(note) => {
                             return Ok(Removal::Removed(kept_note(permit, Some(note))));
                         }
-                        crate::leftover::Finish::Refused(why) => {
+                        super::leftover::Finish::Refused(why) => {
                             reason = format!("{reason} (git-loop left it: {why})");
                         }
                     }

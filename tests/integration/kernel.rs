@@ -186,7 +186,7 @@ fn no_destroying_path_bypasses_the_safety_kernel() {
     callers.dedup();
     for expected in [
         "worktree/remove.rsexec::worktree_remove(",
-        "leftover.rsexec::worktree_remove(",
+        "worktree/leftover/mod.rsexec::worktree_remove(",
         "ops/create/record.rsexec::worktree_remove(",
         "ops/create/rollback.rsexec::worktree_remove(",
         "safety/branch.rsexec::delete_branch(",
@@ -205,7 +205,7 @@ fn no_destroying_path_bypasses_the_safety_kernel() {
         assert!(
             [
                 "worktree/remove.rs",
-                "leftover.rs",
+                "worktree/leftover/mod.rs",
                 "ops/create/add.rs",
                 "ops/create/record.rs",
                 "ops/create/rollback.rs",

@@ -27,7 +27,7 @@ pub struct CreateReport {
     pub copy: Option<crate::copy::CopyReport>,
     /// With `create.post-command`: how it ended.
     #[serde(rename = "postCommand", skip_serializing_if = "Option::is_none")]
-    pub post_command: Option<crate::hooks::HookOutcome>,
+    pub post_command: Option<crate::configured_command::Outcome>,
     /// Set when the post-command failed: the run exists, but is not set up.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<Failure>,

@@ -6,8 +6,9 @@
 use super::{Method, Plan, branch_exists, checkout, rollback};
 use crate::cli::CreateArgs;
 use crate::ctx::Ctx;
-use crate::error::{CommandError, Error, Result};
+use crate::error::{Error, Result};
 use crate::git::cmd::{Git, Start};
+use crate::git::error::CommandError;
 use crate::lock::OpsLock;
 use crate::ops::pool::{self, Claimed, Taken};
 use crate::output::Out;
@@ -166,7 +167,7 @@ fn failed_add(
         let _ =
             crate::safety::exec::delete_branch(&ctx.repo, &plan.branch, plan.base_commit, &permit);
     }
-    Err(Error::Git(failure))
+    Err(Error::from(failure))
 }
 
 /// After the lock: switch a pool member to `loop/<id>`, or check out a

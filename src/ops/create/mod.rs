@@ -36,7 +36,7 @@
 //! SIGTERM rolls the create back before exiting (see [`crate::signals`]):
 //! the worktree is removed — by `git worktree remove`, or, for one git
 //! refuses because it was never (or only partly) checked out, by the
-//! verified removal of [`crate::leftover`], which removes only files
+//! verified removal of [`crate::worktree::leftover`], which removes only files
 //! identical to the base commit — and `loop/<id>` is deleted if it still
 //! points at the base commit. Anything else is left and named on stderr.
 //! The rollback never runs under a running git child: a signal that lands
@@ -66,9 +66,9 @@ use serde::Serialize;
 
 use crate::cli::CreateArgs;
 use crate::config::Settings;
+use crate::configured_command::{ConfiguredCommand, Outcome};
 use crate::ctx::Ctx;
 use crate::error::{Error, Failure, Result};
-use crate::hooks::{HookCommand, HookOutcome};
 use crate::lock::ManifestMutex;
 use crate::manifest::{Entry, Status};
 use crate::ops::base;
@@ -90,7 +90,7 @@ pub struct Created {
     /// What `create.copy` / `.worktreeinclude` copied.
     pub copy: Option<crate::copy::CopyReport>,
     /// How `create.post-command` ended, when there is one.
-    pub post_command: Option<HookOutcome>,
+    pub post_command: Option<Outcome>,
     /// The post-command's failure (`post-command-failed`): the run is
     /// recorded and its worktree kept as it is, but it is not set up.
     pub error: Option<Failure>,
@@ -164,7 +164,7 @@ struct Plan<'s> {
     base: String,
     base_commit: gix::ObjectId,
     upstream: Option<Upstream>,
-    post_command: Option<HookCommand<'s>>,
+    post_command: Option<ConfiguredCommand<'s>>,
 }
 
 enum Planned<'s> {
@@ -202,9 +202,9 @@ fn plan<'s>(
     }
     // An untrusted hook refuses the create before anything changes (a reuse,
     // which runs no hook, does not need it).
-    let post_command = crate::hooks::hook(
+    let post_command = crate::configured_command::lookup(
         settings,
-        crate::hooks::Hook::CreatePost,
+        crate::configured_command::Kind::CreatePost,
         ctx.repo.root(),
         ctx.repo.common_dir(),
     )?;
@@ -270,10 +270,15 @@ fn finish(
     }
     progress::say_done(&created, out);
     if let Some(command) = plan.post_command {
-        let outcome = crate::hooks::run(
+        let outcome = crate::configured_command::run(
             &command,
             &created.abs_path,
-            &crate::hooks::env_for(&plan.id, ctx.repo.root(), &created.abs_path, &plan.branch),
+            &crate::configured_command::env_for(
+                &plan.id,
+                ctx.repo.root(),
+                &created.abs_path,
+                &plan.branch,
+            ),
         )?;
         if !outcome.ok {
             created.error = Some(Failure {

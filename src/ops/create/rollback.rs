@@ -29,7 +29,7 @@ pub(super) fn rollback(
 
 /// Remove `.loop-worktrees/<id>` — with `git worktree remove`, or, when git
 /// refuses (never checked out, or a checkout cut short), with the verified
-/// removal of [`crate::leftover`] — then `loop/<id>` if it still points at
+/// removal of [`crate::worktree::leftover`] — then `loop/<id>` if it still points at
 /// `base_commit`. Anything that is not provably this create's is left.
 fn undo_create(
     root: &std::path::Path,
@@ -86,7 +86,7 @@ fn undo_worktree(repo: &Repo, id: &str) -> Result<Undone> {
     };
     let permit = crate::safety::worktree::rollback_permit(repo.gix(), id, &wt.admin_dir)?;
     if let Err(refusal) = crate::safety::exec::worktree_remove(&git, &rel, &permit)? {
-        let finished = crate::leftover::finish_if_only_git(
+        let finished = crate::worktree::leftover::finish_if_only_git(
             repo.gix(),
             &git,
             &loop_dir,
@@ -94,7 +94,7 @@ fn undo_worktree(repo: &Repo, id: &str) -> Result<Undone> {
             &wt.admin_dir,
             &permit,
         )?;
-        if let crate::leftover::Finish::Refused(why) = finished {
+        if let crate::worktree::leftover::Finish::Refused(why) = finished {
             return Ok(Undone::Left(format!(
                 "left {rel} and branch {branch} in place: git refused to remove it ({}) and it holds more than git's files ({why}); see `git loop reconcile`",
                 refusal.reason()

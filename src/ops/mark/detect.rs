@@ -96,10 +96,10 @@ pub fn detect_merged(ctx: &Ctx, dry_run: bool, out: &mut Out<'_>) -> Result<Dete
     }
     let mut run_locks = Vec::with_capacity(detection.marked.len());
     for found in &detection.marked {
-        run_locks.push(crate::worktree::RunLock::acquire(
+        run_locks.push(crate::lock::RunLock::acquire(
             ctx.repo.common_dir(),
             &found.entry.id,
-            crate::worktree::RUN_LOCK_DEADLINE,
+            crate::lock::RUN_LOCK_DEADLINE,
         )?);
     }
     let mutex = ManifestMutex::acquire(&ctx.loop_dir())?;

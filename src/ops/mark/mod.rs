@@ -39,10 +39,10 @@ pub fn set_status(ctx: &Ctx, run_id: &RunId, status: Status, out: &mut Out<'_>) 
     // this run's worktree finishes that removal before this mark is applied,
     // and a cleanup that has not started it yet sees this mark.
     let dir = ctx.worktree_path(run_id);
-    let _run = crate::worktree::RunLock::acquire(
+    let _run = crate::lock::RunLock::acquire(
         ctx.repo.common_dir(),
         run_id,
-        crate::worktree::RUN_LOCK_DEADLINE,
+        crate::lock::RUN_LOCK_DEADLINE,
     )?;
     let mutex = ManifestMutex::acquire(&ctx.loop_dir())?;
     // Parsed again only if another command replaced it meanwhile.

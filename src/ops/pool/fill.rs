@@ -151,7 +151,7 @@ fn discard_and_add(
         let name = super::new_name(base);
         let rel = super::staged_rel_path(&name);
         if let Err(failure) = git.worktree_add_detached(&rel, &hex)? {
-            return Err(Error::Git(failure));
+            return Err(Error::from(failure));
         }
         let abs = ctx.loop_dir().join(POOL_DIR).join(STAGING_DIR).join(&name);
         // Under the lock: nobody else can have claimed it yet.
@@ -167,7 +167,7 @@ fn discard_and_add(
 fn check_out_all(ctx: &Ctx, git: &Git, added: &[Staged]) -> Vec<Option<String>> {
     let mut failed: Vec<Option<String>> = vec![None; added.len()];
     let staging = ctx.loop_dir().join(POOL_DIR).join(STAGING_DIR);
-    crate::pool::for_each_parallel(
+    crate::fanout::for_each(
         added,
         |(name, _)| match git.checkout_new_worktree(&staging.join(name)) {
             Ok(Ok(())) => None,

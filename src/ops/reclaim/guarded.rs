@@ -212,7 +212,7 @@ pub(super) fn remove_all(
     let started = std::time::Instant::now();
     let mut drawn = false;
     let mut done = 0;
-    crate::pool::for_each_parallel(
+    crate::fanout::for_each(
         selected,
         |entry| remove_one(remover, &current, entry, statuses, how),
         |i, outcome| {

@@ -102,7 +102,7 @@ pub struct Reclaimed {
 pub struct Removed {
     pub entry: Entry,
     /// What git-loop finished itself (a leftover git refused; see
-    /// [`crate::leftover`]), or that it was recycled.
+    /// [`crate::worktree::leftover`]), or that it was recycled.
     pub note: Option<String>,
     /// With `--salvage`: where its uncommitted work was saved first.
     pub salvaged: Option<Salvaged>,
@@ -131,9 +131,9 @@ pub fn reclaim(
     let dry_run = options.dry_run;
     // An untrusted hook refuses the cleanup before anything changes (a dry
     // run too: it predicts the real one).
-    let pre_command = crate::hooks::hook(
+    let pre_command = crate::configured_command::lookup(
         ctx.settings()?,
-        crate::hooks::Hook::CleanupPre,
+        crate::configured_command::Kind::CleanupPre,
         ctx.repo.root(),
         ctx.repo.common_dir(),
     )?;

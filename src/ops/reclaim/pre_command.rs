@@ -10,7 +10,7 @@ use crate::worktree::{Remover, Skip, SkipCode, SkippedEntry};
 /// refused. A dry run runs no hook, and says so.
 pub(super) fn screen(
     ctx: &Ctx,
-    command: Option<&crate::hooks::HookCommand<'_>>,
+    command: Option<&crate::configured_command::ConfiguredCommand<'_>>,
     selected: Vec<Entry>,
     remover: &Remover<'_>,
     dry_run: bool,
@@ -34,7 +34,7 @@ pub(super) fn screen(
 /// order. A non-zero exit keeps that entry: code `hook-refused`.
 fn run(
     ctx: &Ctx,
-    command: &crate::hooks::HookCommand<'_>,
+    command: &crate::configured_command::ConfiguredCommand<'_>,
     selected: Vec<Entry>,
     remover: &Remover<'_>,
     out: &mut Out<'_>,
@@ -50,10 +50,10 @@ fn run(
             continue;
         }
         let branch = entry.branch();
-        let outcome = crate::hooks::run(
+        let outcome = crate::configured_command::run(
             command,
             &dir,
-            &crate::hooks::env_for(&entry.id, ctx.repo.root(), &dir, &branch),
+            &crate::configured_command::env_for(&entry.id, ctx.repo.root(), &dir, &branch),
         )?;
         if outcome.ok {
             kept.push(entry);

@@ -9,16 +9,15 @@
 //! the only miette attribute used: codes live in [`Error::code`] alone).
 //! clap's own usage errors (an unknown flag, a missing argument) are not
 //! values of this type: the entry point in `lib.rs` reports them with the
-//! code `usage`. A failed git call is a [`CommandError`] (submodule `command`).
+//! code `usage`. A failed git call is a [`crate::git::error::CommandError`]
+//! (the git runner's own type); when it ends a command it becomes
+//! [`Error::Git`], which keeps its one-line message — this module sits below
+//! `crate::git` and names none of its types.
 
 use std::path::PathBuf;
 
 use miette::Diagnostic;
 use thiserror::Error;
-
-mod command;
-
-pub use command::CommandError;
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
@@ -194,8 +193,10 @@ pub enum Error {
     ))]
     MutexLost { path: PathBuf },
 
+    /// A failed git call, as [`crate::git::error::CommandError`] says it
+    /// (`` `git <args>` failed: <git's reason> ``).
     #[error("{0}")]
-    Git(CommandError),
+    Git(String),
 
     #[error("could not salvage {id}; nothing was removed: {reason}")]
     Salvage { id: String, reason: String },

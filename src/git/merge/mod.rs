@@ -184,5 +184,4 @@ pub fn merge_trees(
 }
 
 #[cfg(test)]
-#[path = "merge_tests.rs"]
 pub(crate) mod tests;

@@ -1,4 +1,8 @@
-//! [`CommandError`]: what a failed `git` invocation said.
+//! [`CommandError`]: what a failed `git` invocation said — the git runner's
+//! error type ([`super::cmd`], [`super::plumbing`]). A caller that gives up
+//! on it turns it into the crate's [`Error::Git`] (its message, one line).
+
+use crate::error::Error;
 
 /// A failed `git` invocation: program arguments, exit status and stderr.
 #[derive(Debug, Clone)]
@@ -36,5 +40,11 @@ impl CommandError {
 impl std::fmt::Display for CommandError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "`git {}` failed: {}", self.args.join(" "), self.reason())
+    }
+}
+
+impl From<CommandError> for Error {
+    fn from(failure: CommandError) -> Error {
+        Error::Git(failure.to_string())
     }
 }

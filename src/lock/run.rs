@@ -1,5 +1,6 @@
 //! The run lock: an exclusive `flock` held by a removal of one run's worktree
-//! and by `mark` of that run (see the parent module's doc).
+//! and by `mark` of that run (why: [`crate::worktree`]'s doc, "The run lock";
+//! its place in the lock order: [`super`]).
 //!
 //! It is a file in the git common dir, `<common>/git-loop/runs/<id>.lock`,
 //! not the worktree directory itself: a mark that arrives while git is

@@ -1,12 +1,13 @@
-//! The one worker pool: a slice of items worked on by as many threads as
+//! The one thread fan-out: a slice of items worked on by as many threads as
 //! there are cores, each result handed back to the calling thread as it
-//! comes (for progress), with its item's index (for order).
+//! comes (for progress), with its item's index (for order). (Not the warm
+//! pool of ready worktrees, which is `git loop pool`'s.)
 
 /// Run `work` on every item of `items`, on up to one thread per core (never
 /// more threads than items). `on_result(i, result)` runs on the calling
 /// thread for each item as its result arrives, in completion order; `i` is
 /// the item's index in `items`. Returns when every item is done.
-pub(crate) fn for_each_parallel<T, R>(
+pub(crate) fn for_each<T, R>(
     items: &[T],
     work: impl Fn(&T) -> R + Sync,
     on_result: impl FnMut(usize, R),
@@ -14,15 +15,15 @@ pub(crate) fn for_each_parallel<T, R>(
     T: Sync,
     R: Send,
 {
-    for_each_parallel_with(items, || (), |(), item| work(item), on_result);
+    for_each_with(items, || (), |(), item| work(item), on_result);
 }
 
-/// [`for_each_parallel`] with a state per worker thread: `init` makes it
+/// [`for_each`] with a state per worker thread: `init` makes it
 /// once on each thread, before its first item, and `work` gets it with
 /// every item that thread takes (for what is costly to set up and cannot
 /// be shared between threads, such as a `gix::Repository`). Items are taken
 /// in index order, so put the longest first.
-pub(crate) fn for_each_parallel_with<T, S, R>(
+pub(crate) fn for_each_with<T, S, R>(
     items: &[T],
     init: impl Fn() -> S + Sync,
     work: impl Fn(&mut S, &T) -> R + Sync,
@@ -68,7 +69,7 @@ mod tests {
     fn every_item_once_with_its_index() {
         let items: Vec<usize> = (0..100).collect();
         let mut seen = vec![0; items.len()];
-        super::for_each_parallel(
+        super::for_each(
             &items,
             |n| n * 2,
             |i, r| {
@@ -77,6 +78,6 @@ mod tests {
             },
         );
         assert!(seen.iter().all(|&n| n == 1));
-        super::for_each_parallel(&[] as &[u8], |_| (), |_, _| panic!("no items"));
+        super::for_each(&[] as &[u8], |_| (), |_, _| panic!("no items"));
     }
 }

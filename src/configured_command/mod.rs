@@ -1,0 +1,210 @@
+//! The commands a configuration has git-loop run (`create.post-command`,
+//! `cleanup.pre-command`; the user calls them hooks), and whether they may.
+//! (Not Claude Code's hooks, which are `claude-hook`'s; not git's own hooks,
+//! which git runs.)
+//!
+//! Each is a shell command (`sh -c`) run with a worktree as its working
+//! directory and `GIT_LOOP_ID`, `GIT_LOOP_ROOT`, `GIT_LOOP_PATH`,
+//! `GIT_LOOP_BRANCH` in its environment; stdin is closed, and its stdout and
+//! stderr both go to git-loop's stderr, so `--json` output on stdout stays
+//! one document.
+//!
+//! One set in the repository's own `.git-loop.toml` runs only once that
+//! file's content, and every file of the work tree the command names, is
+//! trusted (`git loop trust`); see [`trust`] for the rules and the store.
+//! [`lookup`] refuses an untrusted one before the command that needs it
+//! changes anything, and [`run`] checks the named files again right before
+//! it spawns the command, in the worktree it runs in.
+
+pub mod trust;
+
+use std::ffi::OsStr;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use serde::Serialize;
+
+use crate::config::{Settings, repo_toml_path};
+use crate::error::{Error, Result};
+use trust::TrustedFiles;
+
+/// A configured command, with what must still hold before it runs.
+#[derive(Debug, Clone)]
+pub struct ConfiguredCommand<'s> {
+    pub command: &'s str,
+    key: &'static str,
+    /// For a command from the repository's file: the file sets of the
+    /// records trusting it, each word of the command checked against them.
+    trusted: Option<Vec<TrustedFiles>>,
+}
+
+impl ConfiguredCommand<'_> {
+    /// `Err` naming the first file whose content under `dir` is not what a
+    /// trust record covers (new, changed or gone), when none covers all.
+    pub fn check_files(&self, dir: &Path) -> Result<()> {
+        let Some(records) = &self.trusted else {
+            return Ok(());
+        };
+        let mut now = Vec::new();
+        for rel in trust::words(self.command) {
+            let blob = trust::blob_at(dir, &rel)?;
+            now.push((rel, blob));
+        }
+        let fits = |r: &TrustedFiles| now.iter().all(|(rel, blob)| r.get(rel) == blob.as_ref());
+        if records.iter().any(fits) {
+            return Ok(());
+        }
+        // Name the file that differs from the latest record.
+        let latest = records.last();
+        let changed = now
+            .iter()
+            .find(|(rel, blob)| latest.and_then(|r| r.get(rel)) != blob.as_ref())
+            .map(|(rel, _)| rel.clone())
+            .unwrap_or_default();
+        Err(Error::UntrustedHook {
+            key: self.key,
+            command: self.command.to_owned(),
+            file: dir.join(changed),
+        })
+    }
+}
+
+/// The two commands a configuration can set.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// `create.post-command`: runs in a new worktree once it is recorded.
+    CreatePost,
+    /// `cleanup.pre-command`: runs in each worktree cleanup selected; a
+    /// non-zero exit keeps it.
+    CleanupPre,
+}
+
+impl Kind {
+    /// Its key in the TOML files (and in messages).
+    pub fn key(self) -> &'static str {
+        match self {
+            Kind::CreatePost => crate::config::TOML_CREATE_POST_COMMAND,
+            Kind::CleanupPre => crate::config::TOML_CLEANUP_PRE_COMMAND,
+        }
+    }
+}
+
+/// The command `which` of `settings`, if set — refused when it comes from
+/// an untrusted repository file, or names a file of the work tree (`root`)
+/// whose content is not the one trusted (see [`trust`]).
+pub fn lookup<'s>(
+    settings: &'s Settings,
+    which: Kind,
+    root: &Path,
+    common_dir: &Path,
+) -> Result<Option<ConfiguredCommand<'s>>> {
+    let key = which.key();
+    let sourced = match which {
+        Kind::CreatePost => &settings.create_post_command,
+        Kind::CleanupPre => &settings.cleanup_pre_command,
+    };
+    let Some(command) = sourced.value.as_deref() else {
+        return Ok(None);
+    };
+    if sourced.from_repo_file() {
+        // The id of the bytes this command came from (read once, with the
+        // settings), not of the file as it may be by now.
+        let id = settings.repo_file_id.as_deref().unwrap_or_default();
+        let records = trust::records(common_dir, id)?;
+        if records.is_empty() {
+            return Err(Error::UntrustedHook {
+                key,
+                command: command.to_owned(),
+                file: repo_toml_path(root),
+            });
+        }
+        let found = ConfiguredCommand {
+            command,
+            key,
+            trusted: Some(records),
+        };
+        found.check_files(root)?;
+        return Ok(Some(found));
+    }
+    Ok(Some(ConfiguredCommand {
+        command,
+        key,
+        trusted: None,
+    }))
+}
+
+/// How a configured command ended.
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Outcome {
+    pub command: String,
+    /// Its exit code; `None` when it died of a signal.
+    pub exit_code: Option<i32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub signal: Option<i32>,
+    pub ok: bool,
+}
+
+impl Outcome {
+    /// "exited with 3", "was killed by signal 9".
+    pub fn describe(&self) -> String {
+        match (self.exit_code, self.signal) {
+            (Some(code), _) => format!("exited with {code}"),
+            (None, Some(sig)) => format!("was killed by signal {sig}"),
+            _ => "failed".to_owned(),
+        }
+    }
+}
+
+/// Run `configured` with `sh -c` in `dir`, once the files it names there
+/// are checked to be the ones trusted (see
+/// [`ConfiguredCommand::check_files`]).
+pub fn run(
+    configured: &ConfiguredCommand<'_>,
+    dir: &Path,
+    env: &[(&str, &OsStr)],
+) -> Result<Outcome> {
+    configured.check_files(dir)?;
+    let command = configured.command;
+    use std::os::fd::AsFd;
+    use std::os::unix::process::ExitStatusExt;
+    let stderr = || {
+        std::io::stderr()
+            .as_fd()
+            .try_clone_to_owned()
+            .map(Stdio::from)
+            .unwrap_or_else(|_| Stdio::null())
+    };
+    let mut cmd = Command::new("sh");
+    crate::git::cmd::without_repo_env(cmd.arg("-c").arg(command).current_dir(dir))
+        .stdin(Stdio::null())
+        .stdout(stderr())
+        .stderr(stderr());
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let status = cmd
+        .status()
+        .map_err(|e| Error::io("could not run", PathBuf::from("sh"), e))?;
+    Ok(Outcome {
+        command: command.to_owned(),
+        exit_code: status.code(),
+        signal: status.signal(),
+        ok: status.success(),
+    })
+}
+
+/// The environment of a configured command for run `id`.
+pub fn env_for<'a>(
+    id: &'a str,
+    root: &'a Path,
+    path: &'a Path,
+    branch: &'a str,
+) -> [(&'static str, &'a OsStr); 4] {
+    [
+        ("GIT_LOOP_ID", OsStr::new(id)),
+        ("GIT_LOOP_ROOT", root.as_os_str()),
+        ("GIT_LOOP_PATH", path.as_os_str()),
+        ("GIT_LOOP_BRANCH", OsStr::new(branch)),
+    ]
+}
