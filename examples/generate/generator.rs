@@ -66,13 +66,19 @@ pub fn man_pages() -> Vec<(String, Vec<u8>)> {
 /// they are written, without their `Example:` heading line.
 fn man_page(cmd: &Command) -> Vec<u8> {
     let about = cmd.get_about().map(|s| s.to_string()).unwrap_or_default();
-    let long = cmd.get_long_about().map(|s| s.to_string()).unwrap_or_default();
+    let long = cmd
+        .get_long_about()
+        .map(|s| s.to_string())
+        .unwrap_or_default();
     let description = long
         .strip_prefix(about.as_str())
         .unwrap_or(&long)
         .trim()
         .to_owned();
-    let mut page_cmd = cmd.clone().after_help(None::<&str>).after_long_help(None::<&str>);
+    let mut page_cmd = cmd
+        .clone()
+        .after_help(None::<&str>)
+        .after_long_help(None::<&str>);
     if !description.is_empty() {
         page_cmd = page_cmd.long_about(description.clone());
     }

@@ -91,7 +91,14 @@ fn first_cells(text: &str) -> Vec<String> {
         .skip_while(|l| !l.starts_with('|'))
         .take_while(|l| l.starts_with('|'))
         .skip(2)
-        .map(|l| l.split('|').nth(1).unwrap_or("").trim().trim_matches('`').to_owned())
+        .map(|l| {
+            l.split('|')
+                .nth(1)
+                .unwrap_or("")
+                .trim()
+                .trim_matches('`')
+                .to_owned()
+        })
         .collect()
 }
 
@@ -103,7 +110,9 @@ fn list_after(text: &str, marker: &str, end: &str) -> Vec<String> {
         .unwrap_or_else(|| panic!("no {marker:?} in:\n{text}"))
         + marker.len();
     let rest = &text[start..];
-    let rest = &rest[..rest.find(end).unwrap_or_else(|| panic!("no {end:?} after {marker:?}"))];
+    let rest = &rest[..rest
+        .find(end)
+        .unwrap_or_else(|| panic!("no {end:?} after {marker:?}"))];
     rest.split([',', '\n'])
         .flat_map(|s| s.split(" and "))
         .map(|s| s.trim().trim_matches('`').trim().to_owned())
@@ -218,7 +227,9 @@ fn the_interface_contract_has_a_section_per_command_naming_its_flags() {
 
 /// A man page's text as a reader sees it: roff's escapes of `-` and `'` undone.
 fn man_text(page: &str) -> String {
-    page.replace("\\-", "-").replace("\\*(Aq", "'").replace("\\&", "")
+    page.replace("\\-", "-")
+        .replace("\\*(Aq", "'")
+        .replace("\\&", "")
 }
 
 /// The text lines of section `name` of a man page (`.SH NAME` to the next `.SH`).
@@ -254,7 +265,10 @@ fn there_is_a_man_page_per_command_with_a_description_and_examples() {
     for (file, cmd) in pages {
         let page = man_text(&read(&format!("man/{file}")));
         assert!(!page.contains(".SH EXTRA"), "{file}: examples under EXTRA");
-        let about = cmd.get_about().expect("every command has an about").to_string();
+        let about = cmd
+            .get_about()
+            .expect("every command has an about")
+            .to_string();
         let description = man_section(&page, "DESCRIPTION")
             .unwrap_or_else(|| panic!("{file} has no DESCRIPTION"));
         assert!(
@@ -343,7 +357,11 @@ fn the_configuration_page_lists_every_key() {
         key_rows(&read("docs/cli.md"), "## Configuration"),
         code,
     );
-    let help = TestRepo::new().run(["config", "--help"]).ok().stdout.clone();
+    let help = TestRepo::new()
+        .run(["config", "--help"])
+        .ok()
+        .stdout
+        .clone();
     let listed = list_after(&help, "The settings: ", ".\n");
     assert_same(
         "`git loop config --help`",
