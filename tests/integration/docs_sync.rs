@@ -453,3 +453,78 @@ fn every_mcp_tool_list_is_the_tools_served() {
         assert_same(&format!("{what}'s MCP tools"), set(listed), served.clone());
     }
 }
+
+/// GitHub's anchor of a heading: lower case, punctuation but `-` and `_`
+/// dropped, spaces as `-`.
+fn slug(heading: &str) -> String {
+    heading
+        .to_lowercase()
+        .chars()
+        .filter_map(|c| match c {
+            ' ' => Some('-'),
+            c if c.is_alphanumeric() || c == '-' || c == '_' => Some(c),
+            _ => None,
+        })
+        .collect()
+}
+
+fn anchors(text: &str) -> BTreeSet<String> {
+    let mut fenced = false;
+    let mut out = BTreeSet::new();
+    for line in text.lines() {
+        if line.starts_with("```") {
+            fenced = !fenced;
+        } else if !fenced && line.starts_with('#') {
+            out.insert(slug(line.trim_start_matches('#').trim()));
+        }
+    }
+    out
+}
+
+/// Every relative link in the docs leads to a file that exists, and to a
+/// heading of it: a topic moved from one page to another is found there.
+#[test]
+fn every_link_between_the_docs_resolves() {
+    let mut pages = vec![
+        "README.md".to_owned(),
+        "CONTRIBUTING.md".to_owned(),
+        "benches/README.md".to_owned(),
+    ];
+    for entry in std::fs::read_dir(format!("{ROOT}/docs")).unwrap() {
+        let name = entry.unwrap().file_name().into_string().unwrap();
+        if name.ends_with(".md") {
+            pages.push(format!("docs/{name}"));
+        }
+    }
+    for page in &pages {
+        let text = read(page);
+        let dir = std::path::Path::new(page).parent().unwrap();
+        for (at, _) in text.match_indices("](") {
+            let rest = &text[at + 2..];
+            let target = &rest[..rest.find(')').unwrap_or(rest.len())];
+            if target.contains("://") || target.starts_with("mailto:") {
+                continue;
+            }
+            let (path, anchor) = target.split_once('#').unwrap_or((target, ""));
+            let file = if path.is_empty() {
+                std::path::PathBuf::from(page)
+            } else {
+                dir.join(path)
+            };
+            let full = std::path::Path::new(ROOT).join(&file);
+            assert!(
+                full.exists(),
+                "{page}: link to {target}: no {}",
+                file.display()
+            );
+            if !anchor.is_empty() {
+                let target_text = std::fs::read_to_string(&full).unwrap();
+                assert!(
+                    anchors(&target_text).contains(anchor),
+                    "{page}: link to {target}: no heading #{anchor} in {}",
+                    file.display()
+                );
+            }
+        }
+    }
+}
