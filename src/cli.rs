@@ -165,6 +165,8 @@ pub enum Command {
     /// when older than --min-age (a create may still be recording it). Entries whose directory is
     /// gone are dropped, with their stale git registration. Nothing outside .loop-worktrees/ is
     /// touched.
+    ///
+    /// Settings: base (the base of a run --adopt records).
     #[command(
         verbatim_doc_comment,
         after_help = "Example:\n  git loop reconcile --remove-orphan old-run"
