@@ -59,8 +59,8 @@ set edit:completion:arg-completer[git-loop] = {|@words|
             cand --json 'Machine-readable output: one JSON document on stdout'
             cand -q 'No progress or summary lines on stderr'
             cand --quiet 'No progress or summary lines on stderr'
-            cand -h 'Print help'
-            cand --help 'Print help'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
         }
         &'git-loop;mark'= {
             cand -C 'Repository to operate on (default: the current directory)'
@@ -70,8 +70,8 @@ set edit:completion:arg-completer[git-loop] = {|@words|
             cand --json 'Machine-readable output: one JSON document on stdout'
             cand -q 'No progress or summary lines on stderr'
             cand --quiet 'No progress or summary lines on stderr'
-            cand -h 'Print help'
-            cand --help 'Print help'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
         }
         &'git-loop;cleanup'= {
             cand --status 'Statuses to clean up, comma-separated (default: rejected,escalated; never active)'
@@ -85,8 +85,8 @@ set edit:completion:arg-completer[git-loop] = {|@words|
             cand --json 'Machine-readable output: one JSON document on stdout'
             cand -q 'No progress or summary lines on stderr'
             cand --quiet 'No progress or summary lines on stderr'
-            cand -h 'Print help'
-            cand --help 'Print help'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
         }
         &'git-loop;remove'= {
             cand -C 'Repository to operate on (default: the current directory)'
@@ -96,8 +96,8 @@ set edit:completion:arg-completer[git-loop] = {|@words|
             cand --json 'Machine-readable output: one JSON document on stdout'
             cand -q 'No progress or summary lines on stderr'
             cand --quiet 'No progress or summary lines on stderr'
-            cand -h 'Print help'
-            cand --help 'Print help'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
         }
         &'git-loop;restore'= {
             cand -C 'Repository to operate on (default: the current directory)'
@@ -105,8 +105,8 @@ set edit:completion:arg-completer[git-loop] = {|@words|
             cand --json 'Machine-readable output: one JSON document on stdout'
             cand -q 'No progress or summary lines on stderr'
             cand --quiet 'No progress or summary lines on stderr'
-            cand -h 'Print help'
-            cand --help 'Print help'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
         }
         &'git-loop;reconcile'= {
             cand --remove-orphan 'Remove this orphan worktree (repeatable; never forced)'
@@ -118,8 +118,8 @@ set edit:completion:arg-completer[git-loop] = {|@words|
             cand --json 'Machine-readable output: one JSON document on stdout'
             cand -q 'No progress or summary lines on stderr'
             cand --quiet 'No progress or summary lines on stderr'
-            cand -h 'Print help'
-            cand --help 'Print help'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
         }
         &'git-loop;list'= {
             cand --status 'Only runs with these statuses, comma-separated'
@@ -132,8 +132,8 @@ set edit:completion:arg-completer[git-loop] = {|@words|
             cand --json 'Machine-readable output: one JSON document on stdout'
             cand -q 'No progress or summary lines on stderr'
             cand --quiet 'No progress or summary lines on stderr'
-            cand -h 'Print help'
-            cand --help 'Print help'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
         }
         &'git-loop;path'= {
             cand -C 'Repository to operate on (default: the current directory)'
@@ -141,8 +141,8 @@ set edit:completion:arg-completer[git-loop] = {|@words|
             cand --json 'Machine-readable output: one JSON document on stdout'
             cand -q 'No progress or summary lines on stderr'
             cand --quiet 'No progress or summary lines on stderr'
-            cand -h 'Print help'
-            cand --help 'Print help'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
         }
         &'git-loop;run'= {
             cand -C 'Repository to operate on (default: the current directory)'
@@ -150,8 +150,8 @@ set edit:completion:arg-completer[git-loop] = {|@words|
             cand --json 'Machine-readable output: one JSON document on stdout'
             cand -q 'No progress or summary lines on stderr'
             cand --quiet 'No progress or summary lines on stderr'
-            cand -h 'Print help'
-            cand --help 'Print help'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
         }
         &'git-loop;branches'= {
             cand -C 'Repository to operate on (default: the current directory)'
@@ -161,8 +161,8 @@ set edit:completion:arg-completer[git-loop] = {|@words|
             cand --json 'Machine-readable output: one JSON document on stdout'
             cand -q 'No progress or summary lines on stderr'
             cand --quiet 'No progress or summary lines on stderr'
-            cand -h 'Print help'
-            cand --help 'Print help'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
         }
         &'git-loop;conflicts'= {
             cand --base 'Land every run in this branch or commit (default: the base each run was created from)'
@@ -171,8 +171,8 @@ set edit:completion:arg-completer[git-loop] = {|@words|
             cand --json 'Machine-readable output: one JSON document on stdout'
             cand -q 'No progress or summary lines on stderr'
             cand --quiet 'No progress or summary lines on stderr'
-            cand -h 'Print help'
-            cand --help 'Print help'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
         }
         &'git-loop;log'= {
             cand -C 'Repository to operate on (default: the current directory)'
@@ -180,8 +180,8 @@ set edit:completion:arg-completer[git-loop] = {|@words|
             cand --json 'Machine-readable output: one JSON document on stdout'
             cand -q 'No progress or summary lines on stderr'
             cand --quiet 'No progress or summary lines on stderr'
-            cand -h 'Print help'
-            cand --help 'Print help'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
         }
         &'git-loop;trash'= {
             cand -C 'Repository to operate on (default: the current directory)'
@@ -189,8 +189,8 @@ set edit:completion:arg-completer[git-loop] = {|@words|
             cand --json 'Machine-readable output: one JSON document on stdout'
             cand -q 'No progress or summary lines on stderr'
             cand --quiet 'No progress or summary lines on stderr'
-            cand -h 'Print help'
-            cand --help 'Print help'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
             cand list 'List the entries, oldest first (the default)'
             cand restore 'Bring a deleted branch (or a kept tip, as a branch) back'
             cand empty 'Drop entries: all of them, or those kept before now − AGE'
@@ -202,8 +202,8 @@ set edit:completion:arg-completer[git-loop] = {|@words|
             cand --json 'Machine-readable output: one JSON document on stdout'
             cand -q 'No progress or summary lines on stderr'
             cand --quiet 'No progress or summary lines on stderr'
-            cand -h 'Print help'
-            cand --help 'Print help'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
         }
         &'git-loop;trash;restore'= {
             cand --as 'The branch to restore it as (default: the branch it was, or trash/<run>/<ref> for a kept tip that was not a branch)'
@@ -212,8 +212,8 @@ set edit:completion:arg-completer[git-loop] = {|@words|
             cand --json 'Machine-readable output: one JSON document on stdout'
             cand -q 'No progress or summary lines on stderr'
             cand --quiet 'No progress or summary lines on stderr'
-            cand -h 'Print help'
-            cand --help 'Print help'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
         }
         &'git-loop;trash;empty'= {
             cand --older-than 'Only entries older than this (30d, 12h, 90m, 45s)'
@@ -223,8 +223,8 @@ set edit:completion:arg-completer[git-loop] = {|@words|
             cand --json 'Machine-readable output: one JSON document on stdout'
             cand -q 'No progress or summary lines on stderr'
             cand --quiet 'No progress or summary lines on stderr'
-            cand -h 'Print help'
-            cand --help 'Print help'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
         }
         &'git-loop;trash;help'= {
             cand list 'List the entries, oldest first (the default)'
@@ -246,8 +246,8 @@ set edit:completion:arg-completer[git-loop] = {|@words|
             cand --json 'Machine-readable output: one JSON document on stdout'
             cand -q 'No progress or summary lines on stderr'
             cand --quiet 'No progress or summary lines on stderr'
-            cand -h 'Print help'
-            cand --help 'Print help'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
         }
         &'git-loop;mcp'= {
             cand -C 'Repository to operate on (default: the current directory)'
@@ -255,8 +255,8 @@ set edit:completion:arg-completer[git-loop] = {|@words|
             cand --json 'Machine-readable output: one JSON document on stdout'
             cand -q 'No progress or summary lines on stderr'
             cand --quiet 'No progress or summary lines on stderr'
-            cand -h 'Print help'
-            cand --help 'Print help'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
         }
         &'git-loop;claude-hook'= {
             cand -C 'Repository to operate on (default: the current directory)'
@@ -264,8 +264,8 @@ set edit:completion:arg-completer[git-loop] = {|@words|
             cand --json 'Machine-readable output: one JSON document on stdout'
             cand -q 'No progress or summary lines on stderr'
             cand --quiet 'No progress or summary lines on stderr'
-            cand -h 'Print help'
-            cand --help 'Print help'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
             cand create 'Read WorktreeCreate''s JSON on stdin, create (or reuse) the run, print only its path'
             cand remove 'Read WorktreeRemove''s JSON on stdin and remove that run''s worktree (never forced; branch kept)'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -276,8 +276,8 @@ set edit:completion:arg-completer[git-loop] = {|@words|
             cand --json 'Machine-readable output: one JSON document on stdout'
             cand -q 'No progress or summary lines on stderr'
             cand --quiet 'No progress or summary lines on stderr'
-            cand -h 'Print help'
-            cand --help 'Print help'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
         }
         &'git-loop;claude-hook;remove'= {
             cand -C 'Repository to operate on (default: the current directory)'
@@ -285,8 +285,8 @@ set edit:completion:arg-completer[git-loop] = {|@words|
             cand --json 'Machine-readable output: one JSON document on stdout'
             cand -q 'No progress or summary lines on stderr'
             cand --quiet 'No progress or summary lines on stderr'
-            cand -h 'Print help'
-            cand --help 'Print help'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
         }
         &'git-loop;claude-hook;help'= {
             cand create 'Read WorktreeCreate''s JSON on stdin, create (or reuse) the run, print only its path'
@@ -305,8 +305,8 @@ set edit:completion:arg-completer[git-loop] = {|@words|
             cand --json 'Machine-readable output: one JSON document on stdout'
             cand -q 'No progress or summary lines on stderr'
             cand --quiet 'No progress or summary lines on stderr'
-            cand -h 'Print help'
-            cand --help 'Print help'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
         }
         &'git-loop;pool'= {
             cand -C 'Repository to operate on (default: the current directory)'
@@ -314,8 +314,8 @@ set edit:completion:arg-completer[git-loop] = {|@words|
             cand --json 'Machine-readable output: one JSON document on stdout'
             cand -q 'No progress or summary lines on stderr'
             cand --quiet 'No progress or summary lines on stderr'
-            cand -h 'Print help'
-            cand --help 'Print help'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
             cand status 'Show the pool''s members and whether each is ready (the default)'
             cand fill 'Prepare worktrees at the base until the pool holds N'
             cand drain 'Remove every member (never forced; one in use or not clean is left)'
@@ -327,8 +327,8 @@ set edit:completion:arg-completer[git-loop] = {|@words|
             cand --json 'Machine-readable output: one JSON document on stdout'
             cand -q 'No progress or summary lines on stderr'
             cand --quiet 'No progress or summary lines on stderr'
-            cand -h 'Print help'
-            cand --help 'Print help'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
         }
         &'git-loop;pool;fill'= {
             cand -C 'Repository to operate on (default: the current directory)'
@@ -336,8 +336,8 @@ set edit:completion:arg-completer[git-loop] = {|@words|
             cand --json 'Machine-readable output: one JSON document on stdout'
             cand -q 'No progress or summary lines on stderr'
             cand --quiet 'No progress or summary lines on stderr'
-            cand -h 'Print help'
-            cand --help 'Print help'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
         }
         &'git-loop;pool;drain'= {
             cand -C 'Repository to operate on (default: the current directory)'
@@ -345,8 +345,8 @@ set edit:completion:arg-completer[git-loop] = {|@words|
             cand --json 'Machine-readable output: one JSON document on stdout'
             cand -q 'No progress or summary lines on stderr'
             cand --quiet 'No progress or summary lines on stderr'
-            cand -h 'Print help'
-            cand --help 'Print help'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
         }
         &'git-loop;pool;help'= {
             cand status 'Show the pool''s members and whether each is ready (the default)'
@@ -368,8 +368,8 @@ set edit:completion:arg-completer[git-loop] = {|@words|
             cand --json 'Machine-readable output: one JSON document on stdout'
             cand -q 'No progress or summary lines on stderr'
             cand --quiet 'No progress or summary lines on stderr'
-            cand -h 'Print help'
-            cand --help 'Print help'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
         }
         &'git-loop;help'= {
             cand create 'Create a worktree and branch `loop/<RUN_ID>` for a new run'

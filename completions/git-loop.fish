@@ -57,13 +57,13 @@ complete -c git-loop -n "__fish_git_loop_using_subcommand create" -l reuse -d 'I
 complete -c git-loop -n "__fish_git_loop_using_subcommand create" -l fetch -d 'Fetch the base\'s upstream first (git fetch), e.g. origin/main for main (config create.fetch)'
 complete -c git-loop -n "__fish_git_loop_using_subcommand create" -l json -d 'Machine-readable output: one JSON document on stdout'
 complete -c git-loop -n "__fish_git_loop_using_subcommand create" -s q -l quiet -d 'No progress or summary lines on stderr'
-complete -c git-loop -n "__fish_git_loop_using_subcommand create" -s h -l help -d 'Print help'
+complete -c git-loop -n "__fish_git_loop_using_subcommand create" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-loop -n "__fish_git_loop_using_subcommand mark" -s C -l repo -d 'Repository to operate on (default: the current directory)' -r -F
 complete -c git-loop -n "__fish_git_loop_using_subcommand mark" -l detect-merged -d 'Mark `merged` every run whose work is in its base (ancestor, squash or rebase); empty runs are left alone'
 complete -c git-loop -n "__fish_git_loop_using_subcommand mark" -l dry-run -d 'With --detect-merged: report what would be marked; change nothing'
 complete -c git-loop -n "__fish_git_loop_using_subcommand mark" -l json -d 'Machine-readable output: one JSON document on stdout'
 complete -c git-loop -n "__fish_git_loop_using_subcommand mark" -s q -l quiet -d 'No progress or summary lines on stderr'
-complete -c git-loop -n "__fish_git_loop_using_subcommand mark" -s h -l help -d 'Print help'
+complete -c git-loop -n "__fish_git_loop_using_subcommand mark" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-loop -n "__fish_git_loop_using_subcommand cleanup" -l status -d 'Statuses to clean up, comma-separated (default: rejected,escalated; never active)' -r
 complete -c git-loop -n "__fish_git_loop_using_subcommand cleanup" -l older-than -d 'Only runs created longer ago than this: <n> with s, m, h or d (e.g. 24h)' -r
 complete -c git-loop -n "__fish_git_loop_using_subcommand cleanup" -s C -l repo -d 'Repository to operate on (default: the current directory)' -r -F
@@ -73,17 +73,17 @@ complete -c git-loop -n "__fish_git_loop_using_subcommand cleanup" -l recycle -d
 complete -c git-loop -n "__fish_git_loop_using_subcommand cleanup" -l salvage -d 'Save a dirty run\'s changes to refs/loop/salvage/<id> first, then remove it'
 complete -c git-loop -n "__fish_git_loop_using_subcommand cleanup" -l json -d 'Machine-readable output: one JSON document on stdout'
 complete -c git-loop -n "__fish_git_loop_using_subcommand cleanup" -s q -l quiet -d 'No progress or summary lines on stderr'
-complete -c git-loop -n "__fish_git_loop_using_subcommand cleanup" -s h -l help -d 'Print help'
+complete -c git-loop -n "__fish_git_loop_using_subcommand cleanup" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-loop -n "__fish_git_loop_using_subcommand remove" -s C -l repo -d 'Repository to operate on (default: the current directory)' -r -F
 complete -c git-loop -n "__fish_git_loop_using_subcommand remove" -l dry-run -d 'Report what would be removed; change nothing'
 complete -c git-loop -n "__fish_git_loop_using_subcommand remove" -l salvage -d 'Save a dirty run\'s changes to refs/loop/salvage/<id> first, then remove it'
 complete -c git-loop -n "__fish_git_loop_using_subcommand remove" -l json -d 'Machine-readable output: one JSON document on stdout'
 complete -c git-loop -n "__fish_git_loop_using_subcommand remove" -s q -l quiet -d 'No progress or summary lines on stderr'
-complete -c git-loop -n "__fish_git_loop_using_subcommand remove" -s h -l help -d 'Print help'
+complete -c git-loop -n "__fish_git_loop_using_subcommand remove" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-loop -n "__fish_git_loop_using_subcommand restore" -s C -l repo -d 'Repository to operate on (default: the current directory)' -r -F
 complete -c git-loop -n "__fish_git_loop_using_subcommand restore" -l json -d 'Machine-readable output: one JSON document on stdout'
 complete -c git-loop -n "__fish_git_loop_using_subcommand restore" -s q -l quiet -d 'No progress or summary lines on stderr'
-complete -c git-loop -n "__fish_git_loop_using_subcommand restore" -s h -l help -d 'Print help'
+complete -c git-loop -n "__fish_git_loop_using_subcommand restore" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-loop -n "__fish_git_loop_using_subcommand reconcile" -l remove-orphan -d 'Remove this orphan worktree (repeatable; never forced)' -r
 complete -c git-loop -n "__fish_git_loop_using_subcommand reconcile" -l adopt -d 'Record this orphan as an active run instead (repeatable): it must be a worktree of this repository with loop/<ID> checked out, older than --min-age' -r
 complete -c git-loop -n "__fish_git_loop_using_subcommand reconcile" -l min-age -d 'Refuse to remove or adopt an orphan younger than this (<n><s|m|h|d>; 0 disables)' -r
@@ -91,41 +91,41 @@ complete -c git-loop -n "__fish_git_loop_using_subcommand reconcile" -s C -l rep
 complete -c git-loop -n "__fish_git_loop_using_subcommand reconcile" -l dry-run -d 'Report what would change; change nothing'
 complete -c git-loop -n "__fish_git_loop_using_subcommand reconcile" -l json -d 'Machine-readable output: one JSON document on stdout'
 complete -c git-loop -n "__fish_git_loop_using_subcommand reconcile" -s q -l quiet -d 'No progress or summary lines on stderr'
-complete -c git-loop -n "__fish_git_loop_using_subcommand reconcile" -s h -l help -d 'Print help'
+complete -c git-loop -n "__fish_git_loop_using_subcommand reconcile" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-loop -n "__fish_git_loop_using_subcommand list" -l status -d 'Only runs with these statuses, comma-separated' -r
 complete -c git-loop -n "__fish_git_loop_using_subcommand list" -s C -l repo -d 'Repository to operate on (default: the current directory)' -r -F
 complete -c git-loop -n "__fish_git_loop_using_subcommand list" -s l -l long -d 'Also show, per run, uncommitted work, commits ahead of and behind its base, and whether it is merged'
 complete -c git-loop -n "__fish_git_loop_using_subcommand list" -l salvaged -d 'List the salvaged runs (refs/loop/salvage/<id>) instead, for `git loop restore`'
 complete -c git-loop -n "__fish_git_loop_using_subcommand list" -l json -d 'Machine-readable output: one JSON document on stdout'
 complete -c git-loop -n "__fish_git_loop_using_subcommand list" -s q -l quiet -d 'No progress or summary lines on stderr'
-complete -c git-loop -n "__fish_git_loop_using_subcommand list" -s h -l help -d 'Print help'
+complete -c git-loop -n "__fish_git_loop_using_subcommand list" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-loop -n "__fish_git_loop_using_subcommand path" -s C -l repo -d 'Repository to operate on (default: the current directory)' -r -F
 complete -c git-loop -n "__fish_git_loop_using_subcommand path" -l json -d 'Machine-readable output: one JSON document on stdout'
 complete -c git-loop -n "__fish_git_loop_using_subcommand path" -s q -l quiet -d 'No progress or summary lines on stderr'
-complete -c git-loop -n "__fish_git_loop_using_subcommand path" -s h -l help -d 'Print help'
+complete -c git-loop -n "__fish_git_loop_using_subcommand path" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-loop -n "__fish_git_loop_using_subcommand run" -s C -l repo -d 'Repository to operate on (default: the current directory)' -r -F
 complete -c git-loop -n "__fish_git_loop_using_subcommand run" -l json -d 'Machine-readable output: one JSON document on stdout'
 complete -c git-loop -n "__fish_git_loop_using_subcommand run" -s q -l quiet -d 'No progress or summary lines on stderr'
-complete -c git-loop -n "__fish_git_loop_using_subcommand run" -s h -l help -d 'Print help'
+complete -c git-loop -n "__fish_git_loop_using_subcommand run" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-loop -n "__fish_git_loop_using_subcommand branches" -s C -l repo -d 'Repository to operate on (default: the current directory)' -r -F
 complete -c git-loop -n "__fish_git_loop_using_subcommand branches" -l delete-merged -d 'Delete the leftover branches merged into the base (only if still at the tip checked)'
 complete -c git-loop -n "__fish_git_loop_using_subcommand branches" -l dry-run -d 'Report what --delete-merged would delete; change nothing'
 complete -c git-loop -n "__fish_git_loop_using_subcommand branches" -l json -d 'Machine-readable output: one JSON document on stdout'
 complete -c git-loop -n "__fish_git_loop_using_subcommand branches" -s q -l quiet -d 'No progress or summary lines on stderr'
-complete -c git-loop -n "__fish_git_loop_using_subcommand branches" -s h -l help -d 'Print help'
+complete -c git-loop -n "__fish_git_loop_using_subcommand branches" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-loop -n "__fish_git_loop_using_subcommand conflicts" -l base -d 'Land every run in this branch or commit (default: the base each run was created from)' -r
 complete -c git-loop -n "__fish_git_loop_using_subcommand conflicts" -s C -l repo -d 'Repository to operate on (default: the current directory)' -r -F
 complete -c git-loop -n "__fish_git_loop_using_subcommand conflicts" -l json -d 'Machine-readable output: one JSON document on stdout'
 complete -c git-loop -n "__fish_git_loop_using_subcommand conflicts" -s q -l quiet -d 'No progress or summary lines on stderr'
-complete -c git-loop -n "__fish_git_loop_using_subcommand conflicts" -s h -l help -d 'Print help'
+complete -c git-loop -n "__fish_git_loop_using_subcommand conflicts" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-loop -n "__fish_git_loop_using_subcommand log" -s C -l repo -d 'Repository to operate on (default: the current directory)' -r -F
 complete -c git-loop -n "__fish_git_loop_using_subcommand log" -l json -d 'Machine-readable output: one JSON document on stdout'
 complete -c git-loop -n "__fish_git_loop_using_subcommand log" -s q -l quiet -d 'No progress or summary lines on stderr'
-complete -c git-loop -n "__fish_git_loop_using_subcommand log" -s h -l help -d 'Print help'
+complete -c git-loop -n "__fish_git_loop_using_subcommand log" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-loop -n "__fish_git_loop_using_subcommand trash; and not __fish_seen_subcommand_from list restore empty help" -s C -l repo -d 'Repository to operate on (default: the current directory)' -r -F
 complete -c git-loop -n "__fish_git_loop_using_subcommand trash; and not __fish_seen_subcommand_from list restore empty help" -l json -d 'Machine-readable output: one JSON document on stdout'
 complete -c git-loop -n "__fish_git_loop_using_subcommand trash; and not __fish_seen_subcommand_from list restore empty help" -s q -l quiet -d 'No progress or summary lines on stderr'
-complete -c git-loop -n "__fish_git_loop_using_subcommand trash; and not __fish_seen_subcommand_from list restore empty help" -s h -l help -d 'Print help'
+complete -c git-loop -n "__fish_git_loop_using_subcommand trash; and not __fish_seen_subcommand_from list restore empty help" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-loop -n "__fish_git_loop_using_subcommand trash; and not __fish_seen_subcommand_from list restore empty help" -f -a "list" -d 'List the entries, oldest first (the default)'
 complete -c git-loop -n "__fish_git_loop_using_subcommand trash; and not __fish_seen_subcommand_from list restore empty help" -f -a "restore" -d 'Bring a deleted branch (or a kept tip, as a branch) back'
 complete -c git-loop -n "__fish_git_loop_using_subcommand trash; and not __fish_seen_subcommand_from list restore empty help" -f -a "empty" -d 'Drop entries: all of them, or those kept before now − AGE'
@@ -133,18 +133,18 @@ complete -c git-loop -n "__fish_git_loop_using_subcommand trash; and not __fish_
 complete -c git-loop -n "__fish_git_loop_using_subcommand trash; and __fish_seen_subcommand_from list" -s C -l repo -d 'Repository to operate on (default: the current directory)' -r -F
 complete -c git-loop -n "__fish_git_loop_using_subcommand trash; and __fish_seen_subcommand_from list" -l json -d 'Machine-readable output: one JSON document on stdout'
 complete -c git-loop -n "__fish_git_loop_using_subcommand trash; and __fish_seen_subcommand_from list" -s q -l quiet -d 'No progress or summary lines on stderr'
-complete -c git-loop -n "__fish_git_loop_using_subcommand trash; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
+complete -c git-loop -n "__fish_git_loop_using_subcommand trash; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-loop -n "__fish_git_loop_using_subcommand trash; and __fish_seen_subcommand_from restore" -l as -d 'The branch to restore it as (default: the branch it was, or trash/<run>/<ref> for a kept tip that was not a branch)' -r
 complete -c git-loop -n "__fish_git_loop_using_subcommand trash; and __fish_seen_subcommand_from restore" -s C -l repo -d 'Repository to operate on (default: the current directory)' -r -F
 complete -c git-loop -n "__fish_git_loop_using_subcommand trash; and __fish_seen_subcommand_from restore" -l json -d 'Machine-readable output: one JSON document on stdout'
 complete -c git-loop -n "__fish_git_loop_using_subcommand trash; and __fish_seen_subcommand_from restore" -s q -l quiet -d 'No progress or summary lines on stderr'
-complete -c git-loop -n "__fish_git_loop_using_subcommand trash; and __fish_seen_subcommand_from restore" -s h -l help -d 'Print help'
+complete -c git-loop -n "__fish_git_loop_using_subcommand trash; and __fish_seen_subcommand_from restore" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-loop -n "__fish_git_loop_using_subcommand trash; and __fish_seen_subcommand_from empty" -l older-than -d 'Only entries older than this (30d, 12h, 90m, 45s)' -r
 complete -c git-loop -n "__fish_git_loop_using_subcommand trash; and __fish_seen_subcommand_from empty" -s C -l repo -d 'Repository to operate on (default: the current directory)' -r -F
 complete -c git-loop -n "__fish_git_loop_using_subcommand trash; and __fish_seen_subcommand_from empty" -l dry-run -d 'List what would be dropped; change nothing'
 complete -c git-loop -n "__fish_git_loop_using_subcommand trash; and __fish_seen_subcommand_from empty" -l json -d 'Machine-readable output: one JSON document on stdout'
 complete -c git-loop -n "__fish_git_loop_using_subcommand trash; and __fish_seen_subcommand_from empty" -s q -l quiet -d 'No progress or summary lines on stderr'
-complete -c git-loop -n "__fish_git_loop_using_subcommand trash; and __fish_seen_subcommand_from empty" -s h -l help -d 'Print help'
+complete -c git-loop -n "__fish_git_loop_using_subcommand trash; and __fish_seen_subcommand_from empty" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-loop -n "__fish_git_loop_using_subcommand trash; and __fish_seen_subcommand_from help" -f -a "list" -d 'List the entries, oldest first (the default)'
 complete -c git-loop -n "__fish_git_loop_using_subcommand trash; and __fish_seen_subcommand_from help" -f -a "restore" -d 'Bring a deleted branch (or a kept tip, as a branch) back'
 complete -c git-loop -n "__fish_git_loop_using_subcommand trash; and __fish_seen_subcommand_from help" -f -a "empty" -d 'Drop entries: all of them, or those kept before now − AGE'
@@ -152,37 +152,37 @@ complete -c git-loop -n "__fish_git_loop_using_subcommand trash; and __fish_seen
 complete -c git-loop -n "__fish_git_loop_using_subcommand trust" -s C -l repo -d 'Repository to operate on (default: the current directory)' -r -F
 complete -c git-loop -n "__fish_git_loop_using_subcommand trust" -l json -d 'Machine-readable output: one JSON document on stdout'
 complete -c git-loop -n "__fish_git_loop_using_subcommand trust" -s q -l quiet -d 'No progress or summary lines on stderr'
-complete -c git-loop -n "__fish_git_loop_using_subcommand trust" -s h -l help -d 'Print help'
+complete -c git-loop -n "__fish_git_loop_using_subcommand trust" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-loop -n "__fish_git_loop_using_subcommand mcp" -s C -l repo -d 'Repository to operate on (default: the current directory)' -r -F
 complete -c git-loop -n "__fish_git_loop_using_subcommand mcp" -l json -d 'Machine-readable output: one JSON document on stdout'
 complete -c git-loop -n "__fish_git_loop_using_subcommand mcp" -s q -l quiet -d 'No progress or summary lines on stderr'
-complete -c git-loop -n "__fish_git_loop_using_subcommand mcp" -s h -l help -d 'Print help'
+complete -c git-loop -n "__fish_git_loop_using_subcommand mcp" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-loop -n "__fish_git_loop_using_subcommand claude-hook; and not __fish_seen_subcommand_from create remove help" -s C -l repo -d 'Repository to operate on (default: the current directory)' -r -F
 complete -c git-loop -n "__fish_git_loop_using_subcommand claude-hook; and not __fish_seen_subcommand_from create remove help" -l json -d 'Machine-readable output: one JSON document on stdout'
 complete -c git-loop -n "__fish_git_loop_using_subcommand claude-hook; and not __fish_seen_subcommand_from create remove help" -s q -l quiet -d 'No progress or summary lines on stderr'
-complete -c git-loop -n "__fish_git_loop_using_subcommand claude-hook; and not __fish_seen_subcommand_from create remove help" -s h -l help -d 'Print help'
+complete -c git-loop -n "__fish_git_loop_using_subcommand claude-hook; and not __fish_seen_subcommand_from create remove help" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-loop -n "__fish_git_loop_using_subcommand claude-hook; and not __fish_seen_subcommand_from create remove help" -f -a "create" -d 'Read WorktreeCreate\'s JSON on stdin, create (or reuse) the run, print only its path'
 complete -c git-loop -n "__fish_git_loop_using_subcommand claude-hook; and not __fish_seen_subcommand_from create remove help" -f -a "remove" -d 'Read WorktreeRemove\'s JSON on stdin and remove that run\'s worktree (never forced; branch kept)'
 complete -c git-loop -n "__fish_git_loop_using_subcommand claude-hook; and not __fish_seen_subcommand_from create remove help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c git-loop -n "__fish_git_loop_using_subcommand claude-hook; and __fish_seen_subcommand_from create" -s C -l repo -d 'Repository to operate on (default: the current directory)' -r -F
 complete -c git-loop -n "__fish_git_loop_using_subcommand claude-hook; and __fish_seen_subcommand_from create" -l json -d 'Machine-readable output: one JSON document on stdout'
 complete -c git-loop -n "__fish_git_loop_using_subcommand claude-hook; and __fish_seen_subcommand_from create" -s q -l quiet -d 'No progress or summary lines on stderr'
-complete -c git-loop -n "__fish_git_loop_using_subcommand claude-hook; and __fish_seen_subcommand_from create" -s h -l help -d 'Print help'
+complete -c git-loop -n "__fish_git_loop_using_subcommand claude-hook; and __fish_seen_subcommand_from create" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-loop -n "__fish_git_loop_using_subcommand claude-hook; and __fish_seen_subcommand_from remove" -s C -l repo -d 'Repository to operate on (default: the current directory)' -r -F
 complete -c git-loop -n "__fish_git_loop_using_subcommand claude-hook; and __fish_seen_subcommand_from remove" -l json -d 'Machine-readable output: one JSON document on stdout'
 complete -c git-loop -n "__fish_git_loop_using_subcommand claude-hook; and __fish_seen_subcommand_from remove" -s q -l quiet -d 'No progress or summary lines on stderr'
-complete -c git-loop -n "__fish_git_loop_using_subcommand claude-hook; and __fish_seen_subcommand_from remove" -s h -l help -d 'Print help'
+complete -c git-loop -n "__fish_git_loop_using_subcommand claude-hook; and __fish_seen_subcommand_from remove" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-loop -n "__fish_git_loop_using_subcommand claude-hook; and __fish_seen_subcommand_from help" -f -a "create" -d 'Read WorktreeCreate\'s JSON on stdin, create (or reuse) the run, print only its path'
 complete -c git-loop -n "__fish_git_loop_using_subcommand claude-hook; and __fish_seen_subcommand_from help" -f -a "remove" -d 'Read WorktreeRemove\'s JSON on stdin and remove that run\'s worktree (never forced; branch kept)'
 complete -c git-loop -n "__fish_git_loop_using_subcommand claude-hook; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c git-loop -n "__fish_git_loop_using_subcommand schema" -s C -l repo -d 'Repository to operate on (default: the current directory)' -r -F
 complete -c git-loop -n "__fish_git_loop_using_subcommand schema" -l json -d 'Machine-readable output: one JSON document on stdout'
 complete -c git-loop -n "__fish_git_loop_using_subcommand schema" -s q -l quiet -d 'No progress or summary lines on stderr'
-complete -c git-loop -n "__fish_git_loop_using_subcommand schema" -s h -l help -d 'Print help'
+complete -c git-loop -n "__fish_git_loop_using_subcommand schema" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-loop -n "__fish_git_loop_using_subcommand pool; and not __fish_seen_subcommand_from status fill drain help" -s C -l repo -d 'Repository to operate on (default: the current directory)' -r -F
 complete -c git-loop -n "__fish_git_loop_using_subcommand pool; and not __fish_seen_subcommand_from status fill drain help" -l json -d 'Machine-readable output: one JSON document on stdout'
 complete -c git-loop -n "__fish_git_loop_using_subcommand pool; and not __fish_seen_subcommand_from status fill drain help" -s q -l quiet -d 'No progress or summary lines on stderr'
-complete -c git-loop -n "__fish_git_loop_using_subcommand pool; and not __fish_seen_subcommand_from status fill drain help" -s h -l help -d 'Print help'
+complete -c git-loop -n "__fish_git_loop_using_subcommand pool; and not __fish_seen_subcommand_from status fill drain help" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-loop -n "__fish_git_loop_using_subcommand pool; and not __fish_seen_subcommand_from status fill drain help" -f -a "status" -d 'Show the pool\'s members and whether each is ready (the default)'
 complete -c git-loop -n "__fish_git_loop_using_subcommand pool; and not __fish_seen_subcommand_from status fill drain help" -f -a "fill" -d 'Prepare worktrees at the base until the pool holds N'
 complete -c git-loop -n "__fish_git_loop_using_subcommand pool; and not __fish_seen_subcommand_from status fill drain help" -f -a "drain" -d 'Remove every member (never forced; one in use or not clean is left)'
@@ -190,15 +190,15 @@ complete -c git-loop -n "__fish_git_loop_using_subcommand pool; and not __fish_s
 complete -c git-loop -n "__fish_git_loop_using_subcommand pool; and __fish_seen_subcommand_from status" -s C -l repo -d 'Repository to operate on (default: the current directory)' -r -F
 complete -c git-loop -n "__fish_git_loop_using_subcommand pool; and __fish_seen_subcommand_from status" -l json -d 'Machine-readable output: one JSON document on stdout'
 complete -c git-loop -n "__fish_git_loop_using_subcommand pool; and __fish_seen_subcommand_from status" -s q -l quiet -d 'No progress or summary lines on stderr'
-complete -c git-loop -n "__fish_git_loop_using_subcommand pool; and __fish_seen_subcommand_from status" -s h -l help -d 'Print help'
+complete -c git-loop -n "__fish_git_loop_using_subcommand pool; and __fish_seen_subcommand_from status" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-loop -n "__fish_git_loop_using_subcommand pool; and __fish_seen_subcommand_from fill" -s C -l repo -d 'Repository to operate on (default: the current directory)' -r -F
 complete -c git-loop -n "__fish_git_loop_using_subcommand pool; and __fish_seen_subcommand_from fill" -l json -d 'Machine-readable output: one JSON document on stdout'
 complete -c git-loop -n "__fish_git_loop_using_subcommand pool; and __fish_seen_subcommand_from fill" -s q -l quiet -d 'No progress or summary lines on stderr'
-complete -c git-loop -n "__fish_git_loop_using_subcommand pool; and __fish_seen_subcommand_from fill" -s h -l help -d 'Print help'
+complete -c git-loop -n "__fish_git_loop_using_subcommand pool; and __fish_seen_subcommand_from fill" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-loop -n "__fish_git_loop_using_subcommand pool; and __fish_seen_subcommand_from drain" -s C -l repo -d 'Repository to operate on (default: the current directory)' -r -F
 complete -c git-loop -n "__fish_git_loop_using_subcommand pool; and __fish_seen_subcommand_from drain" -l json -d 'Machine-readable output: one JSON document on stdout'
 complete -c git-loop -n "__fish_git_loop_using_subcommand pool; and __fish_seen_subcommand_from drain" -s q -l quiet -d 'No progress or summary lines on stderr'
-complete -c git-loop -n "__fish_git_loop_using_subcommand pool; and __fish_seen_subcommand_from drain" -s h -l help -d 'Print help'
+complete -c git-loop -n "__fish_git_loop_using_subcommand pool; and __fish_seen_subcommand_from drain" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-loop -n "__fish_git_loop_using_subcommand pool; and __fish_seen_subcommand_from help" -f -a "status" -d 'Show the pool\'s members and whether each is ready (the default)'
 complete -c git-loop -n "__fish_git_loop_using_subcommand pool; and __fish_seen_subcommand_from help" -f -a "fill" -d 'Prepare worktrees at the base until the pool holds N'
 complete -c git-loop -n "__fish_git_loop_using_subcommand pool; and __fish_seen_subcommand_from help" -f -a "drain" -d 'Remove every member (never forced; one in use or not clean is left)'
@@ -206,7 +206,7 @@ complete -c git-loop -n "__fish_git_loop_using_subcommand pool; and __fish_seen_
 complete -c git-loop -n "__fish_git_loop_using_subcommand config" -s C -l repo -d 'Repository to operate on (default: the current directory)' -r -F
 complete -c git-loop -n "__fish_git_loop_using_subcommand config" -l json -d 'Machine-readable output: one JSON document on stdout'
 complete -c git-loop -n "__fish_git_loop_using_subcommand config" -s q -l quiet -d 'No progress or summary lines on stderr'
-complete -c git-loop -n "__fish_git_loop_using_subcommand config" -s h -l help -d 'Print help'
+complete -c git-loop -n "__fish_git_loop_using_subcommand config" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup remove restore reconcile list path run branches conflicts log trash trust mcp claude-hook schema pool config help" -f -a "create" -d 'Create a worktree and branch `loop/<RUN_ID>` for a new run'
 complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup remove restore reconcile list path run branches conflicts log trash trust mcp claude-hook schema pool config help" -f -a "mark" -d 'Record what a run became (never deletes it)'
 complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup remove restore reconcile list path run branches conflicts log trash trust mcp claude-hook schema pool config help" -f -a "cleanup" -d 'Remove the worktrees of finished runs (never forced; branches are kept)'

@@ -7,7 +7,7 @@
 //! differentially against git itself in the tests.
 //!
 //! Stricter than git in one more way: every Unicode control character is
-//! refused (git refuses only the ASCII ones), as the CLI contract says.
+//! refused (git refuses only the ASCII ones), as docs/cli.md says.
 //!
 //! Names git would accept are refused: `@` (git's shorthand for HEAD;
 //! `git worktree add` fails on a worktree of that name), `events.jsonl` (the

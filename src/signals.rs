@@ -1,7 +1,7 @@
 //! Ctrl-C and SIGTERM while git-loop holds the manifest mutex, or while a
 //! create has made a worktree it has not recorded yet.
 //!
-//! The contract says the mutex is removed when a mutation ends, "success or
+//! docs/cli.md says the mutex is removed when a mutation ends, "success or
 //! failure" — an interrupt included. When the first mutex is taken, a thread is
 //! started that waits for SIGINT/SIGTERM; on one it removes the temp files and
 //! the mutex this process owns (only if the mutex still carries this process's

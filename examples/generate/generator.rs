@@ -49,9 +49,7 @@ pub fn man_pages() -> Vec<(String, Vec<u8>)> {
             walk(sub, out);
         }
         let man = clap_mangen::Man::new(cmd.clone());
-        let mut page = Vec::new();
-        man.render(&mut page).expect("render to memory");
-        out.push((man.get_filename(), page));
+        out.push((man.get_filename(), man_page(cmd)));
     }
     let mut cmd = git_loop::cli::Cli::command().disable_help_subcommand(true);
     cmd.build();
@@ -59,6 +57,102 @@ pub fn man_pages() -> Vec<(String, Vec<u8>)> {
     walk(&cmd, &mut out);
     out.sort();
     out
+}
+
+/// One man page. clap_mangen's sections, except two: DESCRIPTION is the long
+/// help without its first paragraph (that is the `about`, already the NAME
+/// line), and left out when nothing remains; the `after_help` examples are an
+/// EXAMPLES section (clap_mangen calls it EXTRA and fills its lines), set as
+/// they are written, without their `Example:` heading line.
+fn man_page(cmd: &Command) -> Vec<u8> {
+    let about = cmd.get_about().map(|s| s.to_string()).unwrap_or_default();
+    let long = cmd
+        .get_long_about()
+        .map(|s| s.to_string())
+        .unwrap_or_default();
+    let description = long
+        .strip_prefix(about.as_str())
+        .unwrap_or(&long)
+        .trim()
+        .to_owned();
+    let mut page_cmd = cmd
+        .clone()
+        .after_help(None::<&str>)
+        .after_long_help(None::<&str>);
+    if !description.is_empty() {
+        page_cmd = page_cmd.long_about(description.clone());
+    }
+    let man = clap_mangen::Man::new(page_cmd);
+    let section = |render: &dyn Fn(&mut Vec<u8>) -> std::io::Result<()>| {
+        let mut buf = Vec::new();
+        render(&mut buf).expect("render to memory");
+        String::from_utf8(buf).expect("utf-8 page")
+    };
+    // Every section clap_mangen renders starts with the same roff preamble.
+    let title = section(&|w| man.render_title(w));
+    let preamble = &title[..title.find(".TH").expect("a title line")];
+    let body = |text: String| text.strip_prefix(preamble).unwrap_or(&text).to_owned();
+    let mut page = title.clone();
+    page += &body(section(&|w| man.render_name_section(w)));
+    page += &body(section(&|w| man.render_synopsis_section(w)));
+    if !description.is_empty() {
+        // As clap_mangen's, but an indented block (a list, a table) is set
+        // as written rather than filled into the paragraph.
+        page += ".SH DESCRIPTION\n";
+        let mut verbatim = false;
+        for line in description.lines() {
+            let indented = line.starts_with("  ");
+            if indented != verbatim {
+                page += if indented { ".nf\n" } else { ".fi\n" };
+                verbatim = indented;
+            }
+            page += &if line.trim().is_empty() {
+                ".PP".to_owned()
+            } else {
+                roff_line(line)
+            };
+            page += "\n";
+        }
+        if verbatim {
+            page += ".fi\n";
+        }
+    }
+    if cmd.get_arguments().any(|a| !a.is_hide_set()) {
+        page += &body(section(&|w| man.render_options_section(w)));
+    }
+    if cmd.get_subcommands().any(|s| !s.is_hide_set()) {
+        page += &body(section(&|w| man.render_subcommands_section(w)));
+    }
+    if let Some(examples) = cmd.get_after_long_help().or_else(|| cmd.get_after_help()) {
+        let examples = examples.to_string();
+        let mut lines = examples.lines().peekable();
+        if lines.peek().is_some_and(|l| l.starts_with("Example")) {
+            lines.next();
+        }
+        page += ".SH EXAMPLES\n.nf\n";
+        for line in lines {
+            page += &roff_line(line.strip_prefix("  ").unwrap_or(line));
+            page += "\n";
+        }
+        page += ".fi\n";
+    }
+    if cmd.get_version().is_some() || cmd.get_long_version().is_some() {
+        page += &body(section(&|w| man.render_version_section(w)));
+    }
+    page.into_bytes()
+}
+
+/// A line of text as roff reads it literally (as the roff crate escapes one).
+fn roff_line(line: &str) -> String {
+    let text = line
+        .replace('\\', "\\\\")
+        .replace('-', "\\-")
+        .replace('\'', "\\*(Aq");
+    if text.starts_with('.') {
+        format!("\\&{text}")
+    } else {
+        text
+    }
 }
 
 /// Completion scripts, by file name under `completions/`.

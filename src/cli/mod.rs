@@ -11,6 +11,7 @@ use schemars::JsonSchema;
 
 use crate::manifest::Status;
 
+mod help;
 mod schema;
 mod trash;
 mod values;
@@ -19,17 +20,15 @@ pub use trash::{TrashAction, TrashArgs};
 pub use values::{Cutoff, MinAge, RunId, StatusList};
 use values::{default_min_age, min_age_flag, older_than_flag, sparse_dir, status_flag};
 
-/// Give every parallel run of work its own git worktree and branch.
-///
-/// Each run gets `.loop-worktrees/<id>/` on branch `loop/<id>`, recorded in
-/// `.loop-worktrees/manifest.json`. Mark what each run became; cleanup removes
-/// finished worktrees without ever forcing, and keeps every branch.
+/// Give every parallel run of work its own git worktree and branch
 #[derive(Debug, Parser)]
 #[command(
+    long_about = help::GIT_LOOP,
     name = "git-loop",
     bin_name = "git loop",
     version,
-    max_term_width = 100
+    max_term_width = 100,
+    after_help = help::GIT_LOOP_EXAMPLES
 )]
 pub struct Cli {
     /// Repository to operate on (default: the current directory)
@@ -51,90 +50,61 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Create a worktree and branch `loop/<RUN_ID>` for a new run
-    #[command(after_help = "Example:\n  cd \"$(git loop create fix-login --pattern bugfix)\"")]
+    #[command(long_about = help::CREATE, after_help = help::CREATE_EXAMPLES)]
     Create(CreateArgs),
     /// Record what a run became (never deletes it)
-    #[command(
-        after_help = "Examples:\n  git loop mark fix-login merged\n  git loop mark --detect-merged --dry-run"
-    )]
+    #[command(long_about = help::MARK, after_help = help::MARK_EXAMPLES)]
     Mark(MarkArgs),
     /// Remove the worktrees of finished runs (never forced; branches are kept)
-    #[command(
-        after_help = "Examples:\n  git loop cleanup --dry-run\n  git loop cleanup --status rejected,stale --older-than 24h"
-    )]
+    #[command(long_about = help::CLEANUP, after_help = help::CLEANUP_EXAMPLES)]
     Cleanup(CleanupArgs),
     /// Remove the worktrees of the named runs, whatever their status but active (cleanup's rules)
-    #[command(
-        after_help = "The runs' worktrees are removed as cleanup removes them: never forced, skipped with a code when\nanything in them would be lost, branches kept, entries dropped. An active or unknown id\nrefuses the whole command before anything changes.\n\nExample:\n  git loop remove try-a try-b --dry-run"
-    )]
+    #[command(long_about = help::REMOVE, after_help = help::REMOVE_EXAMPLES)]
     Remove(RemoveArgs),
     /// Bring back a run saved by `remove --salvage` or `cleanup --salvage`, as it was
-    #[command(
-        after_help = "The worktree comes back at .loop-worktrees/<RUN_ID> on loop/<RUN_ID> (recreated at the\nsalvage's first parent if the branch is gone), with its changes as they were: staged stays\nstaged, untracked stays untracked. The run is recorded as active again; the salvage ref\nrefs/loop/salvage/<RUN_ID> is kept until the next salvage of that id.\n\nExample:\n  git loop list --salvaged && git loop restore try-a"
-    )]
+    #[command(long_about = help::RESTORE, after_help = help::RESTORE_EXAMPLES)]
     Restore(RestoreArgs),
     /// Compare git's worktrees with the manifest: report orphans, drop vanished runs
-    #[command(after_help = "Example:\n  git loop reconcile --remove-orphan old-run")]
+    #[command(long_about = help::RECONCILE, after_help = help::RECONCILE_EXAMPLES)]
     Reconcile(ReconcileArgs),
     /// List recorded runs
-    #[command(after_help = "Example:\n  git loop list --status active --long")]
+    #[command(long_about = help::LIST, after_help = help::LIST_EXAMPLES)]
     List(ListArgs),
     /// Print the absolute path of a run's worktree
-    #[command(after_help = "Example:\n  cd \"$(git loop path fix-login)\"")]
+    #[command(long_about = help::PATH, after_help = help::PATH_EXAMPLES)]
     Path(PathArgs),
     /// Run a command inside a run's worktree, passing its exit code through
-    #[command(
-        after_help = "The command runs with the worktree as its working directory, and with\nGIT_LOOP_ID and GIT_LOOP_ROOT (the main worktree) in its environment.\n\nExample:\n  git loop run fix-login -- cargo test"
-    )]
+    #[command(long_about = help::RUN, after_help = help::RUN_EXAMPLES)]
     Run(RunArgs),
     /// List loop/* branches no run records (left by cleanup); delete the merged ones
-    #[command(
-        after_help = "A leftover branch has no manifest entry, so it is compared with the configured base\n(loop.base, default main). Merged means its tip is contained in the base; a branch with no\ncommits of its own counts as merged. A branch checked out in any worktree is never deleted.\n\nExamples:\n  git loop branches\n  git loop branches --delete-merged --dry-run"
-    )]
+    #[command(long_about = help::BRANCHES, after_help = help::BRANCHES_EXAMPLES)]
     Branches(BranchesArgs),
     /// Which active runs would conflict when landed (with each other, or with the base), and where
-    #[command(
-        after_help = "Every merge is computed in memory: no worktree, index or ref changes. A pair conflicts when,\nwith the first run landed in the base, the second does not merge cleanly into the result (in files\nneither conflicts in by itself). Runs with different recorded bases are not paired.\n\nExamples:\n  git loop conflicts\n  git loop conflicts --json --base main"
-    )]
+    #[command(long_about = help::CONFLICTS, after_help = help::CONFLICTS_EXAMPLES)]
     Conflicts(ConflictsArgs),
     /// Show the event log: every create, mark, remove, skip, drop and reuse
-    #[command(after_help = "Example:\n  git loop log fix-login")]
+    #[command(long_about = help::LOG, after_help = help::LOG_EXAMPLES)]
     Log(LogArgs),
     /// What destroying steps kept (refs/loop/trash/): list it, restore from it, empty it
-    #[command(
-        after_help = "Before git-loop deletes a branch (--delete-merged-branches, branches --delete-merged),\nreplaces a salvage, or removes a worktree holding its own refs (refs/worktree/*, refs/bisect/*),\nit keeps each tip as one ref refs/loop/trash/<when>/<why>/<what>. Entries older than trash.keep\n(default 30d) are dropped by later cleanups.\n\nExamples:\n  git loop trash\n  git loop trash restore loop/fix-login\n  git loop trash empty --older-than 7d --dry-run"
-    )]
+    #[command(long_about = help::TRASH, after_help = help::TRASH_EXAMPLES)]
     Trash(TrashArgs),
     /// Let the hooks in this repository's .git-loop.toml run (for its current content)
-    #[command(
-        after_help = "A repository's own .git-loop.toml comes with the code you cloned, so the hooks it sets\n(create.post-command, cleanup.pre-command) run only once you have read it and trusted its\ncontent. Trust is recorded for the file's exact content (its git blob id) in .git/git-loop/trusted,\nwith the content of every file of the work tree its hooks name (`sh ./setup.sh` names setup.sh);\nafter any change to the file or to one of those, trust it again. Not covered: what those files run\nor read in turn, and what a hook reaches without naming it (a variable, an absolute path, make's\nMakefile, programs on PATH). Hooks from git config, your own config file or the\nenvironment need no trust.\n\nExample:\n  cat .git-loop.toml && git loop trust"
-    )]
+    #[command(long_about = help::TRUST, after_help = help::TRUST_EXAMPLES)]
     Trust,
     /// Serve git-loop's commands to an AI agent: an MCP server on stdin/stdout
-    #[command(
-        after_help = "JSON-RPC 2.0, one message a line. Tools: create, mark, list, path, log, cleanup, remove,\nreconcile, branches; each result is the document the command prints with --json. A tool\nthat removes anything is a dry run unless its input sets \"dry_run\": false. Ends at EOF.\n\nExample (an MCP client's configuration):\n  {\"mcpServers\": {\"git-loop\": {\"command\": \"git-loop\", \"args\": [\"mcp\"]}}}"
-    )]
+    #[command(long_about = help::MCP, after_help = help::MCP_EXAMPLES)]
     Mcp,
     /// Claude Code's WorktreeCreate and WorktreeRemove hooks: each run of Claude Code a git-loop run
-    #[command(
-        subcommand,
-        after_help = "In .claude/settings.json:\n  {\"hooks\": {\"WorktreeCreate\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"git loop claude-hook create\"}]}],\n             \"WorktreeRemove\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"git loop claude-hook remove\"}]}]}}"
-    )]
+    #[command(long_about = help::CLAUDE_HOOK, subcommand, after_help = help::CLAUDE_HOOK_EXAMPLES)]
     ClaudeHook(ClaudeHook),
     /// Print the JSON Schema of a command's --json output (or of the MCP tools' inputs)
-    #[command(
-        after_help = "NAME is a command (its --json document; remove's is cleanup's), error (the document of\nany failure), mcp-tools (the input schema of each MCP tool), or all (the default: every one in\none document). Draft 2020-12; also checked in under schema/.\n\nExample:\n  git loop schema cleanup"
-    )]
+    #[command(long_about = help::SCHEMA, after_help = help::SCHEMA_EXAMPLES)]
     Schema(SchemaArgs),
     /// Prepared worktrees that make `create` fast: status, fill or drain the warm pool
-    #[command(
-        after_help = "`fill` prepares worktrees under .loop-worktrees/.pool/, detached at the base, until the pool\nholds N (default: config pool.size); `create` then takes one (a move and a switch of the\nfiles that differ) instead of checking out from scratch, keeping its ignored files (a warm\ntarget/ or node_modules/). `drain` removes them with cleanup's rules (never forced).\n\nExamples:\n  git loop pool fill 4\n  git loop pool status\n  git loop pool drain"
-    )]
+    #[command(long_about = help::POOL, after_help = help::POOL_EXAMPLES)]
     Pool(PoolArgs),
     /// Show the effective settings and where each one comes from
-    #[command(
-        after_help = "Settings come, lowest to highest, from: built-in defaults, ~/.config/git-loop/config.toml,\n<repo>/.git-loop.toml, git config (loop.base, loop.cleanupStatus, loop.cleanupOlderThan),\nthe environment (GIT_LOOP_BASE, GIT_LOOP_CLEANUP_STATUS, GIT_LOOP_CLEANUP_OLDER_THAN), and flags.\n\nExample:\n  git config loop.base develop && git loop config"
-    )]
+    #[command(long_about = help::CONFIG, after_help = help::CONFIG_EXAMPLES)]
     Config,
 }
 
@@ -151,11 +121,10 @@ pub struct SchemaArgs {
 #[derive(Debug, Subcommand)]
 pub enum ClaudeHook {
     /// Read WorktreeCreate's JSON on stdin, create (or reuse) the run, print only its path
-    #[command(
-        after_help = "The run id is the proposed name (`name`, or `worktree_name`) with every character other than\nletters, digits, `-`, `_` and `.` replaced by `-`, runs of `-` and of `.` collapsed, `-` and `.`\ntrimmed from both ends, and cut to 100 bytes; a name that is then empty or still not a valid id\nis refused. The pattern is the setting claude.pattern (default claude-code)."
-    )]
+    #[command(long_about = help::CLAUDE_HOOK_CREATE)]
     Create,
     /// Read WorktreeRemove's JSON on stdin and remove that run's worktree (never forced; branch kept)
+    #[command(long_about = help::CLAUDE_HOOK_REMOVE)]
     Remove,
 }
 
@@ -253,14 +222,17 @@ pub struct PoolArgs {
 #[derive(Debug, Clone, Copy, Subcommand)]
 pub enum PoolAction {
     /// Show the pool's members and whether each is ready (the default)
+    #[command(long_about = help::POOL_STATUS)]
     Status,
     /// Prepare worktrees at the base until the pool holds N
+    #[command(long_about = help::POOL_FILL)]
     Fill {
         /// How many members the pool should hold (default: config pool.size)
         #[arg(value_name = "N", value_parser = clap::value_parser!(u16).range(0..=256))]
         n: Option<u16>,
     },
     /// Remove every member (never forced; one in use or not clean is left)
+    #[command(long_about = help::POOL_DRAIN)]
     Drain,
 }
 

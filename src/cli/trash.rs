@@ -13,8 +13,18 @@ pub struct TrashArgs {
 #[derive(Debug, Subcommand)]
 pub enum TrashAction {
     /// List the entries, oldest first (the default)
+    ///
+    /// Each entry is one ref refs/loop/trash/<when>/<reason>/<what>; the reasons are
+    /// merged-ancestor, merged-squash, merged-rebase, empty, worktree-removed and
+    /// salvage-replaced.
+    #[command(verbatim_doc_comment)]
     List,
     /// Bring a deleted branch (or a kept tip, as a branch) back
+    ///
+    /// A branch comes back only where no branch of that name exists (branch-exists: pass --as);
+    /// a kept tip that was not a branch comes back as trash/<run>/<ref> unless --as names one.
+    /// The entry is then dropped. An unknown NAME is refused (not-in-trash).
+    #[command(verbatim_doc_comment)]
     Restore {
         /// An entry's name, its ref, or a deleted branch's name (its newest entry)
         #[arg(value_name = "NAME")]
@@ -25,6 +35,10 @@ pub enum TrashAction {
         as_branch: Option<String>,
     },
     /// Drop entries: all of them, or those kept before now − AGE
+    ///
+    /// Each drop is a compare-and-swap on the entry's tip; cleanups drop the entries older than
+    /// the setting trash.keep (default 30d) by themselves.
+    #[command(verbatim_doc_comment)]
     Empty {
         /// Only entries older than this (30d, 12h, 90m, 45s)
         #[arg(long, value_name = "AGE", value_parser = older_than_flag)]

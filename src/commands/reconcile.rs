@@ -288,7 +288,7 @@ pub fn run(ctx: &Ctx, args: &ReconcileArgs, out: &mut Out<'_>) -> Result<Reconci
     }
 
     // The mutex is taken even when nothing changed: taking it is what
-    // removes a stale one, as the contract says.
+    // removes a stale one, as docs/cli.md says.
     if !dry_run
         && (loop_dir_exists || !report.adopted.is_empty())
         && let Err(e) = apply(ctx, &dropped, &adopt_base, &report, out)

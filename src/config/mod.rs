@@ -1,6 +1,6 @@
 //! Effective settings, read in layers, and where each value came from.
 //!
-//! Lowest to highest (the CLI contract's order; [`Source`]'s order):
+//! Lowest to highest (docs/cli.md's order; [`Source`]'s order):
 //!
 //! | layer | where |
 //! |---|---|

@@ -1,6 +1,6 @@
 //! The manifest mutex (`.loop-worktrees/.manifest.mutex`).
 //!
-//! As the contract says: created with exclusive create; an existing mutex whose
+//! As docs/cli.md ("Files") says: created with exclusive create; an existing mutex whose
 //! mtime is more than 30 s old is stale and is removed; otherwise retry with
 //! backoff until a 30 s deadline, then fail naming the path. It is removed when
 //! the mutation ends: on success, on error (by `Drop`), and on Ctrl-C/SIGTERM

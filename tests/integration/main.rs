@@ -12,6 +12,7 @@ mod config;
 mod conflicts;
 mod copy;
 mod create;
+mod docs_sync;
 mod fresh_base;
 mod frictions;
 mod frictions_removal;

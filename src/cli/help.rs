@@ -1,0 +1,254 @@
+//! The long help of each command (`--help`, and the DESCRIPTION of its man
+//! page): what it does, the statuses and the settings that affect it. The
+//! one-line `about` stays the doc comment in `cli.rs`; these follow it, set as
+//! written (an indented block stays a block in the man page).
+
+pub const GIT_LOOP: &str = r#"Each run gets `.loop-worktrees/<id>/` on branch `loop/<id>`, recorded in
+`.loop-worktrees/manifest.json`. Mark what each run became; cleanup removes
+finished worktrees without ever forcing, and keeps every branch.
+
+Every run has one of five statuses:
+  active     being worked on (what create records); never cleaned up
+  rejected   the attempt failed or was dropped; cleaned up by default
+  escalated  needs a person; cleaned up by default
+  merged     its work landed; cleaned up with --status merged
+  stale      abandoned; cleaned up with --status stale
+
+Nothing is destroyed that is not safe to destroy: a worktree with uncommitted, untracked
+or unreachable work is skipped with a code, never forced; a branch is deleted only on
+request and only when its work is provably in its base, and its tip is kept in the trash
+(git loop trash) first; --salvage saves a dirty run to refs/loop/salvage/<id> first.
+
+Settings are read from ~/.config/git-loop/config.toml, <repo>/.git-loop.toml, git config
+(loop.*) and the environment (GIT_LOOP_*); git loop config shows them. Each command is
+documented in git-loop-<command>(1); the project's docs/ holds the rest."#;
+pub const GIT_LOOP_EXAMPLES: &str = r#"Examples:
+  cd "$(git loop create fix-login --pattern bugfix)"
+  git loop mark fix-login merged
+  git loop cleanup --status merged --delete-merged-branches
+  git loop --json list"#;
+
+pub const CREATE: &str = r#"Adds the worktree .loop-worktrees/<RUN_ID> on a new branch loop/<RUN_ID> from the base
+(--base, else the setting base, else main), records the run as active in
+.loop-worktrees/manifest.json, and prints the worktree's absolute path alone on stdout.
+Then copies the untracked files create.copy and .worktreeinclude select (as reflinks
+where the filesystem can) and runs create.post-command in the new worktree.
+
+An active run of that id, or an existing loop/<RUN_ID> branch, is refused: a branch is
+never reset or deleted. With --reuse, an intact active run is handed back unchanged
+("method": "reused"), and a loop/<RUN_ID> left with no worktree is checked out as it is
+("adopted"). When the warm pool (git loop pool) has a ready member, it is taken instead
+of a fresh checkout ("pooled"). A base behind its upstream is warned about; --fetch
+fetches the upstream first.
+
+Settings: base, create.copy, create.post-command, create.ignore-file, create.fetch."#;
+pub const CREATE_EXAMPLES: &str = r#"Example:
+  cd "$(git loop create fix-login --pattern bugfix)""#;
+
+pub const MARK: &str = r#"The five statuses:
+  active     being worked on (what create records); never cleaned up
+  rejected   the attempt failed or was dropped; cleaned up by default
+  escalated  needs a person; cleaned up by default
+  merged     its work landed; cleaned up with --status merged
+  stale      abandoned; cleaned up with --status stale
+
+mark prints `<id>: <old> -> <new>` on stderr. It takes the run's lock, so a mark and a
+removal of the same run never cross: a cleanup that selected the run skips it once it is
+marked again.
+
+--detect-merged marks merged every run whose work is in its base: its tip is an ancestor
+of the base, or merging it would change nothing (squash; rebase when the patch ids agree
+too). Runs with no commits of their own are left alone; runs whose patch ids alone match
+are listed as probable, never marked."#;
+pub const MARK_EXAMPLES: &str = r#"Examples:
+  git loop mark fix-login merged
+  git loop mark --detect-merged --dry-run"#;
+
+pub const CLEANUP: &str = r#"Selects the runs whose status is in the set (--status, else the setting cleanup.status,
+else rejected,escalated; active is never selected) and removes each worktree with a
+plain `git worktree remove`, never --force. A worktree with anything to lose is skipped
+with a code: dirty, untracked, locked, submodules, unreachable-commits,
+operation-in-progress, nested-repo, in-use, undeletable, hook-refused, ... Its entry and
+files stay. Exit 0 even when runs were skipped.
+
+Branches are kept. --delete-merged-branches deletes a removed run's branch only when its
+work is in its base, by a compare-and-swap at the tip proven merged, after keeping that
+tip in the trash (git loop trash restore brings it back). --salvage saves a dirty run to
+refs/loop/salvage/<id> first (git loop restore brings it back). --recycle puts a
+removable worktree back into the warm pool instead.
+
+Settings: cleanup.status, cleanup.older-than, cleanup.delete-merged-branches,
+cleanup.salvage, cleanup.recycle, cleanup.pre-command (a hook that may veto each
+removal), pool.size, pool.keep, trash.keep (older trash entries are dropped afterwards)."#;
+pub const CLEANUP_EXAMPLES: &str = r#"Examples:
+  git loop cleanup --dry-run
+  git loop cleanup --status rejected,stale --older-than 24h"#;
+
+pub const REMOVE: &str = r#"The runs' worktrees are removed as cleanup removes them: never forced, skipped with a code
+when anything in them would be lost, cleanup.pre-command may veto, branches kept, entries
+dropped. An active id (run-active) or an unknown one (unknown-id) refuses the whole
+command before anything changes. --salvage saves a dirty run first."#;
+pub const REMOVE_EXAMPLES: &str = r#"Example:
+  git loop remove try-a try-b --dry-run"#;
+
+pub const RESTORE: &str = r#"The worktree comes back at .loop-worktrees/<RUN_ID> on loop/<RUN_ID> (recreated at the
+salvage's first parent if the branch is gone), with its changes as they were: staged
+stays staged, untracked stays untracked. The run is recorded as active again; the salvage
+ref refs/loop/salvage/<RUN_ID> is kept until the next salvage of that id. A run salvaged
+with a detached HEAD comes back detached. `git loop list --salvaged` lists the salvages."#;
+pub const RESTORE_EXAMPLES: &str = r#"Example:
+  git loop list --salvaged && git loop restore try-a"#;
+
+pub const RECONCILE: &str = r#"An orphan is a worktree registered with git under .loop-worktrees/ that the manifest does
+not know (a crashed create, a hand-made worktree). It is reported; removed only when named
+with --remove-orphan (never forced), or recorded as an active run with --adopt, and only
+when older than --min-age (a create may still be recording it). Entries whose directory is
+gone are dropped, with their stale git registration. Nothing outside .loop-worktrees/ is
+touched.
+
+Settings: base (the base of a run --adopt records)."#;
+pub const RECONCILE_EXAMPLES: &str = r#"Example:
+  git loop reconcile --remove-orphan old-run"#;
+
+pub const LIST: &str = r#"One line per run: id, status (active, rejected, escalated, merged, stale), pattern, age,
+branch, and whether its worktree is present. --long adds what a removal would have to keep
+(dirty, untracked, an operation in progress, unreachable commits, nested repositories,
+in-use), commits ahead of and behind its base, and whether its work is merged (ancestor,
+squash, rebase; rebase? when only the patch ids agree; empty). --salvaged lists the
+salvaged runs instead. Read-only: no lock is taken."#;
+pub const LIST_EXAMPLES: &str = r#"Example:
+  git loop list --status active --long"#;
+
+pub const PATH: &str = r#"The path alone on stdout, for `cd "$(git loop path <RUN_ID>)"`; a run whose worktree is
+gone is an error (worktree-missing)."#;
+pub const PATH_EXAMPLES: &str = r#"Example:
+  cd "$(git loop path fix-login)""#;
+
+pub const RUN: &str = r#"The command runs with the worktree as its working directory, and with GIT_LOOP_ID and
+GIT_LOOP_ROOT (the main worktree) in its environment. Its exit code is git-loop's (128 + N
+when it dies of signal N)."#;
+pub const RUN_EXAMPLES: &str = r#"Example:
+  git loop run fix-login -- cargo test"#;
+
+pub const BRANCHES: &str = r#"A leftover branch has no manifest entry, so it is compared with the configured base
+(the setting base, default main). --delete-merged deletes a branch only when its work is
+in the base (its tip an ancestor, or merging it would change nothing), or it has no
+commits of its own, and only at the tip it checked; each tip is kept in the trash first.
+A branch checked out in any worktree is never deleted.
+
+Settings: base, trash.keep."#;
+pub const BRANCHES_EXAMPLES: &str = r#"Examples:
+  git loop branches
+  git loop branches --delete-merged --dry-run"#;
+
+pub const CONFLICTS: &str = r#"Every merge is computed in memory: no worktree, index or ref changes. A pair conflicts
+when, with the first run landed in the base, the second does not merge cleanly into the
+result (in files neither conflicts in by itself). Runs with different recorded bases are
+not paired. A landing order puts the runs that land cleanly first. Exit 0 whatever the
+conflicts."#;
+pub const CONFLICTS_EXAMPLES: &str = r#"Examples:
+  git loop conflicts
+  git loop conflicts --json --base main"#;
+
+pub const LOG: &str = r#".loop-worktrees/events.jsonl, one JSON object a line, appended as each change happens and
+never rewritten. Kinds: create, mark, remove, skip, drop, orphan-remove, reuse,
+branch-delete, adopt, salvage, restore, trash-restore, trash-expire. A malformed line is
+reported and skipped."#;
+pub const LOG_EXAMPLES: &str = r#"Example:
+  git loop log fix-login"#;
+
+pub const TRASH: &str = r#"Before git-loop deletes a branch (--delete-merged-branches, branches --delete-merged),
+replaces a salvage, or removes a worktree holding its own refs (refs/worktree/*,
+refs/bisect/*), it keeps each tip as one ref refs/loop/trash/<when>/<why>/<what>. restore
+never writes over an existing branch (--as names another). Entries older than trash.keep
+(default 30d) are dropped by later cleanups.
+
+Settings: trash.keep."#;
+pub const TRASH_EXAMPLES: &str = r#"Examples:
+  git loop trash
+  git loop trash restore loop/fix-login
+  git loop trash empty --older-than 7d --dry-run"#;
+
+pub const TRUST: &str = r#"A repository's own .git-loop.toml comes with the code you cloned, so the hooks it sets
+(create.post-command, cleanup.pre-command) run only once you have read it and trusted its
+content. Trust is recorded for the file's exact content (its git blob id) in
+.git/git-loop/trusted, with the content of every file of the work tree its hooks name
+(`sh ./setup.sh` names setup.sh); after any change to the file or to one of those, trust it
+again. Not covered: what those files run or read in turn, and what a hook reaches without
+naming it (a variable, an absolute path, make's Makefile, programs on PATH). Hooks from git
+config, your own config file or the environment need no trust."#;
+pub const TRUST_EXAMPLES: &str = r#"Example:
+  cat .git-loop.toml && git loop trust"#;
+
+pub const MCP: &str = r#"JSON-RPC 2.0, one message a line. Tools: create, mark, list, path, log, cleanup, remove,
+reconcile, branches, conflicts, restore; each result is the document the command prints
+with --json. A tool that removes anything is a dry run unless its input sets
+"dry_run": false. Ends at EOF."#;
+pub const MCP_EXAMPLES: &str = r#"Example (an MCP client's configuration):
+  {"mcpServers": {"git-loop": {"command": "git-loop", "args": ["mcp"]}}}"#;
+
+pub const CLAUDE_HOOK: &str = r#"create makes (or reuses) a run of the pattern claude.pattern for the worktree Claude Code
+asks for and prints only its path; remove marks that run stale and removes its worktree
+with remove's rules. Neither ever takes a run, branch or directory the hook did not make
+for that name.
+
+Settings: claude.pattern (default claude-code), and create's and cleanup.pre-command."#;
+pub const CLAUDE_HOOK_EXAMPLES: &str = r#"Example (.claude/settings.json):
+  {"hooks": {"WorktreeCreate": [{"hooks": [{"type": "command", "command": "git loop claude-hook create"}]}],
+             "WorktreeRemove": [{"hooks": [{"type": "command", "command": "git loop claude-hook remove"}]}]}}"#;
+
+pub const SCHEMA: &str = r#"NAME is a command (its --json document; remove's is cleanup's), error (the document of any
+failure), mcp-tools (the input schema of each MCP tool), or all (the default: every one in
+one document). Draft 2020-12; also checked in under schema/."#;
+pub const SCHEMA_EXAMPLES: &str = r#"Example:
+  git loop schema cleanup"#;
+
+pub const POOL: &str = r#"fill prepares worktrees under .loop-worktrees/.pool/, detached at the base, until the pool
+holds N (default: the setting pool.size); create then takes one (a move and a switch of the
+files that differ) instead of checking out from scratch, keeping its ignored files (a warm
+target/ or node_modules/). cleanup --recycle puts removable worktrees back, keeping only
+the ignored files pool.keep names. drain removes the members with cleanup's rules (never
+forced).
+
+Settings: pool.size, pool.keep, base."#;
+pub const POOL_EXAMPLES: &str = r#"Examples:
+  git loop pool fill 4
+  git loop pool status
+  git loop pool drain"#;
+
+pub const CONFIG: &str = r#"Settings come, lowest to highest, from: built-in defaults, ~/.config/git-loop/config.toml,
+<repo>/.git-loop.toml, git config (loop.base, loop.cleanupStatus, ...), the environment
+(GIT_LOOP_BASE, GIT_LOOP_CLEANUP_STATUS, ...), and flags. An invalid value in any layer is
+an error naming the layer.
+
+The settings: base, cleanup.status, cleanup.older-than, cleanup.delete-merged-branches,
+cleanup.salvage, cleanup.pre-command, create.copy, create.post-command,
+create.ignore-file, create.fetch, claude.pattern, cleanup.recycle, pool.size, trash.keep,
+pool.keep."#;
+pub const CONFIG_EXAMPLES: &str = r#"Example:
+  git config loop.base develop && git loop config"#;
+
+pub const CLAUDE_HOOK_CREATE: &str = r#"The run id is the proposed name (`name`, or `worktree_name`) with every character other
+than letters, digits, `-`, `_` and `.` replaced by `-`, runs of `-` and of `.` collapsed,
+`-` and `.` trimmed from both ends, and cut to 100 bytes; a name that is then empty or
+still not a valid id is refused (invalid-run-id). The repository is `cwd` from the input
+(-C overrides it). The pattern is the setting claude.pattern (default claude-code). The
+hook's own intact active run for that name is reused; a run, branch or directory of that
+id the hook did not make for this name is never used: the next free id (`fix-login-2`) is
+taken. Input that is not the expected JSON is refused (invalid-hook-input)."#;
+
+pub const CLAUDE_HOOK_REMOVE: &str = r#"Reads `worktree_path`. A path that is not a recorded run's .loop-worktrees/<id>, or a run
+the hook did not make (another pattern than claude.pattern, or no record of the hook
+making it), is left alone, with a line on stderr. Otherwise an active run is marked stale
+and its worktree removed with remove's rules: a worktree with anything to lose is skipped,
+its reason on stderr. Exit 0; nothing on stdout."#;
+
+pub const POOL_STATUS: &str = r#"Each member is ready, busy (claimed right now by a create, fill or drain), or unfit, with
+the reason (the next create or fill discards it)."#;
+
+pub const POOL_FILL: &str = r#"Each member is a worktree under .loop-worktrees/.pool/<commit>-<suffix>, registered with
+git, HEAD detached at the base (the setting base, resolved as create does). Members that
+fail their checks are discarded with cleanup's rules."#;
+
+pub const POOL_DRAIN: &str = r#"A member another git-loop process holds is skipped (in-use); one git refuses to remove
+keeps its skip code."#;
