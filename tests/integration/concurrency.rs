@@ -1,16 +1,7 @@
 use std::fs;
-use std::process::{Child, Stdio};
+use std::process::Child;
 
-use crate::common::{TestRepo, age_file, manifest_with};
-
-fn spawn(repo: &TestRepo, args: &[&str]) -> Child {
-    repo.command()
-        .args(args)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap()
-}
+use crate::common::{TestRepo, age_file, manifest_with, spawn};
 
 fn finish(children: Vec<Child>) -> Vec<(i32, String)> {
     children

@@ -4,11 +4,7 @@
 
 use std::fs;
 
-use crate::common::{Run, TestRepo, manifest_with};
-
-fn json_message(run: &Run) -> String {
-    run.json()["error"]["message"].as_str().unwrap().to_owned()
-}
+use crate::common::{Run, TestRepo, json_message, manifest_with};
 
 // ---- configuration ----------------------------------------------------
 

@@ -6,11 +6,7 @@
 use std::io::BufRead;
 use std::process::Stdio;
 
-use crate::common::{Run, TestRepo};
-
-fn json_message(run: &Run) -> String {
-    run.json()["error"]["message"].as_str().unwrap().to_owned()
-}
+use crate::common::{TestRepo, json_message};
 
 /// `--json` usage errors carry clap's whole message on one line (the
 /// missing arguments, a tip), not only its first line, and never its

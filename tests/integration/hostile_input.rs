@@ -5,89 +5,9 @@
 use std::ffi::OsStr;
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::process::Command;
 
-use crate::common::{BIN, TestRepo, hermetic};
-
-/// What a run printed, as bytes (a non-UTF-8 path is not a `String`).
-struct Raw {
-    code: i32,
-    stdout: Vec<u8>,
-    stderr: Vec<u8>,
-}
-
-impl Raw {
-    fn stdout(&self) -> String {
-        String::from_utf8_lossy(&self.stdout).into_owned()
-    }
-    fn stderr(&self) -> String {
-        String::from_utf8_lossy(&self.stderr).into_owned()
-    }
-    fn both(&self) -> String {
-        format!("{}{}", self.stdout(), self.stderr())
-    }
-    fn code(&self, code: i32) -> &Self {
-        assert_eq!(
-            self.code,
-            code,
-            "expected exit {code}\nstdout: {}\nstderr: {}",
-            self.stdout(),
-            self.stderr()
-        );
-        self
-    }
-    /// stdout parses as exactly one JSON document.
-    fn json(&self) -> serde_json::Value {
-        serde_json::from_slice(&self.stdout).unwrap_or_else(|e| {
-            panic!(
-                "stdout is not exactly one JSON document ({e}): {:?}",
-                self.stdout()
-            )
-        })
-    }
-}
-
-/// Run git-loop in `dir` (hermetic, HOME = `home`) under a watchdog: a run
-/// still going after `limit` is killed and the test fails (a read without
-/// bound, or a blocking open of a FIFO, must not hang the suite).
-fn run_in(dir: &Path, home: &Path, args: &[&OsStr], envs: &[(&str, &OsStr)]) -> Raw {
-    let limit = Duration::from_secs(20);
-    let out = tempfile::tempdir().unwrap();
-    let (stdout_path, stderr_path) = (out.path().join("stdout"), out.path().join("stderr"));
-    let mut cmd = Command::new(BIN);
-    hermetic(&mut cmd, home);
-    cmd.current_dir(dir)
-        .args(args)
-        .stdout(Stdio::from(std::fs::File::create(&stdout_path).unwrap()))
-        .stderr(Stdio::from(std::fs::File::create(&stderr_path).unwrap()));
-    for (k, v) in envs {
-        cmd.env(k, v);
-    }
-    let mut child = cmd.spawn().unwrap();
-    let start = Instant::now();
-    let status = loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            break status;
-        }
-        if start.elapsed() > limit {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("git-loop {args:?} still running after {limit:?}: killed");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    };
-    Raw {
-        code: status.code().unwrap_or(-1),
-        stdout: std::fs::read(&stdout_path).unwrap(),
-        stderr: std::fs::read(&stderr_path).unwrap(),
-    }
-}
-
-fn run(repo: &TestRepo, args: &[&str]) -> Raw {
-    let args: Vec<&OsStr> = args.iter().map(OsStr::new).collect();
-    run_in(&repo.root, &repo.home, &args, &[])
-}
+use crate::common::{Raw, TestRepo, hermetic, run_in, run_raw};
 
 /// Nothing was created: no `.loop-worktrees/`, no branch, no `.gitignore`.
 fn assert_nothing_written(repo: &TestRepo) {
@@ -110,7 +30,7 @@ const READERS: [&[&str]; 6] = [
 /// nothing, and never prints `secret`.
 fn assert_refused(repo: &TestRepo, secret: Option<&str>, why: &str) {
     for args in READERS {
-        let run = run(repo, args);
+        let run = run_raw(repo, args);
         run.code(1);
         let both = run.both();
         if let Some(secret) = secret {
@@ -179,7 +99,7 @@ fn the_user_config_may_be_a_symlink_but_must_lead_to_a_regular_file() {
     std::fs::write(&target, "base = \"main\"\n").unwrap();
     let user = dir.join("config.toml");
     std::os::unix::fs::symlink(&target, &user).unwrap();
-    let run = run(&repo, &["--json", "config"]);
+    let run = run_raw(&repo, &["--json", "config"]);
     run.code(0);
     let source = run.json()["base"]["source"].as_str().unwrap().to_owned();
     assert_eq!(source, format!("TOML file {}", user.display()));
@@ -187,7 +107,7 @@ fn the_user_config_may_be_a_symlink_but_must_lead_to_a_regular_file() {
     std::fs::remove_file(&user).unwrap();
     std::os::unix::fs::symlink("/dev/zero", &user).unwrap();
     for args in [&["config"][..], &["create", "x", "--pattern", "p"]] {
-        let run = self::run(&repo, args);
+        let run = run_raw(&repo, args);
         run.code(1);
         assert!(
             run.stderr().contains("config.toml") && run.stderr().contains("not a regular file"),
@@ -199,7 +119,7 @@ fn the_user_config_may_be_a_symlink_but_must_lead_to_a_regular_file() {
 
     std::fs::remove_file(&user).unwrap();
     std::fs::write(&user, format!("# {}\n", "x".repeat(1 << 20))).unwrap();
-    let run = self::run(&repo, &["config"]);
+    let run = run_raw(&repo, &["config"]);
     run.code(1);
     assert!(run.stderr().contains("1048576"), "{}", run.stderr());
 }
@@ -234,7 +154,7 @@ fn create_refuses_a_pattern_with_control_characters() {
             if json {
                 args.insert(0, "--json");
             }
-            let run = run(&repo, &args);
+            let run = run_raw(&repo, &args);
             run.code(2);
             assert_inert("stderr", &run.stderr());
             assert!(
@@ -252,7 +172,7 @@ fn create_refuses_a_pattern_with_control_characters() {
         }
     }
     // Not control characters: a label may hold any other text.
-    let run = run(
+    let run = run_raw(
         &repo,
         &["create", "x", "--pattern", "étiquette \u{202e}rtl"],
     );
@@ -291,7 +211,7 @@ fn human_output_escapes_stored_control_and_bidi_characters() {
     .unwrap();
 
     for args in [&["list"][..], &["list", "--long"]] {
-        let run = run(&repo, args);
+        let run = run_raw(&repo, args);
         run.code(0);
         assert_inert("list", &run.both());
         let out = run.stdout();
@@ -303,7 +223,7 @@ fn human_output_escapes_stored_control_and_bidi_characters() {
         assert!(out.contains("\\u{1b}]52;c;aGk=\\u{7}\\u{1b}[2J\\nx\\u{202e}y\\u{9b}"));
         assert!(out.contains("b\\u{202e}c"), "{out}");
     }
-    let run = self::run(&repo, &["log"]);
+    let run = run_raw(&repo, &["log"]);
     run.code(0);
     assert_inert("log", &run.both());
     assert_eq!(run.stdout().lines().count(), 2, "{}", run.stdout());
@@ -318,7 +238,7 @@ fn human_output_escapes_stored_control_and_bidi_characters() {
 }
 
 fn run_json(repo: &TestRepo, args: &[&str]) -> serde_json::Value {
-    let run = run(repo, args);
+    let run = run_raw(repo, args);
     run.code(0);
     assert!(!run.stdout.contains(&0x1b), "serde escapes ESC in JSON");
     run.json()
@@ -349,13 +269,13 @@ fn config_trust_and_errors_escape_values_from_files_and_the_environment() {
     assert_eq!(run.stdout().lines().count(), 15, "{}", run.stdout());
     assert!(run.stdout().contains("\\u{1b}[2K"), "{}", run.stdout());
 
-    let run = self::run(&repo, &["trust"]);
+    let run = run_raw(&repo, &["trust"]);
     run.code(0);
     assert_inert("trust", &run.both());
     assert!(run.stdout().contains("\\u{1b}[2K"), "{}", run.stdout());
 
     // An error names the value it refuses, escaped.
-    let run = self::run(&repo, &["create", "x", "--pattern", "p", "--base", EVIL]);
+    let run = run_raw(&repo, &["create", "x", "--pattern", "p", "--base", EVIL]);
     run.code(1);
     assert_inert("error", &run.both());
     assert!(

@@ -7,23 +7,7 @@
 use std::fs;
 use std::path::Path;
 
-use crate::common::{TestRepo, manifest_with};
-
-fn git_ok(repo: &TestRepo, dir: &Path, args: &[&str]) -> String {
-    let out = repo.git_in(dir, args);
-    assert!(
-        out.status.success(),
-        "git {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap().trim().to_owned()
-}
-
-fn commit(repo: &TestRepo, dir: &Path, file: &str, content: &str) {
-    fs::write(dir.join(file), content).unwrap();
-    git_ok(repo, dir, &["add", file]);
-    git_ok(repo, dir, &["commit", "-q", "-m", file]);
-}
+use crate::common::{TestRepo, commit, git_line, manifest_with};
 
 /// `create --fetch` fetches the base's upstream. A remote whose fetch
 /// refspecs also map the upstream's branch onto a local branch and onto a
@@ -35,20 +19,20 @@ fn create_fetch_never_moves_a_local_branch_or_a_salvage_ref() {
     let repo = TestRepo::new();
     let remote = repo.base().join("remote.git");
     let remote_s = remote.to_str().unwrap();
-    git_ok(&repo, &repo.root, &["clone", "-q", "--bare", ".", remote_s]);
-    git_ok(&repo, &repo.root, &["remote", "add", "origin", remote_s]);
-    git_ok(&repo, &repo.root, &["fetch", "-q", "origin"]);
-    git_ok(
+    git_line(&repo, &repo.root, &["clone", "-q", "--bare", ".", remote_s]);
+    git_line(&repo, &repo.root, &["remote", "add", "origin", remote_s]);
+    git_line(&repo, &repo.root, &["fetch", "-q", "origin"]);
+    git_line(
         &repo,
         &repo.root,
         &["branch", "-q", "--set-upstream-to=origin/main", "main"],
     );
     // Work only on `keep`, and a salvage commit only on refs/loop/salvage/x.
-    git_ok(&repo, &repo.root, &["checkout", "-q", "-b", "keep"]);
+    git_line(&repo, &repo.root, &["checkout", "-q", "-b", "keep"]);
     commit(&repo, &repo.root, "k", "keep work\n");
-    git_ok(&repo, &repo.root, &["checkout", "-q", "main"]);
-    let keep = git_ok(&repo, &repo.root, &["rev-parse", "keep"]);
-    let salvage = git_ok(
+    git_line(&repo, &repo.root, &["checkout", "-q", "main"]);
+    let keep = git_line(&repo, &repo.root, &["rev-parse", "keep"]);
+    let salvage = git_line(
         &repo,
         &repo.root,
         &[
@@ -60,7 +44,7 @@ fn create_fetch_never_moves_a_local_branch_or_a_salvage_ref() {
             "salvage x",
         ],
     );
-    git_ok(
+    git_line(
         &repo,
         &repo.root,
         &["update-ref", "refs/loop/salvage/x", &salvage],
@@ -69,7 +53,7 @@ fn create_fetch_never_moves_a_local_branch_or_a_salvage_ref() {
         "+refs/heads/main:refs/heads/keep",
         "+refs/heads/main:refs/loop/salvage/x",
     ] {
-        git_ok(
+        git_line(
             &repo,
             &repo.root,
             &["config", "--add", "remote.origin.fetch", spec],
@@ -78,13 +62,13 @@ fn create_fetch_never_moves_a_local_branch_or_a_salvage_ref() {
     let run = repo.run(["--json", "create", "a", "--pattern", "p", "--fetch"]);
     run.ok();
     assert_eq!(
-        git_ok(&repo, &repo.root, &["rev-parse", "keep"]),
+        git_line(&repo, &repo.root, &["rev-parse", "keep"]),
         keep,
         "{}",
         run.stderr
     );
     assert_eq!(
-        git_ok(&repo, &repo.root, &["rev-parse", "refs/loop/salvage/x"]),
+        git_line(&repo, &repo.root, &["rev-parse", "refs/loop/salvage/x"]),
         salvage,
         "{}",
         run.stderr
@@ -99,31 +83,31 @@ fn create_fetch_never_fetches_an_upstream_outside_refs_remotes() {
     let repo = TestRepo::new();
     let remote = repo.base().join("remote.git");
     let remote_s = remote.to_str().unwrap();
-    git_ok(&repo, &repo.root, &["clone", "-q", "--bare", ".", remote_s]);
+    git_line(&repo, &repo.root, &["clone", "-q", "--bare", ".", remote_s]);
     let pusher = repo.base().join("pusher");
-    git_ok(
+    git_line(
         &repo,
         &repo.root,
         &["clone", "-q", remote_s, pusher.to_str().unwrap()],
     );
     commit(&repo, &pusher, "up", "upstream\n");
-    git_ok(&repo, &pusher, &["push", "-q", "origin", "main"]);
-    git_ok(&repo, &repo.root, &["checkout", "-q", "-b", "keep"]);
+    git_line(&repo, &pusher, &["push", "-q", "origin", "main"]);
+    git_line(&repo, &repo.root, &["checkout", "-q", "-b", "keep"]);
     commit(&repo, &repo.root, "k", "keep work\n");
-    git_ok(&repo, &repo.root, &["checkout", "-q", "main"]);
-    let keep = git_ok(&repo, &repo.root, &["rev-parse", "keep"]);
+    git_line(&repo, &repo.root, &["checkout", "-q", "main"]);
+    let keep = git_line(&repo, &repo.root, &["rev-parse", "keep"]);
     for (key, value) in [
         ("remote.origin.url", remote_s),
         ("remote.origin.fetch", "+refs/heads/main:refs/heads/keep"),
         ("branch.main.remote", "origin"),
         ("branch.main.merge", "refs/heads/main"),
     ] {
-        git_ok(&repo, &repo.root, &["config", key, value]);
+        git_line(&repo, &repo.root, &["config", key, value]);
     }
     let run = repo.run(["--json", "create", "a", "--pattern", "p", "--fetch"]);
     run.ok();
     assert_eq!(
-        git_ok(&repo, &repo.root, &["rev-parse", "keep"]),
+        git_line(&repo, &repo.root, &["rev-parse", "keep"]),
         keep,
         "{}",
         run.stderr
@@ -184,7 +168,7 @@ fn conflicts_and_list_long_write_nothing_with_housekeeping_configured() {
         ("core.untrackedCache", "true"),
         ("index.version", "4"),
     ] {
-        git_ok(&repo, &repo.root, &["config", key, value]);
+        git_line(&repo, &repo.root, &["config", key, value]);
     }
     let before = (
         snapshot(&repo.root.join(".git")),
@@ -227,8 +211,8 @@ fn restore_refuses_while_the_branch_is_checked_out_elsewhere() {
     fs::write(repo.wt("x").join("wip"), "unsaved work\n").unwrap();
     repo.run(["mark", "x", "rejected"]).ok();
     repo.run(["remove", "--salvage", "x"]).ok();
-    let salvage = git_ok(&repo, &repo.root, &["rev-parse", "refs/loop/salvage/x"]);
-    git_ok(&repo, &repo.root, &["checkout", "-q", "loop/x"]);
+    let salvage = git_line(&repo, &repo.root, &["rev-parse", "refs/loop/salvage/x"]);
+    git_line(&repo, &repo.root, &["checkout", "-q", "loop/x"]);
     fs::write(repo.root.join("README"), "main worktree edit\n").unwrap();
     let manifest = fs::read(repo.manifest_path()).unwrap();
     let run = repo.run(["--json", "restore", "x"]);
@@ -236,7 +220,7 @@ fn restore_refuses_while_the_branch_is_checked_out_elsewhere() {
     assert!(!repo.wt("x").exists());
     assert_eq!(fs::read(repo.manifest_path()).unwrap(), manifest);
     assert_eq!(
-        git_ok(&repo, &repo.root, &["rev-parse", "refs/loop/salvage/x"]),
+        git_line(&repo, &repo.root, &["rev-parse", "refs/loop/salvage/x"]),
         salvage
     );
     assert_eq!(
@@ -285,7 +269,7 @@ fn reconcile_does_not_remove_a_pool_member_a_create_is_moving_into_place() {
     let repo = TestRepo::new();
     let fill = repo.run(["--json", "pool", "fill", "1"]).ok().json();
     let member = repo.root.join(fill["members"][0]["path"].as_str().unwrap());
-    let admin = git_ok(&repo, &member, &["rev-parse", "--absolute-git-dir"]);
+    let admin = git_line(&repo, &member, &["rev-parse", "--absolute-git-dir"]);
     // Filled three hours ago.
     for dir in [member.as_path(), Path::new(&admin)] {
         age_dir(dir, 3 * 3600);
@@ -406,7 +390,7 @@ fn a_salvage_of_an_older_run_is_never_overwritten_by_another_run() {
     fs::write(repo.wt("x").join("first"), "first run's work\n").unwrap();
     repo.run(["mark", "x", "rejected"]).ok();
     repo.run(["remove", "--salvage", "x"]).ok();
-    let first = git_ok(&repo, &repo.root, &["rev-parse", "refs/loop/salvage/x"]);
+    let first = git_line(&repo, &repo.root, &["rev-parse", "refs/loop/salvage/x"]);
     repo.command();
     let mut cmd = repo.command();
     cmd.env("GIT_LOOP_TEST_NOW", "2030-01-01T00:00:00Z").args([
@@ -421,7 +405,7 @@ fn a_salvage_of_an_older_run_is_never_overwritten_by_another_run() {
     repo.run(["mark", "x", "rejected"]).ok();
     let run = repo.run(["--json", "remove", "--salvage", "x"]);
     assert_eq!(
-        git_ok(&repo, &repo.root, &["rev-parse", "refs/loop/salvage/x"]),
+        git_line(&repo, &repo.root, &["rev-parse", "refs/loop/salvage/x"]),
         first,
         "{}",
         run.stdout
@@ -441,15 +425,15 @@ fn a_restored_run_salvaged_again_replaces_its_own_salvage() {
     fs::write(repo.wt("x").join("work"), "one\n").unwrap();
     repo.run(["mark", "x", "rejected"]).ok();
     repo.run(["remove", "--salvage", "x"]).ok();
-    let first = git_ok(&repo, &repo.root, &["rev-parse", "refs/loop/salvage/x"]);
+    let first = git_line(&repo, &repo.root, &["rev-parse", "refs/loop/salvage/x"]);
     repo.run(["restore", "x"]).ok();
     fs::write(repo.wt("x").join("work"), "two\n").unwrap();
     repo.run(["mark", "x", "rejected"]).ok();
     repo.run(["remove", "--salvage", "x"]).ok();
     assert!(!repo.wt("x").exists());
-    let second = git_ok(&repo, &repo.root, &["rev-parse", "refs/loop/salvage/x"]);
+    let second = git_line(&repo, &repo.root, &["rev-parse", "refs/loop/salvage/x"]);
     assert_ne!(first, second);
-    let work = git_ok(&repo, &repo.root, &["show", "refs/loop/salvage/x:work"]);
+    let work = git_line(&repo, &repo.root, &["show", "refs/loop/salvage/x:work"]);
     assert_eq!(work, "two");
 }
 
@@ -461,21 +445,21 @@ fn create_fetch_never_writes_through_a_symbolic_remote_tracking_ref() {
     let repo = TestRepo::new();
     let remote = repo.base().join("remote.git");
     let remote_s = remote.to_str().unwrap();
-    git_ok(&repo, &repo.root, &["clone", "-q", "--bare", ".", remote_s]);
+    git_line(&repo, &repo.root, &["clone", "-q", "--bare", ".", remote_s]);
     let pusher = repo.base().join("pusher");
-    git_ok(
+    git_line(
         &repo,
         &repo.root,
         &["clone", "-q", remote_s, pusher.to_str().unwrap()],
     );
     commit(&repo, &pusher, "up", "upstream\n");
-    git_ok(&repo, &pusher, &["push", "-q", "origin", "main"]);
-    git_ok(&repo, &repo.root, &["remote", "add", "origin", remote_s]);
-    git_ok(&repo, &repo.root, &["checkout", "-q", "-b", "keep"]);
+    git_line(&repo, &pusher, &["push", "-q", "origin", "main"]);
+    git_line(&repo, &repo.root, &["remote", "add", "origin", remote_s]);
+    git_line(&repo, &repo.root, &["checkout", "-q", "-b", "keep"]);
     commit(&repo, &repo.root, "k", "keep work\n");
-    git_ok(&repo, &repo.root, &["checkout", "-q", "main"]);
-    let keep = git_ok(&repo, &repo.root, &["rev-parse", "keep"]);
-    git_ok(
+    git_line(&repo, &repo.root, &["checkout", "-q", "main"]);
+    let keep = git_line(&repo, &repo.root, &["rev-parse", "keep"]);
+    git_line(
         &repo,
         &repo.root,
         &[
@@ -484,12 +468,12 @@ fn create_fetch_never_writes_through_a_symbolic_remote_tracking_ref() {
             "refs/heads/keep",
         ],
     );
-    git_ok(
+    git_line(
         &repo,
         &repo.root,
         &["config", "branch.main.remote", "origin"],
     );
-    git_ok(
+    git_line(
         &repo,
         &repo.root,
         &["config", "branch.main.merge", "refs/heads/main"],
@@ -497,7 +481,7 @@ fn create_fetch_never_writes_through_a_symbolic_remote_tracking_ref() {
     let run = repo.run(["--json", "create", "a", "--pattern", "p", "--fetch"]);
     run.ok();
     assert_eq!(
-        git_ok(&repo, &repo.root, &["rev-parse", "keep"]),
+        git_line(&repo, &repo.root, &["rev-parse", "keep"]),
         keep,
         "{}",
         run.stderr

@@ -3,25 +3,8 @@
 //! test is a hole found and closed, or an attack that must keep holding.
 
 use std::fs;
-use std::path::Path;
 
-use crate::common::{JsonExt, TestRepo};
-
-fn git_ok(repo: &TestRepo, dir: &Path, args: &[&str]) -> String {
-    let out = repo.git_in(dir, args);
-    assert!(
-        out.status.success(),
-        "git {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
-}
-
-fn commit(repo: &TestRepo, dir: &Path, file: &str, content: &str) {
-    fs::write(dir.join(file), content).unwrap();
-    git_ok(repo, dir, &["add", file]);
-    git_ok(repo, dir, &["commit", "-q", "-m", file]);
-}
+use crate::common::{JsonExt, TestRepo, commit, git_ok};
 
 /// A merge driver that keeps "ours" (the base's side) makes merging the
 /// branch into its base change nothing, although the branch's change is

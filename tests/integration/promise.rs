@@ -4,7 +4,7 @@
 use std::fs;
 use std::path::Path;
 
-use crate::common::TestRepo;
+use crate::common::{TestRepo, long_of, skipped};
 
 fn commit_in(repo: &TestRepo, dir: &Path, file: &str, text: &str) -> String {
     fs::write(dir.join(file), text).unwrap();
@@ -24,26 +24,6 @@ fn exists_commit(repo: &TestRepo, sha: &str) -> bool {
 
 fn unreachable(repo: &TestRepo) -> String {
     repo.git(["fsck", "--unreachable", "--no-reflogs"])
-}
-
-fn skipped<'a>(v: &'a serde_json::Value, id: &str) -> &'a serde_json::Value {
-    v["skipped"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|s| s["id"] == id)
-        .unwrap_or_else(|| panic!("{id} not skipped: {v}"))
-}
-
-fn long_of(repo: &TestRepo, id: &str) -> serde_json::Value {
-    let v = repo.run(["--json", "list", "--long"]).json();
-    v["worktrees"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|e| e["id"] == id)
-        .unwrap()
-        .clone()
 }
 
 #[test]

@@ -6,28 +6,10 @@
 //! it, `cleanup --delete-merged-branches` deleted the branch.
 
 use std::fs;
-use std::path::Path;
 
 use serde_json::{Value, json};
 
-use crate::common::{JsonExt, TestRepo};
-
-fn git_ok(repo: &TestRepo, dir: &Path, args: &[&str]) -> String {
-    let out = repo.git_in(dir, args);
-    assert!(
-        out.status.success(),
-        "git {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
-}
-
-/// Commit `file` with `content` in `dir`.
-fn commit(repo: &TestRepo, dir: &Path, file: &str, content: &str) {
-    fs::write(dir.join(file), content).unwrap();
-    git_ok(repo, dir, &["add", file]);
-    git_ok(repo, dir, &["commit", "-q", "-m", file]);
-}
+use crate::common::{JsonExt, TestRepo, commit, git_ok};
 
 /// `(merged, mergedBy, probablyMerged)` of run `id` in `list --long`.
 fn long_of(repo: &TestRepo, id: &str) -> (Value, Value, Value) {

@@ -7,18 +7,7 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use crate::common::{JsonExt, TestRepo};
-
-fn skipped<'a>(v: &'a serde_json::Value, id: &str) -> &'a serde_json::Value {
-    v.find_id("skipped", id)
-}
-
-fn long_of(repo: &TestRepo, id: &str) -> serde_json::Value {
-    repo.run(["--json", "list", "--long"])
-        .json()
-        .find_id("worktrees", id)
-        .clone()
-}
+use crate::common::{JsonExt, TestRepo, long_of, skipped};
 
 /// Commit `files` (path, content) to the main worktree's `main`.
 fn commit_files(repo: &TestRepo, files: &[(&str, &str)], message: &str) {

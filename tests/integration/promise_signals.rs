@@ -9,7 +9,7 @@ use std::path::Path;
 use std::process::{Child, Command, Stdio};
 
 use crate::common::{BIN, TestRepo, hermetic};
-use crate::interrupts::{assert_rolled_back, make_executable, repo_with_tree};
+use crate::common::{assert_rolled_back, make_executable, repo_with_tree};
 
 /// `git loop <args>` as a terminal runs it: git the parent of git-loop (the
 /// built binary's directory first on PATH), both in a process group of

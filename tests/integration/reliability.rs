@@ -3,10 +3,10 @@
 
 use std::collections::BTreeSet;
 use std::fs;
-use std::process::{Child, Stdio};
+use std::process::Child;
 use std::time::{Duration, Instant};
 
-use crate::common::{TestRepo, age_file, manifest_with, spawn_paused};
+use crate::common::{TestRepo, age_file, manifest_with, spawn, spawn_paused};
 
 /// Start git-loop paused at `point`, then kill -9 it there.
 fn kill_9_at(repo: &TestRepo, point: &str, args: &[&str]) {
@@ -263,15 +263,6 @@ fn option_injection_is_impossible() {
     assert_eq!(repo.registered().len(), 1);
 }
 
-fn spawn(repo: &TestRepo, args: &[String]) -> Child {
-    repo.command()
-        .args(args)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap()
-}
-
 /// Many processes at once, mixing every command, for several rounds.
 fn stress(procs: usize, rounds: usize) {
     let repo = TestRepo::new();
@@ -389,8 +380,8 @@ fn two_waiters_on_one_stale_mutex_never_both_hold_it() {
         repo.write_manifest(&manifest_with(&refs));
         fs::write(repo.mutex_path(), "dead\n").unwrap();
         age_file(&repo.mutex_path(), 40);
-        let a = spawn(&repo, &["mark".into(), "w0".into(), "merged".into()]);
-        let b = spawn(&repo, &["mark".into(), "w1".into(), "merged".into()]);
+        let a = spawn(&repo, &["mark", "w0", "merged"]);
+        let b = spawn(&repo, &["mark", "w1", "merged"]);
         for child in [a, b] {
             let out = child.wait_with_output().unwrap();
             assert!(

@@ -6,7 +6,7 @@
 use std::fs;
 
 use crate::common::{JsonExt, TestRepo};
-use crate::salvage::{make_dirty, snapshot};
+use crate::common::{make_dirty, snapshot};
 
 fn porcelain(repo: &TestRepo, id: &str) -> String {
     let out = repo.git_in(

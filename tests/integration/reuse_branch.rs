@@ -175,14 +175,14 @@ fn a_signalled_adoption_rolls_back_the_worktree_and_keeps_the_branch() {
             "paused at before-checkout",
         ),
     ] {
-        let mut child = crate::interrupts::spawn_until(
+        let mut child = crate::common::spawn_until(
             &repo,
             &envs,
             &["create", "sig", "--pattern", "p", "--reuse"],
             wait_for,
         );
         assert!(repo.registered().contains(&repo.wt("sig")));
-        crate::interrupts::kill(&child, "TERM");
+        crate::common::kill(&child, "TERM");
         assert_eq!(child.wait().unwrap().code(), Some(143));
         assert!(repo.wt("sig").symlink_metadata().is_err(), "{wait_for}");
         assert!(!repo.registered().contains(&repo.wt("sig")));

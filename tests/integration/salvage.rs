@@ -5,77 +5,8 @@
 
 use std::collections::BTreeMap;
 use std::fs;
-use std::os::unix::fs::PermissionsExt;
-use std::path::Path;
 
-use crate::common::{JsonExt, TestRepo};
-
-/// A worktree with every kind of change: modified (unstaged), staged,
-/// staged then modified again, untracked, an executable, a symlink, an
-/// empty file, a deletion, and an ignored file.
-pub fn make_dirty(repo: &TestRepo, id: &str) {
-    let wt = repo.wt(id);
-    fs::write(wt.join(".gitignore"), "*.log\n").unwrap();
-    fs::write(wt.join("tracked.txt"), "one\n").unwrap();
-    fs::write(wt.join("gone.txt"), "bye\n").unwrap();
-    repo.git_in(&wt, ["add", ".gitignore", "tracked.txt", "gone.txt"]);
-    repo.git_in(&wt, ["commit", "-q", "-m", "run work"]);
-    fs::write(wt.join("README"), "hello\nchanged, not staged\n").unwrap();
-    fs::write(wt.join("tracked.txt"), "one\nstaged\n").unwrap();
-    repo.git_in(&wt, ["add", "tracked.txt"]);
-    fs::write(wt.join("tracked.txt"), "one\nstaged\nthen more\n").unwrap();
-    fs::write(wt.join("new-staged.txt"), "staged new\n").unwrap();
-    repo.git_in(&wt, ["add", "new-staged.txt"]);
-    fs::remove_file(wt.join("gone.txt")).unwrap();
-    fs::create_dir_all(wt.join("dir/sub")).unwrap();
-    fs::write(wt.join("dir/sub/untracked.rs"), "fn main() {}\n").unwrap();
-    fs::write(wt.join("run.sh"), "#!/bin/sh\necho hi\n").unwrap();
-    fs::set_permissions(wt.join("run.sh"), fs::Permissions::from_mode(0o755)).unwrap();
-    std::os::unix::fs::symlink("dir/sub/untracked.rs", wt.join("link")).unwrap();
-    fs::write(wt.join("empty"), "").unwrap();
-    fs::write(wt.join("build.log"), "ignored output\n").unwrap();
-}
-
-/// Every non-ignored file of a worktree: path -> (mode, bytes or link target).
-pub fn snapshot(dir: &Path) -> BTreeMap<String, (String, Vec<u8>)> {
-    fn walk(dir: &Path, rel: &str, out: &mut BTreeMap<String, (String, Vec<u8>)>) {
-        for entry in fs::read_dir(dir.join(rel)).unwrap() {
-            let entry = entry.unwrap();
-            let name = entry.file_name().into_string().unwrap();
-            if rel.is_empty() && name == ".git" || name.ends_with(".log") {
-                continue;
-            }
-            let path = if rel.is_empty() {
-                name
-            } else {
-                format!("{rel}/{name}")
-            };
-            let meta = entry.path().symlink_metadata().unwrap();
-            if meta.is_dir() {
-                walk(dir, &path, out);
-            } else if meta.file_type().is_symlink() {
-                let target = fs::read_link(entry.path()).unwrap();
-                out.insert(
-                    path,
-                    (
-                        "120000".into(),
-                        target.into_os_string().into_encoded_bytes(),
-                    ),
-                );
-            } else {
-                let mode = if meta.permissions().mode() & 0o100 != 0 {
-                    "100755"
-                } else {
-                    "100644"
-                };
-                out.insert(path, (mode.into(), fs::read(entry.path()).unwrap()));
-            }
-        }
-    }
-    let mut out = BTreeMap::new();
-    walk(dir, "", &mut out);
-    out
-}
+use crate::common::{JsonExt, TestRepo, make_dirty, snapshot};
 
 /// The tree of `rev`, in the same shape, read with git.
 fn tree_of(repo: &TestRepo, rev: &str) -> BTreeMap<String, (String, Vec<u8>)> {
@@ -230,13 +161,13 @@ fn a_failed_salvage_write_removes_nothing() {
 /// killed with SIGKILL, so no handler of its own runs.
 fn crash_at(repo: &TestRepo, point: &str) {
     let pause = format!("{point}:pause");
-    let mut child = crate::interrupts::spawn_until(
+    let mut child = crate::common::spawn_until(
         repo,
         &[("GIT_LOOP_TEST_CRASH", pause.as_str())],
         &["remove", "--salvage", "d"],
         &format!("paused at {point}"),
     );
-    crate::interrupts::kill(&child, "KILL");
+    crate::common::kill(&child, "KILL");
     let status = child.wait().unwrap();
     assert!(!status.success(), "did not die at {point}: {status:?}");
 }

@@ -3,10 +3,10 @@
 //! no member is used twice; unfit members are discarded, never forced; pool
 //! members are neither runs nor orphans.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::Stdio;
 
-use crate::common::{JsonExt, TestRepo};
+use crate::common::{JsonExt, TestRepo, git_ok};
 
 /// A repository whose base ignores `target/` and has a few files in
 /// directories, and a `post-checkout` hook that logs its arguments and the
@@ -46,16 +46,6 @@ fn member_path(repo: &TestRepo, m: &serde_json::Value) -> PathBuf {
     repo.root.join(m.text("path"))
 }
 
-fn git_out(repo: &TestRepo, dir: &Path, args: &[&str]) -> String {
-    let out = repo.git_in(dir, args);
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
-}
-
 #[test]
 fn a_pooled_create_equals_a_fresh_create_and_keeps_its_warm_ignored_files() {
     let (repo, log) = repo_with_hook();
@@ -88,23 +78,19 @@ fn a_pooled_create_equals_a_fresh_create_and_keeps_its_warm_ignored_files() {
         &["rev-parse", "HEAD"],
         &["diff", "--cached", "--name-only"],
     ] {
-        assert_eq!(
-            git_out(&repo, &p, args),
-            git_out(&repo, &f, args),
-            "{args:?}"
-        );
+        assert_eq!(git_ok(&repo, &p, args), git_ok(&repo, &f, args), "{args:?}");
     }
     assert_eq!(
-        git_out(&repo, &p, &["symbolic-ref", "HEAD"]),
+        git_ok(&repo, &p, &["symbolic-ref", "HEAD"]),
         "refs/heads/loop/pooled\n"
     );
     assert_eq!(
-        git_out(&repo, &f, &["symbolic-ref", "HEAD"]),
+        git_ok(&repo, &f, &["symbolic-ref", "HEAD"]),
         "refs/heads/loop/fresh\n"
     );
     assert_eq!(
-        git_out(&repo, &repo.root, &["rev-parse", "loop/pooled"]),
-        git_out(&repo, &repo.root, &["rev-parse", "main"])
+        git_ok(&repo, &repo.root, &["rev-parse", "loop/pooled"]),
+        git_ok(&repo, &repo.root, &["rev-parse", "main"])
     );
     // The only difference: the ignored file the member kept.
     assert_eq!(
@@ -112,16 +98,16 @@ fn a_pooled_create_equals_a_fresh_create_and_keeps_its_warm_ignored_files() {
         "cache\n"
     );
     assert_eq!(
-        git_out(&repo, &p, &["status", "--porcelain", "--ignored"]),
+        git_ok(&repo, &p, &["status", "--porcelain", "--ignored"]),
         "!! target/\n"
     );
     assert_eq!(
-        git_out(&repo, &f, &["status", "--porcelain", "--ignored"]),
+        git_ok(&repo, &f, &["status", "--porcelain", "--ignored"]),
         ""
     );
 
     // The hook ran once in each, as `git worktree add` runs it.
-    let commit = git_out(&repo, &repo.root, &["rev-parse", "main"]);
+    let commit = git_ok(&repo, &repo.root, &["rev-parse", "main"]);
     let null = "0".repeat(40);
     assert_eq!(
         std::fs::read_to_string(&log).unwrap(),
@@ -199,10 +185,10 @@ fn eight_concurrent_creates_with_four_members_use_each_member_once() {
         let wt = repo.wt(&format!("c{i}"));
         assert!(registered.contains(&wt), "{wt:?}");
         assert_eq!(
-            git_out(&repo, &wt, &["symbolic-ref", "HEAD"]),
+            git_ok(&repo, &wt, &["symbolic-ref", "HEAD"]),
             format!("refs/heads/loop/c{i}\n")
         );
-        assert_eq!(git_out(&repo, &wt, &["status", "--porcelain"]), "");
+        assert_eq!(git_ok(&repo, &wt, &["status", "--porcelain"]), "");
     }
     assert_eq!(repo.ids().len(), 8);
 }
@@ -228,7 +214,7 @@ fn cleanup_recycle_keeps_dirty_worktrees_and_fills_the_pool_up_to_its_size() {
     std::fs::write(repo.wt("warm").join("new.txt"), "work\n").unwrap();
     repo.git_in(&repo.wt("warm"), ["add", "new.txt"]);
     repo.git_in(&repo.wt("warm"), ["commit", "-q", "-m", "work"]);
-    let tip = git_out(&repo, &repo.root, &["rev-parse", "loop/warm"]);
+    let tip = git_ok(&repo, &repo.root, &["rev-parse", "loop/warm"]);
 
     let report = repo
         .run(["--json", "cleanup", "--recycle", "--status", "rejected"])
@@ -259,16 +245,16 @@ fn cleanup_recycle_keeps_dirty_worktrees_and_fills_the_pool_up_to_its_size() {
     assert!(!repo.wt("warm").exists() && !repo.wt("extra").exists());
     assert_eq!(repo.ids(), ["dirty"]);
     // Branches kept as always; the member is detached at the base.
-    assert_eq!(git_out(&repo, &repo.root, &["rev-parse", "loop/warm"]), tip);
+    assert_eq!(git_ok(&repo, &repo.root, &["rev-parse", "loop/warm"]), tip);
     assert!(repo.branch_exists("loop/extra"));
     let ms = members(&repo);
     assert_eq!(ms.len(), 1);
     assert_eq!(ms[0].text("state"), "ready");
-    let main = git_out(&repo, &repo.root, &["rev-parse", "main"]);
+    let main = git_ok(&repo, &repo.root, &["rev-parse", "main"]);
     assert_eq!(ms[0].text("commit"), main.trim());
     let member = member_path(&repo, &ms[0]);
     assert!(!member.join("new.txt").exists());
-    assert_eq!(git_out(&repo, &member, &["status", "--porcelain"]), "");
+    assert_eq!(git_ok(&repo, &member, &["status", "--porcelain"]), "");
 
     // The next create takes it, warm cache and all.
     let next = repo
@@ -281,7 +267,7 @@ fn cleanup_recycle_keeps_dirty_worktrees_and_fills_the_pool_up_to_its_size() {
         "cache\n"
     );
     assert_eq!(
-        git_out(&repo, &repo.wt("next"), &["status", "--porcelain"]),
+        git_ok(&repo, &repo.wt("next"), &["status", "--porcelain"]),
         ""
     );
 }
@@ -314,8 +300,8 @@ fn members_that_fail_their_checks_are_discarded_never_forced_and_not_used() {
         .collect();
     let (dirty, wrong_head, locked, missing) = (&ms[0], &ms[1], &ms[2], &ms[3]);
     std::fs::write(dirty.join("README"), "changed\n").unwrap();
-    git_out(&repo, wrong_head, &["checkout", "-q", "--detach", "HEAD~1"]);
-    git_out(
+    git_ok(&repo, wrong_head, &["checkout", "-q", "--detach", "HEAD~1"]);
+    git_ok(
         &repo,
         &repo.root,
         &["worktree", "lock", "--", locked.to_str().unwrap()],
@@ -431,17 +417,17 @@ fn a_member_at_another_commit_is_switched_to_the_runs_base() {
     assert!(fresh.get("method").is_none());
     let (p, f) = (repo.wt("p"), repo.wt("f"));
     assert_eq!(
-        git_out(&repo, &p, &["rev-parse", "HEAD"]),
+        git_ok(&repo, &p, &["rev-parse", "HEAD"]),
         repo.git(["rev-parse", "main"])
     );
     assert_eq!(std::fs::read_to_string(p.join("later")).unwrap(), "later\n");
     assert_eq!(
-        git_out(&repo, &p, &["status", "--porcelain", "--ignored"]),
+        git_ok(&repo, &p, &["status", "--porcelain", "--ignored"]),
         ""
     );
     assert_eq!(
-        git_out(&repo, &p, &["ls-files", "-s"]),
-        git_out(&repo, &repo.root, &["ls-files", "-s"])
+        git_ok(&repo, &p, &["ls-files", "-s"]),
+        git_ok(&repo, &repo.root, &["ls-files", "-s"])
     );
     assert!(!f.join("later").exists());
 }
@@ -530,7 +516,7 @@ fn a_recycled_worktree_keeps_only_what_pool_keep_names() {
         );
     }
     assert!(wt.join("README").is_file());
-    assert_eq!(git_out(&repo, &wt, &["status", "--porcelain"]), "");
+    assert_eq!(git_ok(&repo, &wt, &["status", "--porcelain"]), "");
 }
 
 #[test]
