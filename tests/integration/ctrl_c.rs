@@ -1,6 +1,6 @@
-//! Signals as git-loop really gets them, and processes it really shares its
-//! worktrees with: Ctrl-C through `git loop` (git the parent, forwarding the
-//! signal), and a process working in a worktree through a bind mount.
+//! Signals as git-loop really gets them: Ctrl-C through `git loop` (git the
+//! parent, forwarding the signal to the process group) rolls a create back
+//! at every point, and a second Ctrl-C still exits at once.
 
 use std::fs;
 use std::io::{BufRead, Read};

@@ -6,7 +6,10 @@
 use std::path::PathBuf;
 use std::process::Stdio;
 
-use crate::common::{JsonExt, TestRepo, git_ok};
+use std::fs;
+use std::path::Path;
+
+use crate::common::{JsonExt, TestRepo, git_line, git_ok};
 
 /// A repository whose base ignores `target/` and has a few files in
 /// directories, and a `post-checkout` hook that logs its arguments and the
@@ -542,4 +545,91 @@ fn pool_keep_is_a_setting_and_what_it_does_not_name_is_removed() {
         .json();
     assert_eq!(next.text("method"), "pooled");
     assert!(!repo.wt("next").join("target").exists());
+}
+
+/// Set a directory's mtime `secs` seconds into the past.
+fn age_dir(path: &Path, secs: u64) {
+    fs::File::open(path)
+        .unwrap()
+        .set_modified(std::time::SystemTime::now() - std::time::Duration::from_secs(secs))
+        .unwrap();
+}
+
+/// A create that takes a pool member filled hours ago moves it to
+/// `.loop-worktrees/<id>` and records the run only after its switch: until
+/// then it looks like an orphan. `reconcile --remove-orphan <id>` must find
+/// it too young (as it finds a fresh `git worktree add`), not old as the
+/// member's own directories are, and leave it to the create.
+#[test]
+fn reconcile_does_not_remove_a_pool_member_a_create_is_moving_into_place() {
+    let repo = TestRepo::new();
+    let fill = repo.run(["--json", "pool", "fill", "1"]).ok().json();
+    let member = repo.root.join(fill["members"][0]["path"].as_str().unwrap());
+    let admin = git_line(&repo, &member, &["rev-parse", "--absolute-git-dir"]);
+    // Filled three hours ago.
+    for dir in [member.as_path(), Path::new(&admin)] {
+        age_dir(dir, 3 * 3600);
+    }
+    let go = repo.home.join("go");
+    let mut create = repo
+        .command()
+        .env(
+            "GIT_LOOP_TEST_CRASH",
+            format!("before-pool-switch:until:{}", go.display()),
+        )
+        .args(["--json", "create", "x", "--pattern", "p"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    {
+        use std::io::BufRead;
+        let stderr = std::io::BufReader::new(create.stderr.take().unwrap());
+        let reached = stderr
+            .lines()
+            .map_while(Result::ok)
+            .any(|l| l.contains("paused at before-pool-switch"));
+        if !reached {
+            let _ = create.kill();
+            panic!("create never reached before-pool-switch");
+        }
+    }
+    let rec = repo.run(["--json", "reconcile", "--remove-orphan", "x"]);
+    fs::write(&go, "").unwrap();
+    let done = create.wait_with_output().unwrap();
+    rec.ok();
+    assert_eq!(
+        rec.json()["skipped"][0]["code"],
+        "too-young",
+        "{}",
+        rec.stdout
+    );
+    assert!(done.status.success(), "{done:?}");
+    assert_eq!(repo.status_of("x").as_deref(), Some("active"));
+    assert!(repo.wt("x").join("README").exists());
+}
+
+/// A sparse run recycled into the pool stays sparse (its patterns live in
+/// its admin dir): a later plain create must not take it and hand out a
+/// worktree with files missing.
+#[test]
+fn a_recycled_sparse_run_is_not_handed_to_a_plain_create() {
+    let repo = TestRepo::new();
+    fs::create_dir_all(repo.root.join("a")).unwrap();
+    fs::create_dir_all(repo.root.join("b")).unwrap();
+    fs::write(repo.root.join("a/one"), "1\n").unwrap();
+    fs::write(repo.root.join("b/two"), "2\n").unwrap();
+    repo.git(["add", "."]);
+    repo.git(["commit", "-q", "-m", "dirs"]);
+    repo.git(["config", "loop.poolSize", "2"]);
+    repo.run(["create", "s", "--pattern", "p", "--sparse", "a"])
+        .ok();
+    assert!(!repo.wt("s").join("b/two").exists());
+    repo.run(["mark", "s", "rejected"]).ok();
+    repo.run(["cleanup", "--recycle"]).ok();
+    repo.run(["create", "plain", "--pattern", "p"]).ok();
+    assert!(
+        repo.wt("plain").join("b/two").exists(),
+        "a plain create got a sparse worktree"
+    );
 }

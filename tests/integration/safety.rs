@@ -1,13 +1,17 @@
-//! Holes in the removal promise: what `git worktree remove` would delete or
-//! strand that git-loop's checks did not see — an untracked file hidden by
-//! `core.ignorecase`, a bare repository in an ignored directory, a file git
-//! cannot delete (and the half-removed run such a failure leaves), and git's
-//! refusal text read with the run id inside it.
+//! The removal promise, "no work is ever deleted", against what cleanup,
+//! remove and reconcile could miss: changes git hides (`core.ignorecase`
+//! twins, assume-unchanged, skip-worktree, `status.showUntrackedFiles=no`, a
+//! lying fsmonitor), commits only a detached HEAD or a stopped rebase
+//! reaches, nested repositories (also bare, or behind a gitfile), files git
+//! cannot delete (and the half-removed run such a failure leaves), git's
+//! refusal text read with the run id inside it, a hostile filesystem (a
+//! foreign worktree or a symlink where a run should be), and ids that look
+//! like options. The destroying call sites themselves: kernel.rs.
 
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use crate::common::{JsonExt, TestRepo, long_of, skipped};
+use crate::common::{JsonExt, TestRepo, git_ok, long_of, skipped};
 
 /// Commit `files` (path, content) to the main worktree's `main`.
 fn commit_files(repo: &TestRepo, files: &[(&str, &str)], message: &str) {
@@ -299,4 +303,318 @@ fn a_directory_the_user_may_not_delete_from_keeps_the_run_untouched() {
     if !root {
         fs::set_permissions(&target, fs::Permissions::from_mode(0o755)).unwrap();
     }
+}
+
+/// A change git does not look at — a tracked file flagged assume-unchanged
+/// or skip-worktree, then edited — makes `git worktree remove` (never
+/// forced) delete it silently. Removal and recycling must keep it.
+#[test]
+fn a_change_hidden_by_assume_unchanged_or_skip_worktree_is_never_removed() {
+    let repo = TestRepo::new();
+    for (id, flag) in [("au", "--assume-unchanged"), ("sw", "--skip-worktree")] {
+        repo.create(id);
+        let wt = repo.wt(id);
+        git_ok(&repo, &wt, &["update-index", flag, "README"]);
+        fs::write(wt.join("README"), "hidden work\n").unwrap();
+        repo.run(["mark", id, "rejected"]).ok();
+    }
+    repo.run(["remove", "au"]);
+    repo.run(["remove", "--salvage", "au"]);
+    repo.git(["config", "loop.poolSize", "2"]);
+    repo.run(["cleanup", "--recycle"]);
+    for id in ["au", "sw"] {
+        assert_eq!(
+            fs::read_to_string(repo.wt(id).join("README")).unwrap(),
+            "hidden work\n",
+            "{id}"
+        );
+    }
+}
+
+/// `status.showUntrackedFiles=no` hides untracked files from the `git
+/// status` that `git worktree remove` asks, which then deletes them. The
+/// removal must still refuse (`untracked`), on every path that removes.
+#[test]
+fn untracked_files_hidden_by_show_untracked_files_no_are_never_removed() {
+    let repo = TestRepo::new();
+    repo.git(["config", "status.showUntrackedFiles", "no"]);
+    for id in ["a", "b", "c"] {
+        repo.create(id);
+        fs::write(repo.wt(id).join("precious"), "work\n").unwrap();
+        repo.run(["mark", id, "rejected"]).ok();
+    }
+    let run = repo.run(["--json", "remove", "a"]);
+    assert!(run.stdout.contains("untracked"), "{}", run.stdout);
+    repo.run(["cleanup"]);
+    repo.git(["config", "loop.poolSize", "2"]);
+    repo.run(["cleanup", "--recycle"]);
+    for id in ["a", "b", "c"] {
+        assert_eq!(
+            fs::read_to_string(repo.wt(id).join("precious")).unwrap(),
+            "work\n",
+            "{id}"
+        );
+    }
+}
+
+/// A `core.fsmonitor` that hides a change (here a hook that always answers
+/// "nothing changed since the last token", as a crashed or stale watcher
+/// can) blinds the `git status` that `git worktree remove` asks: git then
+/// deleted a modified tracked file. The removal runs with the monitor off.
+#[test]
+fn a_change_hidden_by_a_lying_fsmonitor_is_never_removed() {
+    use std::os::unix::fs::PermissionsExt;
+    let repo = TestRepo::new();
+    let hook = repo.base().join("fsmonitor-lies.sh");
+    fs::write(&hook, "#!/bin/sh\nprintf 'token\\0'\n").unwrap();
+    fs::set_permissions(&hook, fs::Permissions::from_mode(0o755)).unwrap();
+    repo.git(["config", "core.fsmonitor", hook.to_str().unwrap()]);
+    repo.create("f");
+    let wt = repo.wt("f");
+    // A first status records the monitor's token in the index.
+    git_ok(&repo, &wt, &["status", "--porcelain"]);
+    fs::write(wt.join("README"), "work the monitor never reported\n").unwrap();
+    // The lie: git's own status sees nothing.
+    assert_eq!(git_ok(&repo, &wt, &["status", "--porcelain"]), "");
+    repo.run(["mark", "f", "rejected"]).ok();
+    let run = repo.run(["--json", "cleanup"]);
+    assert_eq!(
+        run.json().arr("skipped")[0]["code"],
+        "dirty",
+        "{}",
+        run.stdout
+    );
+    assert_eq!(
+        fs::read_to_string(wt.join("README")).unwrap(),
+        "work the monitor never reported\n"
+    );
+}
+
+fn commit_in(repo: &TestRepo, dir: &Path, file: &str, text: &str) -> String {
+    fs::write(dir.join(file), text).unwrap();
+    for args in [vec!["add", file], vec!["commit", "-qm", file]] {
+        let out = repo.git_in(dir, &args);
+        assert!(out.status.success(), "{out:?}");
+    }
+    let out = repo.git_in(dir, ["rev-parse", "HEAD"]);
+    String::from_utf8(out.stdout).unwrap().trim().to_owned()
+}
+
+fn exists_commit(repo: &TestRepo, sha: &str) -> bool {
+    repo.git_in(&repo.root, ["cat-file", "-e", &format!("{sha}^{{commit}}")])
+        .status
+        .success()
+}
+
+fn unreachable(repo: &TestRepo) -> String {
+    repo.git(["fsck", "--unreachable", "--no-reflogs"])
+}
+
+#[test]
+fn commits_on_a_detached_head_keep_the_worktree() {
+    let repo = TestRepo::new();
+    repo.create("d");
+    let wt = repo.wt("d");
+    assert!(
+        repo.git_in(&wt, ["checkout", "-q", "--detach"])
+            .status
+            .success()
+    );
+    let sha = commit_in(&repo, &wt, "lost", "only here\n");
+    repo.run(["mark", "d", "rejected"]).ok();
+
+    let long = long_of(&repo, "d");
+    assert_eq!(long["unreachableCommits"], 1, "{long}");
+    let table = repo.run(["list", "--long"]);
+    assert!(table.stdout.contains("unreachable"), "{}", table.stdout);
+
+    let dry = repo.run(["--json", "cleanup", "--dry-run"]).json();
+    assert_eq!(skipped(&dry, "d")["code"], "unreachable-commits");
+    let run = repo.run(["--json", "cleanup"]);
+    run.ok();
+    let v = run.json();
+    assert_eq!(skipped(&v, "d")["code"], "unreachable-commits", "{v}");
+    assert!(v["removed"].as_array().unwrap().is_empty());
+    assert!(wt.join("lost").exists());
+    assert!(!unreachable(&repo).contains(&sha));
+
+    // Once a branch holds the commit, the worktree goes, and the commit stays.
+    repo.git(["branch", "keep", &sha]);
+    let v = repo.run(["--json", "cleanup"]).json();
+    assert_eq!(v["removed"][0]["id"], "d", "{v}");
+    assert!(!wt.exists() && exists_commit(&repo, &sha));
+}
+
+#[test]
+fn a_worktree_stopped_mid_rebase_is_kept() {
+    let repo = TestRepo::new();
+    repo.create("r");
+    let wt = repo.wt("r");
+    commit_in(&repo, &wt, "one", "1\n");
+    commit_in(&repo, &wt, "two", "2\n");
+    let mut rebase = std::process::Command::new("git");
+    crate::common::hermetic(&mut rebase, &repo.home);
+    let out = rebase
+        .current_dir(&wt)
+        .env("GIT_SEQUENCE_EDITOR", "sed -i 1s/^pick/edit/")
+        .args(["rebase", "-q", "-i", "HEAD~2"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let out = repo.git_in(&wt, ["commit", "-q", "--amend", "-m", "amended"]);
+    assert!(out.status.success(), "{out:?}");
+    let amended = String::from_utf8(repo.git_in(&wt, ["rev-parse", "HEAD"]).stdout).unwrap();
+    repo.run(["mark", "r", "rejected"]).ok();
+
+    assert_eq!(long_of(&repo, "r")["operation"], "rebase");
+    let v = repo.run(["--json", "cleanup"]).json();
+    assert_eq!(skipped(&v, "r")["code"], "operation-in-progress", "{v}");
+    assert!(wt.join("one").exists());
+    assert!(exists_commit(&repo, amended.trim()));
+    assert!(!unreachable(&repo).contains(amended.trim()));
+}
+
+#[test]
+fn reconcile_keeps_the_last_reference_to_commits_of_a_deleted_detached_worktree() {
+    let repo = TestRepo::new();
+    repo.create("gone");
+    let wt = repo.wt("gone");
+    assert!(
+        repo.git_in(&wt, ["checkout", "-q", "--detach"])
+            .status
+            .success()
+    );
+    let sha = commit_in(&repo, &wt, "lost", "only here\n");
+    fs::remove_dir_all(&wt).unwrap();
+
+    let v = repo.run(["--json", "reconcile"]).json();
+    assert_eq!(skipped(&v, "gone")["code"], "unreachable-commits", "{v}");
+    assert!(v["dropped"].as_array().unwrap().is_empty());
+    assert_eq!(repo.ids(), ["gone"], "the entry stays");
+    assert!(
+        repo.git(["worktree", "list", "--porcelain"]).contains(&sha),
+        "the registration (the commit's last reference) stays"
+    );
+    assert!(!unreachable(&repo).contains(&sha));
+}
+
+#[test]
+fn a_nested_repository_keeps_the_worktree_ignored_or_not() {
+    let repo = TestRepo::new();
+    fs::write(repo.root.join(".gitignore"), "vendor/\n").unwrap();
+    repo.git(["add", ".gitignore"]);
+    repo.git(["commit", "-qm", "ignore vendor"]);
+    for (id, dir) in [("ign", "vendor/lib"), ("unign", "tools/lib")] {
+        repo.create(id);
+        let nested = repo.wt(id).join(dir);
+        fs::create_dir_all(&nested).unwrap();
+        assert!(repo.git_in(&nested, ["init", "-q"]).status.success());
+        commit_in(&repo, &nested, "work", "unpushed\n");
+        repo.run(["mark", id, "rejected"]).ok();
+    }
+    let long = long_of(&repo, "ign");
+    assert_eq!(
+        long["nestedRepos"],
+        serde_json::json!(["vendor/lib"]),
+        "{long}"
+    );
+    assert_eq!(long["dirty"], false);
+
+    let dry = repo.run(["--json", "cleanup", "--dry-run"]).json();
+    assert_eq!(skipped(&dry, "ign")["code"], "nested-repo");
+    let v = repo.run(["--json", "cleanup"]).json();
+    for (id, dir) in [("ign", "vendor/lib"), ("unign", "tools/lib")] {
+        let s = skipped(&v, id);
+        assert_eq!(s["code"], "nested-repo", "{v}");
+        assert!(s["reason"].as_str().unwrap().contains(dir));
+        assert!(repo.wt(id).join(dir).join("work").exists());
+    }
+}
+
+#[test]
+fn hostile_filesystem_is_refused_and_nothing_changes() {
+    let repo = TestRepo::new();
+    repo.create("mine");
+    // A worktree of another clone sitting at .loop-worktrees/foreign.
+    let other = repo.foreign_worktree("foreign", "theirs");
+    fs::write(repo.wt("foreign").join("their-work"), "x").unwrap();
+    // A symlink at .loop-worktrees/link pointing outside, recorded as a run.
+    let outside = repo.base().join("outside");
+    fs::create_dir(&outside).unwrap();
+    fs::write(outside.join("keep"), "x").unwrap();
+    std::os::unix::fs::symlink(&outside, repo.wt("link")).unwrap();
+    let mut m = repo.manifest();
+    for (id, status) in [("foreign", "rejected"), ("link", "rejected")] {
+        let mut e = m["worktrees"][0].clone();
+        e["id"] = id.into();
+        e["path"] = format!(".loop-worktrees/{id}").into();
+        e["branch"] = format!("loop/{id}").into();
+        e["status"] = status.into();
+        m["worktrees"].as_array_mut().unwrap().push(e);
+    }
+    repo.write_manifest(&m.to_string());
+
+    // create over either path is refused.
+    for id in ["foreign", "link"] {
+        repo.run(["mark", id, "merged"]).ok();
+        let before = fs::read(repo.manifest_path()).unwrap();
+        let run = repo.run(["create", id, "--pattern", "p"]);
+        run.code(1);
+        assert!(run.stderr.contains("already exists"), "{}", run.stderr);
+        assert_eq!(fs::read(repo.manifest_path()).unwrap(), before);
+        repo.run(["mark", id, "rejected"]).ok();
+    }
+    assert!(!repo.branch_exists("loop/foreign") && !repo.branch_exists("loop/link"));
+    let before = fs::read(repo.manifest_path()).unwrap();
+    // cleanup skips both, naming why; reconcile will not remove them.
+    let v = repo.run(["--json", "cleanup"]).json();
+    assert_eq!(v["removed"], serde_json::json!([]));
+    assert_eq!(v["skipped"].as_array().unwrap().len(), 2, "{v}");
+    for s in v["skipped"].as_array().unwrap() {
+        assert_eq!(s["code"], "foreign-clone", "{s}");
+    }
+    for id in ["foreign", "link"] {
+        let run = repo.run(["--json", "reconcile", "--remove-orphan", id]);
+        run.code(1);
+        assert_eq!(run.json()["error"]["code"], "not-an-orphan");
+    }
+    assert!(repo.wt("foreign").join("their-work").exists());
+    assert!(outside.join("keep").exists());
+    assert!(
+        String::from_utf8(repo.git_in(&other, ["worktree", "list"]).stdout)
+            .unwrap()
+            .contains("foreign")
+    );
+    assert_eq!(fs::read(repo.manifest_path()).unwrap(), before);
+
+    // A symlinked .gitignore is never written through.
+    let target = repo.base().join("elsewhere-ignore");
+    fs::write(&target, "x\n").unwrap();
+    std::os::unix::fs::symlink(&target, repo.root.join(".gitignore")).ok();
+    let fresh = TestRepo::new();
+    std::os::unix::fs::symlink(&target, fresh.root.join(".gitignore")).unwrap();
+    let run = fresh.run(["create", "a", "--pattern", "p"]);
+    run.code(1);
+    assert!(
+        run.stderr.contains(".gitignore") && run.stderr.contains("symlink"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(fs::read_to_string(&target).unwrap(), "x\n");
+    assert!(!fresh.loop_dir().exists());
+}
+
+#[test]
+fn option_injection_is_impossible() {
+    let repo = TestRepo::new();
+    for id in ["-f", "--force", "-b", "--detach"] {
+        repo.run(["create", "--pattern", "p", "--", id]).code(2);
+        repo.run(["reconcile", "--remove-orphan", id]).code(2);
+    }
+    // A base that looks like an option is only ever a revision to resolve.
+    let run = repo.run(["create", "x", "--pattern", "p", "--base=--orphan"]);
+    run.code(1);
+    assert!(run.stderr.contains("--orphan"));
+    assert!(!repo.branch_exists("loop/x"));
+    assert_eq!(repo.registered().len(), 1);
 }

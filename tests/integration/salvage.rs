@@ -6,7 +6,7 @@
 use std::collections::BTreeMap;
 use std::fs;
 
-use crate::common::{JsonExt, TestRepo, make_dirty, snapshot};
+use crate::common::{JsonExt, TestRepo, git_line, git_ok, make_dirty, snapshot};
 
 /// The tree of `rev`, in the same shape, read with git.
 fn tree_of(repo: &TestRepo, rev: &str) -> BTreeMap<String, (String, Vec<u8>)> {
@@ -274,4 +274,94 @@ fn a_write_after_the_check_keeps_the_worktree_as_it_was() {
     let head = repo.git_in(&repo.wt("d"), ["symbolic-ref", "HEAD"]).stdout;
     assert_eq!(String::from_utf8(head).unwrap().trim(), "refs/heads/loop/d");
     assert_eq!(repo.ids(), ["d"]);
+}
+
+/// A salvage of run `x` that was never restored, then a *different* run
+/// `x` (re-created with `--reuse` on the kept branch, later) salvaged in its
+/// turn: the first salvage must not be overwritten (it would stay only in
+/// the reflog, unreachable, for gc to prune). The second run is kept as it
+/// is, skipped with its own code, and the first salvage stays restorable.
+#[test]
+fn a_salvage_of_an_older_run_is_never_overwritten_by_another_run() {
+    let repo = TestRepo::new();
+    repo.create("x").ok();
+    fs::write(repo.wt("x").join("first"), "first run's work\n").unwrap();
+    repo.run(["mark", "x", "rejected"]).ok();
+    repo.run(["remove", "--salvage", "x"]).ok();
+    let first = git_line(&repo, &repo.root, &["rev-parse", "refs/loop/salvage/x"]);
+    repo.command();
+    let mut cmd = repo.command();
+    cmd.env("GIT_LOOP_TEST_NOW", "2030-01-01T00:00:00Z").args([
+        "create",
+        "x",
+        "--pattern",
+        "p",
+        "--reuse",
+    ]);
+    crate::common::TestRepo::output(&mut cmd).ok();
+    fs::write(repo.wt("x").join("second"), "second run's work\n").unwrap();
+    repo.run(["mark", "x", "rejected"]).ok();
+    let run = repo.run(["--json", "remove", "--salvage", "x"]);
+    assert_eq!(
+        git_line(&repo, &repo.root, &["rev-parse", "refs/loop/salvage/x"]),
+        first,
+        "{}",
+        run.stdout
+    );
+    assert_eq!(
+        fs::read_to_string(repo.wt("x").join("second")).unwrap(),
+        "second run's work\n"
+    );
+    assert!(run.stdout.contains("untracked"), "{}", run.stdout);
+}
+
+/// The same run, restored and salvaged again, replaces its own salvage.
+#[test]
+fn a_restored_run_salvaged_again_replaces_its_own_salvage() {
+    let repo = TestRepo::new();
+    repo.create("x").ok();
+    fs::write(repo.wt("x").join("work"), "one\n").unwrap();
+    repo.run(["mark", "x", "rejected"]).ok();
+    repo.run(["remove", "--salvage", "x"]).ok();
+    let first = git_line(&repo, &repo.root, &["rev-parse", "refs/loop/salvage/x"]);
+    repo.run(["restore", "x"]).ok();
+    fs::write(repo.wt("x").join("work"), "two\n").unwrap();
+    repo.run(["mark", "x", "rejected"]).ok();
+    repo.run(["remove", "--salvage", "x"]).ok();
+    assert!(!repo.wt("x").exists());
+    let second = git_line(&repo, &repo.root, &["rev-parse", "refs/loop/salvage/x"]);
+    assert_ne!(first, second);
+    let work = git_line(&repo, &repo.root, &["show", "refs/loop/salvage/x:work"]);
+    assert_eq!(work, "two");
+}
+
+/// Salvage against conversions and odd names: with `core.autocrlf` a CRLF
+/// file is saved converted, so the saved tree is not the files — the
+/// salvage must refuse and keep the worktree byte for byte; files named
+/// like git options are saved and restored as they are.
+#[test]
+fn salvage_refuses_a_converting_add_and_keeps_option_like_names() {
+    let repo = TestRepo::new();
+    repo.create("crlf");
+    let wt = repo.wt("crlf");
+    fs::write(wt.join("win.txt"), "a\r\nb\r\n").unwrap();
+    git_ok(&repo, &wt, &["config", "core.autocrlf", "true"]);
+    repo.run(["mark", "crlf", "rejected"]).ok();
+    let run = repo.run(["remove", "--salvage", "crlf"]);
+    eprintln!("{}{}", run.stdout, run.stderr);
+    assert_eq!(fs::read(wt.join("win.txt")).unwrap(), b"a\r\nb\r\n");
+    git_ok(&repo, &wt, &["config", "core.autocrlf", "false"]);
+
+    repo.create("opts");
+    let wt = repo.wt("opts");
+    for name in ["--force", "-A", ":(glob)*", "-"] {
+        fs::write(wt.join(name), name).unwrap();
+    }
+    repo.run(["mark", "opts", "rejected"]).ok();
+    repo.run(["remove", "--salvage", "opts"]).ok();
+    assert!(!wt.exists());
+    repo.run(["restore", "opts"]).ok();
+    for name in ["--force", "-A", ":(glob)*", "-"] {
+        assert_eq!(fs::read_to_string(wt.join(name)).unwrap(), name);
+    }
 }

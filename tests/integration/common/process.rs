@@ -157,3 +157,10 @@ pub fn spawn<S: AsRef<OsStr>>(repo: &TestRepo, args: &[S]) -> Child {
         .spawn()
         .unwrap()
 }
+
+/// Start git-loop paused at `point`, then kill -9 it there.
+pub fn kill_9_at(repo: &TestRepo, point: &str, args: &[&str]) {
+    let mut child = spawn_paused(repo, point, args);
+    child.kill().unwrap(); // SIGKILL
+    child.wait().unwrap();
+}

@@ -278,3 +278,19 @@ pub fn assert_rolled_back(repo: &TestRepo, id: &str) {
     }
     assert!(!repo.mutex_path().exists(), "a mutex was left");
 }
+
+/// The manifest's temporary files and mutexes left in `.loop-worktrees/`.
+pub fn leftovers(repo: &TestRepo) -> Vec<String> {
+    fs::read_dir(repo.loop_dir())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .filter(|n| n.starts_with(".manifest.json.tmp") || n.starts_with(".manifest.mutex"))
+        .collect()
+}
+
+/// Nothing was created: no `.loop-worktrees/`, no branch, no `.gitignore`.
+pub fn assert_nothing_written(repo: &TestRepo) {
+    assert!(!repo.loop_dir().exists(), ".loop-worktrees/ was created");
+    assert!(!repo.branch_exists("loop/x"), "loop/x was created");
+    assert!(!repo.root.join(".gitignore").exists(), ".gitignore written");
+}
