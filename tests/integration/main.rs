@@ -78,3 +78,5 @@ mod manifest; // malformed and symlinked manifests are refused, never rewritten
 mod properties; // property tests: run ids, cutoffs, the manifest parser
 mod schema; // the JSON Schemas, and every --json document checked against them // module shape: no import cycles, file sizes
 
+// The library entry, in-process.
+mod library; // git_loop::run with writers: help, usage errors, list --json
