@@ -1,4 +1,6 @@
-//! Layered configuration: precedence on every key, and invalid values per layer.
+//! Layered configuration: precedence on every key, invalid values per layer,
+//! and messages that name the file, line, key and layer to fix. Hostile
+//! configuration files: config_files.rs.
 
 use std::fs;
 use std::path::Path;

@@ -1,5 +1,5 @@
-//! Read-only commands (`list`, `list --long`, `path`, `conflicts`, `log`)
-//! take no mutex and write nothing, whatever housekeeping is configured.
+//! Read-only commands: `list` and `path` wait for no mutex; `conflicts` and
+//! `list --long` write nothing, whatever housekeeping git is configured with.
 
 use std::fs;
 use std::path::Path;
