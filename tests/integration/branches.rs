@@ -7,7 +7,7 @@ use std::process::Stdio;
 
 use serde_json::Value;
 
-use crate::common::{JsonExt, TestRepo};
+use crate::common::{JsonExt, TestRepo, commit, git_ok};
 
 const NOW: &str = "2026-01-03T00:00:00Z";
 
@@ -273,4 +273,29 @@ fn an_unresolvable_base_deletes_nothing() {
     assert_eq!(b["ahead"], Value::Null);
     assert_eq!(b["kept"], "not-merged");
     assert!(repo.branch_exists("loop/x"));
+}
+
+/// `loop.base` naming a leftover `loop/*` branch: that branch is its own
+/// base (its tip "is in" the base), and the branches merged into it are
+/// merged only as long as it stays. It must never be deleted as merged.
+#[test]
+fn branches_never_deletes_the_branch_its_base_names() {
+    let repo = TestRepo::new();
+    repo.git(["branch", "loop/foo"]);
+    let foo = repo.root.join("foo-wt");
+    git_ok(
+        &repo,
+        &repo.root,
+        &["worktree", "add", "-q", foo.to_str().unwrap(), "loop/foo"],
+    );
+    commit(&repo, &foo, "foo-work", "precious\n");
+    git_ok(
+        &repo,
+        &repo.root,
+        &["worktree", "remove", foo.to_str().unwrap()],
+    );
+    repo.git(["branch", "loop/x", "loop/foo"]);
+    repo.git(["config", "loop.base", "loop/foo~0"]);
+    let doc = repo.run(["--json", "branches", "--delete-merged"]).json();
+    assert!(repo.branch_exists("loop/foo"), "{doc}");
 }

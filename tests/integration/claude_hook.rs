@@ -7,7 +7,9 @@ use std::process::Stdio;
 
 use serde_json::{Value, json};
 
-use crate::common::{JsonExt, Run, TestRepo};
+use std::fs;
+
+use crate::common::{JsonExt, Run, TestRepo, git_ok};
 
 fn hook(repo: &TestRepo, dir: &Path, event: &str, payload: &str) -> Run {
     let mut child = repo
@@ -358,4 +360,49 @@ fn create_never_adopts_a_persons_leftover_branch() {
     assert_eq!(run.stdout, format!("{}\n", repo.wt("notes-2").display()));
     assert!(!repo.wt("notes").exists());
     assert_eq!(repo.git(["rev-parse", "loop/notes"]), tip);
+}
+
+/// `claude-hook remove` given `.loop-worktrees/<id>` that is a symlink to
+/// the main worktree (the run's directory replaced), or a path with `..`
+/// components: the main worktree and its files are never touched.
+#[test]
+fn claude_hook_remove_never_touches_what_a_symlink_or_dots_name() {
+    use std::io::Write;
+    use std::process::Stdio;
+    let repo = TestRepo::new();
+    repo.create("x");
+    fs::write(repo.root.join("untracked-main"), "main work\n").unwrap();
+    let wt = repo.wt("x");
+    git_ok(
+        &repo,
+        &repo.root,
+        &["worktree", "move", wt.to_str().unwrap(), "../moved"],
+    );
+    std::os::unix::fs::symlink(&repo.root, &wt).unwrap();
+    let dotted = repo.loop_dir().join("x").join("..").join("..");
+    for path in [wt.clone(), dotted] {
+        let payload = serde_json::json!({"worktree_path": path}).to_string();
+        let mut child = repo
+            .command()
+            .current_dir(&repo.root)
+            .args(["claude-hook", "remove"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(payload.as_bytes())
+            .unwrap();
+        let _ = child.wait_with_output().unwrap();
+    }
+    assert_eq!(
+        fs::read_to_string(repo.root.join("untracked-main")).unwrap(),
+        "main work\n"
+    );
+    assert!(repo.root.join("README").exists());
+    assert!(repo.base().join("moved/README").exists());
 }

@@ -1,6 +1,11 @@
+//! `git loop cleanup`: which runs it selects (status, `--older-than`, never
+//! active), what it skips and why (dirty, untracked, locked, submodules,
+//! foreign clones), `--dry-run`, `--delete-merged-branches`, and what it
+//! reports when the manifest write fails afterwards.
+
 use std::fs;
 
-use crate::common::{JsonExt, TestRepo, manifest_with};
+use crate::common::{JsonExt, TestRepo, commit, git_ok, manifest_with};
 
 #[test]
 fn cleanup_removes_terminal_worktrees_and_keeps_branches() {
@@ -495,4 +500,142 @@ fn a_worktree_with_submodules_is_skipped_with_its_own_code_and_help() {
             .stdout
             .contains("  help: git removes a worktree with submodules only with --force")
     );
+}
+
+#[test]
+fn skipped_lines_speak_git_loops_words_and_json_keeps_gits() {
+    let repo = TestRepo::new();
+    repo.create("u");
+    repo.create("l");
+    fs::write(repo.wt("u").join("wip"), "x").unwrap();
+    repo.git([
+        "worktree",
+        "lock",
+        "--reason",
+        "on a laptop",
+        ".loop-worktrees/l",
+    ]);
+    for id in ["u", "l"] {
+        repo.run(["mark", id, "rejected"]).ok();
+    }
+    let human = repo.run(["cleanup"]);
+    human.ok();
+    assert!(!human.stdout.contains("--force"), "{}", human.stdout);
+    assert!(!human.stdout.contains("-f -f"), "{}", human.stdout);
+    assert!(
+        human
+            .stdout
+            .contains("skipped u: it has untracked files; commit, move or delete them"),
+        "{}",
+        human.stdout
+    );
+    assert!(
+        human.stdout.contains(
+            "skipped l: it is locked (on a laptop); if nothing uses it any more, run `git worktree unlock .loop-worktrees/l`"
+        ),
+        "{}",
+        human.stdout
+    );
+    let v = repo.run(["--json", "cleanup"]).json();
+    let reasons: Vec<&str> = v["skipped"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["reason"].as_str().unwrap())
+        .collect();
+    assert!(reasons.iter().any(|r| r.contains("use --force")), "{v}");
+}
+
+/// A run whose base is its own branch (adopted with `--base loop/<id>`):
+/// cleanup must not call its work "in its base" and delete the branch.
+#[test]
+fn cleanup_never_deletes_a_branch_that_is_its_own_base() {
+    let repo = TestRepo::new();
+    repo.git(["branch", "loop/x"]);
+    let wt = repo.root.join("x-wt");
+    git_ok(
+        &repo,
+        &repo.root,
+        &["worktree", "add", "-q", wt.to_str().unwrap(), "loop/x"],
+    );
+    commit(&repo, &wt, "x-work", "precious\n");
+    git_ok(
+        &repo,
+        &repo.root,
+        &["worktree", "remove", wt.to_str().unwrap()],
+    );
+    let run = repo.run([
+        "create",
+        "x",
+        "--pattern",
+        "p",
+        "--reuse",
+        "--base",
+        "loop/x",
+    ]);
+    run.ok();
+    // Nor is it reported or marked merged into itself.
+    let long = repo.run(["--json", "list", "--long"]).json();
+    assert_eq!(long.arr("worktrees")[0]["merged"], false, "{long}");
+    let detect = repo
+        .run(["--json", "mark", "--detect-merged", "--dry-run"])
+        .json();
+    assert!(detect.arr("marked").is_empty(), "{detect}");
+    repo.run(["mark", "x", "rejected"]).ok();
+    let doc = repo
+        .run(["--json", "cleanup", "--delete-merged-branches"])
+        .json();
+    assert!(repo.branch_exists("loop/x"), "{doc}");
+}
+
+#[test]
+fn a_failed_manifest_write_still_reports_what_cleanup_removed() {
+    let repo = TestRepo::new();
+    for id in ["a", "b"] {
+        repo.create(id);
+        repo.run(["mark", id, "rejected"]).ok();
+    }
+    let run = TestRepo::output(
+        repo.command()
+            .env("GIT_LOOP_TEST_FAIL", "manifest-write")
+            .args(["--json", "cleanup"]),
+    );
+    run.code(1);
+    let v = run.json();
+    let removed: Vec<&str> = v["removed"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(removed, ["a", "b"], "{v}");
+    assert_eq!(v["error"]["code"], "io", "{v}");
+    assert!(v["error"]["message"].as_str().unwrap().contains("injected"));
+    assert!(!repo.wt("a").exists() && !repo.wt("b").exists());
+    assert_eq!(repo.ids(), ["a", "b"], "the manifest was not written");
+
+    // Human output too: the removed lines, then the error; exit 1.
+    for id in ["c", "d"] {
+        repo.create(id);
+        repo.run(["mark", id, "rejected"]).ok();
+    }
+    let run = TestRepo::output(
+        repo.command()
+            .env("GIT_LOOP_TEST_FAIL", "manifest-write")
+            .args(["cleanup", "--status", "rejected"]),
+    );
+    run.code(1);
+    assert!(run.stdout.contains("removed c") && run.stdout.contains("removed d"));
+    assert!(run.stderr.contains("injected"), "{}", run.stderr);
+    // The log says what happened, and reconcile finishes the job.
+    let log = repo.run(["--json", "log"]).json();
+    let removes = log["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["event"] == "remove")
+        .count();
+    assert_eq!(removes, 4, "{log}");
+    repo.run(["reconcile"]).ok();
+    assert!(repo.ids().is_empty());
 }

@@ -1,10 +1,12 @@
-//! Layered configuration: precedence on every key, and invalid values per layer.
+//! Layered configuration: precedence on every key, invalid values per layer,
+//! and messages that name the file, line, key and layer to fix. Hostile
+//! configuration files: config_files.rs.
 
 use std::fs;
 use std::path::Path;
 use std::process::Command;
 
-use crate::common::{BIN, Run, TestRepo};
+use crate::common::{BIN, Run, TestRepo, json_message};
 
 /// `git loop …` run through git itself, so `git -c` reaches us the way it does
 /// for users (GIT_CONFIG_PARAMETERS).
@@ -578,5 +580,174 @@ fn copy_and_hook_keys_follow_the_same_layers() {
             serde_json::json!("npm ci"),
             "environment GIT_LOOP_CREATE_POST_COMMAND".into()
         )
+    );
+}
+
+/// The help of a broken `.git-loop.toml` names the file, the line and the
+/// key to fix, not `git loop config` (which fails the same way).
+#[test]
+fn broken_repo_toml_help_names_the_file_line_and_key() {
+    let repo = TestRepo::new();
+    let file = repo.root.join(".git-loop.toml");
+    let cases = [
+        (
+            "base = \"main\"\n\n[cleanup]\nstatus = [\"bogus\"]\n",
+            "line 4 (`cleanup.status`)",
+        ),
+        (
+            "base = \"main\"\n[cleanup]\nolder-than = \"1w\"\n",
+            "line 3 (`cleanup.older-than`)",
+        ),
+        ("[create]\ncopy = [\"../up\"]\n", "line 2 (`create.copy`)"),
+        ("# comment\nbsae = \"x\"\n", "line 2 (`bsae`)"),
+        ("\nbase = \n", "line 2"),
+    ];
+    for (text, at) in cases {
+        fs::write(&file, text).unwrap();
+        for args in [&["config"][..], &["create", "a", "--pattern", "p"]] {
+            let run = repo.run(args);
+            run.code(1);
+            let help = run
+                .stderr
+                .lines()
+                .find_map(|l| l.strip_prefix("  help: "))
+                .unwrap_or_else(|| panic!("no help: {}", run.stderr));
+            assert!(
+                help.contains(&file.display().to_string()) && help.contains(at),
+                "{text:?}: {help}"
+            );
+            assert!(!help.contains("git loop config"), "{help}");
+        }
+    }
+    assert!(!repo.loop_dir().exists());
+}
+
+/// An unknown key is quoted once (no ``one of `base`…``), with the keys
+/// that are valid there.
+#[test]
+fn unknown_key_message_has_single_backticks_and_the_valid_keys() {
+    let repo = TestRepo::new();
+    fs::write(
+        repo.root.join(".git-loop.toml"),
+        "[create]\npost-comand = \"x\"\n",
+    )
+    .unwrap();
+    let run = repo.run(["--json", "config"]);
+    run.code(1);
+    let message = json_message(&run);
+    assert!(!message.contains("``"), "{message}");
+    assert!(
+        message.contains("unknown key `create.post-comand`"),
+        "{message}"
+    );
+    assert!(message.contains("create.post-command"), "{message}");
+}
+
+/// Each message names its layer once.
+#[test]
+fn invalid_values_name_their_layer_once() {
+    let repo = TestRepo::new();
+    repo.git(["config", "loop.base", ""]);
+    let message = json_message(&repo.run(["--json", "config"]));
+    assert_eq!(message.matches(".git/config").count(), 1, "{message}");
+    assert_eq!(message.matches("loop.base").count(), 1, "{message}");
+    repo.git(["config", "--unset", "loop.base"]);
+
+    fs::write(
+        repo.root.join(".git-loop.toml"),
+        "[create]\ncopy = [\"a/../..\"]\n",
+    )
+    .unwrap();
+    let message = json_message(&repo.run(["--json", "config"]));
+    assert_eq!(message.matches(".git-loop.toml").count(), 1, "{message}");
+    fs::write(
+        repo.root.join(".git-loop.toml"),
+        "[create]\npost-command = \"a\\u0000\"\n",
+    )
+    .unwrap();
+    let message = json_message(&repo.run(["--json", "config"]));
+    assert_eq!(message.matches(".git-loop.toml").count(), 1, "{message}");
+}
+
+/// A boolean git would not accept lists the spellings it would.
+#[test]
+fn a_bad_boolean_lists_gits_spellings() {
+    let repo = TestRepo::new();
+    repo.git(["config", "loop.cleanupDeleteMergedBranches", "maybe"]);
+    let run = repo.run(["--json", "config"]);
+    run.code(1);
+    let message = json_message(&run);
+    for spelling in [
+        "\"maybe\"",
+        "true/false",
+        "yes/no",
+        "on/off",
+        "1/0",
+        "empty",
+    ] {
+        assert!(message.contains(spelling), "{spelling}: {message}");
+    }
+    // The help says how to fix it in the file that sets it.
+    assert!(
+        run.stderr
+            .contains("--unset-all loop.cleanupDeleteMergedBranches"),
+        "{}",
+        run.stderr
+    );
+    repo.git(["config", "--unset", "loop.cleanupDeleteMergedBranches"]);
+    let run = TestRepo::output(
+        repo.command()
+            .env("GIT_LOOP_CLEANUP_DELETE_MERGED_BRANCHES", "sometimes")
+            .args(["--json", "config"]),
+    );
+    run.code(1);
+    assert!(json_message(&run).contains("yes/no"), "{}", run.stdout);
+}
+
+/// The origins `git loop config --json` prints, exactly (the ordered
+/// `Source` enum renders them as the strings did).
+#[test]
+fn config_sources_render_as_before() {
+    let repo = TestRepo::new();
+    let source = |envs: &[(&str, &str)], key: &str| {
+        let mut cmd = repo.command();
+        cmd.args(["--json", "config"]);
+        for (k, v) in envs {
+            cmd.env(k, v);
+        }
+        let run = TestRepo::output(&mut cmd);
+        run.ok();
+        run.json()[key]["source"].as_str().unwrap().to_owned()
+    };
+    assert_eq!(source(&[], "base"), "built-in default");
+    let user = repo.home.join(".config/git-loop/config.toml");
+    fs::create_dir_all(user.parent().unwrap()).unwrap();
+    fs::write(&user, "base = \"u\"\n").unwrap();
+    assert_eq!(source(&[], "base"), format!("TOML file {}", user.display()));
+    let file = repo.root.join(".git-loop.toml");
+    fs::write(&file, "base = \"r\"\n[create]\npost-command = \"x\"\n").unwrap();
+    assert_eq!(source(&[], "base"), format!("TOML file {}", file.display()));
+    assert_eq!(
+        source(&[], "create.post-command"),
+        format!(
+            "TOML file {} (NOT trusted: will not run until `git loop trust`)",
+            file.display()
+        )
+    );
+    repo.git(["config", "loop.base", "g"]);
+    assert_eq!(
+        source(&[], "base"),
+        format!(
+            "git config loop.base in {}",
+            repo.root.join(".git/config").display()
+        )
+    );
+    assert_eq!(
+        source(&[("GIT_CONFIG_PARAMETERS", "'loop.base'='c'")], "base"),
+        "git config loop.base from the command line (git -c)"
+    );
+    assert_eq!(
+        source(&[("GIT_LOOP_BASE", "e")], "base"),
+        "environment GIT_LOOP_BASE"
     );
 }

@@ -1,6 +1,14 @@
+//! `git loop create`: the worktree, branch, manifest entry and ignore line
+//! (`.gitignore` or `.git/info/exclude`) it makes; the base (`--base`, the
+//! default branch); run-id and usage validation; refusals (an active
+//! duplicate, an existing branch, a bare or non-repository) and the
+//! rollback of a failed manifest write. Options with their own files:
+//! `--reuse` create_reuse.rs, `--fetch` create_fetch.rs, `--sparse`
+//! create_sparse.rs, copies create_copy.rs and create_reflink.rs.
+
 use std::fs;
 
-use crate::common::{TestRepo, manifest_with};
+use crate::common::{Run, TestRepo, json_message, manifest_with};
 
 #[test]
 fn create_makes_worktree_branch_entry_and_gitignore() {
@@ -406,62 +414,139 @@ fn post_checkout_hook_runs_as_git_worktree_add_runs_it() {
     assert!(repo.ids().contains(&"failing".to_owned()));
 }
 
+/// `create` says once, on stderr, that it edited `.gitignore`.
 #[test]
-fn reuse_returns_an_intact_active_run_and_changes_nothing() {
+fn create_says_when_it_appends_to_gitignore() {
     let repo = TestRepo::new();
-    let first = repo.run(["--json", "create", "agent", "--pattern", "p", "--reuse"]);
-    first.ok();
-    assert_eq!(first.json()["method"], "created");
-    let before = fs::read(repo.manifest_path()).unwrap();
-    fs::write(repo.wt("agent").join("progress"), "half done").unwrap();
-
-    let again = repo.run(["--json", "create", "agent", "--pattern", "p", "--reuse"]);
-    again.ok();
-    assert_eq!(again.json()["method"], "reused");
-    assert_eq!(again.json()["createdAt"], first.json()["createdAt"]);
-    assert_eq!(
-        fs::read(repo.manifest_path()).unwrap(),
-        before,
-        "nothing changed"
+    let first = repo.create("a");
+    assert!(
+        first
+            .stderr
+            .contains("added .loop-worktrees/ to .gitignore")
+            && first.stderr.contains("create.ignore-file"),
+        "{}",
+        first.stderr
     );
-    assert_eq!(
-        fs::read_to_string(repo.wt("agent").join("progress")).unwrap(),
-        "half done"
+    let second = repo.create("b");
+    assert!(!second.stderr.contains(".gitignore"), "{}", second.stderr);
+}
+
+/// `create.ignore-file = "info-exclude"` writes `.git/info/exclude` and
+/// leaves the work tree clean; each layer can set it.
+#[test]
+fn ignore_file_info_exclude_keeps_the_work_tree_clean() {
+    let repo = TestRepo::new();
+    repo.git(["config", "loop.createIgnoreFile", "info-exclude"]);
+    let run = repo.create("a");
+    assert!(run.stderr.contains("info/exclude"), "{}", run.stderr);
+    repo.create("b");
+    assert!(!repo.root.join(".gitignore").exists());
+    let exclude = fs::read_to_string(repo.root.join(".git/info/exclude")).unwrap();
+    assert_eq!(exclude.matches(".loop-worktrees/").count(), 1, "{exclude}");
+    assert_eq!(repo.git(["status", "--porcelain"]), "");
+
+    let v = repo.run(["--json", "config"]).json();
+    assert_eq!(v["create.ignore-file"]["value"], "info-exclude");
+    assert!(
+        v["create.ignore-file"]["source"]
+            .as_str()
+            .unwrap()
+            .contains("loop.createIgnoreFile")
     );
-    let human = repo.run(["create", "agent", "--pattern", "p", "--reuse"]);
-    human.ok();
-    assert_eq!(human.stdout.trim(), repo.wt("agent").display().to_string());
-    // Without --reuse it is still refused, and plain create JSON has no method.
-    repo.run(["create", "agent", "--pattern", "p"]).code(1);
-    let plain = repo.run(["--json", "create", "other", "--pattern", "p"]);
-    assert!(plain.json().get("method").is_none());
-
-    // Detached: not on loop/<id>, so not reused.
-    repo.git_in(&repo.wt("other"), ["checkout", "-q", "--detach"]);
-    let run = repo.run(["--json", "create", "other", "--pattern", "p", "--reuse"]);
+    fs::write(
+        repo.root.join(".git-loop.toml"),
+        "[create]\nignore-file = \"gitignore\"\n",
+    )
+    .unwrap();
+    let run = TestRepo::output(
+        repo.command()
+            .env("GIT_LOOP_CREATE_IGNORE_FILE", "nope")
+            .args(["--json", "config"]),
+    );
     run.code(1);
-    assert_eq!(run.json()["error"]["code"], "not-reusable");
-
-    // Directory gone: say so, and point at reconcile.
-    fs::remove_dir_all(repo.wt("agent")).unwrap();
-    let run = repo.run(["--json", "create", "agent", "--pattern", "p", "--reuse"]);
-    run.code(1);
-    assert_eq!(run.json()["error"]["code"], "worktree-missing");
-    assert!(run.stderr.contains("reconcile"), "{}", run.stderr);
-    assert_eq!(
-        repo.status_of("agent").as_deref(),
-        Some("active"),
-        "left for reconcile"
+    let message = json_message(&run);
+    assert!(
+        message.contains("GIT_LOOP_CREATE_IGNORE_FILE")
+            && message.contains("gitignore")
+            && message.contains("info-exclude"),
+        "{message}"
     );
 }
 
+/// `info/exclude` (or `info/`) as a symlink is never written through.
 #[test]
-fn reuse_never_adopts_another_clones_worktree() {
+fn info_exclude_symlink_is_refused() {
     let repo = TestRepo::new();
-    repo.foreign_worktree("x", "loop/x");
-    repo.write_manifest(&manifest_with(&[("x", "active", "2026-01-01T00:00:00Z")]));
-    let run = repo.run(["--json", "create", "x", "--pattern", "p", "--reuse"]);
+    repo.git(["config", "loop.createIgnoreFile", "info-exclude"]);
+    let outside = repo.base().join("outside");
+    fs::write(&outside, "keep\n").unwrap();
+    let exclude = repo.root.join(".git/info/exclude");
+    let _ = fs::remove_file(&exclude);
+    fs::create_dir_all(exclude.parent().unwrap()).unwrap();
+    std::os::unix::fs::symlink(&outside, &exclude).unwrap();
+    let run = repo.run(["--json", "create", "a", "--pattern", "p"]);
     run.code(1);
-    assert_eq!(run.json()["error"]["code"], "not-reusable");
-    assert!(repo.wt("x").join("README").exists());
+    assert_eq!(run.json()["error"]["code"], "unsafe-path");
+    assert_eq!(fs::read_to_string(&outside).unwrap(), "keep\n");
+    assert!(!repo.branch_exists("loop/a"));
+}
+
+fn base_of(run: &Run) -> String {
+    run.json()["baseBranch"].as_str().unwrap().to_owned()
+}
+
+/// Without `main`, the built-in default gives way to the repository's
+/// default branch — origin's HEAD, then `init.defaultBranch`, then `master`
+/// — and stderr says which.
+#[test]
+fn default_base_falls_back_to_the_repositorys_default_branch() {
+    let repo = TestRepo::new();
+    repo.git(["branch", "-m", "main", "master"]);
+    let run = repo.run(["--json", "create", "a", "--pattern", "p"]);
+    run.ok();
+    assert_eq!(base_of(&run), "master");
+    assert!(
+        run.stderr.contains("\"main\" does not exist") && run.stderr.contains("\"master\""),
+        "{}",
+        run.stderr
+    );
+
+    repo.git(["branch", "dev"]);
+    repo.git(["config", "init.defaultBranch", "dev"]);
+    let run = repo.run(["--json", "create", "b", "--pattern", "p"]);
+    run.ok();
+    assert_eq!(base_of(&run), "dev");
+    assert!(run.stderr.contains("init.defaultBranch"), "{}", run.stderr);
+
+    repo.git(["branch", "trunk"]);
+    repo.git(["update-ref", "refs/remotes/origin/trunk", "HEAD"]);
+    repo.git([
+        "symbolic-ref",
+        "refs/remotes/origin/HEAD",
+        "refs/remotes/origin/trunk",
+    ]);
+    let run = repo.run(["--json", "create", "c", "--pattern", "p"]);
+    run.ok();
+    assert_eq!(base_of(&run), "trunk");
+    assert!(run.stderr.contains("origin/HEAD"), "{}", run.stderr);
+
+    // A base that was asked for is never replaced.
+    repo.git(["config", "loop.base", "main"]);
+    let run = repo.run(["--json", "create", "d", "--pattern", "p"]);
+    run.code(1);
+    assert_eq!(run.json()["error"]["code"], "base-not-found");
+}
+
+/// `--base` that does not resolve: a plain message about `--base`, with no
+/// config layer in it.
+#[test]
+fn an_unknown_base_flag_gets_a_plain_message() {
+    let repo = TestRepo::new();
+    let run = repo.run(["--json", "create", "a", "--pattern", "p", "--base", "nope"]);
+    run.code(1);
+    assert_eq!(
+        json_message(&run),
+        "--base \"nope\" does not resolve to a commit in this repository"
+    );
+    assert!(!repo.loop_dir().exists());
 }

@@ -346,3 +346,48 @@ fn a_named_file_is_checked_where_the_hook_runs() {
     assert!(repo.wt("r2").join("setup.sh").is_file());
     assert_eq!(fs::read_to_string(&log).unwrap(), "trusted\n");
 }
+
+/// create's progress lines (what was created, what was copied) come before
+/// the post-command's output on the shared stderr, not after it.
+#[test]
+fn create_says_what_it_made_before_the_post_command_runs() {
+    let repo = TestRepo::new();
+    repo.git(["config", "loop.createPostCommand", "echo HOOK-SAYS-HI"]);
+    let run = repo.run(["create", "h", "--pattern", "p"]);
+    run.ok();
+    let created = run
+        .stderr
+        .find("created .loop-worktrees/h on branch loop/h")
+        .unwrap_or_else(|| panic!("{}", run.stderr));
+    let hook = run
+        .stderr
+        .find("HOOK-SAYS-HI")
+        .unwrap_or_else(|| panic!("{}", run.stderr));
+    assert!(created < hook, "{}", run.stderr);
+    assert!(
+        run.stdout.ends_with(".loop-worktrees/h\n"),
+        "{}",
+        run.stdout
+    );
+
+    // A failing post-command: created first, the hook, then the error.
+    repo.git([
+        "config",
+        "loop.createPostCommand",
+        "echo HOOK-FAILS; exit 3",
+    ]);
+    let run = repo.run(["create", "f", "--pattern", "p"]);
+    run.code(1);
+    let created = run.stderr.find("created .loop-worktrees/f").unwrap();
+    let hook = run.stderr.find("HOOK-FAILS").unwrap();
+    let error = run.stderr.find("git-loop: error:").unwrap();
+    assert!(created < hook && hook < error, "{}", run.stderr);
+
+    // --json and --quiet: no progress lines, the hook's output only.
+    for (flag, id) in [("--json", "j"), ("--quiet", "q")] {
+        let run = repo.run([flag, "create", id, "--pattern", "p"]);
+        run.code(1);
+        assert!(!run.stderr.contains("created "), "{}", run.stderr);
+        assert!(run.stderr.contains("HOOK-FAILS"), "{}", run.stderr);
+    }
+}

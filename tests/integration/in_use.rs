@@ -8,7 +8,7 @@ use std::process::{Child, Command, Stdio};
 
 use serde_json::Value;
 
-use crate::common::{BIN, JsonExt, TestRepo, hermetic};
+use crate::common::{BIN, JsonExt, TestRepo, hermetic, skipped};
 
 /// Processes a test started; each is killed and reaped when the test ends,
 /// passing or not.
@@ -48,13 +48,6 @@ impl Drop for Spawned {
             let _ = child.wait();
         }
     }
-}
-
-fn skipped<'a>(v: &'a Value, id: &str) -> &'a Value {
-    v.arr("skipped")
-        .iter()
-        .find(|s| s["id"] == id)
-        .unwrap_or_else(|| panic!("{id} not skipped: {v}"))
 }
 
 fn removed(v: &Value) -> Vec<&str> {

@@ -3,90 +3,11 @@
 //! worktree that holds nothing but git's files, and leave any other alone.
 
 use std::fs;
-use std::io::BufRead;
-use std::path::Path;
-use std::process::{Child, Stdio};
+use std::process::Stdio;
 
-use crate::common::TestRepo;
-
-/// A repository whose base commit has files in subdirectories (and a
-/// symlink), so a checkout and a removal have something to do.
-pub(crate) fn repo_with_tree() -> TestRepo {
-    let repo = TestRepo::new();
-    for (path, text) in [
-        ("src/main.rs", "fn main() {}\n"),
-        ("src/lib/a.rs", "pub fn a() {}\n"),
-        ("src/lib/b.rs", "pub fn b() {}\n"),
-        ("docs/guide.md", "# Guide\n"),
-    ] {
-        let file = repo.root.join(path);
-        fs::create_dir_all(file.parent().unwrap()).unwrap();
-        fs::write(file, text).unwrap();
-    }
-    std::os::unix::fs::symlink("guide.md", repo.root.join("docs/link.md")).unwrap();
-    repo.git(["add", "."]);
-    repo.git(["commit", "-q", "-m", "tree"]);
-    repo
-}
-
-/// Start git-loop with `envs`, and return once it printed `wait_for` on
-/// stderr (or panic if it exits first).
-pub(crate) fn spawn_until(
-    repo: &TestRepo,
-    envs: &[(&str, &str)],
-    args: &[&str],
-    wait_for: &str,
-) -> Child {
-    let mut cmd = repo.command();
-    cmd.envs(envs.iter().copied())
-        .args(args)
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped());
-    let mut child = cmd.spawn().unwrap();
-    let stderr = child.stderr.take().unwrap();
-    let mut lines = std::io::BufReader::new(stderr).lines();
-    let reached = lines
-        .by_ref()
-        .map_while(Result::ok)
-        .any(|line| line.contains(wait_for));
-    if !reached {
-        let _ = child.kill();
-        let _ = child.wait();
-        panic!("exited before printing {wait_for:?}");
-    }
-    // Keep draining stderr so the child never blocks on a full pipe.
-    std::thread::spawn(move || for _ in lines {});
-    child
-}
-
-pub(crate) fn kill(child: &Child, sig: &str) {
-    let status = std::process::Command::new("kill")
-        .args([&format!("-{sig}"), &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(status.success());
-}
-
-/// Nothing of the create of `id` is left: directory, registration, branch,
-/// manifest entry.
-pub(crate) fn assert_rolled_back(repo: &TestRepo, id: &str) {
-    assert!(
-        repo.wt(id).symlink_metadata().is_err(),
-        "{id}'s directory is left"
-    );
-    assert!(
-        !repo.registered().contains(&repo.wt(id)),
-        "{id} is still registered"
-    );
-    assert!(
-        !repo.branch_exists(&format!("loop/{id}")),
-        "loop/{id} is left"
-    );
-    if repo.manifest_path().exists() {
-        assert!(!repo.ids().contains(&id.to_owned()), "{id} was recorded");
-    }
-    assert!(!repo.mutex_path().exists(), "a mutex was left");
-}
+use crate::common::{
+    TestRepo, assert_rolled_back, kill, make_executable, repo_with_tree, spawn_until,
+};
 
 #[test]
 fn sigterm_between_add_no_checkout_and_checkout_rolls_the_create_back() {
@@ -190,11 +111,6 @@ fn sigterm_while_git_runs_waits_for_it_then_rolls_back() {
         );
         assert_rolled_back(&repo, "x");
     }
-}
-
-pub(crate) fn make_executable(path: &Path) {
-    use std::os::unix::fs::PermissionsExt;
-    fs::set_permissions(path, fs::Permissions::from_mode(0o755)).unwrap();
 }
 
 /// `git worktree add --no-checkout -b loop/<id>`, as an interrupted create

@@ -1,54 +1,83 @@
-//! Integration tests: the built binary against temporary repositories.
+//! Integration tests: the built binary against temporary repositories, and
+//! the library entry `git_loop::run` called in-process (library.rs).
+//!
+//! Where things are: helpers in `common/` (the hermetic `TestRepo` fixture,
+//! git, process and file helpers; its module doc lists them). Tests are
+//! grouped by behaviour: first one file per command (`create*.rs` for create
+//! and its options), then the promises that hold across commands (work is
+//! never destroyed, crashes and signals leave a state the next command
+//! accepts, concurrent runs lose nothing), then agents, the shell, and the
+//! file formats and code shape. A new test goes in the file of the command
+//! whose behaviour it pins; a test of a promise across commands (work kept, a
+//! crash, a signal, a race) in that promise's file. Name it after the
+//! behaviour it pins, not the bug or the review that found it. Add a file
+//! only for a new command or concept, in its group below. A helper a second
+//! file needs moves to `common/`. Tests that cannot run everywhere are
+//! `#[ignore = "why"]` and run by `scripts/test` (`-- --ignored`); none
+//! passes by skipping.
 
 mod common;
 
-mod adopt;
-mod branches;
-mod claude_hook;
-mod cleanup;
-mod colour;
-mod concurrency;
-mod config;
-mod conflicts;
-mod copy;
-mod create;
-mod docs_sync;
-mod fresh_base;
-mod frictions;
-mod frictions_removal;
-mod frictions_usage;
-mod hooks;
-mod hostile_input;
-mod hostile_more;
-mod hostile_new;
-mod human;
-mod in_use;
-mod interrupts;
+// Commands, one file each (a few options with their own).
+mod branches; // branches and --delete-merged
+mod cleanup; // cleanup: selection, skips and their reasons, merged branches
+mod config; // configuration layers and their precedence, invalid values
+mod config_files; // hostile configuration files: symlinks, FIFOs, huge files
+mod conflicts; // conflicts between runs and with the base
+mod create; // create: worktree, branch, entry, ignore line, base, validation
+mod create_copy; // create.copy: untracked and ignored files copied in
+mod create_fetch; // create --fetch / create.fetch and a base behind its upstream
+mod create_reflink; // copy-on-write copies, .worktreeinclude (XFS/ext4 images)
+mod create_reuse; // create --reuse: an active run returned, a leftover branch adopted
+mod create_sparse; // create --sparse and git's parallel checkout
+mod escaping;
+mod hooks; // hooks (post-command, pre-command) and trust
+mod list; // list and list --long
+mod log; // log and the event log
+mod mark; // mark <id> <status>
+mod merge_proofs; // what is not proof of a merge: the branch is kept
+mod merged; // merge detection: ancestor, rebase, squash (list, mark, cleanup, branches)
+mod output; // colour, summaries, --quiet, --json purity, closed stdout
+mod path; // path <id>
+mod pool; // the warm pool: pool, create from a member, cleanup --recycle
+mod reconcile; // reconcile: dropped entries, orphans, summary
+mod reconcile_adopt; // reconcile --adopt: an orphan becomes an active run
+mod remove; // remove <id>...: named runs under cleanup's rules
+mod restore; // restore <id>: a salvaged run back as it was
+mod run; // run <id> -- <command>
+mod salvage; // remove/cleanup --salvage: the salvage ref, then the removal // control and bidi characters, non-UTF-8 paths
+
+// Safety: work is never destroyed.
+mod in_use; // a worktree a process works in is never removed under it
 mod kernel;
-mod layout;
-mod list_long;
-mod locks;
-mod manifest;
-mod mark;
-mod mcp;
-mod merged;
-mod mutex;
-mod promise;
-mod promise_proofs;
-mod promise_removal;
-mod promise_salvage;
-mod promise_signals;
-mod properties;
-mod read;
-mod reconcile;
-mod reflink;
-mod reliability;
-mod remove;
-mod restore;
-mod reuse_branch;
-mod salvage;
-mod schema;
-mod shell;
-mod sparse;
-mod storm;
-mod warm_pool;
+mod read_only; // read commands take no mutex and write nothing
+mod safety; // what removal must see: hidden changes, unreachable commits, nested repos // every destroying call site goes through src/safety/; the trash
+
+// Crashes and interrupts.
+mod crash; // kill -9 at every crash point, failed manifest writes
+mod ctrl_c; // Ctrl-C through `git loop` (git forwarding the signal)
+mod interrupts; // SIGTERM during create; half-made and half-deleted worktrees
+mod salvage_interrupts; // SIGINT at every point of a salvage removal
+
+// Concurrency.
+mod concurrency; // parallel creates, marks racing cleanups, stress runs
+mod locks; // the ops lock and lock files a clone brought as symlinks
+mod mutex; // the manifest mutex: stale, live, timeouts, signals
+mod storm; // a long mixed run with every destroying step (and the trash)
+
+// Agents.
+mod claude_hook; // git loop claude-hook create|remove
+mod mcp; // git loop mcp: JSON-RPC over stdio, the Python SDK client
+
+// Shell.
+mod shell; // completion through git's own (bash, zsh, fish), man pages, generated files
+
+// Formats, properties and the code's shape.
+mod docs_sync; // README, docs/, man pages and --help checked against the code
+mod layout; // module shape: no import cycles, file sizes
+mod manifest; // malformed and symlinked manifests are refused, never rewritten
+mod properties; // property tests: run ids, cutoffs, the manifest parser
+mod schema; // the JSON Schemas, and every --json document checked against them
+
+// The library entry, in-process.
+mod library; // git_loop::run with writers: help, usage errors, list --json

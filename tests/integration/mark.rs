@@ -1,3 +1,6 @@
+//! `git loop mark <id> <status>`: each status set, the entry kept; unknown
+//! ids and statuses refused.
+
 use std::fs;
 
 use crate::common::TestRepo;

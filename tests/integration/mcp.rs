@@ -8,7 +8,9 @@ use std::process::{Child, ChildStdin, ChildStdout, Stdio};
 
 use serde_json::{Value, json};
 
-use crate::common::{JsonExt, TestRepo};
+use std::fs;
+
+use crate::common::{JsonExt, TestRepo, snapshot};
 
 struct Server {
     child: Child,
@@ -353,4 +355,69 @@ asyncio.run(main())
     );
     assert_eq!(report["missing"][0], true);
     assert_eq!(report["missing"][1]["error"]["code"], "unknown-id");
+}
+
+/// The MCP server against hostile lines: JSON nested far deeper than any
+/// parser's stack (arrays, and objects inside a call's arguments), a long
+/// line of whitespace-free junk, and a call whose `repo` is not a
+/// repository or is an option-like name. Each gets an error reply, the
+/// server lives on (a `ping` after them is answered) and nothing is
+/// written in the repository.
+#[test]
+fn mcp_survives_deep_nesting_and_foreign_repos() {
+    use std::io::{BufRead, Write};
+    let repo = TestRepo::new();
+    let not_repo = repo.base().join("plain");
+    fs::create_dir(&not_repo).unwrap();
+    let before = snapshot(&repo.root);
+    let deep = 500_000;
+    let nested_args = format!(
+        r#"{{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{{"name":"list","arguments":{{"status":{}1{}}}}}}}"#,
+        "{\"a\":".repeat(deep),
+        "}".repeat(deep)
+    );
+    let lines = vec![
+        "[".repeat(deep * 2),
+        format!(r#"{{"jsonrpc":"2.0","id":2,"method":{}"#, "[".repeat(deep)),
+        nested_args,
+        format!(
+            r#"{{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{{"name":"list","arguments":{{"repo":{}}}}}}}"#,
+            serde_json::to_string(not_repo.to_str().unwrap()).unwrap()
+        ),
+        r#"{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"create","arguments":{"repo":"--help","run_id":"a","pattern":"p"}}}"#.to_owned(),
+        r#"{"jsonrpc":"2.0","id":6,"method":"ping"}"#.to_owned(),
+    ];
+    let mut child = repo
+        .command()
+        .arg("mcp")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || {
+        for line in lines {
+            let _ = writeln!(stdin, "{line}");
+        }
+    });
+    let stdout = std::io::BufReader::new(child.stdout.take().unwrap());
+    let replies: Vec<serde_json::Value> = stdout
+        .lines()
+        .map(|l| serde_json::from_str(&l.unwrap()).unwrap())
+        .collect();
+    writer.join().unwrap();
+    let status = child.wait().unwrap();
+    assert!(status.success(), "{status:?} {replies:?}");
+    assert_eq!(replies.len(), 6, "{replies:?}");
+    assert_eq!(replies[5]["id"], 6, "{replies:?}");
+    assert!(replies[5]["result"].is_object(), "{replies:?}");
+    for r in &replies[..2] {
+        assert_eq!(r["error"]["code"], -32700, "{r}");
+    }
+    assert!(replies[2].get("error").is_some() || replies[2]["result"]["isError"] == true);
+    for r in &replies[3..5] {
+        assert_eq!(r["result"]["isError"], true, "{r}");
+    }
+    assert_eq!(snapshot(&repo.root), before);
 }

@@ -6,28 +6,10 @@
 //! `branches --delete-merged` all use that answer.
 
 use std::fs;
-use std::path::Path;
 
 use serde_json::{Value, json};
 
-use crate::common::{JsonExt, TestRepo};
-
-fn git_in(repo: &TestRepo, dir: &Path, args: &[&str]) -> String {
-    let out = repo.git_in(dir, args);
-    assert!(
-        out.status.success(),
-        "git {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
-}
-
-/// Commit `file` with `content` in `dir`.
-fn commit(repo: &TestRepo, dir: &Path, file: &str, content: &str) {
-    fs::write(dir.join(file), content).unwrap();
-    git_in(repo, dir, &["add", file]);
-    git_in(repo, dir, &["commit", "-q", "-m", file]);
-}
+use crate::common::{JsonExt, TestRepo, commit, git_ok};
 
 /// A run with two commits of its own (files `<id>-1`, `<id>-2`).
 fn run_with_work(repo: &TestRepo, id: &str) {
@@ -90,7 +72,7 @@ fn list_long_tells_ancestor_squash_rebase_unmerged_and_empty_apart() {
     let repo = five_runs();
     let heads_before = repo.git(["for-each-ref"]);
     let objects_before = repo.git(["count-objects", "-v"]);
-    let status_before = git_in(&repo, &repo.wt("unmerged"), &["status", "--porcelain"]);
+    let status_before = git_ok(&repo, &repo.wt("unmerged"), &["status", "--porcelain"]);
     let doc = long(&repo);
     assert_eq!(
         merged_fields(&doc, "ff"),
@@ -121,7 +103,7 @@ fn list_long_tells_ancestor_squash_rebase_unmerged_and_empty_apart() {
     assert_eq!(repo.git(["for-each-ref"]), heads_before);
     assert_eq!(repo.git(["count-objects", "-v"]), objects_before);
     assert_eq!(
-        git_in(&repo, &repo.wt("unmerged"), &["status", "--porcelain"]),
+        git_ok(&repo, &repo.wt("unmerged"), &["status", "--porcelain"]),
         status_before
     );
     // Git agrees: the squashed one merges to main's own tree.

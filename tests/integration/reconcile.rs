@@ -1,3 +1,9 @@
+//! `git loop reconcile`: entries whose directory is gone are dropped,
+//! orphans reported and removed only when named (or old enough), dirty or
+//! locked ones kept, plain directories and symlinks left alone; its summary
+//! and hints. `--adopt`: reconcile_adopt.rs; the last reference to commits
+//! of a deleted detached worktree: safety.rs.
+
 use std::fs;
 
 use crate::common::{JsonExt, TestRepo};
@@ -221,4 +227,71 @@ fn an_old_orphan_is_removed_with_the_default_min_age() {
     run.ok();
     assert_eq!(run.json()["removedOrphans"][0]["id"], "old");
     assert!(!repo.wt("old").exists());
+}
+
+#[test]
+fn reconcile_summary_reads_well_in_a_dry_run_and_hints_only_when_useful() {
+    let repo = TestRepo::new();
+    repo.create("x");
+    repo.git(["worktree", "add", "-q", ".loop-worktrees/stray", "-b", "s"]);
+    fs::remove_dir_all(repo.wt("x")).unwrap();
+    let dry = repo.run(["reconcile", "--dry-run"]);
+    dry.ok();
+    assert!(
+        dry.stderr
+            .contains("1 orphan, would drop 1, would remove 0 orphans, skipped 0"),
+        "{}",
+        dry.stderr
+    );
+    assert!(dry.stderr.contains("hint: remove an orphan"));
+    // A named orphan that is too young: its reason says what to do; the
+    // hint does not repeat the command just run.
+    let named = repo.run(["reconcile", "--remove-orphan", "stray"]);
+    named.ok();
+    assert!(named.stdout.contains("too young"), "{}", named.stdout);
+    assert!(!named.stderr.contains("hint:"), "{}", named.stderr);
+    assert!(
+        named.stderr.contains("dropped 1, removed 0 orphans"),
+        "{}",
+        named.stderr
+    );
+}
+
+#[test]
+fn reconcile_reports_a_plain_directory_and_a_symlink_it_leaves_alone() {
+    let repo = TestRepo::new();
+    repo.create("x");
+    fs::create_dir(repo.loop_dir().join("plain")).unwrap();
+    fs::write(repo.loop_dir().join("plain/keep"), "mine").unwrap();
+    std::os::unix::fs::symlink(repo.base(), repo.loop_dir().join("link")).unwrap();
+    let v = repo.run(["--json", "reconcile"]).json();
+    let skipped: Vec<(&str, &str)> = v["skipped"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| (s["id"].as_str().unwrap(), s["code"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        skipped,
+        [("link", "foreign-clone"), ("plain", "foreign-clone")],
+        "{v}"
+    );
+    assert!(repo.loop_dir().join("plain/keep").exists());
+    assert!(repo.loop_dir().join("link").symlink_metadata().is_ok());
+    let human = repo.run(["reconcile"]);
+    assert!(
+        human
+            .stdout
+            .contains("skipped plain: a directory that is neither")
+    );
+    // Not a change: nothing is logged for them.
+    let log = repo.run(["--json", "log"]).json();
+    assert!(
+        log["events"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|e| e["event"] != "skip"),
+        "{log}"
+    );
 }

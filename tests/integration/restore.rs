@@ -5,8 +5,8 @@
 
 use std::fs;
 
-use crate::common::{JsonExt, TestRepo};
-use crate::salvage::{make_dirty, snapshot};
+use crate::common::{JsonExt, TestRepo, git_line, manifest_with};
+use crate::common::{make_dirty, snapshot};
 
 fn porcelain(repo: &TestRepo, id: &str) -> String {
     let out = repo.git_in(
@@ -107,4 +107,87 @@ fn restore_refuses_an_existing_run_or_a_missing_salvage() {
     );
     assert_eq!(fs::read(repo.manifest_path()).unwrap(), manifest_now);
     assert_ne!(manifest_now, manifest);
+}
+
+/// `restore` of a run whose branch `loop/<id>` is checked out in another
+/// worktree (here the main one) is refused, and changes nothing: no
+/// worktree, no manifest entry, the salvage ref kept, the other worktree's
+/// files untouched.
+#[test]
+fn restore_refuses_while_the_branch_is_checked_out_elsewhere() {
+    let repo = TestRepo::new();
+    repo.create("x").ok();
+    fs::write(repo.wt("x").join("wip"), "unsaved work\n").unwrap();
+    repo.run(["mark", "x", "rejected"]).ok();
+    repo.run(["remove", "--salvage", "x"]).ok();
+    let salvage = git_line(&repo, &repo.root, &["rev-parse", "refs/loop/salvage/x"]);
+    git_line(&repo, &repo.root, &["checkout", "-q", "loop/x"]);
+    fs::write(repo.root.join("README"), "main worktree edit\n").unwrap();
+    let manifest = fs::read(repo.manifest_path()).unwrap();
+    let run = repo.run(["--json", "restore", "x"]);
+    assert_ne!(run.code, 0, "{}", run.stdout);
+    assert!(!repo.wt("x").exists());
+    assert_eq!(fs::read(repo.manifest_path()).unwrap(), manifest);
+    assert_eq!(
+        git_line(&repo, &repo.root, &["rev-parse", "refs/loop/salvage/x"]),
+        salvage
+    );
+    assert_eq!(
+        fs::read_to_string(repo.root.join("README")).unwrap(),
+        "main worktree edit\n"
+    );
+    assert!(!repo.root.join("wip").exists());
+}
+
+/// `restore` when the manifest still holds an *active* entry for the id
+/// whose worktree is gone (rm -rf, never reconciled): the run comes back,
+/// with one entry for the id, and the salvaged file.
+#[test]
+fn restore_over_an_active_entry_whose_worktree_is_gone() {
+    let repo = TestRepo::new();
+    repo.create("x").ok();
+    fs::write(repo.wt("x").join("wip"), "unsaved work\n").unwrap();
+    repo.run(["mark", "x", "rejected"]).ok();
+    repo.run(["remove", "--salvage", "x"]).ok();
+    repo.write_manifest(&manifest_with(&[("x", "active", "2026-11-30T14:44:32Z")]));
+    assert_eq!(repo.status_of("x").as_deref(), Some("active"));
+    repo.run(["--json", "restore", "x"]).ok();
+    assert_eq!(
+        fs::read_to_string(repo.wt("x").join("wip")).unwrap(),
+        "unsaved work\n"
+    );
+    assert_eq!(repo.ids(), vec!["x".to_owned()]);
+    assert_eq!(repo.status_of("x").as_deref(), Some("active"));
+}
+
+/// A salvage ref whose message records an entry the manifest's validation
+/// refuses (an empty base): restore must not write it into the manifest
+/// (a manifest that fails validation stops every later command).
+#[test]
+fn restore_never_writes_an_entry_that_fails_validation() {
+    let repo = TestRepo::new();
+    let entry = r#"{"id":"x","path":".loop-worktrees/x","branch":"loop/x","baseBranch":"","pattern":"","createdAt":"2026-11-30T14:44:32Z","status":"merged"}"#;
+    let message = format!("salvage x\n\n{entry}\n");
+    let index = repo.git(["commit-tree", "HEAD^{tree}", "-m", "index"]);
+    let commit = repo
+        .git([
+            "commit-tree",
+            "HEAD^{tree}",
+            "-p",
+            "HEAD",
+            "-p",
+            index.trim(),
+            "-m",
+            &message,
+        ])
+        .trim()
+        .to_owned();
+    repo.git(["update-ref", "refs/loop/salvage/x", &commit]);
+    repo.run(["restore", "x"]).ok();
+    repo.run(["list"]).ok();
+    let m = repo.manifest();
+    let e = &m["worktrees"][0];
+    assert_eq!(e["id"], "x");
+    assert_ne!(e["baseBranch"], "", "{m}");
+    assert_ne!(e["pattern"], "", "{m}");
 }

@@ -5,77 +5,8 @@
 
 use std::collections::BTreeMap;
 use std::fs;
-use std::os::unix::fs::PermissionsExt;
-use std::path::Path;
 
-use crate::common::{JsonExt, TestRepo};
-
-/// A worktree with every kind of change: modified (unstaged), staged,
-/// staged then modified again, untracked, an executable, a symlink, an
-/// empty file, a deletion, and an ignored file.
-pub fn make_dirty(repo: &TestRepo, id: &str) {
-    let wt = repo.wt(id);
-    fs::write(wt.join(".gitignore"), "*.log\n").unwrap();
-    fs::write(wt.join("tracked.txt"), "one\n").unwrap();
-    fs::write(wt.join("gone.txt"), "bye\n").unwrap();
-    repo.git_in(&wt, ["add", ".gitignore", "tracked.txt", "gone.txt"]);
-    repo.git_in(&wt, ["commit", "-q", "-m", "run work"]);
-    fs::write(wt.join("README"), "hello\nchanged, not staged\n").unwrap();
-    fs::write(wt.join("tracked.txt"), "one\nstaged\n").unwrap();
-    repo.git_in(&wt, ["add", "tracked.txt"]);
-    fs::write(wt.join("tracked.txt"), "one\nstaged\nthen more\n").unwrap();
-    fs::write(wt.join("new-staged.txt"), "staged new\n").unwrap();
-    repo.git_in(&wt, ["add", "new-staged.txt"]);
-    fs::remove_file(wt.join("gone.txt")).unwrap();
-    fs::create_dir_all(wt.join("dir/sub")).unwrap();
-    fs::write(wt.join("dir/sub/untracked.rs"), "fn main() {}\n").unwrap();
-    fs::write(wt.join("run.sh"), "#!/bin/sh\necho hi\n").unwrap();
-    fs::set_permissions(wt.join("run.sh"), fs::Permissions::from_mode(0o755)).unwrap();
-    std::os::unix::fs::symlink("dir/sub/untracked.rs", wt.join("link")).unwrap();
-    fs::write(wt.join("empty"), "").unwrap();
-    fs::write(wt.join("build.log"), "ignored output\n").unwrap();
-}
-
-/// Every non-ignored file of a worktree: path -> (mode, bytes or link target).
-pub fn snapshot(dir: &Path) -> BTreeMap<String, (String, Vec<u8>)> {
-    fn walk(dir: &Path, rel: &str, out: &mut BTreeMap<String, (String, Vec<u8>)>) {
-        for entry in fs::read_dir(dir.join(rel)).unwrap() {
-            let entry = entry.unwrap();
-            let name = entry.file_name().into_string().unwrap();
-            if rel.is_empty() && name == ".git" || name.ends_with(".log") {
-                continue;
-            }
-            let path = if rel.is_empty() {
-                name
-            } else {
-                format!("{rel}/{name}")
-            };
-            let meta = entry.path().symlink_metadata().unwrap();
-            if meta.is_dir() {
-                walk(dir, &path, out);
-            } else if meta.file_type().is_symlink() {
-                let target = fs::read_link(entry.path()).unwrap();
-                out.insert(
-                    path,
-                    (
-                        "120000".into(),
-                        target.into_os_string().into_encoded_bytes(),
-                    ),
-                );
-            } else {
-                let mode = if meta.permissions().mode() & 0o100 != 0 {
-                    "100755"
-                } else {
-                    "100644"
-                };
-                out.insert(path, (mode.into(), fs::read(entry.path()).unwrap()));
-            }
-        }
-    }
-    let mut out = BTreeMap::new();
-    walk(dir, "", &mut out);
-    out
-}
+use crate::common::{JsonExt, TestRepo, git_line, git_ok, make_dirty, snapshot};
 
 /// The tree of `rev`, in the same shape, read with git.
 fn tree_of(repo: &TestRepo, rev: &str) -> BTreeMap<String, (String, Vec<u8>)> {
@@ -230,13 +161,13 @@ fn a_failed_salvage_write_removes_nothing() {
 /// killed with SIGKILL, so no handler of its own runs.
 fn crash_at(repo: &TestRepo, point: &str) {
     let pause = format!("{point}:pause");
-    let mut child = crate::interrupts::spawn_until(
+    let mut child = crate::common::spawn_until(
         repo,
         &[("GIT_LOOP_TEST_CRASH", pause.as_str())],
         &["remove", "--salvage", "d"],
         &format!("paused at {point}"),
     );
-    crate::interrupts::kill(&child, "KILL");
+    crate::common::kill(&child, "KILL");
     let status = child.wait().unwrap();
     assert!(!status.success(), "did not die at {point}: {status:?}");
 }
@@ -343,4 +274,94 @@ fn a_write_after_the_check_keeps_the_worktree_as_it_was() {
     let head = repo.git_in(&repo.wt("d"), ["symbolic-ref", "HEAD"]).stdout;
     assert_eq!(String::from_utf8(head).unwrap().trim(), "refs/heads/loop/d");
     assert_eq!(repo.ids(), ["d"]);
+}
+
+/// A salvage of run `x` that was never restored, then a *different* run
+/// `x` (re-created with `--reuse` on the kept branch, later) salvaged in its
+/// turn: the first salvage must not be overwritten (it would stay only in
+/// the reflog, unreachable, for gc to prune). The second run is kept as it
+/// is, skipped with its own code, and the first salvage stays restorable.
+#[test]
+fn a_salvage_of_an_older_run_is_never_overwritten_by_another_run() {
+    let repo = TestRepo::new();
+    repo.create("x").ok();
+    fs::write(repo.wt("x").join("first"), "first run's work\n").unwrap();
+    repo.run(["mark", "x", "rejected"]).ok();
+    repo.run(["remove", "--salvage", "x"]).ok();
+    let first = git_line(&repo, &repo.root, &["rev-parse", "refs/loop/salvage/x"]);
+    repo.command();
+    let mut cmd = repo.command();
+    cmd.env("GIT_LOOP_TEST_NOW", "2030-01-01T00:00:00Z").args([
+        "create",
+        "x",
+        "--pattern",
+        "p",
+        "--reuse",
+    ]);
+    crate::common::TestRepo::output(&mut cmd).ok();
+    fs::write(repo.wt("x").join("second"), "second run's work\n").unwrap();
+    repo.run(["mark", "x", "rejected"]).ok();
+    let run = repo.run(["--json", "remove", "--salvage", "x"]);
+    assert_eq!(
+        git_line(&repo, &repo.root, &["rev-parse", "refs/loop/salvage/x"]),
+        first,
+        "{}",
+        run.stdout
+    );
+    assert_eq!(
+        fs::read_to_string(repo.wt("x").join("second")).unwrap(),
+        "second run's work\n"
+    );
+    assert!(run.stdout.contains("untracked"), "{}", run.stdout);
+}
+
+/// The same run, restored and salvaged again, replaces its own salvage.
+#[test]
+fn a_restored_run_salvaged_again_replaces_its_own_salvage() {
+    let repo = TestRepo::new();
+    repo.create("x").ok();
+    fs::write(repo.wt("x").join("work"), "one\n").unwrap();
+    repo.run(["mark", "x", "rejected"]).ok();
+    repo.run(["remove", "--salvage", "x"]).ok();
+    let first = git_line(&repo, &repo.root, &["rev-parse", "refs/loop/salvage/x"]);
+    repo.run(["restore", "x"]).ok();
+    fs::write(repo.wt("x").join("work"), "two\n").unwrap();
+    repo.run(["mark", "x", "rejected"]).ok();
+    repo.run(["remove", "--salvage", "x"]).ok();
+    assert!(!repo.wt("x").exists());
+    let second = git_line(&repo, &repo.root, &["rev-parse", "refs/loop/salvage/x"]);
+    assert_ne!(first, second);
+    let work = git_line(&repo, &repo.root, &["show", "refs/loop/salvage/x:work"]);
+    assert_eq!(work, "two");
+}
+
+/// Salvage against conversions and odd names: with `core.autocrlf` a CRLF
+/// file is saved converted, so the saved tree is not the files — the
+/// salvage must refuse and keep the worktree byte for byte; files named
+/// like git options are saved and restored as they are.
+#[test]
+fn salvage_refuses_a_converting_add_and_keeps_option_like_names() {
+    let repo = TestRepo::new();
+    repo.create("crlf");
+    let wt = repo.wt("crlf");
+    fs::write(wt.join("win.txt"), "a\r\nb\r\n").unwrap();
+    git_ok(&repo, &wt, &["config", "core.autocrlf", "true"]);
+    repo.run(["mark", "crlf", "rejected"]).ok();
+    let run = repo.run(["remove", "--salvage", "crlf"]);
+    eprintln!("{}{}", run.stdout, run.stderr);
+    assert_eq!(fs::read(wt.join("win.txt")).unwrap(), b"a\r\nb\r\n");
+    git_ok(&repo, &wt, &["config", "core.autocrlf", "false"]);
+
+    repo.create("opts");
+    let wt = repo.wt("opts");
+    for name in ["--force", "-A", ":(glob)*", "-"] {
+        fs::write(wt.join(name), name).unwrap();
+    }
+    repo.run(["mark", "opts", "rejected"]).ok();
+    repo.run(["remove", "--salvage", "opts"]).ok();
+    assert!(!wt.exists());
+    repo.run(["restore", "opts"]).ok();
+    for name in ["--force", "-A", ":(glob)*", "-"] {
+        assert_eq!(fs::read_to_string(wt.join(name)).unwrap(), name);
+    }
 }

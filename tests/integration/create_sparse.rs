@@ -6,7 +6,7 @@
 use std::fs;
 use std::path::Path;
 
-use crate::common::TestRepo;
+use crate::common::{TestRepo, git_ok};
 
 /// A repository with `a/`, `a/deep/`, `b/`, `c/` and files at the top.
 fn tree() -> TestRepo {
@@ -32,16 +32,6 @@ fn top_level(dir: &Path) -> Vec<String> {
     names
 }
 
-fn git_out(repo: &TestRepo, dir: &Path, args: &[&str]) -> String {
-    let out = repo.git_in(dir, args);
-    assert!(
-        out.status.success(),
-        "git {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
-}
-
 #[test]
 fn a_sparse_main_worktree_gives_new_runs_its_patterns() {
     let repo = tree();
@@ -53,16 +43,16 @@ fn a_sparse_main_worktree_gives_new_runs_its_patterns() {
     assert_eq!(top_level(&wt), ["README", "a", "b", "top.txt"]);
     assert!(wt.join("a/deep/f").exists());
     assert_eq!(
-        git_out(&repo, &wt, &["sparse-checkout", "list"]),
-        git_out(&repo, &repo.root, &["sparse-checkout", "list"])
+        git_ok(&repo, &wt, &["sparse-checkout", "list"]),
+        git_ok(&repo, &repo.root, &["sparse-checkout", "list"])
     );
     assert_eq!(
-        git_out(&repo, &wt, &["config", "--get", "core.sparseCheckoutCone"]),
+        git_ok(&repo, &wt, &["config", "--get", "core.sparseCheckoutCone"]),
         "true\n"
     );
     // The whole tree is still in the branch: only the checkout is sparse.
-    assert!(git_out(&repo, &wt, &["ls-files"]).contains("c/f"));
-    assert_eq!(git_out(&repo, &wt, &["status", "--porcelain"]), "");
+    assert!(git_ok(&repo, &wt, &["ls-files"]).contains("c/f"));
+    assert_eq!(git_ok(&repo, &wt, &["status", "--porcelain"]), "");
 }
 
 #[test]
@@ -79,12 +69,12 @@ fn create_sparse_checks_out_only_the_given_directories() {
     assert!(wt.join("b/f").exists());
     assert!(!wt.join("c").exists());
     assert_eq!(
-        git_out(&repo, &wt, &["sparse-checkout", "list"]),
+        git_ok(&repo, &wt, &["sparse-checkout", "list"]),
         "a/deep\nb\n"
     );
-    assert_eq!(git_out(&repo, &wt, &["status", "--porcelain"]), "");
+    assert_eq!(git_ok(&repo, &wt, &["status", "--porcelain"]), "");
     assert_eq!(
-        git_out(&repo, &wt, &["rev-parse", "--abbrev-ref", "HEAD"]),
+        git_ok(&repo, &wt, &["rev-parse", "--abbrev-ref", "HEAD"]),
         "loop/r1\n"
     );
     // The main worktree and other runs are not sparse.
@@ -164,13 +154,14 @@ fn spawned_workers(repo: &TestRepo, id: &str, extra: &[&str]) -> bool {
 
 #[test]
 fn the_checkout_runs_with_checkout_workers_unless_git_config_sets_them() {
+    // On one core `checkout.workers=0` means one worker, so no parallel
+    // checkout to see: that machine cannot run this test, and it says so.
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    if cores < 2 {
-        eprintln!(
-            "skipped: one core, so checkout.workers=0 means one worker (no parallel checkout)"
-        );
-        return;
-    }
+    assert!(
+        cores >= 2,
+        "this test needs two cores or more (found {cores}): on one, \
+         checkout.workers=0 means one worker and no parallel checkout"
+    );
     let repo = many_files();
     assert!(spawned_workers(&repo, "plain", &[]), "worktree add");
     // The split add (`--sparse` takes it): `reset --hard` gets them too.

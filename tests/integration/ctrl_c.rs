@@ -1,6 +1,6 @@
-//! Signals as git-loop really gets them, and processes it really shares its
-//! worktrees with: Ctrl-C through `git loop` (git the parent, forwarding the
-//! signal), and a process working in a worktree through a bind mount.
+//! Signals as git-loop really gets them: Ctrl-C through `git loop` (git the
+//! parent, forwarding the signal to the process group) rolls a create back
+//! at every point, and a second Ctrl-C still exits at once.
 
 use std::fs;
 use std::io::{BufRead, Read};
@@ -9,7 +9,7 @@ use std::path::Path;
 use std::process::{Child, Command, Stdio};
 
 use crate::common::{BIN, TestRepo, hermetic};
-use crate::interrupts::{assert_rolled_back, make_executable, repo_with_tree};
+use crate::common::{assert_rolled_back, make_executable, repo_with_tree};
 
 /// `git loop <args>` as a terminal runs it: git the parent of git-loop (the
 /// built binary's directory first on PATH), both in a process group of

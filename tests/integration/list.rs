@@ -1,8 +1,10 @@
-//! `git loop list --long`: uncommitted work, ahead/behind, merged.
+//! `git loop list` and `list --long`: entries with `present`, filtered by
+//! status; nothing printed (and said so on stderr) or created without runs;
+//! uncommitted work, ahead/behind, merged and locked in the long listing.
 
 use std::fs;
 
-use crate::common::TestRepo;
+use crate::common::{JsonExt, TestRepo};
 
 fn commit_in(repo: &TestRepo, dir: &std::path::Path, file: &str) {
     fs::write(dir.join(file), file).unwrap();
@@ -124,4 +126,86 @@ fn long_listing_reports_state_ahead_behind_and_merged() {
     // Without --long, the JSON shape is unchanged.
     let plain = repo.run(["--json", "list"]).json();
     assert!(plain["worktrees"][0].get("dirty").is_none());
+}
+
+/// An empty `list` says so on stderr; stdout stays empty.
+#[test]
+fn an_empty_list_says_so_on_stderr() {
+    let repo = TestRepo::new();
+    let run = repo.run(["list"]);
+    run.ok();
+    assert_eq!(run.stdout, "");
+    assert!(run.stderr.contains("no runs recorded"), "{}", run.stderr);
+    assert_eq!(repo.run(["-q", "list"]).stderr, "");
+    let run = repo.run(["--json", "list"]);
+    assert_eq!(run.stderr, "");
+    repo.create("a");
+    let run = repo.run(["list", "--status", "merged"]);
+    run.ok();
+    assert_eq!(run.stdout, "");
+    assert!(
+        run.stderr.contains("no run has status merged"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn list_long_shows_a_locked_worktree_as_locked() {
+    let repo = TestRepo::new();
+    repo.create("l");
+    repo.git(["worktree", "lock", ".loop-worktrees/l"]);
+    let v = repo.run(["--json", "list", "--long"]).json();
+    assert_eq!(v["worktrees"][0]["locked"], true, "{v}");
+    let table = repo.run(["list", "--long"]);
+    let row = table.stdout.lines().nth(1).unwrap();
+    assert!(row.contains("locked") && !row.contains("clean"), "{row}");
+}
+
+#[test]
+fn list_without_a_manifest_prints_nothing_and_creates_nothing() {
+    let repo = TestRepo::new();
+    let run = repo.run(["list"]);
+    run.ok();
+    assert_eq!(run.stdout, "");
+    let run = repo.run(["--json", "list"]);
+    run.ok();
+    assert_eq!(run.json(), serde_json::json!({"version":1,"worktrees":[]}));
+    assert!(!repo.loop_dir().exists());
+    assert!(!repo.root.join(".gitignore").exists());
+}
+
+#[test]
+fn list_reports_entries_with_present_and_filters_by_status() {
+    let repo = TestRepo::new();
+    repo.create("here");
+    let mut m = repo.manifest();
+    let mut gone = m["worktrees"][0].clone();
+    gone["id"] = "gone".into();
+    gone["path"] = ".loop-worktrees/gone".into();
+    gone["branch"] = "loop/gone".into();
+    gone["status"] = "stale".into();
+    m["worktrees"].as_array_mut().unwrap().push(gone);
+    repo.write_manifest(&m.to_string());
+
+    let v = repo.run(["--json", "list"]).json();
+    let list = v.arr("worktrees");
+    assert_eq!(list.len(), 2);
+    assert_eq!(list[0]["present"], true);
+    assert_eq!(list[1]["present"], false);
+    assert_eq!(list[1]["status"], "stale");
+
+    let v = repo.run(["--json", "list", "--status", "stale"]).json();
+    assert_eq!(v.arr("worktrees").len(), 1);
+    assert_eq!(v["worktrees"][0]["id"], "gone");
+
+    let text = repo.run(["list"]).stdout;
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 3, "{text}");
+    assert!(lines[0].starts_with("ID"));
+    assert!(
+        lines[2].contains("gone") && lines[2].contains("missing"),
+        "{text}"
+    );
+    repo.run(["list", "--status", "bogus"]).code(2);
 }

@@ -3,10 +3,13 @@
 //! no member is used twice; unfit members are discarded, never forced; pool
 //! members are neither runs nor orphans.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::Stdio;
 
-use crate::common::{JsonExt, TestRepo};
+use std::fs;
+use std::path::Path;
+
+use crate::common::{JsonExt, TestRepo, git_line, git_ok};
 
 /// A repository whose base ignores `target/` and has a few files in
 /// directories, and a `post-checkout` hook that logs its arguments and the
@@ -46,16 +49,6 @@ fn member_path(repo: &TestRepo, m: &serde_json::Value) -> PathBuf {
     repo.root.join(m.text("path"))
 }
 
-fn git_out(repo: &TestRepo, dir: &Path, args: &[&str]) -> String {
-    let out = repo.git_in(dir, args);
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
-}
-
 #[test]
 fn a_pooled_create_equals_a_fresh_create_and_keeps_its_warm_ignored_files() {
     let (repo, log) = repo_with_hook();
@@ -88,23 +81,19 @@ fn a_pooled_create_equals_a_fresh_create_and_keeps_its_warm_ignored_files() {
         &["rev-parse", "HEAD"],
         &["diff", "--cached", "--name-only"],
     ] {
-        assert_eq!(
-            git_out(&repo, &p, args),
-            git_out(&repo, &f, args),
-            "{args:?}"
-        );
+        assert_eq!(git_ok(&repo, &p, args), git_ok(&repo, &f, args), "{args:?}");
     }
     assert_eq!(
-        git_out(&repo, &p, &["symbolic-ref", "HEAD"]),
+        git_ok(&repo, &p, &["symbolic-ref", "HEAD"]),
         "refs/heads/loop/pooled\n"
     );
     assert_eq!(
-        git_out(&repo, &f, &["symbolic-ref", "HEAD"]),
+        git_ok(&repo, &f, &["symbolic-ref", "HEAD"]),
         "refs/heads/loop/fresh\n"
     );
     assert_eq!(
-        git_out(&repo, &repo.root, &["rev-parse", "loop/pooled"]),
-        git_out(&repo, &repo.root, &["rev-parse", "main"])
+        git_ok(&repo, &repo.root, &["rev-parse", "loop/pooled"]),
+        git_ok(&repo, &repo.root, &["rev-parse", "main"])
     );
     // The only difference: the ignored file the member kept.
     assert_eq!(
@@ -112,16 +101,16 @@ fn a_pooled_create_equals_a_fresh_create_and_keeps_its_warm_ignored_files() {
         "cache\n"
     );
     assert_eq!(
-        git_out(&repo, &p, &["status", "--porcelain", "--ignored"]),
+        git_ok(&repo, &p, &["status", "--porcelain", "--ignored"]),
         "!! target/\n"
     );
     assert_eq!(
-        git_out(&repo, &f, &["status", "--porcelain", "--ignored"]),
+        git_ok(&repo, &f, &["status", "--porcelain", "--ignored"]),
         ""
     );
 
     // The hook ran once in each, as `git worktree add` runs it.
-    let commit = git_out(&repo, &repo.root, &["rev-parse", "main"]);
+    let commit = git_ok(&repo, &repo.root, &["rev-parse", "main"]);
     let null = "0".repeat(40);
     assert_eq!(
         std::fs::read_to_string(&log).unwrap(),
@@ -199,10 +188,10 @@ fn eight_concurrent_creates_with_four_members_use_each_member_once() {
         let wt = repo.wt(&format!("c{i}"));
         assert!(registered.contains(&wt), "{wt:?}");
         assert_eq!(
-            git_out(&repo, &wt, &["symbolic-ref", "HEAD"]),
+            git_ok(&repo, &wt, &["symbolic-ref", "HEAD"]),
             format!("refs/heads/loop/c{i}\n")
         );
-        assert_eq!(git_out(&repo, &wt, &["status", "--porcelain"]), "");
+        assert_eq!(git_ok(&repo, &wt, &["status", "--porcelain"]), "");
     }
     assert_eq!(repo.ids().len(), 8);
 }
@@ -228,7 +217,7 @@ fn cleanup_recycle_keeps_dirty_worktrees_and_fills_the_pool_up_to_its_size() {
     std::fs::write(repo.wt("warm").join("new.txt"), "work\n").unwrap();
     repo.git_in(&repo.wt("warm"), ["add", "new.txt"]);
     repo.git_in(&repo.wt("warm"), ["commit", "-q", "-m", "work"]);
-    let tip = git_out(&repo, &repo.root, &["rev-parse", "loop/warm"]);
+    let tip = git_ok(&repo, &repo.root, &["rev-parse", "loop/warm"]);
 
     let report = repo
         .run(["--json", "cleanup", "--recycle", "--status", "rejected"])
@@ -259,16 +248,16 @@ fn cleanup_recycle_keeps_dirty_worktrees_and_fills_the_pool_up_to_its_size() {
     assert!(!repo.wt("warm").exists() && !repo.wt("extra").exists());
     assert_eq!(repo.ids(), ["dirty"]);
     // Branches kept as always; the member is detached at the base.
-    assert_eq!(git_out(&repo, &repo.root, &["rev-parse", "loop/warm"]), tip);
+    assert_eq!(git_ok(&repo, &repo.root, &["rev-parse", "loop/warm"]), tip);
     assert!(repo.branch_exists("loop/extra"));
     let ms = members(&repo);
     assert_eq!(ms.len(), 1);
     assert_eq!(ms[0].text("state"), "ready");
-    let main = git_out(&repo, &repo.root, &["rev-parse", "main"]);
+    let main = git_ok(&repo, &repo.root, &["rev-parse", "main"]);
     assert_eq!(ms[0].text("commit"), main.trim());
     let member = member_path(&repo, &ms[0]);
     assert!(!member.join("new.txt").exists());
-    assert_eq!(git_out(&repo, &member, &["status", "--porcelain"]), "");
+    assert_eq!(git_ok(&repo, &member, &["status", "--porcelain"]), "");
 
     // The next create takes it, warm cache and all.
     let next = repo
@@ -281,7 +270,7 @@ fn cleanup_recycle_keeps_dirty_worktrees_and_fills_the_pool_up_to_its_size() {
         "cache\n"
     );
     assert_eq!(
-        git_out(&repo, &repo.wt("next"), &["status", "--porcelain"]),
+        git_ok(&repo, &repo.wt("next"), &["status", "--porcelain"]),
         ""
     );
 }
@@ -314,8 +303,8 @@ fn members_that_fail_their_checks_are_discarded_never_forced_and_not_used() {
         .collect();
     let (dirty, wrong_head, locked, missing) = (&ms[0], &ms[1], &ms[2], &ms[3]);
     std::fs::write(dirty.join("README"), "changed\n").unwrap();
-    git_out(&repo, wrong_head, &["checkout", "-q", "--detach", "HEAD~1"]);
-    git_out(
+    git_ok(&repo, wrong_head, &["checkout", "-q", "--detach", "HEAD~1"]);
+    git_ok(
         &repo,
         &repo.root,
         &["worktree", "lock", "--", locked.to_str().unwrap()],
@@ -431,17 +420,17 @@ fn a_member_at_another_commit_is_switched_to_the_runs_base() {
     assert!(fresh.get("method").is_none());
     let (p, f) = (repo.wt("p"), repo.wt("f"));
     assert_eq!(
-        git_out(&repo, &p, &["rev-parse", "HEAD"]),
+        git_ok(&repo, &p, &["rev-parse", "HEAD"]),
         repo.git(["rev-parse", "main"])
     );
     assert_eq!(std::fs::read_to_string(p.join("later")).unwrap(), "later\n");
     assert_eq!(
-        git_out(&repo, &p, &["status", "--porcelain", "--ignored"]),
+        git_ok(&repo, &p, &["status", "--porcelain", "--ignored"]),
         ""
     );
     assert_eq!(
-        git_out(&repo, &p, &["ls-files", "-s"]),
-        git_out(&repo, &repo.root, &["ls-files", "-s"])
+        git_ok(&repo, &p, &["ls-files", "-s"]),
+        git_ok(&repo, &repo.root, &["ls-files", "-s"])
     );
     assert!(!f.join("later").exists());
 }
@@ -530,7 +519,7 @@ fn a_recycled_worktree_keeps_only_what_pool_keep_names() {
         );
     }
     assert!(wt.join("README").is_file());
-    assert_eq!(git_out(&repo, &wt, &["status", "--porcelain"]), "");
+    assert_eq!(git_ok(&repo, &wt, &["status", "--porcelain"]), "");
 }
 
 #[test]
@@ -556,4 +545,91 @@ fn pool_keep_is_a_setting_and_what_it_does_not_name_is_removed() {
         .json();
     assert_eq!(next.text("method"), "pooled");
     assert!(!repo.wt("next").join("target").exists());
+}
+
+/// Set a directory's mtime `secs` seconds into the past.
+fn age_dir(path: &Path, secs: u64) {
+    fs::File::open(path)
+        .unwrap()
+        .set_modified(std::time::SystemTime::now() - std::time::Duration::from_secs(secs))
+        .unwrap();
+}
+
+/// A create that takes a pool member filled hours ago moves it to
+/// `.loop-worktrees/<id>` and records the run only after its switch: until
+/// then it looks like an orphan. `reconcile --remove-orphan <id>` must find
+/// it too young (as it finds a fresh `git worktree add`), not old as the
+/// member's own directories are, and leave it to the create.
+#[test]
+fn reconcile_does_not_remove_a_pool_member_a_create_is_moving_into_place() {
+    let repo = TestRepo::new();
+    let fill = repo.run(["--json", "pool", "fill", "1"]).ok().json();
+    let member = repo.root.join(fill["members"][0]["path"].as_str().unwrap());
+    let admin = git_line(&repo, &member, &["rev-parse", "--absolute-git-dir"]);
+    // Filled three hours ago.
+    for dir in [member.as_path(), Path::new(&admin)] {
+        age_dir(dir, 3 * 3600);
+    }
+    let go = repo.home.join("go");
+    let mut create = repo
+        .command()
+        .env(
+            "GIT_LOOP_TEST_CRASH",
+            format!("before-pool-switch:until:{}", go.display()),
+        )
+        .args(["--json", "create", "x", "--pattern", "p"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    {
+        use std::io::BufRead;
+        let stderr = std::io::BufReader::new(create.stderr.take().unwrap());
+        let reached = stderr
+            .lines()
+            .map_while(Result::ok)
+            .any(|l| l.contains("paused at before-pool-switch"));
+        if !reached {
+            let _ = create.kill();
+            panic!("create never reached before-pool-switch");
+        }
+    }
+    let rec = repo.run(["--json", "reconcile", "--remove-orphan", "x"]);
+    fs::write(&go, "").unwrap();
+    let done = create.wait_with_output().unwrap();
+    rec.ok();
+    assert_eq!(
+        rec.json()["skipped"][0]["code"],
+        "too-young",
+        "{}",
+        rec.stdout
+    );
+    assert!(done.status.success(), "{done:?}");
+    assert_eq!(repo.status_of("x").as_deref(), Some("active"));
+    assert!(repo.wt("x").join("README").exists());
+}
+
+/// A sparse run recycled into the pool stays sparse (its patterns live in
+/// its admin dir): a later plain create must not take it and hand out a
+/// worktree with files missing.
+#[test]
+fn a_recycled_sparse_run_is_not_handed_to_a_plain_create() {
+    let repo = TestRepo::new();
+    fs::create_dir_all(repo.root.join("a")).unwrap();
+    fs::create_dir_all(repo.root.join("b")).unwrap();
+    fs::write(repo.root.join("a/one"), "1\n").unwrap();
+    fs::write(repo.root.join("b/two"), "2\n").unwrap();
+    repo.git(["add", "."]);
+    repo.git(["commit", "-q", "-m", "dirs"]);
+    repo.git(["config", "loop.poolSize", "2"]);
+    repo.run(["create", "s", "--pattern", "p", "--sparse", "a"])
+        .ok();
+    assert!(!repo.wt("s").join("b/two").exists());
+    repo.run(["mark", "s", "rejected"]).ok();
+    repo.run(["cleanup", "--recycle"]).ok();
+    repo.run(["create", "plain", "--pattern", "p"]).ok();
+    assert!(
+        repo.wt("plain").join("b/two").exists(),
+        "a plain create got a sparse worktree"
+    );
 }

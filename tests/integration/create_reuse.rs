@@ -175,14 +175,14 @@ fn a_signalled_adoption_rolls_back_the_worktree_and_keeps_the_branch() {
             "paused at before-checkout",
         ),
     ] {
-        let mut child = crate::interrupts::spawn_until(
+        let mut child = crate::common::spawn_until(
             &repo,
             &envs,
             &["create", "sig", "--pattern", "p", "--reuse"],
             wait_for,
         );
         assert!(repo.registered().contains(&repo.wt("sig")));
-        crate::interrupts::kill(&child, "TERM");
+        crate::common::kill(&child, "TERM");
         assert_eq!(child.wait().unwrap().code(), Some(143));
         assert!(repo.wt("sig").symlink_metadata().is_err(), "{wait_for}");
         assert!(!repo.registered().contains(&repo.wt("sig")));
@@ -196,4 +196,108 @@ fn a_signalled_adoption_rolls_back_the_worktree_and_keeps_the_branch() {
     repo.run(["create", "sig", "--pattern", "p", "--reuse"])
         .ok();
     assert_eq!(repo.ids(), ["sig"]);
+}
+
+/// `--reuse` of an active run recorded with another pattern keeps reusing it
+/// as it is, and says that the given pattern is not applied.
+#[test]
+fn reuse_with_another_pattern_warns_naming_both() {
+    let repo = TestRepo::new();
+    repo.run(["create", "r", "--pattern", "first-label"]).ok();
+    let run = repo.run(["create", "r", "--pattern", "other-label", "--reuse"]);
+    run.ok();
+    assert!(
+        run.stderr.contains("warning: reusing run r")
+            && run.stderr.contains("\"first-label\"")
+            && run.stderr.contains("\"other-label\""),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stderr.contains("reusing .loop-worktrees/r"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(repo.manifest()["worktrees"][0]["pattern"], "first-label");
+
+    let run = repo.run([
+        "--json",
+        "create",
+        "r",
+        "--pattern",
+        "other-label",
+        "--reuse",
+    ]);
+    run.ok();
+    assert_eq!(run.json()["method"], "reused");
+    assert_eq!(run.json()["pattern"], "first-label");
+    assert!(
+        run.stderr.contains("warning: reusing run r"),
+        "{}",
+        run.stderr
+    );
+
+    let same = repo.run(["create", "r", "--pattern", "first-label", "--reuse"]);
+    same.ok();
+    assert!(!same.stderr.contains("warning"), "{}", same.stderr);
+}
+
+#[test]
+fn reuse_returns_an_intact_active_run_and_changes_nothing() {
+    let repo = TestRepo::new();
+    let first = repo.run(["--json", "create", "agent", "--pattern", "p", "--reuse"]);
+    first.ok();
+    assert_eq!(first.json()["method"], "created");
+    let before = fs::read(repo.manifest_path()).unwrap();
+    fs::write(repo.wt("agent").join("progress"), "half done").unwrap();
+
+    let again = repo.run(["--json", "create", "agent", "--pattern", "p", "--reuse"]);
+    again.ok();
+    assert_eq!(again.json()["method"], "reused");
+    assert_eq!(again.json()["createdAt"], first.json()["createdAt"]);
+    assert_eq!(
+        fs::read(repo.manifest_path()).unwrap(),
+        before,
+        "nothing changed"
+    );
+    assert_eq!(
+        fs::read_to_string(repo.wt("agent").join("progress")).unwrap(),
+        "half done"
+    );
+    let human = repo.run(["create", "agent", "--pattern", "p", "--reuse"]);
+    human.ok();
+    assert_eq!(human.stdout.trim(), repo.wt("agent").display().to_string());
+    // Without --reuse it is still refused, and plain create JSON has no method.
+    repo.run(["create", "agent", "--pattern", "p"]).code(1);
+    let plain = repo.run(["--json", "create", "other", "--pattern", "p"]);
+    assert!(plain.json().get("method").is_none());
+
+    // Detached: not on loop/<id>, so not reused.
+    repo.git_in(&repo.wt("other"), ["checkout", "-q", "--detach"]);
+    let run = repo.run(["--json", "create", "other", "--pattern", "p", "--reuse"]);
+    run.code(1);
+    assert_eq!(run.json()["error"]["code"], "not-reusable");
+
+    // Directory gone: say so, and point at reconcile.
+    fs::remove_dir_all(repo.wt("agent")).unwrap();
+    let run = repo.run(["--json", "create", "agent", "--pattern", "p", "--reuse"]);
+    run.code(1);
+    assert_eq!(run.json()["error"]["code"], "worktree-missing");
+    assert!(run.stderr.contains("reconcile"), "{}", run.stderr);
+    assert_eq!(
+        repo.status_of("agent").as_deref(),
+        Some("active"),
+        "left for reconcile"
+    );
+}
+
+#[test]
+fn reuse_never_adopts_another_clones_worktree() {
+    let repo = TestRepo::new();
+    repo.foreign_worktree("x", "loop/x");
+    repo.write_manifest(&manifest_with(&[("x", "active", "2026-01-01T00:00:00Z")]));
+    let run = repo.run(["--json", "create", "x", "--pattern", "p", "--reuse"]);
+    run.code(1);
+    assert_eq!(run.json()["error"]["code"], "not-reusable");
+    assert!(repo.wt("x").join("README").exists());
 }

@@ -11,7 +11,7 @@ use std::os::unix::process::CommandExt;
 use std::process::{Child, Stdio};
 
 use crate::common::{JsonExt, TestRepo};
-use crate::salvage::{make_dirty, snapshot};
+use crate::common::{make_dirty, snapshot};
 
 type Files = std::collections::BTreeMap<String, (String, Vec<u8>)>;
 

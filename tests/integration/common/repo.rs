@@ -3,11 +3,14 @@
 //! fixed identity and dates, LC_ALL=C, nothing inherited but PATH).
 
 use std::ffi::OsStr;
+use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
 use serde_json::Value;
 use tempfile::TempDir;
+
+use super::{JsonExt, Run};
 
 pub const BIN: &str = env!("CARGO_BIN_EXE_git-loop");
 
@@ -15,71 +18,6 @@ pub struct TestRepo {
     _tmp: TempDir,
     pub home: PathBuf,
     pub root: PathBuf,
-}
-
-pub struct Run {
-    pub code: i32,
-    pub stdout: String,
-    pub stderr: String,
-}
-
-impl Run {
-    pub fn ok(&self) -> &Self {
-        assert_eq!(
-            self.code, 0,
-            "expected success\nstdout: {}\nstderr: {}",
-            self.stdout, self.stderr
-        );
-        self
-    }
-    pub fn code(&self, code: i32) -> &Self {
-        assert_eq!(
-            self.code, code,
-            "expected exit {code}\nstdout: {}\nstderr: {}",
-            self.stdout, self.stderr
-        );
-        self
-    }
-    pub fn json(&self) -> Value {
-        serde_json::from_str(&self.stdout)
-            .unwrap_or_else(|e| panic!("stdout is not one JSON document ({e}): {:?}", self.stdout))
-    }
-}
-
-/// Short accessors for the JSON the tests read, in place of
-/// `["key"].as_array().unwrap()` chains. Each panics with the key and the
-/// whole value when the shape is not the expected one.
-pub trait JsonExt {
-    /// The array at `key`.
-    fn arr(&self, key: &str) -> &[Value];
-    /// The string at `key`.
-    fn text(&self, key: &str) -> &str;
-    /// The `id` of each object in the array at `key`, in order.
-    fn ids(&self, key: &str) -> Vec<&str>;
-    /// The object in the array at `key` whose `id` is `id`.
-    fn find_id(&self, key: &str, id: &str) -> &Value;
-}
-
-impl JsonExt for Value {
-    fn arr(&self, key: &str) -> &[Value] {
-        self[key]
-            .as_array()
-            .unwrap_or_else(|| panic!("{key:?} is not an array in {self}"))
-    }
-    fn text(&self, key: &str) -> &str {
-        self[key]
-            .as_str()
-            .unwrap_or_else(|| panic!("{key:?} is not a string in {self}"))
-    }
-    fn ids(&self, key: &str) -> Vec<&str> {
-        self.arr(key).iter().map(|e| e.text("id")).collect()
-    }
-    fn find_id(&self, key: &str, id: &str) -> &Value {
-        self.arr(key)
-            .iter()
-            .find(|e| e["id"] == id)
-            .unwrap_or_else(|| panic!("no {id:?} in {key:?} of {self}"))
-    }
 }
 
 pub fn hermetic(cmd: &mut Command, home: &Path) {
@@ -300,37 +238,59 @@ pub fn manifest_with(entries: &[(&str, &str, &str)]) -> String {
     format!(r#"{{"version":1,"worktrees":[{}]}}"#, items.join(","))
 }
 
-/// Set a file's mtime `secs` seconds into the past (a mutex made stale).
-pub fn age_file(path: &Path, secs: u64) {
-    std::fs::File::options()
-        .write(true)
-        .open(path)
-        .unwrap()
-        .set_modified(std::time::SystemTime::now() - std::time::Duration::from_secs(secs))
-        .unwrap();
+/// A repository whose base commit has files in subdirectories (and a
+/// symlink), so a checkout and a removal have something to do.
+pub fn repo_with_tree() -> TestRepo {
+    let repo = TestRepo::new();
+    for (path, text) in [
+        ("src/main.rs", "fn main() {}\n"),
+        ("src/lib/a.rs", "pub fn a() {}\n"),
+        ("src/lib/b.rs", "pub fn b() {}\n"),
+        ("docs/guide.md", "# Guide\n"),
+    ] {
+        let file = repo.root.join(path);
+        fs::create_dir_all(file.parent().unwrap()).unwrap();
+        fs::write(file, text).unwrap();
+    }
+    std::os::unix::fs::symlink("guide.md", repo.root.join("docs/link.md")).unwrap();
+    repo.git(["add", "."]);
+    repo.git(["commit", "-q", "-m", "tree"]);
+    repo
 }
 
-/// Start git-loop paused at the crash point `point` (GIT_LOOP_TEST_CRASH) and
-/// return once it is there.
-pub fn spawn_paused(repo: &TestRepo, point: &str, args: &[&str]) -> std::process::Child {
-    use std::io::BufRead;
-    let mut child = repo
-        .command()
-        .env("GIT_LOOP_TEST_CRASH", format!("{point}:pause"))
-        .args(args)
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let stderr = child.stderr.take().unwrap();
-    let reached = std::io::BufReader::new(stderr)
-        .lines()
-        .map_while(Result::ok)
-        .any(|line| line.contains(&format!("paused at {point}")));
-    if !reached {
-        let _ = child.kill();
-        let _ = child.wait();
-        panic!("exited before reaching {point}");
+/// Nothing of the create of `id` is left: directory, registration, branch,
+/// manifest entry.
+pub fn assert_rolled_back(repo: &TestRepo, id: &str) {
+    assert!(
+        repo.wt(id).symlink_metadata().is_err(),
+        "{id}'s directory is left"
+    );
+    assert!(
+        !repo.registered().contains(&repo.wt(id)),
+        "{id} is still registered"
+    );
+    assert!(
+        !repo.branch_exists(&format!("loop/{id}")),
+        "loop/{id} is left"
+    );
+    if repo.manifest_path().exists() {
+        assert!(!repo.ids().contains(&id.to_owned()), "{id} was recorded");
     }
-    child
+    assert!(!repo.mutex_path().exists(), "a mutex was left");
+}
+
+/// The manifest's temporary files and mutexes left in `.loop-worktrees/`.
+pub fn leftovers(repo: &TestRepo) -> Vec<String> {
+    fs::read_dir(repo.loop_dir())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .filter(|n| n.starts_with(".manifest.json.tmp") || n.starts_with(".manifest.mutex"))
+        .collect()
+}
+
+/// Nothing was created: no `.loop-worktrees/`, no branch, no `.gitignore`.
+pub fn assert_nothing_written(repo: &TestRepo) {
+    assert!(!repo.loop_dir().exists(), ".loop-worktrees/ was created");
+    assert!(!repo.branch_exists("loop/x"), "loop/x was created");
+    assert!(!repo.root.join(".gitignore").exists(), ".gitignore written");
 }

@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-use crate::common::TestRepo;
+use crate::common::{TestRepo, commit, git_line};
 
 /// A repository whose `main` tracks `origin/main` of a local bare
 /// "remote", and a second clone of that remote that pushes `ahead` new
@@ -243,4 +243,160 @@ fn a_refused_create_fetches_nothing() {
     run.code(1);
     assert_eq!(run.json()["error"]["code"], "untrusted-hook");
     assert_eq!(rev(&repo, "origin/main"), before);
+}
+
+/// `create --fetch` fetches the base's upstream. A remote whose fetch
+/// refspecs also map the upstream's branch onto a local branch and onto a
+/// salvage ref (`+refs/heads/main:refs/heads/keep`,
+/// `+refs/heads/main:refs/loop/salvage/x`) must not make that fetch move
+/// them: only the remote-tracking branch may be written.
+#[test]
+fn create_fetch_never_moves_a_local_branch_or_a_salvage_ref() {
+    let repo = TestRepo::new();
+    let remote = repo.base().join("remote.git");
+    let remote_s = remote.to_str().unwrap();
+    git_line(&repo, &repo.root, &["clone", "-q", "--bare", ".", remote_s]);
+    git_line(&repo, &repo.root, &["remote", "add", "origin", remote_s]);
+    git_line(&repo, &repo.root, &["fetch", "-q", "origin"]);
+    git_line(
+        &repo,
+        &repo.root,
+        &["branch", "-q", "--set-upstream-to=origin/main", "main"],
+    );
+    // Work only on `keep`, and a salvage commit only on refs/loop/salvage/x.
+    git_line(&repo, &repo.root, &["checkout", "-q", "-b", "keep"]);
+    commit(&repo, &repo.root, "k", "keep work\n");
+    git_line(&repo, &repo.root, &["checkout", "-q", "main"]);
+    let keep = git_line(&repo, &repo.root, &["rev-parse", "keep"]);
+    let salvage = git_line(
+        &repo,
+        &repo.root,
+        &[
+            "commit-tree",
+            "keep^{tree}",
+            "-p",
+            "keep",
+            "-m",
+            "salvage x",
+        ],
+    );
+    git_line(
+        &repo,
+        &repo.root,
+        &["update-ref", "refs/loop/salvage/x", &salvage],
+    );
+    for spec in [
+        "+refs/heads/main:refs/heads/keep",
+        "+refs/heads/main:refs/loop/salvage/x",
+    ] {
+        git_line(
+            &repo,
+            &repo.root,
+            &["config", "--add", "remote.origin.fetch", spec],
+        );
+    }
+    let run = repo.run(["--json", "create", "a", "--pattern", "p", "--fetch"]);
+    run.ok();
+    assert_eq!(
+        git_line(&repo, &repo.root, &["rev-parse", "keep"]),
+        keep,
+        "{}",
+        run.stderr
+    );
+    assert_eq!(
+        git_line(&repo, &repo.root, &["rev-parse", "refs/loop/salvage/x"]),
+        salvage,
+        "{}",
+        run.stderr
+    );
+}
+
+/// An upstream that is not a remote-tracking branch (the remote's only
+/// refspec maps `main` onto the local branch `keep`) is never fetched: the
+/// fetch would write `keep`.
+#[test]
+fn create_fetch_never_fetches_an_upstream_outside_refs_remotes() {
+    let repo = TestRepo::new();
+    let remote = repo.base().join("remote.git");
+    let remote_s = remote.to_str().unwrap();
+    git_line(&repo, &repo.root, &["clone", "-q", "--bare", ".", remote_s]);
+    let pusher = repo.base().join("pusher");
+    git_line(
+        &repo,
+        &repo.root,
+        &["clone", "-q", remote_s, pusher.to_str().unwrap()],
+    );
+    commit(&repo, &pusher, "up", "upstream\n");
+    git_line(&repo, &pusher, &["push", "-q", "origin", "main"]);
+    git_line(&repo, &repo.root, &["checkout", "-q", "-b", "keep"]);
+    commit(&repo, &repo.root, "k", "keep work\n");
+    git_line(&repo, &repo.root, &["checkout", "-q", "main"]);
+    let keep = git_line(&repo, &repo.root, &["rev-parse", "keep"]);
+    for (key, value) in [
+        ("remote.origin.url", remote_s),
+        ("remote.origin.fetch", "+refs/heads/main:refs/heads/keep"),
+        ("branch.main.remote", "origin"),
+        ("branch.main.merge", "refs/heads/main"),
+    ] {
+        git_line(&repo, &repo.root, &["config", key, value]);
+    }
+    let run = repo.run(["--json", "create", "a", "--pattern", "p", "--fetch"]);
+    run.ok();
+    assert_eq!(
+        git_line(&repo, &repo.root, &["rev-parse", "keep"]),
+        keep,
+        "{}",
+        run.stderr
+    );
+}
+
+/// The remote-tracking branch `create --fetch` writes is a symbolic ref to a
+/// local branch (`refs/remotes/origin/main -> refs/heads/keep`): a fetch
+/// would write through it and move `keep`. It is never fetched.
+#[test]
+fn create_fetch_never_writes_through_a_symbolic_remote_tracking_ref() {
+    let repo = TestRepo::new();
+    let remote = repo.base().join("remote.git");
+    let remote_s = remote.to_str().unwrap();
+    git_line(&repo, &repo.root, &["clone", "-q", "--bare", ".", remote_s]);
+    let pusher = repo.base().join("pusher");
+    git_line(
+        &repo,
+        &repo.root,
+        &["clone", "-q", remote_s, pusher.to_str().unwrap()],
+    );
+    commit(&repo, &pusher, "up", "upstream\n");
+    git_line(&repo, &pusher, &["push", "-q", "origin", "main"]);
+    git_line(&repo, &repo.root, &["remote", "add", "origin", remote_s]);
+    git_line(&repo, &repo.root, &["checkout", "-q", "-b", "keep"]);
+    commit(&repo, &repo.root, "k", "keep work\n");
+    git_line(&repo, &repo.root, &["checkout", "-q", "main"]);
+    let keep = git_line(&repo, &repo.root, &["rev-parse", "keep"]);
+    git_line(
+        &repo,
+        &repo.root,
+        &[
+            "symbolic-ref",
+            "refs/remotes/origin/main",
+            "refs/heads/keep",
+        ],
+    );
+    git_line(
+        &repo,
+        &repo.root,
+        &["config", "branch.main.remote", "origin"],
+    );
+    git_line(
+        &repo,
+        &repo.root,
+        &["config", "branch.main.merge", "refs/heads/main"],
+    );
+    let run = repo.run(["--json", "create", "a", "--pattern", "p", "--fetch"]);
+    run.ok();
+    assert_eq!(
+        git_line(&repo, &repo.root, &["rev-parse", "keep"]),
+        keep,
+        "{}",
+        run.stderr
+    );
 }

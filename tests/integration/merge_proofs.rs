@@ -6,28 +6,10 @@
 //! it, `cleanup --delete-merged-branches` deleted the branch.
 
 use std::fs;
-use std::path::Path;
 
 use serde_json::{Value, json};
 
-use crate::common::{JsonExt, TestRepo};
-
-fn git_ok(repo: &TestRepo, dir: &Path, args: &[&str]) -> String {
-    let out = repo.git_in(dir, args);
-    assert!(
-        out.status.success(),
-        "git {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
-}
-
-/// Commit `file` with `content` in `dir`.
-fn commit(repo: &TestRepo, dir: &Path, file: &str, content: &str) {
-    fs::write(dir.join(file), content).unwrap();
-    git_ok(repo, dir, &["add", file]);
-    git_ok(repo, dir, &["commit", "-q", "-m", file]);
-}
+use crate::common::{JsonExt, TestRepo, commit, git_ok};
 
 /// `(merged, mergedBy, probablyMerged)` of run `id` in `list --long`.
 fn long_of(repo: &TestRepo, id: &str) -> (Value, Value, Value) {
@@ -295,4 +277,47 @@ fn squash_rebase_and_plain_merges_still_delete() {
         );
         assert!(!repo.branch_exists(&format!("loop/{id}")));
     }
+}
+
+/// A merge driver that keeps "ours" (the base's side) makes merging the
+/// branch into its base change nothing, although the branch's change is
+/// not in the base: that is no proof the work is there, and the branch
+/// must be kept.
+#[test]
+fn a_keep_ours_merge_driver_does_not_prove_a_branch_squash_merged() {
+    let repo = TestRepo::new();
+    commit(&repo, &repo.root, "f", "one\ntwo\nthree\n");
+    repo.create("r");
+    commit(&repo, &repo.wt("r"), "f", "one\nBRANCH WORK\nthree\n");
+    commit(&repo, &repo.root, "f", "one\nmain change\nthree\n");
+    fs::write(repo.root.join(".gitattributes"), "f merge=keep\n").unwrap();
+    git_ok(&repo, &repo.root, &["add", ".gitattributes"]);
+    git_ok(&repo, &repo.root, &["commit", "-q", "-m", "attrs"]);
+    git_ok(&repo, &repo.root, &["config", "merge.keep.driver", "true"]);
+    repo.run(["mark", "r", "rejected"]).ok();
+    let doc = repo
+        .run(["--json", "cleanup", "--delete-merged-branches"])
+        .json();
+    let r = doc.find_id("removed", "r");
+    assert_eq!(r["branchDeleted"], false, "{doc}");
+    assert!(repo.branch_exists("loop/r"));
+    let long = repo.run(["--json", "branches"]).json();
+    assert!(!long.to_string().contains("\"squash\""), "{long}");
+}
+
+/// The `rebase` proof matched hunks without their place: the same line
+/// added elsewhere in the same file had the same patch id, and the branch,
+/// whose version is not in its base, was deleted as rebase-merged.
+#[test]
+fn a_line_added_elsewhere_in_the_file_is_not_proof_of_a_rebase() {
+    let repo = TestRepo::new();
+    commit(&repo, &repo.root, "f", "a\nb\nc\nd\ne\nf\ng\nh\n");
+    repo.create("r");
+    commit(&repo, &repo.wt("r"), "f", "a\nX\nb\nc\nd\ne\nf\ng\nh\n");
+    commit(&repo, &repo.root, "f", "a\nb\nc\nd\ne\nf\ng\nh\nX\n");
+    repo.run(["mark", "r", "rejected"]).ok();
+    let doc = repo
+        .run(["--json", "cleanup", "--delete-merged-branches"])
+        .json();
+    assert!(repo.branch_exists("loop/r"), "{doc}");
 }

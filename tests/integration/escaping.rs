@@ -1,208 +1,14 @@
-//! Hostile input: a committed `.git-loop.toml` that is a symlink (to a
-//! secret, to `/dev/zero`), a FIFO or huge; terminal escapes and bidi
-//! overrides in stored values; a repository whose path is not UTF-8.
+//! Hostile text: terminal escapes and bidi overrides in patterns, stored
+//! values, config and the environment are refused or printed inert; a
+//! repository whose path is not UTF-8 is printed byte for byte in human
+//! output and refused in JSON.
 
 use std::ffi::OsStr;
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::process::Command;
 
-use crate::common::{BIN, TestRepo, hermetic};
-
-/// What a run printed, as bytes (a non-UTF-8 path is not a `String`).
-struct Raw {
-    code: i32,
-    stdout: Vec<u8>,
-    stderr: Vec<u8>,
-}
-
-impl Raw {
-    fn stdout(&self) -> String {
-        String::from_utf8_lossy(&self.stdout).into_owned()
-    }
-    fn stderr(&self) -> String {
-        String::from_utf8_lossy(&self.stderr).into_owned()
-    }
-    fn both(&self) -> String {
-        format!("{}{}", self.stdout(), self.stderr())
-    }
-    fn code(&self, code: i32) -> &Self {
-        assert_eq!(
-            self.code,
-            code,
-            "expected exit {code}\nstdout: {}\nstderr: {}",
-            self.stdout(),
-            self.stderr()
-        );
-        self
-    }
-    /// stdout parses as exactly one JSON document.
-    fn json(&self) -> serde_json::Value {
-        serde_json::from_slice(&self.stdout).unwrap_or_else(|e| {
-            panic!(
-                "stdout is not exactly one JSON document ({e}): {:?}",
-                self.stdout()
-            )
-        })
-    }
-}
-
-/// Run git-loop in `dir` (hermetic, HOME = `home`) under a watchdog: a run
-/// still going after `limit` is killed and the test fails (a read without
-/// bound, or a blocking open of a FIFO, must not hang the suite).
-fn run_in(dir: &Path, home: &Path, args: &[&OsStr], envs: &[(&str, &OsStr)]) -> Raw {
-    let limit = Duration::from_secs(20);
-    let out = tempfile::tempdir().unwrap();
-    let (stdout_path, stderr_path) = (out.path().join("stdout"), out.path().join("stderr"));
-    let mut cmd = Command::new(BIN);
-    hermetic(&mut cmd, home);
-    cmd.current_dir(dir)
-        .args(args)
-        .stdout(Stdio::from(std::fs::File::create(&stdout_path).unwrap()))
-        .stderr(Stdio::from(std::fs::File::create(&stderr_path).unwrap()));
-    for (k, v) in envs {
-        cmd.env(k, v);
-    }
-    let mut child = cmd.spawn().unwrap();
-    let start = Instant::now();
-    let status = loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            break status;
-        }
-        if start.elapsed() > limit {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("git-loop {args:?} still running after {limit:?}: killed");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    };
-    Raw {
-        code: status.code().unwrap_or(-1),
-        stdout: std::fs::read(&stdout_path).unwrap(),
-        stderr: std::fs::read(&stderr_path).unwrap(),
-    }
-}
-
-fn run(repo: &TestRepo, args: &[&str]) -> Raw {
-    let args: Vec<&OsStr> = args.iter().map(OsStr::new).collect();
-    run_in(&repo.root, &repo.home, &args, &[])
-}
-
-/// Nothing was created: no `.loop-worktrees/`, no branch, no `.gitignore`.
-fn assert_nothing_written(repo: &TestRepo) {
-    assert!(!repo.loop_dir().exists(), ".loop-worktrees/ was created");
-    assert!(!repo.branch_exists("loop/x"), "loop/x was created");
-    assert!(!repo.root.join(".gitignore").exists(), ".gitignore written");
-}
-
-/// The commands that read `.git-loop.toml`, human and `--json`.
-const READERS: [&[&str]; 6] = [
-    &["config"],
-    &["--json", "config"],
-    &["create", "x", "--pattern", "p"],
-    &["--json", "create", "x", "--pattern", "p"],
-    &["trust"],
-    &["--json", "trust"],
-];
-
-/// Every reader refuses with `unsafe-path` naming `.git-loop.toml`, changes
-/// nothing, and never prints `secret`.
-fn assert_refused(repo: &TestRepo, secret: Option<&str>, why: &str) {
-    for args in READERS {
-        let run = run(repo, args);
-        run.code(1);
-        let both = run.both();
-        if let Some(secret) = secret {
-            assert!(
-                !both.contains(secret),
-                "{args:?} printed the secret: {both}"
-            );
-        }
-        assert!(
-            run.stderr().contains(".git-loop.toml") && run.stderr().contains(why),
-            "{args:?}: the refusal must name the file and say why: {}",
-            run.stderr()
-        );
-        if args[0] == "--json" {
-            let doc = run.json();
-            assert_eq!(doc["error"]["code"], "unsafe-path", "{args:?}: {doc}");
-        }
-        assert_nothing_written(repo);
-    }
-}
-
-#[test]
-fn a_symlinked_repo_config_is_refused_and_its_target_never_echoed() {
-    for content in ["password = hunter2\n", "password = \"hunter2\"\n"] {
-        let repo = TestRepo::new();
-        let secret = repo.base().join("secret");
-        std::fs::write(&secret, content).unwrap();
-        std::os::unix::fs::symlink(&secret, repo.root.join(".git-loop.toml")).unwrap();
-        assert_refused(&repo, Some("hunter2"), "symlink");
-    }
-}
-
-#[test]
-fn a_repo_config_linked_to_dev_zero_or_a_fifo_is_refused_without_hanging() {
-    let repo = TestRepo::new();
-    std::os::unix::fs::symlink("/dev/zero", repo.root.join(".git-loop.toml")).unwrap();
-    assert_refused(&repo, None, "symlink");
-
-    let repo = TestRepo::new();
-    let fifo = repo.root.join(".git-loop.toml");
-    assert!(
-        Command::new("mkfifo")
-            .arg(&fifo)
-            .status()
-            .unwrap()
-            .success()
-    );
-    assert_refused(&repo, None, "not a regular file");
-}
-
-#[test]
-fn an_oversized_repo_config_is_refused_naming_the_cap() {
-    let repo = TestRepo::new();
-    // Valid TOML (comments), 2 MiB.
-    let line = format!("# {}\n", "x".repeat(1021));
-    std::fs::write(repo.root.join(".git-loop.toml"), line.repeat(2048)).unwrap();
-    assert_refused(&repo, None, "larger than 1048576 bytes");
-}
-
-#[test]
-fn the_user_config_may_be_a_symlink_but_must_lead_to_a_regular_file() {
-    let repo = TestRepo::new();
-    let dir = repo.home.join(".config").join("git-loop");
-    std::fs::create_dir_all(&dir).unwrap();
-    let target = repo.home.join("dotfiles-config.toml");
-    std::fs::write(&target, "base = \"main\"\n").unwrap();
-    let user = dir.join("config.toml");
-    std::os::unix::fs::symlink(&target, &user).unwrap();
-    let run = run(&repo, &["--json", "config"]);
-    run.code(0);
-    let source = run.json()["base"]["source"].as_str().unwrap().to_owned();
-    assert_eq!(source, format!("TOML file {}", user.display()));
-
-    std::fs::remove_file(&user).unwrap();
-    std::os::unix::fs::symlink("/dev/zero", &user).unwrap();
-    for args in [&["config"][..], &["create", "x", "--pattern", "p"]] {
-        let run = self::run(&repo, args);
-        run.code(1);
-        assert!(
-            run.stderr().contains("config.toml") && run.stderr().contains("not a regular file"),
-            "{}",
-            run.stderr()
-        );
-        assert_nothing_written(&repo);
-    }
-
-    std::fs::remove_file(&user).unwrap();
-    std::fs::write(&user, format!("# {}\n", "x".repeat(1 << 20))).unwrap();
-    let run = self::run(&repo, &["config"]);
-    run.code(1);
-    assert!(run.stderr().contains("1048576"), "{}", run.stderr());
-}
+use crate::common::{Raw, TestRepo, assert_nothing_written, hermetic, run_in, run_raw};
 
 /// Bytes that drive a terminal or reorder what it shows.
 const RAW: [char; 6] = ['\x1b', '\x07', '\u{9b}', '\u{202e}', '\u{2066}', '\u{200f}'];
@@ -234,7 +40,7 @@ fn create_refuses_a_pattern_with_control_characters() {
             if json {
                 args.insert(0, "--json");
             }
-            let run = run(&repo, &args);
+            let run = run_raw(&repo, &args);
             run.code(2);
             assert_inert("stderr", &run.stderr());
             assert!(
@@ -252,7 +58,7 @@ fn create_refuses_a_pattern_with_control_characters() {
         }
     }
     // Not control characters: a label may hold any other text.
-    let run = run(
+    let run = run_raw(
         &repo,
         &["create", "x", "--pattern", "étiquette \u{202e}rtl"],
     );
@@ -291,7 +97,7 @@ fn human_output_escapes_stored_control_and_bidi_characters() {
     .unwrap();
 
     for args in [&["list"][..], &["list", "--long"]] {
-        let run = run(&repo, args);
+        let run = run_raw(&repo, args);
         run.code(0);
         assert_inert("list", &run.both());
         let out = run.stdout();
@@ -303,7 +109,7 @@ fn human_output_escapes_stored_control_and_bidi_characters() {
         assert!(out.contains("\\u{1b}]52;c;aGk=\\u{7}\\u{1b}[2J\\nx\\u{202e}y\\u{9b}"));
         assert!(out.contains("b\\u{202e}c"), "{out}");
     }
-    let run = self::run(&repo, &["log"]);
+    let run = run_raw(&repo, &["log"]);
     run.code(0);
     assert_inert("log", &run.both());
     assert_eq!(run.stdout().lines().count(), 2, "{}", run.stdout());
@@ -318,7 +124,7 @@ fn human_output_escapes_stored_control_and_bidi_characters() {
 }
 
 fn run_json(repo: &TestRepo, args: &[&str]) -> serde_json::Value {
-    let run = run(repo, args);
+    let run = run_raw(repo, args);
     run.code(0);
     assert!(!run.stdout.contains(&0x1b), "serde escapes ESC in JSON");
     run.json()
@@ -349,13 +155,13 @@ fn config_trust_and_errors_escape_values_from_files_and_the_environment() {
     assert_eq!(run.stdout().lines().count(), 15, "{}", run.stdout());
     assert!(run.stdout().contains("\\u{1b}[2K"), "{}", run.stdout());
 
-    let run = self::run(&repo, &["trust"]);
+    let run = run_raw(&repo, &["trust"]);
     run.code(0);
     assert_inert("trust", &run.both());
     assert!(run.stdout().contains("\\u{1b}[2K"), "{}", run.stdout());
 
     // An error names the value it refuses, escaped.
-    let run = self::run(&repo, &["create", "x", "--pattern", "p", "--base", EVIL]);
+    let run = run_raw(&repo, &["create", "x", "--pattern", "p", "--base", EVIL]);
     run.code(1);
     assert_inert("error", &run.both());
     assert!(

@@ -1,0 +1,106 @@
+//! `run <id> -- <command>`: runs in the worktree, passes the exit code
+//! through (127 not found, 126 not executable), and the hint when the `--`
+//! is missing.
+
+use std::fs;
+
+use crate::common::{TestRepo, json_message};
+
+/// A command that is not found exits 127; one that cannot be executed, 126.
+#[test]
+fn run_exits_127_for_a_missing_command_and_126_for_a_non_executable() {
+    let repo = TestRepo::new();
+    repo.create("r");
+    let run = repo.run(["run", "r", "--", "no-such-command-here"]);
+    run.code(127);
+    assert!(
+        run.stderr.contains("no-such-command-here"),
+        "{}",
+        run.stderr
+    );
+    let run = repo.run(["--json", "run", "r", "--", "./README"]);
+    run.code(126);
+    assert_eq!(run.json()["error"]["code"], "command-not-executable");
+}
+
+/// `git loop run <id> ls` (no `--`) says where the `--` goes; a mistyped
+/// flag of `run` does not get that advice.
+#[test]
+fn run_without_dashes_says_to_put_them_before_the_command() {
+    let repo = TestRepo::new();
+    repo.create("x");
+    let run = repo.run(["run", "x", "ls", "-la"]);
+    run.code(2);
+    assert!(
+        run.stderr
+            .contains("help: put `--` before the command: git loop run x -- ls …"),
+        "{}",
+        run.stderr
+    );
+    let run = repo.run(["-C", ".", "--json", "run", "x", "ls"]);
+    run.code(2);
+    assert_eq!(run.json()["error"]["code"], "usage");
+    let message = json_message(&run);
+    assert!(
+        message.contains("put `--` before the command: git loop run x -- ls"),
+        "{message}"
+    );
+    assert!(!message.contains('…'), "{message}");
+
+    let run = repo.run(["run", "x", "--jsn", "--", "ls"]);
+    run.code(2);
+    assert!(!run.stderr.contains("before the command"), "{}", run.stderr);
+    let run = repo.run(["create", "y", "extra", "--pattern", "p"]);
+    run.code(2);
+    assert!(!run.stderr.contains("before the command"), "{}", run.stderr);
+    // With the `--`, it runs.
+    repo.run(["run", "x", "--", "true"]).ok();
+}
+
+#[test]
+fn run_executes_in_the_worktree_and_passes_the_exit_code_through() {
+    let repo = TestRepo::new();
+    repo.create("r");
+    let run = repo.run([
+        "run",
+        "r",
+        "--",
+        "sh",
+        "-c",
+        "pwd; echo \"$GIT_LOOP_ID $GIT_LOOP_ROOT\"; exit 7",
+    ]);
+    run.code(7);
+    assert_eq!(
+        run.stdout,
+        format!("{}\nr {}\n", repo.wt("r").display(), repo.root.display())
+    );
+    repo.run(["run", "r", "--", "true"]).ok();
+    // From inside another worktree, and with a signal: 128 + N.
+    let killed = TestRepo::output(repo.command().current_dir(repo.wt("r")).args([
+        "run",
+        "r",
+        "--",
+        "sh",
+        "-c",
+        "kill -TERM $$",
+    ]));
+    killed.code(143);
+    // Unknown id, missing worktree, missing command: clear errors, nothing run.
+    let unknown = repo.run(["--json", "run", "nope", "--", "true"]);
+    unknown.code(1);
+    assert_eq!(unknown.json()["error"]["code"], "unknown-id");
+    repo.run(["run", "r"]).code(2);
+    repo.run(["run", "../x", "--", "true"]).code(2);
+    let missing_cmd = repo.run(["run", "r", "--", "no-such-command-here"]);
+    missing_cmd.code(127);
+    assert!(
+        missing_cmd.stderr.contains("no-such-command-here"),
+        "{}",
+        missing_cmd.stderr
+    );
+    fs::remove_dir_all(repo.wt("r")).unwrap();
+    let gone = repo.run(["--json", "run", "r", "--", "touch", "created"]);
+    gone.code(1);
+    assert_eq!(gone.json()["error"]["code"], "worktree-missing");
+    assert!(!repo.wt("r").exists() && !repo.root.join("created").exists());
+}
