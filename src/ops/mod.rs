@@ -3,3 +3,4 @@
 //! operation here and the report it prints; operations never import a
 //! command, and return typed outcomes from which the events and the report
 //! are built (a report is never read back as working state).
+pub mod reconcile;
