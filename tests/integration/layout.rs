@@ -273,8 +273,15 @@ fn read_sources() -> Sources {
             continue;
         };
         for w in toks.windows(9) {
-            if let [Tok::Hash, Tok::Other, Tok::Ident(p), Tok::Other, Tok::Str(file), Tok::Other, ..] =
-                w
+            if let [
+                Tok::Hash,
+                Tok::Other,
+                Tok::Ident(p),
+                Tok::Other,
+                Tok::Str(file),
+                Tok::Other,
+                ..,
+            ] = w
                 && p == "path"
             {
                 let after = &w[6..];
