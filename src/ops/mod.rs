@@ -3,4 +3,5 @@
 //! operation here and the report it prints; operations never import a
 //! command, and return typed outcomes from which the events and the report
 //! are built (a report is never read back as working state).
+pub mod conflicts;
 pub mod reconcile;
