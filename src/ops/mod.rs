@@ -3,5 +3,6 @@
 //! operation here and the report it prints; operations never import a
 //! command, and return typed outcomes from which the events and the report
 //! are built (a report is never read back as working state).
+pub mod branches;
 pub mod conflicts;
 pub mod reconcile;
