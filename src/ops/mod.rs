@@ -6,3 +6,4 @@
 pub mod branches;
 pub mod conflicts;
 pub mod reconcile;
+pub mod trash;
