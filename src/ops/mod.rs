@@ -5,5 +5,6 @@
 //! are built (a report is never read back as working state).
 pub mod branches;
 pub mod conflicts;
+pub mod list;
 pub mod reconcile;
 pub mod trash;
