@@ -7,4 +7,5 @@ pub mod branches;
 pub mod conflicts;
 pub mod list;
 pub mod reconcile;
+pub mod restore;
 pub mod trash;
