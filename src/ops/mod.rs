@@ -8,4 +8,6 @@ pub mod conflicts;
 pub mod list;
 pub mod reconcile;
 pub mod restore;
+pub mod run;
 pub mod trash;
+pub mod trust;
