@@ -116,42 +116,7 @@ impl Report for BranchesReport {
             return Ok(());
         }
         let now = crate::time::now();
-        let opt = |v: Option<usize>| v.map_or_else(|| "-".to_owned(), |v| v.to_string());
-        let rows: Vec<[Cell<'_>; 7]> = self
-            .branches
-            .iter()
-            .map(|l| {
-                let merged: Cell<'_> = match (l.merged_by, l.probably_merged, l.empty) {
-                    (Some(by), ..) => (by.as_str().into(), "32"),
-                    // Evidence, not proof: never deleted.
-                    (None, Some(by), _) => (format!("{by}?").into(), "33"),
-                    (None, None, Some(true)) => ("empty".into(), "2"),
-                    _ if l.merged == Some(false) => ("no".into(), ""),
-                    _ => ("-".into(), ""),
-                };
-                let age = l.committed_at.as_deref().and_then(|t| t.parse().ok());
-                let action = match (l.deleted, l.kept, self.dry_run) {
-                    (true, _, true) => ("would delete".to_owned(), "33"),
-                    (true, _, false) => ("deleted".to_owned(), "31"),
-                    (false, Some(code), _) => (format!("kept ({})", code.as_str()), ""),
-                    (false, None, _) if l.checked_out => ("checked out".to_owned(), ""),
-                    _ => ("-".to_owned(), ""),
-                };
-                [
-                    (escape(&l.branch), ""),
-                    (l.tip_short.as_str().into(), ""),
-                    (
-                        age.map_or_else(|| "-".to_owned(), |t| crate::time::age(now, t))
-                            .into(),
-                        "2",
-                    ),
-                    (opt(l.ahead).into(), ""),
-                    (opt(l.behind).into(), ""),
-                    merged,
-                    (action.0.into(), action.1),
-                ]
-            })
-            .collect();
+        let rows: Vec<[Cell<'_>; 7]> = self.branches.iter().map(|l| self.row(l, now)).collect();
         let header = ["BRANCH", "TIP", "AGE", "AHEAD", "BEHIND", "MERGED", "STATE"];
         write_table(out.stdout, header, &rows, out.color)?;
         if self.deleting {
@@ -173,5 +138,41 @@ impl Report for BranchesReport {
             ));
         }
         Ok(())
+    }
+}
+
+impl BranchesReport {
+    /// One branch's row of the table.
+    fn row<'a>(&self, l: &'a Leftover, now: jiff::Timestamp) -> [Cell<'a>; 7] {
+        let opt = |v: Option<usize>| v.map_or_else(|| "-".to_owned(), |v| v.to_string());
+        let merged: Cell<'_> = match (l.merged_by, l.probably_merged, l.empty) {
+            (Some(by), ..) => (by.as_str().into(), "32"),
+            // Evidence, not proof: never deleted.
+            (None, Some(by), _) => (format!("{by}?").into(), "33"),
+            (None, None, Some(true)) => ("empty".into(), "2"),
+            _ if l.merged == Some(false) => ("no".into(), ""),
+            _ => ("-".into(), ""),
+        };
+        let age = l.committed_at.as_deref().and_then(|t| t.parse().ok());
+        let action = match (l.deleted, l.kept, self.dry_run) {
+            (true, _, true) => ("would delete".to_owned(), "33"),
+            (true, _, false) => ("deleted".to_owned(), "31"),
+            (false, Some(code), _) => (format!("kept ({})", code.as_str()), ""),
+            (false, None, _) if l.checked_out => ("checked out".to_owned(), ""),
+            _ => ("-".to_owned(), ""),
+        };
+        [
+            (escape(&l.branch), ""),
+            (l.tip_short.as_str().into(), ""),
+            (
+                age.map_or_else(|| "-".to_owned(), |t| crate::time::age(now, t))
+                    .into(),
+                "2",
+            ),
+            (opt(l.ahead).into(), ""),
+            (opt(l.behind).into(), ""),
+            merged,
+            (action.0.into(), action.1),
+        ]
     }
 }

@@ -143,16 +143,21 @@ impl Report for ConflictsReport {
                 escape(&s.reason)
             )?;
         }
+        writeln!(out.stdout, "{}", self.summary(with_base.len()))
+    }
+}
+
+impl ConflictsReport {
+    /// The last line: how many runs and pairs, how many conflict.
+    fn summary(&self, with_base: usize) -> String {
         let plural =
             |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
-        writeln!(
-            out.stdout,
+        format!(
             "{}, {}: {} conflicting with the base, {}",
             plural(self.runs.len(), "active run", "active runs"),
             plural(self.pairs_checked, "pair", "pairs"),
-            plural(with_base.len(), "run", "runs"),
+            plural(with_base, "run", "runs"),
             plural(self.pairs.len(), "conflicting pair", "conflicting pairs"),
-        )?;
-        Ok(())
+        )
     }
 }

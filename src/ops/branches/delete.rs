@@ -41,40 +41,51 @@ pub(super) fn delete_merged(
             l.fate = Fate::Kept(code);
             continue;
         }
-        // Judged again here: the base may have been rewound since the
-        // listing. A judgement that fails stops the command (the deletions
-        // made so far are logged).
-        let judged = match crate::safety::branch::judge(
-            ctx.repo.gix(),
-            &mut detector,
-            &l.branch,
-            l.tip,
-            base,
-        ) {
-            Ok(judged) => judged,
+        match decide(ctx, base, &mut detector, l, &checked_out, out) {
+            Ok(failed) => {
+                if let Some(e) = failed {
+                    first_error.get_or_insert(e);
+                }
+            }
             Err(e) => {
+                // The deletions made so far are logged.
                 ctx.log_events(&events(base, branches), out);
                 return Err(e);
             }
-        };
-        // The kernel keeps the tip in the trash, then deletes.
-        match crate::safety::branch::delete(&ctx.repo, &l.branch, l.tip, &judged, &checked_out) {
-            Ok(deletion) => l.fate = fate(l, deletion),
-            Err(e) => {
-                l.fate = Fate::Kept(KeptCode::Error);
-                first_error.get_or_insert(e);
-            }
-        }
-        if l.fate == Fate::Kept(KeptCode::Moved) {
-            out.note(format_args!(
-                "{} moved after it was checked; it is kept",
-                l.branch
-            ));
         }
     }
     ctx.log_events(&events(base, branches), out);
     drop(mutex);
     Ok(first_error)
+}
+
+/// Judge `l` again (the base may have been rewound since the listing) and
+/// let the kernel keep its tip in the trash, then delete it; set its fate.
+/// A judgement that fails is the error (it stops the command); a deletion
+/// that fails keeps the branch (`error`) and is returned.
+fn decide(
+    ctx: &Ctx,
+    base: &str,
+    detector: &mut Detector<'_>,
+    l: &mut Leftover,
+    checked_out: &std::collections::HashSet<String>,
+    out: &mut Out<'_>,
+) -> Result<Option<Error>> {
+    let judged = crate::safety::branch::judge(ctx.repo.gix(), detector, &l.branch, l.tip, base)?;
+    match crate::safety::branch::delete(&ctx.repo, &l.branch, l.tip, &judged, checked_out) {
+        Ok(deletion) => l.fate = fate(l, deletion),
+        Err(e) => {
+            l.fate = Fate::Kept(KeptCode::Error);
+            return Ok(Some(e));
+        }
+    }
+    if l.fate == Fate::Kept(KeptCode::Moved) {
+        out.note(format_args!(
+            "{} moved after it was checked; it is kept",
+            l.branch
+        ));
+    }
+    Ok(None)
 }
 
 /// The fate the kernel's answer gives `l`.
