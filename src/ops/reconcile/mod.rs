@@ -32,31 +32,35 @@
 //!
 //! # Phases
 //!
-//! [`run`] takes the locks and reads the manifest ([`open`]), surveys what
-//! is there ([`Survey`]: orphans, strays, half-removed runs), checks every
-//! name given before anything changes ([`check_named`], [`plan_adoptions`]),
-//! removes registrations ([`drop_gone`], [`remove_orphans`]), and last
-//! applies the [`Plan`] to the manifest under the mutex ([`apply`]), logging
-//! the events built from the [`Outcome`]. The report is built from the
-//! outcome by the command.
+//! [`run`] takes the locks and reads the manifest (`open`), surveys what is
+//! there ([`survey`]: orphans, strays, half-removed runs), checks every name
+//! given before anything changes (`check_named`, `plan_adoptions`, with
+//! the `--min-age` guard of `min_age`), removes registrations (`removal`),
+//! and last applies the [`Plan`] to the manifest under the mutex (`apply`),
+//! logging the events built from the [`Outcome`]. The command builds its
+//! report from the outcome.
 
 mod adopt;
 mod apply;
+mod min_age;
+mod removal;
+pub mod survey;
 
 pub use apply::Plan;
-
-use std::collections::HashSet;
-use std::ffi::{OsStr, OsString};
+pub use removal::Removed;
+pub use survey::{Orphan, Stray};
 
 use crate::ctx::Ctx;
 use crate::error::{Error, Result};
 use crate::git::cmd::Git;
-use crate::git::repo::Worktree;
 use crate::lock::OpsLock;
-use crate::manifest::{Entry, Manifest};
+use crate::manifest::Manifest;
 use crate::output::Out;
 use crate::runid;
-use crate::worktree::{Removal, Remover, Skip, SkipCode, SkippedEntry, remove_worktree};
+use crate::worktree::{Remover, SkippedEntry};
+use min_age::too_young;
+use removal::{drop_gone, remove_orphans};
+use survey::Survey;
 
 /// What reconcile is asked to do.
 #[derive(Debug, Clone)]
@@ -76,59 +80,6 @@ impl Request<'_> {
         !self.remove_orphan.is_empty() || !self.adopt.is_empty()
     }
 }
-
-/// A worktree registered with git under `.loop-worktrees/` that no entry
-/// records.
-#[derive(Debug, Clone)]
-pub struct Orphan {
-    pub id: String,
-    pub branch: Option<String>,
-}
-
-/// Something else under `.loop-worktrees/`: reported, never touched, not
-/// logged.
-#[derive(Debug, Clone)]
-pub struct Stray {
-    pub name: String,
-    pub kind: StrayKind,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum StrayKind {
-    Symlink,
-    Directory,
-    File,
-}
-
-impl Stray {
-    /// How a stray is reported: a skipped entry, code `foreign-clone`.
-    pub fn skipped(&self) -> SkippedEntry {
-        let kind = match self.kind {
-            StrayKind::Symlink => "a symlink",
-            StrayKind::Directory => "a directory",
-            StrayKind::File => "a file",
-        };
-        SkippedEntry::new(
-            &self.name,
-            Skip::new(
-                format!(
-                    "{kind} that is neither a recorded run nor a worktree registered with this repository; left untouched"
-                ),
-                SkipCode::ForeignClone,
-            ),
-        )
-    }
-}
-
-/// A registration removed (or, in a dry run, that would be).
-#[derive(Debug, Clone)]
-pub struct Removed {
-    pub id: String,
-    pub path: String,
-    /// What git-loop finished itself (see [`crate::leftover`]).
-    pub note: Option<String>,
-}
-
 /// What reconcile found and did.
 #[derive(Debug)]
 pub struct Outcome {
@@ -232,118 +183,6 @@ impl Opened {
         })
     }
 }
-
-/// What is under `.loop-worktrees/`, against the manifest.
-struct Survey {
-    known: HashSet<String>,
-    /// The directory's names (read only when some run is recorded).
-    present: HashSet<OsString>,
-    orphans: Vec<Orphan>,
-    strays: Vec<Stray>,
-    half_removed: Vec<SkippedEntry>,
-}
-
-impl Survey {
-    fn of(ctx: &Ctx, manifest: &Manifest, remover: &Remover<'_>) -> Result<Survey> {
-        let known: HashSet<String> = manifest.worktrees.iter().map(|e| e.id.clone()).collect();
-        let mut orphans: Vec<Orphan> = remover
-            .registrations
-            .iter()
-            .filter(|(name, _)| !known.contains(name.as_str()))
-            .map(|(name, wt)| Orphan {
-                id: name.clone(),
-                branch: wt.branch.clone(),
-            })
-            .collect();
-        orphans.sort_by(|a, b| a.id.cmp(&b.id));
-        // One directory read instead of a stat per entry (100,000 entries).
-        let present: HashSet<OsString> = if manifest.worktrees.is_empty() {
-            Default::default()
-        } else {
-            std::fs::read_dir(ctx.loop_dir())
-                .map(|dir| dir.flatten().map(|e| e.file_name()).collect())
-                .map_err(|e| Error::io("could not read", ctx.loop_dir(), e))?
-        };
-        let strays = strays(ctx, &known, remover);
-        let half_removed = half_removed(ctx, manifest, &present, remover);
-        Ok(Survey {
-            known,
-            present,
-            orphans,
-            strays,
-            half_removed,
-        })
-    }
-
-    fn is_orphan(&self, id: &str) -> bool {
-        self.orphans.iter().any(|o| o.id == id)
-    }
-}
-
-/// Anything else under `.loop-worktrees/` that is neither a run nor a
-/// registered worktree (a plain directory, a symlink, a file). git-loop's
-/// own files and dot-files (no run id starts with a dot) are not listed.
-fn strays(ctx: &Ctx, known: &HashSet<String>, remover: &Remover<'_>) -> Vec<Stray> {
-    let mut names: Vec<String> = std::fs::read_dir(ctx.loop_dir())
-        .map(|dir| {
-            dir.flatten()
-                .filter_map(|e| e.file_name().into_string().ok())
-                .filter(|name| {
-                    !name.starts_with('.')
-                        && name != crate::manifest::MANIFEST_FILE
-                        && name != crate::events::EVENTS_FILE
-                        && !known.contains(name.as_str())
-                        && remover.registration(name).is_none()
-                })
-                .collect()
-        })
-        .unwrap_or_default();
-    names.sort();
-    names
-        .into_iter()
-        .map(|name| {
-            let kind = match std::fs::symlink_metadata(ctx.loop_dir().join(&name)) {
-                Ok(m) if m.file_type().is_symlink() => StrayKind::Symlink,
-                Ok(m) if m.is_dir() => StrayKind::Directory,
-                _ => StrayKind::File,
-            };
-            Stray { name, kind }
-        })
-        .collect()
-}
-
-/// Recorded runs git no longer knows whose directory is left: a removal
-/// that failed part way. Reported here; cleanup and remove finish them.
-fn half_removed(
-    ctx: &Ctx,
-    manifest: &Manifest,
-    present: &HashSet<OsString>,
-    remover: &Remover<'_>,
-) -> Vec<SkippedEntry> {
-    let mut found = Vec::new();
-    for entry in &manifest.worktrees {
-        if !present.contains(OsStr::new(&entry.id)) || remover.registration(&entry.id).is_some() {
-            continue;
-        }
-        let dir = ctx.loop_dir().join(&entry.id);
-        if !std::fs::symlink_metadata(&dir).is_ok_and(|m| m.is_dir()) {
-            continue;
-        }
-        if let Some(what) = crate::leftover::half_removed(ctx.repo.common_dir(), &dir) {
-            found.push(SkippedEntry::new(
-                &entry.id,
-                Skip::new(
-                    format!(
-                        "{what}; `git loop cleanup` finishes it when every file left is in git"
-                    ),
-                    SkipCode::HalfRemoved,
-                ),
-            ));
-        }
-    }
-    found
-}
-
 /// Every `--remove-orphan` must name an orphan: refused before anything
 /// changes.
 fn check_named(survey: &Survey, req: &Request<'_>) -> Result<()> {
@@ -411,88 +250,4 @@ fn plan_adoptions(
         }
     }
     Ok(Adoptions { ids, base })
-}
-
-/// Remove the registrations of the entries whose directory is gone (a
-/// locked one is kept, with its entry). Returns the entries dropped, the
-/// ones kept, and the entries the plan drops from the manifest.
-fn drop_gone(
-    manifest: &Manifest,
-    survey: &Survey,
-    remover: &Remover<'_>,
-    dry_run: bool,
-) -> Result<(Vec<Removed>, Vec<SkippedEntry>, Vec<Entry>)> {
-    let (mut dropped, mut kept, mut gone) = (Vec::new(), Vec::new(), Vec::new());
-    for entry in &manifest.worktrees {
-        if survey.present.contains(OsStr::new(&entry.id)) {
-            continue;
-        }
-        match remove_worktree(remover, &entry.id, dry_run)? {
-            Removal::Removed(note) => {
-                dropped.push(Removed {
-                    id: entry.id.clone(),
-                    path: entry.path(),
-                    note,
-                });
-                gone.push(entry.clone());
-            }
-            Removal::Skipped(skip) => kept.push(SkippedEntry::new(&entry.id, skip)),
-        }
-    }
-    Ok((dropped, kept, gone))
-}
-
-/// Remove the orphans named by `--remove-orphan` (each once), unless too
-/// young.
-fn remove_orphans(
-    ctx: &Ctx,
-    req: &Request<'_>,
-    remover: &Remover<'_>,
-) -> Result<(Vec<Removed>, Vec<SkippedEntry>)> {
-    let (mut removed, mut kept) = (Vec::new(), Vec::new());
-    let mut seen = HashSet::new();
-    for &id in &req.remove_orphan {
-        if !seen.insert(id) {
-            continue;
-        }
-        if let Some(reason) = too_young(ctx, id, remover, req) {
-            kept.push(SkippedEntry::new(id, Skip::new(reason, SkipCode::TooYoung)));
-            continue;
-        }
-        match remove_worktree(remover, id, req.dry_run)? {
-            Removal::Removed(note) => removed.push(Removed {
-                id: id.to_owned(),
-                path: runid::rel_path(id),
-                note,
-            }),
-            Removal::Skipped(skip) => kept.push(SkippedEntry::new(id, skip)),
-        }
-    }
-    Ok((removed, kept))
-}
-
-/// How long ago the orphan's directory or its git admin directory last
-/// changed — the younger of the two. `None` when neither can be read.
-fn orphan_age(ctx: &Ctx, id: &str, remover: &Remover<'_>) -> Option<jiff::SignedDuration> {
-    let admin = remover
-        .registration(id)
-        .map(|wt: &Worktree| wt.admin_dir.clone());
-    let newest = [Some(ctx.worktree_path(id)), admin]
-        .into_iter()
-        .flatten()
-        .filter_map(|p| std::fs::symlink_metadata(p).and_then(|m| m.modified()).ok())
-        .max()?;
-    let newest = jiff::Timestamp::try_from(newest).ok()?;
-    Some(crate::time::now().duration_since(newest))
-}
-
-/// Why the orphan `id` is too young to remove or adopt under `--min-age`: a
-/// worktree that changed moments ago may be a create not recorded yet.
-fn too_young(ctx: &Ctx, id: &str, remover: &Remover<'_>, req: &Request<'_>) -> Option<String> {
-    let age = orphan_age(ctx, id, remover).filter(|age| *age < req.min_age)?;
-    Some(format!(
-        "too young: changed {}s ago, under --min-age {} (a create may still be recording it; --min-age 0 overrides)",
-        age.as_secs(),
-        req.min_age_text
-    ))
 }
