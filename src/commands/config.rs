@@ -10,6 +10,7 @@
 use serde::Serialize;
 
 use crate::config::keys::{TOML_CLEANUP_RECYCLE, TOML_POOL_KEEP, TOML_POOL_SIZE, TOML_TRASH_KEEP};
+use crate::config::{Settings, Sourced};
 use crate::config::{
     TOML_BASE, TOML_CLAUDE_PATTERN, TOML_CLEANUP_DELETE_MERGED, TOML_CLEANUP_OLDER_THAN,
     TOML_CLEANUP_PRE_COMMAND, TOML_CLEANUP_SALVAGE, TOML_CLEANUP_STATUS, TOML_CREATE_COPY,
@@ -60,97 +61,53 @@ pub struct ConfigReport {
     pub pool_keep: Shown<Vec<String>>,
 }
 
+impl<T> Shown<T> {
+    /// One row of the text table: the key, the value as text, the source.
+    fn row(&self, key: &'static str, text: impl Fn(&T) -> String) -> (&'static str, String, &str) {
+        (key, text(&self.value), &self.source)
+    }
+}
+
+/// An optional value as the table shows it.
+fn or_none(v: &Option<String>) -> String {
+    v.clone().unwrap_or_else(|| "(none)".to_owned())
+}
+
+/// A list of words as the table shows it.
+fn words(v: &[String]) -> String {
+    if v.is_empty() {
+        "(none)".to_owned()
+    } else {
+        v.join(" ")
+    }
+}
+
 impl Report for ConfigReport {
     fn human(&self, out: &mut Out<'_>) -> std::io::Result<()> {
         let rows = [
-            (TOML_BASE, self.base.value.clone(), &self.base.source),
-            (
-                TOML_CLEANUP_STATUS,
-                self.cleanup_status.value.join(","),
-                &self.cleanup_status.source,
-            ),
-            (
-                TOML_CLEANUP_OLDER_THAN,
-                self.cleanup_older_than
-                    .value
-                    .clone()
-                    .unwrap_or_else(|| "(none)".to_owned()),
-                &self.cleanup_older_than.source,
-            ),
-            (
-                TOML_CLEANUP_DELETE_MERGED,
-                self.cleanup_delete_merged_branches.value.to_string(),
-                &self.cleanup_delete_merged_branches.source,
-            ),
-            (
-                TOML_CLEANUP_SALVAGE,
-                self.cleanup_salvage.value.to_string(),
-                &self.cleanup_salvage.source,
-            ),
-            (
-                TOML_CLEANUP_PRE_COMMAND,
-                self.cleanup_pre_command
-                    .value
-                    .clone()
-                    .unwrap_or_else(|| "(none)".to_owned()),
-                &self.cleanup_pre_command.source,
-            ),
-            (
-                TOML_CREATE_COPY,
-                if self.create_copy.value.is_empty() {
-                    "(none)".to_owned()
-                } else {
-                    self.create_copy.value.join(" ")
-                },
-                &self.create_copy.source,
-            ),
-            (
-                TOML_CREATE_POST_COMMAND,
-                self.create_post_command
-                    .value
-                    .clone()
-                    .unwrap_or_else(|| "(none)".to_owned()),
-                &self.create_post_command.source,
-            ),
-            (
-                TOML_CREATE_IGNORE_FILE,
-                self.create_ignore_file.value.to_owned(),
-                &self.create_ignore_file.source,
-            ),
-            (
-                TOML_CREATE_FETCH,
-                self.create_fetch.value.to_string(),
-                &self.create_fetch.source,
-            ),
-            (
-                TOML_CLAUDE_PATTERN,
-                self.claude_pattern.value.clone(),
-                &self.claude_pattern.source,
-            ),
-            (
-                TOML_CLEANUP_RECYCLE,
-                self.cleanup_recycle.value.to_string(),
-                &self.cleanup_recycle.source,
-            ),
-            (
-                TOML_POOL_SIZE,
-                self.pool_size.value.to_string(),
-                &self.pool_size.source,
-            ),
-            (
-                TOML_TRASH_KEEP,
-                self.trash_keep.value.clone(),
-                &self.trash_keep.source,
-            ),
-            (
-                TOML_POOL_KEEP,
-                if self.pool_keep.value.is_empty() {
-                    "(none)".to_owned()
-                } else {
-                    self.pool_keep.value.join(" ")
-                },
-                &self.pool_keep.source,
-            ),
+            self.base.row(TOML_BASE, String::clone),
+            self.cleanup_status
+                .row(TOML_CLEANUP_STATUS, |v| v.join(",")),
+            self.cleanup_older_than
+                .row(TOML_CLEANUP_OLDER_THAN, or_none),
+            self.cleanup_delete_merged_branches
+                .row(TOML_CLEANUP_DELETE_MERGED, bool::to_string),
+            self.cleanup_salvage
+                .row(TOML_CLEANUP_SALVAGE, bool::to_string),
+            self.cleanup_pre_command
+                .row(TOML_CLEANUP_PRE_COMMAND, or_none),
+            self.create_copy.row(TOML_CREATE_COPY, |v| words(v)),
+            self.create_post_command
+                .row(TOML_CREATE_POST_COMMAND, or_none),
+            self.create_ignore_file
+                .row(TOML_CREATE_IGNORE_FILE, |v| (*v).to_owned()),
+            self.create_fetch.row(TOML_CREATE_FETCH, bool::to_string),
+            self.claude_pattern.row(TOML_CLAUDE_PATTERN, String::clone),
+            self.cleanup_recycle
+                .row(TOML_CLEANUP_RECYCLE, bool::to_string),
+            self.pool_size.row(TOML_POOL_SIZE, usize::to_string),
+            self.trash_keep.row(TOML_TRASH_KEEP, String::clone),
+            self.pool_keep.row(TOML_POOL_KEEP, |v| words(v)),
         ];
         // Values and sources come from files, git config and the
         // environment: escaped, so none can drive the terminal or split a row.
@@ -181,94 +138,62 @@ fn cutoff_text(d: jiff::SignedDuration) -> String {
     format!("{secs}s")
 }
 
-pub fn run(ctx: &Ctx) -> Result<ConfigReport> {
-    let s = ctx.settings()?;
-    // A hook from the repository's own file says whether it may run (the
-    // file is hashed once, and only when it sets a hook).
+/// A setting as shown: its value (as `text` makes it) and its origin.
+fn shown<T, U>(s: &Sourced<T>, text: impl FnOnce(&T) -> U) -> Shown<U> {
+    Shown {
+        value: text(&s.value),
+        source: s.origin.to_string(),
+    }
+}
+
+/// Whether the repository's own `.git-loop.toml`'s hooks may run, when it
+/// sets one: said beside each hook from there (the file is hashed once,
+/// and only when it sets a hook).
+fn trust_state(ctx: &Ctx, s: &Settings) -> Result<&'static str> {
     let repo_hooks = [&s.cleanup_pre_command, &s.create_post_command]
         .iter()
         .any(|sourced| sourced.value.is_some() && sourced.from_repo_file());
-    let trust_state = if repo_hooks {
-        let blob = s.repo_file_id.as_deref().unwrap_or_default();
+    if !repo_hooks {
+        return Ok("");
+    }
+    let blob = s.repo_file_id.as_deref().unwrap_or_default();
+    Ok(
         if crate::configured_command::trust::is_trusted(ctx.repo.common_dir(), blob)? {
             "trusted"
         } else {
             "NOT trusted: will not run until `git loop trust`"
-        }
-    } else {
-        ""
-    };
-    let hook_source = |sourced: &crate::config::Sourced<Option<String>>| {
-        if sourced.value.is_none() || !sourced.from_repo_file() {
-            return sourced.origin.to_string();
-        }
-        format!("{} ({trust_state})", sourced.origin)
+        },
+    )
+}
+
+pub fn run(ctx: &Ctx) -> Result<ConfigReport> {
+    let s = ctx.settings()?;
+    let trust_state = trust_state(ctx, s)?;
+    let hook = |sourced: &Sourced<Option<String>>| Shown {
+        value: sourced.value.clone(),
+        source: if sourced.value.is_none() || !sourced.from_repo_file() {
+            sourced.origin.to_string()
+        } else {
+            format!("{} ({trust_state})", sourced.origin)
+        },
     };
     Ok(ConfigReport {
-        base: Shown {
-            value: s.base.value.clone(),
-            source: s.base.origin.to_string(),
-        },
-        cleanup_status: Shown {
-            value: s
-                .cleanup_status
-                .value
-                .iter()
-                .map(|st| st.as_str().to_owned())
-                .collect(),
-            source: s.cleanup_status.origin.to_string(),
-        },
-        cleanup_older_than: Shown {
-            value: s.cleanup_older_than.value.map(cutoff_text),
-            source: s.cleanup_older_than.origin.to_string(),
-        },
-        cleanup_delete_merged_branches: Shown {
-            value: s.cleanup_delete_merged_branches.value,
-            source: s.cleanup_delete_merged_branches.origin.to_string(),
-        },
-        cleanup_salvage: Shown {
-            value: s.cleanup_salvage.value,
-            source: s.cleanup_salvage.origin.to_string(),
-        },
-        cleanup_pre_command: Shown {
-            value: s.cleanup_pre_command.value.clone(),
-            source: hook_source(&s.cleanup_pre_command),
-        },
-        create_copy: Shown {
-            value: s.create_copy.value.clone(),
-            source: s.create_copy.origin.to_string(),
-        },
-        create_post_command: Shown {
-            value: s.create_post_command.value.clone(),
-            source: hook_source(&s.create_post_command),
-        },
-        create_ignore_file: Shown {
-            value: s.create_ignore_file.value.as_str(),
-            source: s.create_ignore_file.origin.to_string(),
-        },
-        create_fetch: Shown {
-            value: s.create_fetch.value,
-            source: s.create_fetch.origin.to_string(),
-        },
-        claude_pattern: Shown {
-            value: s.claude_pattern.value.clone(),
-            source: s.claude_pattern.origin.to_string(),
-        },
-        cleanup_recycle: Shown {
-            value: s.cleanup_recycle.value,
-            source: s.cleanup_recycle.origin.to_string(),
-        },
-        pool_size: Shown {
-            value: s.pool_size.value,
-            source: s.pool_size.origin.to_string(),
-        },
-        trash_keep: Shown {
-            value: cutoff_text(s.trash_keep.value),
-            source: s.trash_keep.origin.to_string(),
-        },
-        pool_keep: Shown {
-            value: s.pool_keep.value.clone(),
-            source: s.pool_keep.origin.to_string(),
-        },
+        base: shown(&s.base, String::clone),
+        cleanup_status: shown(&s.cleanup_status, |v| {
+            v.iter().map(|st| st.as_str().to_owned()).collect()
+        }),
+        cleanup_older_than: shown(&s.cleanup_older_than, |v| v.map(cutoff_text)),
+        cleanup_delete_merged_branches: shown(&s.cleanup_delete_merged_branches, |v| *v),
+        cleanup_salvage: shown(&s.cleanup_salvage, |v| *v),
+        cleanup_pre_command: hook(&s.cleanup_pre_command),
+        create_copy: shown(&s.create_copy, Vec::clone),
+        create_post_command: hook(&s.create_post_command),
+        create_ignore_file: shown(&s.create_ignore_file, |v| v.as_str()),
+        create_fetch: shown(&s.create_fetch, |v| *v),
+        claude_pattern: shown(&s.claude_pattern, String::clone),
+        cleanup_recycle: shown(&s.cleanup_recycle, |v| *v),
+        pool_size: shown(&s.pool_size, |v| *v),
+        trash_keep: shown(&s.trash_keep, |v| cutoff_text(*v)),
+        pool_keep: shown(&s.pool_keep, Vec::clone),
     })
 }

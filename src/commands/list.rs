@@ -1,26 +1,16 @@
-//! `git loop list [--status <CSV>] [--long]` — read-only, no mutex. An absent
-//! manifest lists nothing and creates nothing. An empty list says so on
-//! stderr (`no runs recorded`, or that none has the statuses asked for);
-//! stdout stays empty, so scripts reading it are unaffected.
-//!
-//! `--long` adds, per run, what an operator asks before `mark`: does its
-//! worktree hold uncommitted work (`dirty`: tracked changes, staged or not;
-//! `untracked`: files git neither tracks nor ignores — read with gix the way
-//! `git worktree remove` judges them), how many commits its branch is ahead
-//! of and behind its base as the base is now, and whether its work is in
-//! the base (`merged`, `mergedBy`: `ancestor`, `squash` or `rebase`; a run
-//! with no commits of its own is `empty`, never merged — see
-//! [`crate::git::merged`]). A value that cannot be known (the
-//! worktree or the branch is gone, the base no longer resolves) is `null`
-//! in JSON and `-` in the table. Worktrees are read in parallel. `inUse`
-//! lists the processes working in a worktree (see [`crate::worktree`]'s
-//! risk checks); `/proc` is read once for all of them.
+//! `git loop list [--status <CSV>] [--long]`: the adapter to
+//! [`crate::ops::list`] (what is read, and how) and the report it prints.
+//! An empty list says so on stderr (`no runs recorded`, or that none has
+//! the statuses asked for); stdout stays empty, so scripts reading it are
+//! unaffected.
 
 use serde::Serialize;
 
 use crate::ctx::Ctx;
 use crate::error::Result;
+use crate::git::merged::Verdict;
 use crate::manifest::{Entry, Status};
+use crate::ops::list::{Listing, State};
 use crate::output::{Out, Report};
 use crate::style::{Cell, escape, write_table};
 
@@ -217,152 +207,6 @@ impl Report for ListReport {
     }
 }
 
-/// Fill in `--long` for every listed run.
-fn fill_long(ctx: &Ctx, listed: &mut [Listed]) -> Result<()> {
-    let registrations = ctx.repo.loop_worktrees()?;
-    // Worktree state: gix status per worktree, in parallel (each thread opens
-    // its own repository handle).
-    let registrations: std::collections::HashMap<String, crate::git::repo::Worktree> =
-        registrations.into_iter().collect();
-    let jobs: Vec<(usize, std::path::PathBuf, &crate::git::repo::Worktree)> = listed
-        .iter()
-        .enumerate()
-        .filter(|(_, l)| l.present)
-        .filter_map(|(i, l)| {
-            let wt = registrations.get(&l.entry.id)?;
-            Some((i, ctx.worktree_path(&l.entry.id), wt))
-        })
-        .collect();
-    for l in listed.iter_mut() {
-        l.long = Some(Long::default());
-    }
-    // Every process's working directory, read once (not per worktree).
-    let processes = if jobs.is_empty() {
-        crate::worktree::Processes::default()
-    } else {
-        crate::worktree::Processes::scan()
-    };
-    crate::fanout::for_each(
-        &jobs,
-        |(_, path, wt)| {
-            let c = crate::git::repo::cleanliness(path, &wt.admin_dir).ok();
-            let mut risk = crate::worktree::AtRisk::read_files(wt, path);
-            risk.in_use = processes.inside(path);
-            (c, risk)
-        },
-        |k, (c, risk)| {
-            let long = listed[jobs[k].0].long.as_mut().expect("just set");
-            if let Some(c) = c {
-                long.dirty = Some(c.modified);
-                long.untracked = Some(c.untracked);
-            }
-            long.operation = risk.operation;
-            long.nested_repos = Some(risk.nested_repos);
-            long.in_use = Some(risk.in_use);
-        },
-    );
-    // Commits only a detached HEAD holds (registered worktrees, present or
-    // not): one read of every ref tip, then a walk per detached HEAD.
-    let mut tips = None;
-    for l in listed.iter_mut() {
-        let Some(wt) = registrations.get(&l.entry.id) else {
-            continue;
-        };
-        let long = l.long.as_mut().expect("just set");
-        long.locked = Some(wt.locked.is_some());
-        long.unreachable_commits = Some(match wt.detached_head {
-            Some(head) => {
-                if tips.is_none() {
-                    tips = Some(crate::worktree::RefTips::read(ctx.repo.gix())?);
-                }
-                let tips = tips.as_ref().expect("just read");
-                tips.unreachable_from(ctx.repo.gix(), head, 1000)?
-            }
-            None => 0,
-        });
-    }
-    // Ahead/behind: one revision walk each way, in the main repository;
-    // merged: see `crate::git::merged`.
-    let mut bases: std::collections::HashMap<String, Option<gix::ObjectId>> = Default::default();
-    let mut detector = None;
-    for l in listed.iter_mut() {
-        let base = *bases
-            .entry(l.entry.base_branch.clone())
-            .or_insert_with(|| ctx.repo.resolve_commit(&l.entry.base_branch));
-        let tip = ctx.repo.branch_target(&l.entry.branch())?;
-        if let (Some(tip), Some(base)) = (tip, base) {
-            let (ahead, behind) = ctx.repo.ahead_behind(tip, base)?;
-            let long = l.long.as_mut().expect("just set");
-            long.ahead = Some(ahead);
-            long.behind = Some(behind);
-            if detector.is_none() {
-                detector = Some(crate::git::merged::Detector::new(ctx.repo.gix())?);
-            }
-            let detector = detector.as_mut().expect("just set");
-            // A run whose history cannot be read (a missing object, say)
-            // is unknown (`null`), not a failure of the whole listing. The
-            // safety kernel's guards apply: a base read through the run's
-            // own branch, or an expression, proves nothing.
-            let judged = crate::safety::branch::judge(
-                ctx.repo.gix(),
-                detector,
-                &l.entry.branch(),
-                tip,
-                &l.entry.base_branch,
-            );
-            let verdict = match judged {
-                Ok(j) => Ok(j.verdict.unwrap_or(crate::git::merged::Verdict::NotMerged)),
-                Err(e) => Err(e),
-            };
-            if let Ok(verdict) = verdict {
-                use crate::git::merged::Verdict;
-                long.merged = Some(matches!(verdict, Verdict::Merged(_)));
-                long.merged_by = verdict.merged_by();
-                long.probably_merged = verdict.probably_merged_by();
-                long.empty = Some(verdict == Verdict::Empty);
-            }
-        }
-    }
-    Ok(())
-}
-
-pub fn run(ctx: &Ctx, filter: Option<&[Status]>, long: bool) -> Result<ListReport> {
-    let manifest = if ctx.loop_dir_exists()? {
-        ctx.manifest.load_or_default()?
-    } else {
-        Default::default()
-    };
-    // One directory read instead of a stat per entry (10,000 entries).
-    let present: std::collections::HashSet<std::ffi::OsString> = if manifest.worktrees.is_empty() {
-        Default::default()
-    } else {
-        std::fs::read_dir(ctx.loop_dir())
-            .map(|dir| dir.flatten().map(|e| e.file_name()).collect())
-            .unwrap_or_default()
-    };
-    let recorded = manifest.worktrees.len();
-    let worktrees = manifest
-        .worktrees
-        .into_iter()
-        .filter(|e| filter.is_none_or(|f| f.contains(&e.status)))
-        .map(|entry| Listed {
-            present: present.contains(std::ffi::OsStr::new(&entry.id)),
-            entry,
-            long: None,
-        })
-        .collect();
-    let mut worktrees: Vec<Listed> = worktrees;
-    if long {
-        fill_long(ctx, &mut worktrees)?;
-    }
-    Ok(ListReport {
-        version: 1,
-        worktrees,
-        recorded,
-        filter: filter.map(<[Status]>::to_vec),
-    })
-}
-
 fn status_sgr(status: Status) -> &'static str {
     match status {
         Status::Active => "32",
@@ -370,5 +214,42 @@ fn status_sgr(status: Status) -> &'static str {
         Status::Escalated => "33",
         Status::Merged => "36",
         Status::Stale => "2",
+    }
+}
+
+pub fn run(ctx: &Ctx, filter: Option<&[Status]>, long: bool) -> Result<ListReport> {
+    let Listing { runs, recorded } = crate::ops::list::run(ctx, filter, long)?;
+    Ok(ListReport {
+        version: 1,
+        worktrees: runs
+            .into_iter()
+            .map(|r| Listed {
+                entry: r.entry,
+                present: r.present,
+                long: r.state.map(Long::from),
+            })
+            .collect(),
+        recorded,
+        filter: filter.map(<[Status]>::to_vec),
+    })
+}
+
+impl From<State> for Long {
+    fn from(s: State) -> Long {
+        Long {
+            dirty: s.dirty,
+            untracked: s.untracked,
+            ahead: s.ahead,
+            behind: s.behind,
+            merged: s.verdict.map(|v| matches!(v, Verdict::Merged(_))),
+            merged_by: s.verdict.and_then(Verdict::merged_by),
+            probably_merged: s.verdict.and_then(Verdict::probably_merged_by),
+            empty: s.verdict.map(|v| v == Verdict::Empty),
+            unreachable_commits: s.unreachable_commits,
+            operation: s.operation,
+            locked: s.locked,
+            nested_repos: s.nested_repos,
+            in_use: s.in_use,
+        }
     }
 }

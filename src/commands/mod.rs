@@ -12,17 +12,16 @@ pub mod log;
 pub mod mark;
 pub mod path;
 pub mod pool;
-pub mod reclaim_report;
 pub mod reconcile;
 pub mod remove;
 pub mod restore;
 pub mod run;
 pub mod schema;
+pub mod shared;
 pub mod trash;
 pub mod trust;
 
 pub use crate::ctx::Ctx;
-pub use crate::error::Failure;
 
 use crate::cli::{Cli, Command};
 use crate::output::{Fail, Out, emit};

@@ -11,7 +11,7 @@ use crate::ctx::Ctx;
 use crate::error::Result;
 use crate::output::Out;
 
-pub use super::reclaim_report::CleanupReport;
+pub use super::shared::reclaim::CleanupReport;
 
 pub fn run(ctx: &Ctx, args: &RemoveArgs, out: &mut Out<'_>) -> Result<CleanupReport> {
     let ids: Vec<&str> = args.run_ids.iter().map(|id| id.as_str()).collect();

@@ -1,29 +1,18 @@
 //! `git loop trash [list]`, `git loop trash restore <NAME> [--as <BRANCH>]`,
-//! `git loop trash empty [--older-than <AGE>] [--dry-run]`: what the safety
-//! kernel kept before a destroying step (see [`crate::safety::trash`] for
-//! the ref names), brought back, or dropped.
-//!
-//! - `restore` recreates a deleted branch at its tip — only when no branch
-//!   of that name exists (created with a compare-and-swap on "no such ref":
-//!   an existing branch is never moved), then drops the entry. A kept tip
-//!   that was not a branch (a removed worktree's HEAD or own ref, a replaced
-//!   salvage) comes back as the branch `--as` names, or, without `--as`, as
-//!   `trash/<run>/<ref>` (`trash/x/worktree/experiment`).
-//! - `empty` drops every entry, or those kept before now − AGE; `--dry-run`
-//!   lists what it would drop. Each drop is a compare-and-swap on the tip.
-//!   Later cleanups drop the entries older than `trash.keep` by themselves.
-//!
-//! Each restore and drop is logged (`trash-restore`, `trash-expire`) under
-//! the manifest mutex, with the worktree-operation lock held.
+//! `git loop trash empty [--older-than <AGE>] [--dry-run]`: the adapters to
+//! [`crate::ops::trash`] (what the safety kernel kept before a destroying
+//! step, brought back, or dropped) and the report they print.
 
 use serde::Serialize;
 
 use crate::ctx::Ctx;
-use crate::error::{Error, Result};
-use crate::lock::{ManifestMutex, OpsLock};
-use crate::ops::reclaim::drop_entries;
+use crate::error::Result;
+use crate::ops::trash;
 use crate::output::{Out, Report};
-use crate::safety::trash::{self, Entry, Kind};
+use crate::safety::trash::Entry;
+
+/// Cleanup's expiry, reached from there as this module's until cleanup
+/// calls [`crate::ops::trash::expire`] itself.
 
 #[derive(Debug, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
@@ -110,28 +99,11 @@ impl Report for TrashReport {
 
 pub fn list(ctx: &Ctx) -> Result<TrashReport> {
     Ok(TrashReport {
-        trash: trash::list(ctx.repo.gix())?,
+        trash: trash::list(ctx)?,
         restored: None,
         dry_run: false,
         action: Action::List,
     })
-}
-
-/// The branch a kept tip comes back as without `--as`.
-fn default_branch(e: &Entry) -> String {
-    match e.kind {
-        Kind::Branch => e
-            .original
-            .strip_prefix("refs/heads/")
-            .unwrap_or(&e.original)
-            .to_owned(),
-        _ => {
-            let run = e.run.as_deref().unwrap_or("unknown");
-            let what = e.original.strip_prefix("refs/").unwrap_or(&e.original);
-            let what = what.strip_prefix("loop/").unwrap_or(what);
-            format!("trash/{run}/{what}")
-        }
-    }
 }
 
 pub fn restore(
@@ -140,84 +112,10 @@ pub fn restore(
     as_branch: Option<&str>,
     out: &mut Out<'_>,
 ) -> Result<TrashReport> {
-    let entries = trash::list(ctx.repo.gix())?;
-    let Some(entry) = trash::find(&entries, name).cloned() else {
-        return Err(Error::TrashNotFound {
-            name: name.to_owned(),
-        });
-    };
-    let branch = match as_branch {
-        Some(b) => b.to_owned(),
-        None => default_branch(&entry),
-    };
-    let full = format!("refs/heads/{branch}");
-    let valid = !branch.starts_with('-')
-        && gix::refs::FullName::try_from(full.as_str()).is_ok()
-        && gix::validate::reference::name(full.as_str().into()).is_ok();
-    if !valid {
-        return Err(Error::InvalidBranchName { name: branch });
-    }
-    let tip = gix::ObjectId::from_hex(entry.tip.as_bytes())
-        .map_err(|e| Error::Repository(e.to_string()))?;
-    let is_commit = ctx
-        .repo
-        .gix()
-        .find_header(tip)
-        .is_ok_and(|h| h.kind() == gix::object::Kind::Commit);
-    if !is_commit {
-        return Err(Error::Repository(format!(
-            "{} keeps {tip}, which is not a commit: it cannot be a branch; `git show {}` shows it",
-            entry.name, entry.refname
-        )));
-    }
-    ctx.ensure_loop_dir()?;
-    let _ops = OpsLock::acquire(&ctx.loop_dir(), |waiting| {
-        out.note(format_args!("{waiting}"))
-    })?;
-    let mutex = ManifestMutex::acquire(&ctx.loop_dir())?;
-    if ctx.repo.branch_exists(&branch)? {
-        return Err(Error::RestoreOverBranch {
-            branch: branch.clone(),
-            entry: entry.name.clone(),
-        });
-    }
-    use gix::refs::transaction::{Change, LogChange, PreviousValue, RefEdit, RefLog};
-    ctx.repo
-        .gix()
-        .edit_reference(RefEdit {
-            change: Change::Update {
-                log: LogChange {
-                    mode: RefLog::AndReference,
-                    force_create_reflog: false,
-                    message: format!("git-loop: trash restore {}", entry.name).into(),
-                },
-                expected: PreviousValue::MustNotExist,
-                new: gix::refs::Target::Object(tip),
-            },
-            name: full.as_str().try_into().map_err(
-                |e: gix::validate::reference::name::Error| Error::Repository(e.to_string()),
-            )?,
-            deref: false,
-        })
-        .map_err(|e| Error::Repository(format!("could not create {full}: {e}")))?;
-    // The branch holds it now: the entry is not needed.
-    let dropped = trash::drop_entry(ctx.repo.gix(), &entry);
-    if let Err(e) = &dropped {
-        out.note(format_args!("warning: {e}; the entry stays in the trash"));
-    }
-    let mut event = crate::events::Event::new(
-        crate::events::EventKind::TrashRestore,
-        entry.run.as_deref().unwrap_or(&entry.name),
-    );
-    event.detail = Some(format!(
-        "{} restored as {branch} at {}",
-        entry.name, entry.tip
-    ));
-    ctx.log_events(&[event], out);
-    drop(mutex);
+    let restored = trash::restore(ctx, name, as_branch, out)?;
     Ok(TrashReport {
-        trash: vec![entry],
-        restored: Some(branch),
+        trash: vec![restored.entry],
+        restored: Some(restored.branch),
         dry_run: false,
         action: Action::Restore,
     })
@@ -229,37 +127,8 @@ pub fn empty(
     dry_run: bool,
     out: &mut Out<'_>,
 ) -> Result<TrashReport> {
-    let choose = |entries: Vec<Entry>| -> Vec<Entry> {
-        match older_than {
-            Some(age) => trash::older_than(&entries, crate::time::now(), age)
-                .into_iter()
-                .cloned()
-                .collect(),
-            None => entries,
-        }
-    };
-    let why = match older_than {
-        Some(age) => format!("trash empty --older-than {}s", age.as_secs()),
-        None => "trash empty".to_owned(),
-    };
-    if dry_run {
-        return Ok(TrashReport {
-            trash: choose(trash::list(ctx.repo.gix())?),
-            restored: None,
-            dry_run,
-            action: Action::Empty,
-        });
-    }
-    ctx.ensure_loop_dir()?;
-    let _ops = OpsLock::acquire(&ctx.loop_dir(), |waiting| {
-        out.note(format_args!("{waiting}"))
-    })?;
-    let mutex = ManifestMutex::acquire(&ctx.loop_dir())?;
-    let chosen = choose(trash::list(ctx.repo.gix())?);
-    let dropped = drop_entries(ctx, chosen, &why, out);
-    drop(mutex);
     Ok(TrashReport {
-        trash: dropped,
+        trash: trash::empty(ctx, older_than, dry_run, out)?,
         restored: None,
         dry_run,
         action: Action::Empty,

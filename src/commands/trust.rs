@@ -1,20 +1,10 @@
-//! `git loop trust` — allow the hooks in the repository's own
-//! `.git-loop.toml` to run, for its current content.
-//!
-//! Records the file's git blob id in `<git common dir>/git-loop/trusted` (see
-//! [`crate::configured_command`]), with the blob id of every file of the work tree its
-//! hooks name (`./setup.sh`, `scripts/x.py`). Any later change to the TOML,
-//! or to one of those files, needs trusting again. Not covered, and said so
-//! in the output: what those files run or read in turn, and what a hook
-//! reaches without naming it (a variable, an absolute path, `make`'s
-//! `Makefile`, programs on `PATH`). The file must be valid configuration: an
-//! invalid file is refused, not trusted.
+//! `git loop trust`: the adapter to [`crate::ops::trust`] (what is trusted,
+//! and what is not covered) and the report it prints.
 
 use serde::Serialize;
 
-use crate::config::{TOML_CLEANUP_PRE_COMMAND, TOML_CREATE_POST_COMMAND, repo_toml_path};
 use crate::ctx::Ctx;
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::output::{Out, Report};
 
 #[derive(Debug, Serialize, schemars::JsonSchema)]
@@ -77,36 +67,12 @@ impl Report for TrustReport {
 }
 
 pub fn run(ctx: &Ctx) -> Result<TrustReport> {
-    let root = ctx.repo.root();
-    // Validates every layer, this file included (read once, safely: see
-    // `crate::config`); the hooks shown and the id trusted are of those bytes.
-    let settings = ctx.settings()?;
-    let (Some(file), Some(blob)) = (&settings.repo_file, &settings.repo_file_id) else {
-        return Err(Error::NothingToTrust {
-            file: repo_toml_path(root),
-        });
-    };
-    let raw = file.raw()?;
-    let blob = blob.clone();
-    let mut hooks = std::collections::BTreeMap::new();
-    if let Some(c) = raw.create.post_command.filter(|c| !c.trim().is_empty()) {
-        hooks.insert(TOML_CREATE_POST_COMMAND, c);
-    }
-    if let Some(c) = raw.cleanup.pre_command.filter(|c| !c.trim().is_empty()) {
-        hooks.insert(TOML_CLEANUP_PRE_COMMAND, c);
-    }
-    let commands: Vec<&str> = hooks.values().map(String::as_str).collect();
-    let files = crate::configured_command::trust::named_files(&commands, root)?;
-    let already_trusted =
-        crate::configured_command::trust::is_trusted_with(ctx.repo.common_dir(), &blob, &files)?;
-    if !already_trusted {
-        crate::configured_command::trust::trust(ctx.repo.common_dir(), &blob, &files)?;
-    }
+    let t = crate::ops::trust::run(ctx)?;
     Ok(TrustReport {
         file: ".git-loop.toml".to_owned(),
-        blob,
-        already_trusted,
-        hooks,
-        files,
+        blob: t.blob,
+        already_trusted: t.already_trusted,
+        hooks: t.hooks,
+        files: t.files,
     })
 }

@@ -3,10 +3,17 @@
 //! operation here and the report it prints; operations never import a
 //! command, and return typed outcomes from which the events and the report
 //! are built (a report is never read back as working state).
-
 pub mod base;
+pub mod branches;
+pub mod conflicts;
 pub mod create;
 pub mod ignore;
+pub mod list;
 pub mod mark;
 pub mod pool;
 pub mod reclaim;
+pub mod reconcile;
+pub mod restore;
+pub mod run;
+pub mod trash;
+pub mod trust;

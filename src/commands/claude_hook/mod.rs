@@ -317,7 +317,7 @@ fn remove_run(cli: &Cli, input: &Input, out: &mut Out<'_>) -> std::result::Resul
     let choose = |manifest: &Manifest| Ok(manifest.find(&id).into_iter().cloned().collect());
     let options = crate::ops::reclaim::Options::default();
     let reclaimed = crate::ops::reclaim::reclaim(&ctx, &Status::ALL, options, choose, out)?;
-    let report = super::reclaim_report::CleanupReport::from(reclaimed);
+    let report = super::shared::reclaim::CleanupReport::from(reclaimed);
     let mut sink = std::io::sink();
     let mut notes = Out {
         stdout: &mut *out.stderr,

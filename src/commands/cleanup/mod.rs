@@ -15,7 +15,7 @@ use crate::ops::reclaim::{Cleanup, Recycle};
 use crate::output::Out;
 use crate::worktree::{Removal, Remover};
 
-pub use super::reclaim_report::CleanupReport;
+pub use super::shared::reclaim::CleanupReport;
 
 impl From<&CleanupArgs> for Cleanup {
     fn from(args: &CleanupArgs) -> Cleanup {

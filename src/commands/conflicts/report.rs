@@ -10,7 +10,7 @@
 
 use serde::Serialize;
 
-use super::Found;
+use crate::ops::conflicts::Outcome;
 use crate::output::{Out, Report};
 use crate::style::escape;
 
@@ -53,68 +53,39 @@ pub struct Skipped {
     pub reason: String,
 }
 
-/// The report from the workers' findings: `runs` are (id, base) by index,
-/// `found` is indexed alike.
-pub(super) fn build(
-    runs: &[(&str, &str)],
-    found: Vec<Found>,
-    pairs_checked: usize,
-    skipped: Vec<Skipped>,
-) -> ConflictsReport {
-    let mut out: Vec<RunConflicts> = runs
-        .iter()
-        .zip(&found)
-        .map(|(&(id, base), f)| RunConflicts {
-            id: id.to_owned(),
-            base: base.to_owned(),
-            base_conflicts: f.base_conflicts.iter().map(super::path_text).collect(),
-            conflicts_with: Vec::new(),
-        })
-        .collect();
-    let mut pairs = Vec::new();
-    // Files each run conflicts in by itself, taken out of its pairs.
-    let own: Vec<&[gix::bstr::BString]> = found.iter().map(|f| &f.base_conflicts[..]).collect();
-    let mut pair_files = vec![0usize; runs.len()];
-    for (i, f) in found.iter().enumerate() {
-        for (j, files) in &f.pairs {
-            let files: Vec<String> = files
-                .iter()
-                .filter(|p| !own[i].contains(p) && !own[*j].contains(p))
-                .map(super::path_text)
-                .collect();
-            if files.is_empty() {
-                continue;
-            }
-            out[i].conflicts_with.push(runs[*j].0.to_owned());
-            out[*j].conflicts_with.push(runs[i].0.to_owned());
-            pair_files[i] += files.len();
-            pair_files[*j] += files.len();
-            pairs.push(PairConflict {
-                runs: [runs[i].0.to_owned(), runs[*j].0.to_owned()],
-                base: runs[i].1.to_owned(),
-                files,
-            });
+impl From<Outcome> for ConflictsReport {
+    fn from(o: Outcome) -> ConflictsReport {
+        ConflictsReport {
+            runs: o
+                .runs
+                .into_iter()
+                .map(|r| RunConflicts {
+                    id: r.id,
+                    base: r.base,
+                    base_conflicts: r.base_conflicts,
+                    conflicts_with: r.conflicts_with,
+                })
+                .collect(),
+            pairs: o
+                .pairs
+                .into_iter()
+                .map(|p| PairConflict {
+                    runs: p.runs,
+                    base: p.base,
+                    files: p.files,
+                })
+                .collect(),
+            pairs_checked: o.pairs_checked,
+            landing_order: o.landing_order,
+            skipped: o
+                .skipped
+                .into_iter()
+                .map(|s| Skipped {
+                    id: s.id,
+                    reason: s.reason,
+                })
+                .collect(),
         }
-    }
-    pairs.sort_by(|a, b| a.runs.cmp(&b.runs));
-    for r in &mut out {
-        r.conflicts_with.sort();
-    }
-    let mut order: Vec<usize> = (0..out.len()).collect();
-    order.sort_by_key(|&i| {
-        (
-            !out[i].base_conflicts.is_empty(),
-            out[i].conflicts_with.len(),
-            pair_files[i],
-            out[i].id.clone(),
-        )
-    });
-    ConflictsReport {
-        landing_order: order.iter().map(|&i| out[i].id.clone()).collect(),
-        runs: out,
-        pairs,
-        pairs_checked,
-        skipped,
     }
 }
 
@@ -172,16 +143,21 @@ impl Report for ConflictsReport {
                 escape(&s.reason)
             )?;
         }
+        writeln!(out.stdout, "{}", self.summary(with_base.len()))
+    }
+}
+
+impl ConflictsReport {
+    /// The last line: how many runs and pairs, how many conflict.
+    fn summary(&self, with_base: usize) -> String {
         let plural =
             |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
-        writeln!(
-            out.stdout,
+        format!(
             "{}, {}: {} conflicting with the base, {}",
             plural(self.runs.len(), "active run", "active runs"),
             plural(self.pairs_checked, "pair", "pairs"),
-            plural(with_base.len(), "run", "runs"),
+            plural(with_base, "run", "runs"),
             plural(self.pairs.len(), "conflicting pair", "conflicting pairs"),
-        )?;
-        Ok(())
+        )
     }
 }

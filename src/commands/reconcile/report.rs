@@ -3,7 +3,9 @@
 
 use serde::Serialize;
 
+use crate::ops::reconcile::{Outcome, Removed};
 use crate::output::{Out, Report};
+use crate::runid;
 use crate::worktree::SkippedEntry;
 
 #[derive(Debug, Serialize, schemars::JsonSchema)]
@@ -17,7 +19,7 @@ pub struct Orphan {
 pub struct IdPath {
     pub id: String,
     pub path: String,
-    /// What git-loop finished itself (see [`crate::leftover`]).
+    /// What git-loop finished itself (see [`crate::worktree::leftover`]).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
 }
@@ -32,9 +34,6 @@ pub struct ReconcileReport {
     /// Orphans recorded as active runs (`--adopt`).
     pub adopted: Vec<IdPath>,
     pub skipped: Vec<SkippedEntry>,
-    /// How many of `skipped` are strays (not logged).
-    #[serde(skip)]
-    pub strays: usize,
     /// `--remove-orphan` named at least one orphan.
     #[serde(skip)]
     pub named_orphans: bool,
@@ -42,6 +41,48 @@ pub struct ReconcileReport {
     /// did before is still listed; exit 1.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<crate::error::Failure>,
+}
+
+impl From<Removed> for IdPath {
+    fn from(r: Removed) -> IdPath {
+        IdPath {
+            id: r.id,
+            path: r.path,
+            note: r.note,
+        }
+    }
+}
+
+impl From<Outcome> for ReconcileReport {
+    /// Strays first in `skipped`, then what was kept, as found.
+    fn from(o: Outcome) -> ReconcileReport {
+        ReconcileReport {
+            dry_run: o.dry_run,
+            orphans: o
+                .orphans
+                .into_iter()
+                .map(|orphan| Orphan {
+                    path: runid::rel_path(&orphan.id),
+                    id: orphan.id,
+                    branch: orphan.branch,
+                })
+                .collect(),
+            dropped: o.dropped.into_iter().map(IdPath::from).collect(),
+            removed_orphans: o.removed_orphans.into_iter().map(IdPath::from).collect(),
+            adopted: o
+                .adopted
+                .into_iter()
+                .map(|id| IdPath {
+                    path: runid::rel_path(&id),
+                    id,
+                    note: None,
+                })
+                .collect(),
+            skipped: o.strays.iter().map(|s| s.skipped()).chain(o.kept).collect(),
+            named_orphans: o.named_orphans,
+            error: o.error.as_ref().map(crate::error::Failure::from),
+        }
+    }
 }
 
 impl Report for ReconcileReport {

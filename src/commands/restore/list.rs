@@ -1,10 +1,11 @@
 //! `git loop list --salvaged`: every `refs/loop/salvage/<id>`, with when it
-//! was saved and whether a run of that id is recorded now.
+//! was saved and whether a run of that id is recorded now (read by
+//! [`crate::ops::restore::salvaged`]).
 
 use serde::Serialize;
 
 use crate::ctx::Ctx;
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::output::{Out, Report};
 
 #[derive(Debug, Serialize, schemars::JsonSchema)]
@@ -45,34 +46,15 @@ impl Report for SalvagedList {
 }
 
 pub fn list(ctx: &Ctx) -> Result<SalvagedList> {
-    let repo = ctx.repo.gix();
-    let err = |e: &dyn std::fmt::Display| Error::Repository(e.to_string());
-    let manifest = if ctx.loop_dir_exists()? {
-        ctx.manifest.load()?.unwrap_or_default()
-    } else {
-        Default::default()
-    };
-    let platform = repo.references().map_err(|e| err(&e))?;
-    let mut salvaged = Vec::new();
-    for r in platform
-        .prefixed("refs/loop/salvage/")
-        .map_err(|e| err(&e))?
-    {
-        let Ok(mut r) = r else { continue };
-        let name = r.name().as_bstr().to_string();
-        let Some(id) = name.strip_prefix("refs/loop/salvage/") else {
-            continue;
-        };
-        let Ok(commit) = r.peel_to_id() else { continue };
-        let commit = commit.detach();
-        salvaged.push(SalvagedRun {
-            id: id.to_owned(),
-            recorded: manifest.find(id).is_some(),
-            saved_at: ctx.repo.commit_time(commit).map(|t| t.to_string()),
-            commit: commit.to_string(),
-            refname: name,
-        });
-    }
-    salvaged.sort_by(|a, b| a.id.cmp(&b.id));
+    let salvaged = crate::ops::restore::salvaged(ctx)?
+        .into_iter()
+        .map(|s| SalvagedRun {
+            id: s.id,
+            refname: s.refname,
+            commit: s.commit.to_string(),
+            saved_at: s.saved_at.map(|t| t.to_string()),
+            recorded: s.recorded,
+        })
+        .collect();
     Ok(SalvagedList { salvaged })
 }

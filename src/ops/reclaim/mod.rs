@@ -51,13 +51,11 @@ use crate::worktree::salvage::Salvaged;
 use crate::worktree::{Removal, Remover, Skip, SkipCode, SkippedEntry};
 
 mod branch;
-mod expiry;
 mod guarded;
 mod pre_command;
 mod selection;
 
 pub use branch::{Fate, Kept};
-pub use expiry::{drop_entries, expire};
 pub use selection::{Cleanup, cleanup, remove};
 
 /// Puts a worktree that would be removed back into the warm pool instead

@@ -61,7 +61,7 @@ pub fn cleanup(
         out,
     )?;
     if !request.dry_run {
-        super::expire(ctx, out)?;
+        crate::ops::trash::expire(ctx, out)?;
     }
     Ok(reclaimed)
 }

@@ -1,4 +1,4 @@
-//! `git loop restore <ID>`: bring a salvaged run back (see
+//! `git loop restore <ID>`'s operation: bring a salvaged run back (see
 //! [`crate::worktree::salvage`]). The worktree is added at
 //! `.loop-worktrees/<id>` on `loop/<id>` (the branch recreated at the
 //! salvage's first parent if it is gone), its files made equal to the
@@ -14,77 +14,47 @@
 //! "Interrupted") is put back in place: the files git deleted checked out
 //! again from the salvage, `HEAD` and the index as they were. The salvage
 //! ref is kept until the next salvage of that id. Any other id that has a
-//! worktree, or one with no salvage, is refused before anything changes. `git loop list --salvaged`: [`list`].
+//! worktree, or one with no salvage, is refused before anything changes.
+//!
+//! Phases: read the salvage ([`read_salvage`]), under the locks decide
+//! where it goes ([`place`]: in place, or a new worktree), put its files
+//! back ([`put_back`]), record the entry and log it ([`record`]).
+//! `git loop list --salvaged`: [`salvaged`].
 
-pub mod list;
+pub mod salvaged;
 
-use serde::Serialize;
+pub use salvaged::salvaged;
 
 use crate::ctx::Ctx;
 use crate::error::{Error, Result};
 use crate::git::plumbing::git_str;
 use crate::lock::{ManifestMutex, OpsLock};
 use crate::manifest::{Entry, Status};
-use crate::output::{Out, Report};
-use crate::worktree::salvage::{Head, ref_name};
+use crate::output::Out;
+use crate::worktree::salvage::{Head, PutBack, ref_name};
 
-pub use list::list;
-
-#[derive(Debug, Serialize, schemars::JsonSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct RestoreReport {
+/// A run brought back.
+#[derive(Debug)]
+pub struct Restored {
     pub id: String,
+    /// `.loop-worktrees/<id>`.
     pub path: String,
     pub branch: String,
-    #[serde(rename = "ref")]
+    /// The salvage ref, `refs/loop/salvage/<id>`.
     pub refname: String,
-    pub commit: String,
+    /// The salvage commit `W`.
+    pub commit: gix::ObjectId,
     /// `loop/<id>` was gone and was created at the salvage's first parent.
     pub branch_recreated: bool,
-    /// `loop/<id>` no longer points at the salvage's first parent: the files
-    /// and index are the salvage's, `HEAD` is the branch's.
+    /// `loop/<id>` no longer points at the salvage's first parent.
     pub branch_moved: bool,
-    /// The run was salvaged with a detached `HEAD`: it comes back detached
-    /// at the salvage's first parent (`loop/<id>` is left as it is).
+    /// Salvaged with a detached `HEAD`: it came back detached.
     pub detached: bool,
-    /// Its worktree was still there, left detached at the salvage by an
-    /// interrupted `--salvage` removal: put back in place.
+    /// Its worktree was still there, left by an interrupted `--salvage`
+    /// removal: put back in place.
     pub in_place: bool,
+    /// The entry recorded (status `active`).
     pub entry: Entry,
-}
-
-impl Report for RestoreReport {
-    fn human(&self, out: &mut Out<'_>) -> std::io::Result<()> {
-        writeln!(
-            out.stdout,
-            "restored {} ({}) from {}",
-            self.id, self.path, self.refname
-        )?;
-        if self.branch_recreated {
-            out.note(format_args!(
-                "note: branch {} was gone; recreated at the salvage's first parent",
-                self.branch
-            ));
-        }
-        if self.in_place {
-            out.note(format_args!(
-                "note: an interrupted salvage had left it detached at {}; put back in place",
-                self.refname
-            ));
-        }
-        if self.detached {
-            out.note(format_args!(
-                "note: it was salvaged with a detached HEAD; restored detached at the salvage's first parent"
-            ));
-        }
-        if self.branch_moved {
-            out.note(format_args!(
-                "note: branch {} moved since the salvage; `git status` compares with its new tip",
-                self.branch
-            ));
-        }
-        Ok(())
-    }
 }
 
 /// A salvage commit: itself, its first parent (the worktree's HEAD), the
@@ -141,7 +111,7 @@ fn read_salvage(repo: &gix::Repository, id: &str) -> Result<Salvage> {
     })
 }
 
-pub fn run(ctx: &Ctx, id: &str, out: &mut Out<'_>) -> Result<RestoreReport> {
+pub fn run(ctx: &Ctx, id: &str, out: &mut Out<'_>) -> Result<Restored> {
     let salvage = read_salvage(ctx.repo.gix(), id)?;
     ctx.ensure_loop_dir()?;
     let _ops = OpsLock::acquire(&ctx.loop_dir(), |waiting| {
@@ -149,11 +119,42 @@ pub fn run(ctx: &Ctx, id: &str, out: &mut Out<'_>) -> Result<RestoreReport> {
     })?;
     let _run =
         crate::lock::RunLock::acquire(ctx.repo.common_dir(), id, crate::lock::RUN_LOCK_DEADLINE)?;
+    let in_place = place(ctx, id)?;
+    let branch = crate::runid::branch_name(id);
+    let tip = ctx.repo.branch_target(&branch)?;
+    let (detached, on_loop_branch) = match &in_place {
+        Some(put_back) => match &put_back.head {
+            Head::Detached(_) => (true, false),
+            Head::Branch(name) => (false, *name == format!("refs/heads/{branch}")),
+        },
+        None => (salvage.detached, !salvage.detached),
+    };
+    let recreate = on_loop_branch && tip.is_none();
+    put_back(ctx, id, &salvage, in_place.as_ref(), detached, recreate)?;
+    let entry = record(ctx, id, salvage.entry.clone(), salvage.commit, out)?;
+    Ok(Restored {
+        id: id.to_owned(),
+        path: crate::runid::rel_path(id),
+        branch,
+        refname: ref_name(id),
+        commit: salvage.commit,
+        branch_recreated: recreate,
+        branch_moved: on_loop_branch && tip.is_some_and(|t| t != salvage.head),
+        detached,
+        in_place: in_place.is_some(),
+        entry,
+    })
+}
+
+/// Where the run goes back: in place, when its worktree is still
+/// registered and left detached at this very salvage by an interrupted
+/// `--salvage` removal (perhaps part deleted); else a new worktree, when
+/// nothing is at its path. Anything else is refused.
+fn place(ctx: &Ctx, id: &str) -> Result<Option<PutBack>> {
     let abs = ctx.worktree_path(id);
-    let rel = crate::runid::rel_path(id);
     let exists = || Error::RestoreExists {
         id: id.to_owned(),
-        path: rel.clone(),
+        path: crate::runid::rel_path(id),
     };
     let registration = ctx
         .repo
@@ -161,56 +162,68 @@ pub fn run(ctx: &Ctx, id: &str, out: &mut Out<'_>) -> Result<RestoreReport> {
         .into_iter()
         .find(|(name, _)| name == id)
         .map(|(_, wt)| wt);
-    // A worktree left detached at this very salvage (an interrupted
-    // `--salvage` removal, perhaps part deleted) is put back in place.
-    let in_place = match &registration {
-        Some(wt) => Some(crate::worktree::salvage::interrupted(id, wt, &abs)?.ok_or_else(exists)?),
-        None if abs.symlink_metadata().is_ok() => return Err(exists()),
-        None => None,
-    };
-    let branch = crate::runid::branch_name(id);
-    let full_branch = format!("refs/heads/{branch}");
-    let root = ctx.repo.root();
-    let tip = ctx.repo.branch_target(&branch)?;
-    let w = salvage.commit.to_string();
-    let head = salvage.head.to_string();
-    let (detached, on_loop_branch) = match &in_place {
-        Some(put_back) => match &put_back.head {
-            Head::Detached(_) => (true, false),
-            Head::Branch(name) => (false, *name == full_branch),
-        },
-        None => (salvage.detached, !salvage.detached),
-    };
-    match in_place.as_ref() {
-        Some(put_back) => {
-            if on_loop_branch && tip.is_none() {
-                let zero = gix::ObjectId::null(ctx.repo.gix().object_hash()).to_string();
-                let msg = format!("git-loop restore of {id}: recreated");
-                crate::git::plumbing::update_ref(root, &full_branch, &head, &zero, &msg)?;
-            }
-            put_back.run(true)?;
-        }
-        None => {
-            let add: Vec<&str> = if detached {
-                vec!["worktree", "add", "--detach", "--", &rel, &head]
-            } else if tip.is_some() {
-                vec!["worktree", "add", "--", &rel, &branch]
-            } else {
-                vec!["worktree", "add", "-b", &branch, "--", &rel, &head]
-            };
-            git_str(root, None, &add)?;
-            git_str(
-                &abs,
-                None,
-                &["read-tree", "-u", "--reset", &format!("{w}^{{tree}}")],
-            )?;
-            git_str(&abs, None, &["read-tree", &salvage.index_tree.to_string()])?;
-        }
+    match &registration {
+        Some(wt) => Ok(Some(
+            crate::worktree::salvage::interrupted(id, wt, &abs)?.ok_or_else(exists)?,
+        )),
+        None if abs.symlink_metadata().is_ok() => Err(exists()),
+        None => Ok(None),
     }
+}
 
-    let mut entry = salvage
-        .entry
-        .unwrap_or_else(|| Entry::new(id, "main", "restored", crate::time::now()));
+/// The files, index and `HEAD` back: in place, or in a new worktree on
+/// `loop/<id>` (`recreate`: the branch made at the salvage's first parent)
+/// or detached there.
+fn put_back(
+    ctx: &Ctx,
+    id: &str,
+    salvage: &Salvage,
+    in_place: Option<&PutBack>,
+    detached: bool,
+    recreate: bool,
+) -> Result<()> {
+    let root = ctx.repo.root();
+    let branch = crate::runid::branch_name(id);
+    let head = salvage.head.to_string();
+    if let Some(put_back) = in_place {
+        if recreate {
+            let zero = gix::ObjectId::null(ctx.repo.gix().object_hash()).to_string();
+            let msg = format!("git-loop restore of {id}: recreated");
+            let full_branch = format!("refs/heads/{branch}");
+            crate::git::plumbing::update_ref(root, &full_branch, &head, &zero, &msg)?;
+        }
+        return put_back.run(true);
+    }
+    let rel = crate::runid::rel_path(id);
+    let add: Vec<&str> = if detached {
+        vec!["worktree", "add", "--detach", "--", &rel, &head]
+    } else if !recreate {
+        vec!["worktree", "add", "--", &rel, &branch]
+    } else {
+        vec!["worktree", "add", "-b", &branch, "--", &rel, &head]
+    };
+    git_str(root, None, &add)?;
+    let abs = ctx.worktree_path(id);
+    let w = salvage.commit.to_string();
+    git_str(
+        &abs,
+        None,
+        &["read-tree", "-u", "--reset", &format!("{w}^{{tree}}")],
+    )?;
+    git_str(&abs, None, &["read-tree", &salvage.index_tree.to_string()])?;
+    Ok(())
+}
+
+/// Record the run as `active` (the salvage's entry, or a new one) under the
+/// manifest mutex, and log the `restore`.
+fn record(
+    ctx: &Ctx,
+    id: &str,
+    entry: Option<Entry>,
+    commit: gix::ObjectId,
+    out: &mut Out<'_>,
+) -> Result<Entry> {
+    let mut entry = entry.unwrap_or_else(|| Entry::new(id, "main", "restored", crate::time::now()));
     entry.status = Status::Active;
     let mutex = ManifestMutex::acquire(&ctx.loop_dir())?;
     let mut manifest = ctx.manifest.load_or_default()?;
@@ -218,20 +231,9 @@ pub fn run(ctx: &Ctx, id: &str, out: &mut Out<'_>) -> Result<RestoreReport> {
     manifest.worktrees.push(entry.clone());
     ctx.manifest.write(&manifest, &mutex)?;
     let mut event = crate::events::Event::new(crate::events::EventKind::Restore, id);
-    event.from = Some(w.clone());
+    event.from = Some(commit.to_string());
     event.detail = Some(format!("restored from {}", ref_name(id)));
     ctx.log_events(&[event], out);
     drop(mutex);
-    Ok(RestoreReport {
-        id: id.to_owned(),
-        path: rel,
-        branch,
-        refname: ref_name(id),
-        commit: w,
-        branch_recreated: on_loop_branch && tip.is_none(),
-        branch_moved: on_loop_branch && tip.is_some_and(|t| t != salvage.head),
-        detached,
-        in_place: in_place.is_some(),
-        entry,
-    })
+    Ok(entry)
 }

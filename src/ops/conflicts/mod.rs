@@ -1,5 +1,5 @@
-//! `git loop conflicts [--base <BRANCH>]` — which active runs would conflict
-//! when landed, and in which files. Read-only: every merge is computed in
+//! `git loop conflicts [--base <BRANCH>]`'s analysis — which active runs
+//! would conflict when landed, and in which files. Read-only: every merge is computed in
 //! memory ([`crate::git::merge`]): no worktree, index, ref or object is
 //! written, and no mutex is taken (the manifest is read as `list` reads it).
 //!
@@ -31,24 +31,31 @@
 //! then by how many files, then by id.
 //!
 //! Work: one merge per run into its base, and one per pair, spread over the
-//! [`crate::pool`] workers, each with its own in-memory [`Merger`]. A run's
+//! [`crate::fanout`] workers, each with its own in-memory [`Merger`]. A run's
 //! merge into the base is made by the worker that then merges every pair
 //! the run comes first in; those items are taken largest first.
 
-mod report;
+//!
+//! Phases: the active runs and what each lands in ([`candidates`]), the
+//! work items ([`items`]), the merges ([`merges::merge_all`]), and last the
+//! [`Outcome`] from what they found ([`outcome::tally`]: each run's own
+//! conflicts taken out of its pairs, the landing order).
 
-pub use report::{ConflictsReport, Skipped};
+mod merges;
+pub mod outcome;
+
+pub use outcome::Outcome;
+use outcome::Skipped;
 
 use std::collections::HashMap;
 
 use gix::ObjectId;
-use gix::bstr::{BString, ByteSlice};
+use gix::bstr::BString;
 
-use crate::cli::ConflictsArgs;
 use crate::ctx::Ctx;
 use crate::error::{Error, Result};
-use crate::git::merge::{Merger, merge_base};
-use crate::manifest::Status;
+use crate::git::merge::merge_base;
+use crate::manifest::{Entry, Status};
 use crate::output::Out;
 
 /// An active run that can be checked.
@@ -72,13 +79,15 @@ struct Found {
     pairs: Vec<(usize, Vec<BString>)>,
 }
 
-pub fn run(ctx: &Ctx, args: &ConflictsArgs, out: &mut Out<'_>) -> Result<ConflictsReport> {
+/// Check every active run, landing each in `base` when given (else in its
+/// recorded base).
+pub fn run(ctx: &Ctx, base: Option<&str>, out: &mut Out<'_>) -> Result<Outcome> {
     let manifest = if ctx.loop_dir_exists()? {
         ctx.manifest.load_or_default()?
     } else {
         Default::default()
     };
-    if let Some(base) = &args.base
+    if let Some(base) = base
         && ctx.repo.resolve_commit(base).is_none()
     {
         return Err(Error::BaseNotFound {
@@ -87,21 +96,31 @@ pub fn run(ctx: &Ctx, args: &ConflictsArgs, out: &mut Out<'_>) -> Result<Conflic
                 .into(),
         });
     }
-    let mut active: Vec<_> = manifest
+    let mut active: Vec<&Entry> = manifest
         .worktrees
         .iter()
         .filter(|e| e.status == Status::Active)
         .collect();
     active.sort_by(|a, b| a.id.cmp(&b.id));
+    let (candidates, skipped) = candidates(ctx, base, active)?;
+    let items = items(&candidates);
+    let found = merges::merge_all(ctx, &candidates, &items, out)?;
+    let pairs_checked = items.iter().map(|i| i.partners.len()).sum();
+    Ok(outcome::tally(&candidates, found, pairs_checked, skipped))
+}
 
+/// The runs that can be checked, and why the others cannot: a branch gone,
+/// a base that does not resolve, no history shared with the base.
+fn candidates(
+    ctx: &Ctx,
+    base: Option<&str>,
+    active: Vec<&Entry>,
+) -> Result<(Vec<Candidate>, Vec<Skipped>)> {
     let repo = ctx.repo.gix();
     let mut bases: HashMap<String, Option<ObjectId>> = HashMap::new();
     let (mut candidates, mut skipped) = (Vec::new(), Vec::new());
     for entry in active {
-        let base = args
-            .base
-            .clone()
-            .unwrap_or_else(|| entry.base_branch.clone());
+        let base = base.map_or_else(|| entry.base_branch.clone(), str::to_owned);
         let base_commit = *bases
             .entry(base.clone())
             .or_insert_with(|| ctx.repo.resolve_commit(&base));
@@ -131,8 +150,11 @@ pub fn run(ctx: &Ctx, args: &ConflictsArgs, out: &mut Out<'_>) -> Result<Conflic
             tip,
         });
     }
+    Ok((candidates, skipped))
+}
 
-    // Each run with the later runs of the same base; largest items first.
+/// Each run with the later runs of the same base; largest items first.
+fn items(candidates: &[Candidate]) -> Vec<Item> {
     let mut items: Vec<Item> = (0..candidates.len())
         .map(|run| Item {
             run,
@@ -142,93 +164,5 @@ pub fn run(ctx: &Ctx, args: &ConflictsArgs, out: &mut Out<'_>) -> Result<Conflic
         })
         .collect();
     items.sort_by_key(|item| std::cmp::Reverse(item.partners.len()));
-    let total_pairs: usize = items.iter().map(|i| i.partners.len()).sum();
-
-    // gix repositories stay on the thread that opened them (this build of
-    // gix shares nothing between threads): each worker opens its own.
-    let git_dir = repo.git_dir().to_path_buf();
-    let mut found: Vec<Option<Found>> = (0..candidates.len()).map(|_| None).collect();
-    let mut failure = None;
-    let mut done = 0;
-    crate::fanout::for_each_with(
-        &items,
-        || {
-            gix::open(&git_dir)
-                .map_err(|e| Error::Repository(e.to_string()))
-                .and_then(|repo| Merger::new(&repo))
-        },
-        |merger, item| match merger {
-            Ok(merger) => check(merger, &candidates, item),
-            Err(e) => Err(Error::Repository(format!(
-                "could not open the repository: {e}"
-            ))),
-        },
-        |i, result| {
-            done += items[i].partners.len() + 1;
-            out.progress(Some(format_args!(
-                "merging: {done}/{} (runs and pairs)",
-                total_pairs + candidates.len()
-            )));
-            match result {
-                Ok(f) => found[items[i].run] = Some(f),
-                Err(e) => failure = failure.take().or(Some(e)),
-            }
-        },
-    );
-    out.progress(None);
-    if let Some(e) = failure {
-        return Err(e);
-    }
-    let found: Vec<Found> = found
-        .into_iter()
-        .map(|f| f.expect("every item reported"))
-        .collect();
-    Ok(report::build(
-        &candidates
-            .iter()
-            .map(|c| (c.id.as_str(), c.base.as_str()))
-            .collect::<Vec<_>>(),
-        found,
-        total_pairs,
-        skipped,
-    ))
-}
-
-/// The merges of one item: its run into the base, then each partner into
-/// that result.
-fn check(merger: &Merger, candidates: &[Candidate], item: &Item) -> Result<Found> {
-    let a = &candidates[item.run];
-    let landed = merger.merge_commits(a.base_commit, a.tip)?;
-    let mut pairs = Vec::with_capacity(item.partners.len());
-    for &j in &item.partners {
-        let b = &candidates[j];
-        let ancestor = pair_ancestor(merger, a, b)?;
-        let merged = merger.merge_trees(ancestor, landed.tree, b.tip)?;
-        pairs.push((j, merged.conflicts));
-    }
-    Ok(Found {
-        base_conflicts: landed.conflicts,
-        pairs,
-    })
-}
-
-/// The common ancestor of "the base with `a` landed" and `b`: the merge
-/// base of the base and `b`, unless the merge base of `a` and `b` descends
-/// from it (the runs share commits the base does not have).
-fn pair_ancestor(merger: &Merger, a: &Candidate, b: &Candidate) -> Result<ObjectId> {
-    let via_base = merger
-        .merge_base(a.base_commit, b.tip)?
-        .ok_or_else(|| Error::Repository(format!("{} shares no history with its base", b.id)))?;
-    let Some(via_a) = merger.merge_base(a.tip, b.tip)? else {
-        return Ok(via_base);
-    };
-    if via_a != via_base && merger.merge_base(via_base, via_a)? == Some(via_base) {
-        return Ok(via_a);
-    }
-    Ok(via_base)
-}
-
-/// A path as JSON and tables show it (lossy for bytes that are not UTF-8).
-fn path_text(path: &BString) -> String {
-    path.to_str_lossy().into_owned()
+    items
 }

@@ -1,0 +1,17 @@
+//! `git loop conflicts [--base <BRANCH>]`: the adapter to
+//! [`crate::ops::conflicts`] (read-only, in memory: the rules and the
+//! merges are there) and the report built from its outcome.
+
+mod report;
+
+pub use report::ConflictsReport;
+
+use crate::cli::ConflictsArgs;
+use crate::ctx::Ctx;
+use crate::error::Result;
+use crate::output::Out;
+
+pub fn run(ctx: &Ctx, args: &ConflictsArgs, out: &mut Out<'_>) -> Result<ConflictsReport> {
+    let outcome = crate::ops::conflicts::run(ctx, args.base.as_deref(), out)?;
+    Ok(ConflictsReport::from(outcome))
+}

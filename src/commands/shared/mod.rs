@@ -1,0 +1,6 @@
+//! The documents more than one command prints. Not a command: any command
+//! may use these, and these use no command (`tests/integration/layout.rs`).
+
+/// Cleanup's report, printed by `cleanup`, `remove` and (as text on
+/// stderr) `claude-hook remove`.
+pub mod reclaim;

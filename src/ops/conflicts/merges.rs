@@ -1,0 +1,93 @@
+//! The merges `conflicts` computes, in memory, spread over the
+//! [`crate::fanout`] workers, each with its own [`Merger`].
+
+use gix::ObjectId;
+
+use super::{Candidate, Found, Item};
+use crate::ctx::Ctx;
+use crate::error::{Error, Result};
+use crate::git::merge::Merger;
+use crate::output::Out;
+
+/// Every item's merges, by run (`found[i]` is what the item of run `i`
+/// found). The first failure fails the whole check.
+pub(super) fn merge_all(
+    ctx: &Ctx,
+    candidates: &[Candidate],
+    items: &[Item],
+    out: &mut Out<'_>,
+) -> Result<Vec<Found>> {
+    let total = items.iter().map(|i| i.partners.len()).sum::<usize>() + candidates.len();
+    // gix repositories stay on the thread that opened them (this build of
+    // gix shares nothing between threads): each worker opens its own.
+    let git_dir = ctx.repo.gix().git_dir().to_path_buf();
+    let mut found: Vec<Option<Found>> = (0..candidates.len()).map(|_| None).collect();
+    let mut failure = None;
+    let mut done = 0;
+    crate::fanout::for_each_with(
+        items,
+        || {
+            gix::open(&git_dir)
+                .map_err(|e| Error::Repository(e.to_string()))
+                .and_then(|repo| Merger::new(&repo))
+        },
+        |merger, item| match merger {
+            Ok(merger) => check(merger, candidates, item),
+            Err(e) => Err(Error::Repository(format!(
+                "could not open the repository: {e}"
+            ))),
+        },
+        |i, result| {
+            done += items[i].partners.len() + 1;
+            out.progress(Some(format_args!(
+                "merging: {done}/{total} (runs and pairs)"
+            )));
+            match result {
+                Ok(f) => found[items[i].run] = Some(f),
+                Err(e) => failure = failure.take().or(Some(e)),
+            }
+        },
+    );
+    out.progress(None);
+    if let Some(e) = failure {
+        return Err(e);
+    }
+    Ok(found
+        .into_iter()
+        .map(|f| f.expect("every item reported"))
+        .collect())
+}
+
+/// The merges of one item: its run into the base, then each partner into
+/// that result.
+fn check(merger: &Merger, candidates: &[Candidate], item: &Item) -> Result<Found> {
+    let a = &candidates[item.run];
+    let landed = merger.merge_commits(a.base_commit, a.tip)?;
+    let mut pairs = Vec::with_capacity(item.partners.len());
+    for &j in &item.partners {
+        let b = &candidates[j];
+        let ancestor = pair_ancestor(merger, a, b)?;
+        let merged = merger.merge_trees(ancestor, landed.tree, b.tip)?;
+        pairs.push((j, merged.conflicts));
+    }
+    Ok(Found {
+        base_conflicts: landed.conflicts,
+        pairs,
+    })
+}
+
+/// The common ancestor of "the base with `a` landed" and `b`: the merge
+/// base of the base and `b`, unless the merge base of `a` and `b` descends
+/// from it (the runs share commits the base does not have).
+fn pair_ancestor(merger: &Merger, a: &Candidate, b: &Candidate) -> Result<ObjectId> {
+    let via_base = merger
+        .merge_base(a.base_commit, b.tip)?
+        .ok_or_else(|| Error::Repository(format!("{} shares no history with its base", b.id)))?;
+    let Some(via_a) = merger.merge_base(a.tip, b.tip)? else {
+        return Ok(via_base);
+    };
+    if via_a != via_base && merger.merge_base(via_base, via_a)? == Some(via_base) {
+        return Ok(via_a);
+    }
+    Ok(via_base)
+}

@@ -1,0 +1,219 @@
+//! `git loop list [--status <CSV>] [--long]`'s operation — read-only, no mutex. An absent
+//! manifest lists nothing and creates nothing. An empty list says so on
+//! stderr (`no runs recorded`, or that none has the statuses asked for);
+//! stdout stays empty, so scripts reading it are unaffected.
+//!
+//! `--long` adds, per run, what an operator asks before `mark`: does its
+//! worktree hold uncommitted work (`dirty`: tracked changes, staged or not;
+//! `untracked`: files git neither tracks nor ignores — read with gix the way
+//! `git worktree remove` judges them), how many commits its branch is ahead
+//! of and behind its base as the base is now, and whether its work is in
+//! the base (`merged`, `mergedBy`: `ancestor`, `squash` or `rebase`; a run
+//! with no commits of its own is `empty`, never merged — see
+//! [`crate::git::merged`]). A value that cannot be known (the
+//! worktree or the branch is gone, the base no longer resolves) is `null`
+//! in JSON and `-` in the table. Worktrees are read in parallel. `inUse`
+//! lists the processes working in a worktree (see [`crate::worktree`]'s
+//! risk checks); `/proc` is read once for all of them.
+
+//!
+//! [`run`] reads the runs; with `--long`, [`fill_long`] adds each run's
+//! [`State`] in three phases: the worktrees (in parallel), the commits only
+//! a detached HEAD holds, and the branch against its base.
+
+use std::collections::HashMap;
+
+use crate::ctx::Ctx;
+use crate::error::Result;
+use crate::git::merged::{Detector, Verdict};
+use crate::git::repo::Worktree;
+use crate::manifest::{Entry, Status};
+
+/// The runs listed, and how many the manifest holds (before the filter).
+#[derive(Debug)]
+pub struct Listing {
+    pub runs: Vec<Run>,
+    pub recorded: usize,
+}
+
+/// One recorded run.
+#[derive(Debug)]
+pub struct Run {
+    pub entry: Entry,
+    /// Its directory exists.
+    pub present: bool,
+    /// With `--long`.
+    pub state: Option<State>,
+}
+
+/// What `--long` reads about a run (`None`: cannot be known).
+#[derive(Debug, Default)]
+pub struct State {
+    /// Tracked changes, staged or not.
+    pub dirty: Option<bool>,
+    /// Files git neither tracks nor ignores.
+    pub untracked: Option<bool>,
+    pub ahead: Option<usize>,
+    pub behind: Option<usize>,
+    /// The safety kernel's verdict of the branch against its base.
+    pub verdict: Option<Verdict>,
+    /// Commits only the worktree's detached HEAD holds (up to 1000).
+    pub unreachable_commits: Option<usize>,
+    /// A rebase, merge, cherry-pick, revert or bisect in progress.
+    pub operation: Option<&'static str>,
+    pub locked: Option<bool>,
+    pub nested_repos: Option<Vec<String>>,
+    /// Processes whose working directory is in the worktree.
+    pub in_use: Option<Vec<u32>>,
+}
+
+pub fn run(ctx: &Ctx, filter: Option<&[Status]>, long: bool) -> Result<Listing> {
+    let manifest = if ctx.loop_dir_exists()? {
+        ctx.manifest.load_or_default()?
+    } else {
+        Default::default()
+    };
+    // One directory read instead of a stat per entry (10,000 entries).
+    let present: std::collections::HashSet<std::ffi::OsString> = if manifest.worktrees.is_empty() {
+        Default::default()
+    } else {
+        std::fs::read_dir(ctx.loop_dir())
+            .map(|dir| dir.flatten().map(|e| e.file_name()).collect())
+            .unwrap_or_default()
+    };
+    let recorded = manifest.worktrees.len();
+    let mut runs: Vec<Run> = manifest
+        .worktrees
+        .into_iter()
+        .filter(|e| filter.is_none_or(|f| f.contains(&e.status)))
+        .map(|entry| Run {
+            present: present.contains(std::ffi::OsStr::new(&entry.id)),
+            entry,
+            state: None,
+        })
+        .collect();
+    if long {
+        fill_long(ctx, &mut runs)?;
+    }
+    Ok(Listing { runs, recorded })
+}
+
+/// Fill in `--long` for every listed run.
+fn fill_long(ctx: &Ctx, runs: &mut [Run]) -> Result<()> {
+    let registrations: HashMap<String, Worktree> = ctx.repo.loop_worktrees()?.into_iter().collect();
+    for r in runs.iter_mut() {
+        r.state = Some(State::default());
+    }
+    worktrees(ctx, &registrations, runs);
+    detached_heads(ctx, &registrations, runs)?;
+    against_base(ctx, runs)
+}
+
+fn state(run: &mut Run) -> &mut State {
+    run.state.as_mut().expect("fill_long sets every state")
+}
+
+/// Worktree state: gix status per present worktree, in parallel (each
+/// thread opens its own repository handle), and the at-risk reads.
+fn worktrees(ctx: &Ctx, registrations: &HashMap<String, Worktree>, runs: &mut [Run]) {
+    let jobs: Vec<(usize, std::path::PathBuf, &Worktree)> = runs
+        .iter()
+        .enumerate()
+        .filter(|(_, r)| r.present)
+        .filter_map(|(i, r)| {
+            let wt = registrations.get(&r.entry.id)?;
+            Some((i, ctx.worktree_path(&r.entry.id), wt))
+        })
+        .collect();
+    // Every process's working directory, read once (not per worktree).
+    let processes = if jobs.is_empty() {
+        crate::worktree::Processes::default()
+    } else {
+        crate::worktree::Processes::scan()
+    };
+    crate::fanout::for_each(
+        &jobs,
+        |(_, path, wt)| {
+            let c = crate::git::repo::cleanliness(path, &wt.admin_dir).ok();
+            let mut risk = crate::worktree::AtRisk::read_files(wt, path);
+            risk.in_use = processes.inside(path);
+            (c, risk)
+        },
+        |k, (c, risk)| {
+            let state = state(&mut runs[jobs[k].0]);
+            if let Some(c) = c {
+                state.dirty = Some(c.modified);
+                state.untracked = Some(c.untracked);
+            }
+            state.operation = risk.operation;
+            state.nested_repos = Some(risk.nested_repos);
+            state.in_use = Some(risk.in_use);
+        },
+    );
+}
+
+/// Locks, and commits only a detached HEAD holds (registered worktrees,
+/// present or not): one read of every ref tip, then a walk per detached
+/// HEAD.
+fn detached_heads(
+    ctx: &Ctx,
+    registrations: &HashMap<String, Worktree>,
+    runs: &mut [Run],
+) -> Result<()> {
+    let mut tips = None;
+    for r in runs.iter_mut() {
+        let Some(wt) = registrations.get(&r.entry.id) else {
+            continue;
+        };
+        let state = state(r);
+        state.locked = Some(wt.locked.is_some());
+        state.unreachable_commits = Some(match wt.detached_head {
+            Some(head) => {
+                if tips.is_none() {
+                    tips = Some(crate::worktree::RefTips::read(ctx.repo.gix())?);
+                }
+                let tips = tips.as_ref().expect("just read");
+                tips.unreachable_from(ctx.repo.gix(), head, 1000)?
+            }
+            None => 0,
+        });
+    }
+    Ok(())
+}
+
+/// Ahead/behind: one revision walk each way, in the main repository;
+/// merged: the safety kernel's verdict (see `crate::git::merged`).
+fn against_base(ctx: &Ctx, runs: &mut [Run]) -> Result<()> {
+    let mut bases: HashMap<String, Option<gix::ObjectId>> = Default::default();
+    let mut detector = None;
+    for r in runs.iter_mut() {
+        let base = *bases
+            .entry(r.entry.base_branch.clone())
+            .or_insert_with(|| ctx.repo.resolve_commit(&r.entry.base_branch));
+        let branch = r.entry.branch();
+        let (Some(tip), Some(base)) = (ctx.repo.branch_target(&branch)?, base) else {
+            continue;
+        };
+        let (ahead, behind) = ctx.repo.ahead_behind(tip, base)?;
+        if detector.is_none() {
+            detector = Some(Detector::new(ctx.repo.gix())?);
+        }
+        let detector = detector.as_mut().expect("just set");
+        // A run whose history cannot be read (a missing object, say) is
+        // unknown (`null`), not a failure of the whole listing. The safety
+        // kernel's guards apply: a base read through the run's own branch,
+        // or an expression, proves nothing.
+        let judged = crate::safety::branch::judge(
+            ctx.repo.gix(),
+            detector,
+            &branch,
+            tip,
+            &r.entry.base_branch,
+        );
+        let state = state(r);
+        state.ahead = Some(ahead);
+        state.behind = Some(behind);
+        state.verdict = judged.ok().map(|j| j.verdict.unwrap_or(Verdict::NotMerged));
+    }
+    Ok(())
+}

@@ -1,0 +1,254 @@
+//! The trash's operations (`git loop trash [list]`, `git loop trash restore
+//! <NAME> [--as <BRANCH>]`, `git loop trash empty [--older-than <AGE>]
+//! [--dry-run]`, and cleanup's expiry): what the safety kernel kept before
+//! a destroying step (see [`crate::safety::trash`] for the ref names),
+//! brought back, or dropped.
+//!
+//! - `restore` recreates a deleted branch at its tip — only when no branch
+//!   of that name exists (created with a compare-and-swap on "no such ref":
+//!   an existing branch is never moved), then drops the entry. A kept tip
+//!   that was not a branch (a removed worktree's HEAD or own ref, a replaced
+//!   salvage) comes back as the branch `--as` names, or, without `--as`, as
+//!   `trash/<run>/<ref>` (`trash/x/worktree/experiment`).
+//! - `empty` drops every entry, or those kept before now − AGE; `--dry-run`
+//!   lists what it would drop. Each drop is a compare-and-swap on the tip.
+//!   Later cleanups drop the entries older than `trash.keep` by themselves.
+//!
+//! Each restore and drop is logged (`trash-restore`, `trash-expire`) under
+//! the manifest mutex, with the worktree-operation lock held.
+
+use crate::ctx::Ctx;
+use crate::error::{Error, Result};
+use crate::lock::{ManifestMutex, OpsLock};
+use crate::output::Out;
+use crate::safety::trash::{self, Entry, Kind};
+
+/// Every entry, as the kernel lists them.
+pub fn list(ctx: &Ctx) -> Result<Vec<Entry>> {
+    trash::list(ctx.repo.gix())
+}
+
+/// The branch a kept tip comes back as without `--as`.
+fn default_branch(e: &Entry) -> String {
+    match e.kind {
+        Kind::Branch => e
+            .original
+            .strip_prefix("refs/heads/")
+            .unwrap_or(&e.original)
+            .to_owned(),
+        _ => {
+            let run = e.run.as_deref().unwrap_or("unknown");
+            let what = e.original.strip_prefix("refs/").unwrap_or(&e.original);
+            let what = what.strip_prefix("loop/").unwrap_or(what);
+            format!("trash/{run}/{what}")
+        }
+    }
+}
+
+/// A kept tip brought back.
+#[derive(Debug)]
+pub struct Restored {
+    pub entry: Entry,
+    /// The branch it was restored as.
+    pub branch: String,
+}
+
+/// Bring the entry `name` back as `as_branch` (or its default branch).
+pub fn restore(
+    ctx: &Ctx,
+    name: &str,
+    as_branch: Option<&str>,
+    out: &mut Out<'_>,
+) -> Result<Restored> {
+    let entries = trash::list(ctx.repo.gix())?;
+    let Some(entry) = trash::find(&entries, name).cloned() else {
+        return Err(Error::TrashNotFound {
+            name: name.to_owned(),
+        });
+    };
+    let branch = branch_for(&entry, as_branch)?;
+    let tip = kept_commit(ctx, &entry)?;
+    ctx.ensure_loop_dir()?;
+    let _ops = OpsLock::acquire(&ctx.loop_dir(), |waiting| {
+        out.note(format_args!("{waiting}"))
+    })?;
+    let mutex = ManifestMutex::acquire(&ctx.loop_dir())?;
+    if ctx.repo.branch_exists(&branch)? {
+        return Err(Error::RestoreOverBranch {
+            branch: branch.clone(),
+            entry: entry.name.clone(),
+        });
+    }
+    create_branch(ctx, &branch, tip, &entry)?;
+    // The branch holds it now: the entry is not needed.
+    let dropped = trash::drop_entry(ctx.repo.gix(), &entry);
+    if let Err(e) = &dropped {
+        out.note(format_args!("warning: {e}; the entry stays in the trash"));
+    }
+    let mut event = crate::events::Event::new(
+        crate::events::EventKind::TrashRestore,
+        entry.run.as_deref().unwrap_or(&entry.name),
+    );
+    event.detail = Some(format!(
+        "{} restored as {branch} at {}",
+        entry.name, entry.tip
+    ));
+    ctx.log_events(&[event], out);
+    drop(mutex);
+    Ok(Restored { entry, branch })
+}
+
+/// The branch `entry` comes back as: `as_branch`, or its default; refused
+/// unless it is a valid branch name.
+fn branch_for(entry: &Entry, as_branch: Option<&str>) -> Result<String> {
+    let branch = match as_branch {
+        Some(b) => b.to_owned(),
+        None => default_branch(entry),
+    };
+    let full = format!("refs/heads/{branch}");
+    let valid = !branch.starts_with('-')
+        && gix::refs::FullName::try_from(full.as_str()).is_ok()
+        && gix::validate::reference::name(full.as_str().into()).is_ok();
+    if !valid {
+        return Err(Error::InvalidBranchName { name: branch });
+    }
+    Ok(branch)
+}
+
+/// The commit `entry` keeps (a kept tip that is not a commit cannot be a
+/// branch).
+fn kept_commit(ctx: &Ctx, entry: &Entry) -> Result<gix::ObjectId> {
+    let tip = gix::ObjectId::from_hex(entry.tip.as_bytes())
+        .map_err(|e| Error::Repository(e.to_string()))?;
+    let is_commit = ctx
+        .repo
+        .gix()
+        .find_header(tip)
+        .is_ok_and(|h| h.kind() == gix::object::Kind::Commit);
+    if !is_commit {
+        return Err(Error::Repository(format!(
+            "{} keeps {tip}, which is not a commit: it cannot be a branch; `git show {}` shows it",
+            entry.name, entry.refname
+        )));
+    }
+    Ok(tip)
+}
+
+/// Create `branch` at `tip` by a compare-and-swap on "no such ref": an
+/// existing branch is never moved.
+fn create_branch(ctx: &Ctx, branch: &str, tip: gix::ObjectId, entry: &Entry) -> Result<()> {
+    use gix::refs::transaction::{Change, LogChange, PreviousValue, RefEdit, RefLog};
+    let full = format!("refs/heads/{branch}");
+    ctx.repo
+        .gix()
+        .edit_reference(RefEdit {
+            change: Change::Update {
+                log: LogChange {
+                    mode: RefLog::AndReference,
+                    force_create_reflog: false,
+                    message: format!("git-loop: trash restore {}", entry.name).into(),
+                },
+                expected: PreviousValue::MustNotExist,
+                new: gix::refs::Target::Object(tip),
+            },
+            name: full.as_str().try_into().map_err(
+                |e: gix::validate::reference::name::Error| Error::Repository(e.to_string()),
+            )?,
+            deref: false,
+        })
+        .map_err(|e| Error::Repository(format!("could not create {full}: {e}")))?;
+    Ok(())
+}
+
+/// Drop `entries` (already chosen), logging each as `trash-expire` with
+/// `why`. Returns the ones dropped. The caller holds the locks.
+pub fn drop_entries(ctx: &Ctx, entries: Vec<Entry>, why: &str, out: &mut Out<'_>) -> Vec<Entry> {
+    let mut dropped = Vec::new();
+    let mut events = Vec::new();
+    // One transaction for them all; one by one when it cannot be had.
+    let all = entries.len() > 1 && trash::drop_all(ctx.repo.gix(), &entries).is_ok();
+    for e in entries {
+        let result = match all {
+            true => Ok(()),
+            false => trash::drop_entry(ctx.repo.gix(), &e),
+        };
+        match result {
+            Ok(()) => {
+                let mut event = crate::events::Event::new(
+                    crate::events::EventKind::TrashExpire,
+                    e.run.as_deref().unwrap_or(&e.name),
+                );
+                event.detail = Some(format!("{} at {} dropped ({why})", e.name, e.tip));
+                events.push(event);
+                dropped.push(e);
+            }
+            Err(err) => out.note(format_args!("warning: {err}; kept")),
+        }
+    }
+    if !events.is_empty() {
+        ctx.log_events(&events, out);
+    }
+    dropped
+}
+
+/// Drop every entry, or those kept before now − `older_than`; with
+/// `dry_run`, only choose them. Returns the entries dropped (would be).
+pub fn empty(
+    ctx: &Ctx,
+    older_than: Option<jiff::SignedDuration>,
+    dry_run: bool,
+    out: &mut Out<'_>,
+) -> Result<Vec<Entry>> {
+    let choose = |entries: Vec<Entry>| -> Vec<Entry> {
+        match older_than {
+            Some(age) => trash::older_than(&entries, crate::time::now(), age)
+                .into_iter()
+                .cloned()
+                .collect(),
+            None => entries,
+        }
+    };
+    let why = match older_than {
+        Some(age) => format!("trash empty --older-than {}s", age.as_secs()),
+        None => "trash empty".to_owned(),
+    };
+    if dry_run {
+        return Ok(choose(trash::list(ctx.repo.gix())?));
+    }
+    ctx.ensure_loop_dir()?;
+    let _ops = OpsLock::acquire(&ctx.loop_dir(), |waiting| {
+        out.note(format_args!("{waiting}"))
+    })?;
+    let mutex = ManifestMutex::acquire(&ctx.loop_dir())?;
+    let chosen = choose(trash::list(ctx.repo.gix())?);
+    let dropped = drop_entries(ctx, chosen, &why, out);
+    drop(mutex);
+    Ok(dropped)
+}
+
+/// What a cleanup runs after its removals (not a dry run): drop the
+/// entries older than `trash.keep`, under the worktree-operation lock and
+/// the manifest mutex. A failure to read or drop an entry is a warning: an
+/// entry kept too long loses nothing.
+pub fn expire(ctx: &Ctx, out: &mut Out<'_>) -> Result<()> {
+    let keep = ctx.settings()?.trash_keep.value;
+    let Ok(entries) = trash::list(ctx.repo.gix()) else {
+        return Ok(());
+    };
+    if entries.is_empty() || !ctx.loop_dir_exists()? {
+        return Ok(());
+    }
+    let _ops = OpsLock::acquire(&ctx.loop_dir(), |waiting| {
+        out.note(format_args!("{waiting}"))
+    })?;
+    let _mutex = ManifestMutex::acquire(&ctx.loop_dir())?;
+    let old: Vec<Entry> = trash::older_than(&entries, crate::time::now(), keep)
+        .into_iter()
+        .cloned()
+        .collect();
+    if !old.is_empty() {
+        let why = format!("older than trash.keep, {}s", keep.as_secs());
+        drop_entries(ctx, old, &why, out);
+    }
+    Ok(())
+}
