@@ -249,10 +249,10 @@ pub(crate) fn reclaim(
         match outcome {
             Ok((Removal::Removed(note), salvaged)) => {
                 if remover.registration(&entry.id).is_none() {
-                    unlogged.insert(entry.id.clone());
+                    unlogged.insert(entry.id.to_string());
                 }
                 report.removed.push(RemovedEntry {
-                    id: entry.id.clone(),
+                    id: entry.id.to_string(),
                     path: entry.path(),
                     branch: entry.branch(),
                     branch_deleted: None,

@@ -106,7 +106,7 @@ pub fn run(ctx: &Ctx, args: &ConflictsArgs, out: &mut Out<'_>) -> Result<Conflic
             .entry(base.clone())
             .or_insert_with(|| ctx.repo.resolve_commit(&base));
         let skip = |reason: String| Skipped {
-            id: entry.id.clone(),
+            id: entry.id.to_string(),
             reason,
         };
         let Some(tip) = ctx.repo.branch_target(&entry.branch())? else {
@@ -125,7 +125,7 @@ pub fn run(ctx: &Ctx, args: &ConflictsArgs, out: &mut Out<'_>) -> Result<Conflic
             continue;
         }
         candidates.push(Candidate {
-            id: entry.id.clone(),
+            id: entry.id.to_string(),
             base,
             base_commit,
             tip,

@@ -229,7 +229,7 @@ fn fill_long(ctx: &Ctx, listed: &mut [Listed]) -> Result<()> {
         .enumerate()
         .filter(|(_, l)| l.present)
         .filter_map(|(i, l)| {
-            let wt = registrations.get(&l.entry.id)?;
+            let wt = registrations.get(l.entry.id.as_str())?;
             Some((i, ctx.worktree_path(&l.entry.id), wt))
         })
         .collect();
@@ -265,7 +265,7 @@ fn fill_long(ctx: &Ctx, listed: &mut [Listed]) -> Result<()> {
     // not): one read of every ref tip, then a walk per detached HEAD.
     let mut tips = None;
     for l in listed.iter_mut() {
-        let Some(wt) = registrations.get(&l.entry.id) else {
+        let Some(wt) = registrations.get(l.entry.id.as_str()) else {
             continue;
         };
         let long = l.long.as_mut().expect("just set");

@@ -255,7 +255,7 @@ pub fn run(ctx: &Ctx, args: &ReconcileArgs, out: &mut Out<'_>) -> Result<Reconci
         match remove_worktree(&remover, &entry.id, dry_run)? {
             Removal::Removed(note) => {
                 report.dropped.push(IdPath {
-                    id: entry.id.clone(),
+                    id: entry.id.to_string(),
                     path: entry.path(),
                     note,
                 });

@@ -221,7 +221,7 @@ pub fn run(ctx: &Ctx, id: &str, out: &mut Out<'_>) -> Result<RestoreReport> {
     manifest.worktrees.push(entry.clone());
     ctx.manifest.write(&manifest, &mutex)?;
     let mut event = crate::events::Event::new(crate::events::EventKind::Restore, id);
-    event.from = Some(w.clone());
+    event.from = Some(crate::events::State::Commit(w.clone()));
     event.detail = Some(format!("restored from {}", ref_name(id)));
     ctx.log_events(&[event], out);
     drop(mutex);

@@ -39,7 +39,7 @@ pub fn run(ctx: &Ctx, args: &RunArgs) -> Result<i32> {
         }
         Err(_) => {
             return Err(Error::WorktreeMissing {
-                id: entry.id.clone(),
+                id: entry.id.to_string(),
                 path: entry.path(),
             });
         }

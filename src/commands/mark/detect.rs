@@ -136,7 +136,7 @@ pub fn run(ctx: &Ctx, dry_run: bool, out: &mut Out<'_>) -> Result<DetectReport> 
     {
         match verdict(ctx, &mut detector, entry)? {
             Some((Verdict::Merged(by), tip, base)) => report.marked.push(Detected {
-                id: entry.id.clone(),
+                id: entry.id.to_string(),
                 from: entry.status,
                 merged_by: by,
                 tip: tip.to_string(),
@@ -145,8 +145,8 @@ pub fn run(ctx: &Ctx, dry_run: bool, out: &mut Out<'_>) -> Result<DetectReport> 
                 base_id: base,
                 entry: entry.clone(),
             }),
-            Some((Verdict::Empty, ..)) => report.empty.push(entry.id.clone()),
-            Some((Verdict::Probable(_), ..)) => report.probable.push(entry.id.clone()),
+            Some((Verdict::Empty, ..)) => report.empty.push(entry.id.to_string()),
+            Some((Verdict::Probable(_), ..)) => report.probable.push(entry.id.to_string()),
             Some((Verdict::NotMerged, ..)) | None => {}
         }
     }
@@ -200,8 +200,8 @@ pub fn run(ctx: &Ctx, dry_run: bool, out: &mut Out<'_>) -> Result<DetectReport> 
             .iter()
             .map(|d| {
                 let mut e = crate::events::Event::new(crate::events::EventKind::Mark, &d.id);
-                e.from = Some(d.from.to_string());
-                e.to = Some(Status::Merged.to_string());
+                e.from = Some(d.from.into());
+                e.to = Some(Status::Merged.into());
                 e.detail = Some(format!(
                     "detected merged into {} ({}) at {}",
                     d.base_branch, d.merged_by, d.tip
