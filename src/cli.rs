@@ -15,6 +15,7 @@ mod schema;
 mod trash;
 mod values;
 
+pub use schema::SchemaName;
 pub use trash::{TrashAction, TrashArgs};
 pub use values::{Cutoff, MinAge, RunId, StatusList};
 use values::{default_min_age, min_age_flag, older_than_flag, sparse_dir, status_flag};
@@ -97,8 +98,11 @@ pub enum Command {
         after_help = "Every merge is computed in memory: no worktree, index or ref changes. A pair conflicts when,\nwith the first run landed in the base, the second does not merge cleanly into the result (in files\nneither conflicts in by itself). Runs with different recorded bases are not paired.\n\nExamples:\n  git loop conflicts\n  git loop conflicts --json --base main"
     )]
     Conflicts(ConflictsArgs),
-    /// Show the event log: every create, mark, remove, skip, drop and reuse
-    #[command(after_help = "Example:\n  git loop log fix-login")]
+    /// Show the event log: what each command did to each run, oldest first
+    #[command(after_help = format!(
+        "Events: {}.\n\nExample:\n  git loop log fix-login",
+        crate::events::EventKind::names()
+    ))]
     Log(LogArgs),
     /// What destroying steps kept (refs/loop/trash/): list it, restore from it, empty it
     #[command(
@@ -112,7 +116,7 @@ pub enum Command {
     Trust,
     /// Serve git-loop's commands to an AI agent: an MCP server on stdin/stdout
     #[command(
-        after_help = "JSON-RPC 2.0, one message a line. Tools: create, mark, list, path, log, cleanup, remove,\nreconcile, branches; each result is the document the command prints with --json. A tool\nthat removes anything is a dry run unless its input sets \"dry_run\": false. Ends at EOF.\n\nExample (an MCP client's configuration):\n  {\"mcpServers\": {\"git-loop\": {\"command\": \"git-loop\", \"args\": [\"mcp\"]}}}"
+        after_help = "JSON-RPC 2.0, one message a line. Tools: create, mark, list, path, log, cleanup, remove,\nreconcile, branches, conflicts, restore; each result is the document the command prints with\n--json. A tool that removes anything is a dry run unless its input sets \"dry_run\": false.\nEnds at EOF.\n\nExample (an MCP client's configuration):\n  {\"mcpServers\": {\"git-loop\": {\"command\": \"git-loop\", \"args\": [\"mcp\"]}}}"
     )]
     Mcp,
     /// Claude Code's WorktreeCreate and WorktreeRemove hooks: each run of Claude Code a git-loop run
@@ -141,11 +145,8 @@ pub enum Command {
 #[derive(Debug, Args)]
 pub struct SchemaArgs {
     /// Which schema (default: all)
-    #[arg(value_parser = [
-        "all", "branches", "cleanup", "config", "conflicts", "create", "list", "log", "mark",
-        "path", "pool", "reconcile", "remove", "restore", "trash", "trust", "error", "mcp-tools",
-    ])]
-    pub name: Option<String>,
+    #[arg(value_enum)]
+    pub name: Option<SchemaName>,
 }
 
 #[derive(Debug, Subcommand)]
