@@ -37,7 +37,8 @@ pub enum Error {
     InvalidPattern { pattern: String, reason: String },
 
     #[error(
-        "invalid status {value:?} in {origin}: expected one of active, rejected, escalated, merged, stale"
+        "invalid status {value:?} in {origin}: expected one of {}",
+        crate::manifest::Status::ALL.map(crate::manifest::Status::as_str).join(", ")
     )]
     InvalidStatus {
         value: String,

@@ -227,6 +227,13 @@ pub fn branch_name(id: &str) -> String {
     format!("{BRANCH_PREFIX}/{id}")
 }
 
+/// The run id of a branch named `loop/<id>` (short name), if it is one.
+pub fn of_branch(branch: &str) -> Option<&str> {
+    branch
+        .strip_prefix(BRANCH_PREFIX)
+        .and_then(|rest| rest.strip_prefix('/'))
+}
+
 pub fn rel_path(id: &str) -> String {
     format!("{LOOP_DIR}/{id}")
 }

@@ -347,7 +347,7 @@ fn delete_merged(
         match crate::safety::branch::delete(&ctx.repo, &l.branch, l.tip_id, &judged, &checked_out) {
             Ok(Deletion::Deleted { trash_ref, .. }) => {
                 l.deleted = true;
-                let id = l.branch.strip_prefix("loop/").unwrap_or(&l.branch);
+                let id = crate::runid::of_branch(&l.branch).unwrap_or(&l.branch);
                 let mut e = crate::events::Event::new(crate::events::EventKind::BranchDelete, id);
                 e.detail = Some(match l.merged_by {
                     Some(by) => format!(
