@@ -37,8 +37,7 @@ pub enum Error {
     InvalidPattern { pattern: String, reason: String },
 
     #[error(
-        "invalid status {value:?} in {origin}: expected one of {}",
-        crate::manifest::Status::ALL.map(crate::manifest::Status::as_str).join(", ")
+        "invalid status {value:?} in {origin}: expected one of active, rejected, escalated, merged, stale"
     )]
     InvalidStatus {
         value: String,

@@ -331,6 +331,22 @@ mod tests {
 
     const GOOD: &str = r#"{"version":1,"worktrees":[{"id":"a","path":".loop-worktrees/a","branch":"loop/a","baseBranch":"main","pattern":"p","createdAt":"2026-11-30T14:44:32Z","status":"active"}]}"#;
 
+    /// `error` (below the manifest) cannot name `Status::ALL`: its message
+    /// lists the statuses by hand, and this keeps the list whole.
+    #[test]
+    fn the_invalid_status_message_lists_every_status() {
+        let e = crate::error::Error::InvalidStatus {
+            value: "x".into(),
+            origin: "o".into(),
+            help: None,
+        };
+        let names = Status::ALL.map(Status::as_str).join(", ");
+        assert!(
+            e.to_string().ends_with(&format!("expected one of {names}")),
+            "{e}"
+        );
+    }
+
     #[test]
     fn round_trip() {
         let m = Manifest::parse(GOOD).unwrap();
