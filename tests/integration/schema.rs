@@ -194,3 +194,13 @@ fn git_loop_schema_prints_the_checked_in_files() {
 fn a_document_off_its_schema_is_refused() {
     check_document("path", &serde_json::json!({"id": 7, "path": "/x"}));
 }
+
+/// A `--json` run of a command with a schema that prints anything but one
+/// JSON document fails the test that ran it (it used to pass unchecked).
+#[test]
+#[should_panic(expected = "printed no JSON document")]
+fn a_json_run_that_prints_no_document_is_refused() {
+    use std::os::unix::process::ExitStatusExt;
+    let args = ["--json", "list"].map(OsStr::new);
+    check_json_output(args.into_iter(), ExitStatus::from_raw(0), "run-1\n");
+}
