@@ -1,5 +1,5 @@
 # bash completion for git-loop                      -*- shell-script -*-
-# Generated from the clap definitions by `cargo run --example generate`; do not edit.
+# Generated from the clap definitions by `cargo run --features generate --example generate`; do not edit.
 #
 # Completes `git-loop …` and, through git's own completion, `git loop …`
 # (git calls `_git_loop`). Install as `git-loop` in a bash-completion

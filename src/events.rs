@@ -1,27 +1,36 @@
 //! The event log: `.loop-worktrees/events.jsonl`, one JSON object a line,
-//! for every mutation (create, mark with old and new status, remove, skip
-//! with its code, drop, orphan-remove, reuse).
+//! for every mutation: one line per [`EventKind`] (a create, a mark with the
+//! old and new status, a removal, a skip with its code, …).
 //!
 //! Lines are only ever appended, under the manifest mutex; the file is never
 //! rewritten. A line that does not parse (say, cut short by a crash) is
 //! reported and skipped by `git loop log`, never "repaired". A failure to
 //! append is reported on stderr but does not undo the mutation it describes:
 //! the manifest stays the source of truth.
+//!
+//! The fields are typed ([`EventKind`], [`State`], [`Code`]) and written as
+//! the strings they always were. Each is read forward-compatibly: a log
+//! written by a newer version may hold a kind, a status or a code this one
+//! does not know, and `git loop log` still shows it, as it was written (an
+//! `Other` value keeps the text). So a line is malformed only when it is not
+//! the JSON object of an event, never for a word it uses.
 
+use std::borrow::Cow;
 use std::fs::OpenOptions;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use serde::{Deserialize, Serialize};
+use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::error::Error;
+use crate::manifest::Status;
+use crate::safety::skip::{SkipCode, SkippedEntry};
 
 pub const EVENTS_FILE: &str = "events.jsonl";
 
-/// What an event records. Written from this enum; read back as the string
-/// it was written as (a log written by a newer version may hold kinds this
-/// one does not know, and `git loop log` still shows them).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// What an event records.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum EventKind {
     Create,
     /// With the old and new status.
@@ -49,10 +58,30 @@ pub enum EventKind {
     /// A trash entry dropped (`git loop trash empty`, or older than
     /// `trash.keep` at a cleanup).
     TrashExpire,
+    /// A kind this version does not know (written by a newer one), as written.
+    Other(String),
 }
 
 impl EventKind {
-    pub fn as_str(self) -> &'static str {
+    /// Every kind this version writes, in the order the help lists them. A
+    /// new variant goes here too (a test checks each reads back as itself).
+    pub const KNOWN: [EventKind; 13] = [
+        EventKind::Create,
+        EventKind::Mark,
+        EventKind::Remove,
+        EventKind::Skip,
+        EventKind::Drop,
+        EventKind::OrphanRemove,
+        EventKind::Reuse,
+        EventKind::BranchDelete,
+        EventKind::Adopt,
+        EventKind::Salvage,
+        EventKind::Restore,
+        EventKind::TrashRestore,
+        EventKind::TrashExpire,
+    ];
+
+    pub fn as_str(&self) -> &str {
         match self {
             EventKind::Create => "create",
             EventKind::Mark => "mark",
@@ -67,9 +96,123 @@ impl EventKind {
             EventKind::Restore => "restore",
             EventKind::TrashRestore => "trash-restore",
             EventKind::TrashExpire => "trash-expire",
+            EventKind::Other(text) => text,
+        }
+    }
+
+    /// The names of the known kinds, comma-separated (for the help).
+    pub fn names() -> String {
+        EventKind::KNOWN.map(|k| k.as_str().to_owned()).join(", ")
+    }
+
+    fn read(text: String) -> EventKind {
+        EventKind::KNOWN
+            .into_iter()
+            .find(|k| k.as_str() == text)
+            .unwrap_or(EventKind::Other(text))
+    }
+}
+
+/// What an event's `from` and `to` hold: a run's status (`mark`: from the
+/// old to the new), or a commit (`salvage`: the commit the worktree was saved
+/// to; `restore`: the commit it came back from). Read back by its text: a
+/// status name is a status, 40 or 64 lowercase hex digits a commit, anything
+/// else (a status a newer version added, say) is kept as [`State::Other`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum State {
+    Status(Status),
+    /// A commit id, hex.
+    Commit(String),
+    /// Text this version does not read as either, as written.
+    Other(String),
+}
+
+impl State {
+    pub fn as_str(&self) -> &str {
+        match self {
+            State::Status(status) => status.as_str(),
+            State::Commit(text) | State::Other(text) => text,
+        }
+    }
+
+    fn read(text: String) -> State {
+        let hex = |t: &str| {
+            matches!(t.len(), 40 | 64) && t.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
+        };
+        match Status::parse(&text) {
+            Some(status) => State::Status(status),
+            None if hex(&text) => State::Commit(text),
+            None => State::Other(text),
         }
     }
 }
+
+impl From<Status> for State {
+    fn from(status: Status) -> State {
+        State::Status(status)
+    }
+}
+
+/// A `skip` event's code: a [`SkipCode`], or a code this version does not
+/// know (written by a newer one), as written.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Code {
+    Skip(SkipCode),
+    Other(String),
+}
+
+impl Code {
+    pub fn as_str(&self) -> &str {
+        match self {
+            Code::Skip(code) => code.as_str(),
+            Code::Other(text) => text,
+        }
+    }
+
+    fn read(text: String) -> Code {
+        match SkipCode::parse(&text) {
+            Some(code) => Code::Skip(code),
+            None => Code::Other(text),
+        }
+    }
+}
+
+/// Each field type is written as its text, read back with its `read`
+/// (which keeps any text), shown as its text (padded as a `str` is), and
+/// described in the schema as a string: a newer version may write words
+/// this one does not know.
+macro_rules! text_field {
+    ($($ty:ident),*) => {$(
+        impl Serialize for $ty {
+            fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                s.serialize_str(self.as_str())
+            }
+        }
+
+        impl<'de> Deserialize<'de> for $ty {
+            fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                String::deserialize(d).map($ty::read)
+            }
+        }
+
+        impl std::fmt::Display for $ty {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.pad(self.as_str())
+            }
+        }
+
+        impl JsonSchema for $ty {
+            fn schema_name() -> Cow<'static, str> {
+                stringify!($ty).into()
+            }
+            fn json_schema(_: &mut SchemaGenerator) -> Schema {
+                json_schema!({"type": "string"})
+            }
+        }
+    )*};
+}
+
+text_field!(EventKind, State, Code);
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
@@ -77,14 +220,14 @@ pub struct Event {
     /// ISO-8601 UTC.
     pub at: String,
     /// An [`EventKind`]'s name.
-    pub event: String,
+    pub event: EventKind,
     pub id: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub from: Option<String>,
+    pub from: Option<State>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub to: Option<String>,
+    pub to: Option<State>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub code: Option<String>,
+    pub code: Option<Code>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub detail: Option<String>,
 }
@@ -93,13 +236,25 @@ impl Event {
     pub fn new(kind: EventKind, id: &str) -> Event {
         Event {
             at: crate::time::now().to_string(),
-            event: kind.as_str().to_owned(),
+            event: kind,
             id: id.to_owned(),
             from: None,
             to: None,
             code: None,
             detail: None,
         }
+    }
+}
+
+// Written here rather than in `safety::skip`: the safety kernel knows
+// nothing of the log (which depends on it for the codes).
+impl SkippedEntry {
+    /// The event-log line for this skip.
+    pub fn event(&self) -> Event {
+        let mut e = Event::new(EventKind::Skip, &self.id);
+        e.code = Some(Code::Skip(self.code));
+        e.detail = Some(self.reason.clone());
+        e
     }
 }
 
@@ -155,4 +310,46 @@ pub fn read(loop_dir: &Path) -> crate::error::Result<(Vec<Event>, Vec<usize>)> {
         }
     }
     Ok((events, bad))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_kind_reads_back_as_itself_and_an_unknown_one_as_written() {
+        for kind in EventKind::KNOWN {
+            assert_eq!(EventKind::read(kind.as_str().to_owned()), kind);
+        }
+        assert_eq!(
+            EventKind::read("land".into()),
+            EventKind::Other("land".into())
+        );
+    }
+
+    /// What a newer version may write reads, and is written back, as it was.
+    #[test]
+    fn a_line_from_a_newer_version_round_trips_byte_identical() {
+        let lines = [
+            r#"{"at":"2026-01-01T00:00:00Z","event":"mark","id":"a","from":"active","to":"merged"}"#,
+            r#"{"at":"2026-01-01T00:00:00Z","event":"mark","id":"a","from":"active","to":"landed"}"#,
+            r#"{"at":"2026-01-01T00:00:00Z","event":"skip","id":"a","code":"dirty","detail":"d"}"#,
+            r#"{"at":"2026-01-01T00:00:00Z","event":"skip","id":"a","code":"merged"}"#,
+            r#"{"at":"2026-01-01T00:00:00Z","event":"skip","id":"a","code":"new-code"}"#,
+            r#"{"at":"2026-01-01T00:00:00Z","event":"land","id":"a","from":"x","to":"y"}"#,
+            r#"{"at":"2026-01-01T00:00:00Z","event":"salvage","id":"a","to":"0123456789abcdef0123456789abcdef01234567"}"#,
+        ];
+        for line in lines {
+            let e: Event = serde_json::from_str(line).unwrap();
+            assert_eq!(serde_json::to_string(&e).unwrap(), line);
+        }
+        let e: Event = serde_json::from_str(lines[1]).unwrap();
+        assert_eq!(e.from, Some(State::Status(Status::Active)));
+        assert_eq!(e.to, Some(State::Other("landed".into())));
+        let e: Event = serde_json::from_str(lines[3]).unwrap();
+        assert_eq!(e.code, Some(Code::Skip(SkipCode::Remarked(Status::Merged))));
+        let e: Event = serde_json::from_str(lines[6]).unwrap();
+        assert!(matches!(e.to, Some(State::Commit(_))));
+        assert_eq!(format!("{:<8}|", EventKind::Skip), "skip    |");
+    }
 }

@@ -28,8 +28,8 @@
 
 // Public: `cli` (examples/generate builds man pages and completions from
 // it), `manifest`, `runid` and `time` (property tests), and [`run`] with
-// [`Terminal`] (the binary), `schema` (examples/generate writes schema/
-// with it). Everything else is the crate's own.
+// [`Terminal`] (the binary), `schema` (with the `generate` feature only:
+// examples/generate writes schema/ with it). Everything else is the crate's own.
 pub mod cli;
 pub(crate) mod commands;
 pub(crate) mod config;
@@ -49,6 +49,7 @@ pub(crate) mod ops;
 pub(crate) mod output;
 pub mod runid;
 pub(crate) mod safety;
+#[cfg(feature = "generate")]
 pub mod schema;
 pub(crate) mod signals;
 pub(crate) mod style;

@@ -119,8 +119,119 @@ pub fn validate(id: &str) -> Result<()> {
     }
 }
 
+/// A valid run id: checked once, where it enters (clap's value parser for
+/// the command line, the manifest's reader for an entry), and carried typed
+/// from there. It reads as the `str` it holds (`Deref`, `Display`, `==`
+/// with a `str`), so code that takes `&str` takes `&RunId` unchanged.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct RunId(String);
+
+impl RunId {
+    /// The id, if `text` is one; the error names it and says why not.
+    pub fn parse(text: &str) -> Result<RunId> {
+        validate(text)?;
+        Ok(RunId(text.to_owned()))
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::ops::Deref for RunId {
+    type Target = str;
+    fn deref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl AsRef<str> for RunId {
+    fn as_ref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl AsRef<std::ffi::OsStr> for RunId {
+    fn as_ref(&self) -> &std::ffi::OsStr {
+        self.0.as_ref()
+    }
+}
+
+impl AsRef<std::path::Path> for RunId {
+    fn as_ref(&self) -> &std::path::Path {
+        self.0.as_ref()
+    }
+}
+
+impl std::borrow::Borrow<str> for RunId {
+    fn borrow(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::fmt::Display for RunId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.pad(&self.0)
+    }
+}
+
+impl PartialEq<str> for RunId {
+    fn eq(&self, other: &str) -> bool {
+        self.0 == other
+    }
+}
+
+impl PartialEq<&str> for RunId {
+    fn eq(&self, other: &&str) -> bool {
+        self.0 == *other
+    }
+}
+
+impl PartialEq<String> for RunId {
+    fn eq(&self, other: &String) -> bool {
+        self.0 == *other
+    }
+}
+
+impl PartialEq<RunId> for str {
+    fn eq(&self, other: &RunId) -> bool {
+        self == other.0
+    }
+}
+
+impl PartialEq<RunId> for &str {
+    fn eq(&self, other: &RunId) -> bool {
+        *self == other.0
+    }
+}
+
+impl PartialEq<RunId> for String {
+    fn eq(&self, other: &RunId) -> bool {
+        *self == other.0
+    }
+}
+
+impl From<RunId> for String {
+    fn from(id: RunId) -> String {
+        id.0
+    }
+}
+
+impl serde::Serialize for RunId {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        s.serialize_str(&self.0)
+    }
+}
+
 pub fn branch_name(id: &str) -> String {
     format!("{BRANCH_PREFIX}/{id}")
+}
+
+/// The run id of a branch named `loop/<id>` (short name), if it is one.
+pub fn of_branch(branch: &str) -> Option<&str> {
+    branch
+        .strip_prefix(BRANCH_PREFIX)
+        .and_then(|rest| rest.strip_prefix('/'))
 }
 
 pub fn rel_path(id: &str) -> String {

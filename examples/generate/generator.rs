@@ -4,7 +4,7 @@
 //! The files are checked in. This module is build-time only: it lives with
 //! the `generate` example, so the `git-loop` binary links neither
 //! clap_complete nor clap_mangen (both are dev-dependencies).
-//! - `cargo run --example generate` refreshes the files (`main.rs` writes
+//! - `cargo run --features generate --example generate` refreshes the files (`main.rs` writes
 //!   what this module returns);
 //! - the integration test `shell::generated::generated_files_are_up_to_date` includes
 //!   this same file as a module (`#[path = …] mod generator;`), regenerates

@@ -1,6 +1,8 @@
 //! Refresh the checked-in man pages, shell completions and JSON Schemas:
-//! `cargo run --example generate`. The generation code is in `generator.rs`
-//! (also included by the integration test that checks the files are current).
+//! `cargo run --features generate --example generate` (the feature builds the
+//! schema generator, `git_loop::schema`, which the binary does without). The
+//! man pages' and completions' code is in `generator.rs` (also included by the
+//! integration test that checks those files are current).
 
 mod generator;
 

@@ -150,10 +150,14 @@ pub const CONFLICTS_EXAMPLES: &str = r#"Examples:
   git loop conflicts
   git loop conflicts --json --base main"#;
 
-pub const LOG: &str = r#".loop-worktrees/events.jsonl, one JSON object a line, appended as each change happens and
-never rewritten. Kinds: create, mark, remove, skip, drop, orphan-remove, reuse,
-branch-delete, adopt, salvage, restore, trash-restore, trash-expire. A malformed line is
-reported and skipped."#;
+/// `log`'s long help: the kinds listed from the one list of them.
+pub fn log() -> String {
+    format!(
+        ".loop-worktrees/events.jsonl, one JSON object a line, appended as each change happens and
+never rewritten. Kinds: {}. A malformed line is reported and skipped.",
+        crate::events::EventKind::names()
+    )
+}
 pub const LOG_EXAMPLES: &str = r#"Example:
   git loop log fix-login"#;
 

@@ -16,6 +16,7 @@ mod schema;
 mod trash;
 mod values;
 
+pub use schema::SchemaName;
 pub use trash::{TrashAction, TrashArgs};
 pub use values::{Cutoff, MinAge, RunId, StatusList};
 use values::{default_min_age, min_age_flag, older_than_flag, sparse_dir, status_flag};
@@ -82,8 +83,8 @@ pub enum Command {
     /// Which active runs would conflict when landed (with each other, or with the base), and where
     #[command(long_about = help::CONFLICTS, after_help = help::CONFLICTS_EXAMPLES)]
     Conflicts(ConflictsArgs),
-    /// Show the event log: every create, mark, remove, skip, drop and reuse
-    #[command(long_about = help::LOG, after_help = help::LOG_EXAMPLES)]
+    /// Show the event log: what each command did to each run, oldest first
+    #[command(long_about = help::log(), after_help = help::LOG_EXAMPLES)]
     Log(LogArgs),
     /// What destroying steps kept (refs/loop/trash/): list it, restore from it, empty it
     #[command(long_about = help::TRASH, after_help = help::TRASH_EXAMPLES)]
@@ -111,11 +112,8 @@ pub enum Command {
 #[derive(Debug, Args)]
 pub struct SchemaArgs {
     /// Which schema (default: all)
-    #[arg(value_parser = [
-        "all", "branches", "cleanup", "config", "conflicts", "create", "list", "log", "mark",
-        "path", "pool", "reconcile", "remove", "restore", "trash", "trust", "error", "mcp-tools",
-    ])]
-    pub name: Option<String>,
+    #[arg(value_enum)]
+    pub name: Option<SchemaName>,
 }
 
 #[derive(Debug, Subcommand)]

@@ -1,12 +1,101 @@
-//! JSON Schemas of the value types the command line parses itself, for the
-//! MCP tools' input schemas (derived with the argument structs): each is the
-//! text typed after its flag, checked by the same parser.
+//! The command line's side of the JSON Schemas: [`SchemaName`], the one
+//! list of the schemas `git loop schema` prints (the checked-in files under
+//! schema/, each made by the generator), and the schemas of the value types
+//! the command line parses itself, for the MCP tools' input schemas (derived
+//! with the argument structs): each is the text typed after its flag, checked
+//! by the same parser.
 
 use std::borrow::Cow;
 
 use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
 
 use super::{Cutoff, MinAge, RunId, StatusList};
+use crate::manifest::Status;
+
+/// A schema `git loop schema` prints: a command's `--json` document (named
+/// after the command), `error` (the document of any failure), `mcp-tools`
+/// (each MCP tool's input) or `all` (every one in one document). Each is a
+/// checked-in file, [`SchemaName::file`]; the generator makes one per name,
+/// and `git loop schema` matches every name to its file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum SchemaName {
+    All,
+    Branches,
+    Cleanup,
+    Config,
+    Conflicts,
+    Create,
+    List,
+    Log,
+    Mark,
+    Path,
+    Pool,
+    Reconcile,
+    Remove,
+    Restore,
+    Trash,
+    Trust,
+    Error,
+    McpTools,
+}
+
+impl SchemaName {
+    /// Every name, in the order `--help` lists them.
+    pub const ALL: [SchemaName; 18] = {
+        use SchemaName::*;
+        [
+            All, Branches, Cleanup, Config, Conflicts, Create, List, Log, Mark, Path, Pool,
+            Reconcile, Remove, Restore, Trash, Trust, Error, McpTools,
+        ]
+    };
+
+    pub fn all() -> &'static [SchemaName] {
+        &SchemaName::ALL
+    }
+
+    /// The name as typed: a command's name, `error`, `mcp-tools`, `all`.
+    pub fn as_str(self) -> &'static str {
+        use SchemaName::*;
+        match self {
+            All => "all",
+            Branches => "branches",
+            Cleanup => "cleanup",
+            Config => "config",
+            Conflicts => "conflicts",
+            Create => "create",
+            List => "list",
+            Log => "log",
+            Mark => "mark",
+            Path => "path",
+            Pool => "pool",
+            Reconcile => "reconcile",
+            Remove => "remove",
+            Restore => "restore",
+            Trash => "trash",
+            Trust => "trust",
+            Error => "error",
+            McpTools => "mcp-tools",
+        }
+    }
+
+    /// The checked-in file under schema/: `<name>.json`, and `git-loop.json`
+    /// for `all`.
+    pub fn file(self) -> String {
+        match self {
+            SchemaName::All => "git-loop.json".to_owned(),
+            name => format!("{}.json", name.as_str()),
+        }
+    }
+}
+
+impl clap::ValueEnum for SchemaName {
+    fn value_variants<'a>() -> &'a [Self] {
+        &SchemaName::ALL
+    }
+    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
+        Some(clap::builder::PossibleValue::new(self.as_str()))
+    }
+}
 
 impl JsonSchema for RunId {
     fn schema_name() -> Cow<'static, str> {
@@ -28,7 +117,10 @@ impl JsonSchema for StatusList {
     fn json_schema(_: &mut SchemaGenerator) -> Schema {
         json_schema!({
             "type": "string",
-            "description": "Statuses, comma-separated, e.g. `rejected,stale`: active, rejected, escalated, merged, stale"
+            "description": format!(
+                "Statuses, comma-separated, e.g. `rejected,stale`: {}",
+                Status::ALL.map(Status::as_str).join(", ")
+            )
         })
     }
 }

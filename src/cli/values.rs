@@ -3,35 +3,7 @@
 
 use crate::error::Error;
 use crate::manifest::Status;
-
-/// A run id that passed [`crate::runid::validate`]: every command gets ids
-/// already checked by clap, and a bad one is a usage error from one place.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub struct RunId(String);
-
-impl RunId {
-    pub fn parse(text: &str) -> Result<RunId, Error> {
-        crate::runid::validate(text)?;
-        Ok(RunId(text.to_owned()))
-    }
-
-    pub fn as_str(&self) -> &str {
-        &self.0
-    }
-}
-
-impl std::ops::Deref for RunId {
-    type Target = str;
-    fn deref(&self) -> &str {
-        &self.0
-    }
-}
-
-impl std::fmt::Display for RunId {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
+pub use crate::runid::RunId;
 
 /// `--status <CSV>`: statuses, each once, in the order given.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -129,7 +129,7 @@ pub fn dispatch(cli: &Cli, out: &mut Out<'_>) -> std::result::Result<(), Fail> {
             emit(config::run(&ctx)?, out)
         }
         Command::ClaudeHook(event) => claude_hook::run(cli, event, out),
-        Command::Schema(args) => schema::run(args.name.as_deref(), out.stdout),
+        Command::Schema(args) => schema::run(args.name, out.stdout),
         Command::Mcp => Ok(crate::mcp::serve(&mut std::io::stdin().lock(), out.stdout)?),
         Command::Path(args) => {
             let ctx = Ctx::open(cli.repo.as_deref())?;

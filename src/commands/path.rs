@@ -49,8 +49,11 @@ pub fn run(ctx: &Ctx, id: &str) -> Result<PathReport> {
     if path.symlink_metadata().is_err() {
         return Err(Error::WorktreeMissing {
             path: entry.path(),
-            id: entry.id,
+            id: entry.id.into(),
         });
     }
-    Ok(PathReport { path, id: entry.id })
+    Ok(PathReport {
+        path,
+        id: entry.id.into(),
+    })
 }

@@ -11,9 +11,6 @@ use crate::ops::trash;
 use crate::output::{Out, Report};
 use crate::safety::trash::Entry;
 
-/// Cleanup's expiry, reached from there as this module's until cleanup
-/// calls [`crate::ops::trash::expire`] itself.
-
 #[derive(Debug, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct TrashReport {

@@ -22,7 +22,7 @@ use std::collections::HashSet;
 use jiff::Timestamp;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use crate::runid;
+use crate::runid::{self, RunId};
 
 mod file;
 mod timestamp;
@@ -87,7 +87,9 @@ impl std::fmt::Display for Status {
 /// is read, and written from it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Entry {
-    pub id: String,
+    /// Validated when the entry is read: a manifest holding an invalid id is
+    /// refused whole.
+    pub id: RunId,
     pub base_branch: String,
     pub pattern: String,
     pub created_at: CreatedAt,
@@ -151,6 +153,8 @@ struct EntryIn<'a> {
 impl<'de> Deserialize<'de> for Entry {
     fn deserialize<D: Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
         let e = EntryIn::deserialize(d)?;
+        // The id first: the path and branch are derived from it.
+        let id = RunId::parse(&e.id).map_err(serde::de::Error::custom)?;
         // Checked without building the derived strings (10k entries).
         let derived = |text: &str, prefix: &str| {
             text.strip_prefix(prefix)
@@ -174,7 +178,7 @@ impl<'de> Deserialize<'de> for Entry {
             )));
         }
         Ok(Entry {
-            id: e.id.into_owned(),
+            id,
             base_branch: e.base_branch.into_owned(),
             pattern: e.pattern.into_owned(),
             created_at: e.created_at,
@@ -184,9 +188,13 @@ impl<'de> Deserialize<'de> for Entry {
 }
 
 impl Entry {
+    /// A new active run. `id` must be a valid run id: every caller got it as
+    /// a [`RunId`] from the command line (and passes it on as `&str` until
+    /// the signatures between take `&RunId`); an invalid one is a bug, and
+    /// panics rather than reach the manifest.
     pub fn new(id: &str, base: &str, pattern: &str, created_at: Timestamp) -> Entry {
         Entry {
-            id: id.to_owned(),
+            id: RunId::parse(id).expect("Entry::new is given a valid run id"),
             base_branch: base.to_owned(),
             pattern: pattern.to_owned(),
             created_at: CreatedAt(created_at),
@@ -209,6 +217,37 @@ impl Entry {
     /// to the entry they were decided on.
     pub fn same_run(&self, other: &Entry) -> bool {
         self.id == other.id && self.created_at == other.created_at
+    }
+}
+
+// Its JSON Schema, for the documents that hold entries.
+/// The shape `Entry` serializes to (`manifest::EntryOut`).
+#[derive(schemars::JsonSchema)]
+#[serde(rename_all = "camelCase")]
+#[allow(dead_code)]
+struct EntryShape {
+    /// The run id
+    id: String,
+    /// `.loop-worktrees/<id>`, relative to the repository's root
+    path: String,
+    /// `loop/<id>`
+    branch: String,
+    /// The branch or commit the run started from
+    base_branch: String,
+    /// The label given with --pattern
+    pattern: String,
+    /// When the run was created: ISO-8601 UTC, ending in Z
+    #[schemars(extend("format" = "date-time"))]
+    created_at: String,
+    status: Status,
+}
+
+impl schemars::JsonSchema for Entry {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Entry".into()
+    }
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        EntryShape::json_schema(generator)
     }
 }
 
@@ -246,9 +285,6 @@ impl Manifest {
         let mut seen: HashSet<&str, foldhash::fast::FixedState> =
             HashSet::with_capacity_and_hasher(self.worktrees.len(), Default::default());
         for (i, e) in self.worktrees.iter().enumerate() {
-            if let Some(reason) = runid::problem(&e.id) {
-                return Err(format!("worktrees[{i}]: invalid id {:?}: {reason}", e.id));
-            }
             if !seen.insert(e.id.as_str()) {
                 return Err(format!("worktrees[{i}]: duplicate id {:?}", e.id));
             }
@@ -294,6 +330,22 @@ mod tests {
     use super::*;
 
     const GOOD: &str = r#"{"version":1,"worktrees":[{"id":"a","path":".loop-worktrees/a","branch":"loop/a","baseBranch":"main","pattern":"p","createdAt":"2026-11-30T14:44:32Z","status":"active"}]}"#;
+
+    /// `error` (below the manifest) cannot name `Status::ALL`: its message
+    /// lists the statuses by hand, and this keeps the list whole.
+    #[test]
+    fn the_invalid_status_message_lists_every_status() {
+        let e = crate::error::Error::InvalidStatus {
+            value: "x".into(),
+            origin: "o".into(),
+            help: None,
+        };
+        let names = Status::ALL.map(Status::as_str).join(", ");
+        assert!(
+            e.to_string().ends_with(&format!("expected one of {names}")),
+            "{e}"
+        );
+    }
 
     #[test]
     fn round_trip() {

@@ -32,6 +32,7 @@ const METHOD_NOT_FOUND: i64 = -32601;
 const INVALID_PARAMS: i64 = -32602;
 
 /// Each tool's name and input schema, generated (for schema/mcp-tools.json).
+#[cfg(feature = "generate")]
 pub fn input_schemas() -> Vec<(String, Value)> {
     TOOLS
         .iter()

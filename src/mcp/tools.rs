@@ -1,41 +1,66 @@
-//! The MCP tools: one entry per command in the `tools!` table. A tool's input
-//! schema is derived from the command's argument struct (the one clap parses,
-//! so the descriptions are the `--help` text); a call becomes the command
+//! The MCP tools: one entry per command in the `tools!` table, with what it
+//! may change ([`Access`]). A tool's input schema is derived from the
+//! command's argument struct (the one clap parses, so the descriptions are
+//! the `--help` text) by the generator behind the `generate` feature, and
+//! served from the checked-in schema/mcp-tools.json; a call becomes the command
 //! line `git loop --json <command> …`, run as a child process of this very
 //! binary, and its result is the JSON document that command prints.
 
 use std::ffi::OsString;
-use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::sync::OnceLock;
 
 use clap::{ArgAction, CommandFactory};
-use schemars::{JsonSchema, Schema, generate::SchemaSettings};
 use serde_json::{Map, Value, json};
 
+use crate::cli::Cli;
+#[cfg(feature = "generate")]
 use crate::cli::{
-    BranchesArgs, CleanupArgs, Cli, ConflictsArgs, CreateArgs, ListArgs, LogArgs, MarkArgs,
-    PathArgs, ReconcileArgs, RemoveArgs, RestoreArgs,
+    BranchesArgs, CleanupArgs, ConflictsArgs, CreateArgs, ListArgs, LogArgs, MarkArgs, PathArgs,
+    ReconcileArgs, RemoveArgs, RestoreArgs,
 };
 
 /// One MCP tool: a git-loop command.
 pub struct Tool {
     /// The tool's name, which is the subcommand's.
     pub name: &'static str,
-    /// The command removes something: the tool is a dry run unless its input
-    /// sets `"dry_run": false`.
-    removes: bool,
+    /// What a call may change.
+    pub access: Access,
 }
 
-/// The tool table: `name => argument struct, removes`. It makes [`TOOLS`]
-/// and [`generated`], the schema generator, which only the schema/ files are
-/// made with (the binary serves those), so it is not linked into the binary.
+/// What a tool's command may change, which sets its annotations
+/// (`readOnlyHint`, `destructiveHint`) and whether it is a dry run unless
+/// told otherwise.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Access {
+    /// Reads only: no manifest, worktree, ref or file changes.
+    ReadOnly,
+    /// Records or creates (a run, a status, a restored worktree); removes
+    /// nothing.
+    Writes,
+    /// May remove worktrees or branches: a dry run unless the input sets
+    /// `"dry_run": false`.
+    Removes,
+}
+
+impl Access {
+    fn removes(self) -> bool {
+        self == Access::Removes
+    }
+}
+
+/// The tool table, the one list of the tools: `name => argument struct,
+/// access`. It makes [`TOOLS`] and, with the `generate` feature, the
+/// generator of the input schemas (the schema/ files are made with it; the
+/// binary serves those, so it carries no generator). `git loop mcp --help`
+/// names the same tools (a test compares it with `tools/list`).
 macro_rules! tools {
-    ($($name:literal => $args:ty, $removes:literal;)*) => {
-        pub const TOOLS: &[Tool] = &[$(Tool { name: $name, removes: $removes }),*];
+    ($($name:literal => $args:ty, $access:ident;)*) => {
+        pub const TOOLS: &[Tool] = &[$(Tool { name: $name, access: Access::$access }),*];
 
         /// Each tool's name and its input schema generated from its argument struct.
-        pub fn generated() -> Vec<(&'static str, Schema)> {
+        #[cfg(feature = "generate")]
+        fn generated() -> Vec<(&'static str, schemars::Schema)> {
             vec![$(($name, input_schema::<$args>())),*]
         }
     };
@@ -45,33 +70,35 @@ macro_rules! tools {
 // arbitrary command), nor `trust` (trusting a repository's hooks is a
 // person's decision) or `config`.
 tools! {
-    "create" => CreateArgs, false;
-    "mark" => MarkArgs, false;
-    "list" => ListArgs, false;
-    "path" => PathArgs, false;
-    "log" => LogArgs, false;
-    "cleanup" => CleanupArgs, true;
-    "remove" => RemoveArgs, true;
-    "reconcile" => ReconcileArgs, true;
-    "branches" => BranchesArgs, true;
-    "conflicts" => ConflictsArgs, false;
-    "restore" => RestoreArgs, false;
+    "create" => CreateArgs, Writes;
+    "mark" => MarkArgs, Writes;
+    "list" => ListArgs, ReadOnly;
+    "path" => PathArgs, ReadOnly;
+    "log" => LogArgs, ReadOnly;
+    "cleanup" => CleanupArgs, Removes;
+    "remove" => RemoveArgs, Removes;
+    "reconcile" => ReconcileArgs, Removes;
+    "branches" => BranchesArgs, Removes;
+    "conflicts" => ConflictsArgs, ReadOnly;
+    "restore" => RestoreArgs, Writes;
 }
 
 /// A tool's input: the command's arguments, and the repository.
-#[derive(JsonSchema)]
+#[cfg(feature = "generate")]
+#[derive(schemars::JsonSchema)]
 #[schemars(deny_unknown_fields)]
 struct Input<A> {
     /// Repository to operate on (default: the MCP server's working directory)
     #[allow(dead_code)]
-    repo: Option<PathBuf>,
+    repo: Option<std::path::PathBuf>,
     #[serde(flatten)]
     #[allow(dead_code)]
     args: A,
 }
 
-fn input_schema<A: JsonSchema>() -> Schema {
-    let mut settings = SchemaSettings::draft2020_12();
+#[cfg(feature = "generate")]
+fn input_schema<A: schemars::JsonSchema>() -> schemars::Schema {
+    let mut settings = schemars::generate::SchemaSettings::draft2020_12();
     settings.inline_subschemas = true;
     let mut schema = settings.into_generator().into_root_schema_for::<Input<A>>();
     schema.remove("title");
@@ -85,7 +112,7 @@ impl Tool {
     }
 
     /// The input schema as `tools/list` shows it: schema/mcp-tools.json,
-    /// compiled in (a test keeps it equal to [`Tool::generate_schema`], so
+    /// compiled in (a test keeps it equal to what the generator makes, so
     /// the binary carries no schema generator).
     pub fn input_schema(&self) -> Value {
         static CHECKED_IN: OnceLock<Value> = OnceLock::new();
@@ -98,13 +125,14 @@ impl Tool {
 
     /// The input schema generated from the argument struct: a removing
     /// tool's `dry_run` defaults to true.
+    #[cfg(feature = "generate")]
     pub fn generate_schema(&self) -> Value {
         let (_, schema) = generated()
             .into_iter()
             .find(|(name, _)| *name == self.name)
             .expect("every tool has a schema");
         let mut schema = schema.to_value();
-        if self.removes
+        if self.access.removes()
             && let Some(dry_run) = schema.pointer_mut("/properties/dry_run")
         {
             dry_run["default"] = json!(true);
@@ -123,7 +151,7 @@ impl Tool {
             .find_subcommand(self.name)
             .expect("every tool is a subcommand");
         let mut text = sub.get_about().map(|a| a.to_string()).unwrap_or_default();
-        if self.removes {
+        if self.access.removes() {
             text.push_str(". A dry run unless dry_run is false");
         }
         text.push_str(&format!(
@@ -135,8 +163,8 @@ impl Tool {
             "description": text,
             "inputSchema": self.input_schema(),
             "annotations": {
-                "readOnlyHint": matches!(self.name, "list" | "path" | "log"),
-                "destructiveHint": self.removes,
+                "readOnlyHint": self.access == Access::ReadOnly,
+                "destructiveHint": self.access.removes(),
                 "openWorldHint": false,
             },
         })
@@ -158,7 +186,8 @@ impl Tool {
         let mut argv: Vec<OsString> = vec!["--json".into()];
         let mut flags: Vec<String> = Vec::new();
         let mut positionals: Vec<String> = Vec::new();
-        let dry_run_default = self.removes && input.get("dry_run").is_none_or(Value::is_null);
+        let dry_run_default =
+            self.access.removes() && input.get("dry_run").is_none_or(Value::is_null);
         if dry_run_default {
             flags.push("--dry-run".into());
         }

@@ -121,7 +121,7 @@ fn worktrees(ctx: &Ctx, registrations: &HashMap<String, Worktree>, runs: &mut [R
         .enumerate()
         .filter(|(_, r)| r.present)
         .filter_map(|(i, r)| {
-            let wt = registrations.get(&r.entry.id)?;
+            let wt = registrations.get(r.entry.id.as_str())?;
             Some((i, ctx.worktree_path(&r.entry.id), wt))
         })
         .collect();
@@ -162,7 +162,7 @@ fn detached_heads(
 ) -> Result<()> {
     let mut tips = None;
     for r in runs.iter_mut() {
-        let Some(wt) = registrations.get(&r.entry.id) else {
+        let Some(wt) = registrations.get(r.entry.id.as_str()) else {
             continue;
         };
         let state = state(r);

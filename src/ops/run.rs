@@ -38,7 +38,7 @@ pub fn run(ctx: &Ctx, id: &str, command: &[std::ffi::OsString]) -> Result<i32> {
         }
         Err(_) => {
             return Err(Error::WorktreeMissing {
-                id: entry.id.clone(),
+                id: entry.id.to_string(),
                 path: entry.path(),
             });
         }

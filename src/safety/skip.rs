@@ -73,6 +73,44 @@ impl SkipCode {
         }
     }
 
+    /// Every code, once each (a status's code once for its status), by a
+    /// match that stops compiling when a variant is added.
+    pub fn all() -> Vec<SkipCode> {
+        use SkipCode::*;
+        let listed = |c: SkipCode| match c {
+            Dirty | Untracked | Locked | Submodules | ForeignClone | TooYoung | HookRefused
+            | GitRefused | UnreachableCommits | OperationInProgress | NestedRepo | Undeletable
+            | HalfRemoved | InUse | Remarked(_) | Changed | Error => c,
+        };
+        [
+            Dirty,
+            Untracked,
+            Locked,
+            Submodules,
+            ForeignClone,
+            TooYoung,
+            HookRefused,
+            GitRefused,
+            UnreachableCommits,
+            OperationInProgress,
+            NestedRepo,
+            Undeletable,
+            HalfRemoved,
+            InUse,
+            Changed,
+            Error,
+        ]
+        .into_iter()
+        .chain(Status::ALL.map(Remarked))
+        .map(listed)
+        .collect()
+    }
+
+    /// The code written as `text`, if this version knows it.
+    pub fn parse(text: &str) -> Option<SkipCode> {
+        SkipCode::all().into_iter().find(|c| c.as_str() == text)
+    }
+
     /// Whether the entry holds uncommitted work its owner should look at.
     pub fn is_uncommitted_work(self) -> bool {
         matches!(self, SkipCode::Dirty | SkipCode::Untracked)
@@ -88,6 +126,20 @@ impl std::fmt::Display for SkipCode {
 impl Serialize for SkipCode {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         s.serialize_str(self.as_str())
+    }
+}
+
+impl schemars::JsonSchema for SkipCode {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "SkipCode".into()
+    }
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        let codes: Vec<&str> = SkipCode::all().into_iter().map(SkipCode::as_str).collect();
+        schemars::json_schema!({
+            "type": "string",
+            "enum": codes,
+            "description": "Why an entry was left alone (a status name: it was marked so after it was selected)"
+        })
     }
 }
 
@@ -178,14 +230,6 @@ impl SkippedEntry {
             writeln!(w, "  help: {}", crate::style::escape(help))?;
         }
         Ok(())
-    }
-
-    /// The event-log line for this skip.
-    pub fn event(&self) -> crate::events::Event {
-        let mut e = crate::events::Event::new(crate::events::EventKind::Skip, &self.id);
-        e.code = Some(self.code.as_str().to_owned());
-        e.detail = Some(self.reason.clone());
-        e
     }
 }
 

@@ -233,7 +233,7 @@ fn parse(full: &str, tip: gix::ObjectId) -> Option<Entry> {
     let original = parts.next()?;
     let trashed = parse_stamp(stamp_text)?;
     let (kind, original_ref, run) = if let Some(branch) = original.strip_prefix("heads/") {
-        let run = branch.strip_prefix("loop/").map(str::to_owned);
+        let run = crate::runid::of_branch(branch).map(str::to_owned);
         (Kind::Branch, format!("refs/{original}"), run)
     } else if let Some(id) = original.strip_prefix("loop/salvage/") {
         (

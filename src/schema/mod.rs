@@ -1,14 +1,19 @@
-//! JSON Schemas (draft 2020-12) of every `--json` document and of the MCP
-//! tools' inputs, generated from the Rust types that are serialized (and,
-//! for the inputs, the argument structs clap parses). They are checked into
-//! `schema/` by `cargo run --example generate`, kept current by a test, and
-//! printed by `git loop schema` from the checked-in files.
-
-mod impls;
+//! The generator of the JSON Schemas (draft 2020-12) of every `--json`
+//! document and of the MCP tools' inputs, from the Rust types that are
+//! serialized (and, for the inputs, the argument structs clap parses). They
+//! are checked into `schema/` by `cargo run --features generate --example
+//! generate`, kept current by a test, and printed by `git loop schema` from
+//! the checked-in files (one per [`SchemaName`]).
+//!
+//! Behind the `generate` feature: the binary only prints the files, so it
+//! carries no generator (and this module, which imports every command's
+//! report, is no part of it).
 
 use schemars::generate::SchemaSettings;
 use schemars::{JsonSchema, Schema};
 use serde_json::{Value, json};
+
+use crate::cli::SchemaName;
 
 use crate::commands::{
     branches::BranchesReport, cleanup::CleanupReport, config::ConfigReport,
@@ -63,55 +68,65 @@ fn schema_of<T: JsonSchema>(title: &str) -> Value {
     schema.to_value()
 }
 
-/// The `--json` document of each command that prints one, by command
-/// (`remove` prints cleanup's), and `error`, the failure document.
-pub fn outputs() -> Vec<(&'static str, Value)> {
-    let doc = |c: &str| format!("git loop {c} --json");
-    vec![
-        ("branches", schema_of::<BranchesReport>(&doc("branches"))),
-        ("cleanup", schema_of::<CleanupReport>(&doc("cleanup"))),
-        ("config", schema_of::<ConfigReport>(&doc("config"))),
-        ("create", schema_of::<CreateReport>(&doc("create"))),
-        ("list", schema_of::<ListOutput>(&doc("list"))),
-        ("log", schema_of::<LogReport>(&doc("log"))),
-        ("conflicts", schema_of::<ConflictsReport>(&doc("conflicts"))),
-        ("mark", schema_of::<MarkOutput>(&doc("mark"))),
-        ("path", schema_of::<PathReport>(&doc("path"))),
-        ("pool", schema_of::<PoolReport>(&doc("pool"))),
-        ("reconcile", schema_of::<ReconcileReport>(&doc("reconcile"))),
-        ("remove", schema_of::<CleanupReport>(&doc("remove"))),
-        ("restore", schema_of::<RestoreReport>(&doc("restore"))),
-        ("trash", schema_of::<TrashReport>(&doc("trash"))),
-        ("trust", schema_of::<TrustReport>(&doc("trust"))),
-        (
-            "error",
-            schema_of::<ErrorDocument>("any git-loop --json command that fails"),
-        ),
-    ]
+/// The schema of `name`'s document: a command's `--json` output (`remove`
+/// prints cleanup's), or `error`, the failure document. `None` for `all`
+/// and `mcp-tools`, which are not documents a command prints.
+fn output(name: SchemaName) -> Option<Value> {
+    use SchemaName as N;
+    let title = format!("git loop {} --json", name.as_str());
+    Some(match name {
+        N::All | N::McpTools => return None,
+        N::Branches => schema_of::<BranchesReport>(&title),
+        N::Cleanup | N::Remove => schema_of::<CleanupReport>(&title),
+        N::Config => schema_of::<ConfigReport>(&title),
+        N::Conflicts => schema_of::<ConflictsReport>(&title),
+        N::Create => schema_of::<CreateReport>(&title),
+        N::List => schema_of::<ListOutput>(&title),
+        N::Log => schema_of::<LogReport>(&title),
+        N::Mark => schema_of::<MarkOutput>(&title),
+        N::Path => schema_of::<PathReport>(&title),
+        N::Pool => schema_of::<PoolReport>(&title),
+        N::Reconcile => schema_of::<ReconcileReport>(&title),
+        N::Restore => schema_of::<RestoreReport>(&title),
+        N::Trash => schema_of::<TrashReport>(&title),
+        N::Trust => schema_of::<TrustReport>(&title),
+        N::Error => schema_of::<ErrorDocument>("any git-loop --json command that fails"),
+    })
 }
 
-/// The checked-in files: `<command>.json` for each output, `mcp-tools.json`
-/// (each tool's input schema, as `tools/list` shows it), and
-/// `git-loop.json`, all of them in one document.
-pub fn files() -> Vec<(String, String)> {
-    let outputs = outputs();
-    let tools: serde_json::Map<String, Value> = crate::mcp::input_schemas().into_iter().collect();
-    let mut all = serde_json::Map::new();
-    for (name, schema) in &outputs {
-        all.insert((*name).to_owned(), schema.clone());
-    }
-    let index = json!({
-        "$schema": "https://json-schema.org/draft/2020-12/schema",
-        "title": "git-loop: every --json document, and the MCP tools' inputs",
-        "outputs": all,
-        "mcpToolInputs": tools,
-    });
-    let text = |v: &Value| serde_json::to_string_pretty(v).expect("a schema is JSON") + "\n";
-    let mut files: Vec<(String, String)> = outputs
+/// The document schema of each name that has one, by name.
+pub fn outputs() -> Vec<(&'static str, Value)> {
+    SchemaName::all()
         .iter()
-        .map(|(name, schema)| (format!("{name}.json"), text(schema)))
+        .filter_map(|&name| Some((name.as_str(), output(name)?)))
+        .collect()
+}
+
+/// The checked-in files, one per [`SchemaName`] ([`SchemaName::file`]):
+/// each output's, `mcp-tools.json` (each tool's input schema, as
+/// `tools/list` shows it), and `git-loop.json` (`all`), all of them in one
+/// document.
+pub fn files() -> Vec<(String, String)> {
+    let outputs: serde_json::Map<String, Value> = outputs()
+        .into_iter()
+        .map(|(name, schema)| (name.to_owned(), schema))
         .collect();
-    files.push(("mcp-tools.json".into(), text(&Value::Object(tools))));
-    files.push(("git-loop.json".into(), text(&index)));
-    files
+    let tools: serde_json::Map<String, Value> = crate::mcp::input_schemas().into_iter().collect();
+    let text = |v: &Value| serde_json::to_string_pretty(v).expect("a schema is JSON") + "\n";
+    SchemaName::all()
+        .iter()
+        .map(|&name| {
+            let schema = match name {
+                SchemaName::All => json!({
+                    "$schema": "https://json-schema.org/draft/2020-12/schema",
+                    "title": "git-loop: every --json document, and the MCP tools' inputs",
+                    "outputs": outputs,
+                    "mcpToolInputs": tools,
+                }),
+                SchemaName::McpTools => Value::Object(tools.clone()),
+                name => outputs[name.as_str()].clone(),
+            };
+            (name.file(), text(&schema))
+        })
+        .collect()
 }

@@ -33,7 +33,9 @@ fn run(args: &[&str]) -> InProcess {
     let (mut stdout, mut stderr) = (Vec::new(), Vec::new());
     let code = git_loop::run(argv, &mut stdout, &mut stderr, Terminal::default());
     let stdout = String::from_utf8(stdout).unwrap();
-    crate::schema::check_json_output(args.iter().map(std::ffi::OsStr::new), &stdout);
+    // The exit code as a process's status would carry it (never a signal).
+    let status = std::os::unix::process::ExitStatusExt::from_raw(code << 8);
+    crate::schema::check_json_output(args.iter().map(std::ffi::OsStr::new), status, &stdout);
     InProcess {
         code,
         stdout,

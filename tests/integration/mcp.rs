@@ -190,6 +190,35 @@ fn a_client_creates_lists_and_dry_runs_cleanup() {
     server.finish();
 }
 
+/// `git loop mcp --help` names the tools `tools/list` serves, in its order
+/// (one table makes both), and each tool's hints follow what it may change.
+#[test]
+fn the_help_names_every_tool_served_with_its_hints() {
+    let repo = TestRepo::new();
+    let help = repo.run(["mcp", "--help"]);
+    help.ok();
+    let (_, after) = help
+        .stdout
+        .split_once("Tools: ")
+        .expect("the help lists the tools");
+    let (list, _) = after.split_once(';').unwrap();
+    let named: Vec<&str> = list.split(',').map(str::trim).collect();
+    let mut server = Server::start(&repo);
+    server.initialize();
+    let tools = server.result("tools/list", json!({}));
+    let served: Vec<&str> = tools.arr("tools").iter().map(|t| t.text("name")).collect();
+    assert_eq!(named, served, "mcp --help and tools/list disagree");
+    for tool in tools.arr("tools") {
+        let name = tool.text("name");
+        let hints = &tool["annotations"];
+        let read_only = ["list", "path", "log", "conflicts"].contains(&name);
+        let removes = ["cleanup", "remove", "reconcile", "branches"].contains(&name);
+        assert_eq!(hints["readOnlyHint"], read_only, "{tool}");
+        assert_eq!(hints["destructiveHint"], removes, "{tool}");
+    }
+    server.finish();
+}
+
 #[test]
 fn command_errors_are_tool_errors_with_the_cli_code() {
     let repo = TestRepo::new();

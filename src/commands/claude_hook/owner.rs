@@ -59,7 +59,7 @@ pub(super) fn record_owner(ctx: &Ctx, entry: &Entry, name: &str) -> Result<()> {
         .and_then(|v| v.as_str().map(str::to_owned))
         .unwrap_or_default();
     let owner = Owner {
-        id: entry.id.clone(),
+        id: entry.id.to_string(),
         created_at,
         name: name.to_owned(),
     };

@@ -70,7 +70,7 @@ impl Report for DetectReport {
 impl From<Found> for Detected {
     fn from(f: Found) -> Detected {
         Detected {
-            id: f.entry.id,
+            id: f.entry.id.to_string(),
             from: f.from,
             merged_by: f.merged_by,
             tip: f.tip.to_string(),

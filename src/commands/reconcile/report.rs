@@ -19,7 +19,8 @@ pub struct Orphan {
 pub struct IdPath {
     pub id: String,
     pub path: String,
-    /// What git-loop finished itself (see [`crate::worktree::leftover`]).
+    /// What git-loop finished itself: a removal git refused only for
+    /// git's own files, or one an interruption left half done.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
 }

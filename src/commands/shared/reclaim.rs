@@ -34,8 +34,8 @@ pub struct RemovedEntry {
     /// With --delete-merged-branches: why the branch was kept.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub branch_kept: Option<KeptBranch>,
-    /// What git-loop finished itself (a leftover git refused; see
-    /// [`crate::worktree::leftover`]).
+    /// What git-loop finished itself: a removal git refused only for
+    /// git's own files, or one an interruption left half done.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
     /// With --salvage: where its uncommitted work was saved first.
@@ -92,7 +92,7 @@ impl From<Reclaimed> for CleanupReport {
 impl From<Removed> for RemovedEntry {
     fn from(r: Removed) -> RemovedEntry {
         let mut removed = RemovedEntry {
-            id: r.entry.id.clone(),
+            id: r.entry.id.to_string(),
             path: r.entry.path(),
             branch: r.entry.branch(),
             branch_deleted: None,

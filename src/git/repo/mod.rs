@@ -215,7 +215,8 @@ impl Repo {
     /// needs.
     pub fn loop_branches(&self) -> Result<LoopBranches> {
         let platform = self.repo.references().map_err(repo_err)?;
-        let iter = platform.prefixed(b"refs/heads/loop/").map_err(repo_err)?;
+        let prefix = format!("refs/heads/{}/", crate::runid::BRANCH_PREFIX);
+        let iter = platform.prefixed(prefix.as_bytes()).map_err(repo_err)?;
         let (mut out, mut odd) = (Vec::new(), Vec::new());
         for r in iter {
             let r = r.map_err(repo_err)?;

@@ -125,7 +125,7 @@ fn candidates(
             .entry(base.clone())
             .or_insert_with(|| ctx.repo.resolve_commit(&base));
         let skip = |reason: String| Skipped {
-            id: entry.id.clone(),
+            id: entry.id.to_string(),
             reason,
         };
         let Some(tip) = ctx.repo.branch_target(&entry.branch())? else {
@@ -144,7 +144,7 @@ fn candidates(
             continue;
         }
         candidates.push(Candidate {
-            id: entry.id.clone(),
+            id: entry.id.to_string(),
             base,
             base_commit,
             tip,

@@ -56,13 +56,13 @@ pub(super) fn reuse(
 fn check_reusable(ctx: &Ctx, entry: &Entry) -> Result<()> {
     let abs = ctx.worktree_path(&entry.id);
     let not = |reason: String| Error::NotReusable {
-        id: entry.id.clone(),
+        id: entry.id.to_string(),
         reason,
     };
     match fs::symlink_metadata(&abs) {
         Err(_) => {
             return Err(Error::WorktreeMissing {
-                id: entry.id.clone(),
+                id: entry.id.to_string(),
                 path: entry.path(),
             });
         }

@@ -140,8 +140,8 @@ fn find(
                 tip,
                 base,
             }),
-            Some((Verdict::Empty, ..)) => detection.empty.push(entry.id.clone()),
-            Some((Verdict::Probable(_), ..)) => detection.probable.push(entry.id.clone()),
+            Some((Verdict::Empty, ..)) => detection.empty.push(entry.id.to_string()),
+            Some((Verdict::Probable(_), ..)) => detection.probable.push(entry.id.to_string()),
             Some((Verdict::NotMerged, ..)) | None => {}
         }
     }
@@ -191,8 +191,8 @@ fn events(marked: &[Found]) -> Vec<crate::events::Event> {
         .iter()
         .map(|f| {
             let mut e = crate::events::Event::new(crate::events::EventKind::Mark, &f.entry.id);
-            e.from = Some(f.from.to_string());
-            e.to = Some(Status::Merged.to_string());
+            e.from = Some(f.from.into());
+            e.to = Some(Status::Merged.into());
             e.detail = Some(format!(
                 "detected merged into {} ({}) at {}",
                 f.entry.base_branch, f.merged_by, f.tip

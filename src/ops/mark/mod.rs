@@ -65,8 +65,8 @@ pub fn set_status(ctx: &Ctx, run_id: &RunId, status: Status, out: &mut Out<'_>) 
     if previous != status {
         ctx.manifest.write(&manifest, &mutex)?;
         let mut event = crate::events::Event::new(crate::events::EventKind::Mark, &entry.id);
-        event.from = Some(previous.to_string());
-        event.to = Some(status.to_string());
+        event.from = Some(previous.into());
+        event.to = Some(status.into());
         ctx.log_events(&[event], out);
     }
     Ok(Marked { entry, previous })

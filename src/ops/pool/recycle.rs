@@ -62,7 +62,7 @@ impl Recycler {
         let have = super::members(&ctx.repo)?.len();
         let bases = selected
             .iter()
-            .filter_map(|e| Some((e.id.clone(), ctx.repo.resolve_commit(&e.base_branch)?)))
+            .filter_map(|e| Some((e.id.to_string(), ctx.repo.resolve_commit(&e.base_branch)?)))
             .collect();
         let slots = size.saturating_sub(have);
         if slots > 0 {

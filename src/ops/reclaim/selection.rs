@@ -126,7 +126,7 @@ fn choose(manifest: &Manifest, ids: &[&str]) -> Result<Vec<Entry>> {
         })?;
         if entry.status == Status::Active {
             return Err(Error::RunActive {
-                id: entry.id.clone(),
+                id: entry.id.to_string(),
                 path: entry.path(),
             });
         }

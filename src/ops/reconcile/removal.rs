@@ -39,7 +39,7 @@ pub(super) fn drop_gone(
         match remove_worktree(remover, &entry.id, dry_run)? {
             Removal::Removed(note) => {
                 dropped.push(Removed {
-                    id: entry.id.clone(),
+                    id: entry.id.to_string(),
                     path: entry.path(),
                     note,
                 });

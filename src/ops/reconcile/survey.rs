@@ -64,7 +64,11 @@ pub(super) struct Survey {
 
 impl Survey {
     pub(super) fn of(ctx: &Ctx, manifest: &Manifest, remover: &Remover<'_>) -> Result<Survey> {
-        let known: HashSet<String> = manifest.worktrees.iter().map(|e| e.id.clone()).collect();
+        let known: HashSet<String> = manifest
+            .worktrees
+            .iter()
+            .map(|e| e.id.to_string())
+            .collect();
         let mut orphans: Vec<Orphan> = remover
             .registrations
             .iter()

@@ -231,7 +231,7 @@ fn record(
     manifest.worktrees.push(entry.clone());
     ctx.manifest.write(&manifest, &mutex)?;
     let mut event = crate::events::Event::new(crate::events::EventKind::Restore, id);
-    event.from = Some(commit.to_string());
+    event.from = Some(crate::events::State::Commit(commit.to_string()));
     event.detail = Some(format!("restored from {}", ref_name(id)));
     ctx.log_events(&[event], out);
     drop(mutex);

@@ -110,7 +110,7 @@ impl Salvaged {
     /// The `salvage` event for the log.
     pub fn event(&self, id: &str) -> crate::events::Event {
         let mut e = crate::events::Event::new(crate::events::EventKind::Salvage, id);
-        e.to = self.commit.clone();
+        e.to = self.commit.clone().map(crate::events::State::Commit);
         let i = &self.ignored;
         let mut detail = format!(
             "saved to {}; {} ignored file(s), {} bytes, not kept",

@@ -158,8 +158,9 @@ impl TestRepo {
     pub fn output(cmd: &mut Command) -> Run {
         let out = cmd.output().unwrap();
         let stdout = String::from_utf8(out.stdout).unwrap();
-        // Every `--json` document meets its JSON Schema (schema/).
-        crate::schema::check_json_output(cmd.get_args(), &stdout);
+        // Every `--json` run prints one document, and it meets its JSON
+        // Schema (schema/).
+        crate::schema::check_json_output(cmd.get_args(), out.status, &stdout);
         Run {
             code: out.status.code().unwrap_or(-1),
             stdout,

@@ -93,6 +93,6 @@ fn generated_files_are_up_to_date() {
     }
     assert!(
         stale.is_empty(),
-        "generated files differ from the clap definitions: {stale:?}\nrefresh them with: cargo run --example generate"
+        "generated files differ from the clap definitions: {stale:?}\nrefresh them with: cargo run --features generate --example generate"
     );
 }
