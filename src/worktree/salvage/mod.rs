@@ -19,9 +19,10 @@
 //! restore brings a detached run back detached (a salvage without the
 //! trailer was made on its branch).
 //! Then the worktree's `HEAD` (detached) and index are set to `W`, so `git
-//! worktree remove`, never forced, is the last check: it finds the worktree
-//! clean unless something changed since the verification, and then refuses
-//! (`HEAD` and the index are put back; the files were never touched).
+//! worktree remove`, never forced, is the last check ([`remove`]): it finds
+//! the worktree clean unless something changed since the verification, and
+//! then refuses (`HEAD` and the index are put back; the files were never
+//! touched).
 //! Ignored files are not kept: they are listed (count, bytes, paths) in the
 //! report and the `salvage` event.
 //!
@@ -60,19 +61,16 @@
 
 mod build;
 pub mod put_back;
+mod remove;
 mod verify;
 
 pub use put_back::{Head, PutBack, interrupted};
-
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
 
 use serde::Serialize;
 
 use super::{Removal, Remover, Skip, SkipCode};
 use crate::error::{Error, Result};
 use crate::manifest::Entry;
-use crate::signals::RollbackWindow;
 
 /// `refs/loop/salvage/<id>`.
 pub fn ref_name(id: &str) -> String {
@@ -195,7 +193,7 @@ pub fn salvage_then_remove(
         commit: Some(commit),
         ignored,
     };
-    let removal = remove_at(r, id, wt, put_back)?;
+    let removal = remove::remove_at(r, id, wt, put_back)?;
     Ok((saved_first(removal, &salvaged.refname), Some(salvaged)))
 }
 
@@ -364,94 +362,6 @@ fn put_back_plan(
             None => Head::Detached(head.to_string()),
         },
     }
-}
-
-/// One salvage removal at a time per process: the signal machinery holds
-/// one rollback (see [`crate::signals`]).
-static TURN: std::sync::Mutex<()> = std::sync::Mutex::new(());
-
-/// Remove the worktree, with git itself as the last check: its `HEAD`
-/// (detached) and index are set to the salvage `W` — whose tree was just
-/// verified to be its files — so `git worktree remove`, never forced, finds
-/// it clean unless something changed since; then git refuses, and `HEAD`
-/// and the index are put back as they were (the files were never touched).
-/// From the switch on, a SIGINT/SIGTERM or a failure puts it back too (see
-/// the module doc, "Interrupted").
-fn remove_at(
-    r: &Remover<'_>,
-    id: &str,
-    wt: &crate::git::repo::Worktree,
-    put_back: PutBack,
-) -> Result<Removal> {
-    let _turn = TURN.lock().unwrap_or_else(|p| p.into_inner());
-    // The safety kernel's leave: the salvage ref holds `W`, and the
-    // worktree's own refs are kept in the trash.
-    let permit = match crate::safety::worktree::salvaged_permit(&r.checks, id, wt, &put_back.w)? {
-        Ok(permit) => permit,
-        Err(skip) => return Ok(Removal::Skipped(skip)),
-    };
-    let put_back = Arc::new(put_back);
-    // Whether git may have deleted files: from the start of the removal
-    // until git refused it for a reason it checks before deleting anything.
-    let deleting = Arc::new(AtomicBool::new(false));
-    let window = arm_rollback(&put_back, &deleting);
-    if let Err(e) = window.child(|| put_back.switch()) {
-        window.child(|| put_back.run(false))?;
-        return Err(e);
-    }
-    crate::crash::point("salvage-switched");
-    deleting.store(true, Ordering::SeqCst);
-    window.enter();
-    let removal = super::remove::git_remove(r, id, &wt.admin_dir, &permit);
-    let refused_first = refused_before_deleting(&removal);
-    if refused_first {
-        deleting.store(false, Ordering::SeqCst);
-    }
-    window.leave();
-    match removal {
-        Ok(Removal::Removed(note)) => {
-            drop(window);
-            crate::crash::point("after-salvage-removal");
-            Ok(Removal::Removed(note))
-        }
-        Ok(Removal::Skipped(skip)) => {
-            window.child(|| put_back.run(!refused_first))?;
-            Ok(Removal::Skipped(skip))
-        }
-        Err(e) => {
-            window.child(|| put_back.run(true))?;
-            Err(e)
-        }
-    }
-}
-
-/// Arm the rollback a SIGINT/SIGTERM runs from the switch on: put the
-/// worktree back (its files too while git may be `deleting`), and say so.
-fn arm_rollback(put_back: &Arc<PutBack>, deleting: &Arc<AtomicBool>) -> RollbackWindow {
-    let (put_back, deleting) = (put_back.clone(), deleting.clone());
-    RollbackWindow::open(move || {
-        let line = match put_back.run(deleting.load(Ordering::SeqCst)) {
-            Ok(()) => format!(
-                "git-loop: interrupted; {} is as it was before the salvage (its work is also in {})",
-                put_back.abs.display(),
-                put_back.w
-            ),
-            Err(e) => format!("git-loop: interrupted; {e}"),
-        };
-        crate::signals::say(&line);
-    })
-}
-
-/// git refused the removal for a reason it checks before deleting any file
-/// (changes, lock, submodules), so the files are as they were.
-fn refused_before_deleting(removal: &Result<Removal>) -> bool {
-    matches!(
-        removal,
-        Ok(Removal::Skipped(s)) if matches!(
-            s.code,
-            SkipCode::Dirty | SkipCode::Untracked | SkipCode::Locked | SkipCode::Submodules
-        )
-    )
 }
 
 /// The manifest entry a salvage commit's message records.
