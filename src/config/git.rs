@@ -12,8 +12,9 @@ use gix::bstr::ByteSlice;
 
 use super::keys::{self, Key};
 use super::layers::Layer;
+use super::raw::Raw;
 use super::source::{GitAt, Origin};
-use super::validate::{At, Raw};
+use super::validate::At;
 use crate::error::Result;
 
 /// The layers of every `loop.*` key that git config sets, each validated.

@@ -19,8 +19,9 @@ use figment::value::{Dict, Map};
 use figment::{Figment, Metadata, Profile, Provider};
 
 use super::keys;
+use super::raw::Raw;
 use super::source::Origin;
-use super::validate::{At, Raw, Values};
+use super::validate::{At, Values};
 use crate::error::{Error, Result};
 
 /// One layer: where it comes from and the values it sets, validated.

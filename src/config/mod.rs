@@ -14,8 +14,8 @@
 //! The modules: [`keys`] names every setting in each layer beside its
 //! default; [`source`] is the ordered [`Source`] and each value's exact
 //! [`Origin`]; [`layers`] reads the TOML files (once each, safely) and the
-//! environment; [`git`] reads git config; [`validate`] checks each layer on
-//! its own. Here the layers are merged, once: each setting takes its value
+//! environment; [`git`] reads git config; [`raw`] is a layer's shape as
+//! read; [`validate`] checks each layer on its own. Here the layers are merged, once: each setting takes its value
 //! from the highest layer that sets it.
 //!
 //! Every layer is validated before the merge (an invalid value is an error
@@ -35,6 +35,7 @@ use crate::manifest::Status;
 pub mod git;
 pub mod keys;
 pub mod layers;
+pub mod raw;
 pub mod source;
 pub mod validate;
 

@@ -9,90 +9,12 @@
 //! same broken layer and fails the same way.
 
 use jiff::SignedDuration;
-use serde::Deserialize;
 
 use super::keys::{self, IgnoreFile, Key};
+use super::raw::{Raw, SizeValue, StatusValue};
 use super::source::Origin;
 use crate::error::{Error, Result};
 use crate::manifest::Status;
-
-/// The raw shape of a TOML layer. Unknown keys are errors (a typo must not
-/// be silently ignored).
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Raw {
-    pub base: Option<String>,
-    #[serde(default)]
-    pub create: RawCreate,
-    #[serde(default)]
-    pub cleanup: RawCleanup,
-    #[serde(default)]
-    pub claude: RawClaude,
-    #[serde(default)]
-    pub pool: RawPool,
-    #[serde(default)]
-    pub trash: RawTrash,
-}
-
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct RawTrash {
-    pub keep: Option<String>,
-}
-
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct RawClaude {
-    pub pattern: Option<String>,
-}
-
-#[derive(Debug, Default, Deserialize)]
-#[serde(rename_all = "kebab-case", deny_unknown_fields)]
-pub struct RawPool {
-    pub size: Option<SizeValue>,
-    pub keep: Option<Vec<String>>,
-}
-
-/// `pool.size`: a number from TOML, text from git config and the environment.
-#[derive(Debug, Deserialize)]
-#[serde(untagged)]
-pub enum SizeValue {
-    Number(i64),
-    Text(String),
-}
-
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct RawCreate {
-    pub copy: Option<Vec<String>>,
-    #[serde(rename = "post-command")]
-    pub post_command: Option<String>,
-    #[serde(rename = "ignore-file")]
-    pub ignore_file: Option<String>,
-    pub fetch: Option<bool>,
-}
-
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct RawCleanup {
-    pub status: Option<StatusValue>,
-    #[serde(rename = "older-than")]
-    pub older_than: Option<String>,
-    #[serde(rename = "delete-merged-branches")]
-    pub delete_merged_branches: Option<bool>,
-    pub salvage: Option<bool>,
-    #[serde(rename = "pre-command")]
-    pub pre_command: Option<String>,
-    pub recycle: Option<bool>,
-}
-
-/// The cleanup status set: a TOML array or a CSV string.
-#[derive(Debug, Deserialize)]
-#[serde(untagged)]
-pub enum StatusValue {
-    Csv(String),
-    List(Vec<String>),
-}
 
 /// One layer's validated values; each `None` where the layer does not set it.
 #[derive(Debug, Default, Clone, PartialEq)]
@@ -163,7 +85,7 @@ pub fn parse_git_bool(text: &str) -> Option<bool> {
 }
 
 /// A boolean in git's spellings, or an error naming the value.
-fn git_bool(text: &str, at: &At<'_>) -> Result<bool> {
+pub(super) fn git_bool(text: &str, at: &At<'_>) -> Result<bool> {
     parse_git_bool(text).ok_or_else(|| {
         at.error(format!(
             "{text:?} is not a boolean; git's spellings are {BOOL_SPELLINGS}"
@@ -172,35 +94,9 @@ fn git_bool(text: &str, at: &At<'_>) -> Result<bool> {
 }
 
 impl Raw {
-    /// The raw value of one key as git config or the environment spells it:
-    /// a boolean in git's spellings, a list as its items, anything else text.
-    pub fn from_text(key: Key, text: String, items: Vec<String>, at: &At<'_>) -> Result<Raw> {
-        let mut raw = Raw::default();
-        match key.toml {
-            keys::TOML_BASE => raw.base = Some(text),
-            keys::TOML_CLEANUP_STATUS => raw.cleanup.status = Some(StatusValue::Csv(text)),
-            keys::TOML_CLEANUP_OLDER_THAN => raw.cleanup.older_than = Some(text),
-            keys::TOML_CLEANUP_DELETE_MERGED => {
-                raw.cleanup.delete_merged_branches = Some(git_bool(&text, at)?);
-            }
-            keys::TOML_CREATE_FETCH => raw.create.fetch = Some(git_bool(&text, at)?),
-            keys::TOML_CLEANUP_PRE_COMMAND => raw.cleanup.pre_command = Some(text),
-            keys::TOML_CLEANUP_RECYCLE => raw.cleanup.recycle = Some(git_bool(&text, at)?),
-            keys::TOML_POOL_SIZE => raw.pool.size = Some(SizeValue::Text(text)),
-            keys::TOML_CLEANUP_SALVAGE => raw.cleanup.salvage = Some(git_bool(&text, at)?),
-            keys::TOML_CREATE_COPY => raw.create.copy = Some(items),
-            keys::TOML_CREATE_POST_COMMAND => raw.create.post_command = Some(text),
-            keys::TOML_CREATE_IGNORE_FILE => raw.create.ignore_file = Some(text),
-            keys::TOML_CLAUDE_PATTERN => raw.claude.pattern = Some(text),
-            keys::TOML_TRASH_KEEP => raw.trash.keep = Some(text),
-            keys::TOML_POOL_KEEP => raw.pool.keep = Some(items),
-            other => unreachable!("a key without a raw field: {other}"),
-        }
-        Ok(raw)
-    }
-
     /// Check every value of the layer `origin`; `line_of` finds a key's line
-    /// (TOML files only).
+    /// (TOML files only). The keys are checked in this order: the first
+    /// invalid value is the error.
     pub fn validate(
         self,
         origin: &Origin,
@@ -211,88 +107,31 @@ impl Raw {
             key,
             line: line_of(key.toml),
         };
-        let base = match self.base {
-            Some(b) if b.trim().is_empty() => {
-                return Err(at(keys::BASE).error(format!(
-                    "the base {b:?} is empty; it names the branch or commit runs start from"
-                )));
-            }
-            other => other,
-        };
-        let cleanup_status = match self.cleanup.status {
-            None => None,
-            Some(value) => {
-                let at = at(keys::CLEANUP_STATUS);
-                let items = match value {
-                    StatusValue::Csv(csv) => vec![csv],
-                    StatusValue::List(list) => list,
-                };
-                let mut out: Vec<Status> = Vec::new();
-                for item in items {
-                    for s in status_csv(&item, &at)? {
-                        if !out.contains(&s) {
-                            out.push(s);
-                        }
-                    }
-                }
-                Some(out)
-            }
-        };
-        let cleanup_older_than = match self.cleanup.older_than {
-            None => None,
-            Some(text) => {
-                let at = at(keys::CLEANUP_OLDER_THAN);
-                Some(parse_cutoff(&text, &at.name()).map_err(|e| e.with_help(at.help()))?)
-            }
-        };
-        let trash_keep = match self.trash.keep {
-            None => None,
-            Some(text) => {
-                let at = at(keys::TRASH_KEEP);
-                Some(parse_cutoff(&text, &at.name()).map_err(|e| e.with_help(at.help()))?)
-            }
-        };
-        let create_copy = match self.create.copy {
-            None => None,
-            Some(list) => {
-                let at = at(keys::CREATE_COPY);
-                Some(
-                    list.iter()
-                        .map(|p| copy_pattern(p, &at))
-                        .collect::<Result<Vec<_>>>()?,
-                )
-            }
-        };
+        let base = checked(self.base, &at, keys::BASE, base)?;
+        let cleanup_status = checked(self.cleanup.status, &at, keys::CLEANUP_STATUS, status_set)?;
+        let cleanup_older_than = checked(
+            self.cleanup.older_than,
+            &at,
+            keys::CLEANUP_OLDER_THAN,
+            cutoff,
+        )?;
+        let trash_keep = checked(self.trash.keep, &at, keys::TRASH_KEEP, cutoff)?;
+        let create_copy = checked(self.create.copy, &at, keys::CREATE_COPY, copy_patterns)?;
         // pool.keep: gitignore patterns of paths inside the worktree, as
         // create.copy's.
-        let pool_keep = match self.pool.keep {
-            None => None,
-            Some(list) => {
-                let at = at(keys::POOL_KEEP);
-                Some(
-                    list.iter()
-                        .map(|p| copy_pattern(p, &at))
-                        .collect::<Result<Vec<_>>>()?,
-                )
-            }
-        };
-        let create_ignore_file = match self.create.ignore_file {
-            None => None,
-            Some(text) => Some(IgnoreFile::parse(text.trim()).ok_or_else(|| {
-                at(keys::CREATE_IGNORE_FILE).error(format!(
-                    "{text:?} is not an ignore file; expected gitignore (the root .gitignore) or info-exclude (.git/info/exclude)"
-                ))
-            })?),
-        };
-        let claude_pattern = match self.claude.pattern {
-            Some(p) if p.is_empty() || p.chars().any(char::is_control) => {
-                return Err(at(keys::CLAUDE_PATTERN).error(format!(
-                    "the pattern {:?} is empty or holds a control character; a pattern label is one line of printable text",
-                    crate::style::escape(&p)
-                )));
-            }
-            other => other,
-        };
+        let pool_keep = checked(self.pool.keep, &at, keys::POOL_KEEP, copy_patterns)?;
+        let create_ignore_file = checked(
+            self.create.ignore_file,
+            &at,
+            keys::CREATE_IGNORE_FILE,
+            ignore_file,
+        )?;
+        let claude_pattern = checked(
+            self.claude.pattern,
+            &at,
+            keys::CLAUDE_PATTERN,
+            claude_pattern,
+        )?;
         Ok(Values {
             base,
             cleanup_status,
@@ -312,21 +151,86 @@ impl Raw {
             create_fetch: self.create.fetch,
             claude_pattern,
             cleanup_recycle: self.cleanup.recycle,
-            pool_size: match self.pool.size {
-                None => None,
-                Some(v) => Some(pool_size(&v, &at(keys::POOL_SIZE))?),
-            },
+            pool_size: checked(self.pool.size, &at, keys::POOL_SIZE, pool_size)?,
             trash_keep,
             pool_keep,
         })
     }
 }
 
+/// A layer's value for `key` checked by `check` (`None`: the layer does
+/// not set it; nothing to check).
+fn checked<'o, T, U>(
+    value: Option<T>,
+    at: &dyn Fn(Key) -> At<'o>,
+    key: Key,
+    check: impl FnOnce(T, &At<'o>) -> Result<U>,
+) -> Result<Option<U>> {
+    value.map(|v| check(v, &at(key))).transpose()
+}
+
+/// `base`: not empty (it names the branch or commit runs start from).
+fn base(b: String, at: &At<'_>) -> Result<String> {
+    if b.trim().is_empty() {
+        return Err(at.error(format!(
+            "the base {b:?} is empty; it names the branch or commit runs start from"
+        )));
+    }
+    Ok(b)
+}
+
+/// `cleanup.status`: a CSV, or a list of CSVs; each status once, in order.
+fn status_set(value: StatusValue, at: &At<'_>) -> Result<Vec<Status>> {
+    let items = match value {
+        StatusValue::Csv(csv) => vec![csv],
+        StatusValue::List(list) => list,
+    };
+    let mut out: Vec<Status> = Vec::new();
+    for item in items {
+        for s in status_csv(&item, at)? {
+            if !out.contains(&s) {
+                out.push(s);
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// `cleanup.older-than`, `trash.keep`: a cutoff, as `--older-than` takes.
+fn cutoff(text: String, at: &At<'_>) -> Result<SignedDuration> {
+    parse_cutoff(&text, &at.name()).map_err(|e| e.with_help(at.help()))
+}
+
+/// `create.copy`, `pool.keep`: every pattern a [`copy_pattern`].
+fn copy_patterns(list: Vec<String>, at: &At<'_>) -> Result<Vec<String>> {
+    list.iter().map(|p| copy_pattern(p, at)).collect()
+}
+
+/// `create.ignore-file`: `gitignore` or `info-exclude`.
+fn ignore_file(text: String, at: &At<'_>) -> Result<IgnoreFile> {
+    IgnoreFile::parse(text.trim()).ok_or_else(|| {
+        at.error(format!(
+            "{text:?} is not an ignore file; expected gitignore (the root .gitignore) or info-exclude (.git/info/exclude)"
+        ))
+    })
+}
+
+/// `claude.pattern`: one line of printable text, not empty.
+fn claude_pattern(p: String, at: &At<'_>) -> Result<String> {
+    if p.is_empty() || p.chars().any(char::is_control) {
+        return Err(at.error(format!(
+            "the pattern {:?} is empty or holds a control character; a pattern label is one line of printable text",
+            crate::style::escape(&p)
+        )));
+    }
+    Ok(p)
+}
+
 /// `pool.size`: a whole number from 0 to [`keys::MAX_POOL_SIZE`] (a TOML
 /// integer, or its text from git config or the environment).
-fn pool_size(value: &SizeValue, at: &At<'_>) -> Result<usize> {
+fn pool_size(value: SizeValue, at: &At<'_>) -> Result<usize> {
     let (n, shown) = match value {
-        SizeValue::Number(n) => (usize::try_from(*n).ok(), n.to_string()),
+        SizeValue::Number(n) => (usize::try_from(n).ok(), n.to_string()),
         SizeValue::Text(s) => (s.trim().parse::<usize>().ok(), format!("{s:?}")),
     };
     n.filter(|n| *n <= keys::MAX_POOL_SIZE).ok_or_else(|| {

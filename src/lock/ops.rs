@@ -57,86 +57,113 @@ impl OpsLock {
     /// once, with a line saying who holds it, if another process holds it.
     pub fn acquire(loop_dir: &Path, on_wait: impl FnOnce(&str)) -> Result<OpsLock> {
         let dir = open_dir(loop_dir)?;
-        let lock_error = |e| Error::io("could not lock", loop_dir, e);
-        match dir.try_lock() {
-            Ok(()) => {
-                return Ok(OpsLock {
-                    _dir: dir,
-                    contended: false,
-                });
-            }
-            Err(fs::TryLockError::WouldBlock) => {}
-            Err(fs::TryLockError::Error(e)) => return Err(lock_error(e)),
+        if try_take(&dir, loop_dir)? {
+            return Ok(OpsLock {
+                _dir: dir,
+                contended: false,
+            });
         }
-        let meta = dir
-            .metadata()
-            .map_err(|e| Error::io("could not read", loop_dir, e))?;
-        let key = (dev_major(meta.dev()), dev_minor(meta.dev()), meta.ino());
+        let key = flock_key(&dir, loop_dir)?;
         let deadline = crate::crash::ops_deadline().unwrap_or(OPS_DEADLINE);
         let start = Instant::now();
-        let mut holder = Holder::find(key);
+        let holder = Holder::find(key);
         on_wait(&format!(
             "waiting for the worktree-operation lock on {}/, held by {}…",
             loop_dir.display(),
             Holder::describe(holder.as_ref())
         ));
-        // The holder seen stopped, and since when.
-        let mut stopped_since: Option<(u32, Instant)> = None;
-        let mut backoff = Duration::from_millis(10);
-        loop {
-            std::thread::sleep(backoff + jitter());
-            backoff = (backoff * 2).min(Duration::from_millis(250));
-            match dir.try_lock() {
-                Ok(()) => {
-                    return Ok(OpsLock {
-                        _dir: dir,
-                        contended: true,
-                    });
-                }
-                Err(fs::TryLockError::WouldBlock) => {}
-                Err(fs::TryLockError::Error(e)) => return Err(lock_error(e)),
-            }
-            if let Some(now) = Holder::find(key) {
-                holder = Some(now);
-            }
-            let timeout = |reason: String, help: String| Error::LockTimeout {
-                path: loop_dir.to_path_buf(),
-                reason,
-                help,
-            };
-            match &holder {
-                Some(h) if h.is_stopped() => {
-                    let since = match stopped_since {
-                        Some((pid, since)) if pid == h.pid => since,
-                        _ => Instant::now(),
-                    };
-                    stopped_since = Some((h.pid, since));
-                    if since.elapsed() >= STOPPED_GRACE {
-                        return Err(timeout(
-                            format!(
-                                "its holder, {}, is stopped (suspended, e.g. by Ctrl-Z)",
-                                Holder::describe(Some(h))
-                            ),
-                            format!(
-                                "resume it with `fg` in the shell that stopped it, or with `kill -CONT {}`; then run this command again",
-                                h.pid
-                            ),
-                        ));
-                    }
-                }
-                _ => stopped_since = None,
-            }
-            if start.elapsed() >= deadline {
-                return Err(timeout(
-                    format!(
-                        "still held by {} after {}s",
-                        Holder::describe(holder.as_ref()),
-                        deadline.as_secs()
-                    ),
-                    "another git-loop is adding or removing worktrees (a cleanup holds this lock for its whole run); let it finish, then run this command again".into(),
-                ));
-            }
+        wait(&dir, loop_dir, key, holder, start, deadline)?;
+        Ok(OpsLock {
+            _dir: dir,
+            contended: true,
+        })
+    }
+}
+
+/// One `try_lock`: whether it was taken (`false`: another process holds it).
+fn try_take(dir: &File, loop_dir: &Path) -> Result<bool> {
+    match dir.try_lock() {
+        Ok(()) => Ok(true),
+        Err(fs::TryLockError::WouldBlock) => Ok(false),
+        Err(fs::TryLockError::Error(e)) => Err(Error::io("could not lock", loop_dir, e)),
+    }
+}
+
+/// The directory's `(major, minor, inode)`, as `/proc/locks` names it.
+fn flock_key(dir: &File, loop_dir: &Path) -> Result<(u64, u64, u64)> {
+    let meta = dir
+        .metadata()
+        .map_err(|e| Error::io("could not read", loop_dir, e))?;
+    Ok((dev_major(meta.dev()), dev_minor(meta.dev()), meta.ino()))
+}
+
+/// Poll for the lock with backoff until it is taken; give up (see the
+/// module doc) when its holder has been stopped for [`STOPPED_GRACE`], or
+/// when `deadline` has passed since `start`.
+fn wait(
+    dir: &File,
+    loop_dir: &Path,
+    key: (u64, u64, u64),
+    mut holder: Option<Holder>,
+    start: Instant,
+    deadline: Duration,
+) -> Result<()> {
+    // The holder seen stopped, and since when.
+    let mut stopped_since: Option<(u32, Instant)> = None;
+    let mut backoff = Duration::from_millis(10);
+    loop {
+        std::thread::sleep(backoff + jitter());
+        backoff = (backoff * 2).min(Duration::from_millis(250));
+        if try_take(dir, loop_dir)? {
+            return Ok(());
         }
+        if let Some(now) = Holder::find(key) {
+            holder = Some(now);
+        }
+        match &holder {
+            Some(h) if h.is_stopped() => {
+                let since = match stopped_since {
+                    Some((pid, since)) if pid == h.pid => since,
+                    _ => Instant::now(),
+                };
+                stopped_since = Some((h.pid, since));
+                if since.elapsed() >= STOPPED_GRACE {
+                    return Err(stopped_holder(loop_dir, h));
+                }
+            }
+            _ => stopped_since = None,
+        }
+        if start.elapsed() >= deadline {
+            return Err(still_held(loop_dir, holder.as_ref(), deadline));
+        }
+    }
+}
+
+/// The give-up when the holder is stopped: how to resume it.
+fn stopped_holder(loop_dir: &Path, h: &Holder) -> Error {
+    Error::LockTimeout {
+        path: loop_dir.to_path_buf(),
+        reason: format!(
+            "its holder, {}, is stopped (suspended, e.g. by Ctrl-Z)",
+            Holder::describe(Some(h))
+        ),
+        help: format!(
+            "resume it with `fg` in the shell that stopped it, or with `kill -CONT {}`; then run this command again",
+            h.pid
+        ),
+    }
+}
+
+/// The give-up after the deadline, naming the holder.
+fn still_held(loop_dir: &Path, holder: Option<&Holder>, deadline: Duration) -> Error {
+    Error::LockTimeout {
+        path: loop_dir.to_path_buf(),
+        reason: format!(
+            "still held by {} after {}s",
+            Holder::describe(holder),
+            deadline.as_secs()
+        ),
+        help: "another git-loop is adding or removing worktrees (a cleanup holds this lock for its whole run); let it finish, then run this command again".into(),
     }
 }
 

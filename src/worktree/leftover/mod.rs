@@ -48,11 +48,11 @@ pub use half::recognise as half_removed;
 
 use std::fs;
 use std::io::ErrorKind;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::git::cmd::Git;
-use verify::{Stamp, check_index, head_commit, refuse_state, tree_of, walk};
+use verify::{Stamp, Verified, only_git};
 
 /// How [`finish_if_only_git`] ended.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -77,79 +77,16 @@ pub fn finish_if_only_git(
     permit: &crate::safety::Permit,
 ) -> Result<Finish> {
     let dir = loop_dir.join(id);
-    let (head, detached) = match head_commit(repo, admin_dir)? {
-        Ok(found) => found,
+    let only_git = match only_git(repo, &dir, id, admin_dir)? {
+        Ok(verdict) => verdict,
         Err(why) => return Ok(Finish::Refused(why)),
     };
-    if let Some(why) = refuse_state(admin_dir) {
-        return Ok(Finish::Refused(why));
-    }
-    if detached && !crate::safety::held_by_a_ref(repo, head, None)? {
-        return Ok(Finish::Refused(format!(
-            "its detached HEAD {} is on no branch or tag",
-            short(head)
-        )));
-    }
-    let tree = tree_of(repo, head)?;
-    let has_index = match check_index(repo, admin_dir, &tree) {
-        Ok(has) => has,
-        Err(why) => return Ok(Finish::Refused(why)),
-    };
-    let (files, mut dirs) = match fs::symlink_metadata(&dir) {
-        Ok(meta) if meta.is_dir() => match walk(repo, &dir, admin_dir, &tree) {
-            Ok(found) => found,
-            Err(why) => return Ok(Finish::Refused(why)),
-        },
-        Ok(_) => {
-            return Ok(Finish::Refused(format!(
-                "{} is not a directory",
-                crate::runid::rel_path(id)
-            )));
-        }
-        Err(e) if e.kind() == ErrorKind::NotFound => (Vec::new(), Vec::new()),
-        Err(e) => return Err(Error::io("could not read", &dir, e)),
-    };
-
     // Delete exactly what was verified; stop at the first surprise.
-    for file in &files {
-        match fs::symlink_metadata(&file.path) {
-            Ok(meta) if Stamp::of(&meta) == file.stamp => {}
-            _ => return Ok(Finish::Refused(changed(&file.path, &dir))),
-        }
-        if let Err(e) = fs::remove_file(&file.path) {
-            return Ok(Finish::Refused(format!(
-                "could not delete {}: {e}",
-                shown(&file.path, &dir)
-            )));
-        }
-    }
-    dirs.sort_by_key(|d| std::cmp::Reverse(d.components().count()));
-    for d in &dirs {
-        if let Err(e) = fs::remove_dir(d) {
-            return Ok(Finish::Refused(format!(
-                "stopped: {} could not be removed ({e}); something appeared in it",
-                shown(d, &dir)
-            )));
-        }
-    }
-    let dot_git = dir.join(".git");
-    match fs::symlink_metadata(&dot_git) {
-        Ok(meta) if meta.is_file() => {
-            if let Err(e) = fs::remove_file(&dot_git) {
-                return Ok(Finish::Refused(format!("could not delete .git: {e}")));
-            }
-        }
-        Ok(_) => return Ok(Finish::Refused(changed(&dot_git, &dir))),
-        Err(_) => {}
-    }
-    match fs::remove_dir(&dir) {
-        Ok(()) => {}
-        Err(e) if e.kind() == ErrorKind::NotFound => {}
-        Err(e) => {
-            return Ok(Finish::Refused(format!(
-                "stopped: the directory could not be removed ({e}); something appeared in it"
-            )));
-        }
+    let stop = delete_files(&only_git.files, &dir)
+        .or_else(|| remove_dirs(only_git.dirs, &dir))
+        .or_else(|| remove_dot_git_and_dir(&dir));
+    if let Some(why) = stop {
+        return Ok(Finish::Refused(why));
     }
     let rel = crate::runid::rel_path(id);
     if let Err(refusal) = crate::safety::exec::worktree_remove(git, &rel, permit)? {
@@ -158,8 +95,18 @@ pub fn finish_if_only_git(
             refusal.reason()
         )));
     }
-    let n = files.len();
-    let message = if !has_index && n == 0 {
+    let n = only_git.files.len();
+    Ok(Finish::Removed(what_it_was(
+        only_git.has_index,
+        n,
+        only_git.head,
+    )))
+}
+
+/// The one-line account of a finished leftover: never checked out, an
+/// interrupted checkout, or an interrupted removal (`n` files, all `head`'s).
+fn what_it_was(has_index: bool, n: usize, head: gix::ObjectId) -> String {
+    if !has_index && n == 0 {
         "never checked out: nothing in it but its .git file".to_owned()
     } else if !has_index {
         format!(
@@ -173,8 +120,59 @@ pub fn finish_if_only_git(
             plural(n),
             short(head)
         )
-    };
-    Ok(Finish::Removed(message))
+    }
+}
+
+/// Delete each verified file, re-checked just before; the refusal that
+/// stops at the first one that changed or cannot be deleted.
+fn delete_files(files: &[Verified], dir: &Path) -> Option<String> {
+    for file in files {
+        match fs::symlink_metadata(&file.path) {
+            Ok(meta) if Stamp::of(&meta) == file.stamp => {}
+            _ => return Some(changed(&file.path, dir)),
+        }
+        if let Err(e) = fs::remove_file(&file.path) {
+            return Some(format!("could not delete {}: {e}", shown(&file.path, dir)));
+        }
+    }
+    None
+}
+
+/// `rmdir` the directories, deepest first; the refusal that stops at the
+/// first one something appeared in.
+fn remove_dirs(mut dirs: Vec<PathBuf>, dir: &Path) -> Option<String> {
+    dirs.sort_by_key(|d| std::cmp::Reverse(d.components().count()));
+    for d in &dirs {
+        if let Err(e) = fs::remove_dir(d) {
+            return Some(format!(
+                "stopped: {} could not be removed ({e}); something appeared in it",
+                shown(d, dir)
+            ));
+        }
+    }
+    None
+}
+
+/// Delete the top-level `.git` file (a refusal if it is anything else now),
+/// then `rmdir` the worktree directory (already gone is fine).
+fn remove_dot_git_and_dir(dir: &Path) -> Option<String> {
+    let dot_git = dir.join(".git");
+    match fs::symlink_metadata(&dot_git) {
+        Ok(meta) if meta.is_file() => {
+            if let Err(e) = fs::remove_file(&dot_git) {
+                return Some(format!("could not delete .git: {e}"));
+            }
+        }
+        Ok(_) => return Some(changed(&dot_git, dir)),
+        Err(_) => {}
+    }
+    match fs::remove_dir(dir) {
+        Ok(()) => None,
+        Err(e) if e.kind() == ErrorKind::NotFound => None,
+        Err(e) => Some(format!(
+            "stopped: the directory could not be removed ({e}); something appeared in it"
+        )),
+    }
 }
 
 /// Finish the half-removed run at `<loop_dir>/<id>` (see [`half_removed`]):
@@ -199,7 +197,7 @@ pub fn finish_half_removed(
         Err(e) => return Finish::Refused(format!("the repository cannot be read: {e}")),
     };
     let dir = loop_dir.join(id);
-    let (files, mut dirs) = match half::walk_disposable(&repo, &dir) {
+    let (files, dirs) = match half::walk_disposable(&repo, &dir) {
         Ok(found) => found,
         Err(why) => return Finish::Refused(why),
     };
@@ -211,23 +209,8 @@ pub fn finish_half_removed(
     if dry_run {
         return Finish::Removed(message);
     }
-    for file in &files {
-        match fs::symlink_metadata(&file.path) {
-            Ok(meta) if Stamp::of(&meta) == file.stamp => {}
-            _ => return Finish::Refused(changed(&file.path, &dir)),
-        }
-        if let Err(e) = fs::remove_file(&file.path) {
-            return Finish::Refused(format!("could not delete {}: {e}", shown(&file.path, &dir)));
-        }
-    }
-    dirs.sort_by_key(|d| std::cmp::Reverse(d.components().count()));
-    for d in &dirs {
-        if let Err(e) = fs::remove_dir(d) {
-            return Finish::Refused(format!(
-                "stopped: {} could not be removed ({e}); something appeared in it",
-                shown(d, &dir)
-            ));
-        }
+    if let Some(why) = delete_files(&files, &dir).or_else(|| remove_dirs(dirs, &dir)) {
+        return Finish::Refused(why);
     }
     let dot_git = dir.join(".git");
     if fs::symlink_metadata(&dot_git).is_ok_and(|m| m.is_file())

@@ -1,8 +1,9 @@
 //! The checks of [`super::finish_if_only_git`] (listed in the parent module's
 //! doc): what the worktree's HEAD is, whether it is locked or mid-operation,
 //! whether its index stages anything, and a walk that hashes every file
-//! against HEAD's tree. Nothing here deletes anything; the removal (of
-//! exactly the [`Verified`] files) is the parent's.
+//! against HEAD's tree; [`only_git`] runs them in that order. Nothing here
+//! deletes anything; the removal (of exactly the [`Verified`] files) is the
+//! parent's.
 
 use std::collections::HashMap;
 use std::fs::{self, OpenOptions};
@@ -48,9 +49,68 @@ fn repo_err(e: impl std::fmt::Display) -> Error {
     Error::Repository(e.to_string())
 }
 
+/// What [`super::finish_if_only_git`] verified: the worktree's HEAD,
+/// whether it has an index, and exactly the files and directories to delete.
+pub(super) struct OnlyGit {
+    pub(super) head: gix::ObjectId,
+    pub(super) has_index: bool,
+    pub(super) files: Vec<Verified>,
+    pub(super) dirs: Vec<PathBuf>,
+}
+
+/// Every check of the parent module's doc, in its order: HEAD names a
+/// commit; not locked, no operation in progress; a detached HEAD held by a
+/// branch or tag; the index stages nothing; every file of `dir` (a missing
+/// `dir` has none) is in HEAD's tree. The inner `Err` is the first refusal.
+pub(super) fn only_git(
+    repo: &gix::Repository,
+    dir: &Path,
+    id: &str,
+    admin_dir: &Path,
+) -> Result<std::result::Result<OnlyGit, String>> {
+    let (head, detached) = match head_commit(repo, admin_dir)? {
+        Ok(found) => found,
+        Err(why) => return Ok(Err(why)),
+    };
+    if let Some(why) = refuse_state(admin_dir) {
+        return Ok(Err(why));
+    }
+    if detached && !crate::safety::held_by_a_ref(repo, head, None)? {
+        return Ok(Err(format!(
+            "its detached HEAD {} is on no branch or tag",
+            super::short(head)
+        )));
+    }
+    let tree = tree_of(repo, head)?;
+    let has_index = match check_index(repo, admin_dir, &tree) {
+        Ok(has) => has,
+        Err(why) => return Ok(Err(why)),
+    };
+    let (files, dirs) = match fs::symlink_metadata(dir) {
+        Ok(meta) if meta.is_dir() => match walk(repo, dir, admin_dir, &tree) {
+            Ok(found) => found,
+            Err(why) => return Ok(Err(why)),
+        },
+        Ok(_) => {
+            return Ok(Err(format!(
+                "{} is not a directory",
+                crate::runid::rel_path(id)
+            )));
+        }
+        Err(e) if e.kind() == ErrorKind::NotFound => (Vec::new(), Vec::new()),
+        Err(e) => return Err(Error::io("could not read", dir, e)),
+    };
+    Ok(Ok(OnlyGit {
+        head,
+        has_index,
+        files,
+        dirs,
+    }))
+}
+
 /// The commit the worktree's HEAD names, and whether HEAD is detached.
 /// The inner `Err` is a refusal.
-pub(super) fn head_commit(
+fn head_commit(
     repo: &gix::Repository,
     admin_dir: &Path,
 ) -> Result<std::result::Result<(gix::ObjectId, bool), String>> {
@@ -84,7 +144,7 @@ fn commit_exists(repo: &gix::Repository, id: gix::ObjectId) -> bool {
 }
 
 /// Locked, or an operation in progress: the refusal.
-pub(super) fn refuse_state(admin_dir: &Path) -> Option<String> {
+fn refuse_state(admin_dir: &Path) -> Option<String> {
     if fs::symlink_metadata(admin_dir.join("locked")).is_ok() {
         return Some("locked".into());
     }
@@ -93,9 +153,9 @@ pub(super) fn refuse_state(admin_dir: &Path) -> Option<String> {
 }
 
 /// Every blob and symlink of `commit`'s tree by path: (is a symlink, id).
-pub(super) type Tree = HashMap<BString, (bool, gix::ObjectId)>;
+type Tree = HashMap<BString, (bool, gix::ObjectId)>;
 
-pub(super) fn tree_of(repo: &gix::Repository, commit: gix::ObjectId) -> Result<Tree> {
+fn tree_of(repo: &gix::Repository, commit: gix::ObjectId) -> Result<Tree> {
     let tree = repo
         .find_commit(commit)
         .map_err(repo_err)?
@@ -115,7 +175,7 @@ pub(super) fn tree_of(repo: &gix::Repository, commit: gix::ObjectId) -> Result<T
 
 /// Whether there is an index; the inner `Err` is a refusal (staged work, or
 /// an index this cannot judge).
-pub(super) fn check_index(
+fn check_index(
     repo: &gix::Repository,
     admin_dir: &Path,
     tree: &Tree,
@@ -157,12 +217,34 @@ struct Candidate {
 /// directory. The `Err` is a refusal naming the first thing not in git.
 /// Cheap checks come first (names, kinds, then sizes), so a worktree with an
 /// extra or edited file is refused before much is hashed.
-pub(super) fn walk(
+fn walk(
     repo: &gix::Repository,
     top: &Path,
     admin_dir: &Path,
     tree: &Tree,
 ) -> std::result::Result<(Vec<Verified>, Vec<PathBuf>), String> {
+    let (candidates, dirs) = list(top, admin_dir, tree)?;
+    check_sizes(repo, &candidates)?;
+    Ok((hash_all(repo, candidates)?, dirs))
+}
+
+/// What one entry of the walk is, once its name and kind are judged.
+enum Found {
+    /// The top-level `.git` file, pointing at this registration.
+    DotGit,
+    /// A directory to walk into (its path, and relative to the top).
+    Dir(PathBuf, BString),
+    /// A file or symlink at a path where HEAD's tree has one.
+    File(Candidate),
+}
+
+/// Walk `top` (never following a symlink): every directory, and every file
+/// as a [`Candidate`] once its name and kind match HEAD's tree.
+fn list(
+    top: &Path,
+    admin_dir: &Path,
+    tree: &Tree,
+) -> std::result::Result<(Vec<Candidate>, Vec<PathBuf>), String> {
     let mut candidates = Vec::new();
     let mut dirs = Vec::new();
     let mut pending: Vec<(PathBuf, BString)> = vec![(top.to_path_buf(), BString::default())];
@@ -171,53 +253,86 @@ pub(super) fn walk(
             fs::read_dir(&dir).map_err(|e| format!("cannot read {}: {e}", dir.display()))?;
         for entry in entries {
             let entry = entry.map_err(|e| format!("cannot read {}: {e}", dir.display()))?;
-            let name = entry.file_name();
-            let path = entry.path();
-            let mut rel_path = rel.clone();
-            if !rel_path.is_empty() {
-                rel_path.push_byte(b'/');
-            }
-            rel_path.push_str(name.as_bytes());
-            let meta =
-                fs::symlink_metadata(&path).map_err(|e| format!("cannot read {rel_path}: {e}"))?;
-            if name == ".git" {
-                if rel.is_empty() && meta.is_file() {
-                    check_dot_git(&path, admin_dir)?;
-                    continue;
+            match judge(&entry, &rel, admin_dir, tree)? {
+                Found::DotGit => {}
+                Found::Dir(path, rel_path) => {
+                    dirs.push(path.clone());
+                    pending.push((path, rel_path));
                 }
-                return Err(format!(
-                    "{rel_path} is not in git (a repository inside it?)"
-                ));
+                Found::File(candidate) => candidates.push(candidate),
             }
-            let kind = meta.file_type();
-            if kind.is_dir() {
-                dirs.push(path.clone());
-                pending.push((path, rel_path));
-                continue;
-            }
-            if !kind.is_symlink() && !kind.is_file() {
-                return Err(format!("{rel_path} is not a regular file"));
-            }
-            let Some((tree_link, expected)) = tree.get(&rel_path) else {
-                return Err(format!("{rel_path} is not in git"));
-            };
-            if *tree_link != kind.is_symlink() {
-                return Err(format!("{rel_path} differs from git"));
-            }
-            candidates.push(Candidate {
-                path,
-                rel: rel_path,
-                meta,
-                expected: *expected,
-            });
         }
     }
-    for c in &candidates {
+    Ok((candidates, dirs))
+}
+
+/// Judge one directory entry (in the directory at `rel`) by its name and
+/// kind: a `.git` only as the top-level file pointing here, no special
+/// files, a file or symlink only where HEAD's tree has one of that kind.
+fn judge(
+    entry: &fs::DirEntry,
+    rel: &BString,
+    admin_dir: &Path,
+    tree: &Tree,
+) -> std::result::Result<Found, String> {
+    let name = entry.file_name();
+    let path = entry.path();
+    let mut rel_path = rel.clone();
+    if !rel_path.is_empty() {
+        rel_path.push_byte(b'/');
+    }
+    rel_path.push_str(name.as_bytes());
+    let meta = fs::symlink_metadata(&path).map_err(|e| format!("cannot read {rel_path}: {e}"))?;
+    if name == ".git" {
+        if rel.is_empty() && meta.is_file() {
+            check_dot_git(&path, admin_dir)?;
+            return Ok(Found::DotGit);
+        }
+        return Err(format!(
+            "{rel_path} is not in git (a repository inside it?)"
+        ));
+    }
+    let kind = meta.file_type();
+    if kind.is_dir() {
+        return Ok(Found::Dir(path, rel_path));
+    }
+    if !kind.is_symlink() && !kind.is_file() {
+        return Err(format!("{rel_path} is not a regular file"));
+    }
+    let Some((tree_link, expected)) = tree.get(&rel_path) else {
+        return Err(format!("{rel_path} is not in git"));
+    };
+    if *tree_link != kind.is_symlink() {
+        return Err(format!("{rel_path} differs from git"));
+    }
+    Ok(Found::File(Candidate {
+        path,
+        rel: rel_path,
+        meta,
+        expected: *expected,
+    }))
+}
+
+/// Every candidate's size is its blob's (no hashing yet).
+fn check_sizes(
+    repo: &gix::Repository,
+    candidates: &[Candidate],
+) -> std::result::Result<(), String> {
+    for c in candidates {
         let size = repo.find_header(c.expected).map(|h| h.size()).ok();
         if size != Some(c.meta.len()) {
             return Err(format!("{} differs from git", c.rel));
         }
     }
+    Ok(())
+}
+
+/// Hash every candidate (a symlink's target, a file's content) and compare
+/// it with its blob; the verified files, with how they looked when listed.
+fn hash_all(
+    repo: &gix::Repository,
+    candidates: Vec<Candidate>,
+) -> std::result::Result<Vec<Verified>, String> {
     let mut files = Vec::with_capacity(candidates.len());
     for c in candidates {
         let rel = &c.rel;
@@ -240,7 +355,7 @@ pub(super) fn walk(
             stamp: Stamp::of(&c.meta),
         });
     }
-    Ok((files, dirs))
+    Ok(files)
 }
 
 /// The top-level `.git` file must point at this registration.

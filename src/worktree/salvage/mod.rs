@@ -19,9 +19,10 @@
 //! restore brings a detached run back detached (a salvage without the
 //! trailer was made on its branch).
 //! Then the worktree's `HEAD` (detached) and index are set to `W`, so `git
-//! worktree remove`, never forced, is the last check: it finds the worktree
-//! clean unless something changed since the verification, and then refuses
-//! (`HEAD` and the index are put back; the files were never touched).
+//! worktree remove`, never forced, is the last check ([`remove`]): it finds
+//! the worktree clean unless something changed since the verification, and
+//! then refuses (`HEAD` and the index are put back; the files were never
+//! touched).
 //! Ignored files are not kept: they are listed (count, bytes, paths) in the
 //! report and the `salvage` event.
 //!
@@ -60,6 +61,7 @@
 
 mod build;
 pub mod put_back;
+mod remove;
 mod verify;
 
 pub use put_back::{Head, PutBack, interrupted};
@@ -157,79 +159,164 @@ pub fn salvage_then_remove(
     // Left detached at its own salvage by an interrupted salvage: put back
     // as it was first (see the module doc), never salvaged again as it is.
     if let Some(put_back) = interrupted(id, wt, &abs)? {
-        let reason = if dry_run {
-            format!(
-                "an interrupted salvage left it detached at {}; it would be put back as it was",
-                put_back.w
-            )
-        } else {
-            put_back.run(true)?;
-            format!(
-                "an interrupted salvage had left it detached at {} ({}); put back as it was, run the removal again",
-                put_back.w,
-                ref_name(id)
-            )
-        };
-        return Ok((Removal::Skipped(Skip::new(reason, SkipCode::Dirty)), None));
-    }
-    if !resolves(skip.code) {
+        let skip = put_back_interrupted(id, &put_back, dry_run)?;
         return Ok((Removal::Skipped(skip), None));
     }
-    if !std::fs::symlink_metadata(&abs).is_ok_and(|m| m.is_dir()) {
+    if !resolves(skip.code) || !std::fs::symlink_metadata(&abs).is_ok_and(|m| m.is_dir()) {
         return Ok((Removal::Skipped(skip), None));
     }
-    if let Some(reason) = &wt.locked {
-        return Ok((
-            Removal::Skipped(Skip::new(format!("locked: {reason}"), SkipCode::Locked)),
-            None,
-        ));
-    }
-    let mut risk = r.at_risk(wt, &abs)?;
-    risk.unreachable_commits = 0;
-    if let Some(other) = risk.skip() {
+    if let Some(other) = kept_for_another_reason(r, wt, &abs)? {
         return Ok((Removal::Skipped(other), None));
     }
-    if crate::git::repo::cleanliness(&abs, &wt.admin_dir)?.submodules {
-        let why = "it contains submodules: never salvaged away";
-        return Ok((Removal::Skipped(Skip::new(why, SkipCode::Submodules)), None));
-    }
-    let refname = ref_name(id);
-    let repo = gix::open(&abs).map_err(|e| salvage_err(id, e))?;
-    let head = repo.head_id().map_err(|e| salvage_err(id, e))?.detach();
-    let on_branch = repo
-        .head_name()
-        .map_err(|e| salvage_err(id, e))?
-        .map(|name| name.as_bstr().to_string());
-    let old = match repo.try_find_reference(refname.as_str()) {
-        Ok(Some(mut r)) => r.peel_to_id().map_err(|e| salvage_err(id, e))?.detach(),
-        Ok(None) => gix::ObjectId::null(repo.object_hash()),
-        Err(e) => return Err(salvage_err(id, e)),
-    };
+    let before = Before::read(id, &abs)?;
     // An earlier salvage of another run of this id (never restored: a
     // restored one is this run) would be left only in the reflog, for gc.
-    if !old.is_null() && !salvage_of(&repo, old).is_some_and(|e| e.same_run(entry)) {
+    if before.holds_another_runs_salvage(entry) {
         let why = format!(
-            "{} (not salvaged: {refname} holds an earlier run's salvage; restore or delete it first)",
-            skip.reason
+            "{} (not salvaged: {} holds an earlier run's salvage; restore or delete it first)",
+            skip.reason, before.refname
         );
         return Ok((Removal::Skipped(Skip::new(why, skip.code)), None));
     }
     if dry_run {
         let planned = Salvaged {
-            refname,
+            refname: before.refname,
             commit: None,
             ignored: IgnoredFiles::default(),
         };
         return Ok((Removal::Removed(None), Some(planned)));
     }
+    let (commit, ignored) = save(id, entry, &abs, wt, &before)?;
+    let put_back = put_back_plan(&abs, wt, &commit, before.head, before.on_branch);
+    let salvaged = Salvaged {
+        refname: before.refname,
+        commit: Some(commit),
+        ignored,
+    };
+    let removal = remove::remove_at(r, id, wt, put_back)?;
+    Ok((saved_first(removal, &salvaged.refname), Some(salvaged)))
+}
+
+/// A removal git refused after the salvage: its reason says the state at
+/// the check was saved to `refname` first.
+fn saved_first(removal: Removal, refname: &str) -> Removal {
+    match removal {
+        Removal::Skipped(mut skip) => {
+            skip.reason = format!(
+                "{} (its state at the check was saved to {refname} first)",
+                skip.reason
+            );
+            Removal::Skipped(skip)
+        }
+        removed => removed,
+    }
+}
+
+/// Put back a worktree an interrupted salvage left detached at its own
+/// salvage (only say so with `dry_run`); the skip that reports it.
+fn put_back_interrupted(id: &str, put_back: &PutBack, dry_run: bool) -> Result<Skip> {
+    let reason = if dry_run {
+        format!(
+            "an interrupted salvage left it detached at {}; it would be put back as it was",
+            put_back.w
+        )
+    } else {
+        put_back.run(true)?;
+        format!(
+            "an interrupted salvage had left it detached at {} ({}); put back as it was, run the removal again",
+            put_back.w,
+            ref_name(id)
+        )
+    };
+    Ok(Skip::new(reason, SkipCode::Dirty))
+}
+
+/// What keeps the worktree even with a salvage, checked in this order:
+/// locked, at risk for a reason other than unreachable commits, submodules.
+fn kept_for_another_reason(
+    r: &Remover<'_>,
+    wt: &crate::git::repo::Worktree,
+    abs: &std::path::Path,
+) -> Result<Option<Skip>> {
+    if let Some(reason) = &wt.locked {
+        return Ok(Some(Skip::new(
+            format!("locked: {reason}"),
+            SkipCode::Locked,
+        )));
+    }
+    let mut risk = r.at_risk(wt, abs)?;
+    risk.unreachable_commits = 0;
+    if let Some(other) = risk.skip() {
+        return Ok(Some(other));
+    }
+    if crate::git::repo::cleanliness(abs, &wt.admin_dir)?.submodules {
+        let why = "it contains submodules: never salvaged away";
+        return Ok(Some(Skip::new(why, SkipCode::Submodules)));
+    }
+    Ok(None)
+}
+
+/// The worktree as the salvage finds it, read with gix.
+struct Before {
+    repo: gix::Repository,
+    /// `refs/loop/salvage/<id>`.
+    refname: String,
+    /// Its `HEAD` commit.
+    head: gix::ObjectId,
+    /// The branch `HEAD` is on (its full name); `None` when detached.
+    on_branch: Option<String>,
+    /// What the salvage ref holds now; null when there is none.
+    old: gix::ObjectId,
+}
+
+impl Before {
+    /// Open the worktree's repository and read its `HEAD` and salvage ref.
+    fn read(id: &str, abs: &std::path::Path) -> Result<Before> {
+        let refname = ref_name(id);
+        let repo = gix::open(abs).map_err(|e| salvage_err(id, e))?;
+        let head = repo.head_id().map_err(|e| salvage_err(id, e))?.detach();
+        let on_branch = repo
+            .head_name()
+            .map_err(|e| salvage_err(id, e))?
+            .map(|name| name.as_bstr().to_string());
+        let old = match repo.try_find_reference(refname.as_str()) {
+            Ok(Some(mut r)) => r.peel_to_id().map_err(|e| salvage_err(id, e))?.detach(),
+            Ok(None) => gix::ObjectId::null(repo.object_hash()),
+            Err(e) => return Err(salvage_err(id, e)),
+        };
+        Ok(Before {
+            repo,
+            refname,
+            head,
+            on_branch,
+            old,
+        })
+    }
+
+    /// The salvage ref holds a salvage that is not of this run of the id.
+    fn holds_another_runs_salvage(&self, entry: &Entry) -> bool {
+        !self.old.is_null() && !salvage_of(&self.repo, self.old).is_some_and(|e| e.same_run(entry))
+    }
+}
+
+/// Build the salvage commit `W`, verify its tree against the files, keep
+/// the salvage it replaces in the trash, then write the ref (compare-and-swap
+/// against `before.old`); `W` and the ignored files it does not keep.
+fn save(
+    id: &str,
+    entry: &Entry,
+    abs: &std::path::Path,
+    wt: &crate::git::repo::Worktree,
+    before: &Before,
+) -> Result<(String, IgnoredFiles)> {
     let message = format!(
         "git-loop salvage of {id}\n\n{}\n\n{HEAD_TRAILER}{}\n",
         serde_json::to_string(entry).expect("an entry serializes"),
-        on_branch.as_deref().unwrap_or("detached")
+        before.on_branch.as_deref().unwrap_or("detached")
     );
-    let commit = build::build(&abs, &wt.admin_dir, &head.to_string(), &message)?;
+    let commit = build::build(abs, &wt.admin_dir, &before.head.to_string(), &message)?;
     let w = gix::ObjectId::from_hex(commit.as_bytes()).map_err(|e| salvage_err(id, e))?;
-    let ignored = verify::verify(&abs, w).map_err(|why| {
+    let ignored = verify::verify(abs, w).map_err(|why| {
         salvage_err(
             id,
             format!("the saved tree does not match the worktree: {why}"),
@@ -239,123 +326,41 @@ pub fn salvage_then_remove(
     // The salvage it replaces (this run's own, salvaged and restored before)
     // is kept in the trash: in the reflog alone it is unreachable, and gc
     // expires it after gc.reflogExpireUnreachable (30 days).
-    if !old.is_null() {
-        crate::safety::trash::keep(&repo, &crate::safety::trash::Keep::salvage(id, old))?;
+    if !before.old.is_null() {
+        crate::safety::trash::keep(
+            &before.repo,
+            &crate::safety::trash::Keep::salvage(id, before.old),
+        )?;
     }
     crate::git::plumbing::update_ref(
-        &abs,
-        &refname,
+        abs,
+        &before.refname,
         &commit,
-        &old.to_string(),
+        &before.old.to_string(),
         &format!("git-loop salvage of {id}"),
     )?;
     crate::crash::point("after-salvage-ref");
-    let salvaged = Salvaged {
-        refname,
-        commit: Some(commit.clone()),
-        ignored,
-    };
-    let put_back = PutBack {
-        abs: abs.clone(),
+    Ok((commit, ignored))
+}
+
+/// How to put the worktree back as it was before the switch to `W`
+/// (`commit`): `HEAD` on its branch or detached at `head`, the index `W^2`'s.
+fn put_back_plan(
+    abs: &std::path::Path,
+    wt: &crate::git::repo::Worktree,
+    commit: &str,
+    head: gix::ObjectId,
+    on_branch: Option<String>,
+) -> PutBack {
+    PutBack {
+        abs: abs.to_path_buf(),
         admin_dir: wt.admin_dir.clone(),
-        w: commit.clone(),
+        w: commit.to_owned(),
         index_tree: format!("{commit}^2^{{tree}}"),
         head: match on_branch {
             Some(name) => Head::Branch(name),
             None => Head::Detached(head.to_string()),
         },
-    };
-    let removal = remove_at(r, id, wt, put_back)?;
-    let removal = match removal {
-        Removal::Skipped(mut skip) => {
-            skip.reason = format!(
-                "{} (its state at the check was saved to {} first)",
-                skip.reason, salvaged.refname
-            );
-            Removal::Skipped(skip)
-        }
-        removed => removed,
-    };
-    Ok((removal, Some(salvaged)))
-}
-
-/// One salvage removal at a time per process: the signal machinery holds
-/// one rollback (see [`crate::signals`]).
-static TURN: std::sync::Mutex<()> = std::sync::Mutex::new(());
-
-/// Remove the worktree, with git itself as the last check: its `HEAD`
-/// (detached) and index are set to the salvage `W` — whose tree was just
-/// verified to be its files — so `git worktree remove`, never forced, finds
-/// it clean unless something changed since; then git refuses, and `HEAD`
-/// and the index are put back as they were (the files were never touched).
-/// From the switch on, a SIGINT/SIGTERM or a failure puts it back too (see
-/// the module doc, "Interrupted").
-fn remove_at(
-    r: &Remover<'_>,
-    id: &str,
-    wt: &crate::git::repo::Worktree,
-    put_back: PutBack,
-) -> Result<Removal> {
-    use std::sync::Arc;
-    use std::sync::atomic::{AtomicBool, Ordering};
-    let _turn = TURN.lock().unwrap_or_else(|p| p.into_inner());
-    // The safety kernel's leave: the salvage ref holds `W`, and the
-    // worktree's own refs are kept in the trash.
-    let permit = match crate::safety::worktree::salvaged_permit(&r.checks, id, wt, &put_back.w)? {
-        Ok(permit) => permit,
-        Err(skip) => return Ok(Removal::Skipped(skip)),
-    };
-    let put_back = Arc::new(put_back);
-    // Whether git may have deleted files: from the start of the removal
-    // until git refused it for a reason it checks before deleting anything.
-    let deleting = Arc::new(AtomicBool::new(false));
-    let window = {
-        let (put_back, deleting) = (put_back.clone(), deleting.clone());
-        crate::signals::RollbackWindow::open(move || {
-            let line = match put_back.run(deleting.load(Ordering::SeqCst)) {
-                Ok(()) => format!(
-                    "git-loop: interrupted; {} is as it was before the salvage (its work is also in {})",
-                    put_back.abs.display(),
-                    put_back.w
-                ),
-                Err(e) => format!("git-loop: interrupted; {e}"),
-            };
-            crate::signals::say(&line);
-        })
-    };
-    if let Err(e) = window.child(|| put_back.switch()) {
-        window.child(|| put_back.run(false))?;
-        return Err(e);
-    }
-    crate::crash::point("salvage-switched");
-    deleting.store(true, Ordering::SeqCst);
-    window.enter();
-    let removal = super::remove::git_remove(r, id, &wt.admin_dir, &permit);
-    let refused_first = matches!(
-        &removal,
-        Ok(Removal::Skipped(s)) if matches!(
-            s.code,
-            SkipCode::Dirty | SkipCode::Untracked | SkipCode::Locked | SkipCode::Submodules
-        )
-    );
-    if refused_first {
-        deleting.store(false, Ordering::SeqCst);
-    }
-    window.leave();
-    match removal {
-        Ok(Removal::Removed(note)) => {
-            drop(window);
-            crate::crash::point("after-salvage-removal");
-            Ok(Removal::Removed(note))
-        }
-        Ok(Removal::Skipped(skip)) => {
-            window.child(|| put_back.run(!refused_first))?;
-            Ok(Removal::Skipped(skip))
-        }
-        Err(e) => {
-            window.child(|| put_back.run(true))?;
-            Err(e)
-        }
     }
 }
 
