@@ -6,11 +6,13 @@
 //! completion) are here; `drift` holds the per-shell regressions of the
 //! generated scripts, `aliases` completion through git aliases, `generated`
 //! the man pages and the generated files' freshness, `tmux` TAB pressed in
-//! real interactive shells (what the line then reads).
+//! real interactive shells (what the line then reads), `install` the one
+//! install command and its uninstall.
 
 mod aliases;
 mod drift;
 mod generated;
+mod install;
 mod tmux;
 
 use std::collections::BTreeMap;
