@@ -13,7 +13,7 @@ use super::{ROOT, require};
 #[path = "../../../examples/generate/generator.rs"]
 mod generator;
 
-/// Install as the README says (binary in <prefix>/bin, pages in
+/// Install as scripts/install does (binary in <prefix>/bin, pages in
 /// <prefix>/share/man/man1) and ask man and git.
 #[test]
 fn man_and_git_help_find_the_pages_after_install() {
