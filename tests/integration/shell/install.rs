@@ -66,7 +66,10 @@ fn install_puts_binary_pages_and_completions_in_home_and_uninstall_takes_them_ou
         ".config/fish/completions/git-loop.fish",
         ".config/fish/conf.d/git-loop.fish",
     ] {
-        assert!(home.join(file).is_file(), "{file} not installed:\n{printed}");
+        assert!(
+            home.join(file).is_file(),
+            "{file} not installed:\n{printed}"
+        );
     }
     assert!(printed.contains("installed "), "{printed}");
     assert_eq!(
@@ -102,7 +105,10 @@ fn install_picks_the_completion_of_the_users_shell() {
     let home = repo.base().join("newcomer");
     std::fs::create_dir_all(&home).unwrap();
     install(&repo, &home, &["--bin", BIN]);
-    assert!(home.join(".local/share/bash-completion/completions/git-loop").is_file());
+    assert!(
+        home.join(".local/share/bash-completion/completions/git-loop")
+            .is_file()
+    );
     assert!(!home.join(".zfunc").exists());
     assert!(!home.join(".config/fish").exists());
     install(&repo, &home, &["--uninstall"]);

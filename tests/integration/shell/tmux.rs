@@ -43,7 +43,10 @@ impl Pane {
             .status()
             .unwrap();
         assert!(status.success(), "tmux new-session failed");
-        pane.wait_for(|screen| screen.lines().any(|l| l.starts_with('$')), "a prompt");
+        pane.wait_for(
+            |screen| screen.lines().any(|l| l.starts_with('$')),
+            "a prompt",
+        );
         pane
     }
 
@@ -151,7 +154,10 @@ fn assert_completes_like_git(shell: &str, pane: &Pane) {
         ("git loop restore ", "git loop restore saved @"),
         ("git loop pool dr", "git loop pool drain @"),
         ("git loop claude-hook rem", "git loop claude-hook remove @"),
-        ("git loop create x --base fea", "git loop create x --base feature @"),
+        (
+            "git loop create x --base fea",
+            "git loop create x --base feature @",
+        ),
         (
             "git loop cleanup --status rejected,escalated,merged,stale,",
             "git loop cleanup --status rejected,escalated,merged,stale,active",
