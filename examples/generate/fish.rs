@@ -2,9 +2,10 @@
 //!
 //! clap_complete's fish script completes no positional values at all and
 //! offers hidden flags; [`fixup`] drops the hidden flags and adds, from the
-//! clap tree, run ids and statuses: per positional argument by its position
-//! (`mark <id> <status>`, `run <id>`, `log <id>`, `path <id>`), per option by
-//! its flag (`--remove-orphan`, `--status`).
+//! clap tree, run ids (salvaged ones for `restore`), branches and statuses:
+//! per positional argument by its position (`mark <id> <status>`, `run <id>`,
+//! `log <id>`, `path <id>`, `restore <id>`), per option by its flag
+//! (`--remove-orphan`, `--base`, `--status`: the next member of its list).
 
 use super::{Completion, Dynamic};
 

@@ -24,7 +24,11 @@
 //!   for `git loop`; fish's git completion hands `git loop …` to `git-loop`'s
 //!   completions.
 //!
-//! Run ids come from `git-loop list --ids` (a hidden flag: one id a line).
+//! Run ids come from `git-loop list --ids` (a hidden flag: one id a line);
+//! `restore`'s, the salvaged ids, and `--base`'s branches from
+//! `git for-each-ref` (refs/loop/salvage/, refs/heads/ and refs/remotes/).
+//! In bash through `git loop`, a finished word ends with a space, as git's own
+//! `__gitcomp` ends it (git registers its completion with `-o nospace`).
 
 #[path = "bash.rs"]
 mod bash;
