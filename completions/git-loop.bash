@@ -16,18 +16,60 @@ __git_loop_ids() {
     fi
 }
 
-__git_loop_words() {
-    COMPREPLY=($(compgen -W "$1" -- "$cur"))
+# Git, as git's completion runs it when this is `git … loop` (honouring the
+# `git -C` typed on the line), else in the -C/--repo typed on the line.
+__git_loop_git() {
+    if [[ -n ${__git_loop_repo-} ]]; then
+        command git -C "$__git_loop_repo" "$@" 2>/dev/null
+    elif declare -F __git >/dev/null; then
+        __git "$@"
+    else
+        command git "$@" 2>/dev/null
+    fi
 }
 
-# Complete the last member of a comma-separated list.
+# The ids `restore` takes: the salvaged runs, refs/loop/salvage/<id>.
+__git_loop_salvaged() {
+    __git_loop_git for-each-ref --format='%(refname:lstrip=3)' refs/loop/salvage/
+}
+
+# Branch names, local and remote-tracking, for --base.
+__git_loop_branches() {
+    __git_loop_git for-each-ref --format='%(refname:short)' refs/heads/ refs/remotes/
+}
+
+# Offer the words of $1 that start with $cur. Each ends with
+# $__git_loop_sfx: a space through git's completion, which registers `git`
+# with `-o nospace` and ends each finished word with a space itself (as
+# __gitcomp does); nothing for `git-loop`, where bash adds the space.
+__git_loop_words() {
+    local w
+    COMPREPLY=()
+    for w in $(compgen -W "$1" -- "$cur"); do
+        COMPREPLY+=("$w${__git_loop_sfx-}")
+    done
+}
+
+# Directories, marked with a slash and no space, as git's completion does
+# for paths.
+__git_loop_dirs() {
+    compopt -o filenames +o nospace 2>/dev/null
+    COMPREPLY=($(compgen -d -- "$cur"))
+}
+
+# Complete the last member of a comma-separated list, never offering a
+# member already given; no space after it, so the list can go on with `,`.
 __git_loop_csv() {
-    local head="" tail="$cur"
+    local head="" tail="$cur" w
     if [[ $cur == *,* ]]; then
         head="${cur%,*},"
         tail="${cur##*,}"
     fi
-    COMPREPLY=($(compgen -P "$head" -W "$1" -- "$tail"))
+    COMPREPLY=()
+    for w in $(compgen -W "$1" -- "$tail"); do
+        [[ ,$head == *,"$w",* ]] || COMPREPLY+=("$head$w")
+    done
+    compopt -o nospace 2>/dev/null
 }
 
 __git_loop_opts() {
@@ -52,6 +94,7 @@ __git_loop_opts() {
         schema) echo '-C --repo --json -q --quiet -h --help' ;;
         pool) echo '-C --repo --json -q --quiet -h --help' ;;
         config) echo '-C --repo --json -q --quiet -h --help' ;;
+        completion) echo '-C --repo --json -q --quiet -h --help' ;;
     esac
 }
 
@@ -64,34 +107,38 @@ __git_loop_takes_value() {
 
 __git_loop_value() {
     case "$1:$2" in
-        *:-C|*:--repo) COMPREPLY=($(compgen -d -- "$cur")) ;;
+        *:-C|*:--repo) __git_loop_dirs ;;
         create:--pattern) COMPREPLY=() ;;
-        create:--base) COMPREPLY=() ;;
-        create:--sparse) COMPREPLY=($(compgen -d -- "$cur")) ;;
+        create:--base) __git_loop_words "$(__git_loop_branches)" ;;
+        create:--sparse) __git_loop_dirs ;;
         cleanup:--status) __git_loop_csv 'active rejected escalated merged stale' ;;
         cleanup:--older-than) COMPREPLY=() ;;
         reconcile:--remove-orphan) __git_loop_words "$(__git_loop_ids)" ;;
         reconcile:--adopt) __git_loop_words "$(__git_loop_ids)" ;;
         reconcile:--min-age) COMPREPLY=() ;;
         list:--status) __git_loop_csv 'active rejected escalated merged stale' ;;
-        conflicts:--base) COMPREPLY=() ;;
+        conflicts:--base) __git_loop_words "$(__git_loop_branches)" ;;
         *) COMPREPLY=() ;;
     esac
 }
 
 __git_loop_positional() {
     case "$1:$2" in
-        help:0) __git_loop_words 'create mark cleanup remove restore reconcile list path run branches conflicts log trash trust mcp claude-hook schema pool config' ;;
+        help:0) __git_loop_words 'create mark cleanup remove restore reconcile list path run branches conflicts log trash trust mcp claude-hook schema pool config completion' ;;
         create:0) COMPREPLY=() ;;
         mark:0) __git_loop_words "$(__git_loop_ids)" ;;
         mark:1) __git_loop_words 'active rejected escalated merged stale' ;;
         remove:0) __git_loop_words "$(__git_loop_ids)" ;;
-        restore:0) __git_loop_words "$(__git_loop_ids)" ;;
+        restore:0) __git_loop_words "$(__git_loop_salvaged)" ;;
         path:0) __git_loop_words "$(__git_loop_ids)" ;;
         run:0) __git_loop_words "$(__git_loop_ids)" ;;
         run:1) COMPREPLY=() ;;
         log:0) __git_loop_words "$(__git_loop_ids)" ;;
+        trash:0) __git_loop_words 'list restore empty' ;;
+        claude-hook:0) __git_loop_words 'create remove' ;;
         schema:0) __git_loop_words 'all branches cleanup config conflicts create list log mark path pool reconcile remove restore trash trust error mcp-tools' ;;
+        pool:0) __git_loop_words 'status fill drain' ;;
+        completion:0) __git_loop_words 'bash zsh fish' ;;
         *) COMPREPLY=() ;;
     esac
 }
@@ -125,11 +172,11 @@ __git_loop_reply() {
         return
     fi
     if [[ $cur == -* ]]; then
-        COMPREPLY=($(compgen -W "$(__git_loop_opts "$sub")" -- "$cur"))
+        __git_loop_words "$(__git_loop_opts "$sub")"
         return
     fi
     if [[ -z $sub ]]; then
-        COMPREPLY=($(compgen -W 'create mark cleanup remove restore reconcile list path run branches conflicts log trash trust mcp claude-hook schema pool config help' -- "$cur"))
+        __git_loop_words 'create mark cleanup remove restore reconcile list path run branches conflicts log trash trust mcp claude-hook schema pool config completion help'
         return
     fi
     __git_loop_positional "$sub" "$npos"
@@ -137,6 +184,7 @@ __git_loop_reply() {
 
 # `git-loop <TAB>`
 _git-loop() {
+    local __git_loop_sfx=""
     __git_loop_reply "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[@]:1:COMP_CWORD-1}"
 }
 complete -F _git-loop git-loop
@@ -178,7 +226,7 @@ __git_loop_alias_words() {
 # git has already overwritten it with `loop`, so the name is read from
 # COMP_WORDS. The alias's own words are then completed as if typed.
 _git_loop() {
-    local idx=${__git_cmd_idx:-1} name
+    local idx=${__git_cmd_idx:-1} name __git_loop_sfx=" "
     local -a __git_loop_expanded=()
     name=${words[idx]}
     [[ $name == loop && $idx == 1 ]] && name=${COMP_WORDS[1]-loop}

@@ -46,6 +46,7 @@ set edit:completion:arg-completer[git-loop] = {|@words|
             cand schema 'Print the JSON Schema of a command''s --json output (or of the MCP tools'' inputs)'
             cand pool 'Prepared worktrees that make `create` fast: status, fill or drain the warm pool'
             cand config 'Show the effective settings and where each one comes from'
+            cand completion 'Print the completion script for bash, zsh or fish (the file scripts/install installs)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'git-loop;create'= {
@@ -371,6 +372,15 @@ set edit:completion:arg-completer[git-loop] = {|@words|
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
+        &'git-loop;completion'= {
+            cand -C 'Repository to operate on (default: the current directory)'
+            cand --repo 'Repository to operate on (default: the current directory)'
+            cand --json 'Machine-readable output: one JSON document on stdout'
+            cand -q 'No progress or summary lines on stderr'
+            cand --quiet 'No progress or summary lines on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
         &'git-loop;help'= {
             cand create 'Create a worktree and branch `loop/<RUN_ID>` for a new run'
             cand mark 'Record what a run became (never deletes it)'
@@ -391,6 +401,7 @@ set edit:completion:arg-completer[git-loop] = {|@words|
             cand schema 'Print the JSON Schema of a command''s --json output (or of the MCP tools'' inputs)'
             cand pool 'Prepared worktrees that make `create` fast: status, fill or drain the warm pool'
             cand config 'Show the effective settings and where each one comes from'
+            cand completion 'Print the completion script for bash, zsh or fish (the file scripts/install installs)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'git-loop;help;create'= {
@@ -454,6 +465,8 @@ set edit:completion:arg-completer[git-loop] = {|@words|
         &'git-loop;help;pool;drain'= {
         }
         &'git-loop;help;config'= {
+        }
+        &'git-loop;help;completion'= {
         }
         &'git-loop;help;help'= {
         }

@@ -48,6 +48,7 @@ complete -c git-loop -n "__fish_git_loop_needs_command" -f -a "claude-hook" -d '
 complete -c git-loop -n "__fish_git_loop_needs_command" -f -a "schema" -d 'Print the JSON Schema of a command\'s --json output (or of the MCP tools\' inputs)'
 complete -c git-loop -n "__fish_git_loop_needs_command" -f -a "pool" -d 'Prepared worktrees that make `create` fast: status, fill or drain the warm pool'
 complete -c git-loop -n "__fish_git_loop_needs_command" -f -a "config" -d 'Show the effective settings and where each one comes from'
+complete -c git-loop -n "__fish_git_loop_needs_command" -f -a "completion" -d 'Print the completion script for bash, zsh or fish (the file scripts/install installs)'
 complete -c git-loop -n "__fish_git_loop_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c git-loop -n "__fish_git_loop_using_subcommand create" -l pattern -d 'Short label of the kind of work, kept in the manifest for audit' -r
 complete -c git-loop -n "__fish_git_loop_using_subcommand create" -l base -d 'Branch or commit to start from (default: config `loop.base`, else `main`)' -r
@@ -207,26 +208,31 @@ complete -c git-loop -n "__fish_git_loop_using_subcommand config" -s C -l repo -
 complete -c git-loop -n "__fish_git_loop_using_subcommand config" -l json -d 'Machine-readable output: one JSON document on stdout'
 complete -c git-loop -n "__fish_git_loop_using_subcommand config" -s q -l quiet -d 'No progress or summary lines on stderr'
 complete -c git-loop -n "__fish_git_loop_using_subcommand config" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup remove restore reconcile list path run branches conflicts log trash trust mcp claude-hook schema pool config help" -f -a "create" -d 'Create a worktree and branch `loop/<RUN_ID>` for a new run'
-complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup remove restore reconcile list path run branches conflicts log trash trust mcp claude-hook schema pool config help" -f -a "mark" -d 'Record what a run became (never deletes it)'
-complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup remove restore reconcile list path run branches conflicts log trash trust mcp claude-hook schema pool config help" -f -a "cleanup" -d 'Remove the worktrees of finished runs (never forced; branches are kept)'
-complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup remove restore reconcile list path run branches conflicts log trash trust mcp claude-hook schema pool config help" -f -a "remove" -d 'Remove the worktrees of the named runs, whatever their status but active (cleanup\'s rules)'
-complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup remove restore reconcile list path run branches conflicts log trash trust mcp claude-hook schema pool config help" -f -a "restore" -d 'Bring back a run saved by `remove --salvage` or `cleanup --salvage`, as it was'
-complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup remove restore reconcile list path run branches conflicts log trash trust mcp claude-hook schema pool config help" -f -a "reconcile" -d 'Compare git\'s worktrees with the manifest: report orphans, drop vanished runs'
-complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup remove restore reconcile list path run branches conflicts log trash trust mcp claude-hook schema pool config help" -f -a "list" -d 'List recorded runs'
-complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup remove restore reconcile list path run branches conflicts log trash trust mcp claude-hook schema pool config help" -f -a "path" -d 'Print the absolute path of a run\'s worktree'
-complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup remove restore reconcile list path run branches conflicts log trash trust mcp claude-hook schema pool config help" -f -a "run" -d 'Run a command inside a run\'s worktree, passing its exit code through'
-complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup remove restore reconcile list path run branches conflicts log trash trust mcp claude-hook schema pool config help" -f -a "branches" -d 'List loop/* branches no run records (left by cleanup); delete the merged ones'
-complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup remove restore reconcile list path run branches conflicts log trash trust mcp claude-hook schema pool config help" -f -a "conflicts" -d 'Which active runs would conflict when landed (with each other, or with the base), and where'
-complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup remove restore reconcile list path run branches conflicts log trash trust mcp claude-hook schema pool config help" -f -a "log" -d 'Show the event log: what each command did to each run, oldest first'
-complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup remove restore reconcile list path run branches conflicts log trash trust mcp claude-hook schema pool config help" -f -a "trash" -d 'What destroying steps kept (refs/loop/trash/): list it, restore from it, empty it'
-complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup remove restore reconcile list path run branches conflicts log trash trust mcp claude-hook schema pool config help" -f -a "trust" -d 'Let the hooks in this repository\'s .git-loop.toml run (for its current content)'
-complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup remove restore reconcile list path run branches conflicts log trash trust mcp claude-hook schema pool config help" -f -a "mcp" -d 'Serve git-loop\'s commands to an AI agent: an MCP server on stdin/stdout'
-complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup remove restore reconcile list path run branches conflicts log trash trust mcp claude-hook schema pool config help" -f -a "claude-hook" -d 'Claude Code\'s WorktreeCreate and WorktreeRemove hooks: each run of Claude Code a git-loop run'
-complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup remove restore reconcile list path run branches conflicts log trash trust mcp claude-hook schema pool config help" -f -a "schema" -d 'Print the JSON Schema of a command\'s --json output (or of the MCP tools\' inputs)'
-complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup remove restore reconcile list path run branches conflicts log trash trust mcp claude-hook schema pool config help" -f -a "pool" -d 'Prepared worktrees that make `create` fast: status, fill or drain the warm pool'
-complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup remove restore reconcile list path run branches conflicts log trash trust mcp claude-hook schema pool config help" -f -a "config" -d 'Show the effective settings and where each one comes from'
-complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup remove restore reconcile list path run branches conflicts log trash trust mcp claude-hook schema pool config help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c git-loop -n "__fish_git_loop_using_subcommand completion" -s C -l repo -d 'Repository to operate on (default: the current directory)' -r -F
+complete -c git-loop -n "__fish_git_loop_using_subcommand completion" -l json -d 'Machine-readable output: one JSON document on stdout'
+complete -c git-loop -n "__fish_git_loop_using_subcommand completion" -s q -l quiet -d 'No progress or summary lines on stderr'
+complete -c git-loop -n "__fish_git_loop_using_subcommand completion" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup remove restore reconcile list path run branches conflicts log trash trust mcp claude-hook schema pool config completion help" -f -a "create" -d 'Create a worktree and branch `loop/<RUN_ID>` for a new run'
+complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup remove restore reconcile list path run branches conflicts log trash trust mcp claude-hook schema pool config completion help" -f -a "mark" -d 'Record what a run became (never deletes it)'
+complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup remove restore reconcile list path run branches conflicts log trash trust mcp claude-hook schema pool config completion help" -f -a "cleanup" -d 'Remove the worktrees of finished runs (never forced; branches are kept)'
+complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup remove restore reconcile list path run branches conflicts log trash trust mcp claude-hook schema pool config completion help" -f -a "remove" -d 'Remove the worktrees of the named runs, whatever their status but active (cleanup\'s rules)'
+complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup remove restore reconcile list path run branches conflicts log trash trust mcp claude-hook schema pool config completion help" -f -a "restore" -d 'Bring back a run saved by `remove --salvage` or `cleanup --salvage`, as it was'
+complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup remove restore reconcile list path run branches conflicts log trash trust mcp claude-hook schema pool config completion help" -f -a "reconcile" -d 'Compare git\'s worktrees with the manifest: report orphans, drop vanished runs'
+complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup remove restore reconcile list path run branches conflicts log trash trust mcp claude-hook schema pool config completion help" -f -a "list" -d 'List recorded runs'
+complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup remove restore reconcile list path run branches conflicts log trash trust mcp claude-hook schema pool config completion help" -f -a "path" -d 'Print the absolute path of a run\'s worktree'
+complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup remove restore reconcile list path run branches conflicts log trash trust mcp claude-hook schema pool config completion help" -f -a "run" -d 'Run a command inside a run\'s worktree, passing its exit code through'
+complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup remove restore reconcile list path run branches conflicts log trash trust mcp claude-hook schema pool config completion help" -f -a "branches" -d 'List loop/* branches no run records (left by cleanup); delete the merged ones'
+complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup remove restore reconcile list path run branches conflicts log trash trust mcp claude-hook schema pool config completion help" -f -a "conflicts" -d 'Which active runs would conflict when landed (with each other, or with the base), and where'
+complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup remove restore reconcile list path run branches conflicts log trash trust mcp claude-hook schema pool config completion help" -f -a "log" -d 'Show the event log: what each command did to each run, oldest first'
+complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup remove restore reconcile list path run branches conflicts log trash trust mcp claude-hook schema pool config completion help" -f -a "trash" -d 'What destroying steps kept (refs/loop/trash/): list it, restore from it, empty it'
+complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup remove restore reconcile list path run branches conflicts log trash trust mcp claude-hook schema pool config completion help" -f -a "trust" -d 'Let the hooks in this repository\'s .git-loop.toml run (for its current content)'
+complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup remove restore reconcile list path run branches conflicts log trash trust mcp claude-hook schema pool config completion help" -f -a "mcp" -d 'Serve git-loop\'s commands to an AI agent: an MCP server on stdin/stdout'
+complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup remove restore reconcile list path run branches conflicts log trash trust mcp claude-hook schema pool config completion help" -f -a "claude-hook" -d 'Claude Code\'s WorktreeCreate and WorktreeRemove hooks: each run of Claude Code a git-loop run'
+complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup remove restore reconcile list path run branches conflicts log trash trust mcp claude-hook schema pool config completion help" -f -a "schema" -d 'Print the JSON Schema of a command\'s --json output (or of the MCP tools\' inputs)'
+complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup remove restore reconcile list path run branches conflicts log trash trust mcp claude-hook schema pool config completion help" -f -a "pool" -d 'Prepared worktrees that make `create` fast: status, fill or drain the warm pool'
+complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup remove restore reconcile list path run branches conflicts log trash trust mcp claude-hook schema pool config completion help" -f -a "config" -d 'Show the effective settings and where each one comes from'
+complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup remove restore reconcile list path run branches conflicts log trash trust mcp claude-hook schema pool config completion help" -f -a "completion" -d 'Print the completion script for bash, zsh or fish (the file scripts/install installs)'
+complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup remove restore reconcile list path run branches conflicts log trash trust mcp claude-hook schema pool config completion help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c git-loop -n "__fish_git_loop_using_subcommand help; and __fish_seen_subcommand_from trash" -f -a "list" -d 'List the entries, oldest first (the default)'
 complete -c git-loop -n "__fish_git_loop_using_subcommand help; and __fish_seen_subcommand_from trash" -f -a "restore" -d 'Bring a deleted branch (or a kept tip, as a branch) back'
 complete -c git-loop -n "__fish_git_loop_using_subcommand help; and __fish_seen_subcommand_from trash" -f -a "empty" -d 'Drop entries: all of them, or those kept before now − AGE'
@@ -271,15 +277,33 @@ function __fish_git_loop_positional
     test "$sub" = "$argv[1]" -a "$npos" = "$argv[2]"
 end
 
+# The next member of the comma-separated list being completed, for each of
+# $argv not given yet: `rejected,` completes to `rejected,escalated` and the
+# others, never `rejected,rejected`.
+function __fish_git_loop_csv
+    set -l token (commandline -ct)
+    set token (string replace -r -- '^--[^=]*=' '' $token)
+    set -l given (string split , -- $token)
+    set -e given[-1]
+    set -l head (string join , -- $given)
+    test -n "$head"; and set head "$head,"
+    for value in $argv
+        contains -- $value $given; or echo "$head$value"
+    end
+end
+
+complete -c git-loop -n "__fish_git_loop_using_subcommand create" -l base -x -a "(git for-each-ref --format='%(refname:short)' refs/heads/ refs/remotes/ 2>/dev/null)"
 complete -c git-loop -n "__fish_git_loop_positional mark 0" -f -a "(git-loop list --ids 2>/dev/null)"
 complete -c git-loop -n "__fish_git_loop_positional mark 1" -f -a "active rejected escalated merged stale"
-complete -c git-loop -n "__fish_git_loop_using_subcommand cleanup" -l status -x -a "active rejected escalated merged stale"
+complete -c git-loop -n "__fish_git_loop_using_subcommand cleanup" -l status -x -a "(__fish_git_loop_csv active rejected escalated merged stale)"
 complete -c git-loop -n "__fish_git_loop_positional remove 0" -f -a "(git-loop list --ids 2>/dev/null)"
-complete -c git-loop -n "__fish_git_loop_positional restore 0" -f -a "(git-loop list --ids 2>/dev/null)"
+complete -c git-loop -n "__fish_git_loop_positional restore 0" -f -a "(git for-each-ref --format='%(refname:lstrip=3)' refs/loop/salvage/ 2>/dev/null)"
 complete -c git-loop -n "__fish_git_loop_using_subcommand reconcile" -l remove-orphan -x -a "(git-loop list --ids 2>/dev/null)"
 complete -c git-loop -n "__fish_git_loop_using_subcommand reconcile" -l adopt -x -a "(git-loop list --ids 2>/dev/null)"
-complete -c git-loop -n "__fish_git_loop_using_subcommand list" -l status -x -a "active rejected escalated merged stale"
+complete -c git-loop -n "__fish_git_loop_using_subcommand list" -l status -x -a "(__fish_git_loop_csv active rejected escalated merged stale)"
 complete -c git-loop -n "__fish_git_loop_positional path 0" -f -a "(git-loop list --ids 2>/dev/null)"
 complete -c git-loop -n "__fish_git_loop_positional run 0" -f -a "(git-loop list --ids 2>/dev/null)"
+complete -c git-loop -n "__fish_git_loop_using_subcommand conflicts" -l base -x -a "(git for-each-ref --format='%(refname:short)' refs/heads/ refs/remotes/ 2>/dev/null)"
 complete -c git-loop -n "__fish_git_loop_positional log 0" -f -a "(git-loop list --ids 2>/dev/null)"
 complete -c git-loop -n "__fish_git_loop_positional schema 0" -f -a "all branches cleanup config conflicts create list log mark path pool reconcile remove restore trash trust error mcp-tools"
+complete -c git-loop -n "__fish_git_loop_positional completion 0" -f -a "bash zsh fish"

@@ -33,8 +33,9 @@ pub fn script() -> String {
         let mut positional = 0;
         for arg in sub.get_arguments().filter(visible) {
             if arg.is_positional() {
-                let case = match super::value_kind(arg) {
+                let case = match super::value_kind(name, arg) {
                     "ids" => "__git_loop_words \"$(__git_loop_ids)\"".to_owned(),
+                    "salvaged" => "__git_loop_words \"$(__git_loop_salvaged)\"".to_owned(),
                     "choices" => format!(
                         "__git_loop_words '{}'",
                         arg.get_possible_values()
@@ -53,10 +54,11 @@ pub fn script() -> String {
             if super::takes_value(arg) && !arg.is_global_set() {
                 for f in super::flags_of(arg) {
                     takes.push(format!("{name}:{f}"));
-                    let case = match super::value_kind(arg) {
+                    let case = match super::value_kind(name, arg) {
                         "ids" => "__git_loop_words \"$(__git_loop_ids)\"".to_owned(),
                         "statuses" => format!("__git_loop_csv '{}'", super::statuses()),
-                        "dirs" => "COMPREPLY=($(compgen -d -- \"$cur\"))".to_owned(),
+                        "branches" => "__git_loop_words \"$(__git_loop_branches)\"".to_owned(),
+                        "dirs" => "__git_loop_dirs".to_owned(),
                         _ => "COMPREPLY=()".to_owned(),
                     };
                     value_cases.push_str(&format!("        {name}:{f}) {case} ;;\n"));
@@ -64,6 +66,19 @@ pub fn script() -> String {
             }
         }
         opts_cases.push_str(&format!("        {name}) echo '{}' ;;\n", opts.join(" ")));
+        // A command with subcommands of its own (`pool`, `claude-hook`,
+        // `trash`): its first word is one of them.
+        let nested: Vec<&str> = sub
+            .get_subcommands()
+            .filter(|s| !s.is_hide_set() && s.get_name() != "help")
+            .map(|s| s.get_name())
+            .collect();
+        if !nested.is_empty() {
+            positional_cases.push_str(&format!(
+                "        {name}:0) __git_loop_words '{}' ;;\n",
+                nested.join(" ")
+            ));
+        }
     }
     let sub_names: Vec<&str> = subs.iter().map(|s| s.get_name()).collect();
 
@@ -86,18 +101,60 @@ __git_loop_ids() {{
     fi
 }}
 
-__git_loop_words() {{
-    COMPREPLY=($(compgen -W "$1" -- "$cur"))
+# Git, as git's completion runs it when this is `git … loop` (honouring the
+# `git -C` typed on the line), else in the -C/--repo typed on the line.
+__git_loop_git() {{
+    if [[ -n ${{__git_loop_repo-}} ]]; then
+        command git -C "$__git_loop_repo" "$@" 2>/dev/null
+    elif declare -F __git >/dev/null; then
+        __git "$@"
+    else
+        command git "$@" 2>/dev/null
+    fi
 }}
 
-# Complete the last member of a comma-separated list.
+# The ids `restore` takes: the salvaged runs, refs/loop/salvage/<id>.
+__git_loop_salvaged() {{
+    __git_loop_git for-each-ref --format='%(refname:lstrip=3)' refs/loop/salvage/
+}}
+
+# Branch names, local and remote-tracking, for --base.
+__git_loop_branches() {{
+    __git_loop_git for-each-ref --format='%(refname:short)' refs/heads/ refs/remotes/
+}}
+
+# Offer the words of $1 that start with $cur. Each ends with
+# $__git_loop_sfx: a space through git's completion, which registers `git`
+# with `-o nospace` and ends each finished word with a space itself (as
+# __gitcomp does); nothing for `git-loop`, where bash adds the space.
+__git_loop_words() {{
+    local w
+    COMPREPLY=()
+    for w in $(compgen -W "$1" -- "$cur"); do
+        COMPREPLY+=("$w${{__git_loop_sfx-}}")
+    done
+}}
+
+# Directories, marked with a slash and no space, as git's completion does
+# for paths.
+__git_loop_dirs() {{
+    compopt -o filenames +o nospace 2>/dev/null
+    COMPREPLY=($(compgen -d -- "$cur"))
+}}
+
+# Complete the last member of a comma-separated list, never offering a
+# member already given; no space after it, so the list can go on with `,`.
 __git_loop_csv() {{
-    local head="" tail="$cur"
+    local head="" tail="$cur" w
     if [[ $cur == *,* ]]; then
         head="${{cur%,*}},"
         tail="${{cur##*,}}"
     fi
-    COMPREPLY=($(compgen -P "$head" -W "$1" -- "$tail"))
+    COMPREPLY=()
+    for w in $(compgen -W "$1" -- "$tail"); do
+        [[ ,$head == *,"$w",* ]] || COMPREPLY+=("$head$w")
+    done
+    compopt -o nospace 2>/dev/null
 }}
 
 __git_loop_opts() {{
@@ -114,7 +171,7 @@ __git_loop_takes_value() {{
 
 __git_loop_value() {{
     case "$1:$2" in
-        *:-C|*:--repo) COMPREPLY=($(compgen -d -- "$cur")) ;;
+        *:-C|*:--repo) __git_loop_dirs ;;
 {value_cases}        *) COMPREPLY=() ;;
     esac
 }}
@@ -155,11 +212,11 @@ __git_loop_reply() {{
         return
     fi
     if [[ $cur == -* ]]; then
-        COMPREPLY=($(compgen -W "$(__git_loop_opts "$sub")" -- "$cur"))
+        __git_loop_words "$(__git_loop_opts "$sub")"
         return
     fi
     if [[ -z $sub ]]; then
-        COMPREPLY=($(compgen -W '{sub_list} help' -- "$cur"))
+        __git_loop_words '{sub_list} help'
         return
     fi
     __git_loop_positional "$sub" "$npos"
@@ -167,6 +224,7 @@ __git_loop_reply() {{
 
 # `git-loop <TAB>`
 _git-loop() {{
+    local __git_loop_sfx=""
     __git_loop_reply "${{COMP_WORDS[COMP_CWORD]}}" "${{COMP_WORDS[@]:1:COMP_CWORD-1}}"
 }}
 complete -F _git-loop git-loop
@@ -208,7 +266,7 @@ __git_loop_alias_words() {{
 # git has already overwritten it with `loop`, so the name is read from
 # COMP_WORDS. The alias's own words are then completed as if typed.
 _git_loop() {{
-    local idx=${{__git_cmd_idx:-1}} name
+    local idx=${{__git_cmd_idx:-1}} name __git_loop_sfx=" "
     local -a __git_loop_expanded=()
     name=${{words[idx]}}
     [[ $name == loop && $idx == 1 ]] && name=${{COMP_WORDS[1]-loop}}

@@ -2,9 +2,10 @@
 //!
 //! clap_complete's fish script completes no positional values at all and
 //! offers hidden flags; [`fixup`] drops the hidden flags and adds, from the
-//! clap tree, run ids and statuses: per positional argument by its position
-//! (`mark <id> <status>`, `run <id>`, `log <id>`, `path <id>`), per option by
-//! its flag (`--remove-orphan`, `--status`).
+//! clap tree, run ids (salvaged ones for `restore`), branches and statuses:
+//! per positional argument by its position (`mark <id> <status>`, `run <id>`,
+//! `log <id>`, `path <id>`, `restore <id>`), per option by its flag
+//! (`--remove-orphan`, `--base`, `--status`: the next member of its list).
 
 use super::{Completion, Dynamic};
 
@@ -88,6 +89,10 @@ complete -c git -f -n __fish_git_needs_command -a loop -d 'One worktree and bran
 "#;
 
 const IDS: &str = "(git-loop list --ids 2>/dev/null)";
+const SALVAGED: &str =
+    "(git for-each-ref --format='%(refname:lstrip=3)' refs/loop/salvage/ 2>/dev/null)";
+const BRANCHES: &str =
+    "(git for-each-ref --format='%(refname:short)' refs/heads/ refs/remotes/ 2>/dev/null)";
 
 /// clap_complete's script, less the hidden flags, plus the values it does
 /// not complete.
@@ -141,6 +146,21 @@ function __fish_git_loop_positional
     test "$sub" = "$argv[1]" -a "$npos" = "$argv[2]"
 end
 
+# The next member of the comma-separated list being completed, for each of
+# $argv not given yet: `rejected,` completes to `rejected,escalated` and the
+# others, never `rejected,rejected`.
+function __fish_git_loop_csv
+    set -l token (commandline -ct)
+    set token (string replace -r -- '^--[^=]*=' '' $token)
+    set -l given (string split , -- $token)
+    set -e given[-1]
+    set -l head (string join , -- $given)
+    test -n "$head"; and set head "$head,"
+    for value in $argv
+        contains -- $value $given; or echo "$head$value"
+    end
+end
+
 "#,
         global = global.join(" "),
         per_sub = per_sub.join(" "),
@@ -148,7 +168,9 @@ end
     for d in dynamic {
         let values = match &d.completion {
             Completion::Ids => IDS.to_owned(),
-            Completion::Statuses => super::statuses(),
+            Completion::Salvaged => SALVAGED.to_owned(),
+            Completion::Branches => BRANCHES.to_owned(),
+            Completion::Statuses => format!("(__fish_git_loop_csv {})", super::statuses()),
             Completion::Choices(values) => values.join(" "),
         };
         let sub = d.sub;

@@ -24,7 +24,11 @@
 //!   for `git loop`; fish's git completion hands `git loop …` to `git-loop`'s
 //!   completions.
 //!
-//! Run ids come from `git-loop list --ids` (a hidden flag: one id a line).
+//! Run ids come from `git-loop list --ids` (a hidden flag: one id a line);
+//! `restore`'s, the salvaged ids, and `--base`'s branches from
+//! `git for-each-ref` (refs/loop/salvage/, refs/heads/ and refs/remotes/).
+//! In bash through `git loop`, a finished word ends with a space, as git's own
+//! `__gitcomp` ends it (git registers its completion with `-o nospace`).
 
 #[path = "bash.rs"]
 mod bash;
@@ -191,14 +195,17 @@ fn statuses() -> String {
 }
 
 /// How the value of an argument is completed.
-fn value_kind(arg: &Arg) -> &'static str {
+fn value_kind(sub: &str, arg: &Arg) -> &'static str {
     let name = arg
         .get_value_names()
         .and_then(|n| n.first())
         .map(|n| n.as_str())
         .unwrap_or("");
     match name {
+        // `restore` takes a salvaged run, not one the manifest records.
+        "RUN_ID" if sub == "restore" => "salvaged",
         "RUN_ID" | "ID" if arg.get_id() != "new_run_id" => "ids",
+        "BRANCH" => "branches",
         "CSV" => "statuses",
         "DIR" => "dirs",
         _ if !arg.get_possible_values().is_empty() => "choices",
@@ -226,6 +233,10 @@ fn flags_of(arg: &Arg) -> Vec<String> {
 enum Completion {
     /// Run ids, from `git-loop list --ids`.
     Ids,
+    /// Salvaged run ids, from refs/loop/salvage/ (what `restore` takes).
+    Salvaged,
+    /// Branch names, local and remote-tracking.
+    Branches,
     /// Status values, comma-separated.
     Statuses,
     /// A positional argument's possible values.
@@ -254,8 +265,10 @@ fn dynamic_args() -> Vec<Dynamic<'static>> {
             if arg.is_positional() {
                 position += 1;
             }
-            let completion = match value_kind(arg) {
+            let completion = match value_kind(sub.get_name(), arg) {
                 "ids" => Completion::Ids,
+                "salvaged" => Completion::Salvaged,
+                "branches" if !arg.is_positional() => Completion::Branches,
                 "statuses" if !arg.is_positional() => Completion::Statuses,
                 "choices" if arg.is_positional() => Completion::Choices(
                     arg.get_possible_values()
@@ -319,12 +332,25 @@ fn takes_value_flags() -> (Vec<String>, Vec<String>) {
 /// in the clap tree or in clap_complete cannot silently drop one).
 fn zsh_fixup(text: &str, dynamic: &[Dynamic], hidden: &[(String, String)]) -> String {
     let helpers = format!(
-        r#"# Run ids from the manifest, and comma-separated status values.
+        r#"# Run ids from the manifest, salvaged ids, branches, and comma-separated
+# status values.
 (( $+functions[_git_loop_ids] )) ||
 _git_loop_ids() {{
     local -a ids
     ids=(${{(f)"$(git-loop list --ids 2>/dev/null)"}})
     _describe -t run-ids 'run id' ids
+}}
+(( $+functions[_git_loop_salvaged] )) ||
+_git_loop_salvaged() {{
+    local -a ids
+    ids=(${{(f)"$(git for-each-ref --format='%(refname:lstrip=3)' refs/loop/salvage/ 2>/dev/null)"}})
+    _describe -t salvaged-ids 'salvaged run id' ids
+}}
+(( $+functions[_git_loop_branches] )) ||
+_git_loop_branches() {{
+    local -a branches
+    branches=(${{(f)"$(git for-each-ref --format='%(refname:short)' refs/heads/ refs/remotes/ 2>/dev/null)"}})
+    _describe -t branches 'branch' branches
 }}
 (( $+functions[_git_loop_statuses] )) ||
 _git_loop_statuses() {{
@@ -340,6 +366,8 @@ _git-loop() {{"#,
         .filter_map(|d| {
             let completer = match d.completion {
                 Completion::Ids => "_git_loop_ids",
+                Completion::Salvaged => "_git_loop_salvaged",
+                Completion::Branches => "_git_loop_branches",
                 Completion::Statuses => "_git_loop_statuses",
                 Completion::Choices(_) => return None, // clap_complete lists them
             };

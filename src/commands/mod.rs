@@ -4,6 +4,7 @@
 pub mod branches;
 pub mod claude_hook;
 pub mod cleanup;
+pub mod completion;
 pub mod config;
 pub mod conflicts;
 pub mod create;
@@ -130,6 +131,7 @@ pub fn dispatch(cli: &Cli, out: &mut Out<'_>) -> std::result::Result<(), Fail> {
         }
         Command::ClaudeHook(event) => claude_hook::run(cli, event, out),
         Command::Schema(args) => schema::run(args.name, out.stdout),
+        Command::Completion(args) => completion::run(args.shell, out.stdout),
         Command::Mcp => Ok(crate::mcp::serve(&mut std::io::stdin().lock(), out.stdout)?),
         Command::Path(args) => {
             let ctx = Ctx::open(cli.repo.as_deref())?;

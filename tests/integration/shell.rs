@@ -5,11 +5,15 @@
 //! The shared drivers (one TAB in bash, zsh and fish, through git's own
 //! completion) are here; `drift` holds the per-shell regressions of the
 //! generated scripts, `aliases` completion through git aliases, `generated`
-//! the man pages and the generated files' freshness.
+//! the man pages and the generated files' freshness, `tmux` TAB pressed in
+//! real interactive shells (what the line then reads), `install` the one
+//! install command and its uninstall.
 
 mod aliases;
 mod drift;
 mod generated;
+mod install;
+mod tmux;
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -132,10 +136,13 @@ fn shell(repo: &TestRepo, path: &str, program: &str, args: &[&str]) -> String {
     String::from_utf8(out.stdout).unwrap()
 }
 
+/// The candidates, one a line, sorted; the space that ends a finished word
+/// through git's bash completion (as `__gitcomp` adds it) is dropped here:
+/// `tmux` checks what the shell inserts.
 fn sorted(text: &str) -> Vec<String> {
     let mut v: Vec<String> = text
         .lines()
-        .map(|l| l.split('\t').next().unwrap().to_owned())
+        .map(|l| l.split('\t').next().unwrap().trim_end().to_owned())
         .filter(|l| !l.is_empty())
         .collect();
     v.sort();
@@ -220,6 +227,7 @@ fn bash_completes_git_loop_through_gits_own_completion() {
             "branches",
             "claude-hook",
             "cleanup",
+            "completion",
             "config",
             "conflicts",
             "create",

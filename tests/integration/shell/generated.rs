@@ -13,7 +13,7 @@ use super::{ROOT, require};
 #[path = "../../../examples/generate/generator.rs"]
 mod generator;
 
-/// Install as the README says (binary in <prefix>/bin, pages in
+/// Install as scripts/install does (binary in <prefix>/bin, pages in
 /// <prefix>/share/man/man1) and ask man and git.
 #[test]
 fn man_and_git_help_find_the_pages_after_install() {
@@ -95,4 +95,28 @@ fn generated_files_are_up_to_date() {
         stale.is_empty(),
         "generated files differ from the clap definitions: {stale:?}\nrefresh them with: cargo run --features generate --example generate"
     );
+}
+
+/// `git loop completion <shell>` prints the checked-in script, byte for byte,
+/// without a repository.
+#[test]
+fn completion_prints_the_checked_in_script_of_each_shell() {
+    let repo = TestRepo::new();
+    for (shell, file) in [
+        ("bash", "git-loop.bash"),
+        ("zsh", "_git-loop"),
+        ("fish", "git-loop.fish"),
+    ] {
+        let mut cmd = Command::new(BIN);
+        crate::common::hermetic(&mut cmd, &repo.home);
+        let out = cmd
+            .current_dir(repo.base())
+            .args(["completion", shell])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{shell}: {out:?}");
+        let want = std::fs::read(format!("{ROOT}/completions/{file}")).unwrap();
+        assert!(out.stdout == want, "{shell}: not completions/{file}");
+        assert!(out.stderr.is_empty(), "{shell}: {out:?}");
+    }
 }
