@@ -550,3 +550,34 @@ fn an_unknown_base_flag_gets_a_plain_message() {
     );
     assert!(!repo.loop_dir().exists());
 }
+
+/// `cd "$(git loop create …)"` leaves you where you were when create fails
+/// (`cd ""` succeeds): no doc or help shows it; they show an idiom that
+/// stops (`dir=$(…) && cd "$dir"`).
+#[test]
+fn no_doc_shows_cd_of_a_command_substitution_that_may_fail() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = vec![
+        root.join("README.md"),
+        root.join("CONTRIBUTING.md"),
+        root.join("src/cli/help.rs"),
+    ];
+    for dir in ["docs", "man"] {
+        for e in fs::read_dir(root.join(dir)).unwrap() {
+            files.push(e.unwrap().path());
+        }
+    }
+    for file in files {
+        let text = fs::read_to_string(&file).unwrap();
+        for (n, line) in text.lines().enumerate() {
+            assert!(
+                !line.contains("cd \"$(git loop"),
+                "{}:{}: `cd \"$(git loop …)\"` goes on when git loop fails: {line}",
+                file.display(),
+                n + 1
+            );
+        }
+    }
+    let help = TestRepo::new().run(["create", "--help"]).ok().stdout.clone();
+    assert!(help.contains("dir=$(git loop create"), "{help}");
+}
