@@ -70,7 +70,9 @@ else rejected,escalated; active is never selected) and removes each worktree wit
 plain `git worktree remove`, never --force. A worktree with anything to lose is skipped
 with a code: dirty, untracked, locked, submodules, unreachable-commits,
 operation-in-progress, nested-repo, in-use, undeletable, hook-refused, ... Its entry and
-files stay. Exit 0 even when runs were skipped.
+files stay. Exit 0 even when runs were skipped. A note on stderr names the statuses
+selected; when nothing matched, another counts the runs in each other status and gives
+the --status that would take them.
 
 Branches are kept. --delete-merged-branches deletes a removed run's branch only when its
 work is in its base, by a compare-and-swap at the tip proven merged, after keeping that
