@@ -29,8 +29,9 @@ pub const GIT_LOOP_EXAMPLES: &str = r#"Examples:
   git loop --json list"#;
 
 pub const CREATE: &str = r#"Adds the worktree .loop-worktrees/<RUN_ID> on a new branch loop/<RUN_ID> from the base
-(--base, else the setting base, else main), records the run as active in
-.loop-worktrees/manifest.json, and prints the worktree's absolute path alone on stdout.
+(--base, else the setting base, else main or, without main, the default branch),
+records the run as active in .loop-worktrees/manifest.json, and prints the worktree's
+absolute path alone on stdout.
 Then copies the untracked files create.copy and .worktreeinclude select (as reflinks
 where the filesystem can) and runs create.post-command in the new worktree.
 
@@ -134,7 +135,8 @@ pub const RUN_EXAMPLES: &str = r#"Example:
   git loop run fix-login -- cargo test"#;
 
 pub const BRANCHES: &str = r#"A leftover branch has no manifest entry, so it is compared with the configured base
-(the setting base, default main). --delete-merged deletes a branch only when its work is
+(the setting base, default main or, without main, the default branch; git loop config
+shows which). --delete-merged deletes a branch only when its work is
 in the base (its tip an ancestor, or merging it would change nothing), or it has no
 commits of its own, and only at the tip it checked; each tip is kept in the trash first.
 A branch checked out in any worktree is never deleted.

@@ -162,6 +162,13 @@ pub enum Error {
     #[diagnostic(help("{help}"))]
     BaseNotFound { what: String, help: String },
 
+    /// No base can exist before the first commit (code `base-not-found`).
+    #[error("this repository has no commits yet: a run starts from a commit")]
+    #[diagnostic(help(
+        "make the first commit (`git commit --allow-empty -m init` will do), then create the run"
+    ))]
+    NoCommits,
+
     #[error("timed out after 30s waiting for the manifest mutex {path}")]
     #[diagnostic(help(
         "another git-loop is mutating the manifest; if none is running, the file is removed automatically once it is 30s old"
@@ -292,7 +299,7 @@ impl Error {
             Error::NothingToTrust { .. } => "nothing-to-trust",
             Error::NotReusable { .. } => "not-reusable",
             Error::HookInput { .. } => "invalid-hook-input",
-            Error::BaseNotFound { .. } => "base-not-found",
+            Error::BaseNotFound { .. } | Error::NoCommits => "base-not-found",
             Error::MutexTimeout { .. } => "mutex-timeout",
             Error::RunBusy { .. } => "run-busy",
             Error::LockTimeout { .. } => "lock-timeout",

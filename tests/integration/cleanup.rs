@@ -656,8 +656,9 @@ fn cleanup_says_what_it_selected_and_what_would_take_the_rest() {
     let run = repo.run(["cleanup"]);
     run.ok();
     assert!(
-        run.stderr
-            .contains("selected rejected,escalated (the default; --status or cleanup.status to change)"),
+        run.stderr.contains(
+            "selected rejected,escalated (the default; --status or cleanup.status to change)"
+        ),
         "{}",
         run.stderr
     );
@@ -669,7 +670,11 @@ fn cleanup_says_what_it_selected_and_what_would_take_the_rest() {
         run.stderr
     );
     let run = repo.run(["cleanup", "--status", "stale", "--dry-run"]);
-    assert!(run.stderr.contains("selected stale (--status)"), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("selected stale (--status)"),
+        "{}",
+        run.stderr
+    );
     assert!(!run.stderr.contains("nothing selected:"), "{}", run.stderr);
     repo.git(["config", "loop.cleanupStatus", "merged"]);
     let run = repo.run(["cleanup", "--dry-run"]);
@@ -678,7 +683,14 @@ fn cleanup_says_what_it_selected_and_what_would_take_the_rest() {
         "{}",
         run.stderr
     );
-    let run = repo.run(["--json", "cleanup", "--older-than", "1d", "--status", "merged"]);
+    let run = repo.run([
+        "--json",
+        "cleanup",
+        "--older-than",
+        "1d",
+        "--status",
+        "merged",
+    ]);
     run.ok();
     assert!(
         run.stderr

@@ -157,7 +157,9 @@ fn create_base_option_and_bad_base() {
 #[test]
 fn default_base_main_missing_names_the_built_in_default() {
     let repo = TestRepo::new();
+    // No main, master, origin/HEAD, and HEAD on no branch: nothing to guess.
     repo.git(["branch", "-m", "main", "trunk"]);
+    repo.git(["checkout", "-q", "--detach"]);
     let run = repo.run(["--json", "create", "a", "--pattern", "p"]);
     run.code(1);
     assert_eq!(run.json()["error"]["code"], "base-not-found");
@@ -578,6 +580,50 @@ fn no_doc_shows_cd_of_a_command_substitution_that_may_fail() {
             );
         }
     }
-    let help = TestRepo::new().run(["create", "--help"]).ok().stdout.clone();
+    let help = TestRepo::new()
+        .run(["create", "--help"])
+        .ok()
+        .stdout
+        .clone();
     assert!(help.contains("dir=$(git loop create"), "{help}");
+}
+
+/// A repository whose only branch is `trunk` (no main, master or
+/// origin/HEAD): the base is the branch HEAD is on, and stderr says so.
+#[test]
+fn default_base_falls_back_to_the_branch_head_is_on() {
+    let repo = TestRepo::new();
+    repo.git(["branch", "-m", "main", "trunk"]);
+    let run = repo.run(["--json", "create", "a", "--pattern", "p"]);
+    run.ok();
+    assert_eq!(base_of(&run), "trunk");
+    assert!(
+        run.stderr
+            .contains("\"main\" does not exist; HEAD is on it"),
+        "{}",
+        run.stderr
+    );
+}
+
+/// No commit at all: create says so, not that the default base is missing.
+#[test]
+fn a_repository_with_no_commits_is_told_so() {
+    let repo = TestRepo::new();
+    repo.git(["symbolic-ref", "HEAD", "refs/heads/main"]);
+    repo.git(["update-ref", "-d", "refs/heads/main"]);
+    let run = repo.run(["--json", "create", "a", "--pattern", "p"]);
+    run.code(1);
+    assert_eq!(run.json()["error"]["code"], "base-not-found");
+    assert!(
+        json_message(&run).contains("this repository has no commits yet"),
+        "{}",
+        json_message(&run)
+    );
+    let run = repo.run(["create", "a", "--pattern", "p"]);
+    assert!(
+        run.stderr.contains("make the first commit"),
+        "{}",
+        run.stderr
+    );
+    assert!(!repo.loop_dir().join("a").exists());
 }

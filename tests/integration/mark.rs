@@ -47,8 +47,8 @@ fn mark_refuses_unknown_id_and_status() {
 fn mark_help_glossary_says_what_cleanup_does_as_the_readme_does() {
     let readme = fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
     let help = TestRepo::new().run(["mark", "--help"]).ok().stdout.clone();
-    let man = fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/man/git-loop-mark.1"))
-        .unwrap();
+    let man =
+        fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/man/git-loop-mark.1")).unwrap();
     for status in git_loop::manifest::Status::ALL {
         let row = readme
             .lines()

@@ -72,8 +72,7 @@ pub fn cleanup(
         |manifest| Ok(select(manifest, &statuses, older_than)),
         out,
     )?;
-    if reclaimed.removed.is_empty() && reclaimed.skipped.is_empty() && reclaimed.error.is_none()
-    {
+    if reclaimed.removed.is_empty() && reclaimed.skipped.is_empty() && reclaimed.error.is_none() {
         nothing_selected(ctx, &statuses, older_than, out)?;
     }
     if !request.dry_run {
