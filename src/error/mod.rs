@@ -59,10 +59,14 @@ pub enum Error {
     #[diagnostic(help("run inside a work tree, or pass -C <DIR>"))]
     NotARepo { path: PathBuf, detail: String },
 
-    #[error(
-        "{path} is a bare repository: git-loop needs a main work tree to hold .loop-worktrees/"
-    )]
-    BareRepo { path: PathBuf },
+    /// `what`: `<path> is a bare repository`, or `<dir> is a worktree of the
+    /// bare repository <path>` when run from a linked worktree of one.
+    #[error("{what}: git-loop needs a main work tree to hold .loop-worktrees/")]
+    #[diagnostic(help(
+        "git-loop keeps its runs in the main work tree, which a bare repository lacks; use it in a clone with one (`git clone {} <dir>`, then run git loop in <dir>)",
+        path.display()
+    ))]
+    BareRepo { path: PathBuf, what: String },
 
     #[error("invalid manifest {path}: {reason}")]
     #[diagnostic(help(

@@ -341,6 +341,36 @@ fn bare_repository_and_non_repository_are_refused_naming_the_path() {
     assert_eq!(run.json()["error"]["code"], "bare-repo");
     assert!(run.stderr.contains("bare.git"), "{}", run.stderr);
     assert!(!bare.join(".loop-worktrees").exists());
+    assert!(run.stderr.contains("git clone"), "{}", run.stderr);
+
+    // A worktree of the bare repository (a common layout): refused too,
+    // naming both, the bare path canonical (no `/../..`), nothing written.
+    let wt = repo.base().join("wt-main");
+    let added = repo.git_in(
+        &bare,
+        ["worktree", "add", "-q", wt.to_str().unwrap(), "main"],
+    );
+    assert!(added.status.success());
+    let run = TestRepo::output(repo.command().current_dir(&wt).args([
+        "--json",
+        "create",
+        "a",
+        "--pattern",
+        "p",
+    ]));
+    run.code(1);
+    assert_eq!(run.json()["error"]["code"], "bare-repo");
+    let message = json_message(&run);
+    assert_eq!(
+        message,
+        format!(
+            "{} is a worktree of the bare repository {}: git-loop needs a main work tree to hold .loop-worktrees/",
+            wt.display(),
+            bare.display()
+        )
+    );
+    assert!(!message.contains(".."), "{message}");
+    assert!(!wt.join(".loop-worktrees").exists());
 
     let outside = repo.base().join("plain");
     fs::create_dir(&outside).unwrap();
