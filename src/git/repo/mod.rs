@@ -5,9 +5,7 @@
 //!   top level, canonicalized, so every worktree of one repository manages the
 //!   same manifest.
 //! - A bare repository (or a linked worktree of one) has no main worktree to
-//!   hold `.loop-worktrees/`, and is refused (`bare-repo`), naming the bare
-//!   repository's canonical path (gix reaches it from a linked worktree as
-//!   `<bare>/worktrees/<name>/../..`) and the worktree run from.
+//!   hold `.loop-worktrees/`, and is refused (`bare-repo`), naming it.
 //! - Registered worktrees are read like `git worktree list --porcelain`: from
 //!   `.git/worktrees/<admin>/` (path, lock), and each one's HEAD as the ref
 //!   `worktrees/<admin>/HEAD` of the main repository — no repository is opened
