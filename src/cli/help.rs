@@ -8,11 +8,11 @@ pub const GIT_LOOP: &str = r#"Each run gets `.loop-worktrees/<id>/` on branch `l
 finished worktrees without ever forcing, and keeps every branch.
 
 Every run has one of five statuses:
-  active     being worked on (what create records); never cleaned up
-  rejected   the attempt failed or was dropped; cleaned up by default
-  escalated  needs a person; cleaned up by default
-  merged     its work landed; cleaned up with --status merged
-  stale      abandoned; cleaned up with --status stale
+  active     being worked on (what create records); never removed, by cleanup or remove
+  rejected   the attempt failed or was dropped; removed by default
+  escalated  needs a person (review, a merge by hand); removed by default
+  merged     its work landed (--detect-merged proves it); only with --status merged
+  stale      abandoned (claude-hook remove marks its runs so); only with --status stale
 
 Nothing is destroyed that is not safe to destroy: a worktree with uncommitted, untracked
 or unreachable work is skipped with a code, never forced; a branch is deleted only on
@@ -23,14 +23,15 @@ Settings are read from ~/.config/git-loop/config.toml, <repo>/.git-loop.toml, gi
 (loop.*) and the environment (GIT_LOOP_*); git loop config shows them. Each command is
 documented in git-loop-<command>(1); the project's docs/ holds the rest."#;
 pub const GIT_LOOP_EXAMPLES: &str = r#"Examples:
-  cd "$(git loop create fix-login --pattern bugfix)"
+  dir=$(git loop create fix-login --pattern bugfix) && cd "$dir"
   git loop mark fix-login merged
   git loop cleanup --status merged --delete-merged-branches
   git loop --json list"#;
 
 pub const CREATE: &str = r#"Adds the worktree .loop-worktrees/<RUN_ID> on a new branch loop/<RUN_ID> from the base
-(--base, else the setting base, else main), records the run as active in
-.loop-worktrees/manifest.json, and prints the worktree's absolute path alone on stdout.
+(--base, else the setting base, else main or, without main, the default branch),
+records the run as active in .loop-worktrees/manifest.json, and prints the worktree's
+absolute path alone on stdout.
 Then copies the untracked files create.copy and .worktreeinclude select (as reflinks
 where the filesystem can) and runs create.post-command in the new worktree.
 
@@ -43,14 +44,15 @@ fetches the upstream first.
 
 Settings: base, create.copy, create.post-command, create.ignore-file, create.fetch."#;
 pub const CREATE_EXAMPLES: &str = r#"Example:
-  cd "$(git loop create fix-login --pattern bugfix)""#;
+  dir=$(git loop create fix-login --pattern bugfix) && cd "$dir""#;
 
-pub const MARK: &str = r#"The five statuses:
-  active     being worked on (what create records); never cleaned up
-  rejected   the attempt failed or was dropped; cleaned up by default
-  escalated  needs a person; cleaned up by default
-  merged     its work landed; cleaned up with --status merged
-  stale      abandoned; cleaned up with --status stale
+pub const MARK: &str = r#"The five statuses, and what cleanup does with each (it removes the worktree, never a
+branch):
+  active     being worked on (what create records); never removed, by cleanup or remove
+  rejected   the attempt failed or was dropped; removed by default
+  escalated  needs a person (review, a merge by hand); removed by default
+  merged     its work landed (--detect-merged proves it); only with --status merged
+  stale      abandoned (claude-hook remove marks its runs so); only with --status stale
 
 mark prints `<id>: <old> -> <new>` on stderr. It takes the run's lock, so a mark and a
 removal of the same run never cross: a cleanup that selected the run skips it once it is
@@ -69,7 +71,9 @@ else rejected,escalated; active is never selected) and removes each worktree wit
 plain `git worktree remove`, never --force. A worktree with anything to lose is skipped
 with a code: dirty, untracked, locked, submodules, unreachable-commits,
 operation-in-progress, nested-repo, in-use, undeletable, hook-refused, ... Its entry and
-files stay. Exit 0 even when runs were skipped.
+files stay. Exit 0 even when runs were skipped. A note on stderr names the statuses
+selected; when nothing matched, another counts the runs in each other status and gives
+the --status that would take them.
 
 Branches are kept. --delete-merged-branches deletes a removed run's branch only when its
 work is in its base, by a compare-and-swap at the tip proven merged, after keeping that
@@ -119,10 +123,10 @@ salvaged runs instead. Read-only: no lock is taken."#;
 pub const LIST_EXAMPLES: &str = r#"Example:
   git loop list --status active --long"#;
 
-pub const PATH: &str = r#"The path alone on stdout, for `cd "$(git loop path <RUN_ID>)"`; a run whose worktree is
-gone is an error (worktree-missing)."#;
+pub const PATH: &str = r#"The path alone on stdout, for `dir=$(git loop path <RUN_ID>) && cd "$dir"` (which stays
+put when it fails); a run whose worktree is gone is an error (worktree-missing)."#;
 pub const PATH_EXAMPLES: &str = r#"Example:
-  cd "$(git loop path fix-login)""#;
+  dir=$(git loop path fix-login) && cd "$dir""#;
 
 pub const RUN: &str = r#"The command runs with the worktree as its working directory, and with GIT_LOOP_ID and
 GIT_LOOP_ROOT (the main worktree) in its environment. Its exit code is git-loop's (128 + N
@@ -131,7 +135,8 @@ pub const RUN_EXAMPLES: &str = r#"Example:
   git loop run fix-login -- cargo test"#;
 
 pub const BRANCHES: &str = r#"A leftover branch has no manifest entry, so it is compared with the configured base
-(the setting base, default main). --delete-merged deletes a branch only when its work is
+(the setting base, default main or, without main, the default branch; git loop config
+shows which). --delete-merged deletes a branch only when its work is
 in the base (its tip an ancestor, or merging it would change nothing), or it has no
 commits of its own, and only at the tip it checked; each tip is kept in the trash first.
 A branch checked out in any worktree is never deleted.

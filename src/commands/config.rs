@@ -1,5 +1,7 @@
 //! `git loop config` — the effective settings and where each came from, like
-//! `git config --show-origin`. Read-only; takes no mutex.
+//! `git config --show-origin`. Read-only; takes no mutex. `base` is the base
+//! the commands use ([`crate::ops::base::configured`]): in a repository
+//! without `main`, the default branch found instead, and why.
 //!
 //! `--json`: `{"base":{"value":"main","source":"built-in default"},
 //! "cleanup.status":{"value":["rejected","escalated"],"source":…},
@@ -166,6 +168,20 @@ fn trust_state(ctx: &Ctx, s: &Settings) -> Result<&'static str> {
     )
 }
 
+/// The base every command uses (not only the setting): the default branch
+/// found when the built-in `main` does not exist, with why.
+fn base_shown(ctx: &Ctx, setting: &Sourced<String>) -> Result<Shown<String>> {
+    let used = crate::ops::base::configured(ctx)?;
+    let source = match &used.fallback {
+        Some(why) => format!("default branch ({why})"),
+        None => setting.origin.to_string(),
+    };
+    Ok(Shown {
+        value: used.name,
+        source,
+    })
+}
+
 pub fn run(ctx: &Ctx) -> Result<ConfigReport> {
     let s = ctx.settings()?;
     let trust_state = trust_state(ctx, s)?;
@@ -178,7 +194,7 @@ pub fn run(ctx: &Ctx) -> Result<ConfigReport> {
         },
     };
     Ok(ConfigReport {
-        base: shown(&s.base, String::clone),
+        base: base_shown(ctx, &s.base)?,
         cleanup_status: shown(&s.cleanup_status, |v| {
             v.iter().map(|st| st.as_str().to_owned()).collect()
         }),

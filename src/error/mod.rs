@@ -59,10 +59,14 @@ pub enum Error {
     #[diagnostic(help("run inside a work tree, or pass -C <DIR>"))]
     NotARepo { path: PathBuf, detail: String },
 
-    #[error(
-        "{path} is a bare repository: git-loop needs a main work tree to hold .loop-worktrees/"
-    )]
-    BareRepo { path: PathBuf },
+    /// `what`: `<path> is a bare repository`, or `<dir> is a worktree of the
+    /// bare repository <path>` when run from a linked worktree of one.
+    #[error("{what}: git-loop needs a main work tree to hold .loop-worktrees/")]
+    #[diagnostic(help(
+        "git-loop keeps its runs in the main work tree, which a bare repository lacks; use it in a clone with one (`git clone {} <dir>`, then run git loop in <dir>)",
+        path.display()
+    ))]
+    BareRepo { path: PathBuf, what: String },
 
     #[error("invalid manifest {path}: {reason}")]
     #[diagnostic(help(
@@ -161,6 +165,13 @@ pub enum Error {
     #[error("{what} does not resolve to a commit in this repository")]
     #[diagnostic(help("{help}"))]
     BaseNotFound { what: String, help: String },
+
+    /// No base can exist before the first commit (code `base-not-found`).
+    #[error("this repository has no commits yet: a run starts from a commit")]
+    #[diagnostic(help(
+        "make the first commit (`git commit --allow-empty -m init` will do), then create the run"
+    ))]
+    NoCommits,
 
     #[error("timed out after 30s waiting for the manifest mutex {path}")]
     #[diagnostic(help(
@@ -292,7 +303,7 @@ impl Error {
             Error::NothingToTrust { .. } => "nothing-to-trust",
             Error::NotReusable { .. } => "not-reusable",
             Error::HookInput { .. } => "invalid-hook-input",
-            Error::BaseNotFound { .. } => "base-not-found",
+            Error::BaseNotFound { .. } | Error::NoCommits => "base-not-found",
             Error::MutexTimeout { .. } => "mutex-timeout",
             Error::RunBusy { .. } => "run-busy",
             Error::LockTimeout { .. } => "lock-timeout",

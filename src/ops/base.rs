@@ -1,7 +1,10 @@
-//! The base of a new run: `--base`, else the configured base, else the
-//! repository's default branch when the built-in default does not exist.
-//! Resolved the same way for `create` and for the members `pool fill`
-//! prepares (so a create finds members at its base).
+//! The base: `--base`, else the configured base, else the repository's
+//! default branch when the built-in default does not exist. One resolution
+//! ([`configured`]) for every command that needs the configured base:
+//! `create` and `pool fill` (so a create finds members at its base),
+//! `branches`, `reconcile --adopt`, `config`. Runs keep the base they
+//! recorded, so cleanup's merged judgement, `mark --detect-merged`,
+//! `conflicts` and `list --long` read each run's own.
 
 use crate::config::{Origin, Sourced, keys};
 use crate::ctx::Ctx;
@@ -16,7 +19,8 @@ use crate::output::Out;
 /// built-in default `main` is only a guess, so in a repository without it
 /// the repository's own default branch is used instead — the remote's HEAD
 /// (`refs/remotes/origin/HEAD`), then `init.defaultBranch` when that branch
-/// exists, then `master` — and a note on stderr says which.
+/// exists, then `master`, then the branch HEAD is on — and a note on
+/// stderr says which.
 pub fn resolve(
     ctx: &Ctx,
     flag: Option<&str>,
@@ -53,57 +57,111 @@ fn recorded(repo: &gix::Repository, spec: &str, commit: gix::ObjectId) -> String
     commit.to_string()
 }
 
+/// The base the settings give, as every command uses it: `create` and
+/// `pool fill` (without `--base`), `branches` (a leftover branch is judged
+/// against it), `reconcile --adopt` (an adopted run records it) and
+/// `config` (which shows it, and why).
+pub struct Configured {
+    /// The base used: the setting, or the default branch found instead.
+    pub name: String,
+    /// Its commit; `None` when nothing resolves.
+    pub commit: Option<gix::ObjectId>,
+    /// Why `name` is not the setting's value (the built-in default does not
+    /// exist here): `"main does not exist; origin/HEAD points to it"`.
+    pub fallback: Option<String>,
+}
+
+/// The configured base, or — only for the built-in default, which is a
+/// guess — the repository's default branch when it does not exist. A base a
+/// config layer names is never replaced: when it does not resolve, `commit`
+/// is `None` and the caller refuses or reports "unknown".
+pub fn configured(ctx: &Ctx) -> Result<Configured> {
+    let setting = &ctx.settings()?.base;
+    let base = &setting.value;
+    let mut found = Configured {
+        name: base.clone(),
+        commit: ctx.repo.resolve_commit(base),
+        fallback: None,
+    };
+    if found.commit.is_some() || setting.origin != Origin::Default {
+        return Ok(found);
+    }
+    if let Some((name, commit, why)) = default_branch(ctx)? {
+        found = Configured {
+            name,
+            commit: Some(commit),
+            fallback: Some(format!("{base:?} does not exist; {why}")),
+        };
+    }
+    Ok(found)
+}
+
 fn resolve_spec(
     ctx: &Ctx,
     flag: Option<&str>,
-    configured: &Sourced<String>,
+    configured_base: &Sourced<String>,
     out: &mut Out<'_>,
 ) -> Result<(String, gix::ObjectId)> {
     if let Some(base) = flag {
         return match ctx.repo.resolve_commit(base) {
             Some(commit) => Ok((base.to_owned(), commit)),
-            None => Err(Error::BaseNotFound {
+            None => Err(no_commits(ctx).unwrap_or_else(|| Error::BaseNotFound {
                 what: format!("--base {base:?}"),
                 help: format!(
                     "`git branch --all` lists the branches; --base takes a branch, tag or commit (without it, the base is set by {})",
                     keys::BASE.git
                 ),
-            }),
+            })),
         };
     }
-    let base = &configured.value;
-    if let Some(commit) = ctx.repo.resolve_commit(base) {
-        return Ok((base.clone(), commit));
+    let found = configured(ctx)?;
+    if let Some(commit) = found.commit {
+        if let Some(why) = &found.fallback {
+            out.note(format_args!(
+                "note: using the base {:?} ({why}); set {} to choose another",
+                found.name,
+                keys::BASE.git
+            ));
+        }
+        return Ok((found.name, commit));
     }
-    if configured.origin != Origin::Default {
+    if let Some(e) = no_commits(ctx) {
+        return Err(e);
+    }
+    let base = &configured_base.value;
+    if configured_base.origin != Origin::Default {
         return Err(Error::BaseNotFound {
             what: format!(
                 "base {base:?} (from {}; the default is set by {})",
-                configured.origin,
+                configured_base.origin,
                 keys::BASE.git
             ),
             help: format!(
                 "pass --base <BRANCH>, or fix the default ({})",
-                configured.origin.fix(Some(keys::BASE.toml), None)
+                configured_base.origin.fix(Some(keys::BASE.toml), None)
             ),
         });
     }
-    match default_branch(ctx)? {
-        Some((name, commit, why)) => {
-            out.note(format_args!(
-                "note: the default base {base:?} does not exist here; using {name:?} ({why}); set {} to choose another",
-                keys::BASE.git
-            ));
-            Ok((name, commit))
-        }
-        None => Err(Error::BaseNotFound {
-            what: format!("the built-in default base {base:?}"),
-            help: format!(
-                "no default branch was found either (origin/HEAD, init.defaultBranch, master): pass --base <BRANCH>, or set the default with `git config {} <BRANCH>`",
-                keys::BASE.git
-            ),
-        }),
-    }
+    Err(Error::BaseNotFound {
+        what: format!("the built-in default base {base:?}"),
+        help: format!(
+            "no default branch was found either (origin/HEAD, init.defaultBranch, master, the branch HEAD is on): pass --base <BRANCH>, or set the default with `git config {} <BRANCH>`",
+            keys::BASE.git
+        ),
+    })
+}
+
+/// The refusal of a repository with no commit at all (HEAD unborn, no
+/// branch): no base can exist until the first commit.
+fn no_commits(ctx: &Ctx) -> Option<Error> {
+    let repo = ctx.repo.gix();
+    let unborn = repo.head().is_ok_and(|h| h.is_unborn());
+    let any_branch = repo
+        .references()
+        .ok()
+        .and_then(|r| r.local_branches().ok().map(|mut b| b.next().is_some()))
+        .unwrap_or(true);
+    (unborn && !any_branch).then_some(Error::NoCommits)
 }
 
 /// The repository's default branch, its commit, and how it was found.
@@ -141,5 +199,24 @@ fn default_branch(ctx: &Ctx) -> Result<Option<(String, gix::ObjectId, &'static s
     {
         return Ok(Some((name, commit, "it is init.defaultBranch")));
     }
-    Ok(local("master").map(|commit| ("master".to_owned(), commit, "the older default name")))
+    if let Some(commit) = local("master") {
+        return Ok(Some((
+            "master".to_owned(),
+            commit,
+            "the older default name",
+        )));
+    }
+    // The branch the main worktree has checked out (a repository whose only
+    // branch is `trunk`), unless it is a run's own branch.
+    let head = ctx.repo.gix().head_name().ok().flatten().and_then(|name| {
+        let short = name.as_bstr().strip_prefix(b"refs/heads/")?;
+        std::str::from_utf8(short).ok().map(str::to_owned)
+    });
+    if let Some(name) = head
+        && !name.starts_with(&format!("{}/", crate::runid::BRANCH_PREFIX))
+        && let Some(commit) = local(&name)
+    {
+        return Ok(Some((name, commit, "HEAD is on it")));
+    }
+    Ok(None)
 }

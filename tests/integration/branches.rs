@@ -299,3 +299,22 @@ fn branches_never_deletes_the_branch_its_base_names() {
     let doc = repo.run(["--json", "branches", "--delete-merged"]).json();
     assert!(repo.branch_exists("loop/foo"), "{doc}");
 }
+
+/// In a `master` repository leftover branches are judged against `master`
+/// (the base create used), not the missing `main`: merged is known, no
+/// "does not resolve" warning, and a merged branch is deletable.
+#[test]
+fn a_master_repository_judges_leftovers_against_master() {
+    let repo = TestRepo::new();
+    repo.git(["branch", "-m", "main", "master"]);
+    repo.git(["branch", "loop/old"]);
+    let run = repo.run(["--json", "branches", "--delete-merged", "--dry-run"]);
+    run.ok();
+    assert!(!run.stderr.contains("does not resolve"), "{}", run.stderr);
+    let doc = run.json();
+    assert_eq!(doc["base"], "master", "{doc}");
+    let old = find(&doc, "loop/old");
+    assert_eq!(old["ahead"], 0, "{doc}");
+    assert_eq!(old["deleted"], true, "would be deleted: {doc}");
+    assert_eq!(old["kept"], Value::Null, "{doc}");
+}

@@ -639,3 +639,66 @@ fn a_failed_manifest_write_still_reports_what_cleanup_removed() {
     repo.run(["reconcile"]).ok();
     assert!(repo.ids().is_empty());
 }
+
+/// A newcomer's plain `cleanup` says which statuses it took and from where;
+/// when it takes nothing, how many runs are in each other status and the
+/// command that would take them. Notes on stderr, none with `-q`; the JSON
+/// document is unchanged.
+#[test]
+fn cleanup_says_what_it_selected_and_what_would_take_the_rest() {
+    let repo = TestRepo::new();
+    for id in ["s1", "s2", "m1", "a1"] {
+        repo.create(id);
+    }
+    repo.run(["mark", "s1", "stale"]).ok();
+    repo.run(["mark", "s2", "stale"]).ok();
+    repo.run(["mark", "m1", "merged"]).ok();
+    let run = repo.run(["cleanup"]);
+    run.ok();
+    assert!(
+        run.stderr.contains(
+            "selected rejected,escalated (the default; --status or cleanup.status to change)"
+        ),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stderr.contains(
+            "nothing selected: 1 run is active, 1 merged, 2 stale; to take them: git loop cleanup --status merged,stale; to mark a finished run: git loop mark <id> <status>"
+        ),
+        "{}",
+        run.stderr
+    );
+    let run = repo.run(["cleanup", "--status", "stale", "--dry-run"]);
+    assert!(
+        run.stderr.contains("selected stale (--status)"),
+        "{}",
+        run.stderr
+    );
+    assert!(!run.stderr.contains("nothing selected:"), "{}", run.stderr);
+    repo.git(["config", "loop.cleanupStatus", "merged"]);
+    let run = repo.run(["cleanup", "--dry-run"]);
+    assert!(
+        run.stderr.contains("selected merged (from git config"),
+        "{}",
+        run.stderr
+    );
+    let run = repo.run([
+        "--json",
+        "cleanup",
+        "--older-than",
+        "1d",
+        "--status",
+        "merged",
+    ]);
+    run.ok();
+    assert!(
+        run.stderr
+            .contains("1 merged newer than the age cutoff (--older-than, or cleanup.older-than)"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(run.json()["removed"], serde_json::json!([]));
+    repo.git(["config", "--unset", "loop.cleanupStatus"]);
+    assert_eq!(repo.run(["-q", "cleanup"]).ok().stderr, "");
+}

@@ -751,3 +751,36 @@ fn config_sources_render_as_before() {
         "environment GIT_LOOP_BASE"
     );
 }
+
+/// In a `master` repository `config` shows the base the commands use, and
+/// why: not the built-in `main` that does not exist.
+#[test]
+fn config_shows_the_base_actually_used_and_why() {
+    let repo = TestRepo::new();
+    repo.git(["branch", "-m", "main", "master"]);
+    let run = repo.run(["--json", "config"]);
+    run.ok();
+    assert_eq!(run.json()["base"]["value"], "master");
+    assert_eq!(
+        run.json()["base"]["source"],
+        "default branch (\"main\" does not exist; the older default name)"
+    );
+    let text = repo.run(["config"]).ok().stdout.clone();
+    let line = text.lines().next().unwrap();
+    assert!(
+        line.starts_with("base") && line.contains("master") && line.contains("default branch"),
+        "{text}"
+    );
+    // A base that is set is shown as set, even where it does not resolve.
+    repo.git(["config", "loop.base", "develop"]);
+    let run = repo.run(["--json", "config"]);
+    assert_eq!(run.json()["base"]["value"], "develop");
+    assert!(
+        run.json()["base"]["source"]
+            .as_str()
+            .unwrap()
+            .starts_with("git config"),
+        "{}",
+        run.json()
+    );
+}

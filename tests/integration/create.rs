@@ -157,7 +157,9 @@ fn create_base_option_and_bad_base() {
 #[test]
 fn default_base_main_missing_names_the_built_in_default() {
     let repo = TestRepo::new();
+    // No main, master, origin/HEAD, and HEAD on no branch: nothing to guess.
     repo.git(["branch", "-m", "main", "trunk"]);
+    repo.git(["checkout", "-q", "--detach"]);
     let run = repo.run(["--json", "create", "a", "--pattern", "p"]);
     run.code(1);
     assert_eq!(run.json()["error"]["code"], "base-not-found");
@@ -339,6 +341,36 @@ fn bare_repository_and_non_repository_are_refused_naming_the_path() {
     assert_eq!(run.json()["error"]["code"], "bare-repo");
     assert!(run.stderr.contains("bare.git"), "{}", run.stderr);
     assert!(!bare.join(".loop-worktrees").exists());
+    assert!(run.stderr.contains("git clone"), "{}", run.stderr);
+
+    // A worktree of the bare repository (a common layout): refused too,
+    // naming both, the bare path canonical (no `/../..`), nothing written.
+    let wt = repo.base().join("wt-main");
+    let added = repo.git_in(
+        &bare,
+        ["worktree", "add", "-q", wt.to_str().unwrap(), "main"],
+    );
+    assert!(added.status.success());
+    let run = TestRepo::output(repo.command().current_dir(&wt).args([
+        "--json",
+        "create",
+        "a",
+        "--pattern",
+        "p",
+    ]));
+    run.code(1);
+    assert_eq!(run.json()["error"]["code"], "bare-repo");
+    let message = json_message(&run);
+    assert_eq!(
+        message,
+        format!(
+            "{} is a worktree of the bare repository {}: git-loop needs a main work tree to hold .loop-worktrees/",
+            wt.display(),
+            bare.display()
+        )
+    );
+    assert!(!message.contains(".."), "{message}");
+    assert!(!wt.join(".loop-worktrees").exists());
 
     let outside = repo.base().join("plain");
     fs::create_dir(&outside).unwrap();
@@ -549,4 +581,79 @@ fn an_unknown_base_flag_gets_a_plain_message() {
         "--base \"nope\" does not resolve to a commit in this repository"
     );
     assert!(!repo.loop_dir().exists());
+}
+
+/// `cd "$(git loop create …)"` leaves you where you were when create fails
+/// (`cd ""` succeeds): no doc or help shows it; they show an idiom that
+/// stops (`dir=$(…) && cd "$dir"`).
+#[test]
+fn no_doc_shows_cd_of_a_command_substitution_that_may_fail() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = vec![
+        root.join("README.md"),
+        root.join("CONTRIBUTING.md"),
+        root.join("src/cli/help.rs"),
+    ];
+    for dir in ["docs", "man"] {
+        for e in fs::read_dir(root.join(dir)).unwrap() {
+            files.push(e.unwrap().path());
+        }
+    }
+    for file in files {
+        let text = fs::read_to_string(&file).unwrap();
+        for (n, line) in text.lines().enumerate() {
+            assert!(
+                !line.contains("cd \"$(git loop"),
+                "{}:{}: `cd \"$(git loop …)\"` goes on when git loop fails: {line}",
+                file.display(),
+                n + 1
+            );
+        }
+    }
+    let help = TestRepo::new()
+        .run(["create", "--help"])
+        .ok()
+        .stdout
+        .clone();
+    assert!(help.contains("dir=$(git loop create"), "{help}");
+}
+
+/// A repository whose only branch is `trunk` (no main, master or
+/// origin/HEAD): the base is the branch HEAD is on, and stderr says so.
+#[test]
+fn default_base_falls_back_to_the_branch_head_is_on() {
+    let repo = TestRepo::new();
+    repo.git(["branch", "-m", "main", "trunk"]);
+    let run = repo.run(["--json", "create", "a", "--pattern", "p"]);
+    run.ok();
+    assert_eq!(base_of(&run), "trunk");
+    assert!(
+        run.stderr
+            .contains("\"main\" does not exist; HEAD is on it"),
+        "{}",
+        run.stderr
+    );
+}
+
+/// No commit at all: create says so, not that the default base is missing.
+#[test]
+fn a_repository_with_no_commits_is_told_so() {
+    let repo = TestRepo::new();
+    repo.git(["symbolic-ref", "HEAD", "refs/heads/main"]);
+    repo.git(["update-ref", "-d", "refs/heads/main"]);
+    let run = repo.run(["--json", "create", "a", "--pattern", "p"]);
+    run.code(1);
+    assert_eq!(run.json()["error"]["code"], "base-not-found");
+    assert!(
+        json_message(&run).contains("this repository has no commits yet"),
+        "{}",
+        json_message(&run)
+    );
+    let run = repo.run(["create", "a", "--pattern", "p"]);
+    assert!(
+        run.stderr.contains("make the first commit"),
+        "{}",
+        run.stderr
+    );
+    assert!(!repo.loop_dir().join("a").exists());
 }

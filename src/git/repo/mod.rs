@@ -5,7 +5,7 @@
 //!   top level, canonicalized, so every worktree of one repository manages the
 //!   same manifest.
 //! - A bare repository (or a linked worktree of one) has no main worktree to
-//!   hold `.loop-worktrees/`, and is refused.
+//!   hold `.loop-worktrees/`, and is refused (`bare-repo`), naming it.
 //! - Registered worktrees are read like `git worktree list --porcelain`: from
 //!   `.git/worktrees/<admin>/` (path, lock), and each one's HEAD as the ref
 //!   `worktrees/<admin>/HEAD` of the main repository — no repository is opened
@@ -85,9 +85,18 @@ impl Repo {
             path: start.clone(),
         })?;
         let Some(workdir) = main.workdir() else {
-            return Err(Error::BareRepo {
-                path: main.git_dir().to_path_buf(),
-            });
+            // Canonical: from a linked worktree gix reaches the bare
+            // repository as `<bare>/worktrees/<name>/../..`.
+            let path = canonical_best_effort(main.git_dir());
+            let what = match found.workdir() {
+                Some(wt) => format!(
+                    "{} is a worktree of the bare repository {}",
+                    canonical_best_effort(wt).display(),
+                    path.display()
+                ),
+                None => format!("{} is a bare repository", path.display()),
+            };
+            return Err(Error::BareRepo { path, what });
         };
         let root = workdir
             .canonicalize()

@@ -10,7 +10,8 @@
 //!
 //! - **The base.** A leftover branch has no entry, so the base it was made
 //!   from is not known: every branch is compared with the configured base
-//!   (`loop.base`, see `git loop config`; default `main`). When that does not
+//!   (`loop.base`, see `git loop config`; default `main`, else the default
+//!   branch: [`crate::ops::base::configured`]). When that does not
 //!   resolve, ahead, behind and merged are unknown (`null`, `-`) and nothing
 //!   is deleted.
 //! - **Merged** is [`crate::git::merged`]'s answer: the branch's work is in
@@ -124,7 +125,7 @@ pub struct Outcome {
 }
 
 pub fn run(ctx: &Ctx, delete_merged: bool, dry_run: bool, out: &mut Out<'_>) -> Result<Outcome> {
-    let base = ctx.settings()?.base.value.clone();
+    let base = crate::ops::base::configured(ctx)?.name;
     let mut outcome = Outcome {
         branches: list(ctx, &base, out)?,
         dry_run,

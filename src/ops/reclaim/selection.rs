@@ -4,6 +4,7 @@
 use jiff::SignedDuration;
 
 use super::{Options, Reclaimed, Recycling, reclaim};
+use crate::config::{Origin, keys};
 use crate::ctx::Ctx;
 use crate::error::{Error, Result};
 use crate::manifest::{Entry, Manifest, Status};
@@ -32,9 +33,19 @@ pub fn cleanup(
     // The whole configuration is read even when flags cover every setting, so
     // a broken layer is reported the same way whatever flags are typed.
     let settings = ctx.settings()?;
-    let mut statuses = match &request.statuses {
-        Some(s) => s.clone(),
-        None => settings.cleanup_status.value.clone(),
+    let (mut statuses, from) = match &request.statuses {
+        Some(s) => (s.clone(), "--status".to_owned()),
+        None => {
+            let setting = &settings.cleanup_status;
+            let from = match setting.origin {
+                Origin::Default => format!(
+                    "the default; --status or {} to change",
+                    keys::CLEANUP_STATUS.toml
+                ),
+                ref origin => format!("from {origin}; --status to override"),
+            };
+            (setting.value.clone(), from)
+        }
     };
     if statuses.contains(&Status::Active) {
         out.note(format_args!(
@@ -42,6 +53,7 @@ pub fn cleanup(
         ));
         statuses.retain(|s| *s != Status::Active);
     }
+    out.note(format_args!("selected {} ({from})", csv(&statuses)));
     let older_than = match request.older_than {
         Some(c) => Some(c),
         None => settings.cleanup_older_than.value,
@@ -60,10 +72,89 @@ pub fn cleanup(
         |manifest| Ok(select(manifest, &statuses, older_than)),
         out,
     )?;
+    if reclaimed.removed.is_empty() && reclaimed.skipped.is_empty() && reclaimed.error.is_none() {
+        nothing_selected(ctx, &statuses, older_than, out)?;
+    }
     if !request.dry_run {
         crate::ops::trash::expire(ctx, out)?;
     }
     Ok(reclaimed)
+}
+
+/// Statuses as `--status` takes them.
+fn csv(statuses: &[Status]) -> String {
+    if statuses.is_empty() {
+        return "no status".to_owned();
+    }
+    let names: Vec<&str> = statuses.iter().map(|s| s.as_str()).collect();
+    names.join(",")
+}
+
+/// When a cleanup selected nothing: how many runs are in each status it did
+/// not select, and the command that would take them (`--status` widened, or
+/// `mark` for active runs); runs of the selected statuses that the age
+/// cutoff kept are counted too. Nothing when no run is recorded.
+fn nothing_selected(
+    ctx: &Ctx,
+    statuses: &[Status],
+    older_than: Option<SignedDuration>,
+    out: &mut Out<'_>,
+) -> Result<()> {
+    if !ctx.loop_dir_exists()? {
+        return Ok(());
+    }
+    let manifest = ctx.manifest.load_or_default()?;
+    let count = |status: Status| {
+        manifest
+            .worktrees
+            .iter()
+            .filter(|e| e.status == status)
+            .count()
+    };
+    let mut parts = Vec::new();
+    let mut widen = Vec::new();
+    let mut young = 0;
+    for status in Status::ALL {
+        let n = count(status);
+        if n == 0 {
+            continue;
+        }
+        if statuses.contains(&status) {
+            young += n;
+            continue;
+        }
+        parts.push(if parts.is_empty() {
+            let are = if n == 1 { "run is" } else { "runs are" };
+            format!("{n} {are} {status}")
+        } else {
+            format!("{n} {status}")
+        });
+        if status != Status::Active {
+            widen.push(status);
+        }
+    }
+    if young > 0 && older_than.is_some() {
+        parts.push(format!(
+            "{young} {} newer than the age cutoff (--older-than, or {})",
+            csv(statuses),
+            keys::CLEANUP_OLDER_THAN.toml
+        ));
+    }
+    if parts.is_empty() {
+        return Ok(());
+    }
+    let mut line = format!("nothing selected: {}", parts.join(", "));
+    if !widen.is_empty() {
+        line.push_str(&format!(
+            "; to take them: git loop cleanup --status {}",
+            csv(&widen)
+        ));
+    }
+    if count(Status::Active) > 0 {
+        line.push_str("; to mark a finished run: git loop mark <id> <status>");
+    }
+    out.note(format_args!("{line}"));
+    Ok(())
 }
 
 fn select(

@@ -222,7 +222,7 @@ fn plan_adoptions(
     let base = if req.adopt.is_empty() {
         String::new()
     } else {
-        ctx.settings()?.base.value.clone()
+        crate::ops::base::configured(ctx)?.name
     };
     let mut ids: Vec<String> = Vec::new();
     for &id in &req.adopt {
