@@ -28,7 +28,7 @@
 
 // Public: `cli` (examples/generate builds man pages and completions from
 // it), `manifest`, `runid` and `time` (property tests), and [`run`] with
-// [`Terminal`] (the binary), `schema` (with the `generate` feature only:
+// [`Terminal`] and [`StdStreams`] (the binary), `schema` (with the `generate` feature only:
 // examples/generate writes schema/ with it). Everything else is the crate's own.
 pub mod cli;
 pub(crate) mod commands;
@@ -62,8 +62,8 @@ use std::io::Write;
 use clap::Parser;
 
 use crate::error::Error;
-pub use crate::output::Terminal;
 use crate::output::{Fail, Out};
+pub use crate::output::{StdStreams, Terminal};
 
 fn wants_json(args: &[OsString]) -> bool {
     args.iter()

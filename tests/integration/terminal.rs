@@ -1,0 +1,112 @@
+//! What a person at a terminal reads: stdout and stderr in the order they
+//! were written (on a pseudo-terminal, through `2>&1`, into one file),
+//! colour as git decides it (`color.loop`, `color.ui`, then `NO_COLOR` /
+//! `CLICOLOR_FORCE`), and `--quiet` everywhere.
+
+use std::fs;
+use std::process::Command;
+
+use crate::common::{BIN, TestRepo, make_dirty};
+
+/// Run `sh -c <script>` in the repository, hermetic, with `$BIN` set to
+/// git-loop; its combined output. `script -qec` gives it a pseudo-terminal.
+fn shell(repo: &TestRepo, script: &str, envs: &[(&str, &str)]) -> String {
+    let mut cmd = Command::new("sh");
+    crate::common::hermetic(&mut cmd, &repo.home);
+    cmd.current_dir(&repo.root)
+        .env("TERM", "xterm")
+        .env("BIN", BIN)
+        .args(["-c", script]);
+    for (k, v) in envs {
+        cmd.env(k, v);
+    }
+    let out = cmd.output().unwrap();
+    assert!(
+        out.status.success(),
+        "{script}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap().replace("\r\n", "\n")
+}
+
+/// `git loop <args>` with stdout and stderr on one pseudo-terminal.
+fn on_pty(repo: &TestRepo, args: &str, envs: &[(&str, &str)]) -> String {
+    shell(
+        repo,
+        &format!("script -qec '\"$BIN\" {args}' /dev/null"),
+        envs,
+    )
+}
+
+/// The position of each of `lines` in `text`, which must hold them in
+/// this order.
+fn assert_in_order(text: &str, lines: &[&str]) {
+    let mut at = 0;
+    for line in lines {
+        match text[at..].find(line) {
+            Some(i) => at += i + line.len(),
+            None => panic!("{line:?} missing, or out of order, in:\n{text}"),
+        }
+    }
+}
+
+/// Two rejected runs, the second holding untracked work.
+fn one_removable_one_dirty() -> TestRepo {
+    let repo = TestRepo::new();
+    for id in ["s1", "s2"] {
+        repo.create(id);
+        repo.run(["mark", id, "rejected"]).ok();
+    }
+    fs::write(repo.wt("s2").join("wip"), "x").unwrap();
+    repo
+}
+
+#[test]
+fn cleanup_reads_in_order_on_a_terminal_and_through_one_pipe_or_file() {
+    let order = [
+        "removed s1 (.loop-worktrees/s1)",
+        "skipped s2: ",
+        "removed 1, skipped 1 (untracked)",
+        "hint: a skipped worktree",
+    ];
+    let repo = one_removable_one_dirty();
+    assert_in_order(&on_pty(&repo, "cleanup", &[]), &order);
+
+    let repo = one_removable_one_dirty();
+    assert_in_order(&shell(&repo, "\"$BIN\" cleanup 2>&1", &[]), &order);
+
+    let repo = one_removable_one_dirty();
+    let log = repo.home.join("log");
+    let log_arg = log.display().to_string();
+    shell(
+        &repo,
+        "\"$BIN\" cleanup >\"$LOG\" 2>&1",
+        &[("LOG", log_arg.as_str())],
+    );
+    assert_in_order(&fs::read_to_string(&log).unwrap(), &order);
+
+    // Apart, each stream is whole: the details on stdout, the notes on
+    // stderr.
+    let repo = one_removable_one_dirty();
+    let run = repo.run(["cleanup"]);
+    run.ok();
+    assert_in_order(&run.stdout, &order[..2]);
+    assert_in_order(&run.stderr, &order[2..]);
+}
+
+#[test]
+fn remove_salvage_reads_in_order_on_a_terminal() {
+    let repo = TestRepo::new();
+    repo.create("s1");
+    repo.run(["mark", "s1", "rejected"]).ok();
+    make_dirty(&repo, "s1");
+    let text = on_pty(&repo, "remove s1 --salvage", &[]);
+    assert_in_order(
+        &text,
+        &[
+            "removed s1 (.loop-worktrees/s1)",
+            "salvaged to refs/loop/salvage/s1",
+            "removed 1, skipped 0",
+        ],
+    );
+}
