@@ -44,8 +44,9 @@ pub struct Out<'a> {
     pub stderr: &'a mut dyn Write,
     pub json: bool,
     pub quiet: bool,
-    /// Colour on stdout (a terminal, and `NO_COLOR` unset).
-    pub color: bool,
+    /// Colour on stdout, decided on first use ([`style::Color::on`]; the
+    /// rules are in [`style`]'s "Colour").
+    pub color: style::Color<'a>,
     /// stderr is a terminal: progress lines may be drawn there.
     pub stderr_is_terminal: bool,
 }

@@ -110,3 +110,95 @@ fn remove_salvage_reads_in_order_on_a_terminal() {
         ],
     );
 }
+
+/// `git <args> | cat` through git itself (so `git -c` reaches git-loop as
+/// git passes it, in `GIT_CONFIG_PARAMETERS`), git-loop first on `PATH`.
+fn through_git(repo: &TestRepo, args: &str, envs: &[(&str, &str)]) -> String {
+    let dir = std::path::Path::new(BIN)
+        .parent()
+        .unwrap()
+        .display()
+        .to_string();
+    let path = format!("{dir}:{}", std::env::var("PATH").unwrap_or_default());
+    let mut all = vec![("PATH", path.as_str())];
+    all.extend_from_slice(envs);
+    shell(repo, &format!("git {args} | cat"), &all)
+}
+
+const BOLD_ID: &str = "\x1b[1mID\x1b[0m";
+
+#[test]
+fn colour_follows_color_loop_then_color_ui_then_the_environment() {
+    let repo = TestRepo::new();
+    repo.create("a");
+    // color.ui=always colours a pipe; never and false do not, on a terminal
+    // either.
+    for args in [
+        "-c color.ui=always loop list",
+        "-c color.ui=ALWAYS loop list",
+    ] {
+        let text = through_git(&repo, args, &[]);
+        assert!(text.contains(BOLD_ID), "{args}: {text:?}");
+        assert!(text.contains("\x1b[32mactive\x1b[0m"), "{args}: {text:?}");
+    }
+    assert!(!through_git(&repo, "loop list", &[]).contains('\x1b'));
+    for value in ["never", "false"] {
+        let text = on_pty(
+            &repo,
+            "list",
+            &[("GIT_CONFIG_PARAMETERS", &format!("'color.ui'='{value}'"))],
+        );
+        assert!(
+            text.contains("active") && !text.contains('\x1b'),
+            "{value}: {text:?}"
+        );
+    }
+    assert!(on_pty(&repo, "list", &[]).contains(BOLD_ID));
+
+    // The setting beats the environment: color.loop=never over
+    // CLICOLOR_FORCE, color.ui=always over NO_COLOR.
+    let forced = [("CLICOLOR_FORCE", "1")];
+    assert!(through_git(&repo, "loop list", &forced).contains(BOLD_ID));
+    let text = through_git(&repo, "-c color.loop=never loop list", &forced);
+    assert!(!text.contains('\x1b'), "{text:?}");
+    let text = through_git(&repo, "-c color.ui=always loop list", &[("NO_COLOR", "1")]);
+    assert!(text.contains(BOLD_ID), "{text:?}");
+    // auto and true leave it to the environment.
+    for value in ["auto", "true"] {
+        let args = format!("-c color.ui={value} loop list");
+        assert!(
+            through_git(&repo, &args, &forced).contains(BOLD_ID),
+            "{value}"
+        );
+        assert!(!through_git(&repo, &args, &[]).contains('\x1b'), "{value}");
+    }
+
+    // color.loop before color.ui, from the repository's own config as
+    // well as from the command line.
+    repo.git(["config", "color.ui", "always"]);
+    assert!(through_git(&repo, "loop list", &[]).contains(BOLD_ID));
+    repo.git(["config", "color.loop", "never"]);
+    assert!(!through_git(&repo, "loop list", &[]).contains('\x1b'));
+    let text = through_git(&repo, "-c color.loop=always loop list", &[]);
+    assert!(text.contains(BOLD_ID), "{text:?}");
+    // --json is never coloured.
+    let json = through_git(&repo, "-c color.loop=always loop --json list", &[]);
+    assert!(!json.contains('\x1b'), "{json:?}");
+    repo.git(["config", "--unset", "color.loop"]);
+    repo.git(["config", "--unset", "color.ui"]);
+
+    // A value git would refuse: a warning naming it, and the terminal decides.
+    let run = TestRepo::output(
+        repo.command()
+            .arg("list")
+            .env("GIT_CONFIG_PARAMETERS", "'color.ui'='sometimes'"),
+    );
+    run.ok();
+    assert!(!run.stdout.contains('\x1b'));
+    assert!(
+        run.stderr
+            .contains("warning: color.ui: \"sometimes\" is not never, auto, always or a boolean"),
+        "{}",
+        run.stderr
+    );
+}
