@@ -202,3 +202,27 @@ fn colour_follows_color_loop_then_color_ui_then_the_environment() {
         run.stderr
     );
 }
+
+#[test]
+fn quiet_silences_pool_fill_and_drain() {
+    let repo = TestRepo::new();
+    let run = repo.run(["-q", "pool", "fill", "1"]);
+    run.ok();
+    assert_eq!(run.stderr, "", "fill -q");
+    assert!(
+        run.stdout.starts_with("pool: 1 member (1 ready)"),
+        "{}",
+        run.stdout
+    );
+    let run = repo.run(["pool", "fill", "2"]);
+    run.ok();
+    assert!(
+        run.stderr.contains("prepared .loop-worktrees/.pool/"),
+        "{}",
+        run.stderr
+    );
+    let run = repo.run(["pool", "drain", "--quiet"]);
+    run.ok();
+    assert_eq!(run.stderr, "", "drain -q");
+    assert!(run.stdout.starts_with("pool: 0 members"), "{}", run.stdout);
+}
