@@ -226,3 +226,22 @@ fn quiet_silences_pool_fill_and_drain() {
     assert_eq!(run.stderr, "", "drain -q");
     assert!(run.stdout.starts_with("pool: 0 members"), "{}", run.stdout);
 }
+
+#[test]
+fn pool_fill_counts_its_checkouts_on_a_terminal_only() {
+    let repo = TestRepo::new();
+    let text = on_pty(&repo, "pool fill 2", &[]);
+    assert!(
+        text.contains("\r\x1b[Kchecking out pool members: 2/2 done\r\x1b[K"),
+        "drawn, then erased: {text:?}"
+    );
+    assert!(text.contains("prepared .loop-worktrees/.pool/"), "{text:?}");
+    repo.run(["pool", "drain"]).ok();
+    let quiet = on_pty(&repo, "-q pool fill 2", &[]);
+    assert!(!quiet.contains("checking out"), "{quiet:?}");
+    repo.run(["pool", "drain"]).ok();
+    let run = repo.run(["pool", "fill", "2"]);
+    run.ok();
+    assert!(!run.stderr.contains("checking out"), "{}", run.stderr);
+    assert!(!run.stderr.contains('\x1b'), "{}", run.stderr);
+}
