@@ -245,3 +245,65 @@ fn pool_fill_counts_its_checkouts_on_a_terminal_only() {
     assert!(!run.stderr.contains("checking out"), "{}", run.stderr);
     assert!(!run.stderr.contains('\x1b'), "{}", run.stderr);
 }
+
+/// A repository whose checkout git reports progress for (300 files;
+/// `GIT_PROGRESS_DELAY=0` makes git draw it at once instead of after 2 s).
+fn repo_with_files() -> TestRepo {
+    let repo = TestRepo::new();
+    fs::create_dir(repo.root.join("d")).unwrap();
+    for i in 0..300 {
+        fs::write(repo.root.join(format!("d/f{i}")), format!("{i}\n")).unwrap();
+    }
+    repo.git(["add", "d"]);
+    repo.git(["commit", "-q", "-m", "files"]);
+    repo
+}
+
+const NOW: [(&str, &str); 1] = [("GIT_PROGRESS_DELAY", "0")];
+
+#[test]
+fn create_passes_gits_checkout_progress_to_a_terminal_only() {
+    let repo = repo_with_files();
+    let text = on_pty(&repo, "create a --pattern p", &NOW);
+    assert_in_order(
+        &text,
+        &[
+            "Updating files:   0% (1/301)\r",
+            "Updating files: 100% (301/301), done.\n",
+            "created .loop-worktrees/a on branch loop/a",
+        ],
+    );
+    assert!(
+        !text.contains("Preparing worktree"),
+        "only the progress: {text:?}"
+    );
+    let quiet = on_pty(&repo, "-q create b --pattern p", &NOW);
+    assert!(!quiet.contains("Updating files"), "{quiet:?}");
+    let mut cmd = repo.command();
+    cmd.args(["create", "c", "--pattern", "p"]).envs(NOW);
+    let run = TestRepo::output(&mut cmd);
+    run.ok();
+    assert!(!run.stderr.contains("Updating files"), "{}", run.stderr);
+
+    // What git said is still read whole, without the progress: a failing
+    // post-checkout hook is a warning quoting it.
+    let hook = repo.root.join(".git/hooks/post-checkout");
+    fs::write(&hook, "#!/bin/sh\necho hook-said-no >&2\nexit 1\n").unwrap();
+    crate::common::make_executable(&hook);
+    for text in [
+        on_pty(&repo, "create d --pattern p", &NOW),
+        TestRepo::output(
+            repo.command()
+                .args(["create", "e", "--pattern", "p"])
+                .envs(NOW),
+        )
+        .stderr,
+    ] {
+        let warning = text
+            .lines()
+            .find(|l| l.starts_with("warning: the post-checkout hook failed"))
+            .unwrap_or_else(|| panic!("{text:?}"));
+        assert!(warning.contains("hook-said-no"), "{warning}");
+        assert!(!warning.contains("Updating files"), "{warning}");
+    }
+}
