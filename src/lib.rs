@@ -119,8 +119,8 @@ pub fn run(
             return 2;
         }
     };
-    // git's checkout progress reaches a terminal (see `git::cmd`).
-    git::cmd::pass_progress_through(terminal.stderr && !cli.quiet);
+    // git's checkout progress reaches a terminal (see `git::progress`).
+    git::progress::pass_through(terminal.stderr && !cli.quiet);
     let repo = cli.repo.clone();
     let color = style::ColorChoice::new(terminal.stdout, move || color_setting(repo.as_deref()));
     let mut out = Out {

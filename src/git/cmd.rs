@@ -14,19 +14,13 @@
 //! - puts `--` before paths, so nothing a user typed is read as an option;
 //! - never passes `--force`.
 //!
-//! git's stderr is captured: its refusals are parsed and recorded. The one
-//! long step a person waits for, the checkout of `git worktree add`, also
-//! writes git's progress there (`Updating files:  55% (…)\r`, after two
-//! seconds; git shows it on a pipe too). When stderr is a terminal and
-//! `--quiet` is not given ([`pass_progress_through`]), those progress
-//! segments are copied to git-loop's stderr as they arrive (escaped), and
-//! the whole stderr is still captured for the refusal. Letting git write to
-//! the terminal itself would lose the refusal text, hence the copy.
+//! git's stderr is captured (its refusals are parsed and recorded); the
+//! checkout of a one-step `git worktree add` also copies git's progress to a
+//! terminal as it comes ([`super::progress`]).
 
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::error::CommandError;
 use crate::error::{Error, Result};
@@ -39,14 +33,6 @@ pub fn without_repo_env(cmd: &mut Command) -> &mut Command {
         .env_remove("GIT_WORK_TREE")
         .env_remove("GIT_INDEX_FILE")
         .env_remove("GIT_COMMON_DIR")
-}
-
-static PROGRESS: AtomicBool = AtomicBool::new(false);
-
-/// Copy git's checkout progress to stderr (see the module doc): set by
-/// [`crate::run`] when stderr is a terminal and `--quiet` is not given.
-pub fn pass_progress_through(on: bool) {
-    PROGRESS.store(on, Ordering::Relaxed);
 }
 
 #[derive(Debug, Clone)]
@@ -117,46 +103,34 @@ impl Git {
                     .map(|a| a.to_string_lossy().into_owned())
                     .collect(),
                 status: status.code(),
-                stderr: String::from_utf8_lossy(&without_progress(stderr)).into_owned(),
+                stderr: String::from_utf8_lossy(&super::progress::without_progress(stderr))
+                    .into_owned(),
             })
         }
     }
 
     /// [`Git::run`], copying git's progress to stderr as it comes when
-    /// [`pass_progress_through`] says so; stderr is captured whole either
-    /// way.
+    /// [`super::progress::pass_through`] says so; stderr is captured whole
+    /// either way.
     fn run_showing_progress(
         &self,
         args: &[&OsStr],
     ) -> Result<std::result::Result<(), CommandError>> {
-        if !PROGRESS.load(Ordering::Relaxed) {
+        if !super::progress::passing_through() {
             return self.run(args);
         }
-        use std::io::Read;
         let mut child = Self::command(&self.root, args)
             .stdout(Stdio::null())
             .stderr(Stdio::piped())
             .spawn()
             .map_err(|e| Error::io("could not run", "git", e))?;
-        let mut pipe = child.stderr.take().expect("stderr is piped");
-        let mut progress = Progress::new();
-        let mut captured = Vec::new();
-        let mut buf = [0u8; 8192];
-        loop {
-            match pipe.read(&mut buf) {
-                Ok(0) => break,
-                Ok(n) => {
-                    captured.extend_from_slice(&buf[..n]);
-                    progress.feed(&buf[..n]);
-                }
-                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-                Err(e) => return Err(Error::io("could not read", "git's stderr", e)),
-            }
-        }
+        let pipe = child.stderr.take().expect("stderr is piped");
+        let captured = super::progress::copy_progress(pipe)
+            .map_err(|e| Error::io("could not read", "git's stderr", e));
         let status = child
             .wait()
             .map_err(|e| Error::io("could not run", "git", e))?;
-        Ok(Self::outcome(args, status, &captured))
+        Ok(Self::outcome(args, status, &captured?))
     }
 
     /// `git worktree add [--no-checkout] --no-track -b <branch> -- <rel_path> <commit>`
@@ -400,66 +374,6 @@ impl Git {
     }
 }
 
-/// The progress segments of git's stderr, copied to ours: a segment ending
-/// in `\r` (git redrawing its line), and the line that ends a run of them
-/// (`…, done.`). Everything else git says is left to the caller.
-struct Progress {
-    segment: Vec<u8>,
-    drawing: bool,
-    /// A duplicate of stderr's descriptor: written without taking the lock
-    /// on `std::io::stderr()`, which the caller's `Out` may hold.
-    stderr: Option<std::fs::File>,
-}
-
-impl Progress {
-    fn new() -> Progress {
-        use std::os::fd::AsFd;
-        Progress {
-            segment: Vec::new(),
-            drawing: false,
-            stderr: std::io::stderr()
-                .as_fd()
-                .try_clone_to_owned()
-                .ok()
-                .map(std::fs::File::from),
-        }
-    }
-
-    fn feed(&mut self, bytes: &[u8]) {
-        use std::io::Write;
-        for &b in bytes {
-            if b != b'\r' && b != b'\n' {
-                self.segment.push(b);
-                continue;
-            }
-            if b == b'\r' || self.drawing {
-                let text = String::from_utf8_lossy(&self.segment);
-                let line = format!("{}{}", crate::style::escape(&text), b as char);
-                if let Some(stderr) = &mut self.stderr {
-                    let _ = stderr.write_all(line.as_bytes());
-                }
-            }
-            self.drawing = b == b'\r';
-            self.segment.clear();
-        }
-    }
-}
-
-/// git's stderr without its progress segments (those [`Progress`] copies):
-/// a refusal or a hook's failure is recorded without `Updating files: 1%…`.
-fn without_progress(stderr: &[u8]) -> Vec<u8> {
-    let mut kept = Vec::with_capacity(stderr.len());
-    let mut drawing = false;
-    for segment in stderr.split_inclusive(|&b| b == b'\r' || b == b'\n') {
-        let end = segment.last().copied();
-        if end != Some(b'\r') && !drawing {
-            kept.extend_from_slice(segment);
-        }
-        drawing = end == Some(b'\r');
-    }
-    kept
-}
-
 /// What `git worktree add` checks out.
 #[derive(Debug, Clone, Copy)]
 pub enum Start<'a> {
@@ -467,17 +381,4 @@ pub enum Start<'a> {
     NewBranchAt(&'a str),
     /// `<branch>`: a branch that exists (`create --reuse` adopting it).
     ExistingBranch,
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn progress_is_left_out_of_what_git_said() {
-        let said = b"Preparing worktree (new branch 'loop/x')\nUpdating files:  50% (1/2)\rUpdating files: 100% (2/2)\rUpdating files: 100% (2/2), done.\nfatal: hook said no\n";
-        assert_eq!(
-            String::from_utf8(super::without_progress(said)).unwrap(),
-            "Preparing worktree (new branch 'loop/x')\nfatal: hook said no\n"
-        );
-        assert_eq!(super::without_progress(b"fatal: x"), b"fatal: x");
-    }
 }
