@@ -28,7 +28,7 @@
 
 // Public: `cli` (examples/generate builds man pages and completions from
 // it), `manifest`, `runid` and `time` (property tests), and [`run`] with
-// [`Terminal`] (the binary), `schema` (with the `generate` feature only:
+// [`Terminal`] and [`StdStreams`] (the binary), `schema` (with the `generate` feature only:
 // examples/generate writes schema/ with it). Everything else is the crate's own.
 pub mod cli;
 pub(crate) mod commands;
@@ -62,8 +62,8 @@ use std::io::Write;
 use clap::Parser;
 
 use crate::error::Error;
-pub use crate::output::Terminal;
 use crate::output::{Fail, Out};
+pub use crate::output::{StdStreams, Terminal};
 
 fn wants_json(args: &[OsString]) -> bool {
     args.iter()
@@ -119,15 +119,23 @@ pub fn run(
             return 2;
         }
     };
+    // git's checkout progress reaches a terminal (see `git::progress`).
+    git::progress::pass_through(terminal.stderr && !cli.quiet);
+    let repo = cli.repo.clone();
+    let color = style::ColorChoice::new(terminal.stdout, move || color_setting(repo.as_deref()));
     let mut out = Out {
         stdout,
         stderr,
         json: cli.json,
         quiet: cli.quiet,
-        color: !cli.json && style::want_color(terminal.stdout),
+        color: if cli.json {
+            style::Color::OFF
+        } else {
+            color.handle()
+        },
         stderr_is_terminal: terminal.stderr,
     };
-    match commands::dispatch(&cli, &mut out) {
+    let code = match commands::dispatch(&cli, &mut out) {
         Ok(()) => 0,
         Err(Fail::Pipe) => 0,
         Err(Fail::Exit(code)) => code,
@@ -138,7 +146,52 @@ pub fn run(
             }
             e.exit_code()
         }
+    };
+    if let Some(bad) = color.take_warning() {
+        out.note(format_args!("warning: {bad}"));
     }
+    code
+}
+
+/// `color.loop`, else `color.ui`, as git reads them: `git -c` (through
+/// `GIT_CONFIG_PARAMETERS`, its last value) over git's configuration files
+/// seen from the repository at `-C` or the current directory (only the
+/// files outside a repository). `Err`: the key and a value git would refuse.
+/// See [`style`]'s "Colour" for what the values mean.
+fn color_setting(repo: Option<&std::path::Path>) -> Result<Option<style::ColorWhen>, String> {
+    let params = std::env::var("GIT_CONFIG_PARAMETERS")
+        .map(|p| config::git::parse_config_parameters(&p))
+        .unwrap_or_default();
+    let start = repo
+        .map(std::path::Path::to_path_buf)
+        .or_else(|| std::env::current_dir().ok());
+    let found = start.and_then(|dir| git::repo::Repo::discover(&dir).ok());
+    let files = found.as_ref().map(|r| r.config());
+    for key in ["color.loop", "color.ui"] {
+        let from_command_line = params
+            .iter()
+            .rev()
+            .find(|(k, _)| k.eq_ignore_ascii_case(key))
+            .map(|(_, v)| v.clone());
+        let value = from_command_line.or_else(|| {
+            let files = files.as_ref()?;
+            let value = files.string(key)?.to_string();
+            // `[color] ui` without `=`: git's implicit true.
+            Some(match (value.is_empty(), files.boolean(key)) {
+                (true, Some(true)) => "true".to_owned(),
+                _ => value,
+            })
+        });
+        if let Some(value) = value {
+            return style::ColorWhen::parse(&value).map(Some).ok_or_else(|| {
+                // Escaped by the note that prints it.
+                format!(
+                    "{key}: \"{value}\" is not never, auto, always or a boolean; colour is left to the terminal"
+                )
+            });
+        }
+    }
+    Ok(None)
 }
 
 /// clap's message as one line for JSON: everything above its `Usage:`

@@ -5,7 +5,32 @@
 //!
 //! Commands depend on this module, not on the crate root, so the root's
 //! [`crate::run`] can call [`crate::commands`] without a cycle.
+//!
+//! # The order of what a person reads
+//!
+//! Data goes to stdout, notes (progress, summaries, warnings, errors) to
+//! stderr, and a person reading both on one screen must see them in the
+//! order they were written: `cleanup`'s `removed s1 (…)` lines before its
+//! `removed 1, skipped 1` summary. [`StdStreams`] buffers stdout so that
+//! this holds and a piped stdout stays one buffered document:
+//! - stdout is a terminal: line-buffered, as C's stdio (and so git) does
+//!   it: each line is written when it is complete;
+//! - stdout and stderr are the same open file (`2>&1`, `&>log`: the same
+//!   device and inode, a pipe or a file), or stdout is a terminal: stdout's
+//!   buffer is flushed before each write to stderr, so a note lands after
+//!   the data written before it;
+//! - otherwise (stdout a pipe or a file of its own): one 64 KiB buffer,
+//!   written when full and when the command ends — a 10,000-row list is a
+//!   handful of writes, and a JSON document is written whole.
+//!
+//! git flushes stdout after each record unless stdout is a regular file
+//! (`maybe_flush_or_die`), and leaves `2>&1` to stdio's buffering, so its
+//! own `git … >log 2>&1` can read out of order; comparing the two streams'
+//! files instead costs two `fstat`s at start and is right in that case too.
+//! A child that writes to an inherited descriptor (a hook, `git loop run`'s
+//! command) is outside this: its output is ordered by when it runs.
 
+use std::cell::RefCell;
 use std::io::{self, Write};
 
 use serde::Serialize;
@@ -19,8 +44,9 @@ pub struct Out<'a> {
     pub stderr: &'a mut dyn Write,
     pub json: bool,
     pub quiet: bool,
-    /// Colour on stdout (a terminal, and `NO_COLOR` unset).
-    pub color: bool,
+    /// Colour on stdout, decided on first use ([`style::Color::on`]; the
+    /// rules are in [`style`]'s "Colour").
+    pub color: style::Color<'a>,
     /// stderr is a terminal: progress lines may be drawn there.
     pub stderr_is_terminal: bool,
 }
@@ -30,6 +56,121 @@ pub struct Out<'a> {
 pub struct Terminal {
     pub stdout: bool,
     pub stderr: bool,
+}
+
+/// The process's stdout and stderr, buffered as the module doc says; see
+/// [`StdStreams::stdout`] and [`StdStreams::stderr`] for the writers.
+pub struct StdStreams {
+    stdout: RefCell<Box<dyn Write>>,
+    /// Flush stdout before each write to stderr.
+    flush_first: bool,
+    /// What the streams are connected to.
+    pub terminal: Terminal,
+}
+
+impl StdStreams {
+    pub fn new() -> StdStreams {
+        use std::io::IsTerminal;
+        let (stdout, stderr) = (io::stdout(), io::stderr());
+        let terminal = Terminal {
+            stdout: stdout.is_terminal(),
+            stderr: stderr.is_terminal(),
+        };
+        let buffered: Box<dyn Write> = if terminal.stdout {
+            // std's stdout is line-buffered.
+            Box::new(stdout.lock())
+        } else {
+            Box::new(io::BufWriter::with_capacity(64 * 1024, stdout.lock()))
+        };
+        StdStreams {
+            stdout: RefCell::new(buffered),
+            flush_first: terminal.stdout || same_file(&io::stdout(), &io::stderr()),
+            terminal,
+        }
+    }
+
+    /// The writer for stdout. Commands flush it before returning (a broken
+    /// pipe is then seen, and is not an error).
+    pub fn stdout(&self) -> impl Write + '_ {
+        Stdout(&self.stdout)
+    }
+
+    /// The writer for stderr: unbuffered, and flushing stdout first when
+    /// the two could be read together.
+    pub fn stderr(&self) -> impl Write + '_ {
+        Stderr {
+            stderr: io::stderr().lock(),
+            stdout: self.flush_first.then_some(&self.stdout),
+        }
+    }
+
+    /// Write what stdout still holds.
+    pub fn flush(&self) {
+        if let Ok(mut stdout) = self.stdout.try_borrow_mut() {
+            let _ = stdout.flush();
+        }
+    }
+}
+
+impl Default for StdStreams {
+    fn default() -> Self {
+        StdStreams::new()
+    }
+}
+
+/// Whether `a` and `b` are the same open file (device and inode).
+fn same_file(a: &impl std::os::fd::AsFd, b: &impl std::os::fd::AsFd) -> bool {
+    match (rustix::fs::fstat(a), rustix::fs::fstat(b)) {
+        (Ok(a), Ok(b)) => a.st_dev == b.st_dev && a.st_ino == b.st_ino,
+        _ => false,
+    }
+}
+
+struct Stdout<'a>(&'a RefCell<Box<dyn Write>>);
+
+impl Write for Stdout<'_> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.0.borrow_mut().write(buf)
+    }
+    fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
+        self.0.borrow_mut().write_all(buf)
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        self.0.borrow_mut().flush()
+    }
+}
+
+struct Stderr<'a> {
+    stderr: io::StderrLock<'static>,
+    stdout: Option<&'a RefCell<Box<dyn Write>>>,
+}
+
+impl Stderr<'_> {
+    fn flush_stdout(&self) {
+        // A stdout that cannot be written (a closed pipe) is reported by
+        // the command's own flush; a note still goes to stderr.
+        if let Some(mut stdout) = self.stdout.and_then(|s| s.try_borrow_mut().ok()) {
+            let _ = stdout.flush();
+        }
+    }
+}
+
+impl Write for Stderr<'_> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.flush_stdout();
+        self.stderr.write(buf)
+    }
+    fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
+        self.flush_stdout();
+        self.stderr.write_all(buf)
+    }
+    fn write_fmt(&mut self, args: std::fmt::Arguments<'_>) -> io::Result<()> {
+        self.flush_stdout();
+        self.stderr.write_fmt(args)
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        self.stderr.flush()
+    }
 }
 
 impl Out<'_> {

@@ -1,6 +1,5 @@
-//! Human output: colour (only on a terminal, never with `NO_COLOR`), the
-//! escaping of untrusted text, and the short codes that summarize why entries
-//! were skipped.
+//! Human output: colour (see "Colour" below), the escaping of untrusted
+//! text, and the short codes that summarize why entries were skipped.
 //!
 //! Every value git-loop prints for a person may come from somewhere a person
 //! did not type it: a manifest or event log written by hand or by an older
@@ -11,8 +10,31 @@
 //! rendering of a stored or foreign value goes through it. JSON output does
 //! not: serde_json escapes control characters itself, and JSON consumers get
 //! the value as stored.
+//!
+//! # Colour
+//!
+//! As git decides it for its own commands, then the environment's
+//! conventions ([`want_color`]):
+//! 1. `color.loop` (git-loop's `color.<command>`), else `color.ui`, read
+//!    from git's configuration as git reads it (system, global, local,
+//!    worktree, then `git -c`): `never` or a false boolean: no colour;
+//!    `always`: colour, on a pipe too; `auto` or a true boolean: as if
+//!    unset. Case does not matter, as for git.
+//! 2. Unset (or `auto`): never when `NO_COLOR` is set to anything
+//!    non-empty, always when `CLICOLOR_FORCE` is (a pipe too), never for
+//!    `CLICOLOR=0`; otherwise only on a terminal whose `TERM` is not `dumb`.
+//!
+//! So `color.loop=never` wins over `CLICOLOR_FORCE`, and `color.ui=always`
+//! over `NO_COLOR`: a setting in git's configuration or on the command line
+//! (`git -c`) is the user's own choice for this tool, which no-color.org
+//! lets override the variable. `--json` is never coloured.
+//!
+//! Only a command that draws colour asks ([`Color::on`]); the first ask
+//! reads the configuration, so a command without colour (`path`, `create`)
+//! never opens the repository for it.
 
 use std::borrow::Cow;
+use std::cell::{OnceCell, RefCell};
 
 /// Write `path` and a newline, byte for byte (not lossily, not escaped): a
 /// path printed for the shell (`cd "$(git loop path x)"`) must be the path,
@@ -68,11 +90,107 @@ pub fn escape(text: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
-/// Should stdout be coloured? As anstream decides: never when `NO_COLOR` is
-/// set to anything non-empty (no-color.org; it wins over everything), always
-/// when `CLICOLOR_FORCE` is (even when stdout is not a terminal), never when
-/// `CLICOLOR=0`; otherwise only on a terminal, and not for `TERM=dumb`.
-pub fn want_color(stdout_is_terminal: bool) -> bool {
+/// A colour setting (`color.loop`, `color.ui`) as git reads it
+/// (`git_config_colorbool`): `never`, `auto` or `always`, any case, or a
+/// boolean (`true`, `yes`, `on`, a non-zero number: `auto`; `false`, `no`,
+/// `off`, `0`, empty: `never`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ColorWhen {
+    Never,
+    Auto,
+    Always,
+}
+
+impl ColorWhen {
+    /// `None` for a value git would refuse (`bad boolean config value`).
+    pub fn parse(value: &str) -> Option<ColorWhen> {
+        let v = value.trim().to_ascii_lowercase();
+        Some(match v.as_str() {
+            "never" | "false" | "no" | "off" | "" => ColorWhen::Never,
+            "always" => ColorWhen::Always,
+            "auto" | "true" | "yes" | "on" => ColorWhen::Auto,
+            number => match number.parse::<i64>() {
+                Ok(0) => ColorWhen::Never,
+                Ok(_) => ColorWhen::Auto,
+                Err(_) => return None,
+            },
+        })
+    }
+}
+
+/// Whether stdout is coloured, asked by the commands that draw colour
+/// ([`Color::on`]): a handle on a [`ColorChoice`], or off.
+#[derive(Clone, Copy)]
+pub struct Color<'a>(Option<&'a ColorChoice>);
+
+impl Color<'_> {
+    /// No colour (`--json`, a rendering into a note).
+    pub const OFF: Color<'static> = Color(None);
+
+    /// Colour on stdout: the choice made on the first call.
+    pub fn on(self) -> bool {
+        self.0.is_some_and(ColorChoice::on)
+    }
+}
+
+/// The colour decision, made once, on first use: the setting is read then
+/// (reading it may open the repository), and a value git would refuse is
+/// kept as a warning for the caller to print.
+pub struct ColorChoice {
+    on: OnceCell<bool>,
+    setting: Box<dyn Fn() -> Result<Option<ColorWhen>, String>>,
+    stdout_is_terminal: bool,
+    warning: RefCell<Option<String>>,
+}
+
+impl ColorChoice {
+    /// `setting` reads `color.loop`, else `color.ui` (`Err`: the key and its
+    /// bad value, e.g. ``color.ui: "sometimes" is not never, auto, always or
+    /// a boolean``).
+    pub fn new(
+        stdout_is_terminal: bool,
+        setting: impl Fn() -> Result<Option<ColorWhen>, String> + 'static,
+    ) -> ColorChoice {
+        ColorChoice {
+            on: OnceCell::new(),
+            setting: Box::new(setting),
+            stdout_is_terminal,
+            warning: RefCell::new(None),
+        }
+    }
+
+    pub fn handle(&self) -> Color<'_> {
+        Color(Some(self))
+    }
+
+    fn on(&self) -> bool {
+        *self.on.get_or_init(|| {
+            let setting = (self.setting)().unwrap_or_else(|bad| {
+                *self.warning.borrow_mut() = Some(bad);
+                None
+            });
+            want_color(setting, self.stdout_is_terminal)
+        })
+    }
+
+    /// The bad value the setting held, once it has been read.
+    pub fn take_warning(&self) -> Option<String> {
+        self.warning.borrow_mut().take()
+    }
+}
+
+/// Should stdout be coloured? `setting` (`color.loop`, else `color.ui`)
+/// first: `never` and `always` decide; `auto` and unset leave it to the
+/// environment, as anstream decides: never when `NO_COLOR` is set to
+/// anything non-empty, always when `CLICOLOR_FORCE` is (even when stdout is
+/// not a terminal), never when `CLICOLOR=0`; otherwise only on a terminal,
+/// and not for `TERM=dumb`.
+pub fn want_color(setting: Option<ColorWhen>, stdout_is_terminal: bool) -> bool {
+    match setting {
+        Some(ColorWhen::Never) => return false,
+        Some(ColorWhen::Always) => return true,
+        Some(ColorWhen::Auto) | None => {}
+    }
     if anstyle_query::no_color() {
         return false;
     }
@@ -96,8 +214,9 @@ pub fn write_table<const N: usize>(
     w: &mut dyn std::io::Write,
     header: [&str; N],
     rows: &[[Cell<'_>; N]],
-    color: bool,
+    color: Color<'_>,
 ) -> std::io::Result<()> {
+    let color = color.on();
     let mut widths = header.map(|h| h.chars().count());
     for row in rows {
         for (width, (text, _)) in widths.iter_mut().zip(row) {
@@ -182,17 +301,46 @@ mod tests {
             [(Cow::from("abc"), "2"), (Cow::from("yz"), "")],
         ];
         let mut plain = Vec::new();
-        write_table(&mut plain, ["A", "B"], &rows, false).unwrap();
+        write_table(&mut plain, ["A", "B"], &rows, Color::OFF).unwrap();
         assert_eq!(
             String::from_utf8(plain).unwrap(),
             "A    B\né    x\nabc  yz\n"
         );
         let mut coloured = Vec::new();
-        write_table(&mut coloured, ["A", "B"], &rows[..1], true).unwrap();
+        let always = ColorChoice::new(false, || Ok(Some(ColorWhen::Always)));
+        write_table(&mut coloured, ["A", "B"], &rows[..1], always.handle()).unwrap();
         assert_eq!(
             String::from_utf8(coloured).unwrap(),
             "\x1b[1mA\x1b[0m  \x1b[1mB\x1b[0m\né  \x1b[32mx\x1b[0m\n"
         );
+    }
+
+    #[test]
+    fn colour_settings_read_as_git_reads_them() {
+        use ColorWhen::*;
+        for (value, when) in [
+            ("never", Some(Never)),
+            ("NEVER", Some(Never)),
+            ("false", Some(Never)),
+            ("off", Some(Never)),
+            ("0", Some(Never)),
+            ("auto", Some(Auto)),
+            ("true", Some(Auto)),
+            ("Yes", Some(Auto)),
+            ("1", Some(Auto)),
+            ("always", Some(Always)),
+            ("sometimes", None),
+        ] {
+            assert_eq!(ColorWhen::parse(value), when, "{value}");
+        }
+        // never and always decide without looking at the environment.
+        assert!(!want_color(Some(Never), true));
+        assert!(want_color(Some(Always), false));
+        // A bad value is kept as a warning, and leaves it to the rest.
+        let bad = ColorChoice::new(false, || Err("color.ui: bad".into()));
+        assert!(!bad.handle().on());
+        assert_eq!(bad.take_warning().as_deref(), Some("color.ui: bad"));
+        assert!(!Color::OFF.on());
     }
 
     #[test]

@@ -119,7 +119,8 @@ branch, and whether its worktree is present. --long adds what a removal would ha
 (dirty, untracked, an operation in progress, unreachable commits, nested repositories,
 in-use), commits ahead of and behind its base, and whether its work is merged (ancestor,
 squash, rebase; rebase? when only the patch ids agree; empty). --salvaged lists the
-salvaged runs instead. Read-only: no lock is taken."#;
+salvaged runs instead. Read-only: no lock is taken. Coloured as git colours: color.loop, else
+color.ui (never, auto, always), then NO_COLOR / CLICOLOR_FORCE, then a terminal."#;
 pub const LIST_EXAMPLES: &str = r#"Example:
   git loop list --status active --long"#;
 

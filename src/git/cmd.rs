@@ -13,6 +13,10 @@
 //!   `GIT_TERMINAL_PROMPT=0`;
 //! - puts `--` before paths, so nothing a user typed is read as an option;
 //! - never passes `--force`.
+//!
+//! git's stderr is captured (its refusals are parsed and recorded); the
+//! checkout of a one-step `git worktree add` also copies git's progress to a
+//! terminal as it comes ([`super::progress`]).
 
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
@@ -67,27 +71,66 @@ impl Git {
         self.run_in(&self.root, args)
     }
 
-    fn run_in(&self, dir: &Path, args: &[&OsStr]) -> Result<std::result::Result<(), CommandError>> {
-        let output = without_repo_env(Command::new("git").arg("-C").arg(dir).args(args))
+    fn command(dir: &Path, args: &[&OsStr]) -> Command {
+        let mut cmd = Command::new("git");
+        without_repo_env(cmd.arg("-C").arg(dir).args(args))
             .env("LC_ALL", "C")
             .env("GIT_TERMINAL_PROMPT", "0")
-            .stdin(Stdio::null())
+            .stdin(Stdio::null());
+        cmd
+    }
+
+    fn run_in(&self, dir: &Path, args: &[&OsStr]) -> Result<std::result::Result<(), CommandError>> {
+        let output = Self::command(dir, args)
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .output()
             .map_err(|e| Error::io("could not run", "git", e))?;
-        if output.status.success() {
-            Ok(Ok(()))
+        Ok(Self::outcome(args, output.status, &output.stderr))
+    }
+
+    fn outcome(
+        args: &[&OsStr],
+        status: std::process::ExitStatus,
+        stderr: &[u8],
+    ) -> std::result::Result<(), CommandError> {
+        if status.success() {
+            Ok(())
         } else {
-            Ok(Err(CommandError {
+            Err(CommandError {
                 args: args
                     .iter()
                     .map(|a| a.to_string_lossy().into_owned())
                     .collect(),
-                status: output.status.code(),
-                stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
-            }))
+                status: status.code(),
+                stderr: String::from_utf8_lossy(&super::progress::without_progress(stderr))
+                    .into_owned(),
+            })
         }
+    }
+
+    /// [`Git::run`], copying git's progress to stderr as it comes when
+    /// [`super::progress::pass_through`] says so; stderr is captured whole
+    /// either way.
+    fn run_showing_progress(
+        &self,
+        args: &[&OsStr],
+    ) -> Result<std::result::Result<(), CommandError>> {
+        if !super::progress::passing_through() {
+            return self.run(args);
+        }
+        let mut child = Self::command(&self.root, args)
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .map_err(|e| Error::io("could not run", "git", e))?;
+        let pipe = child.stderr.take().expect("stderr is piped");
+        let captured = super::progress::copy_progress(pipe)
+            .map_err(|e| Error::io("could not read", "git's stderr", e));
+        let status = child
+            .wait()
+            .map_err(|e| Error::io("could not run", "git", e))?;
+        Ok(Self::outcome(args, status, &captured?))
     }
 
     /// `git worktree add [--no-checkout] --no-track -b <branch> -- <rel_path> <commit>`
@@ -134,7 +177,11 @@ impl Git {
                 args.extend::<[&OsStr; 3]>(["--".as_ref(), rel_path.as_ref(), branch.as_ref()])
             }
         }
-        self.run(&args)
+        if checkout {
+            self.run_showing_progress(&args)
+        } else {
+            self.run(&args)
+        }
     }
 
     /// The checkout step of `git worktree add`, exactly as git runs it

@@ -3,6 +3,7 @@
 //! `git worktree remove` and `git hook run`) but [`plumbing`], which runs
 //! salvage and restore's plumbing; [`error`] is what a failed call of
 //! either said; [`refusal`] reads git's refusal texts,
+//! [`progress`] copies git's checkout progress to a terminal,
 //! [`merge`] merges trees in memory, [`merged`] tells whether a run's work
 //! is in its base.
 
@@ -12,6 +13,7 @@ pub mod merge;
 pub mod merged;
 pub mod patch_id;
 pub mod plumbing;
+pub mod progress;
 pub mod refusal;
 pub mod repo;
 

@@ -71,6 +71,7 @@ mod mcp; // git loop mcp: JSON-RPC over stdio, the Python SDK client
 
 // Shell.
 mod shell; // completion through git's own (bash, zsh, fish), man pages, generated files
+mod terminal; // a terminal reads in order (pty, 2>&1), colour as git decides it, --quiet
 
 // Formats, properties and the code's shape.
 mod docs_sync; // README, docs/, man pages and --help checked against the code

@@ -213,7 +213,7 @@ fn make_run(
             stderr: &mut *out.stderr,
             json: false,
             quiet: out.quiet,
-            color: false,
+            color: crate::style::Color::OFF,
             stderr_is_terminal: out.stderr_is_terminal,
         };
         match create::run(ctx, &args, &mut notes) {
@@ -324,7 +324,7 @@ fn remove_run(cli: &Cli, input: &Input, out: &mut Out<'_>) -> std::result::Resul
         stderr: &mut sink,
         json: false,
         quiet: out.quiet,
-        color: false,
+        color: crate::style::Color::OFF,
         stderr_is_terminal: false,
     };
     report.human(&mut notes)?;

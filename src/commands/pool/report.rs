@@ -75,14 +75,15 @@ impl From<Drained> for PoolReport {
 impl Report for PoolReport {
     fn human(&self, out: &mut Out<'_>) -> std::io::Result<()> {
         let esc = |s: &str| crate::style::escape(s).into_owned();
+        // Notes: `--quiet` silences them (they are escaped there).
         for d in self.discarded.iter().chain(&self.skipped).flatten() {
-            writeln!(out.stderr, "{}", esc(&d.line()))?;
+            out.note(format_args!("{}", d.line()));
         }
         for m in self.removed.iter().flatten() {
-            writeln!(out.stderr, "removed {}", esc(&m.path))?;
+            out.note(format_args!("removed {}", m.path));
         }
         for m in self.added.iter().flatten() {
-            writeln!(out.stderr, "prepared {}", esc(&m.path))?;
+            out.note(format_args!("prepared {}", m.path));
         }
         let ready = self.members.iter().filter(|m| m.state == "ready").count();
         writeln!(

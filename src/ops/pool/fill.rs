@@ -48,7 +48,7 @@ pub fn fill(ctx: &Ctx, n: Option<usize>, out: &mut Out<'_>) -> Result<Filled> {
     let git = Git::new(ctx.repo.root());
     let unfit = find_unfit(ctx, &git)?;
     let (discarded, added) = discard_and_add(ctx, &git, &unfit, base, target, out)?;
-    let failed = check_out_all(ctx, &git, &added);
+    let failed = check_out_all(ctx, &git, &added, out);
     let prepared = move_into_pool(ctx, &git, &added, &failed, out)?;
     // Released before the survey, which claims each member in turn.
     drop(added);
@@ -163,10 +163,21 @@ fn discard_and_add(
 }
 
 /// The checkouts of the staged members, in parallel, each under its
-/// member's claim: why each one failed, if it did.
-fn check_out_all(ctx: &Ctx, git: &Git, added: &[Staged]) -> Vec<Option<String>> {
+/// member's claim: why each one failed, if it did. Each one is seconds in
+/// a large tree: a progress line counts them on a terminal's stderr
+/// ([`Out::progress`]: nothing when piped or with `--quiet`), erased at the
+/// end.
+fn check_out_all(ctx: &Ctx, git: &Git, added: &[Staged], out: &mut Out<'_>) -> Vec<Option<String>> {
     let mut failed: Vec<Option<String>> = vec![None; added.len()];
+    if added.is_empty() {
+        return failed;
+    }
     let staging = ctx.loop_dir().join(POOL_DIR).join(STAGING_DIR);
+    let total = added.len();
+    let mut done = 0;
+    out.progress(Some(format_args!(
+        "checking out pool members: {done}/{total} done"
+    )));
     crate::fanout::for_each(
         added,
         |(name, _)| match git.checkout_new_worktree(&staging.join(name)) {
@@ -174,8 +185,15 @@ fn check_out_all(ctx: &Ctx, git: &Git, added: &[Staged]) -> Vec<Option<String>> 
             Ok(Err(f)) => Some(f.reason()),
             Err(e) => Some(e.to_string()),
         },
-        |i, r| failed[i] = r,
+        |i, r| {
+            failed[i] = r;
+            done += 1;
+            out.progress(Some(format_args!(
+                "checking out pool members: {done}/{total} done"
+            )));
+        },
     );
+    out.progress(None);
     failed
 }
 

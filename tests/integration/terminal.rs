@@ -1,0 +1,309 @@
+//! What a person at a terminal reads: stdout and stderr in the order they
+//! were written (on a pseudo-terminal, through `2>&1`, into one file),
+//! colour as git decides it (`color.loop`, `color.ui`, then `NO_COLOR` /
+//! `CLICOLOR_FORCE`), and `--quiet` everywhere.
+
+use std::fs;
+use std::process::Command;
+
+use crate::common::{BIN, TestRepo, make_dirty};
+
+/// Run `sh -c <script>` in the repository, hermetic, with `$BIN` set to
+/// git-loop; its combined output. `script -qec` gives it a pseudo-terminal.
+fn shell(repo: &TestRepo, script: &str, envs: &[(&str, &str)]) -> String {
+    let mut cmd = Command::new("sh");
+    crate::common::hermetic(&mut cmd, &repo.home);
+    cmd.current_dir(&repo.root)
+        .env("TERM", "xterm")
+        .env("BIN", BIN)
+        .args(["-c", script]);
+    for (k, v) in envs {
+        cmd.env(k, v);
+    }
+    let out = cmd.output().unwrap();
+    assert!(
+        out.status.success(),
+        "{script}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap().replace("\r\n", "\n")
+}
+
+/// `git loop <args>` with stdout and stderr on one pseudo-terminal.
+fn on_pty(repo: &TestRepo, args: &str, envs: &[(&str, &str)]) -> String {
+    shell(
+        repo,
+        &format!("script -qec '\"$BIN\" {args}' /dev/null"),
+        envs,
+    )
+}
+
+/// The position of each of `lines` in `text`, which must hold them in
+/// this order.
+fn assert_in_order(text: &str, lines: &[&str]) {
+    let mut at = 0;
+    for line in lines {
+        match text[at..].find(line) {
+            Some(i) => at += i + line.len(),
+            None => panic!("{line:?} missing, or out of order, in:\n{text}"),
+        }
+    }
+}
+
+/// Two rejected runs, the second holding untracked work.
+fn one_removable_one_dirty() -> TestRepo {
+    let repo = TestRepo::new();
+    for id in ["s1", "s2"] {
+        repo.create(id);
+        repo.run(["mark", id, "rejected"]).ok();
+    }
+    fs::write(repo.wt("s2").join("wip"), "x").unwrap();
+    repo
+}
+
+#[test]
+fn cleanup_reads_in_order_on_a_terminal_and_through_one_pipe_or_file() {
+    let order = [
+        "removed s1 (.loop-worktrees/s1)",
+        "skipped s2: ",
+        "removed 1, skipped 1 (untracked)",
+        "hint: a skipped worktree",
+    ];
+    let repo = one_removable_one_dirty();
+    assert_in_order(&on_pty(&repo, "cleanup", &[]), &order);
+
+    let repo = one_removable_one_dirty();
+    assert_in_order(&shell(&repo, "\"$BIN\" cleanup 2>&1", &[]), &order);
+
+    let repo = one_removable_one_dirty();
+    let log = repo.home.join("log");
+    let log_arg = log.display().to_string();
+    shell(
+        &repo,
+        "\"$BIN\" cleanup >\"$LOG\" 2>&1",
+        &[("LOG", log_arg.as_str())],
+    );
+    assert_in_order(&fs::read_to_string(&log).unwrap(), &order);
+
+    // Apart, each stream is whole: the details on stdout, the notes on
+    // stderr.
+    let repo = one_removable_one_dirty();
+    let run = repo.run(["cleanup"]);
+    run.ok();
+    assert_in_order(&run.stdout, &order[..2]);
+    assert_in_order(&run.stderr, &order[2..]);
+}
+
+#[test]
+fn remove_salvage_reads_in_order_on_a_terminal() {
+    let repo = TestRepo::new();
+    repo.create("s1");
+    repo.run(["mark", "s1", "rejected"]).ok();
+    make_dirty(&repo, "s1");
+    let text = on_pty(&repo, "remove s1 --salvage", &[]);
+    assert_in_order(
+        &text,
+        &[
+            "removed s1 (.loop-worktrees/s1)",
+            "salvaged to refs/loop/salvage/s1",
+            "removed 1, skipped 0",
+        ],
+    );
+}
+
+/// `git <args> | cat` through git itself (so `git -c` reaches git-loop as
+/// git passes it, in `GIT_CONFIG_PARAMETERS`), git-loop first on `PATH`.
+fn through_git(repo: &TestRepo, args: &str, envs: &[(&str, &str)]) -> String {
+    let dir = std::path::Path::new(BIN)
+        .parent()
+        .unwrap()
+        .display()
+        .to_string();
+    let path = format!("{dir}:{}", std::env::var("PATH").unwrap_or_default());
+    let mut all = vec![("PATH", path.as_str())];
+    all.extend_from_slice(envs);
+    shell(repo, &format!("git {args} | cat"), &all)
+}
+
+const BOLD_ID: &str = "\x1b[1mID\x1b[0m";
+
+#[test]
+fn colour_follows_color_loop_then_color_ui_then_the_environment() {
+    let repo = TestRepo::new();
+    repo.create("a");
+    // color.ui=always colours a pipe; never and false do not, on a terminal
+    // either.
+    for args in [
+        "-c color.ui=always loop list",
+        "-c color.ui=ALWAYS loop list",
+    ] {
+        let text = through_git(&repo, args, &[]);
+        assert!(text.contains(BOLD_ID), "{args}: {text:?}");
+        assert!(text.contains("\x1b[32mactive\x1b[0m"), "{args}: {text:?}");
+    }
+    assert!(!through_git(&repo, "loop list", &[]).contains('\x1b'));
+    for value in ["never", "false"] {
+        let text = on_pty(
+            &repo,
+            "list",
+            &[("GIT_CONFIG_PARAMETERS", &format!("'color.ui'='{value}'"))],
+        );
+        assert!(
+            text.contains("active") && !text.contains('\x1b'),
+            "{value}: {text:?}"
+        );
+    }
+    assert!(on_pty(&repo, "list", &[]).contains(BOLD_ID));
+
+    // The setting beats the environment: color.loop=never over
+    // CLICOLOR_FORCE, color.ui=always over NO_COLOR.
+    let forced = [("CLICOLOR_FORCE", "1")];
+    assert!(through_git(&repo, "loop list", &forced).contains(BOLD_ID));
+    let text = through_git(&repo, "-c color.loop=never loop list", &forced);
+    assert!(!text.contains('\x1b'), "{text:?}");
+    let text = through_git(&repo, "-c color.ui=always loop list", &[("NO_COLOR", "1")]);
+    assert!(text.contains(BOLD_ID), "{text:?}");
+    // auto and true leave it to the environment.
+    for value in ["auto", "true"] {
+        let args = format!("-c color.ui={value} loop list");
+        assert!(
+            through_git(&repo, &args, &forced).contains(BOLD_ID),
+            "{value}"
+        );
+        assert!(!through_git(&repo, &args, &[]).contains('\x1b'), "{value}");
+    }
+
+    // color.loop before color.ui, from the repository's own config as
+    // well as from the command line.
+    repo.git(["config", "color.ui", "always"]);
+    assert!(through_git(&repo, "loop list", &[]).contains(BOLD_ID));
+    repo.git(["config", "color.loop", "never"]);
+    assert!(!through_git(&repo, "loop list", &[]).contains('\x1b'));
+    let text = through_git(&repo, "-c color.loop=always loop list", &[]);
+    assert!(text.contains(BOLD_ID), "{text:?}");
+    // --json is never coloured.
+    let json = through_git(&repo, "-c color.loop=always loop --json list", &[]);
+    assert!(!json.contains('\x1b'), "{json:?}");
+    repo.git(["config", "--unset", "color.loop"]);
+    repo.git(["config", "--unset", "color.ui"]);
+
+    // A value git would refuse: a warning naming it, and the terminal decides.
+    let run = TestRepo::output(
+        repo.command()
+            .arg("list")
+            .env("GIT_CONFIG_PARAMETERS", "'color.ui'='sometimes'"),
+    );
+    run.ok();
+    assert!(!run.stdout.contains('\x1b'));
+    assert!(
+        run.stderr
+            .contains("warning: color.ui: \"sometimes\" is not never, auto, always or a boolean"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn quiet_silences_pool_fill_and_drain() {
+    let repo = TestRepo::new();
+    let run = repo.run(["-q", "pool", "fill", "1"]);
+    run.ok();
+    assert_eq!(run.stderr, "", "fill -q");
+    assert!(
+        run.stdout.starts_with("pool: 1 member (1 ready)"),
+        "{}",
+        run.stdout
+    );
+    let run = repo.run(["pool", "fill", "2"]);
+    run.ok();
+    assert!(
+        run.stderr.contains("prepared .loop-worktrees/.pool/"),
+        "{}",
+        run.stderr
+    );
+    let run = repo.run(["pool", "drain", "--quiet"]);
+    run.ok();
+    assert_eq!(run.stderr, "", "drain -q");
+    assert!(run.stdout.starts_with("pool: 0 members"), "{}", run.stdout);
+}
+
+#[test]
+fn pool_fill_counts_its_checkouts_on_a_terminal_only() {
+    let repo = TestRepo::new();
+    let text = on_pty(&repo, "pool fill 2", &[]);
+    assert!(
+        text.contains("\r\x1b[Kchecking out pool members: 2/2 done\r\x1b[K"),
+        "drawn, then erased: {text:?}"
+    );
+    assert!(text.contains("prepared .loop-worktrees/.pool/"), "{text:?}");
+    repo.run(["pool", "drain"]).ok();
+    let quiet = on_pty(&repo, "-q pool fill 2", &[]);
+    assert!(!quiet.contains("checking out"), "{quiet:?}");
+    repo.run(["pool", "drain"]).ok();
+    let run = repo.run(["pool", "fill", "2"]);
+    run.ok();
+    assert!(!run.stderr.contains("checking out"), "{}", run.stderr);
+    assert!(!run.stderr.contains('\x1b'), "{}", run.stderr);
+}
+
+/// A repository whose checkout git reports progress for (300 files;
+/// `GIT_PROGRESS_DELAY=0` makes git draw it at once instead of after 2 s).
+fn repo_with_files() -> TestRepo {
+    let repo = TestRepo::new();
+    fs::create_dir(repo.root.join("d")).unwrap();
+    for i in 0..300 {
+        fs::write(repo.root.join(format!("d/f{i}")), format!("{i}\n")).unwrap();
+    }
+    repo.git(["add", "d"]);
+    repo.git(["commit", "-q", "-m", "files"]);
+    repo
+}
+
+const NOW: [(&str, &str); 1] = [("GIT_PROGRESS_DELAY", "0")];
+
+#[test]
+fn create_passes_gits_checkout_progress_to_a_terminal_only() {
+    let repo = repo_with_files();
+    let text = on_pty(&repo, "create a --pattern p", &NOW);
+    assert_in_order(
+        &text,
+        &[
+            "Updating files:   0% (1/301)\r",
+            "Updating files: 100% (301/301), done.\n",
+            "created .loop-worktrees/a on branch loop/a",
+        ],
+    );
+    assert!(
+        !text.contains("Preparing worktree"),
+        "only the progress: {text:?}"
+    );
+    let quiet = on_pty(&repo, "-q create b --pattern p", &NOW);
+    assert!(!quiet.contains("Updating files"), "{quiet:?}");
+    let mut cmd = repo.command();
+    cmd.args(["create", "c", "--pattern", "p"]).envs(NOW);
+    let run = TestRepo::output(&mut cmd);
+    run.ok();
+    assert!(!run.stderr.contains("Updating files"), "{}", run.stderr);
+
+    // What git said is still read whole, without the progress: a failing
+    // post-checkout hook is a warning quoting it.
+    let hook = repo.root.join(".git/hooks/post-checkout");
+    fs::write(&hook, "#!/bin/sh\necho hook-said-no >&2\nexit 1\n").unwrap();
+    crate::common::make_executable(&hook);
+    for text in [
+        on_pty(&repo, "create d --pattern p", &NOW),
+        TestRepo::output(
+            repo.command()
+                .args(["create", "e", "--pattern", "p"])
+                .envs(NOW),
+        )
+        .stderr,
+    ] {
+        let warning = text
+            .lines()
+            .find(|l| l.starts_with("warning: the post-checkout hook failed"))
+            .unwrap_or_else(|| panic!("{text:?}"));
+        assert!(warning.contains("hook-said-no"), "{warning}");
+        assert!(!warning.contains("Updating files"), "{warning}");
+    }
+}
