@@ -191,6 +191,9 @@ Register-ArgumentCompleter -Native -CommandName 'git-loop' -ScriptBlock {
             break
         }
         'git-loop;log' {
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Only the newest N events (still printed oldest first, like `tail -n`)')
+            [CompletionResult]::new('--max-count', '--max-count', [CompletionResultType]::ParameterName, 'Only the newest N events (still printed oldest first, like `tail -n`)')
+            [CompletionResult]::new('--since', '--since', [CompletionResultType]::ParameterName, 'Only the events of the last AGE: <n> with s, m, h or d (e.g. 2h, 7d)')
             [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Repository to operate on (default: the current directory)')
             [CompletionResult]::new('--repo', '--repo', [CompletionResultType]::ParameterName, 'Repository to operate on (default: the current directory)')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Machine-readable output: one JSON document on stdout')

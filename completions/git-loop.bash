@@ -86,7 +86,7 @@ __git_loop_opts() {
         run) echo '-C --repo --json -q --quiet -h --help' ;;
         branches) echo '--delete-merged --dry-run -C --repo --json -q --quiet -h --help' ;;
         conflicts) echo '--base -C --repo --json -q --quiet -h --help' ;;
-        log) echo '-C --repo --json -q --quiet -h --help' ;;
+        log) echo '-n --max-count --since -C --repo --json -q --quiet -h --help' ;;
         trash) echo '-C --repo --json -q --quiet -h --help' ;;
         trust) echo '-C --repo --json -q --quiet -h --help' ;;
         mcp) echo '-C --repo --json -q --quiet -h --help' ;;
@@ -100,7 +100,7 @@ __git_loop_opts() {
 
 __git_loop_takes_value() {
     case "$1:$2" in
-        *:-C|*:--repo|create:--pattern|create:--base|create:--sparse|cleanup:--status|cleanup:--older-than|reconcile:--remove-orphan|reconcile:--adopt|reconcile:--min-age|list:--status|conflicts:--base) return 0 ;;
+        *:-C|*:--repo|create:--pattern|create:--base|create:--sparse|cleanup:--status|cleanup:--older-than|reconcile:--remove-orphan|reconcile:--adopt|reconcile:--min-age|list:--status|conflicts:--base|log:-n|log:--max-count|log:--since) return 0 ;;
     esac
     return 1
 }
@@ -118,6 +118,9 @@ __git_loop_value() {
         reconcile:--min-age) COMPREPLY=() ;;
         list:--status) __git_loop_csv 'active rejected escalated merged stale' ;;
         conflicts:--base) __git_loop_words "$(__git_loop_branches)" ;;
+        log:-n) COMPREPLY=() ;;
+        log:--max-count) COMPREPLY=() ;;
+        log:--since) COMPREPLY=() ;;
         *) COMPREPLY=() ;;
     esac
 }

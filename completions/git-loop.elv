@@ -176,6 +176,9 @@ set edit:completion:arg-completer[git-loop] = {|@words|
             cand --help 'Print help (see more with ''--help'')'
         }
         &'git-loop;log'= {
+            cand -n 'Only the newest N events (still printed oldest first, like `tail -n`)'
+            cand --max-count 'Only the newest N events (still printed oldest first, like `tail -n`)'
+            cand --since 'Only the events of the last AGE: <n> with s, m, h or d (e.g. 2h, 7d)'
             cand -C 'Repository to operate on (default: the current directory)'
             cand --repo 'Repository to operate on (default: the current directory)'
             cand --json 'Machine-readable output: one JSON document on stdout'

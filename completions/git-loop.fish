@@ -119,6 +119,8 @@ complete -c git-loop -n "__fish_git_loop_using_subcommand conflicts" -s C -l rep
 complete -c git-loop -n "__fish_git_loop_using_subcommand conflicts" -l json -d 'Machine-readable output: one JSON document on stdout'
 complete -c git-loop -n "__fish_git_loop_using_subcommand conflicts" -s q -l quiet -d 'No progress or summary lines on stderr'
 complete -c git-loop -n "__fish_git_loop_using_subcommand conflicts" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c git-loop -n "__fish_git_loop_using_subcommand log" -s n -l max-count -d 'Only the newest N events (still printed oldest first, like `tail -n`)' -r
+complete -c git-loop -n "__fish_git_loop_using_subcommand log" -l since -d 'Only the events of the last AGE: <n> with s, m, h or d (e.g. 2h, 7d)' -r
 complete -c git-loop -n "__fish_git_loop_using_subcommand log" -s C -l repo -d 'Repository to operate on (default: the current directory)' -r -F
 complete -c git-loop -n "__fish_git_loop_using_subcommand log" -l json -d 'Machine-readable output: one JSON document on stdout'
 complete -c git-loop -n "__fish_git_loop_using_subcommand log" -s q -l quiet -d 'No progress or summary lines on stderr'
@@ -263,7 +265,7 @@ function __fish_git_loop_positional
                 return 1
             case '--*=*'
             case '-*'
-                if contains -- $word -C --repo; or contains -- "$sub:$word" create:--pattern create:--base create:--sparse cleanup:--status cleanup:--older-than reconcile:--remove-orphan reconcile:--adopt reconcile:--min-age list:--status conflicts:--base
+                if contains -- $word -C --repo; or contains -- "$sub:$word" create:--pattern create:--base create:--sparse cleanup:--status cleanup:--older-than reconcile:--remove-orphan reconcile:--adopt reconcile:--min-age list:--status conflicts:--base log:-n log:--max-count log:--since
                     set pending $word
                 end
             case '*'

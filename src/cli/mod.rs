@@ -19,7 +19,7 @@ mod values;
 pub use schema::SchemaName;
 pub use trash::{TrashAction, TrashArgs};
 pub use values::{Cutoff, MinAge, RunId, StatusList};
-use values::{default_min_age, min_age_flag, older_than_flag, sparse_dir, status_flag};
+use values::{default_min_age, min_age_flag, older_than_flag, since_flag, sparse_dir, status_flag};
 
 /// Give every parallel run of work its own git worktree and branch
 #[derive(Debug, Parser)]
@@ -345,6 +345,14 @@ pub struct LogArgs {
     /// Only this run's events
     #[arg(value_parser = RunId::parse)]
     pub run_id: Option<RunId>,
+
+    /// Only the newest N events (still printed oldest first, like `tail -n`)
+    #[arg(short = 'n', long, value_name = "N")]
+    pub max_count: Option<usize>,
+
+    /// Only the events of the last AGE: <n> with s, m, h or d (e.g. 2h, 7d)
+    #[arg(long, value_name = "AGE", value_parser = since_flag)]
+    pub since: Option<Cutoff>,
 }
 
 #[derive(Debug, Args, JsonSchema)]

@@ -21,6 +21,11 @@ pub(super) fn older_than_flag(text: &str) -> Result<Cutoff, Error> {
     crate::config::parse_cutoff(text, "--older-than").map(Cutoff)
 }
 
+/// `log --since <AGE>`: a cutoff, named as typed in its errors.
+pub(super) fn since_flag(text: &str) -> Result<Cutoff, Error> {
+    crate::config::parse_cutoff(text, "--since").map(Cutoff)
+}
+
 /// `--min-age`: a cutoff, or a bare `0` to disable the guard. Keeps the text
 /// as typed for messages.
 #[derive(Debug, Clone, PartialEq, Eq)]

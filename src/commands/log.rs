@@ -8,6 +8,13 @@
 //! 0: an empty history is an answer, not a failure (the id may be valid and
 //! simply not yet logged, or the log may predate it); stdout stays empty and
 //! `--json` prints `"events":[]` as for any other id.
+//!
+//! `--since <AGE>` keeps the events logged in the last AGE (`2h`, `7d`: the
+//! ages `cleanup --older-than` takes; an event whose time cannot be read is
+//! not known to be that recent, and is left out); `-n <N>` then keeps the
+//! newest N, still printed oldest first (as `tail -n` would, where `git log
+//! -n` prints newest first: this log reads top to bottom). Both filter the
+//! JSON document too; its shape does not change.
 
 use serde::Serialize;
 
@@ -50,7 +57,8 @@ impl Report for LogReport {
     }
 }
 
-pub fn run(ctx: &Ctx, id: Option<&str>, out: &mut Out<'_>) -> Result<LogReport> {
+pub fn run(ctx: &Ctx, args: &crate::cli::LogArgs, out: &mut Out<'_>) -> Result<LogReport> {
+    let id = args.run_id.as_deref();
     let dir = ctx.loop_dir();
     let (mut events, bad) = if ctx.loop_dir_exists()? {
         events::read(&dir)?
@@ -71,6 +79,13 @@ pub fn run(ctx: &Ctx, id: Option<&str>, out: &mut Out<'_>) -> Result<LogReport> 
                 events::path(&dir).display()
             ));
         }
+    }
+    if let Some(crate::cli::Cutoff(age)) = args.since {
+        let since = crate::time::cutoff_instant(crate::time::now(), age);
+        events.retain(|e| e.at.parse::<jiff::Timestamp>().is_ok_and(|at| at >= since));
+    }
+    if let Some(n) = args.max_count {
+        events.drain(..events.len().saturating_sub(n));
     }
     Ok(LogReport {
         events,

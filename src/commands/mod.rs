@@ -98,7 +98,7 @@ pub fn dispatch(cli: &Cli, out: &mut Out<'_>) -> std::result::Result<(), Fail> {
         }
         Command::Log(args) => {
             let ctx = Ctx::open(cli.repo.as_deref())?;
-            emit(log::run(&ctx, args.run_id.as_deref(), out)?, out)
+            emit(log::run(&ctx, args, out)?, out)
         }
         Command::Trash(args) => {
             let ctx = Ctx::open(cli.repo.as_deref())?;

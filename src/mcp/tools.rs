@@ -237,6 +237,11 @@ impl Tool {
                     .ok_or_else(|| wrong("an array of strings"))?,
                 (ArgAction::Append, _) => return Err(wrong("an array of strings")),
                 (_, Value::String(text)) => vec![text.clone()],
+                // A count (`log`'s `max_count`), where the schema asks for
+                // one: clap parses the digits. A number is no string.
+                (_, Value::Number(n)) if n.is_u64() && takes_integer(&known[key]) => {
+                    vec![n.to_string()]
+                }
                 _ => return Err(wrong("a string")),
             };
             match long {
@@ -249,6 +254,15 @@ impl Tool {
         argv.push("--".into());
         argv.extend(positionals.into_iter().map(OsString::from));
         Ok(argv)
+    }
+}
+
+/// The property's schema takes an integer (`"type": ["integer", "null"]`).
+fn takes_integer(property: &Value) -> bool {
+    match &property["type"] {
+        Value::String(t) => t == "integer",
+        Value::Array(types) => types.iter().any(|t| t == "integer"),
+        _ => false,
     }
 }
 

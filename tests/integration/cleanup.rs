@@ -702,3 +702,51 @@ fn cleanup_says_what_it_selected_and_what_would_take_the_rest() {
     repo.git(["config", "--unset", "loop.cleanupStatus"]);
     assert_eq!(repo.run(["-q", "cleanup"]).ok().stderr, "");
 }
+
+/// The removals run in parallel (one per core), and the first run is made
+/// the slowest to remove (many files), so they finish out of order; what
+/// `cleanup` prints, and each `--json` array, is still in manifest order.
+/// Repeated, so the order is not luck.
+#[test]
+fn parallel_cleanup_reports_runs_in_manifest_order() {
+    let ids = ["r1", "r2", "r3", "r4", "r5", "r6"];
+    for round in 0..3 {
+        let repo = TestRepo::new();
+        for id in ids {
+            repo.create(id);
+            repo.run(["mark", id, "rejected"]).ok();
+        }
+        let big = repo.wt("r1").join("big");
+        fs::create_dir(&big).unwrap();
+        for i in 0..400 {
+            fs::write(big.join(format!("f{i}")), "x").unwrap();
+        }
+        repo.git_in(&repo.wt("r1"), ["add", "big"]);
+        repo.git_in(&repo.wt("r1"), ["commit", "-q", "-m", "big"]);
+        for dirty in ["r2", "r5"] {
+            fs::write(repo.wt(dirty).join("wip"), "x").unwrap();
+        }
+        let json = round % 2 == 1;
+        if json {
+            let v = repo.run(["--json", "cleanup"]).json();
+            let order = |key: &str| -> Vec<String> {
+                v.arr(key).iter().map(|e| e.text("id").to_owned()).collect()
+            };
+            assert_eq!(order("removed"), ["r1", "r3", "r4", "r6"], "{v}");
+            assert_eq!(order("skipped"), ["r2", "r5"], "{v}");
+        } else {
+            let run = repo.run(["cleanup"]);
+            let printed: Vec<&str> = run
+                .stdout
+                .lines()
+                .map(|l| l.split_whitespace().nth(1).unwrap().trim_end_matches(':'))
+                .collect();
+            assert_eq!(
+                printed,
+                ["r1", "r3", "r4", "r6", "r2", "r5"],
+                "{}",
+                run.stdout
+            );
+        }
+    }
+}

@@ -209,3 +209,49 @@ fn list_reports_entries_with_present_and_filters_by_status() {
     );
     repo.run(["list", "--status", "bogus"]).code(2);
 }
+
+/// `list --salvaged` is a table like `list`'s: a header, then one row per
+/// salvage with every column starting at the same place whatever the id's
+/// length; `--json` is unchanged.
+#[test]
+fn salvaged_listing_is_an_aligned_table() {
+    let repo = TestRepo::new();
+    for id in ["a", "a-much-longer-id"] {
+        repo.create(id);
+        fs::write(repo.wt(id).join("wip.txt"), "work\n").unwrap();
+        repo.run(["mark", id, "rejected"]).ok();
+        repo.run(["remove", "--salvage", id]).ok();
+    }
+    repo.run(["restore", "a"]).ok();
+    let run = repo.run(["list", "--salvaged"]);
+    run.ok();
+    let lines: Vec<&str> = run.stdout.lines().collect();
+    assert_eq!(lines.len(), 3, "{}", run.stdout);
+    let words: Vec<Vec<&str>> = lines
+        .iter()
+        .map(|l| l.split_whitespace().collect())
+        .collect();
+    assert_eq!(words[0], ["ID", "COMMIT", "SAVED", "RUN"], "{}", run.stdout);
+    assert_eq!(
+        (words[1][0], words[1][3]),
+        ("a", "recorded"),
+        "{}",
+        run.stdout
+    );
+    assert_eq!(
+        (words[2][0], words[2][3]),
+        ("a-much-longer-id", "removed"),
+        "{}",
+        run.stdout
+    );
+    // Each column starts where its header does.
+    for (col, head) in ["COMMIT", "SAVED", "RUN"].iter().enumerate() {
+        let at = lines[0].find(head).unwrap();
+        for (line, w) in lines[1..].iter().zip(&words[1..]) {
+            assert_eq!(line.find(w[col + 1]), Some(at), "{}", run.stdout);
+        }
+    }
+    let v = repo.run(["--json", "list", "--salvaged"]).json();
+    let keys: Vec<&String> = v["salvaged"][0].as_object().unwrap().keys().collect();
+    assert_eq!(keys, ["commit", "id", "recorded", "ref", "savedAt"], "{v}");
+}

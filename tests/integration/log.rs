@@ -119,3 +119,58 @@ fn event_log_records_every_mutation_and_never_repairs() {
     );
     assert!(!fresh.loop_dir().exists());
 }
+
+/// `-n <N>` keeps the newest N events, still oldest first; `--since <AGE>`
+/// the events of the last AGE (against the pinned clock); both filter
+/// `--json` too, and combine with a run id.
+#[test]
+fn log_keeps_the_newest_n_and_those_since_an_age() {
+    let repo = TestRepo::new();
+    let at = |now: &str, args: &[&str]| {
+        let run = TestRepo::output(repo.command().env("GIT_LOOP_TEST_NOW", now).args(args));
+        run.ok();
+        run
+    };
+    at("2026-11-30T10:00:00Z", &["create", "a", "--pattern", "p"]);
+    at("2026-11-30T11:00:00Z", &["create", "b", "--pattern", "p"]);
+    at("2026-11-30T12:00:00Z", &["mark", "a", "rejected"]);
+    at("2026-11-30T12:30:00Z", &["mark", "b", "merged"]);
+    let lines = |run: crate::common::Run| -> Vec<String> {
+        run.stdout
+            .lines()
+            .map(|l| {
+                let w: Vec<&str> = l.split_whitespace().collect();
+                format!("{} {} {}", w[0], w[1], w[2].trim_end_matches(':'))
+            })
+            .collect()
+    };
+    let now = "2026-11-30T13:00:00Z";
+    assert_eq!(
+        lines(at(now, &["log", "-n", "2"])),
+        ["2026-11-30T12:00:00Z mark a", "2026-11-30T12:30:00Z mark b"]
+    );
+    assert_eq!(
+        lines(at(now, &["log", "--max-count", "1", "a"])),
+        ["2026-11-30T12:00:00Z mark a"]
+    );
+    assert_eq!(
+        lines(at(now, &["log", "--since", "1h"])),
+        ["2026-11-30T12:00:00Z mark a", "2026-11-30T12:30:00Z mark b"]
+    );
+    assert_eq!(
+        lines(at(now, &["log", "--since", "2h", "b"])),
+        [
+            "2026-11-30T11:00:00Z create b",
+            "2026-11-30T12:30:00Z mark b"
+        ]
+    );
+    assert_eq!(
+        lines(at(now, &["log", "--since", "2h", "-n", "1", "b"])),
+        ["2026-11-30T12:30:00Z mark b"]
+    );
+    let v = at(now, &["--json", "log", "--since", "150m"]).json();
+    let ids: Vec<&str> = v.arr("events").iter().map(|e| e.text("id")).collect();
+    assert_eq!(ids, ["b", "a", "b"], "{v}");
+    assert_eq!(at(now, &["log", "-n", "0"]).stdout, "");
+    repo.run(["log", "--since", "yesterday"]).code(2);
+}

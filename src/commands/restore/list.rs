@@ -7,6 +7,7 @@ use serde::Serialize;
 use crate::ctx::Ctx;
 use crate::error::Result;
 use crate::output::{Out, Report};
+use crate::style::{Cell, escape, write_table};
 
 #[derive(Debug, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
@@ -27,21 +28,36 @@ pub struct SalvagedList {
 }
 
 impl Report for SalvagedList {
+    /// A table like `list`'s: a bold header, columns as wide as their widest
+    /// cell; `RUN` says whether a run of that id is recorded now (then
+    /// `restore` refuses it) or was removed.
     fn human(&self, out: &mut Out<'_>) -> std::io::Result<()> {
-        for s in &self.salvaged {
-            let state = if s.recorded { "recorded" } else { "removed" };
-            writeln!(
-                out.stdout,
-                "{}  {}  {}  {state}",
-                s.id,
-                &s.commit[..s.commit.len().min(12)],
-                s.saved_at.as_deref().unwrap_or("-")
-            )?;
-        }
         if self.salvaged.is_empty() {
             out.note(format_args!("no salvaged runs"));
+            return Ok(());
         }
-        Ok(())
+        let rows: Vec<[Cell<'_>; 4]> = self
+            .salvaged
+            .iter()
+            .map(|s| {
+                [
+                    (escape(&s.id), ""),
+                    (s.commit[..s.commit.len().min(12)].into(), ""),
+                    (s.saved_at.as_deref().unwrap_or("-").into(), "2"),
+                    if s.recorded {
+                        ("recorded".into(), "33")
+                    } else {
+                        ("removed".into(), "")
+                    },
+                ]
+            })
+            .collect();
+        write_table(
+            out.stdout,
+            ["ID", "COMMIT", "SAVED", "RUN"],
+            &rows,
+            out.color,
+        )
     }
 }
 
