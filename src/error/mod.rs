@@ -73,11 +73,18 @@ pub enum Error {
     #[error("refusing to use {path}: {reason}")]
     UnsafePath { path: PathBuf, reason: String },
 
-    #[error("run {id:?} is already active at {path}")]
-    #[diagnostic(help(
-        "use that worktree, or mark it finished first: git loop mark {id} rejected (or merged, escalated, stale)"
-    ))]
-    ActiveExists { id: String, path: String },
+    /// `missing`: the entry is active but its directory is gone (removed by
+    /// hand): marking it would not help, reconcile drops such an entry.
+    #[error(
+        "run {id:?} is {}",
+        if *missing { format!("recorded active, but its worktree {path} is gone") } else { format!("already active at {path}") }
+    )]
+    #[diagnostic(help("{}", active_exists_help(id, *missing)))]
+    ActiveExists {
+        id: String,
+        path: String,
+        missing: bool,
+    },
 
     /// `racing`: a create of this id is at work or has just finished (its
     /// worktree is registered, or the manifest has the run active), so the
@@ -251,6 +258,18 @@ pub enum Error {
         path: PathBuf,
         source: std::io::Error,
     },
+}
+
+fn active_exists_help(id: &str, missing: bool) -> String {
+    if missing {
+        format!(
+            "`git loop reconcile` drops runs whose directory is gone (their branch is kept); then `git loop create {id} --reuse` checks loop/{id} out again as it is, or pick another run id"
+        )
+    } else {
+        format!(
+            "use that worktree, or mark it finished first: git loop mark {id} rejected (or merged, escalated, stale)"
+        )
+    }
 }
 
 fn branch_exists_help(branch: &str, racing: bool) -> String {

@@ -550,3 +550,39 @@ fn an_unknown_base_flag_gets_a_plain_message() {
     );
     assert!(!repo.loop_dir().exists());
 }
+
+/// A run whose directory was removed by hand is still recorded active:
+/// `create` of its id says the directory is gone and points at reconcile
+/// (marking it would not help), and `list` says what its `missing` means.
+#[test]
+fn active_run_whose_directory_is_gone_points_at_reconcile() {
+    let repo = TestRepo::new();
+    repo.create("x");
+    fs::remove_dir_all(repo.wt("x")).unwrap();
+    let run = repo.run(["--json", "create", "x", "--pattern", "p"]);
+    run.code(1);
+    assert_eq!(run.json()["error"]["code"], "active-exists");
+    assert!(run.stderr.contains("is gone"), "{}", run.stderr);
+    assert!(run.stderr.contains("git loop reconcile"), "{}", run.stderr);
+    assert!(run.stderr.contains("create x --reuse"), "{}", run.stderr);
+    assert!(!run.stderr.contains("git loop mark"), "{}", run.stderr);
+    // A run that is there is still told to use it or mark it.
+    repo.create("here");
+    let there = repo.run(["create", "here", "--pattern", "p"]);
+    there.code(1);
+    assert!(there.stderr.contains("already active"), "{}", there.stderr);
+    assert!(there.stderr.contains("git loop mark here"), "{}", there.stderr);
+    for long in [&[][..], &["--long"]] {
+        let list = repo.run([&["list"][..], long].concat());
+        list.ok();
+        assert!(list.stdout.contains("missing"), "{}", list.stdout);
+        assert!(
+            list.stderr.contains("1 run has no worktree") && list.stderr.contains("reconcile"),
+            "{long:?}: {}",
+            list.stderr
+        );
+    }
+    // Nothing to say when every run is there.
+    repo.run(["reconcile"]).ok();
+    assert!(!repo.run(["list"]).stderr.contains("hint"));
+}

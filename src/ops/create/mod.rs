@@ -194,7 +194,7 @@ fn plan<'s>(
         {
             return Ok(Planned::Reuse(entry.clone()));
         }
-        refuse_active(&manifest, id)?;
+        refuse_active(ctx, &manifest, id)?;
     }
     // With --reuse, an existing `loop/<id>` with no worktree is adopted.
     if !args.reuse && ctx.repo.branch_exists(&branch)? {
@@ -234,7 +234,7 @@ fn ensure_ignored(ctx: &Ctx, ignore: &IgnoreTarget, id: &str, out: &mut Out<'_>)
     if !ignore.has_loop_dir()? {
         let _mutex = ManifestMutex::acquire(&ctx.loop_dir())?;
         let manifest = ctx.manifest.load_or_default()?;
-        refuse_active(&manifest, id)?;
+        refuse_active(ctx, &manifest, id)?;
         ignore.ensure(out)?;
     }
     Ok(())
@@ -323,11 +323,14 @@ fn branch_exists(ctx: &Ctx, id: &str, branch: String) -> Error {
     Error::BranchExists { branch, racing }
 }
 
-fn refuse_active(manifest: &crate::manifest::Manifest, id: &str) -> Result<()> {
+/// The refusal of an id the manifest has `active`, saying whether its
+/// directory is gone (removed by hand: then reconcile, not mark, is the way on).
+fn refuse_active(ctx: &Ctx, manifest: &crate::manifest::Manifest, id: &str) -> Result<()> {
     match manifest.find(id) {
         Some(e) if e.status == Status::Active => Err(Error::ActiveExists {
             id: id.to_owned(),
             path: e.path(),
+            missing: ctx.worktree_path(id).symlink_metadata().is_err(),
         }),
         _ => Ok(()),
     }
