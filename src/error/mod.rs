@@ -122,9 +122,14 @@ pub enum Error {
 
     #[error("run {id:?} is active: remove never takes an active run")]
     #[diagnostic(help(
-        "if it is finished, mark it first: git loop mark {id} rejected (or merged, escalated, stale); its worktree is {path}"
+        "if it is finished, mark it and remove it: git loop mark {id} rejected && git loop remove {id} (or merged, escalated, stale for rejected); its worktree is {path}"
     ))]
     RunActive { id: String, path: String },
+
+    /// `remove` named runs and every one was skipped (`skipped`: each id
+    /// with its skip code): it fails as `git worktree remove` does.
+    #[error("{} removed: {skipped}", if *dry_run { "nothing would be" } else { "nothing" })]
+    NothingRemoved { dry_run: bool, skipped: String },
 
     #[error("no run with id {id:?} in the manifest")]
     #[diagnostic(help("`git loop list` shows the recorded runs"))]
@@ -304,6 +309,7 @@ impl Error {
             Error::InvalidBranchName { .. } => "invalid-branch",
             Error::UnknownId { .. } => "unknown-id",
             Error::RunActive { .. } => "run-active",
+            Error::NothingRemoved { .. } => "nothing-removed",
             Error::NotAdoptable { .. } => "not-adoptable",
             Error::NotAnOrphan { .. } => "not-an-orphan",
             Error::WorktreeMissing { .. } => "worktree-missing",
