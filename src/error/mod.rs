@@ -131,9 +131,11 @@ pub enum Error {
     #[error("{} removed: {skipped}", if *dry_run { "nothing would be" } else { "nothing" })]
     NothingRemoved { dry_run: bool, skipped: String },
 
-    #[error("no run with id {id:?} in the manifest")]
+    /// `suggestion`: `; did you mean <id>?` for a recorded id close to this
+    /// one (see [`suggest`]), or empty.
+    #[error("no run with id {id:?} in the manifest{suggestion}")]
     #[diagnostic(help("`git loop list` shows the recorded runs"))]
-    UnknownId { id: String },
+    UnknownId { id: String, suggestion: String },
 
     #[error("invalid {event} input on stdin: {reason}")]
     #[diagnostic(help(
@@ -213,9 +215,10 @@ pub enum Error {
     #[error("could not salvage {id}; nothing was removed: {reason}")]
     Salvage { id: String, reason: String },
 
-    #[error("no salvage of {id}: refs/loop/salvage/{id} does not exist")]
+    /// `suggestion`: as [`Error::UnknownId`]'s, over the salvaged ids.
+    #[error("no salvage of {id}: refs/loop/salvage/{id} does not exist{suggestion}")]
     #[diagnostic(help("`git loop list --salvaged` lists the salvaged runs"))]
-    NoSalvage { id: String },
+    NoSalvage { id: String, suggestion: String },
 
     #[error("run {id} has a worktree at {path}; restore only brings back a removed run")]
     RestoreExists { id: String, path: String },
@@ -376,6 +379,15 @@ impl Error {
         }
     }
 
+    /// `id` is not in the manifest whose ids are `known`: the refusal, with
+    /// the recorded id it was probably meant to be.
+    pub fn unknown_id<'a>(id: &str, known: impl IntoIterator<Item = &'a str>) -> Self {
+        Error::UnknownId {
+            id: id.to_owned(),
+            suggestion: suggest::did_you_mean(id, known),
+        }
+    }
+
     pub fn io(action: &'static str, path: impl Into<PathBuf>, source: std::io::Error) -> Self {
         Error::Io {
             action,
@@ -402,6 +414,8 @@ impl From<&Error> for Failure {
         }
     }
 }
+
+pub mod suggest;
 
 #[cfg(test)]
 mod tests;

@@ -97,3 +97,46 @@ fn several_ids_are_marked_all_or_nothing() {
     // The status still comes last: a run id there is a usage error.
     repo.run(["mark", "a", "merged", "b"]).code(2);
 }
+
+/// A mistyped run id gets the recorded id it was probably meant to be, in
+/// every command that takes an existing id (restore: the salvaged ids);
+/// nothing is suggested for an id that is near none.
+#[test]
+fn a_mistyped_id_gets_did_you_mean_in_every_command_that_takes_one() {
+    let repo = TestRepo::new();
+    repo.create("fix-login");
+    for args in [
+        &["mark", "fix-logn", "merged"][..],
+        &["remove", "fix-logn"],
+        &["path", "fix-logn"],
+        &["run", "fix-logn", "--", "true"],
+    ] {
+        let run = repo.run([&["--json"][..], args].concat());
+        run.code(1);
+        assert_eq!(run.json()["error"]["code"], "unknown-id", "{args:?}");
+        let message = run.json()["error"]["message"].as_str().unwrap().to_owned();
+        assert!(
+            message.ends_with("; did you mean fix-login?"),
+            "{args:?}: {message}"
+        );
+        assert!(run.stderr.contains("did you mean fix-login?"), "{}", run.stderr);
+    }
+    let log = repo.run(["log", "fix-logn"]);
+    log.ok();
+    assert!(log.stderr.contains("did you mean fix-login?"), "{}", log.stderr);
+    let far = repo.run(["mark", "refactor", "merged"]);
+    far.code(1);
+    assert!(!far.stderr.contains("did you mean"), "{}", far.stderr);
+
+    repo.run(["mark", "fix-login", "rejected"]).ok();
+    fs::write(repo.wt("fix-login").join("new-file"), "work\n").unwrap();
+    repo.run(["remove", "--salvage", "fix-login"]).ok();
+    let restore = repo.run(["--json", "restore", "fix-logn"]);
+    restore.code(1);
+    assert_eq!(restore.json()["error"]["code"], "no-salvage");
+    assert!(
+        restore.stderr.contains("did you mean fix-login?"),
+        "{}",
+        restore.stderr
+    );
+}

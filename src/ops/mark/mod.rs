@@ -47,7 +47,7 @@ pub fn set_statuses(
         }
     }
     let first = *ids.first().expect("clap requires a run id");
-    let unknown = |id: &RunId| Error::UnknownId { id: id.to_string() };
+    let unknown = |id: &RunId| Error::unknown_id(id, []);
     // Without .loop-worktrees/ there is nothing to mark; create nothing.
     if !ctx.loop_dir_exists()? {
         return Err(unknown(first));
@@ -119,7 +119,7 @@ pub fn set_statuses(
 /// The first of `ids` the manifest does not hold, refused.
 fn refuse_unknown(manifest: &Manifest, ids: &[&RunId]) -> Result<()> {
     match ids.iter().find(|id| manifest.find(id).is_none()) {
-        Some(id) => Err(Error::UnknownId { id: id.to_string() }),
+        Some(id) => Err(Error::unknown_id(id, manifest.worktrees.iter().map(|e| e.id.as_str()))),
         None => Ok(()),
     }
 }
