@@ -586,3 +586,37 @@ fn active_run_whose_directory_is_gone_points_at_reconcile() {
     repo.run(["reconcile"]).ok();
     assert!(!repo.run(["list"]).stderr.contains("hint"));
 }
+
+/// The `.gitignore` notice gives the git command that keeps the line out of
+/// the work tree (git-loop is run by git users), not TOML.
+#[test]
+fn the_gitignore_notice_gives_the_git_config_command() {
+    let repo = TestRepo::new();
+    let run = repo.create("a");
+    assert!(
+        run.stderr
+            .contains("`git config loop.createIgnoreFile info-exclude`"),
+        "{}",
+        run.stderr
+    );
+    assert!(!run.stderr.contains("= \""), "{}", run.stderr);
+}
+
+/// `-C` naming no repository is not told to pass -C; without -C it is.
+#[test]
+fn a_wrong_dash_c_is_not_told_to_pass_dash_c() {
+    let repo = TestRepo::new();
+    let missing = repo.base().join("nonexistent");
+    let run = repo.run(["-C", missing.to_str().unwrap(), "list"]);
+    run.code(1);
+    assert!(run.stderr.contains("not a git repository"), "{}", run.stderr);
+    assert!(!run.stderr.contains("pass -C"), "{}", run.stderr);
+    assert!(run.stderr.contains("-C <DIR> names the repository"), "{}", run.stderr);
+    let outside = TestRepo::output(
+        repo.command()
+            .current_dir(repo.base())
+            .args(["list"]),
+    );
+    outside.code(1);
+    assert!(outside.stderr.contains("pass -C"), "{}", outside.stderr);
+}
