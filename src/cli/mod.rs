@@ -145,8 +145,10 @@ pub struct CreateArgs {
     #[serde(default)]
     pub reuse: bool,
 
-    /// Check out only these directories (sparse checkout, cone mode; files at the top are always there)
-    #[arg(long, value_name = "DIR", num_args = 1.., value_parser = sparse_dir)]
+    /// Check out only this directory (repeat the flag, or give a comma list, for several; sparse checkout, cone mode; files at the top are always there)
+    // One value per occurrence: `--sparse src/d1 sp4` must leave sp4 the
+    // run id, not take it as a second directory.
+    #[arg(long, value_name = "DIR", num_args = 1, action = clap::ArgAction::Append, value_delimiter = ',', value_parser = sparse_dir)]
     #[serde(default)]
     pub sparse: Vec<String>,
 
@@ -188,10 +190,7 @@ pub struct MarkArgs {
 /// input schema keeps that property, so a client written for it still
 /// works (the tool passes both on as run ids).
 fn mark_run_id_alias(schema: &mut schemars::Schema) {
-    if let Some(properties) = schema
-        .get_mut("properties")
-        .and_then(|p| p.as_object_mut())
-    {
+    if let Some(properties) = schema.get_mut("properties").and_then(|p| p.as_object_mut()) {
         properties.insert(
             "run_id".to_owned(),
             serde_json::json!({

@@ -43,7 +43,10 @@ pub fn run(ctx: &Ctx, id: &str) -> Result<PathReport> {
         Default::default()
     };
     let Some(entry) = manifest.find(id).cloned() else {
-        return Err(Error::unknown_id(id, manifest.worktrees.iter().map(|e| e.id.as_str())));
+        return Err(Error::unknown_id(
+            id,
+            manifest.worktrees.iter().map(|e| e.id.as_str()),
+        ));
     };
     let path = ctx.worktree_path(&entry.id);
     if path.symlink_metadata().is_err() {

@@ -20,6 +20,7 @@ impl Error {
             Error::ActiveExists { .. } => "active-exists",
             Error::BranchExists { .. } => "branch-exists",
             Error::PathExists { .. } => "path-exists",
+            Error::SparseDirMissing { .. } => "sparse-dir-missing",
             Error::TrashNotFound { .. } => "not-in-trash",
             Error::RestoreOverBranch { .. } => "branch-exists",
             Error::InvalidBranchName { .. } => "invalid-branch",

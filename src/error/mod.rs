@@ -102,6 +102,12 @@ pub enum Error {
     #[diagnostic(help("{}", branch_exists_help(branch, *racing)))]
     BranchExists { branch: String, racing: bool },
 
+    #[error("--sparse {dir}: {base} has no directory {dir}")]
+    #[diagnostic(help(
+        "give a directory of the base's tree, relative to its top (`git ls-tree -d {base}` lists the top ones); nothing was changed"
+    ))]
+    SparseDirMissing { dir: String, base: String },
+
     #[error("{path} already exists")]
     #[diagnostic(help("move it away or run `git loop reconcile` to see what it is"))]
     PathExists { path: String },

@@ -80,7 +80,10 @@ mod tests {
         assert_eq!(closest("try-b", known), ["try-a"]);
         assert!(closest("xy", known).is_empty());
         assert!(closest("refactor", known).is_empty());
-        assert!(closest("fix-login", known).is_empty(), "an exact name is no typo");
+        assert!(
+            closest("fix-login", known).is_empty(),
+            "an exact name is no typo"
+        );
         assert_eq!(did_you_mean("fix-logn", known), "; did you mean fix-login?");
         assert_eq!(did_you_mean("zzz", known), "");
     }

@@ -22,10 +22,14 @@ pub fn run(ctx: &Ctx, id: &str, command: &[std::ffi::OsString]) -> Result<i32> {
     } else {
         None
     };
-    let entry = manifest
-        .as_ref()
-        .and_then(|m| m.find(id))
-        .ok_or_else(|| Error::unknown_id(id, manifest.iter().flat_map(|m| m.worktrees.iter().map(|e| e.id.as_str()))))?;
+    let entry = manifest.as_ref().and_then(|m| m.find(id)).ok_or_else(|| {
+        Error::unknown_id(
+            id,
+            manifest
+                .iter()
+                .flat_map(|m| m.worktrees.iter().map(|e| e.id.as_str())),
+        )
+    })?;
     let dir = ctx.worktree_path(&entry.id);
     match std::fs::symlink_metadata(&dir) {
         Ok(meta) if meta.is_dir() => {}

@@ -571,7 +571,11 @@ fn active_run_whose_directory_is_gone_points_at_reconcile() {
     let there = repo.run(["create", "here", "--pattern", "p"]);
     there.code(1);
     assert!(there.stderr.contains("already active"), "{}", there.stderr);
-    assert!(there.stderr.contains("git loop mark here"), "{}", there.stderr);
+    assert!(
+        there.stderr.contains("git loop mark here"),
+        "{}",
+        there.stderr
+    );
     for long in [&[][..], &["--long"]] {
         let list = repo.run([&["list"][..], long].concat());
         list.ok();
@@ -609,14 +613,18 @@ fn a_wrong_dash_c_is_not_told_to_pass_dash_c() {
     let missing = repo.base().join("nonexistent");
     let run = repo.run(["-C", missing.to_str().unwrap(), "list"]);
     run.code(1);
-    assert!(run.stderr.contains("not a git repository"), "{}", run.stderr);
-    assert!(!run.stderr.contains("pass -C"), "{}", run.stderr);
-    assert!(run.stderr.contains("-C <DIR> names the repository"), "{}", run.stderr);
-    let outside = TestRepo::output(
-        repo.command()
-            .current_dir(repo.base())
-            .args(["list"]),
+    assert!(
+        run.stderr.contains("not a git repository"),
+        "{}",
+        run.stderr
     );
+    assert!(!run.stderr.contains("pass -C"), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("-C <DIR> names the repository"),
+        "{}",
+        run.stderr
+    );
+    let outside = TestRepo::output(repo.command().current_dir(repo.base()).args(["list"]));
     outside.code(1);
     assert!(outside.stderr.contains("pass -C"), "{}", outside.stderr);
 }

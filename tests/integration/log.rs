@@ -131,8 +131,14 @@ fn a_skip_event_drops_gits_advice_to_force() {
     let run = repo.run(["--json", "cleanup"]);
     run.ok();
     let skip = run.json();
-    let reason = skip.find_id("skipped", "d")["reason"].as_str().unwrap().to_owned();
-    assert!(reason.contains("use --force"), "git's own text in JSON: {reason}");
+    let reason = skip.find_id("skipped", "d")["reason"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert!(
+        reason.contains("use --force"),
+        "git's own text in JSON: {reason}"
+    );
     let log = repo.run(["--json", "log", "d"]).json();
     let event = log
         .arr("events")
@@ -141,6 +147,9 @@ fn a_skip_event_drops_gits_advice_to_force() {
         .unwrap_or_else(|| panic!("{log}"))
         .clone();
     let detail = event["detail"].as_str().unwrap();
-    assert!(detail.contains("contains modified or untracked files"), "{detail}");
+    assert!(
+        detail.contains("contains modified or untracked files"),
+        "{detail}"
+    );
     assert!(!detail.contains("force"), "{detail}");
 }

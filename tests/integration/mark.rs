@@ -79,7 +79,13 @@ fn several_ids_are_marked_all_or_nothing() {
         .map(|e| e["id"].as_str().unwrap())
         .collect();
     assert_eq!(ids, ["c", "a"], "{v}");
-    assert!(v["worktrees"].as_array().unwrap().iter().all(|e| e["status"] == "rejected"));
+    assert!(
+        v["worktrees"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|e| e["status"] == "rejected")
+    );
     assert_eq!(repo.status_of("a").unwrap(), "rejected");
     assert_eq!(repo.status_of("b").unwrap(), "active");
     // c was rejected already: only a's change is an event.
@@ -88,7 +94,9 @@ fn several_ids_are_marked_all_or_nothing() {
     let human = repo.run(["mark", "a", "b", "escalated"]);
     human.ok();
     assert!(
-        human.stderr.contains("a: rejected -> escalated\nb: active -> escalated\n"),
+        human
+            .stderr
+            .contains("a: rejected -> escalated\nb: active -> escalated\n"),
         "{}",
         human.stderr
     );
@@ -119,11 +127,19 @@ fn a_mistyped_id_gets_did_you_mean_in_every_command_that_takes_one() {
             message.ends_with("; did you mean fix-login?"),
             "{args:?}: {message}"
         );
-        assert!(run.stderr.contains("did you mean fix-login?"), "{}", run.stderr);
+        assert!(
+            run.stderr.contains("did you mean fix-login?"),
+            "{}",
+            run.stderr
+        );
     }
     let log = repo.run(["log", "fix-logn"]);
     log.ok();
-    assert!(log.stderr.contains("did you mean fix-login?"), "{}", log.stderr);
+    assert!(
+        log.stderr.contains("did you mean fix-login?"),
+        "{}",
+        log.stderr
+    );
     let far = repo.run(["mark", "refactor", "merged"]);
     far.code(1);
     assert!(!far.stderr.contains("did you mean"), "{}", far.stderr);

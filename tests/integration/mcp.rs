@@ -461,10 +461,7 @@ fn mark_takes_run_ids_and_still_run_id() {
     }
     let mut server = Server::start(&repo);
     server.initialize();
-    let (doc, failed) = server.call(
-        "mark",
-        json!({"run_ids": ["a", "b"], "status": "rejected"}),
-    );
+    let (doc, failed) = server.call("mark", json!({"run_ids": ["a", "b"], "status": "rejected"}));
     assert!(!failed, "{doc}");
     assert_eq!(doc.ids("worktrees"), ["a", "b"]);
     let (doc, failed) = server.call("mark", json!({"run_id": "c", "status": "merged"}));

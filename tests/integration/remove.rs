@@ -116,7 +116,9 @@ fn removing_nothing_fails_with_the_reason_and_hints_speak_of_remove() {
     human.code(1);
     assert!(human.stdout.contains("skipped dirty"), "{}", human.stdout);
     assert!(
-        human.stderr.contains("error: nothing removed: dirty skipped (untracked)"),
+        human
+            .stderr
+            .contains("error: nothing removed: dirty skipped (untracked)"),
         "{}",
         human.stderr
     );

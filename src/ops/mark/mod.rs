@@ -11,8 +11,8 @@ pub mod detect;
 use crate::cli::RunId;
 use crate::ctx::Ctx;
 use crate::error::{Error, Result};
-use crate::lock::ManifestMutex;
 use crate::events::{Event, EventKind};
+use crate::lock::ManifestMutex;
 use crate::manifest::{Entry, Manifest, Status};
 use crate::output::Out;
 
@@ -119,7 +119,10 @@ pub fn set_statuses(
 /// The first of `ids` the manifest does not hold, refused.
 fn refuse_unknown(manifest: &Manifest, ids: &[&RunId]) -> Result<()> {
     match ids.iter().find(|id| manifest.find(id).is_none()) {
-        Some(id) => Err(Error::unknown_id(id, manifest.worktrees.iter().map(|e| e.id.as_str()))),
+        Some(id) => Err(Error::unknown_id(
+            id,
+            manifest.worktrees.iter().map(|e| e.id.as_str()),
+        )),
         None => Ok(()),
     }
 }
