@@ -25,7 +25,15 @@ impl Ctx {
             Some(dir) => dir.to_path_buf(),
             None => std::env::current_dir().map_err(|e| Error::io("could not read", ".", e))?,
         };
-        let repo = Repo::discover(&start)?;
+        let repo = Repo::discover(&start).map_err(|e| match e {
+            // Said so, when the path came from -C.
+            Error::NotARepo { path, detail, .. } => Error::NotARepo {
+                path,
+                detail,
+                given: repo.is_some(),
+            },
+            e => e,
+        })?;
         let manifest = ManifestFile::new(&repo.loop_dir());
         Ok(Ctx {
             repo,

@@ -249,11 +249,12 @@ impl Event {
 // Written here rather than in `safety::skip`: the safety kernel knows
 // nothing of the log (which depends on it for the codes).
 impl SkippedEntry {
-    /// The event-log line for this skip.
+    /// The event-log line for this skip: git's reason without its advice
+    /// to force (git-loop never forces; `--json` keeps git's whole text).
     pub fn event(&self) -> Event {
         let mut e = Event::new(EventKind::Skip, &self.id);
         e.code = Some(Code::Skip(self.code));
-        e.detail = Some(self.reason.clone());
+        e.detail = Some(crate::git::refusal::without_force_advice(&self.reason).to_owned());
         e
     }
 }

@@ -325,6 +325,27 @@ fn takes_value_flags() -> (Vec<String>, Vec<String>) {
     (global, per_sub)
 }
 
+/// zsh's `_arguments` cannot say "values, then one more" (`mark <RUN_ID>...
+/// <STATUS>`): a rest spec (`'*::run_ids -- …`) followed by a positional
+/// spec makes zsh complete that positional first. Such a rest spec becomes
+/// one value, so the first word completes run ids and the second a status,
+/// as the bash script does.
+fn one_value_before_a_positional(text: &str) -> String {
+    let lines: Vec<&str> = text.lines().collect();
+    let mut out = String::new();
+    for (i, line) in lines.iter().enumerate() {
+        let next_is_positional = lines.get(i + 1).is_some_and(|l| l.starts_with("':"));
+        match line.strip_prefix("'*::") {
+            Some(rest) if next_is_positional => out.push_str(&format!("':{rest}\n")),
+            _ => {
+                out.push_str(line);
+                out.push('\n');
+            }
+        }
+    }
+    out
+}
+
 /// zsh: clap_complete's script, less the hidden flags, with run ids and
 /// statuses completed. clap_complete writes one argument spec a line; the
 /// `:_default` completer of each dynamic argument's line is replaced, and a
@@ -390,7 +411,7 @@ _git-loop() {{"#,
     let mut found = vec![0; specs.len()];
     let mut out = String::new();
     let mut sub = "";
-    for line in text.lines() {
+    for line in one_value_before_a_positional(text).lines() {
         // `(mark)` opens the specs of subcommand mark.
         if let Some(name) = line
             .trim()

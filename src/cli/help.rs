@@ -56,7 +56,8 @@ branch):
 
 mark prints `<id>: <old> -> <new>` on stderr. It takes the run's lock, so a mark and a
 removal of the same run never cross: a cleanup that selected the run skips it once it is
-marked again.
+marked again. Several runs can be named (the status comes last): all are marked, or,
+when one is unknown, none.
 
 --detect-merged marks merged every run whose work is in its base: its tip is an ancestor
 of the base, or merging it would change nothing (squash; rebase when the patch ids agree
@@ -64,6 +65,7 @@ too). Runs with no commits of their own are left alone; runs whose patch ids alo
 are listed as probable, never marked."#;
 pub const MARK_EXAMPLES: &str = r#"Examples:
   git loop mark fix-login merged
+  git loop mark try-a try-b rejected
   git loop mark --detect-merged --dry-run"#;
 
 pub const CLEANUP: &str = r#"Selects the runs whose status is in the set (--status, else the setting cleanup.status,
@@ -91,7 +93,8 @@ pub const CLEANUP_EXAMPLES: &str = r#"Examples:
 pub const REMOVE: &str = r#"The runs' worktrees are removed as cleanup removes them: never forced, skipped with a code
 when anything in them would be lost, cleanup.pre-command may veto, branches kept, entries
 dropped. An active id (run-active) or an unknown one (unknown-id) refuses the whole
-command before anything changes. --salvage saves a dirty run first."#;
+command before anything changes. --salvage saves a dirty run first. Exit 1 when none of
+the named runs was removed (each skipped, its reason listed), as `git worktree remove`."#;
 pub const REMOVE_EXAMPLES: &str = r#"Example:
   git loop remove try-a try-b --dry-run"#;
 

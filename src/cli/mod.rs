@@ -172,8 +172,10 @@ pub struct CreateArgs {
     #[serde(default)]
     pub reuse: bool,
 
-    /// Check out only these directories (sparse checkout, cone mode; files at the top are always there)
-    #[arg(long, value_name = "DIR", num_args = 1.., value_parser = sparse_dir)]
+    /// Check out only this directory (repeat the flag, or give a comma list, for several; sparse checkout, cone mode; files at the top are always there)
+    // One value per occurrence: `--sparse src/d1 sp4` must leave sp4 the
+    // run id, not take it as a second directory.
+    #[arg(long, value_name = "DIR", num_args = 1, action = clap::ArgAction::Append, value_delimiter = ',', value_parser = sparse_dir)]
     #[serde(default)]
     pub sparse: Vec<String>,
 
@@ -184,28 +186,47 @@ pub struct CreateArgs {
 }
 
 #[derive(Debug, Args, JsonSchema)]
+#[schemars(transform = mark_run_id_alias)]
 pub struct MarkArgs {
     // Both are `required` (completions offer them as such), and a missing
-    // one is accepted only with the flags that conflict with them.
-    /// Id of the run
-    #[arg(value_parser = RunId::parse, required = true)]
-    pub run_id: Option<RunId>,
+    // one is accepted only with the flags that conflict with them. The last
+    // value is the status, every one before it a run id.
+    /// Ids of the runs (one or more; all are marked, or none)
+    #[arg(value_name = "RUN_ID", value_parser = RunId::parse, required = true)]
+    #[serde(default)]
+    pub run_ids: Vec<RunId>,
 
-    /// What the run became
+    /// What the runs became
     #[arg(value_enum, required = true)]
     pub status: Option<Status>,
 
     /// Mark `merged` every run whose work is in its base (ancestor, squash or rebase); empty runs are left alone
-    #[arg(long, conflicts_with_all = ["run_id", "status"])]
+    #[arg(long, conflicts_with_all = ["run_ids", "status"])]
     #[serde(default)]
     pub detect_merged: bool,
 
     /// With --detect-merged: report what would be marked; change nothing
     // (`default_value = None`: without it clap let `--dry-run` through
     // without `--detect-merged`.)
-    #[arg(long, conflicts_with_all = ["run_id", "status"], requires = "detect_merged", default_value = None)]
+    #[arg(long, conflicts_with_all = ["run_ids", "status"], requires = "detect_merged", default_value = None)]
     #[serde(default)]
     pub dry_run: bool,
+}
+
+/// The MCP tool `mark` took one `run_id` before it took `run_ids`: its
+/// input schema keeps that property, so a client written for it still
+/// works (the tool passes both on as run ids).
+fn mark_run_id_alias(schema: &mut schemars::Schema) {
+    if let Some(properties) = schema.get_mut("properties").and_then(|p| p.as_object_mut()) {
+        properties.insert(
+            "run_id".to_owned(),
+            serde_json::json!({
+                "description": "Id of one run (as `run_ids` with one id; kept for clients written before `run_ids`)",
+                "minLength": 1,
+                "type": ["string", "null"],
+            }),
+        );
+    }
 }
 
 #[derive(Debug, Args, JsonSchema)]

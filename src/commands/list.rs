@@ -156,7 +156,9 @@ impl ListReport {
                 ]
             })
             .collect();
-        write_table(out.stdout, header, &rows, out.color)
+        write_table(out.stdout, header, &rows, out.color)?;
+        self.hint_missing(out);
+        Ok(())
     }
 }
 
@@ -203,7 +205,27 @@ impl Report for ListReport {
             })
             .collect();
         let header = ["ID", "STATUS", "PATTERN", "AGE", "BRANCH", "PRESENT"];
-        write_table(out.stdout, header, &rows, out.color)
+        write_table(out.stdout, header, &rows, out.color)?;
+        self.hint_missing(out);
+        Ok(())
+    }
+}
+
+impl ListReport {
+    /// A run whose directory is gone (removed by hand) is listed `missing`;
+    /// say what to do about it.
+    fn hint_missing(&self, out: &mut Out<'_>) {
+        let missing = self.worktrees.iter().filter(|l| !l.present).count();
+        if missing > 0 {
+            let runs = if missing == 1 {
+                "1 run has".to_owned()
+            } else {
+                format!("{missing} runs have")
+            };
+            out.note(format_args!(
+                "hint: {runs} no worktree (its directory was removed by hand?): `git loop reconcile` drops such entries; their branches are kept"
+            ));
+        }
     }
 }
 

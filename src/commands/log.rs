@@ -72,11 +72,13 @@ pub fn run(ctx: &Ctx, args: &crate::cli::LogArgs, out: &mut Out<'_>) -> Result<L
         ));
     }
     if let Some(id) = id {
+        let logged: Vec<String> = events.iter().map(|e| e.id.to_string()).collect();
         events.retain(|e| e.id == id);
         if events.is_empty() {
             out.note(format_args!(
-                "no event in the log ({}) names run {id:?}",
-                events::path(&dir).display()
+                "no event in the log ({}) names run {id:?}{}",
+                events::path(&dir).display(),
+                crate::error::suggest::did_you_mean(id, logged.iter().map(String::as_str))
             ));
         }
     }

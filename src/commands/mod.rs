@@ -48,9 +48,9 @@ pub fn dispatch(cli: &Cli, out: &mut Out<'_>) -> std::result::Result<(), Fail> {
         }
         Command::Mark(args) => {
             let ctx = Ctx::open(cli.repo.as_deref())?;
-            match (&args.run_id, args.status) {
-                (Some(id), Some(status)) => emit(mark::run(&ctx, id, status, out)?, out),
-                _ => emit(mark::detect::run(&ctx, args.dry_run, out)?, out),
+            match args.status {
+                Some(status) => emit(mark::run(&ctx, &args.run_ids, status, out)?, out),
+                None => emit(mark::detect::run(&ctx, args.dry_run, out)?, out),
             }
         }
         Command::Cleanup(args) => {

@@ -37,13 +37,16 @@ impl Report for PathReport {
 }
 
 pub fn run(ctx: &Ctx, id: &str) -> Result<PathReport> {
-    let found = if ctx.loop_dir_exists()? {
-        ctx.manifest.load()?.and_then(|m| m.find(id).cloned())
+    let manifest = if ctx.loop_dir_exists()? {
+        ctx.manifest.load()?.unwrap_or_default()
     } else {
-        None
+        Default::default()
     };
-    let Some(entry) = found else {
-        return Err(Error::UnknownId { id: id.to_owned() });
+    let Some(entry) = manifest.find(id).cloned() else {
+        return Err(Error::unknown_id(
+            id,
+            manifest.worktrees.iter().map(|e| e.id.as_str()),
+        ));
     };
     let path = ctx.worktree_path(&entry.id);
     if path.symlink_metadata().is_err() {

@@ -5,16 +5,34 @@
 //! is accepted; an `active` or unknown id refuses the whole command before
 //! anything changes (checked on the manifest as read, and again under the
 //! mutex). The same id given twice is removed once. The JSON is cleanup's.
+//! When none of the named runs is removed (each skipped), it fails (exit 1,
+//! `error` `nothing-removed` in the document), as `git worktree remove`
+//! does; a dry run predicts that too.
 
 use crate::cli::RemoveArgs;
 use crate::ctx::Ctx;
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::output::Out;
 
-pub use super::shared::reclaim::CleanupReport;
+pub use super::shared::reclaim::{Again, CleanupReport};
 
 pub fn run(ctx: &Ctx, args: &RemoveArgs, out: &mut Out<'_>) -> Result<CleanupReport> {
     let ids: Vec<&str> = args.run_ids.iter().map(|id| id.as_str()).collect();
-    let reclaimed = crate::ops::reclaim::remove(ctx, &ids, args.dry_run, args.salvage, out)?;
-    Ok(CleanupReport::from(reclaimed))
+    let mut reclaimed = crate::ops::reclaim::remove(ctx, &ids, args.dry_run, args.salvage, out)?;
+    // Named runs of which none was removed: a failure, as `git worktree
+    // remove` is (the report still lists each skip and its reason).
+    if reclaimed.removed.is_empty() && reclaimed.error.is_none() {
+        let skipped: Vec<String> = reclaimed
+            .skipped
+            .iter()
+            .map(|s| format!("{} skipped ({})", s.id, s.code.as_str()))
+            .collect();
+        reclaimed.error = Some(Error::NothingRemoved {
+            dry_run: reclaimed.dry_run,
+            skipped: skipped.join(", "),
+        });
+    }
+    let mut report = CleanupReport::from(reclaimed);
+    report.again = Again::Remove;
+    Ok(report)
 }

@@ -71,7 +71,7 @@ impl Origin {
                 key: git,
                 at: GitAt::File(path),
             } => format!(
-                "set it with `git config --file {path} {git} <value>`, or remove it with `git config --file {path} --unset-all {git}`",
+                "set it with `git config --file {path} --replace-all {git} <value>`, or remove it with `git config --file {path} --unset-all {git}`",
                 path = path.display()
             ),
             Origin::GitConfig {

@@ -55,9 +55,15 @@ pub enum Error {
         help: Option<String>,
     },
 
+    /// `given`: the path came from `-C` (telling that user to pass -C
+    /// would not help).
     #[error("not a git repository: {path}{detail}")]
-    #[diagnostic(help("run inside a work tree, or pass -C <DIR>"))]
-    NotARepo { path: PathBuf, detail: String },
+    #[diagnostic(help("{}", if *given { "-C <DIR> names the repository to work on: give the path of a git work tree (or of a directory inside one)" } else { "run inside a work tree, or pass -C <DIR>" }))]
+    NotARepo {
+        path: PathBuf,
+        detail: String,
+        given: bool,
+    },
 
     /// `what`: `<path> is a bare repository`, or `<dir> is a worktree of the
     /// bare repository <path>` when run from a linked worktree of one.
@@ -77,11 +83,18 @@ pub enum Error {
     #[error("refusing to use {path}: {reason}")]
     UnsafePath { path: PathBuf, reason: String },
 
-    #[error("run {id:?} is already active at {path}")]
-    #[diagnostic(help(
-        "use that worktree, or mark it finished first: git loop mark {id} rejected (or merged, escalated, stale)"
-    ))]
-    ActiveExists { id: String, path: String },
+    /// `missing`: the entry is active but its directory is gone (removed by
+    /// hand): marking it would not help, reconcile drops such an entry.
+    #[error(
+        "run {id:?} is {}",
+        if *missing { format!("recorded active, but its worktree {path} is gone") } else { format!("already active at {path}") }
+    )]
+    #[diagnostic(help("{}", active_exists_help(id, *missing)))]
+    ActiveExists {
+        id: String,
+        path: String,
+        missing: bool,
+    },
 
     /// `racing`: a create of this id is at work or has just finished (its
     /// worktree is registered, or the manifest has the run active), so the
@@ -92,6 +105,12 @@ pub enum Error {
     )]
     #[diagnostic(help("{}", branch_exists_help(branch, *racing)))]
     BranchExists { branch: String, racing: bool },
+
+    #[error("--sparse {dir}: {base} has no directory {dir}")]
+    #[diagnostic(help(
+        "give a directory of the base's tree, relative to its top (`git ls-tree -d {base}` lists the top ones); nothing was changed"
+    ))]
+    SparseDirMissing { dir: String, base: String },
 
     #[error("{path} already exists")]
     #[diagnostic(help("move it away or run `git loop reconcile` to see what it is"))]
@@ -119,13 +138,20 @@ pub enum Error {
 
     #[error("run {id:?} is active: remove never takes an active run")]
     #[diagnostic(help(
-        "if it is finished, mark it first: git loop mark {id} rejected (or merged, escalated, stale); its worktree is {path}"
+        "if it is finished, mark it and remove it: git loop mark {id} rejected && git loop remove {id} (or merged, escalated, stale for rejected); its worktree is {path}"
     ))]
     RunActive { id: String, path: String },
 
-    #[error("no run with id {id:?} in the manifest")]
+    /// `remove` named runs and every one was skipped (`skipped`: each id
+    /// with its skip code): it fails as `git worktree remove` does.
+    #[error("{} removed: {skipped}", if *dry_run { "nothing would be" } else { "nothing" })]
+    NothingRemoved { dry_run: bool, skipped: String },
+
+    /// `suggestion`: `; did you mean <id>?` for a recorded id close to this
+    /// one (see [`suggest`]), or empty.
+    #[error("no run with id {id:?} in the manifest{suggestion}")]
     #[diagnostic(help("`git loop list` shows the recorded runs"))]
-    UnknownId { id: String },
+    UnknownId { id: String, suggestion: String },
 
     #[error("invalid {event} input on stdin: {reason}")]
     #[diagnostic(help(
@@ -212,9 +238,10 @@ pub enum Error {
     #[error("could not salvage {id}; nothing was removed: {reason}")]
     Salvage { id: String, reason: String },
 
-    #[error("no salvage of {id}: refs/loop/salvage/{id} does not exist")]
+    /// `suggestion`: as [`Error::UnknownId`]'s, over the salvaged ids.
+    #[error("no salvage of {id}: refs/loop/salvage/{id} does not exist{suggestion}")]
     #[diagnostic(help("`git loop list --salvaged` lists the salvaged runs"))]
-    NoSalvage { id: String },
+    NoSalvage { id: String, suggestion: String },
 
     #[error("run {id} has a worktree at {path}; restore only brings back a removed run")]
     RestoreExists { id: String, path: String },
@@ -264,6 +291,18 @@ pub enum Error {
     },
 }
 
+fn active_exists_help(id: &str, missing: bool) -> String {
+    if missing {
+        format!(
+            "`git loop reconcile` drops runs whose directory is gone (their branch is kept); then `git loop create {id} --reuse` checks loop/{id} out again as it is, or pick another run id"
+        )
+    } else {
+        format!(
+            "use that worktree, or mark it finished first: git loop mark {id} rejected (or merged, escalated, stale)"
+        )
+    }
+}
+
 fn branch_exists_help(branch: &str, racing: bool) -> String {
     if racing {
         "wait for it: `git loop list` shows the run once it is recorded. If no create is running, one was interrupted: `git loop reconcile` shows what it left".to_owned()
@@ -275,68 +314,6 @@ fn branch_exists_help(branch: &str, racing: bool) -> String {
 }
 
 impl Error {
-    /// The stable kebab-case code printed by `--json`. This match is the one
-    /// place a code is written: the variants carry no miette `code(...)`
-    /// (the human rendering prints only the message and its help).
-    pub fn code(&self) -> &'static str {
-        match self {
-            Error::InvalidRunId { .. } => "invalid-run-id",
-            Error::InvalidPattern { .. } => "invalid-pattern",
-            Error::InvalidStatus { .. } => "invalid-status",
-            Error::InvalidCutoff { .. } => "invalid-cutoff",
-            Error::NotARepo { .. } => "not-a-repo",
-            Error::BareRepo { .. } => "bare-repo",
-            Error::InvalidManifest { .. } => "invalid-manifest",
-            Error::UnsafePath { .. } => "unsafe-path",
-            Error::ActiveExists { .. } => "active-exists",
-            Error::BranchExists { .. } => "branch-exists",
-            Error::PathExists { .. } => "path-exists",
-            Error::TrashNotFound { .. } => "not-in-trash",
-            Error::RestoreOverBranch { .. } => "branch-exists",
-            Error::InvalidBranchName { .. } => "invalid-branch",
-            Error::UnknownId { .. } => "unknown-id",
-            Error::RunActive { .. } => "run-active",
-            Error::NotAdoptable { .. } => "not-adoptable",
-            Error::NotAnOrphan { .. } => "not-an-orphan",
-            Error::WorktreeMissing { .. } => "worktree-missing",
-            Error::UntrustedHook { .. } => "untrusted-hook",
-            Error::NothingToTrust { .. } => "nothing-to-trust",
-            Error::NotReusable { .. } => "not-reusable",
-            Error::HookInput { .. } => "invalid-hook-input",
-            Error::BaseNotFound { .. } | Error::NoCommits => "base-not-found",
-            Error::MutexTimeout { .. } => "mutex-timeout",
-            Error::RunBusy { .. } => "run-busy",
-            Error::LockTimeout { .. } => "lock-timeout",
-            Error::MutexLost { .. } => "mutex-lost",
-            Error::Git(_) => "git-failed",
-            Error::Salvage { .. } => "salvage-failed",
-            Error::NoSalvage { .. } => "no-salvage",
-            Error::RestoreExists { .. } => "run-exists",
-            Error::Checkout { .. } => "checkout-failed",
-            Error::Config { .. } => "invalid-config",
-            Error::Repository(_) => "repository",
-            Error::UnrepresentablePath { .. } => "unrepresentable-path",
-            Error::CommandNotFound { .. } => "command-not-found",
-            Error::CommandNotExecutable { .. } => "command-not-executable",
-            Error::Io { .. } => "io",
-        }
-    }
-
-    /// 2 for usage errors (what was typed is wrong: a run id or pattern;
-    /// every value clap's parsers refuse exits 2 from `lib.rs`, so an invalid
-    /// status or cutoff is 2 when typed and 1 when read from a config layer,
-    /// with no flag to say which); 127 and 126 for a
-    /// `git loop run` command that is not found or cannot be executed (as
-    /// shells do); 1 for everything else.
-    pub fn exit_code(&self) -> i32 {
-        match self {
-            Error::CommandNotFound { .. } => 127,
-            Error::CommandNotExecutable { .. } => 126,
-            Error::InvalidRunId { .. } | Error::InvalidPattern { .. } => 2,
-            _ => 1,
-        }
-    }
-
     /// The same error with `help` saying where to fix it (an invalid value
     /// from a config layer).
     pub fn with_help(self, text: String) -> Self {
@@ -359,6 +336,15 @@ impl Error {
                 help: text,
             },
             other => other,
+        }
+    }
+
+    /// `id` is not in the manifest whose ids are `known`: the refusal, with
+    /// the recorded id it was probably meant to be.
+    pub fn unknown_id<'a>(id: &str, known: impl IntoIterator<Item = &'a str>) -> Self {
+        Error::UnknownId {
+            id: id.to_owned(),
+            suggestion: suggest::did_you_mean(id, known),
         }
     }
 
@@ -388,6 +374,9 @@ impl From<&Error> for Failure {
         }
     }
 }
+
+mod codes;
+pub mod suggest;
 
 #[cfg(test)]
 mod tests;

@@ -48,6 +48,18 @@ fn gits_words(reason: &str) -> String {
         .join("''")
 }
 
+/// git's refusal without its advice to force ("…, use --force to delete
+/// it", "; use 'remove -f -f' to override or unlock first"): git-loop never
+/// forces, so neither its human output nor its event log repeats it.
+pub fn without_force_advice(reason: &str) -> &str {
+    let cut = ["use --force", "use 'remove -f -f'", "; use"]
+        .iter()
+        .filter_map(|m| reason.find(m))
+        .min()
+        .unwrap_or(reason.len());
+    reason[..cut].trim_end_matches([',', ';', ' '])
+}
+
 /// git 2.47 fails a `worktree remove` or `add` when another one deletes or
 /// creates an entry of `.git/worktrees/` while it reads them ("Invalid path
 /// '…/.git/worktrees/x'", "failed to read .git/worktrees/x/commondir"). Such

@@ -22,8 +22,9 @@
 //!   holds it for its whole run);
 //! - a run lock is taken under the ops lock (each of cleanup's removal
 //!   workers holds one run's at a time; `restore`) or holding nothing
-//!   (`mark`; `mark --detect-merged` takes those of every run it marks, one
-//!   after another in id order, so two of them take them in the same order);
+//!   (`mark` takes those of every run it names, `mark --detect-merged` of
+//!   every run it marks, one after another in id order, so two of them take
+//!   them in the same order);
 //! - the mutex is taken last, under whatever else is held, and for a short
 //!   read-modify-write only: nothing waits for another lock while holding
 //!   it (a create that writes `.gitignore` under the mutex lets go of it

@@ -235,7 +235,9 @@ impl Tool {
                     .map(|i| i.as_str().map(str::to_owned))
                     .collect::<Option<_>>()
                     .ok_or_else(|| wrong("an array of strings"))?,
-                (ArgAction::Append, _) => return Err(wrong("an array of strings")),
+                // One value of a repeatable argument (`mark`'s `run_id`).
+                (ArgAction::Append, Value::String(text)) => vec![text.clone()],
+                (ArgAction::Append, _) => return Err(wrong("a string or an array of strings")),
                 (_, Value::String(text)) => vec![text.clone()],
                 // A count (`log`'s `max_count`), where the schema asks for
                 // one: clap parses the digits. A number is no string.

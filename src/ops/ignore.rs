@@ -98,9 +98,10 @@ impl IgnoreTarget {
             .map_err(|e| Error::io("could not write", &self.path, e))?;
         match self.kind {
             IgnoreFile::Gitignore => out.note(format_args!(
-                "added {LOOP_DIR}/ to .gitignore (git status shows the change: commit it, or set {} = \"{}\" to keep the line out of the work tree)",
-                keys::CREATE_IGNORE_FILE.toml,
-                IgnoreFile::InfoExclude.as_str()
+                "added {LOOP_DIR}/ to .gitignore (git status shows the change: commit it, or run `git config {} {}` to keep the line out of the work tree, in .git/info/exclude: the setting {})",
+                keys::CREATE_IGNORE_FILE.git,
+                IgnoreFile::InfoExclude.as_str(),
+                keys::CREATE_IGNORE_FILE.toml
             )),
             IgnoreFile::InfoExclude => out.note(format_args!(
                 "added {LOOP_DIR}/ to {}",

@@ -206,18 +206,11 @@ impl SkippedEntry {
                     self.path
                 )
             }
-            _ if forced => {
-                // Any other refusal: git's reason without its advice to force.
-                let cut = ["use --force", "use 'remove -f -f'", "; use"]
-                    .iter()
-                    .filter_map(|m| self.reason.find(m))
-                    .min()
-                    .unwrap_or(self.reason.len());
-                format!(
-                    "{} (git-loop never forces a removal)",
-                    self.reason[..cut].trim_end_matches([',', ';', ' '])
-                )
-            }
+            // Any other refusal: git's reason without its advice to force.
+            _ if forced => format!(
+                "{} (git-loop never forces a removal)",
+                crate::git::refusal::without_force_advice(&self.reason)
+            ),
             _ => self.reason.clone(),
         }
     }

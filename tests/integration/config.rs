@@ -784,3 +784,26 @@ fn config_shows_the_base_actually_used_and_why() {
         run.json()
     );
 }
+
+/// The help for an invalid value of the multi-valued `loop.createCopy`
+/// suggests a command that works on it (a plain `git config <key> <value>`
+/// fails: "cannot overwrite multiple values").
+#[test]
+fn the_fix_suggested_for_a_multivalued_key_works() {
+    let repo = TestRepo::new();
+    repo.git(["config", "--add", "loop.createCopy", "target/"]);
+    repo.git(["config", "--add", "loop.createCopy", "!"]);
+    let run = repo.run(["config"]);
+    run.code(1);
+    let fix = run
+        .stderr
+        .split_once("set it with `")
+        .and_then(|(_, rest)| rest.split_once('`'))
+        .map(|(command, _)| command.replace("<value>", "target/"))
+        .unwrap_or_else(|| panic!("{}", run.stderr));
+    assert!(fix.contains("--replace-all loop.createCopy"), "{fix}");
+    let words: Vec<&str> = fix.split_whitespace().collect();
+    assert_eq!(words[0], "git", "{fix}");
+    repo.git(&words[1..]);
+    repo.run(["config"]).ok();
+}

@@ -657,3 +657,81 @@ fn a_repository_with_no_commits_is_told_so() {
     );
     assert!(!repo.loop_dir().join("a").exists());
 }
+
+/// A run whose directory was removed by hand is still recorded active:
+/// `create` of its id says the directory is gone and points at reconcile
+/// (marking it would not help), and `list` says what its `missing` means.
+#[test]
+fn active_run_whose_directory_is_gone_points_at_reconcile() {
+    let repo = TestRepo::new();
+    repo.create("x");
+    fs::remove_dir_all(repo.wt("x")).unwrap();
+    let run = repo.run(["--json", "create", "x", "--pattern", "p"]);
+    run.code(1);
+    assert_eq!(run.json()["error"]["code"], "active-exists");
+    assert!(run.stderr.contains("is gone"), "{}", run.stderr);
+    assert!(run.stderr.contains("git loop reconcile"), "{}", run.stderr);
+    assert!(run.stderr.contains("create x --reuse"), "{}", run.stderr);
+    assert!(!run.stderr.contains("git loop mark"), "{}", run.stderr);
+    // A run that is there is still told to use it or mark it.
+    repo.create("here");
+    let there = repo.run(["create", "here", "--pattern", "p"]);
+    there.code(1);
+    assert!(there.stderr.contains("already active"), "{}", there.stderr);
+    assert!(
+        there.stderr.contains("git loop mark here"),
+        "{}",
+        there.stderr
+    );
+    for long in [&[][..], &["--long"]] {
+        let list = repo.run([&["list"][..], long].concat());
+        list.ok();
+        assert!(list.stdout.contains("missing"), "{}", list.stdout);
+        assert!(
+            list.stderr.contains("1 run has no worktree") && list.stderr.contains("reconcile"),
+            "{long:?}: {}",
+            list.stderr
+        );
+    }
+    // Nothing to say when every run is there.
+    repo.run(["reconcile"]).ok();
+    assert!(!repo.run(["list"]).stderr.contains("hint"));
+}
+
+/// The `.gitignore` notice gives the git command that keeps the line out of
+/// the work tree (git-loop is run by git users), not TOML.
+#[test]
+fn the_gitignore_notice_gives_the_git_config_command() {
+    let repo = TestRepo::new();
+    let run = repo.create("a");
+    assert!(
+        run.stderr
+            .contains("`git config loop.createIgnoreFile info-exclude`"),
+        "{}",
+        run.stderr
+    );
+    assert!(!run.stderr.contains("= \""), "{}", run.stderr);
+}
+
+/// `-C` naming no repository is not told to pass -C; without -C it is.
+#[test]
+fn a_wrong_dash_c_is_not_told_to_pass_dash_c() {
+    let repo = TestRepo::new();
+    let missing = repo.base().join("nonexistent");
+    let run = repo.run(["-C", missing.to_str().unwrap(), "list"]);
+    run.code(1);
+    assert!(
+        run.stderr.contains("not a git repository"),
+        "{}",
+        run.stderr
+    );
+    assert!(!run.stderr.contains("pass -C"), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("-C <DIR> names the repository"),
+        "{}",
+        run.stderr
+    );
+    let outside = TestRepo::output(repo.command().current_dir(repo.base()).args(["list"]));
+    outside.code(1);
+    assert!(outside.stderr.contains("pass -C"), "{}", outside.stderr);
+}

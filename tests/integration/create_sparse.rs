@@ -58,7 +58,16 @@ fn a_sparse_main_worktree_gives_new_runs_its_patterns() {
 #[test]
 fn create_sparse_checks_out_only_the_given_directories() {
     let repo = tree();
-    let run = repo.run(["create", "r1", "--pattern", "p", "--sparse", "a/deep", "b/"]);
+    let run = repo.run([
+        "create",
+        "r1",
+        "--pattern",
+        "p",
+        "--sparse",
+        "a/deep",
+        "--sparse",
+        "b/",
+    ]);
     run.ok();
     let wt = repo.wt("r1");
     // Cone mode: the given directories, plus the files (not the
@@ -166,11 +175,49 @@ fn the_checkout_runs_with_checkout_workers_unless_git_config_sets_them() {
     assert!(spawned_workers(&repo, "plain", &[]), "worktree add");
     // The split add (`--sparse` takes it): `reset --hard` gets them too.
     assert!(
-        spawned_workers(&repo, "split", &["--sparse", "d0", "d1"]),
+        spawned_workers(&repo, "split", &["--sparse", "d0,d1"]),
         "reset --hard"
     );
     assert!(repo.wt("split").join("d1/f99").exists());
     // The user's own setting wins.
     repo.git(["config", "checkout.workers", "1"]);
     assert!(!spawned_workers(&repo, "sequential", &[]));
+}
+
+/// `--sparse` takes one directory per flag (or a comma list), so a run id
+/// after it stays the run id; a directory the base does not have is
+/// refused, naming it, before anything changes (not an empty worktree).
+#[test]
+fn sparse_takes_one_value_and_refuses_a_directory_the_base_lacks() {
+    let repo = tree();
+    repo.run(["create", "--sparse", "a", "sp4", "--pattern", "p"])
+        .ok();
+    assert_eq!(top_level(&repo.wt("sp4")), ["README", "a", "top.txt"]);
+    repo.run(["create", "--sparse", "b,c", "sp5", "--pattern", "p"])
+        .ok();
+    assert_eq!(top_level(&repo.wt("sp5")), ["README", "b", "c", "top.txt"]);
+    let manifest = fs::read(repo.manifest_path()).unwrap();
+    for missing in ["a/nonexistent", "top.txt"] {
+        let run = repo.run([
+            "--json",
+            "create",
+            "sp6",
+            "--pattern",
+            "p",
+            "--sparse",
+            "b",
+            "--sparse",
+            missing,
+        ]);
+        run.code(1);
+        assert_eq!(run.json()["error"]["code"], "sparse-dir-missing");
+        assert!(
+            run.stderr.contains(&format!("--sparse {missing}")),
+            "{}",
+            run.stderr
+        );
+        assert!(!repo.wt("sp6").exists());
+        assert!(!repo.branch_exists("loop/sp6"));
+        assert_eq!(fs::read(repo.manifest_path()).unwrap(), manifest);
+    }
 }

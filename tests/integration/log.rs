@@ -174,3 +174,37 @@ fn log_keeps_the_newest_n_and_those_since_an_age() {
     assert_eq!(at(now, &["log", "-n", "0"]).stdout, "");
     repo.run(["log", "--since", "yesterday"]).code(2);
 }
+
+/// A skip's event keeps git's reason but not its advice to force (git-loop
+/// never forces), as the human output; `--json` keeps git's whole text.
+#[test]
+fn a_skip_event_drops_gits_advice_to_force() {
+    let repo = TestRepo::new();
+    repo.create("d");
+    repo.run(["mark", "d", "rejected"]).ok();
+    fs::write(repo.wt("d").join("README"), "changed\n").unwrap();
+    let run = repo.run(["--json", "cleanup"]);
+    run.ok();
+    let skip = run.json();
+    let reason = skip.find_id("skipped", "d")["reason"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert!(
+        reason.contains("use --force"),
+        "git's own text in JSON: {reason}"
+    );
+    let log = repo.run(["--json", "log", "d"]).json();
+    let event = log
+        .arr("events")
+        .iter()
+        .find(|e| e["event"] == "skip")
+        .unwrap_or_else(|| panic!("{log}"))
+        .clone();
+    let detail = event["detail"].as_str().unwrap();
+    assert!(
+        detail.contains("contains modified or untracked files"),
+        "{detail}"
+    );
+    assert!(!detail.contains("force"), "{detail}");
+}

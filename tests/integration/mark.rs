@@ -68,3 +68,119 @@ fn mark_help_glossary_says_what_cleanup_does_as_the_readme_does() {
         assert!(man.contains(&man_line), "the man page lacks {man_line:?}");
     }
 }
+
+/// Several ids are marked together, all or nothing: an unknown one among
+/// them changes nothing (no write, no event); otherwise one write, one
+/// `mark` event per run whose status changed, the entries in the order
+/// named (the same id twice once). One id still prints its entry alone.
+#[test]
+fn several_ids_are_marked_all_or_nothing() {
+    let repo = TestRepo::new();
+    for id in ["a", "b", "c"] {
+        repo.create(id);
+    }
+    let events = || {
+        fs::read_to_string(repo.loop_dir().join("events.jsonl"))
+            .unwrap()
+            .lines()
+            .count()
+    };
+    let before = fs::read(repo.manifest_path()).unwrap();
+    let logged = events();
+    let refused = repo.run(["--json", "mark", "a", "nope", "b", "rejected"]);
+    refused.code(1);
+    assert_eq!(refused.json()["error"]["code"], "unknown-id");
+    assert!(refused.stderr.contains("\"nope\""), "{}", refused.stderr);
+    assert_eq!(fs::read(repo.manifest_path()).unwrap(), before);
+    assert_eq!(events(), logged);
+    assert!(!repo.mutex_path().exists());
+
+    repo.run(["mark", "c", "rejected"]).ok();
+    let logged = events();
+    let run = repo.run(["--json", "mark", "c", "a", "c", "rejected"]);
+    run.ok();
+    let v = run.json();
+    let ids: Vec<&str> = v["worktrees"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids, ["c", "a"], "{v}");
+    assert!(
+        v["worktrees"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|e| e["status"] == "rejected")
+    );
+    assert_eq!(repo.status_of("a").unwrap(), "rejected");
+    assert_eq!(repo.status_of("b").unwrap(), "active");
+    // c was rejected already: only a's change is an event.
+    assert_eq!(events(), logged + 1);
+
+    let human = repo.run(["mark", "a", "b", "escalated"]);
+    human.ok();
+    assert!(
+        human
+            .stderr
+            .contains("a: rejected -> escalated\nb: active -> escalated\n"),
+        "{}",
+        human.stderr
+    );
+    let one = repo.run(["--json", "mark", "b", "merged"]).json();
+    assert_eq!(one["id"], "b", "{one}");
+    // The status still comes last: a run id there is a usage error.
+    repo.run(["mark", "a", "merged", "b"]).code(2);
+}
+
+/// A mistyped run id gets the recorded id it was probably meant to be, in
+/// every command that takes an existing id (restore: the salvaged ids);
+/// nothing is suggested for an id that is near none.
+#[test]
+fn a_mistyped_id_gets_did_you_mean_in_every_command_that_takes_one() {
+    let repo = TestRepo::new();
+    repo.create("fix-login");
+    for args in [
+        &["mark", "fix-logn", "merged"][..],
+        &["remove", "fix-logn"],
+        &["path", "fix-logn"],
+        &["run", "fix-logn", "--", "true"],
+    ] {
+        let run = repo.run([&["--json"][..], args].concat());
+        run.code(1);
+        assert_eq!(run.json()["error"]["code"], "unknown-id", "{args:?}");
+        let message = run.json()["error"]["message"].as_str().unwrap().to_owned();
+        assert!(
+            message.ends_with("; did you mean fix-login?"),
+            "{args:?}: {message}"
+        );
+        assert!(
+            run.stderr.contains("did you mean fix-login?"),
+            "{}",
+            run.stderr
+        );
+    }
+    let log = repo.run(["log", "fix-logn"]);
+    log.ok();
+    assert!(
+        log.stderr.contains("did you mean fix-login?"),
+        "{}",
+        log.stderr
+    );
+    let far = repo.run(["mark", "refactor", "merged"]);
+    far.code(1);
+    assert!(!far.stderr.contains("did you mean"), "{}", far.stderr);
+
+    repo.run(["mark", "fix-login", "rejected"]).ok();
+    fs::write(repo.wt("fix-login").join("new-file"), "work\n").unwrap();
+    repo.run(["remove", "--salvage", "fix-login"]).ok();
+    let restore = repo.run(["--json", "restore", "fix-logn"]);
+    restore.code(1);
+    assert_eq!(restore.json()["error"]["code"], "no-salvage");
+    assert!(
+        restore.stderr.contains("did you mean fix-login?"),
+        "{}",
+        restore.stderr
+    );
+}

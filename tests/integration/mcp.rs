@@ -450,3 +450,24 @@ fn mcp_survives_deep_nesting_and_foreign_repos() {
     }
     assert_eq!(snapshot(&repo.root), before);
 }
+
+/// `mark` takes several runs as `run_ids`, and still one as `run_id` (its
+/// input before `run_ids`): both are run ids.
+#[test]
+fn mark_takes_run_ids_and_still_run_id() {
+    let repo = TestRepo::new();
+    for id in ["a", "b", "c"] {
+        repo.create(id);
+    }
+    let mut server = Server::start(&repo);
+    server.initialize();
+    let (doc, failed) = server.call("mark", json!({"run_ids": ["a", "b"], "status": "rejected"}));
+    assert!(!failed, "{doc}");
+    assert_eq!(doc.ids("worktrees"), ["a", "b"]);
+    let (doc, failed) = server.call("mark", json!({"run_id": "c", "status": "merged"}));
+    assert!(!failed, "{doc}");
+    assert_eq!(doc["id"], "c");
+    assert_eq!(repo.status_of("a").as_deref(), Some("rejected"));
+    assert_eq!(repo.status_of("c").as_deref(), Some("merged"));
+    server.finish();
+}

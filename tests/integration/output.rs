@@ -145,7 +145,7 @@ fn json_usage_error_keeps_clap_detail() {
         assert!(!message.contains("--help"), "{message}");
         assert!(!message.contains('\n'), "{message}");
     }
-    assert!(json_message(&repo.run(["--json", "mark"])).ends_with(": <RUN_ID>, <STATUS>"));
+    assert!(json_message(&repo.run(["--json", "mark"])).ends_with(": <RUN_ID>..., <STATUS>"));
 }
 
 #[test]

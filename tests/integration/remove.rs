@@ -92,3 +92,54 @@ fn dry_run_and_skips_follow_cleanups_rules() {
     );
     assert_eq!(repo.ids(), ["dirty"]);
 }
+
+/// A named removal that removed nothing fails, as `git worktree remove`
+/// does, with each skip and its reason; its hint speaks of `remove`, not
+/// cleanup. An active run is refused with the one line that marks and
+/// removes it.
+#[test]
+fn removing_nothing_fails_with_the_reason_and_hints_speak_of_remove() {
+    let repo = TestRepo::new();
+    repo.create("dirty");
+    repo.run(["mark", "dirty", "rejected"]).ok();
+    fs::write(repo.wt("dirty").join("new-file"), "work\n").unwrap();
+    for dry in [&["--dry-run"][..], &[]] {
+        let run = repo.run([&["--json", "remove", "dirty"][..], dry].concat());
+        run.code(1);
+        let v = run.json();
+        assert_eq!(v["error"]["code"], "nothing-removed", "{v}");
+        let message = v["error"]["message"].as_str().unwrap();
+        assert!(message.contains("dirty skipped (untracked)"), "{message}");
+        assert_eq!(v.find_id("skipped", "dirty")["code"], "untracked", "{v}");
+    }
+    let human = repo.run(["remove", "dirty"]);
+    human.code(1);
+    assert!(human.stdout.contains("skipped dirty"), "{}", human.stdout);
+    assert!(
+        human
+            .stderr
+            .contains("error: nothing removed: dirty skipped (untracked)"),
+        "{}",
+        human.stderr
+    );
+    assert!(
+        human.stderr.contains("`git loop remove dirty` again")
+            && human.stderr.contains("git loop remove --salvage dirty")
+            && !human.stderr.contains("cleanup"),
+        "{}",
+        human.stderr
+    );
+    assert!(repo.wt("dirty").exists());
+    assert_eq!(repo.ids(), ["dirty"]);
+
+    repo.create("live");
+    let active = repo.run(["remove", "live"]);
+    active.code(1);
+    assert!(
+        active
+            .stderr
+            .contains("git loop mark live rejected && git loop remove live"),
+        "{}",
+        active.stderr
+    );
+}

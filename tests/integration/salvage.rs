@@ -250,8 +250,10 @@ fn a_write_after_the_check_keeps_the_worktree_as_it_was() {
     fs::write(repo.wt("d").join("late.txt"), "written after the check\n").unwrap();
     fs::write(&go, "").unwrap();
     let out = child.wait_with_output().unwrap();
-    assert!(out.status.success());
+    // The one run named was not removed: `remove` fails (nothing-removed).
+    assert_eq!(out.status.code(), Some(1));
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["error"]["code"], "nothing-removed", "{v}");
     let skip = v.find_id("skipped", "d");
     assert_eq!(skip["code"], "untracked", "{v}");
     assert!(skip.text("reason").contains("refs/loop/salvage/d"), "{v}");

@@ -1,4 +1,4 @@
-//! `git loop mark <RUN_ID> <STATUS>`: record what a run became (see
+//! `git loop mark <RUN_ID>... <STATUS>`: record what runs became (see
 //! [`crate::ops::mark`]); `--detect-merged`: see [`detect`].
 
 use serde::Serialize;
@@ -11,9 +11,19 @@ use crate::error::Result;
 use crate::manifest::{Entry, Status};
 use crate::output::{Out, Report};
 
+/// One run named: its entry as updated (the document `mark` has always
+/// printed); several: `{"worktrees":[…]}`, their entries in the order named.
+#[derive(Debug, Serialize, schemars::JsonSchema)]
+#[serde(untagged)]
+pub enum MarkReport {
+    One(MarkedEntry),
+    Several { worktrees: Vec<MarkedEntry> },
+}
+
+/// A run's entry as updated.
 #[derive(Debug, Serialize, schemars::JsonSchema)]
 #[serde(transparent)]
-pub struct MarkReport {
+pub struct MarkedEntry {
     pub entry: Entry,
     #[serde(skip)]
     pub previous: Status,
@@ -21,18 +31,31 @@ pub struct MarkReport {
 
 impl Report for MarkReport {
     fn human(&self, out: &mut Out<'_>) -> std::io::Result<()> {
-        out.note(format_args!(
-            "{}: {} -> {}",
-            self.entry.id, self.previous, self.entry.status
-        ));
+        let marked = match self {
+            MarkReport::One(m) => std::slice::from_ref(m),
+            MarkReport::Several { worktrees } => worktrees.as_slice(),
+        };
+        for m in marked {
+            out.note(format_args!(
+                "{}: {} -> {}",
+                m.entry.id, m.previous, m.entry.status
+            ));
+        }
         out.stdout.flush()
     }
 }
 
-pub fn run(ctx: &Ctx, run_id: &RunId, status: Status, out: &mut Out<'_>) -> Result<MarkReport> {
-    let marked = crate::ops::mark::set_status(ctx, run_id, status, out)?;
-    Ok(MarkReport {
-        entry: marked.entry,
-        previous: marked.previous,
+pub fn run(ctx: &Ctx, run_ids: &[RunId], status: Status, out: &mut Out<'_>) -> Result<MarkReport> {
+    let mut marked: Vec<MarkedEntry> = crate::ops::mark::set_statuses(ctx, run_ids, status, out)?
+        .into_iter()
+        .map(|m| MarkedEntry {
+            entry: m.entry,
+            previous: m.previous,
+        })
+        .collect();
+    Ok(if marked.len() == 1 {
+        MarkReport::One(marked.remove(0))
+    } else {
+        MarkReport::Several { worktrees: marked }
     })
 }

@@ -69,9 +69,22 @@ pub struct CleanupReport {
     pub removed: Vec<RemovedEntry>,
     pub skipped: Vec<SkippedEntry>,
     /// Set when the cleanup failed part way (a manifest write on a full disk,
-    /// say): what was removed before it is still listed; exit 1.
+    /// say): what was removed before it is still listed; or, for `remove`,
+    /// when none of the named runs was removed (`nothing-removed`); exit 1.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<crate::error::Failure>,
+    /// Which command to run again once a skipped worktree is dealt with.
+    #[serde(skip)]
+    pub again: Again,
+}
+
+/// The command a skip hint tells to run again.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Again {
+    #[default]
+    Cleanup,
+    /// `remove`: the hint names the ids it skipped.
+    Remove,
 }
 
 impl From<Reclaimed> for CleanupReport {
@@ -85,6 +98,7 @@ impl From<Reclaimed> for CleanupReport {
                 .collect(),
             skipped: reclaimed.skipped,
             error: reclaimed.error.as_ref().map(crate::error::Failure::from),
+            again: Again::Cleanup,
         }
     }
 }
@@ -207,10 +221,23 @@ impl Report for CleanupReport {
                 "note: the worktrees listed as removed are gone; `git loop reconcile` drops their entries once the manifest can be written"
             ));
         }
-        if self.skipped.iter().any(|s| s.code.is_uncommitted_work()) {
-            out.note(format_args!(
+        let dirty: Vec<String> = self
+            .skipped
+            .iter()
+            .filter(|s| s.code.is_uncommitted_work())
+            .map(|s| crate::style::escape(&s.id).into_owned())
+            .collect();
+        match self.again {
+            _ if dirty.is_empty() => {}
+            Again::Cleanup => out.note(format_args!(
                 "hint: a skipped worktree holds uncommitted or untracked work; commit, stash or move it, then run cleanup again, or add --salvage to save it to refs/loop/salvage/<id> and remove it (git-loop never forces)"
-            ));
+            )),
+            Again::Remove => {
+                let ids = dirty.join(" ");
+                out.note(format_args!(
+                    "hint: a skipped worktree holds uncommitted or untracked work; commit, stash or move it, then run `git loop remove {ids}` again, or `git loop remove --salvage {ids}` to save it to refs/loop/salvage/<id> and remove it (git-loop never forces)"
+                ))
+            }
         }
         Ok(())
     }

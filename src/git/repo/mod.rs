@@ -73,16 +73,19 @@ impl Repo {
             return Err(Error::NotARepo {
                 detail: " (no such directory)".into(),
                 path: start,
+                given: false,
             });
         }
         let found =
             gix::discover_with_environment_overrides(&start).map_err(|e| Error::NotARepo {
                 detail: format!(" ({e})"),
                 path: start.clone(),
+                given: false,
             })?;
         let main = found.main_repo().map_err(|e| Error::NotARepo {
             detail: format!(" (could not open the main repository: {e})"),
             path: start.clone(),
+            given: false,
         })?;
         let Some(workdir) = main.workdir() else {
             // Canonical: from a linked worktree gix reaches the bare

@@ -185,6 +185,7 @@ fn plan<'s>(
     let id = args.run_id.as_str();
     let branch = runid::branch_name(id);
     let (base, mut base_commit) = base::resolve(ctx, args.base.as_deref(), &settings.base, out)?;
+    refuse_missing_sparse_dirs(ctx, &args.sparse, base_commit, &base)?;
     let ignore = IgnoreTarget::of(ctx, settings.create_ignore_file.value);
     // An active run with this id is the likelier mistake; name its path first.
     if ctx.loop_dir_exists()? {
@@ -194,7 +195,7 @@ fn plan<'s>(
         {
             return Ok(Planned::Reuse(entry.clone()));
         }
-        refuse_active(&manifest, id)?;
+        refuse_active(ctx, &manifest, id)?;
     }
     // With --reuse, an existing `loop/<id>` with no worktree is adopted.
     if !args.reuse && ctx.repo.branch_exists(&branch)? {
@@ -234,7 +235,7 @@ fn ensure_ignored(ctx: &Ctx, ignore: &IgnoreTarget, id: &str, out: &mut Out<'_>)
     if !ignore.has_loop_dir()? {
         let _mutex = ManifestMutex::acquire(&ctx.loop_dir())?;
         let manifest = ctx.manifest.load_or_default()?;
-        refuse_active(&manifest, id)?;
+        refuse_active(ctx, &manifest, id)?;
         ignore.ensure(out)?;
     }
     Ok(())
@@ -323,11 +324,47 @@ fn branch_exists(ctx: &Ctx, id: &str, branch: String) -> Error {
     Error::BranchExists { branch, racing }
 }
 
-fn refuse_active(manifest: &crate::manifest::Manifest, id: &str) -> Result<()> {
+/// `--sparse` of a directory the base's tree does not have would make an
+/// empty worktree without a word: refused, naming it, before anything
+/// changes.
+fn refuse_missing_sparse_dirs(
+    ctx: &Ctx,
+    dirs: &[String],
+    base_commit: gix::ObjectId,
+    base: &str,
+) -> Result<()> {
+    if dirs.is_empty() {
+        return Ok(());
+    }
+    let repo = ctx.repo.gix();
+    let read = |e: &dyn std::fmt::Display| Error::Repository(format!("{base}: {e}"));
+    let tree = repo
+        .find_commit(base_commit)
+        .map_err(|e| read(&e))?
+        .tree()
+        .map_err(|e| read(&e))?;
+    for dir in dirs {
+        let entry = tree
+            .lookup_entry_by_path(dir.as_str())
+            .map_err(|e| read(&e))?;
+        if !entry.is_some_and(|e| e.mode().is_tree()) {
+            return Err(Error::SparseDirMissing {
+                dir: dir.clone(),
+                base: base.to_owned(),
+            });
+        }
+    }
+    Ok(())
+}
+
+/// The refusal of an id the manifest has `active`, saying whether its
+/// directory is gone (removed by hand: then reconcile, not mark, is the way on).
+fn refuse_active(ctx: &Ctx, manifest: &crate::manifest::Manifest, id: &str) -> Result<()> {
     match manifest.find(id) {
         Some(e) if e.status == Status::Active => Err(Error::ActiveExists {
             id: id.to_owned(),
             path: e.path(),
+            missing: ctx.worktree_path(id).symlink_metadata().is_err(),
         }),
         _ => Ok(()),
     }

@@ -44,7 +44,7 @@ fn record(
 ) -> Result<()> {
     let mutex = ManifestMutex::acquire(&ctx.loop_dir())?;
     let mut manifest = ctx.manifest.load_or_default()?;
-    refuse_active(&manifest, &entry.id)?;
+    refuse_active(ctx, &manifest, &entry.id)?;
     manifest.worktrees.retain(|e| e.id != entry.id);
     manifest.worktrees.push(entry.clone());
     window.commit(|| ctx.manifest.write(&manifest, &mutex))?;

@@ -1,17 +1,19 @@
-//! Mark: record what a run became (`git loop mark <RUN_ID> <STATUS>`, and
+//! Mark: record what runs became (`git loop mark <RUN_ID>... <STATUS>`, and
 //! `claude-hook remove` marking its active run `stale`), or find the runs
 //! whose work is in their base (`--detect-merged`: see [`detect`]).
 //!
 //! Marking never deletes an entry — the manifest is the audit trail; removal
-//! happens only in a reclaim. One read-modify-write under the mutex.
+//! happens only in a reclaim. One read-modify-write under the mutex, for
+//! every run named: all are marked, or (an unknown id) none.
 
 pub mod detect;
 
 use crate::cli::RunId;
 use crate::ctx::Ctx;
 use crate::error::{Error, Result};
+use crate::events::{Event, EventKind};
 use crate::lock::ManifestMutex;
-use crate::manifest::{Entry, Status};
+use crate::manifest::{Entry, Manifest, Status};
 use crate::output::Out;
 
 /// A run's status set: its entry as it is now, and the status before.
@@ -20,54 +22,107 @@ pub struct Marked {
     pub previous: Status,
 }
 
-/// Set the status of `run_id` (a mark event logged when it changes), under
-/// its run lock and the manifest mutex.
+/// Set the status of `run_id` (see [`set_statuses`]).
 pub fn set_status(ctx: &Ctx, run_id: &RunId, status: Status, out: &mut Out<'_>) -> Result<Marked> {
-    let unknown = || Error::UnknownId {
-        id: run_id.to_string(),
-    };
+    let mut marked = set_statuses(ctx, std::slice::from_ref(run_id), status, out)?;
+    Ok(marked.remove(0))
+}
+
+/// Set the status of each of `run_ids` (the same id twice once), all or
+/// nothing: an unknown id refuses them all, checked on the manifest as read
+/// before any lock is taken and again under the mutex. Each run's lock is
+/// taken, in id order (see [`crate::lock`]), then the mutex; one manifest
+/// write; a mark event for each run whose status changed. The runs come
+/// back in the order named.
+pub fn set_statuses(
+    ctx: &Ctx,
+    run_ids: &[RunId],
+    status: Status,
+    out: &mut Out<'_>,
+) -> Result<Vec<Marked>> {
+    let mut ids: Vec<&RunId> = Vec::with_capacity(run_ids.len());
+    for id in run_ids {
+        if !ids.contains(&id) {
+            ids.push(id);
+        }
+    }
+    let first = *ids.first().expect("clap requires a run id");
+    let unknown = |id: &RunId| Error::unknown_id(id, []);
     // Without .loop-worktrees/ there is nothing to mark; create nothing.
     if !ctx.loop_dir_exists()? {
-        return Err(unknown());
+        return Err(unknown(first));
     }
     // Validated before any lock is taken: a manifest git-loop does not
-    // understand refuses the mark with no trace left (not even a mutex
-    // created and removed).
-    let (parsed, snapshot) = ctx.manifest.load_snapshot()?.ok_or_else(unknown)?;
-    parsed.find(run_id).ok_or_else(unknown)?;
-    // The run lock first (see `crate::worktree`): a cleanup that is removing
-    // this run's worktree finishes that removal before this mark is applied,
-    // and a cleanup that has not started it yet sees this mark.
-    let dir = ctx.worktree_path(run_id);
-    let _run = crate::lock::RunLock::acquire(
-        ctx.repo.common_dir(),
-        run_id,
-        crate::lock::RUN_LOCK_DEADLINE,
-    )?;
+    // understand, or an unknown id, refuses the mark with no trace left
+    // (not even a mutex created and removed).
+    let (parsed, snapshot) = ctx
+        .manifest
+        .load_snapshot()?
+        .ok_or_else(|| unknown(first))?;
+    refuse_unknown(&parsed, &ids)?;
+    // The run locks first (see `crate::worktree`): a cleanup that is removing
+    // one of these runs' worktrees finishes that removal before this mark is
+    // applied, and a cleanup that has not started it yet sees this mark. In
+    // id order, so two marks of the same runs take them in the same order.
+    let mut in_order = ids.clone();
+    in_order.sort();
+    let _runs = in_order
+        .iter()
+        .map(|id| {
+            crate::lock::RunLock::acquire(ctx.repo.common_dir(), id, crate::lock::RUN_LOCK_DEADLINE)
+        })
+        .collect::<Result<Vec<_>>>()?;
     let mutex = ManifestMutex::acquire(&ctx.loop_dir())?;
     // Parsed again only if another command replaced it meanwhile.
     let mut manifest = if snapshot.is_current(ctx.manifest.path()) {
         parsed
     } else {
-        ctx.manifest.load()?.ok_or_else(unknown)?
+        ctx.manifest.load()?.ok_or_else(|| unknown(first))?
     };
-    let entry = manifest.find_mut(run_id).ok_or_else(unknown)?;
-    let previous = entry.status;
-    entry.status = status;
-    let entry = entry.clone();
-    if status == Status::Active && dir.symlink_metadata().is_err() {
-        out.note(format_args!(
-            "warning: {} has no worktree at {} (removed, or never there); `git loop reconcile` drops such entries",
-            entry.id,
-            entry.path()
-        ));
+    refuse_unknown(&manifest, &ids)?;
+    let mut marked = Vec::with_capacity(ids.len());
+    for id in &ids {
+        let entry = manifest.find_mut(id).expect("checked under the mutex");
+        let previous = entry.status;
+        entry.status = status;
+        marked.push(Marked {
+            entry: entry.clone(),
+            previous,
+        });
     }
-    if previous != status {
+    for m in &marked {
+        if status == Status::Active && ctx.worktree_path(&m.entry.id).symlink_metadata().is_err() {
+            out.note(format_args!(
+                "warning: {} has no worktree at {} (removed, or never there); `git loop reconcile` drops such entries",
+                m.entry.id,
+                m.entry.path()
+            ));
+        }
+    }
+    let events: Vec<Event> = marked
+        .iter()
+        .filter(|m| m.previous != status)
+        .map(|m| {
+            let mut event = Event::new(EventKind::Mark, &m.entry.id);
+            event.from = Some(m.previous.into());
+            event.to = Some(status.into());
+            event
+        })
+        .collect();
+    if !events.is_empty() {
         ctx.manifest.write(&manifest, &mutex)?;
-        let mut event = crate::events::Event::new(crate::events::EventKind::Mark, &entry.id);
-        event.from = Some(previous.into());
-        event.to = Some(status.into());
-        ctx.log_events(&[event], out);
+        ctx.log_events(&events, out);
     }
-    Ok(Marked { entry, previous })
+    Ok(marked)
+}
+
+/// The first of `ids` the manifest does not hold, refused.
+fn refuse_unknown(manifest: &Manifest, ids: &[&RunId]) -> Result<()> {
+    match ids.iter().find(|id| manifest.find(id).is_none()) {
+        Some(id) => Err(Error::unknown_id(
+            id,
+            manifest.worktrees.iter().map(|e| e.id.as_str()),
+        )),
+        None => Ok(()),
+    }
 }

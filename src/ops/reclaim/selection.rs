@@ -212,8 +212,8 @@ pub fn remove(
 fn choose(manifest: &Manifest, ids: &[&str]) -> Result<Vec<Entry>> {
     let mut chosen: Vec<Entry> = Vec::new();
     for id in ids {
-        let entry = manifest.find(id).ok_or_else(|| Error::UnknownId {
-            id: (*id).to_owned(),
+        let entry = manifest.find(id).ok_or_else(|| {
+            Error::unknown_id(id, manifest.worktrees.iter().map(|e| e.id.as_str()))
         })?;
         if entry.status == Status::Active {
             return Err(Error::RunActive {

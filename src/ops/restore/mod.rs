@@ -74,7 +74,10 @@ fn read_salvage(repo: &gix::Repository, id: &str) -> Result<Salvage> {
         .try_find_reference(ref_name(id).as_str())
         .map_err(|e| err(&e))?
     else {
-        return Err(Error::NoSalvage { id: id.to_owned() });
+        return Err(Error::NoSalvage {
+            id: id.to_owned(),
+            suggestion: String::new(),
+        });
     };
     let commit = r.peel_to_commit().map_err(|e| err(&e))?;
     let parents: Vec<gix::ObjectId> = commit.parent_ids().map(|p| p.detach()).collect();
@@ -112,7 +115,16 @@ fn read_salvage(repo: &gix::Repository, id: &str) -> Result<Salvage> {
 }
 
 pub fn run(ctx: &Ctx, id: &str, out: &mut Out<'_>) -> Result<Restored> {
-    let salvage = read_salvage(ctx.repo.gix(), id)?;
+    let salvage = read_salvage(ctx.repo.gix(), id).map_err(|e| match e {
+        // The salvaged id it was probably meant to be.
+        Error::NoSalvage { id, .. } => {
+            let salvaged = salvaged::salvaged(ctx).unwrap_or_default();
+            let suggestion =
+                crate::error::suggest::did_you_mean(&id, salvaged.iter().map(|s| s.id.as_str()));
+            Error::NoSalvage { id, suggestion }
+        }
+        e => e,
+    })?;
     ctx.ensure_loop_dir()?;
     let _ops = OpsLock::acquire(&ctx.loop_dir(), |waiting| {
         out.note(format_args!("{waiting}"))
