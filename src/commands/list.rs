@@ -33,8 +33,9 @@ pub struct Long {
     pub behind: Option<usize>,
     /// `true` only when the run made commits and they are in its base.
     pub merged: Option<bool>,
-    /// How the work reached the base when `merged`: `ancestor`, `squash`
-    /// or `rebase` (see [`crate::git::merged`]).
+    /// How the work reached the base when `merged`: `ancestor` (its tip is
+    /// in the base), `squash` or `rebase` (merging its change changes
+    /// nothing).
     #[serde(rename = "mergedBy")]
     pub merged_by: Option<crate::git::merged::MergedBy>,
     /// `rebase` when patch ids say the run was probably rebase-merged but

@@ -220,8 +220,9 @@ impl Entry {
     }
 }
 
-// Its JSON Schema, for the documents that hold entries.
-/// The shape `Entry` serializes to (`manifest::EntryOut`).
+// Its JSON Schema, for the documents that hold entries (the shape `Entry`
+// serializes to, `EntryOut`).
+/// A run's manifest entry.
 #[derive(schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 #[allow(dead_code)]

@@ -204,3 +204,30 @@ fn a_json_run_that_prints_no_document_is_refused() {
     let args = ["--json", "list"].map(OsStr::new);
     check_json_output(args.into_iter(), ExitStatus::from_raw(0), "run-1\n");
 }
+
+/// The schemas are read by people writing scripts and by agents, not by
+/// Rust programmers: no description names a Rust module or type path
+/// (`crate::…`, `manifest::EntryOut`), as the doc comments they come from
+/// once did.
+#[test]
+fn no_schema_description_names_rust_internals() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/schema");
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        let text = std::fs::read_to_string(&path).unwrap();
+        for (i, _) in text.match_indices("::") {
+            let before = &text[..i];
+            let word: String = before
+                .chars()
+                .rev()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                .collect();
+            assert!(
+                word.is_empty(),
+                "{} names a Rust path near {:?}",
+                path.display(),
+                &text[i.saturating_sub(40)..(i + 30).min(text.len())]
+            );
+        }
+    }
+}
