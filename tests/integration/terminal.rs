@@ -307,3 +307,18 @@ fn create_passes_gits_checkout_progress_to_a_terminal_only() {
         assert!(!warning.contains("Updating files"), "{warning}");
     }
 }
+
+/// `claude-hook create` run by hand on a terminal says at once that it
+/// reads a hook's JSON from stdin, instead of waiting on a silent read.
+#[test]
+fn claude_hook_on_a_terminal_says_it_reads_the_hooks_json() {
+    let repo = TestRepo::new();
+    let text = shell(
+        &repo,
+        "timeout 20 script -qc '\"$BIN\" claude-hook create; echo \"rc=$?\"' /dev/null </dev/null",
+        &[],
+    );
+    assert!(text.contains("standard input is a terminal"), "{text}");
+    assert!(text.contains("rc=1"), "{text}");
+    assert!(!repo.root.join(".loop-worktrees").exists(), "{text}");
+}

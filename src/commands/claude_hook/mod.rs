@@ -61,6 +61,17 @@ pub fn run(cli: &Cli, event: &ClaudeHook, out: &mut Out<'_>) -> std::result::Res
         ClaudeHook::Create => "WorktreeCreate",
         ClaudeHook::Remove => "WorktreeRemove",
     };
+    // Claude Code pipes the hook's JSON in; a person who runs the hook by
+    // hand on a terminal would otherwise wait on a silent read.
+    if std::io::IsTerminal::is_terminal(&std::io::stdin()) {
+        return Err(Error::HookInput {
+            event: name,
+            reason: "standard input is a terminal; the hook reads the JSON Claude Code \
+                     pipes to it (e.g. `echo '{\"name\":\"x\"}' | git loop claude-hook create`)"
+                .into(),
+        }
+        .into());
+    }
     let input = read_input(&mut std::io::stdin().lock(), name)?;
     match event {
         ClaudeHook::Create => create_run(cli, &input, out),
