@@ -142,7 +142,12 @@ fn the_invoking_process_and_its_shell_count() {
     let v = run.json();
     let s = skipped(&v, "here");
     assert_eq!(s["code"], "in-use", "{v}");
-    assert!(s.text("reason").contains("git-loop (pid "), "{v}");
+    assert!(
+        s.text("reason")
+            .contains("this git-loop (it was run from inside it)"),
+        "{v}"
+    );
+    assert!(!s.text("reason").contains("git-loop (pid "), "{v}");
     assert_eq!(removed(&v), ["other"], "{v}");
 
     // The shell that typed the command from inside it: it outlives the

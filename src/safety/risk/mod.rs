@@ -282,6 +282,12 @@ fn in_use_reason(pids: &[u32]) -> String {
         .iter()
         .take(SHOWN)
         .map(|&pid| match command_name(pid) {
+            // git-loop itself, started from inside the worktree: say so,
+            // not a pid the user never saw (the shell they typed in, also
+            // there, is named on its own).
+            _ if pid == std::process::id() => {
+                "this git-loop (it was run from inside it)".to_owned()
+            }
             Some(comm) => format!("{comm} (pid {pid})"),
             None => format!("pid {pid}"),
         })
