@@ -11,11 +11,13 @@ use schemars::JsonSchema;
 
 use crate::manifest::Status;
 
+mod completion;
 mod help;
 mod schema;
 mod trash;
 mod values;
 
+pub use completion::{CompletionArgs, CompletionShell};
 pub use schema::SchemaName;
 pub use trash::{TrashAction, TrashArgs};
 pub use values::{Cutoff, MinAge, RunId, StatusList};
@@ -120,21 +122,6 @@ const COMPLETION_EXAMPLES: &str = r#"Examples:
   source <(git loop completion bash)      # in ~/.bashrc, after git's completion
   git loop completion zsh > ~/.zfunc/_git-loop
   git loop completion fish > ~/.config/fish/completions/git-loop.fish"#;
-
-#[derive(Debug, Args)]
-pub struct CompletionArgs {
-    /// The shell
-    #[arg(value_enum)]
-    pub shell: CompletionShell,
-}
-
-/// A shell `git loop completion` prints the script of.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum CompletionShell {
-    Bash,
-    Zsh,
-    Fish,
-}
 
 #[derive(Debug, Args)]
 pub struct SchemaArgs {

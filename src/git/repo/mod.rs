@@ -19,6 +19,7 @@ use crate::error::{Error, Result};
 use crate::manifest::LOOP_DIR;
 
 mod case;
+mod discover;
 pub use case::{case_overrides, open_worktree};
 
 /// A linked worktree registered with git.
@@ -66,51 +67,6 @@ pub fn canonical_best_effort(path: &Path) -> PathBuf {
 }
 
 impl Repo {
-    /// Discover the repository containing `start`, then bind its main worktree.
-    pub fn discover(start: &Path) -> Result<Repo> {
-        let start = std::path::absolute(start).unwrap_or_else(|_| start.to_path_buf());
-        if !start.is_dir() {
-            return Err(Error::NotARepo {
-                detail: " (no such directory)".into(),
-                path: start,
-                given: false,
-            });
-        }
-        let found =
-            gix::discover_with_environment_overrides(&start).map_err(|e| Error::NotARepo {
-                detail: format!(" ({e})"),
-                path: start.clone(),
-                given: false,
-            })?;
-        let main = found.main_repo().map_err(|e| Error::NotARepo {
-            detail: format!(" (could not open the main repository: {e})"),
-            path: start.clone(),
-            given: false,
-        })?;
-        let Some(workdir) = main.workdir() else {
-            // Canonical: from a linked worktree gix reaches the bare
-            // repository as `<bare>/worktrees/<name>/../..`.
-            let path = canonical_best_effort(main.git_dir());
-            let what = match found.workdir() {
-                Some(wt) => format!(
-                    "{} is a worktree of the bare repository {}",
-                    canonical_best_effort(wt).display(),
-                    path.display()
-                ),
-                None => format!("{} is a bare repository", path.display()),
-            };
-            return Err(Error::BareRepo { path, what });
-        };
-        let root = workdir
-            .canonicalize()
-            .map_err(|e| Error::io("could not resolve", workdir, e))?;
-        Ok(Repo {
-            repo: main,
-            here: found,
-            root,
-        })
-    }
-
     /// git configuration as git would see it from the start directory
     /// (system < global < local < worktree, includes, `GIT_CONFIG_COUNT`).
     pub fn config(&self) -> gix::config::Snapshot<'_> {
