@@ -34,7 +34,9 @@ impl Error {
             Error::NothingToTrust { .. } => "nothing-to-trust",
             Error::NotReusable { .. } => "not-reusable",
             Error::HookInput { .. } => "invalid-hook-input",
-            Error::BaseNotFound { .. } | Error::NoCommits => "base-not-found",
+            Error::BaseNotFound { .. } | Error::BaseGuessed { .. } | Error::NoCommits => {
+                "base-not-found"
+            }
             Error::MutexTimeout { .. } => "mutex-timeout",
             Error::RunBusy { .. } => "run-busy",
             Error::LockTimeout { .. } => "lock-timeout",

@@ -192,6 +192,16 @@ pub enum Error {
     #[diagnostic(help("{help}"))]
     BaseNotFound { what: String, help: String },
 
+    /// `branches --delete-merged` with no base but the branch HEAD is on
+    /// (code `base-not-found`): a guess never proves a branch merged.
+    #[error(
+        "no default branch to judge leftovers against (only {name:?}, the branch HEAD is on): nothing was deleted"
+    )]
+    #[diagnostic(help(
+        "name the branch runs are merged into: `git config loop.base <BRANCH>`, then run it again"
+    ))]
+    BaseGuessed { name: String },
+
     /// No base can exist before the first commit (code `base-not-found`).
     #[error("this repository has no commits yet: a run starts from a commit")]
     #[diagnostic(help(

@@ -69,6 +69,10 @@ pub struct Configured {
     /// Why `name` is not the setting's value (the built-in default does not
     /// exist here): `"main does not exist; origin/HEAD points to it"`.
     pub fallback: Option<String>,
+    /// The fallback is only the branch the main checkout is on: a guess
+    /// good enough to start a run from, never to prove a branch merged and
+    /// delete it (`branches --delete-merged` refuses it).
+    pub head_guess: bool,
 }
 
 /// The configured base, or — only for the built-in default, which is a
@@ -82,6 +86,7 @@ pub fn configured(ctx: &Ctx) -> Result<Configured> {
         name: base.clone(),
         commit: ctx.repo.resolve_commit(base),
         fallback: None,
+        head_guess: false,
     };
     if found.commit.is_some() || setting.origin != Origin::Default {
         return Ok(found);
@@ -91,6 +96,7 @@ pub fn configured(ctx: &Ctx) -> Result<Configured> {
             name,
             commit: Some(commit),
             fallback: Some(format!("{base:?} does not exist; {why}")),
+            head_guess: why == HEAD_IS_ON_IT,
         };
     }
     Ok(found)
@@ -165,6 +171,9 @@ fn no_commits(ctx: &Ctx) -> Option<Error> {
 }
 
 /// The repository's default branch, its commit, and how it was found.
+/// Why the last fallback was taken: the branch HEAD is on.
+const HEAD_IS_ON_IT: &str = "HEAD is on it";
+
 fn default_branch(ctx: &Ctx) -> Result<Option<(String, gix::ObjectId, &'static str)>> {
     let local = |name: &str| ctx.repo.resolve_commit(&format!("refs/heads/{name}"));
     let remote_head = ctx
@@ -216,7 +225,7 @@ fn default_branch(ctx: &Ctx) -> Result<Option<(String, gix::ObjectId, &'static s
         && !name.starts_with(&format!("{}/", crate::runid::BRANCH_PREFIX))
         && let Some(commit) = local(&name)
     {
-        return Ok(Some((name, commit, "HEAD is on it")));
+        return Ok(Some((name, commit, HEAD_IS_ON_IT)));
     }
     Ok(None)
 }

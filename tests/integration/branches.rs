@@ -318,3 +318,42 @@ fn a_master_repository_judges_leftovers_against_master() {
     assert_eq!(old["deleted"], true, "would be deleted: {doc}");
     assert_eq!(old["kept"], Value::Null, "{doc}");
 }
+
+/// With no default branch at all (the only branch `trunk`, checked out), the
+/// base is only a guess — the branch HEAD is on. Listing may use it; a
+/// deletion may not: `--delete-merged` refuses, names it, deletes nothing.
+#[test]
+fn a_base_guessed_from_head_never_deletes_a_branch() {
+    let repo = TestRepo::new();
+    repo.git(["branch", "-m", "main", "trunk"]);
+    repo.git(["branch", "loop/old"]);
+    let listed = repo.run(["--json", "branches"]);
+    listed.ok();
+    assert_eq!(listed.json()["base"], "trunk", "{}", listed.json());
+    let run = repo.run(["--json", "branches", "--delete-merged"]);
+    run.code(1);
+    assert_eq!(
+        run.json()["error"]["code"],
+        "base-not-found",
+        "{}",
+        run.json()
+    );
+    assert!(
+        run.json()["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("the branch HEAD is on"),
+        "{}",
+        run.json()
+    );
+    assert!(
+        !repo.git(["branch", "--list", "loop/old"]).trim().is_empty(),
+        "loop/old was deleted"
+    );
+    assert!(
+        repo.git(["for-each-ref", "refs/loop/trash/"])
+            .trim()
+            .is_empty(),
+        "nothing went to the trash either"
+    );
+}

@@ -125,7 +125,15 @@ pub struct Outcome {
 }
 
 pub fn run(ctx: &Ctx, delete_merged: bool, dry_run: bool, out: &mut Out<'_>) -> Result<Outcome> {
-    let base = crate::ops::base::configured(ctx)?.name;
+    let configured = crate::ops::base::configured(ctx)?;
+    if delete_merged && !dry_run && configured.head_guess {
+        // Merged into whatever branch the main checkout is on is no proof a
+        // branch may go: refuse before anything is deleted.
+        return Err(Error::BaseGuessed {
+            name: configured.name,
+        });
+    }
+    let base = configured.name;
     let mut outcome = Outcome {
         branches: list(ctx, &base, out)?,
         dry_run,
