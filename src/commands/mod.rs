@@ -25,7 +25,7 @@ pub mod trust;
 pub use crate::ctx::Ctx;
 
 use crate::cli::{Cli, Command};
-use crate::output::{Fail, Out, emit};
+use crate::output::{Fail, Out, emit, emit_paged};
 
 pub fn dispatch(cli: &Cli, out: &mut Out<'_>) -> std::result::Result<(), Fail> {
     // Arguments were validated by clap (`crate::cli`'s value parsers) before
@@ -98,7 +98,9 @@ pub fn dispatch(cli: &Cli, out: &mut Out<'_>) -> std::result::Result<(), Fail> {
         }
         Command::Log(args) => {
             let ctx = Ctx::open(cli.repo.as_deref())?;
-            emit(log::run(&ctx, args, out)?, out)
+            let report = log::run(&ctx, args, out)?;
+            let pager = log::pager(&ctx, &report, out);
+            emit_paged(report, out, pager.as_deref())
         }
         Command::Trash(args) => {
             let ctx = Ctx::open(cli.repo.as_deref())?;
