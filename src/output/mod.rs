@@ -244,9 +244,10 @@ impl Progress {
         }
     }
 
-    /// Erase the line, if one was drawn.
-    pub fn done(self, out: &mut Out<'_>) {
-        if self.drawn {
+    /// Erase the line, if one was drawn (before the step's result, or the
+    /// error that ends it, is written).
+    pub fn done(&mut self, out: &mut Out<'_>) {
+        if std::mem::take(&mut self.drawn) {
             out.progress(None);
         }
     }

@@ -444,3 +444,66 @@ fn a_pager_that_quits_early_is_not_an_error() {
     assert!(text.contains("pager-quit\nrc=0"), "{text:?}");
     assert!(!text.contains("error"), "{text:?}");
 }
+
+/// A delay no test outlasts: the progress of a quick step is not drawn.
+const LATER: [(&str, &str); 1] = [("GIT_PROGRESS_DELAY", "100")];
+
+#[test]
+fn list_long_counts_the_runs_it_reads_on_a_terminal_when_slow() {
+    let repo = TestRepo::new();
+    repo.create("a");
+    repo.create("b");
+    let text = on_pty(&repo, "list --long", &NOW);
+    assert_in_order(
+        &text,
+        &[
+            "\r\x1b[Kreading worktrees: 0/2",
+            "\r\x1b[Kreading worktrees: 2/2",
+            "\r\x1b[Kcomparing branches with their base: 1/2\r\x1b[K",
+            "STATE",
+            "clean",
+        ],
+    );
+    // Quicker than the delay, -q, piped: nothing.
+    for (args, envs) in [("list --long", LATER), ("-q list --long", NOW)] {
+        let text = on_pty(&repo, args, &envs);
+        assert!(
+            !text.contains("reading") && !text.contains('\r'),
+            "{args}: {text:?}"
+        );
+        assert!(text.contains("clean"), "{args}: {text:?}");
+    }
+    let mut cmd = repo.command();
+    cmd.args(["list", "--long"]).envs(NOW);
+    let run = TestRepo::output(&mut cmd);
+    run.ok();
+    assert_eq!(run.stderr, "", "piped");
+}
+
+#[test]
+fn pool_drain_counts_its_removals_on_a_terminal_when_slow() {
+    let repo = TestRepo::new();
+    repo.run(["pool", "fill", "2"]).ok();
+    let text = on_pty(&repo, "pool drain", &NOW);
+    assert_in_order(
+        &text,
+        &[
+            "\r\x1b[Kremoving pool members: 0/2 done",
+            "\r\x1b[Kremoving pool members: 1/2 done\r\x1b[K",
+            "pool: 0 members",
+        ],
+    );
+    for (args, envs) in [("pool drain", LATER), ("-q pool drain", NOW)] {
+        repo.run(["pool", "fill", "2"]).ok();
+        let text = on_pty(&repo, args, &envs);
+        assert!(!text.contains("removing pool"), "{args}: {text:?}");
+        assert!(text.contains("pool: 0 members"), "{args}: {text:?}");
+    }
+    repo.run(["pool", "fill", "2"]).ok();
+    let mut cmd = repo.command();
+    cmd.args(["pool", "drain"]).envs(NOW);
+    let run = TestRepo::output(&mut cmd);
+    run.ok();
+    assert!(!run.stderr.contains("removing pool"), "{}", run.stderr);
+    assert!(!run.stderr.contains('\x1b'), "{}", run.stderr);
+}
