@@ -507,3 +507,23 @@ fn pool_drain_counts_its_removals_on_a_terminal_when_slow() {
     assert!(!run.stderr.contains("removing pool"), "{}", run.stderr);
     assert!(!run.stderr.contains('\x1b'), "{}", run.stderr);
 }
+
+/// Ctrl-C in the pager is the pager's (`less` stops a search with it):
+/// git-loop waits for the pager to exit instead of dying under it, which
+/// would give the shell its prompt back under a running pager.
+#[test]
+fn an_interrupt_while_the_pager_runs_is_the_pagers() {
+    let repo = TestRepo::new();
+    repo.create("a");
+    let script =
+        "set -m; \"$BIN\" log & pid=$!; sleep 1; kill -INT $pid; wait $pid; echo \"rc=$?\"";
+    let text = shell(
+        &repo,
+        &format!("script -qec '{}' /dev/null", script.replace('\'', "'\\''")),
+        &[(
+            "GIT_PAGER",
+            "trap \"\" INT; cat >/dev/null; sleep 2; echo pager-done",
+        )],
+    );
+    assert!(text.contains("pager-done\nrc=0"), "{text:?}");
+}
