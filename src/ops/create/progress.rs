@@ -32,8 +32,13 @@ pub(super) fn say_done(created: &Created, out: &mut Out<'_>) {
         ));
         return;
     }
+    let pooled = if created.method == Method::Pooled {
+        " (taken warm from the pool)"
+    } else {
+        ""
+    };
     out.note(format_args!(
-        "created {} on branch {} from {}",
+        "created {} on branch {} from {}{pooled}",
         created.entry.path(),
         created.entry.branch(),
         created.entry.base_branch
@@ -45,11 +50,21 @@ pub(super) fn say_done(created: &Created, out: &mut Out<'_>) {
 const SKIPS_SHOWN: usize = 3;
 
 /// One line for what was copied — count, size, how (reflinked or copied),
-/// time — never the list of files (`--json` has it; a `node_modules/` is
-/// thousands of paths). Then the first few paths not copied, and how many
-/// more there are.
+/// time, and how many files a pool member already had — never the list of
+/// files (`--json` has it; a `node_modules/` is thousands of paths). Then
+/// the first few paths not copied, and how many more there are.
 fn copy_summary(copy: &crate::copy::CopyReport, out: &mut Out<'_>) {
     let files = copy.copied.len();
+    let warm = match copy.already_there.len() {
+        0 => String::new(),
+        n => format!("; {n} already there (warm from the pool)"),
+    };
+    if files == 0 && !warm.is_empty() {
+        out.note(format_args!(
+            "copied 0 files ({}){warm}",
+            copy.sources.join(", ")
+        ));
+    }
     if files > 0 {
         let mut how = Vec::new();
         if copy.reflinked > 0 {
@@ -66,7 +81,7 @@ fn copy_summary(copy: &crate::copy::CopyReport, out: &mut Out<'_>) {
             ));
         }
         out.note(format_args!(
-            "copied {files} file{} ({}): {}, {}, in {} ms",
+            "copied {files} file{} ({}): {}, {}, in {} ms{warm}",
             if files == 1 { "" } else { "s" },
             copy.sources.join(", "),
             human_bytes(copy.bytes),
