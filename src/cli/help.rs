@@ -136,7 +136,7 @@ run id, inside a run's worktree (at any depth), that run's path (its top); anywh
 (the main checkout, a pool member) it is a usage error that names the directory."#;
 pub const PATH_EXAMPLES: &str = r#"Examples:
   dir=$(git loop path fix-login) && cd "$dir"
-  cd "$(git loop path)"                # inside a run's worktree: back to its top"#;
+  dir=$(git loop path) && cd "$dir"    # inside a run's worktree: back to its top"#;
 
 pub const RUN: &str = r#"The command runs with the worktree as its working directory, and with GIT_LOOP_ID and
 GIT_LOOP_ROOT (the main worktree) in its environment. Its exit code is git-loop's (128 + N

@@ -1,5 +1,6 @@
 //! What a human create says on stderr once the run is made: what was
-//! created (or reused, or adopted) and what was copied. Said by the
+//! created (or reused, or adopted; or taken warm from the pool, said so)
+//! and what was copied (what a pool member already had, counted apart). Said by the
 //! operation itself as soon as the work is done — before the post-command
 //! runs, so these lines precede its output on the shared stderr — never with
 //! `--json`.
