@@ -49,7 +49,10 @@ pub fn dispatch(cli: &Cli, out: &mut Out<'_>) -> std::result::Result<(), Fail> {
         Command::Mark(args) => {
             let ctx = Ctx::open(cli.repo.as_deref())?;
             match args.status {
-                Some(status) => emit(mark::run(&ctx, &args.run_ids, status, out)?, out),
+                Some(status) => {
+                    let dir = crate::ops::infer::start_dir(cli.repo.as_deref())?;
+                    emit(mark::run(&ctx, &args.run_ids, &dir, status, out)?, out)
+                }
                 None => emit(mark::detect::run(&ctx, args.dry_run, out)?, out),
             }
         }
@@ -137,7 +140,8 @@ pub fn dispatch(cli: &Cli, out: &mut Out<'_>) -> std::result::Result<(), Fail> {
         Command::Mcp => Ok(crate::mcp::serve(&mut std::io::stdin().lock(), out.stdout)?),
         Command::Path(args) => {
             let ctx = Ctx::open(cli.repo.as_deref())?;
-            emit(path::run(&ctx, &args.run_id)?, out)
+            let dir = crate::ops::infer::start_dir(cli.repo.as_deref())?;
+            emit(path::run(&ctx, args.run_id.as_ref(), &dir)?, out)
         }
     }
 }
