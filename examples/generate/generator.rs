@@ -25,8 +25,12 @@
 //!   completions.
 //!
 //! Run ids come from `git-loop list --ids` (a hidden flag: one id a line);
-//! `restore`'s, the salvaged ids, and `--base`'s branches from
-//! `git for-each-ref` (refs/loop/salvage/, refs/heads/ and refs/remotes/).
+//! `restore`'s, the salvaged ids, `trash restore`'s, the trash entries, and
+//! `--base`'s branches from `git for-each-ref` (refs/loop/salvage/,
+//! refs/loop/trash/, refs/heads/ and refs/remotes/). A nested subcommand
+//! (`trash empty`) completes its own options and values; `mark`, which
+//! takes several run ids and then a status, offers both after its first
+//! word ([`positions`]).
 //! In bash through `git loop`, a finished word ends with a space, as git's own
 //! `__gitcomp` ends it (git registers its completion with `-o nospace`).
 
@@ -194,7 +198,8 @@ fn statuses() -> String {
     Status::ALL.map(Status::as_str).join(" ")
 }
 
-/// How the value of an argument is completed.
+/// How the value of an argument is completed. `sub` is the subcommand, a
+/// nested one as `<parent>/<name>` (`trash/restore`).
 fn value_kind(sub: &str, arg: &Arg) -> &'static str {
     let name = arg
         .get_value_names()
@@ -204,6 +209,8 @@ fn value_kind(sub: &str, arg: &Arg) -> &'static str {
     match name {
         // `restore` takes a salvaged run, not one the manifest records.
         "RUN_ID" if sub == "restore" => "salvaged",
+        // `trash restore` takes a trash entry's name.
+        "NAME" if sub == "trash/restore" => "trash",
         "RUN_ID" | "ID" if arg.get_id() != "new_run_id" => "ids",
         "BRANCH" => "branches",
         "CSV" => "statuses",
@@ -211,6 +218,47 @@ fn value_kind(sub: &str, arg: &Arg) -> &'static str {
         _ if !arg.get_possible_values().is_empty() => "choices",
         _ => "none",
     }
+}
+
+/// Where each visible positional argument of `sub` is completed: its
+/// position among the positionals, from 0, and whether also at every
+/// position after it. A positional taking several values (`mark`'s and
+/// `remove`'s run ids) is completed from its position on; so is the one
+/// after it (`mark`'s status), from the position after the first value, or
+/// from the same position when those values are optional.
+fn positions(sub: &Command) -> Vec<(&Arg, usize, bool)> {
+    let mut out = Vec::new();
+    let mut next = 0;
+    let mut after_many = false;
+    for arg in sub
+        .get_arguments()
+        .filter(|a| a.is_positional() && !a.is_hide_set())
+    {
+        let many = arg.get_num_args().is_some_and(|n| n.max_values() > 1);
+        out.push((arg, next, many || after_many));
+        if many {
+            after_many = true;
+            if !arg.is_required_set() {
+                continue;
+            }
+        }
+        next += 1;
+    }
+    out
+}
+
+/// Every visible subcommand, with its name as the scripts key it: the
+/// nested ones (`trash empty`) as `<parent>/<name>`.
+fn subcommands(cmd: &Command) -> Vec<(String, &Command)> {
+    let visible = |s: &&Command| !s.is_hide_set() && s.get_name() != "help";
+    let mut out = Vec::new();
+    for sub in cmd.get_subcommands().filter(visible) {
+        out.push((sub.get_name().to_owned(), sub));
+        for nested in sub.get_subcommands().filter(visible) {
+            out.push((format!("{}/{}", sub.get_name(), nested.get_name()), nested));
+        }
+    }
+    out
 }
 
 fn takes_value(arg: &Arg) -> bool {
@@ -235,6 +283,8 @@ enum Completion {
     Ids,
     /// Salvaged run ids, from refs/loop/salvage/ (what `restore` takes).
     Salvaged,
+    /// Trash entries' names, from refs/loop/trash/ (what `trash restore` takes).
+    Trash,
     /// Branch names, local and remote-tracking.
     Branches,
     /// Status values, comma-separated.
@@ -246,28 +296,34 @@ enum Completion {
 /// An argument of a subcommand whose values git-loop completes itself.
 #[derive(Debug)]
 struct Dynamic<'a> {
-    sub: &'a str,
+    /// The subcommand; a nested one as `<parent>/<name>` (`trash/restore`).
+    sub: String,
     arg: &'a Arg,
     /// Its position among the subcommand's positionals, from 0; None for an option.
     position: Option<usize>,
+    /// A positional completed at every position from `position` on (see
+    /// [`positions`]).
+    rest: bool,
     completion: Completion,
 }
 
-/// Every argument of a visible subcommand whose values git-loop completes.
-/// The clap tree is leaked: the generator runs once per process.
+/// Every argument of a visible subcommand (nested ones too) whose values
+/// git-loop completes. The clap tree is leaked: the generator runs once per
+/// process.
 fn dynamic_args() -> Vec<Dynamic<'static>> {
     let cmd: &'static Command = Box::leak(Box::new(command()));
     let mut out = Vec::new();
-    for sub in cmd.get_subcommands().filter(|s| !s.is_hide_set()) {
-        let mut position = 0;
+    for (name, sub) in subcommands(cmd) {
+        let positions = positions(sub);
         for arg in sub.get_arguments().filter(|a| !a.is_hide_set()) {
-            let this = arg.is_positional().then_some(position);
-            if arg.is_positional() {
-                position += 1;
-            }
-            let completion = match value_kind(sub.get_name(), arg) {
+            let at = positions
+                .iter()
+                .find(|(a, _, _)| a.get_id() == arg.get_id())
+                .map(|&(_, at, rest)| (at, rest));
+            let completion = match value_kind(&name, arg) {
                 "ids" => Completion::Ids,
                 "salvaged" => Completion::Salvaged,
+                "trash" => Completion::Trash,
                 "branches" if !arg.is_positional() => Completion::Branches,
                 "statuses" if !arg.is_positional() => Completion::Statuses,
                 "choices" if arg.is_positional() => Completion::Choices(
@@ -279,9 +335,10 @@ fn dynamic_args() -> Vec<Dynamic<'static>> {
                 _ => continue,
             };
             out.push(Dynamic {
-                sub: sub.get_name(),
+                sub: name.clone(),
                 arg,
-                position: this,
+                position: at.map(|(at, _)| at),
+                rest: at.is_some_and(|(_, rest)| rest),
                 completion,
             });
         }
@@ -325,25 +382,104 @@ fn takes_value_flags() -> (Vec<String>, Vec<String>) {
     (global, per_sub)
 }
 
+/// zsh's completer of a completion.
+fn zsh_completer(completion: &Completion) -> String {
+    match completion {
+        Completion::Ids => "_git_loop_ids".to_owned(),
+        Completion::Salvaged => "_git_loop_salvaged".to_owned(),
+        Completion::Trash => "_git_loop_trash".to_owned(),
+        Completion::Branches => "_git_loop_branches".to_owned(),
+        Completion::Statuses => "_git_loop_statuses".to_owned(),
+        Completion::Choices(values) => format!("({})", values.join(" ")),
+    }
+}
+
 /// zsh's `_arguments` cannot say "values, then one more" (`mark <RUN_ID>...
 /// <STATUS>`): a rest spec (`'*::run_ids -- …`) followed by a positional
-/// spec makes zsh complete that positional first. Such a rest spec becomes
-/// one value, so the first word completes run ids and the second a status,
-/// as the bash script does.
-fn one_value_before_a_positional(text: &str) -> String {
-    let lines: Vec<&str> = text.lines().collect();
-    let mut out = String::new();
-    for (i, line) in lines.iter().enumerate() {
-        let next_is_positional = lines.get(i + 1).is_some_and(|l| l.starts_with("':"));
-        match line.strip_prefix("'*::") {
-            Some(rest) if next_is_positional => out.push_str(&format!("':{rest}\n")),
-            _ => {
-                out.push_str(line);
-                out.push('\n');
+/// spec makes zsh complete that positional first. So a subcommand with two
+/// or more positionals completed from a position on ([`Dynamic::rest`])
+/// gets one rest spec, the first one's, whose completer
+/// `_git_loop_<sub>_words` offers each of them from its position on (`mark`:
+/// run ids at every word, statuses from the second, or from the first when
+/// the run ids are optional), as the bash script does; the specs of the
+/// others are dropped. Returns the helpers, and for each such subcommand
+/// its first rest argument's id and the ids of the dropped ones.
+fn zsh_rest_words(dynamic: &[Dynamic]) -> (String, Vec<(String, String, Vec<String>)>) {
+    let mut helpers = String::new();
+    let mut subs = Vec::new();
+    let mut names: Vec<&str> = dynamic
+        .iter()
+        .filter(|d| d.rest)
+        .map(|d| d.sub.as_str())
+        .collect();
+    names.dedup();
+    for sub in names {
+        let rest: Vec<&Dynamic> = dynamic.iter().filter(|d| d.rest && d.sub == sub).collect();
+        if rest.len() < 2 {
+            continue;
+        }
+        let function = format!("_git_loop_{}_words", sub.replace(['/', '-'], "_"));
+        helpers.push_str(&format!(
+            "(( $+functions[{function}] )) ||\n{function}() {{\n    local -a alts\n"
+        ));
+        for d in &rest {
+            let at = d.position.expect("a rest argument is positional");
+            let id = d.arg.get_id();
+            let alt = format!("'{id}:{id}:{}'", zsh_completer(&d.completion));
+            if at == 0 {
+                helpers.push_str(&format!("    alts+=({alt})\n"));
+            } else {
+                helpers.push_str(&format!("    (( CURRENT > {at} )) && alts+=({alt})\n"));
             }
         }
+        helpers.push_str("    _alternative $alts\n}\n");
+        let ids: Vec<String> = rest.iter().map(|d| d.arg.get_id().to_string()).collect();
+        subs.push((sub.to_owned(), ids[0].clone(), ids[1..].to_vec()));
     }
-    out
+    (helpers, subs)
+}
+
+/// The subcommand a line of clap_complete's zsh script is in, as
+/// [`subcommands`] names it: `(mark)` opens the specs of `mark`, and inside
+/// the `case $line[1]` that follows `curcontext=…:git-loop-trash-command-…`
+/// a `(restore)` opens those of `trash/restore`.
+#[derive(Default)]
+struct ZshSection {
+    /// One entry per open `case`: the parent it names subcommands of, if it
+    /// is a `case $line[1]`.
+    cases: Vec<Option<String>>,
+    /// The parent named by the last `curcontext=` line.
+    pending: String,
+    sub: String,
+}
+
+impl ZshSection {
+    fn read(&mut self, line: &str) {
+        let trimmed = line.trim();
+        if let Some(rest) = trimmed.strip_prefix("curcontext=\"${curcontext%:*:*}:git-loop-") {
+            let parent = rest.split("command-").next().unwrap_or("");
+            self.pending = parent.strip_suffix('-').unwrap_or(parent).to_owned();
+        } else if trimmed == "case $line[1] in" {
+            self.cases.push(Some(std::mem::take(&mut self.pending)));
+        } else if trimmed.starts_with("case ") && trimmed.ends_with(" in") {
+            self.cases.push(None);
+        } else if trimmed == "esac" {
+            self.cases.pop();
+        } else if let Some(name) = trimmed.strip_prefix('(').and_then(|l| l.strip_suffix(')')) {
+            let parent = self
+                .cases
+                .iter()
+                .rev()
+                .flatten()
+                .next()
+                .map_or("", String::as_str);
+            self.sub = if parent.is_empty() {
+                name.to_owned()
+            } else {
+                format!("{parent}/{name}")
+            };
+        }
+    }
 }
 
 /// zsh: clap_complete's script, less the hidden flags, with run ids and
@@ -352,9 +488,10 @@ fn one_value_before_a_positional(text: &str) -> String {
 /// dynamic argument whose line is not found fails the generator (so a change
 /// in the clap tree or in clap_complete cannot silently drop one).
 fn zsh_fixup(text: &str, dynamic: &[Dynamic], hidden: &[(String, String)]) -> String {
+    let (rest_helpers, rest_subs) = zsh_rest_words(dynamic);
     let helpers = format!(
-        r#"# Run ids from the manifest, salvaged ids, branches, and comma-separated
-# status values.
+        r#"# Run ids from the manifest, salvaged ids, trash entries, branches, and
+# comma-separated status values.
 (( $+functions[_git_loop_ids] )) ||
 _git_loop_ids() {{
     local -a ids
@@ -367,6 +504,12 @@ _git_loop_salvaged() {{
     ids=(${{(f)"$(git for-each-ref --format='%(refname:lstrip=3)' refs/loop/salvage/ 2>/dev/null)"}})
     _describe -t salvaged-ids 'salvaged run id' ids
 }}
+(( $+functions[_git_loop_trash] )) ||
+_git_loop_trash() {{
+    local -a names
+    names=(${{(f)"$(git for-each-ref --format='%(refname:lstrip=3)' refs/loop/trash/ 2>/dev/null)"}})
+    _describe -t trash-entries 'trash entry' names
+}}
 (( $+functions[_git_loop_branches] )) ||
 _git_loop_branches() {{
     local -a branches
@@ -377,20 +520,24 @@ _git_loop_branches() {{
 _git_loop_statuses() {{
     _values -s , 'status' {statuses}
 }}
-
+{rest_helpers}
 _git-loop() {{"#,
         statuses = statuses()
     );
     // Each dynamic argument's line starts with one of its prefixes.
-    let specs: Vec<(Vec<String>, &str, &Dynamic)> = dynamic
+    let specs: Vec<(Vec<String>, String, &Dynamic)> = dynamic
         .iter()
         .filter_map(|d| {
-            let completer = match d.completion {
-                Completion::Ids => "_git_loop_ids",
-                Completion::Salvaged => "_git_loop_salvaged",
-                Completion::Branches => "_git_loop_branches",
-                Completion::Statuses => "_git_loop_statuses",
-                Completion::Choices(_) => return None, // clap_complete lists them
+            let rest = rest_subs.iter().find(|(sub, _, _)| *sub == d.sub);
+            let completer = match (rest, &d.completion) {
+                (Some((_, first, _)), _) if first == d.arg.get_id() => {
+                    format!("_git_loop_{}_words", d.sub.replace(['/', '-'], "_"))
+                }
+                // Dropped: the first one's completer offers it.
+                (Some(_), _) => return None,
+                // clap_complete lists them.
+                (None, Completion::Choices(_)) => return None,
+                (None, completion) => zsh_completer(completion),
             };
             let prefixes = match (d.position, d.arg.get_long()) {
                 (Some(_), _) => {
@@ -409,16 +556,21 @@ _git-loop() {{"#,
         })
         .collect();
     let mut found = vec![0; specs.len()];
+    let mut dropped = 0;
     let mut out = String::new();
-    let mut sub = "";
-    for line in one_value_before_a_positional(text).lines() {
-        // `(mark)` opens the specs of subcommand mark.
-        if let Some(name) = line
-            .trim()
-            .strip_prefix('(')
-            .and_then(|l| l.strip_suffix(')'))
-        {
-            sub = name;
+    let mut section = ZshSection::default();
+    for line in text.lines() {
+        section.read(line);
+        let sub = section.sub.as_str();
+        let dropped_line = rest_subs.iter().any(|(s, _, others)| {
+            s == sub
+                && others
+                    .iter()
+                    .any(|id| line.starts_with(&format!("':{id} -- ")))
+        });
+        if dropped_line {
+            dropped += 1;
+            continue;
         }
         let hidden_line = hidden.iter().any(|(s, long)| {
             s == sub
@@ -443,6 +595,11 @@ _git-loop() {{"#,
             }
         }
     }
+    let to_drop: usize = rest_subs.iter().map(|(_, _, others)| others.len()).sum();
+    assert_eq!(
+        dropped, to_drop,
+        "zsh: not every positional after a rest spec found"
+    );
     for ((_, _, d), n) in specs.iter().zip(found) {
         assert_eq!(
             n,
