@@ -331,11 +331,12 @@ pub struct ListArgs {
     pub long: bool,
 
     /// List the salvaged runs (refs/loop/salvage/<id>) instead, for `git loop restore`
-    #[arg(long, conflicts_with_all = ["status", "long", "ids"])]
+    #[arg(long, conflicts_with_all = ["status", "long"])]
     #[serde(default)]
     pub salvaged: bool,
 
-    /// Print only the run ids, one a line (for shell completion)
+    /// Print only the run ids, one a line (for shell completion); with
+    /// --salvaged, the salvaged ones
     #[arg(long, hide = true)]
     #[schemars(skip)]
     pub ids: bool,

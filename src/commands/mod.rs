@@ -77,7 +77,14 @@ pub fn dispatch(cli: &Cli, out: &mut Out<'_>) -> std::result::Result<(), Fail> {
             emit(reconcile::run(&ctx, args, out)?, out)
         }
         Command::List(args) if args.salvaged => {
-            emit(restore::list(&Ctx::open(cli.repo.as_deref())?)?, out)
+            let report = restore::list(&Ctx::open(cli.repo.as_deref())?)?;
+            if args.ids {
+                for run in &report.salvaged {
+                    writeln!(out.stdout, "{}", run.id)?;
+                }
+                return Ok(());
+            }
+            emit(report, out)
         }
         Command::Restore(args) => {
             let ctx = Ctx::open(cli.repo.as_deref())?;
