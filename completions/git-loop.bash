@@ -153,7 +153,6 @@ __git_loop_positional() {
     case "$1:$2" in
         help:0) __git_loop_words 'create mark cleanup remove restore reconcile list path run branches conflicts log trash trust mcp claude-hook schema pool config completion' ;;
         create:0) COMPREPLY=() ;;
-        mark:0) __git_loop_words "$(__git_loop_ids)" ;;
         mark:*) __git_loop_words "$(__git_loop_ids) active rejected escalated merged stale" ;;
         remove:*) __git_loop_words "$(__git_loop_ids)" ;;
         restore:0) __git_loop_words "$(__git_loop_salvaged)" ;;
