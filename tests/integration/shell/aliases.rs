@@ -13,7 +13,7 @@
 
 use crate::common::TestRepo;
 
-use super::{IDS, IDS_AND_STATUSES, bash_completions, fish_completer, fixture, zsh_completer};
+use super::{IDS_AND_STATUSES, bash_completions, fish_completer, fixture, zsh_completer};
 
 const CREATE_FLAGS: [&str; 9] = [
     "--base",
