@@ -1,0 +1,1 @@
+//! Unit tests of the landing build, with repositories made by `git`.
