@@ -60,6 +60,7 @@ impl Fixture {
         f.git(&["init", "-q", "-b", "main"]);
         f.git(&["config", "user.name", "Lander"]);
         f.git(&["config", "user.email", "lander@example.com"]);
+        f.git(&["config", "gc.auto", "0"]); // no background gc under the counts
         f
     }
 
