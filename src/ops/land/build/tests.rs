@@ -602,3 +602,4 @@ fn committer_from_env_child() {
         );
     }
 }
+
