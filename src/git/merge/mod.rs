@@ -8,7 +8,14 @@
 //!   holds a clone of the repository with object memory enabled), so the
 //!   object database is not written either: the merge leaves no trace.
 //! - Merge options are read from the repository's configuration once
-//!   (`merge.renames`, `diff.algorithm`, `merge.conflictStyle`…), like git.
+//!   (`merge.renames`, `diff.algorithm`, `merge.conflictStyle`…), like git,
+//!   and what every merge needs besides (the attribute stacks of the diff
+//!   and the blob merge, from the index; the commit graph) is built once per
+//!   [`Merger`], at its first merge: gix's `Repository::merge_trees` would
+//!   rebuild it for each merge, and a rebase merges once per commit.
+//! - Merged trees are written without gix's path validation
+//!   (`core.protectNTFS`…): a merge only ever combines entries of the
+//!   trees it is given, all of them already in the repository.
 //! - A conflict is what git would call one ([`TreatAsUnresolved::git`]): a
 //!   content conflict with markers, or a tree conflict git leaves unresolved
 //!   (modify/delete, rename/rename…). Each is reported by the path(s) of both
