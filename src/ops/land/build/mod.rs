@@ -292,7 +292,9 @@ fn write_commit(
 }
 
 fn rebase(merger: &Merger, onto: ObjectId, commits: &[RunCommit]) -> Result<Build> {
-    let committer = committer(merger)?;
+    // Read when the first new commit is written: a rebase that keeps the
+    // run's own commits needs no identity.
+    let mut committer_line: Option<BString> = None;
     let mut tip = onto;
     let mut tip_tree = tree_of(merger, onto)?;
     let mut added = 0;
@@ -334,6 +336,10 @@ fn rebase(merger: &Merger, onto: ObjectId, commits: &[RunCommit]) -> Result<Buil
                 continue; // its change is already in the target: dropped
             }
             merged.tree
+        };
+        let committer = match &committer_line {
+            Some(line) => line,
+            None => committer_line.insert(committer(merger)?),
         };
         tip = write_commit(
             merger,

@@ -603,3 +603,26 @@ fn committer_from_env_child() {
     }
 }
 
+#[test]
+fn without_a_committer_identity_only_a_landing_that_writes_commits_is_refused() {
+    let f = Fixture::scene();
+    f.git(&["config", "--unset", "user.name"]);
+    f.git(&["config", "--unset", "user.email"]);
+    let merger = f.merger();
+    let (base, onto, run_tip) = (f.id("loop/r1~3"), f.id("main"), f.id("loop/r1"));
+    let kept = build(&merger, &req(base, run_tip, Strategy::Rebase)).unwrap();
+    assert_eq!(
+        kept,
+        Build::Built(Built {
+            tip: run_tip,
+            commits: 3
+        })
+    );
+    for strategy in [Strategy::Rebase, Strategy::Squash, Strategy::Merge] {
+        let err = build(&merger, &req(onto, run_tip, strategy)).unwrap_err();
+        assert!(
+            err.to_string().contains("no committer identity"),
+            "{strategy:?}: {err}"
+        );
+    }
+}
