@@ -626,3 +626,68 @@ fn without_a_committer_identity_only_a_landing_that_writes_commits_is_refused() 
         );
     }
 }
+
+/// `git rebase main` on `branch` in a copy: the tree and the subjects of
+/// `main..HEAD`, oldest first.
+fn git_rebase(f: &Fixture, name: &str, branch: &str) -> (String, Vec<String>) {
+    let copy = f.copy(name);
+    f.git_copy(&copy, &["checkout", "-q", branch]);
+    f.git_copy(&copy, &["rebase", "-q", "main"]);
+    let tree = f.git_copy(&copy, &["rev-parse", "HEAD^{tree}"]);
+    let subjects = f.git_copy(&copy, &["log", "--reverse", "--format=%s", "main..HEAD"]);
+    (tree, subjects.lines().map(str::to_owned).collect())
+}
+
+fn subjects(merger: &Merger, tip: ObjectId, stop: ObjectId) -> Vec<String> {
+    chain(merger, tip, stop)
+        .into_iter()
+        .map(|c| subject(parts(merger, c).4.as_str().into()))
+        .collect()
+}
+
+#[test]
+fn a_pick_already_upstream_is_dropped_and_the_others_land_as_git_rebase_lands_them() {
+    let f = Fixture::scene();
+    let second = f.id("loop/r1~1");
+    f.git(&["checkout", "-q", "main"]);
+    f.git(&["cherry-pick", &second.to_string()]);
+    let merger = f.merger();
+    let (onto, run_tip) = (f.id("main"), f.id("loop/r1"));
+    let b = built(build(&merger, &req(onto, run_tip, Strategy::Rebase)).unwrap());
+    assert_eq!(b.commits, 2);
+    let (tree, git_subjects) = git_rebase(&f, "dropped", "loop/r1");
+    assert_eq!(tree_of(&merger, b.tip).unwrap().to_string(), tree);
+    assert_eq!(subjects(&merger, b.tip, onto), git_subjects);
+    assert_eq!(git_subjects, ["first: a's top", "third: c grows"]);
+}
+
+#[test]
+fn a_run_that_merged_another_line_is_replayed_without_the_merge_as_git_rebase_does() {
+    let f = Fixture::scene();
+    f.branch("side", "loop/r1~3");
+    f.commit_on("side", &[("side.txt", "side\n")], "side work", CAROL);
+    f.git(&["checkout", "-q", "loop/r1"]);
+    git_in(
+        &f.path(),
+        f.dir.path(),
+        &["merge", "-q", "--no-ff", "-m", "merge side", "side"],
+        &[],
+    );
+    f.commit_on(
+        "loop/r1",
+        &[("after.txt", "after\n")],
+        "after the merge",
+        ALICE,
+    );
+    let merger = f.merger();
+    let (onto, run_tip) = (f.id("main"), f.id("loop/r1"));
+    assert_eq!(ahead(&merger, onto, run_tip).unwrap().len(), 6);
+    let b = built(build(&merger, &req(onto, run_tip, Strategy::Rebase)).unwrap());
+    assert_eq!(b.commits, 5, "the merge commit is left out");
+    let (tree, git_subjects) = git_rebase(&f, "linear", "loop/r1");
+    assert_eq!(tree_of(&merger, b.tip).unwrap().to_string(), tree);
+    // First parent's line first, then the merged line: git's order too.
+    assert_eq!(subjects(&merger, b.tip, onto), git_subjects);
+    let linear = chain(&merger, b.tip, onto);
+    assert!(linear.iter().all(|c| parts(&merger, *c).1.len() == 1));
+}
