@@ -59,12 +59,15 @@
 use std::collections::{HashMap, HashSet};
 
 use gix::ObjectId;
-use gix::bstr::{BStr, BString, ByteSlice};
+use gix::bstr::{BString, ByteSlice};
 
 use crate::error::{Error, Result};
 use crate::git::merge::Merger;
 
+mod commit;
+mod one_commit;
 mod persist;
+mod rebase;
 
 /// How a run's commits land (`--strategy`, `land.strategy`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -135,9 +138,9 @@ pub fn build(merger: &Merger, req: &Request<'_>) -> Result<Build> {
         return Ok(Build::Empty);
     }
     match req.strategy {
-        Strategy::Rebase => rebase(merger, req.onto, &commits),
-        Strategy::Squash => squash(merger, req, &commits),
-        Strategy::Merge => merge(merger, req, &commits),
+        Strategy::Rebase => rebase::rebase(merger, req.onto, &commits),
+        Strategy::Squash => one_commit::squash(merger, req, &commits),
+        Strategy::Merge => one_commit::merge(merger, req, &commits),
         Strategy::Ff => {
             if merger.merge_base(req.onto, req.run_tip)? == Some(req.onto) {
                 Ok(Build::Built(Built {
@@ -236,235 +239,9 @@ fn conflict(paths: Vec<BString>) -> Build {
     }
 }
 
-/// The repository's committer identity, now, as a header value
-/// (`Name <email> 1700000000 +0100`).
-fn committer(merger: &Merger) -> Result<BString> {
-    let sig = merger
-        .repo()
-        .committer()
-        .ok_or_else(|| {
-            repo_err(
-                "no committer identity to land with: set user.name and user.email \
-                 (or GIT_COMMITTER_NAME and GIT_COMMITTER_EMAIL)",
-            )
-        })?
-        .map_err(|e| repo_err(format!("invalid committer identity: {e}")))?
-        .trim();
-    let mut line = Vec::with_capacity(sig.size());
-    sig.write_to(&mut line).map_err(|e| {
-        repo_err(format!(
-            "invalid committer identity {:?} <{:?}>: {e}",
-            sig.name, sig.email
-        ))
-    })?;
-    Ok(line.into())
-}
-
-/// Write a commit into the merger's memory.
-fn write_commit(
-    merger: &Merger,
-    tree: ObjectId,
-    parents: &[ObjectId],
-    author: &BStr,
-    committer: &BStr,
-    encoding: Option<&BStr>,
-    message: &BStr,
-) -> Result<ObjectId> {
-    let tree_hex = BString::from(tree.to_hex().to_string());
-    let parents_hex: Vec<BString> = parents
-        .iter()
-        .map(|p| BString::from(p.to_hex().to_string()))
-        .collect();
-    let commit = gix::objs::CommitRef {
-        tree: tree_hex.as_bstr(),
-        parents: parents_hex.iter().map(|p| p.as_bstr()).collect(),
-        author,
-        committer,
-        encoding,
-        message,
-        extra_headers: Vec::new(),
-    };
-    Ok(merger
-        .repo()
-        .write_object(commit)
-        .map_err(|e| repo_err(format!("could not write the commit on {tree}: {e}")))?
-        .detach())
-}
-
-fn rebase(merger: &Merger, onto: ObjectId, commits: &[RunCommit]) -> Result<Build> {
-    // Read when the first new commit is written: a rebase that keeps the
-    // run's own commits needs no identity.
-    let mut committer_line: Option<BString> = None;
-    let mut tip = onto;
-    let mut tip_tree = tree_of(merger, onto)?;
-    let mut added = 0;
-    // The trees of the run's commits, read once each (a pick's parent is
-    // usually the previous pick).
-    let mut trees: HashMap<ObjectId, ObjectId> = HashMap::new();
-    for c in commits.iter().filter(|c| c.parents.len() == 1) {
-        let parent = c.parents[0];
-        let commit = merger
-            .repo()
-            .find_commit(c.id)
-            .map_err(|e| repo_err(format!("could not read commit {}: {e}", c.id)))?;
-        let decoded = commit
-            .decode()
-            .map_err(|e| repo_err(format!("could not decode commit {}: {e}", c.id)))?;
-        let tree = decoded.tree();
-        trees.insert(c.id, tree);
-        if parent == tip {
-            // git rebase's fast-forward: the commit already sits on the tip.
-            tip = c.id;
-            tip_tree = tree;
-            added += 1;
-            continue;
-        }
-        let parent_tree = match trees.get(&parent) {
-            Some(t) => *t,
-            None => tree_of(merger, parent)?,
-        };
-        let new_tree = if tree == parent_tree {
-            tip_tree // empty to begin with: kept, as git rebase keeps it
-        } else if parent_tree == tip_tree {
-            tree
-        } else {
-            let merged = merger.merge_trees(parent_tree, tip_tree, tree)?;
-            if !merged.is_clean() {
-                return Ok(conflict(merged.conflicts));
-            }
-            if merged.tree == tip_tree {
-                continue; // its change is already in the target: dropped
-            }
-            merged.tree
-        };
-        let committer = match &committer_line {
-            Some(line) => line,
-            None => committer_line.insert(committer(merger)?),
-        };
-        tip = write_commit(
-            merger,
-            new_tree,
-            &[tip],
-            decoded.author,
-            committer.as_bstr(),
-            decoded.encoding,
-            decoded.message,
-        )?;
-        tip_tree = new_tree;
-        added += 1;
-    }
-    if added == 0 {
-        return Ok(Build::Empty);
-    }
-    Ok(Build::Built(Built {
-        tip,
-        commits: added,
-    }))
-}
-
-fn squash(merger: &Merger, req: &Request<'_>, commits: &[RunCommit]) -> Result<Build> {
-    let merged = merger.merge_commits(req.onto, req.run_tip)?;
-    if !merged.is_clean() {
-        return Ok(conflict(merged.conflicts));
-    }
-    if merged.tree == tree_of(merger, req.onto)? {
-        return Ok(Build::Empty);
-    }
-    let message = match req.message {
-        Some(m) => given_message(m)?,
-        None => squash_message(merger, req.run_id, commits)?,
-    };
-    let committer = committer(merger)?;
-    let tip = write_commit(
-        merger,
-        merged.tree,
-        &[req.onto],
-        committer.as_bstr(),
-        committer.as_bstr(),
-        None,
-        message.as_bstr(),
-    )?;
-    Ok(Build::Built(Built { tip, commits: 1 }))
-}
-
-fn merge(merger: &Merger, req: &Request<'_>, commits: &[RunCommit]) -> Result<Build> {
-    let merged = merger.merge_commits(req.onto, req.run_tip)?;
-    if !merged.is_clean() {
-        return Ok(conflict(merged.conflicts));
-    }
-    let message = match req.message {
-        Some(m) => given_message(m)?,
-        None => format!("Merge branch 'loop/{}' into {}\n", req.run_id, req.into).into(),
-    };
-    let committer = committer(merger)?;
-    let tip = write_commit(
-        merger,
-        merged.tree,
-        &[req.onto, req.run_tip],
-        committer.as_bstr(),
-        committer.as_bstr(),
-        None,
-        message.as_bstr(),
-    )?;
-    Ok(Build::Built(Built {
-        tip,
-        commits: commits.len() + 1,
-    }))
-}
-
-/// `-m`: trailing whitespace trimmed and one newline, as `git commit -m`
-/// stores it; an empty message is refused, as git refuses it.
-fn given_message(message: &str) -> Result<BString> {
-    let trimmed = message.trim_end();
-    if trimmed.trim_start().is_empty() {
-        return Err(repo_err(format!(
-            "empty landing message {message:?}: pass a message with -m, or none for the default"
-        )));
-    }
-    Ok(format!("{trimmed}\n").into())
-}
-
-/// The subject of a commit message: its first paragraph on one line, as
-/// git's `%s`.
-fn subject(message: &BStr) -> String {
-    message
-        .lines()
-        .map(|l| l.trim())
-        .skip_while(|l| l.is_empty())
-        .take_while(|l| !l.is_empty())
-        .map(|l| l.to_str_lossy())
-        .collect::<Vec<_>>()
-        .join(" ")
-}
-
-/// A squash's default message: the one commit's subject, or `Land <id>` and
-/// a list of the subjects, oldest first (merge commits left out).
-fn squash_message(merger: &Merger, run_id: &str, commits: &[RunCommit]) -> Result<BString> {
-    let mut subjects = Vec::new();
-    for c in commits.iter().filter(|c| c.parents.len() == 1) {
-        let commit = merger
-            .repo()
-            .find_commit(c.id)
-            .map_err(|e| repo_err(format!("could not read commit {}: {e}", c.id)))?;
-        let message = commit
-            .message_raw()
-            .map_err(|e| repo_err(format!("could not read the message of {}: {e}", c.id)))?;
-        subjects.push(subject(message));
-    }
-    Ok(match subjects.as_slice() {
-        [one] if !one.is_empty() => format!("{one}\n").into(),
-        _ => {
-            let mut m = format!("Land {run_id}\n\n");
-            for s in &subjects {
-                m.push_str(&format!("* {s}\n"));
-            }
-            m.into()
-        }
-    })
-}
-
 /// Write the objects `built` needs (its commits, trees, blobs) from the
-/// merger's memory to the object database (see [`persist`]'s module doc).
+/// merger's memory to the object database, each after what it points to
+/// (the module `persist.rs` says how).
 pub fn persist(merger: &Merger, built: &Built) -> Result<()> {
     persist::write(merger, built.tip)
 }
