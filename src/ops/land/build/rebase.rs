@@ -43,19 +43,10 @@ pub(super) fn rebase(merger: &Merger, onto: ObjectId, commits: &[RunCommit]) -> 
             Some(t) => *t,
             None => tree_of(merger, parent)?,
         };
-        let new_tree = if tree == parent_tree {
-            tip_tree // empty to begin with: kept, as git rebase keeps it
-        } else if parent_tree == tip_tree {
-            tree
-        } else {
-            let merged = merger.merge_trees(parent_tree, tip_tree, tree)?;
-            if !merged.is_clean() {
-                return Ok(conflict(merged.conflicts));
-            }
-            if merged.tree == tip_tree {
-                continue; // its change is already in the target: dropped
-            }
-            merged.tree
+        let new_tree = match pick(merger, parent_tree, tip_tree, tree)? {
+            Pick::Tree(t) => t,
+            Pick::Dropped => continue,
+            Pick::Conflict(paths) => return Ok(conflict(paths)),
         };
         let committer = match &committer_line {
             Some(line) => line,
@@ -80,4 +71,36 @@ pub(super) fn rebase(merger: &Merger, onto: ObjectId, commits: &[RunCommit]) -> 
         tip,
         commits: added,
     }))
+}
+
+/// What one pick makes of the tree built so far.
+enum Pick {
+    Tree(ObjectId),
+    /// Its change is already in the target: dropped, as git rebase drops it.
+    Dropped,
+    Conflict(Vec<BString>),
+}
+
+/// The change `parent_tree -> tree` applied to `tip_tree`.
+fn pick(
+    merger: &Merger,
+    parent_tree: ObjectId,
+    tip_tree: ObjectId,
+    tree: ObjectId,
+) -> Result<Pick> {
+    if tree == parent_tree {
+        // Empty to begin with (`--allow-empty`): kept, as git rebase keeps it.
+        return Ok(Pick::Tree(tip_tree));
+    }
+    if parent_tree == tip_tree {
+        return Ok(Pick::Tree(tree)); // nothing to merge
+    }
+    let merged = merger.merge_trees(parent_tree, tip_tree, tree)?;
+    Ok(if !merged.is_clean() {
+        Pick::Conflict(merged.conflicts)
+    } else if merged.tree == tip_tree {
+        Pick::Dropped
+    } else {
+        Pick::Tree(merged.tree)
+    })
 }
