@@ -14,6 +14,9 @@ fn a_queue_builds_the_second_run_on_the_first_in_memory_tip() {
         "r2: a's middle",
         ALICE,
     );
+    // The commits on disk come from the commit graph, the first landing's
+    // from memory: the walks and merge bases read both.
+    f.git(&["commit-graph", "write", "--reachable"]);
     let merger = f.merger();
     let onto = f.id("main");
     let first = built(build(&merger, &req(onto, f.id("loop/r1"), Strategy::Rebase)).unwrap());
