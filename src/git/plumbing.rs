@@ -51,7 +51,9 @@ pub fn try_git(
             stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
         }));
     }
-    Ok(Ok(String::from_utf8_lossy(&output.stdout).trim().to_owned()))
+    Ok(Ok(String::from_utf8_lossy(&output.stdout)
+        .trim()
+        .to_owned()))
 }
 
 /// Shorthand for string arguments.

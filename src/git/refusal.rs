@@ -106,9 +106,21 @@ pub struct ReadTreeRefusal {
 pub fn read_tree(stderr: &str) -> ReadTreeRefusal {
     const SHAPES: [(&str, &str, bool); 5] = [
         ("Entry '", "' not uptodate. Cannot merge.", true),
-        ("Entry '", "' would be overwritten by merge. Cannot merge.", false),
-        ("Untracked working tree file '", "' would be overwritten by merge.", false),
-        ("Untracked working tree file '", "' would be removed by merge.", false),
+        (
+            "Entry '",
+            "' would be overwritten by merge. Cannot merge.",
+            false,
+        ),
+        (
+            "Untracked working tree file '",
+            "' would be overwritten by merge.",
+            false,
+        ),
+        (
+            "Untracked working tree file '",
+            "' would be removed by merge.",
+            false,
+        ),
         ("Updating '", "' would lose untracked files in it", false),
     ];
     let mut out = ReadTreeRefusal::default();

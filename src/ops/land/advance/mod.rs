@@ -45,13 +45,13 @@
 
 use std::path::{Path, PathBuf};
 
-use gix::ObjectId;
 use crate::error::{Error, Result};
 use crate::git::error::CommandError;
 use crate::git::plumbing;
 use crate::git::refusal;
 use crate::git::repo::Repo;
 use crate::safety;
+use gix::ObjectId;
 
 mod unfinished;
 
@@ -68,14 +68,20 @@ pub enum Advance {
     TargetMoved { now: Option<ObjectId> },
     /// The checkout of the target has local changes (or untracked files) in
     /// paths the landing changes: nothing moved.
-    TargetDirty { checkout: PathBuf, paths: Vec<String> },
+    TargetDirty {
+        checkout: PathBuf,
+        paths: Vec<String>,
+    },
     /// The checkout of the target has an operation in progress (a merge, a
     /// rebase…): nothing moved. `operation` names what is in the way: the
     /// operation as the kernel's markers name it (`merge`, `rebase`,
     /// `cherry-pick`, `revert`, `bisect`…), or [`UNMERGED`],
     /// [`MISSING`], [`SECOND_CHECKOUT`], or an unfinished landing (see
     /// [`unfinished`]).
-    TargetBusy { checkout: PathBuf, operation: String },
+    TargetBusy {
+        checkout: PathBuf,
+        operation: String,
+    },
 }
 
 /// [`Advance::TargetBusy`]: the checkout's index holds an unresolved
@@ -169,11 +175,11 @@ pub fn advance(
         // Left since the check: only the ref had to move.
         (Place::Nowhere, Some(_)) => None,
     };
-    if let Some(path) = &checkout {
-        if let Err(failure) = plumbing::read_tree_two_way(path, &hex(old), &hex(new), false)? {
-            let refused = refused(path, failure);
-            return undo(repo, branch, old, new, message, refused);
-        }
+    if let Some(path) = &checkout
+        && let Err(failure) = plumbing::read_tree_two_way(path, &hex(old), &hex(new), false)?
+    {
+        let refused = refused(path, failure);
+        return undo(repo, branch, old, new, message, refused);
     }
     crate::crash::point("land-after-checkout");
     Ok(Advance::Moved { checkout })

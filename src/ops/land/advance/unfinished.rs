@@ -54,14 +54,15 @@ pub(super) fn landing(
         return Ok(None);
     }
     let tree_of = |id: ObjectId| -> Result<gix::Tree<'_>> {
-        gix.find_commit(id)
-            .map_err(err)?
-            .tree()
-            .map_err(err)
+        gix.find_commit(id).map_err(err)?.tree().map_err(err)
     };
     let (old_tree, new_tree) = (tree_of(before)?, tree_of(tip)?);
     let changes = gix
-        .diff_tree_to_tree(Some(&old_tree), Some(&new_tree), gix::diff::Options::default())
+        .diff_tree_to_tree(
+            Some(&old_tree),
+            Some(&new_tree),
+            gix::diff::Options::default(),
+        )
         .map_err(err)?;
     let index = crate::git::repo::open_worktree(checkout)?
         .index_or_empty()

@@ -3,191 +3,12 @@
 //! landed commit built with plumbing on a temporary index (no worktree is
 //! touched to make it).
 
-use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
 use gix::ObjectId;
 
 use super::*;
 
-struct Fixture {
-    dir: tempfile::TempDir,
-    root: PathBuf,
-}
-
-/// Everything a refused landing must leave as it was.
-#[derive(Debug, PartialEq, Eq)]
-struct Snapshot {
-    refs: String,
-    head: String,
-    index: Vec<u8>,
-    files: BTreeMap<PathBuf, Vec<u8>>,
-    stash: bool,
-}
-
-const BASE: [(&str, &str); 4] = [("a", "a1\n"), ("b", "b1\n"), ("c", "c1\n"), ("e", "e1\n")];
-
-impl Fixture {
-    /// `main` with the files of [`BASE`], checked out in the main checkout.
-    fn new() -> Fixture {
-        let dir = tempfile::tempdir().unwrap();
-        let root = dir.path().join("repo");
-        std::fs::create_dir(&root).unwrap();
-        let f = Fixture {
-            root: root.canonicalize().unwrap(),
-            dir,
-        };
-        let hooks = f.dir.path().join("no-hooks");
-        std::fs::create_dir(&hooks).unwrap();
-        f.git(&f.root, &["init", "-q", "-b", "main"]);
-        f.git(
-            &f.root,
-            &["config", "core.hooksPath", hooks.to_str().unwrap()],
-        );
-        for (file, content) in BASE {
-            f.write(&f.root, file, content);
-        }
-        f.git(&f.root, &["add", "."]);
-        f.git(&f.root, &["commit", "-q", "-m", "base"]);
-        f
-    }
-
-    fn command(&self, dir: &Path) -> Command {
-        let mut cmd = Command::new("git");
-        cmd.arg("-C")
-            .arg(dir)
-            .env_remove("GIT_DIR")
-            .env_remove("GIT_WORK_TREE")
-            .env_remove("GIT_INDEX_FILE")
-            .env("GIT_CONFIG_NOSYSTEM", "1")
-            .env("GIT_CONFIG_GLOBAL", self.dir.path().join("gitconfig"))
-            .env("HOME", self.dir.path())
-            .env("LC_ALL", "C")
-            .env("GIT_AUTHOR_NAME", "T")
-            .env("GIT_AUTHOR_EMAIL", "t@example.com")
-            .env("GIT_COMMITTER_NAME", "T")
-            .env("GIT_COMMITTER_EMAIL", "t@example.com");
-        cmd
-    }
-
-    fn git_output(&self, dir: &Path, args: &[&str]) -> Output {
-        self.command(dir).args(args).output().unwrap()
-    }
-
-    fn git(&self, dir: &Path, args: &[&str]) -> String {
-        let out = self.git_output(dir, args);
-        assert!(
-            out.status.success(),
-            "git {args:?}: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        String::from_utf8(out.stdout).unwrap().trim_end().to_owned()
-    }
-
-    fn write(&self, dir: &Path, file: &str, content: &str) {
-        let path = dir.join(file);
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(path, content).unwrap();
-    }
-
-    fn id(&self, rev: &str) -> ObjectId {
-        ObjectId::from_hex(self.git(&self.root, &["rev-parse", rev]).as_bytes()).unwrap()
-    }
-
-    /// A commit on `parent` with `changes` (a path and its new content, or
-    /// `None` to delete it), made on a temporary index: no worktree, no
-    /// index of a checkout and no ref is touched.
-    fn commit_on(&self, parent: ObjectId, changes: &[(&str, Option<&str>)]) -> ObjectId {
-        let index = self.dir.path().join("build-index");
-        let _ = std::fs::remove_file(&index);
-        let run = |args: &[&str], stdin: Option<&str>| -> String {
-            use std::io::Write;
-            let mut cmd = self.command(&self.root);
-            cmd.env("GIT_INDEX_FILE", &index).args(args);
-            cmd.stdin(std::process::Stdio::piped())
-                .stdout(std::process::Stdio::piped());
-            let mut child = cmd.spawn().unwrap();
-            let mut input = child.stdin.take().unwrap();
-            input.write_all(stdin.unwrap_or("").as_bytes()).unwrap();
-            drop(input);
-            let out = child.wait_with_output().unwrap();
-            assert!(out.status.success(), "git {args:?}");
-            String::from_utf8(out.stdout).unwrap().trim().to_owned()
-        };
-        run(&["read-tree", &parent.to_string()], None);
-        for (path, content) in changes {
-            match content {
-                Some(content) => {
-                    let blob = run(&["hash-object", "-w", "--stdin"], Some(content));
-                    let info = format!("100644,{blob},{path}");
-                    run(&["update-index", "--add", "--cacheinfo", &info], None);
-                }
-                None => {
-                    run(&["update-index", "--force-remove", "--", path], None);
-                }
-            }
-        }
-        let tree = run(&["write-tree"], None);
-        let commit = run(
-            &["commit-tree", &tree, "-p", &parent.to_string(), "-m", "landed"],
-            None,
-        );
-        ObjectId::from_hex(commit.as_bytes()).unwrap()
-    }
-
-    /// The usual landing: `a` changed, `d` added, `c` deleted.
-    fn landing(&self) -> (ObjectId, ObjectId) {
-        let old = self.id("main");
-        let new = self.commit_on(old, &[("a", Some("a2\n")), ("d", Some("d2\n")), ("c", None)]);
-        (old, new)
-    }
-
-    fn repo(&self) -> Repo {
-        Repo::discover(&self.root).unwrap()
-    }
-
-    fn status(&self, dir: &Path) -> String {
-        self.git(dir, &["status", "--porcelain"])
-    }
-
-    fn snapshot(&self, dir: &Path) -> Snapshot {
-        let git_dir = PathBuf::from(self.git(dir, &["rev-parse", "--absolute-git-dir"]));
-        let mut files = BTreeMap::new();
-        walk(dir, dir, &mut files);
-        Snapshot {
-            refs: self.git(&self.root, &["for-each-ref", "--format=%(refname) %(objectname)"]),
-            head: std::fs::read_to_string(git_dir.join("HEAD")).unwrap(),
-            index: std::fs::read(git_dir.join("index")).unwrap(),
-            files,
-            stash: self
-                .git_output(&self.root, &["rev-parse", "--verify", "-q", "refs/stash"])
-                .status
-                .success(),
-        }
-    }
-}
-
-/// Every file under `dir` but `.git` (a directory or a linked worktree's
-/// file), by path relative to `top`, with its bytes.
-fn walk(top: &Path, dir: &Path, out: &mut BTreeMap<PathBuf, Vec<u8>>) {
-    for entry in std::fs::read_dir(dir).unwrap() {
-        let path = entry.unwrap().path();
-        if path.file_name().is_some_and(|n| n == ".git") {
-            continue;
-        }
-        if path.is_dir() {
-            walk(top, &path, out);
-        } else {
-            let rel = path.strip_prefix(top).unwrap().to_path_buf();
-            out.insert(rel, std::fs::read(&path).unwrap());
-        }
-    }
-}
-
-fn read(dir: &Path, file: &str) -> String {
-    std::fs::read_to_string(dir.join(file)).unwrap()
-}
+mod fixture;
+use fixture::{Fixture, read};
 
 /// `advance` refuses with `expected`, and so does `check`; nothing changed
 /// (refs, HEAD, the index file's bytes, every file, no `refs/stash`).
@@ -195,7 +16,10 @@ fn refused_and_unchanged(f: &Fixture, old: ObjectId, new: ObjectId, expected: Ad
     let before = f.snapshot(&f.root);
     let repo = f.repo();
     assert_eq!(check(&repo, "main", old, new).unwrap(), expected);
-    assert_eq!(advance(&repo, "main", old, new, "land x").unwrap(), expected);
+    assert_eq!(
+        advance(&repo, "main", old, new, "land x").unwrap(),
+        expected
+    );
     assert_eq!(f.snapshot(&f.root), before);
     assert!(!before.stash);
 }
@@ -210,7 +34,10 @@ fn moves_by_cas_and_updates_the_checkout() {
     };
     assert_eq!(check(&repo, "main", old, new).unwrap(), expected);
     assert_eq!(f.id("main"), old, "check moves nothing");
-    assert_eq!(advance(&repo, "main", old, new, "land x").unwrap(), expected);
+    assert_eq!(
+        advance(&repo, "main", old, new, "land x").unwrap(),
+        expected
+    );
     assert_eq!(f.id("main"), new);
     assert_eq!(read(&f.root, "a"), "a2\n");
     assert_eq!(read(&f.root, "d"), "d2\n");
@@ -222,7 +49,10 @@ fn moves_by_cas_and_updates_the_checkout() {
         f.git(&f.root, &["rev-parse", "main^{tree}"])
     );
     // One reflog line, a landing's, from old to new.
-    let log = f.git(&f.root, &["reflog", "show", "--format=%H %gs", "-1", "refs/heads/main"]);
+    let log = f.git(
+        &f.root,
+        &["reflog", "show", "--format=%H %gs", "-1", "refs/heads/main"],
+    );
     assert_eq!(log, format!("{new} git-loop land: land x"));
 }
 
@@ -317,7 +147,10 @@ fn a_merge_in_progress_refuses_as_busy() {
     let f = Fixture::new();
     let old = f.id("main");
     let other = f.commit_on(old, &[("e", Some("e other\n"))]);
-    f.git(&f.root, &["branch", "other", &other.to_string()]);
+    f.git(
+        &f.root,
+        &["update-ref", "refs/heads/other", &other.to_string()],
+    );
     f.git(&f.root, &["merge", "-q", "--no-commit", "--no-ff", "other"]);
     assert!(f.root.join(".git/MERGE_HEAD").exists());
     let new = f.commit_on(old, &[("a", Some("a2\n"))]);
@@ -332,17 +165,18 @@ fn a_merge_in_progress_refuses_as_busy() {
 fn an_unresolved_conflict_refuses_as_busy() {
     let f = Fixture::new();
     let old = f.id("main");
-    let other = f.commit_on(old, &[("e", Some("e other\n"))]);
-    f.git(&f.root, &["branch", "other", &other.to_string()]);
-    f.write(&f.root, "e", "e mine\n");
-    f.git(&f.root, &["commit", "-q", "-a", "-m", "mine"]);
-    let out = f.git_output(&f.root, &["merge", "-q", "other"]);
-    assert!(!out.status.success());
-    // The merge forgotten, its conflict left in the index.
-    for marker in ["MERGE_HEAD", "MERGE_MSG", "MERGE_MODE"] {
-        let _ = std::fs::remove_file(f.root.join(".git").join(marker));
-    }
-    let old = f.id("main");
+    // A conflict left in the index with no operation recorded (as a `git
+    // stash pop` that conflicts leaves it): stages 1, 2 and 3 of `e`.
+    let blob = |text: &str| f.git_input(None, &["hash-object", "-w", "--stdin"], text);
+    let zero = ObjectId::null(gix::hash::Kind::Sha1);
+    let info = format!(
+        "0 {zero}\te\n100644 {} 1\te\n100644 {} 2\te\n100644 {} 3\te\n",
+        blob("e1\n"),
+        blob("ours\n"),
+        blob("theirs\n")
+    );
+    f.git_input(None, &["update-index", "--index-info"], &info);
+    assert_eq!(f.status(&f.root), "UU e");
     let new = f.commit_on(old, &[("a", Some("a2\n"))]);
     let expected = Advance::TargetBusy {
         checkout: f.root.clone(),
@@ -355,7 +189,10 @@ fn an_unresolved_conflict_refuses_as_busy() {
 fn the_ref_moved_by_someone_else_refuses_with_its_value() {
     let f = Fixture::new();
     let (old, new) = f.landing();
-    f.git(&f.root, &["commit", "-q", "--allow-empty", "-m", "someone else"]);
+    f.git(
+        &f.root,
+        &["commit", "-q", "--allow-empty", "-m", "someone else"],
+    );
     let now = f.id("main");
     let expected = Advance::TargetMoved { now: Some(now) };
     refused_and_unchanged(&f, old, new, expected);
@@ -383,7 +220,10 @@ fn the_target_checked_out_in_a_linked_worktree_is_the_one_updated() {
     let (old, new) = f.landing();
     f.git(&f.root, &["switch", "-q", "-c", "elsewhere"]);
     let wt = f.dir.path().join("linked");
-    f.git(&f.root, &["worktree", "add", "-q", wt.to_str().unwrap(), "main"]);
+    f.git(
+        &f.root,
+        &["worktree", "add", "-q", wt.to_str().unwrap(), "main"],
+    );
     let wt = wt.canonicalize().unwrap();
     f.write(&wt, "b", "b mine\n");
     let main_checkout = f.snapshot(&f.root);
@@ -412,7 +252,10 @@ fn the_target_checked_out_in_a_linked_worktree_is_the_one_updated() {
         paths: vec!["b".to_owned()],
     };
     let before = f.snapshot(&wt);
-    assert_eq!(advance(&repo, "main", new, newer, "land y").unwrap(), expected);
+    assert_eq!(
+        advance(&repo, "main", new, newer, "land y").unwrap(),
+        expected
+    );
     assert_eq!(f.snapshot(&wt), before);
 }
 
@@ -423,7 +266,11 @@ fn a_rebase_of_the_target_elsewhere_refuses_as_busy() {
     // HEAD detached, the branch named by the rebase's state.
     f.git(&f.root, &["switch", "-q", "--detach"]);
     std::fs::create_dir(f.root.join(".git/rebase-merge")).unwrap();
-    std::fs::write(f.root.join(".git/rebase-merge/head-name"), "refs/heads/main\n").unwrap();
+    std::fs::write(
+        f.root.join(".git/rebase-merge/head-name"),
+        "refs/heads/main\n",
+    )
+    .unwrap();
     let expected = Advance::TargetBusy {
         checkout: f.root.clone(),
         operation: "rebase".to_owned(),
@@ -464,7 +311,11 @@ fn a_checkout_left_behind_by_a_crash_is_recognised_with_how_to_finish_it() {
     let repo = f.repo();
     let before = f.snapshot(&f.root);
     let refused = advance(&repo, "main", new, newer, "land y").unwrap();
-    let Advance::TargetBusy { checkout, operation } = &refused else {
+    let Advance::TargetBusy {
+        checkout,
+        operation,
+    } = &refused
+    else {
         panic!("{refused:?}");
     };
     assert_eq!(checkout, &f.root);
@@ -472,7 +323,10 @@ fn a_checkout_left_behind_by_a_crash_is_recognised_with_how_to_finish_it() {
     assert!(operation.contains(&finish), "{operation}");
     assert_eq!(f.snapshot(&f.root), before);
     // Finished as it says, the next landing goes through.
-    f.git(&f.root, &["read-tree", "-m", "-u", &old.to_string(), &new.to_string()]);
+    f.git(
+        &f.root,
+        &["read-tree", "-m", "-u", &old.to_string(), &new.to_string()],
+    );
     assert_eq!(f.status(&f.root), "");
     let moved = advance(&repo, "main", new, newer, "land y").unwrap();
     assert!(matches!(moved, Advance::Moved { .. }), "{moved:?}");
@@ -482,7 +336,12 @@ fn a_checkout_left_behind_by_a_crash_is_recognised_with_how_to_finish_it() {
     let mine = f.commit_on(newer, &[("e", Some("e2\n"))]);
     f.git(
         &f.root,
-        &["update-ref", "refs/heads/main", &mine.to_string(), &newer.to_string()],
+        &[
+            "update-ref",
+            "refs/heads/main",
+            &mine.to_string(),
+            &newer.to_string(),
+        ],
     );
     let last = f.commit_on(mine, &[("a", Some("a3\n"))]);
     let checked = check(&repo, "main", mine, last).unwrap();
@@ -508,7 +367,10 @@ fn undoing_a_landing_moves_the_ref_back_only_while_it_is_the_landings() {
     // to finish.
     plumbing::update_ref(&f.root, "refs/heads/main", &hex(new), &hex(old), &message).unwrap();
     let other = f.commit_on(new, &[("e", Some("e2\n"))]);
-    f.git(&f.root, &["update-ref", "refs/heads/main", &hex(other), &hex(new)]);
+    f.git(
+        &f.root,
+        &["update-ref", "refs/heads/main", &hex(other), &hex(new)],
+    );
     let err = undo(&repo, "main", old, new, &message, Ok(dirty)).unwrap_err();
     assert!(err.to_string().contains("git read-tree -m -u"), "{err}");
     assert_eq!(f.id("main"), other);
