@@ -331,16 +331,21 @@ fn undo(
     message: &str,
     outcome: Result<Advance>,
 ) -> Result<Advance> {
-    let Some(permit) = safety::undo_advance(repo.gix(), branch, old, new, message) else {
-        return Err(Error::Repository(format!(
+    let stuck = |since: &str| {
+        Error::Repository(format!(
             "{branch} was moved from {old} to {new}, its checkout could not follow ({}), \
-             and {branch} has moved since: it is left where it is; once the checkout is \
-             clean, `git read-tree -m -u {old} {new}` in it finishes the landing",
+             and {since}: {branch} is left where it is; once the checkout is clean, \
+             `git read-tree -m -u {old} {new}` in it finishes the landing",
             why(&outcome)
-        )));
+        ))
+    };
+    let Some(permit) = safety::undo_advance(repo.gix(), branch, old, new, message) else {
+        return Err(stuck(&format!("{branch} has moved since")));
     };
     let back = format!("{message} (undone: the checkout could not follow)");
-    safety::exec::rewind_branch(repo, branch, new, old, &back, &permit)?;
+    if let Err(e) = safety::exec::rewind_branch(repo, branch, new, old, &back, &permit) {
+        return Err(stuck(&format!("moving it back failed ({e})")));
+    }
     outcome.map_err(|e| {
         Error::Repository(format!(
             "{e}; {branch} was moved back to {old}: nothing changed"
