@@ -94,17 +94,11 @@ pub const MISSING: &str = "missing worktree directory";
 /// well as in another (`git worktree add --ignore-other-worktrees`).
 pub const SECOND_CHECKOUT: &str = "second checkout of the branch";
 
-/// The worktree that has the target checked out.
-#[derive(Debug, Clone, PartialEq, Eq)]
-struct Checkout {
-    path: PathBuf,
-    admin_dir: PathBuf,
-}
-
-/// Where the target is checked out.
+/// Where the target is checked out: nowhere, in the worktree at that path,
+/// or somewhere it cannot be updated now.
 enum Place {
     Nowhere,
-    At(Checkout),
+    At(PathBuf),
     Busy(Advance),
 }
 
@@ -119,10 +113,10 @@ pub fn check(repo: &Repo, branch: &str, old: ObjectId, new: ObjectId) -> Result<
         Place::Busy(busy) => Ok(busy),
         Place::Nowhere => Ok(Advance::Moved { checkout: None }),
         Place::At(checkout) => {
-            if let Some(busy) = unfinished::landing(repo, branch, old, &checkout.path)? {
+            if let Some(busy) = unfinished::landing(repo, branch, old, &checkout)? {
                 return Ok(busy);
             }
-            dry_run(&checkout.path, old, new)
+            dry_run(&checkout, old, new)
         }
     }
 }
@@ -160,14 +154,14 @@ pub fn advance(
     crate::crash::point("land-after-ref");
     let checkout = match (place(repo, branch)?, checked) {
         (Place::Nowhere, None) => None,
-        (Place::At(now), Some(path)) if now.path == path => Some(path),
+        (Place::At(now), Some(path)) if now == path => Some(path),
         // Checked out (or no longer, or busy) since the check: the checkout
         // that was checked is not the one to update; put the ref back and
         // refuse as that moment says.
         (Place::Busy(busy), _) => return undo(repo, branch, old, new, message, Ok(busy)),
         (Place::At(now), _) => {
             let busy = Advance::TargetBusy {
-                checkout: now.path,
+                checkout: now,
                 operation: format!("checkout of {branch} made during the landing"),
             };
             return undo(repo, branch, old, new, message, Ok(busy));
@@ -223,7 +217,7 @@ fn place(repo: &Repo, branch: &str) -> Result<Place> {
         let on_branch = wt.branch.as_deref() == Some(branch);
         worktrees.push((wt.path, wt.admin_dir, on_branch));
     }
-    let mut holder: Option<Checkout> = None;
+    let mut holder: Option<PathBuf> = None;
     for (path, admin_dir, on_branch) in worktrees {
         let busy = |operation: &str| {
             Ok(Place::Busy(Advance::TargetBusy {
@@ -246,7 +240,7 @@ fn place(repo: &Repo, branch: &str) -> Result<Place> {
         if holder.is_some() {
             return busy(SECOND_CHECKOUT);
         }
-        holder = Some(Checkout { path, admin_dir });
+        holder = Some(path);
     }
     Ok(holder.map_or(Place::Nowhere, Place::At))
 }

@@ -378,3 +378,32 @@ fn undoing_a_landing_moves_the_ref_back_only_while_it_is_the_landings() {
     assert!(safety::undo_advance(repo.gix(), "main", old, other, &message).is_none());
     assert!(safety::undo_advance(repo.gix(), "main", new, other, "land x").is_none());
 }
+
+#[test]
+fn a_second_checkout_or_a_missing_worktree_refuses_as_busy() {
+    let f = Fixture::new();
+    let (old, new) = f.landing();
+    // A linked worktree made on another branch, then pointed at `main`
+    // too (what `--ignore-other-worktrees` allows).
+    let wt = f.dir.path().join("second");
+    let path = wt.to_str().unwrap();
+    f.git(&f.root, &["worktree", "add", "-q", "-b", "other", path]);
+    f.git(&wt, &["symbolic-ref", "HEAD", "refs/heads/main"]);
+    let wt = wt.canonicalize().unwrap();
+    let expected = Advance::TargetBusy {
+        checkout: wt.clone(),
+        operation: SECOND_CHECKOUT.to_owned(),
+    };
+    refused_and_unchanged(&f, old, new, expected);
+
+    // The main checkout elsewhere, the linked one's directory gone: it
+    // cannot follow, so the ref does not move.
+    f.git(&f.root, &["switch", "-q", "other"]);
+    let moved_away = f.dir.path().join("moved-away");
+    std::fs::rename(&wt, &moved_away).unwrap();
+    let expected = Advance::TargetBusy {
+        checkout: wt,
+        operation: MISSING.to_owned(),
+    };
+    refused_and_unchanged(&f, old, new, expected);
+}
