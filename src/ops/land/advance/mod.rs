@@ -76,8 +76,8 @@ pub enum Advance {
     /// rebase…): nothing moved. `operation` names what is in the way: the
     /// operation as the kernel's markers name it (`merge`, `rebase`,
     /// `cherry-pick`, `revert`, `bisect`…), or [`UNMERGED`],
-    /// [`MISSING`], [`SECOND_CHECKOUT`], or an unfinished landing (see
-    /// [`unfinished`]).
+    /// [`MISSING`], [`SECOND_CHECKOUT`], or an unfinished landing (a crash
+    /// at `land-after-ref`), with the command that finishes it.
     TargetBusy {
         checkout: PathBuf,
         operation: String,
@@ -360,7 +360,10 @@ fn why(outcome: &Result<Advance>) -> String {
             checkout,
             operation,
         }) => format!("{operation} at {}", checkout.display()),
-        Ok(Advance::TargetMoved { now }) => format!("the target moved to {now:?}"),
+        Ok(Advance::TargetMoved { now }) => match now {
+            Some(now) => format!("the target moved to {now}"),
+            None => "the target was deleted".to_owned(),
+        },
         Ok(Advance::Moved { .. }) => "nothing".to_owned(),
         Err(e) => e.to_string(),
     }
