@@ -152,22 +152,9 @@ pub fn advance(
         return Err(e);
     }
     crate::crash::point("land-after-ref");
-    let checkout = match (place(repo, branch)?, checked) {
-        (Place::Nowhere, None) => None,
-        (Place::At(now), Some(path)) if now == path => Some(path),
-        // Checked out (or no longer, or busy) since the check: the checkout
-        // that was checked is not the one to update; put the ref back and
-        // refuse as that moment says.
-        (Place::Busy(busy), _) => return undo(repo, branch, old, new, message, Ok(busy)),
-        (Place::At(now), _) => {
-            let busy = Advance::TargetBusy {
-                checkout: now,
-                operation: format!("checkout of {branch} made during the landing"),
-            };
-            return undo(repo, branch, old, new, message, Ok(busy));
-        }
-        // Left since the check: only the ref had to move.
-        (Place::Nowhere, Some(_)) => None,
+    let checkout = match to_follow(repo, branch, checked)? {
+        Ok(checkout) => checkout,
+        Err(busy) => return undo(repo, branch, old, new, message, Ok(busy)),
     };
     if let Some(path) = &checkout
         && let Err(failure) = plumbing::read_tree_two_way(path, &hex(old), &hex(new), false)?
@@ -177,6 +164,26 @@ pub fn advance(
     }
     crate::crash::point("land-after-checkout");
     Ok(Advance::Moved { checkout })
+}
+
+/// After the ref moved, where the target is checked out now: the checkout
+/// to update (the one checked, or none), or, when it became busy or was
+/// checked out elsewhere since the check, the refusal to undo with.
+fn to_follow(
+    repo: &Repo,
+    branch: &str,
+    checked: Option<PathBuf>,
+) -> Result<std::result::Result<Option<PathBuf>, Advance>> {
+    Ok(match (place(repo, branch)?, checked) {
+        (Place::At(now), Some(path)) if now == path => Ok(Some(path)),
+        // Left since the check: only the ref had to move.
+        (Place::Nowhere, _) => Ok(None),
+        (Place::Busy(busy), _) => Err(busy),
+        (Place::At(now), _) => Err(Advance::TargetBusy {
+            checkout: now,
+            operation: format!("checkout of {branch} made during the landing"),
+        }),
+    })
 }
 
 fn hex(id: ObjectId) -> String {

@@ -38,21 +38,46 @@ pub(super) fn landing(
     tip: ObjectId,
     checkout: &Path,
 ) -> Result<Option<Advance>> {
-    let gix = repo.gix();
+    let Some(before) = landed_from(repo.gix(), branch, tip)? else {
+        return Ok(None);
+    };
+    if !index_still_at(repo.gix(), checkout, before, tip)? {
+        return Ok(None);
+    }
+    Ok(Some(Advance::TargetBusy {
+        checkout: checkout.to_path_buf(),
+        operation: format!(
+            "unfinished landing: {branch} moved from {before} to {tip}, its checkout did not \
+             follow; `git read-tree -m -u {before} {tip}` there finishes it"
+        ),
+    }))
+}
+
+/// The tip `branch` had before it was moved to `tip`, when its newest
+/// reflog entry is that move and a landing's.
+fn landed_from(gix: &gix::Repository, branch: &str, tip: ObjectId) -> Result<Option<ObjectId>> {
     let name = format!("refs/heads/{branch}");
     let Some(reference) = gix.try_find_reference(name.as_str()).map_err(err)? else {
         return Ok(None);
     };
     let mut platform = reference.log_iter();
-    let Some(newest) = platform.rev().ok().flatten().and_then(|mut l| l.next()) else {
+    let Some(Ok(newest)) = platform.rev().ok().flatten().and_then(|mut l| l.next()) else {
         return Ok(None);
     };
-    let Ok(newest) = newest else { return Ok(None) };
     let before = newest.previous_oid;
     let ours = newest.message.starts_with(REFLOG_PREFIX.as_bytes());
-    if !ours || newest.new_oid != tip || before.is_null() || before == tip {
-        return Ok(None);
-    }
+    Ok((ours && newest.new_oid == tip && !before.is_null() && before != tip).then_some(before))
+}
+
+/// Whether every path that differs between `before` and `tip` has, in the
+/// index of the worktree at `checkout`, the blob it had at `before` (and at
+/// least one such path decides: a change of mode alone does not).
+fn index_still_at(
+    gix: &gix::Repository,
+    checkout: &Path,
+    before: ObjectId,
+    tip: ObjectId,
+) -> Result<bool> {
     let tree_of = |id: ObjectId| -> Result<gix::Tree<'_>> {
         gix.find_commit(id).map_err(err)?.tree().map_err(err)
     };
@@ -72,32 +97,19 @@ pub(super) fn landing(
         let entry = tree.lookup_entry_by_path(path).ok()??;
         (!entry.mode().is_tree()).then(|| entry.object_id())
     };
-    let mut decisive = 0;
-    for change in &changes {
-        if change.entry_mode().is_tree() {
-            continue;
-        }
+    let mut decisive = false;
+    for change in changes.iter().filter(|c| !c.entry_mode().is_tree()) {
         let path = change.location();
         let (was, is) = (blob(&old_tree, path), blob(&new_tree, path));
         if was == is {
             continue;
         }
-        let staged = index.entry_by_path(path).map(|e| e.id);
-        if staged != was {
-            return Ok(None);
+        if index.entry_by_path(path).map(|e| e.id) != was {
+            return Ok(false);
         }
-        decisive += 1;
+        decisive = true;
     }
-    if decisive == 0 {
-        return Ok(None);
-    }
-    Ok(Some(Advance::TargetBusy {
-        checkout: checkout.to_path_buf(),
-        operation: format!(
-            "unfinished landing: {branch} moved from {before} to {tip}, its checkout did not \
-             follow; `git read-tree -m -u {before} {tip}` there finishes it"
-        ),
-    }))
+    Ok(decisive)
 }
 
 /// `message`, beginning with [`REFLOG_PREFIX`].
