@@ -15,7 +15,8 @@
 //! started in the background) is killed too: the directory it ran in may be
 //! about to go. Its exit is seen with `waitid(WNOWAIT)` and the group killed
 //! before the child is reaped, so its pid, the group's id, cannot have been
-//! reused by then. A process that left the group (`setsid`) is not
+//! reused by then; then (for at most [`DRAIN_GRACE`]) until none of the
+//! group is left. A process that left the group (`setsid`) is not
 //! reached; the tail is then what came before the command ended plus
 //! [`DRAIN_GRACE`].
 
@@ -94,6 +95,7 @@ pub fn run_with_timeout(
         .map_err(|e| Error::io("could not wait for", sh(), e))?;
     let elapsed = start.elapsed();
     let _ = done.recv_timeout(DRAIN_GRACE);
+    wait_for_group_gone(&child, DRAIN_GRACE);
     let tail = tail_of(&kept.lock().unwrap_or_else(|p| p.into_inner()));
     Ok(Timed {
         outcome: Outcome {
@@ -178,6 +180,19 @@ fn wait_then_kill_group(child: &Child, start: Instant, timeout: Duration) -> std
     Ok(timed_out)
 }
 
+/// Wait (at most `grace`) until no process of the killed group is left:
+/// `SIGKILL` is delivered at once, but a process is gone only once the
+/// kernel has torn it down, and whoever looks at the directory next (the
+/// safety kernel's in-use check) must not find it still there.
+fn wait_for_group_gone(child: &Child, grace: Duration) {
+    use rustix::process::{Pid, test_kill_process_group};
+    let pid = Pid::from_child(child);
+    let start = Instant::now();
+    while test_kill_process_group(pid).is_ok() && start.elapsed() < grace {
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
 /// The last [`TAIL_LINES`] lines of `kept`, at most [`TAIL_BYTES`] (cut
 /// at a line, else at a character), without the final newline.
 pub fn tail_of(kept: &[u8]) -> String {
@@ -216,7 +231,10 @@ mod tests {
         let many: String = (1..=50).map(|i| format!("line {i}\n")).collect();
         let tail = tail_of(many.as_bytes());
         assert_eq!(tail.lines().count(), TAIL_LINES);
-        assert!(tail.starts_with("line 31\n") && tail.ends_with("line 50"), "{tail}");
+        assert!(
+            tail.starts_with("line 31\n") && tail.ends_with("line 50"),
+            "{tail}"
+        );
         assert_eq!(tail_of(b"one\ntwo"), "one\ntwo");
         assert_eq!(tail_of(b""), "");
         let long = format!("{}\nend\n", "é".repeat(10_000));
@@ -235,8 +253,8 @@ mod tests {
     fn a_command_that_fails_keeps_its_code_and_output_in_order() {
         let dir = tempfile::tempdir().unwrap();
         let cmd = "echo out; echo err >&2; echo more; exit 3";
-        let t = run_with_timeout(&given(cmd), dir.path(), &[], Duration::from_secs(30), false)
-            .unwrap();
+        let t =
+            run_with_timeout(&given(cmd), dir.path(), &[], Duration::from_secs(30), false).unwrap();
         assert_eq!(t.outcome.exit_code, Some(3));
         assert!(!t.outcome.ok && !t.timed_out);
         assert_eq!(t.tail, "out\nerr\nmore");
@@ -246,10 +264,13 @@ mod tests {
     fn output_beyond_the_bound_is_dropped_from_the_front() {
         let dir = tempfile::tempdir().unwrap();
         let cmd = "i=0; while [ $i -lt 3000 ]; do echo \"line $i ................................\"; i=$((i+1)); done";
-        let t = run_with_timeout(&given(cmd), dir.path(), &[], Duration::from_secs(60), false)
-            .unwrap();
+        let t =
+            run_with_timeout(&given(cmd), dir.path(), &[], Duration::from_secs(60), false).unwrap();
         assert!(t.outcome.ok, "{t:?}");
-        assert!(t.tail.ends_with("line 2999 ................................"));
+        assert!(
+            t.tail
+                .ends_with("line 2999 ................................")
+        );
         assert_eq!(t.tail.lines().count(), TAIL_LINES);
     }
 }

@@ -114,7 +114,11 @@ fn dot_git_leads_to(abs: &Path, admin_dir: &Path) -> bool {
         return false;
     };
     let dir = PathBuf::from(dir.trim());
-    let dir = if dir.is_absolute() { dir } else { abs.join(dir) };
+    let dir = if dir.is_absolute() {
+        dir
+    } else {
+        abs.join(dir)
+    };
     let same = |a: &Path, b: &Path| match (a.canonicalize(), b.canonicalize()) {
         (Ok(a), Ok(b)) => a == b,
         _ => false,

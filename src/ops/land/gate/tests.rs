@@ -194,7 +194,10 @@ fn a_gate_that_writes_files_passes_and_its_scratch_is_removed() {
         std::fs::read_to_string(outside.join("keep")).unwrap(),
         "mine\n"
     );
-    assert_eq!(std::fs::read_to_string(f.root.join("file")).unwrap(), "one\n");
+    assert_eq!(
+        std::fs::read_to_string(f.root.join("file")).unwrap(),
+        "one\n"
+    );
 }
 
 /// The scratch is removed whatever happens: a checkout that fails (a
@@ -204,8 +207,12 @@ fn a_gate_that_writes_files_passes_and_its_scratch_is_removed() {
 fn the_scratch_is_gone_when_the_checkout_fails_too() {
     let f = Fixture::new();
     let blob = f.git(&["rev-parse", "HEAD:file"]);
-    let loose = f.root.join(".git/objects").join(&blob[..2]).join(&blob[2..]);
-    std::fs::remove_file(&loose).unwrap();
+    let loose = f
+        .root
+        .join(".git/objects")
+        .join(&blob[..2])
+        .join(&blob[2..]);
+    std::fs::rename(&loose, f._dir.path().join("blob")).unwrap();
     let gate = ConfiguredCommand::given("touch ran", "--gate");
     let err = run(&f.repo(), &gate, f.head(), SHORT, &[]).unwrap_err();
     assert_eq!(err.code(), "git-failed", "{err}");
@@ -245,7 +252,11 @@ fn an_untrusted_repository_gate_is_refused() {
     std::fs::write(f.root.join("check.sh"), "exit 0\n").unwrap();
     f.git(&["add", "check.sh"]);
     f.git(&["commit", "-q", "-m", "check"]);
-    std::fs::write(f.root.join(".git-loop.toml"), "[land]\ngate = \"sh check.sh\"\n").unwrap();
+    std::fs::write(
+        f.root.join(".git-loop.toml"),
+        "[land]\ngate = \"sh check.sh\"\n",
+    )
+    .unwrap();
     let repo = f.repo();
     let settings = crate::config::Settings::load(&f.root, &repo.gix().config_snapshot()).unwrap();
     let err = lookup(&settings, Kind::LandGate, &f.root, repo.common_dir()).unwrap_err();
@@ -315,7 +326,11 @@ fn list_reconcile_cleanup_and_pool_never_see_a_running_gates_scratch() {
         format!(
             "{}={} '{}' --exact ops::land::gate::tests::second_git_loop_process --nocapture -q --test-threads=1 > '{}' 2>&1",
             SECOND_ARGS,
-            shell_quote(&[&["-C", f.root.to_str().unwrap(), "--json"], args].concat().join("\u{1f}")),
+            shell_quote(
+                &[&["-C", f.root.to_str().unwrap(), "--json"], args]
+                    .concat()
+                    .join("\u{1f}")
+            ),
             std::env::current_exe().unwrap().display(),
             out.display()
         )
@@ -329,13 +344,27 @@ fn list_reconcile_cleanup_and_pool_never_see_a_running_gates_scratch() {
     ];
     for args in setups {
         let setup = Command::new(&exe)
-            .args(["--exact", "ops::land::gate::tests::second_git_loop_process", "-q"])
+            .args([
+                "--exact",
+                "ops::land::gate::tests::second_git_loop_process",
+                "-q",
+            ])
             .env(SECOND_ARGS, args.join("\u{1f}"))
             .output()
             .unwrap();
-        assert!(setup.status.success(), "{}", String::from_utf8_lossy(&setup.stdout));
+        assert!(
+            setup.status.success(),
+            "{}",
+            String::from_utf8_lossy(&setup.stdout)
+        );
     }
-    f.git(&["worktree", "add", "-q", "--detach", ".loop-worktrees/stray-orphan"]);
+    f.git(&[
+        "worktree",
+        "add",
+        "-q",
+        "--detach",
+        ".loop-worktrees/stray-orphan",
+    ]);
     let tmp = f._dir.path();
     let outs: Vec<PathBuf> = ["list", "reconcile", "adopt", "cleanup", "pool"]
         .iter()
@@ -347,7 +376,10 @@ fn list_reconcile_cleanup_and_pool_never_see_a_running_gates_scratch() {
         second(&["reconcile", "--min-age", "0"], &outs[1]),
         format!(
             "{} || true",
-            second(&["reconcile", "--adopt", "NAME", "--min-age", "0"], &outs[2])
+            second(
+                &["reconcile", "--adopt", "NAME", "--min-age", "0"],
+                &outs[2]
+            )
         )
         .replace("NAME", "'\"$(basename \"$PWD\")\"'"),
         second(&["cleanup", "--dry-run"], &outs[3]),
@@ -364,16 +396,30 @@ fn list_reconcile_cleanup_and_pool_never_see_a_running_gates_scratch() {
     );
     let name = std::fs::read_to_string(tmp.join("name")).unwrap();
     let name = name.trim();
-    assert!(name.starts_with(&format!("{}-", std::process::id())), "{name}");
-    for (out, what) in outs.iter().zip(["list", "reconcile", "adopt", "cleanup", "pool"]) {
+    assert!(
+        name.starts_with(&format!("{}-", std::process::id())),
+        "{name}"
+    );
+    for (out, what) in outs
+        .iter()
+        .zip(["list", "reconcile", "adopt", "cleanup", "pool"])
+    {
         let text = read(out);
         let mentions = text.contains(name) && what != "adopt" || text.contains(".land-gate");
         assert!(!mentions, "{what} sees the scratch {name}: {text}");
     }
     assert!(read(&outs[0]).contains("\"r1\""), "{}", read(&outs[0]));
-    assert!(read(&outs[1]).contains("stray-orphan"), "{}", read(&outs[1]));
+    assert!(
+        read(&outs[1]).contains("stray-orphan"),
+        "{}",
+        read(&outs[1])
+    );
     // --adopt of the scratch's name: not an orphan, nothing recorded.
-    assert!(read(&outs[2]).contains("not-adoptable"), "{}", read(&outs[2]));
+    assert!(
+        read(&outs[2]).contains("not-adoptable"),
+        "{}",
+        read(&outs[2])
+    );
     assert!(read(&outs[3]).contains("r1"), "{}", read(&outs[3]));
     let manifest =
         std::fs::read_to_string(f.root.join(".loop-worktrees").join("manifest.json")).unwrap();
