@@ -57,12 +57,17 @@ pub struct Timed {
 /// Run `configured` with `sh -c` in `dir`, once the files it names there
 /// are checked to be the ones trusted, killing its process group after
 /// `timeout`; see the module doc.
+///
+/// `on_start` is given the pid of the shell once it runs, which is also
+/// its process group's id: a caller that must stop it early (on Ctrl-C)
+/// kills that group.
 pub fn run_with_timeout(
     configured: &ConfiguredCommand<'_>,
     dir: &Path,
     env: &[(&str, &OsStr)],
     timeout: Duration,
     echo: bool,
+    on_start: impl FnOnce(u32),
 ) -> Result<Timed> {
     configured.check_files(dir)?;
     let command = configured.command;
@@ -86,6 +91,7 @@ pub fn run_with_timeout(
     // of the output once the command's processes have closed theirs.
     drop(cmd);
     let mut child = spawned.map_err(|e| Error::io("could not run", sh(), e))?;
+    on_start(child.id());
     let kept = Arc::new(Mutex::new(Vec::new()));
     let done = read_output(reader, Arc::clone(&kept), echo);
     let timed_out = wait_then_kill_group(&child, start, timeout)
@@ -180,6 +186,20 @@ fn wait_then_kill_group(child: &Child, start: Instant, timeout: Duration) -> std
     Ok(timed_out)
 }
 
+/// Kill the process group `pgid` (a shell [`run_with_timeout`] started,
+/// not reaped yet) and wait, at most [`DRAIN_GRACE`], until it is gone.
+pub fn kill_group(pgid: u32) {
+    use rustix::process::{Pid, Signal, kill_process_group, test_kill_process_group};
+    let Some(pid) = i32::try_from(pgid).ok().and_then(Pid::from_raw) else {
+        return;
+    };
+    let _ = kill_process_group(pid, Signal::KILL);
+    let start = Instant::now();
+    while test_kill_process_group(pid).is_ok() && start.elapsed() < DRAIN_GRACE {
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
 /// Wait (at most `grace`) until no process of the killed group is left:
 /// `SIGKILL` is delivered at once, but a process is gone only once the
 /// kernel has torn it down, and whoever looks at the directory next (the
@@ -253,8 +273,15 @@ mod tests {
     fn a_command_that_fails_keeps_its_code_and_output_in_order() {
         let dir = tempfile::tempdir().unwrap();
         let cmd = "echo out; echo err >&2; echo more; exit 3";
-        let t =
-            run_with_timeout(&given(cmd), dir.path(), &[], Duration::from_secs(30), false).unwrap();
+        let t = run_with_timeout(
+            &given(cmd),
+            dir.path(),
+            &[],
+            Duration::from_secs(30),
+            false,
+            |_| {},
+        )
+        .unwrap();
         assert_eq!(t.outcome.exit_code, Some(3));
         assert!(!t.outcome.ok && !t.timed_out);
         assert_eq!(t.tail, "out\nerr\nmore");
@@ -264,8 +291,15 @@ mod tests {
     fn output_beyond_the_bound_is_dropped_from_the_front() {
         let dir = tempfile::tempdir().unwrap();
         let cmd = "i=0; while [ $i -lt 3000 ]; do echo \"line $i ................................\"; i=$((i+1)); done";
-        let t =
-            run_with_timeout(&given(cmd), dir.path(), &[], Duration::from_secs(60), false).unwrap();
+        let t = run_with_timeout(
+            &given(cmd),
+            dir.path(),
+            &[],
+            Duration::from_secs(60),
+            false,
+            |_| {},
+        )
+        .unwrap();
         assert!(t.outcome.ok, "{t:?}");
         assert!(
             t.tail

@@ -31,13 +31,20 @@
 //! process the gate left working in it, a commit made in it) is left where
 //! it is and named in [`GateRun::scratch_left`]: nothing is ever lost.
 //!
+//! Ctrl-C or SIGTERM while the gate runs (it is in a process group of its
+//! own, so the terminal's Ctrl-C does not reach it): the gate's group is
+//! killed and the scratch checkout removed by the same rules, then git-loop
+//! exits with 128 + the signal (a [`RollbackWindow`]; during a git child,
+//! the checkout or the removal, the signal waits for it to return).
+//!
 //! Locks: the worktree-operation lock is taken twice, briefly (the add and
 //! the unregister), never while the gate runs; the caller must hold no
 //! lock of the lock order then (it is the outermost, see [`crate::lock`]).
 
 use std::ffi::OsStr;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use gix::ObjectId;
@@ -50,6 +57,7 @@ use crate::git::cmd::Git;
 use crate::git::repo::Repo;
 use crate::lock::OpsLock;
 use crate::safety::scratch;
+use crate::signals::RollbackWindow;
 
 /// How long `land` lets a gate run before it kills it (not a setting).
 pub const TIMEOUT: Duration = Duration::from_secs(10 * 60);
@@ -85,13 +93,48 @@ pub fn run(
 ) -> Result<GateRun> {
     let git = Git::new(repo.root());
     let scratch = Scratch::add(repo, &git, commit)?;
+    // Ctrl-C or SIGTERM from here on: the gate's process group killed (it
+    // is not in the terminal's foreground group, so the terminal's SIGINT
+    // does not reach it), the scratch removed, then git-loop exits.
+    let running = Arc::new(AtomicU32::new(0));
+    let pending = Arc::new(Mutex::new(Some(scratch.clone())));
+    let window = {
+        let (running, pending) = (Arc::clone(&running), Arc::clone(&pending));
+        let root = repo.root().to_path_buf();
+        RollbackWindow::open(move || {
+            let pgid = running.swap(0, Ordering::SeqCst);
+            if pgid != 0 {
+                crate::configured_command::timed::kill_group(pgid);
+            }
+            let scratch = pending.lock().unwrap_or_else(|p| p.into_inner()).take();
+            if let (Some(scratch), Ok(repo)) = (scratch, Repo::discover(&root))
+                && let Some(left) = scratch.remove(&repo, &Git::new(&root))
+            {
+                crate::signals::say(&format!("warning: {left}"));
+            }
+        })
+    };
     let hex = commit.to_string();
     let mut env = env.to_vec();
     env.push((COMMIT_ENV, OsStr::new(&hex)));
-    let ran = scratch.check_out(&git).and_then(|()| {
-        crate::configured_command::run_with_timeout(gate, &scratch.abs, &env, timeout, true)
+    let ran = window.child(|| scratch.check_out(&git)).and_then(|()| {
+        let ran = crate::configured_command::run_with_timeout(
+            gate,
+            &scratch.abs,
+            &env,
+            timeout,
+            true,
+            |pid| running.store(pid, Ordering::SeqCst),
+        );
+        running.store(0, Ordering::SeqCst);
+        ran
     });
-    let left = scratch.remove(repo, &git);
+    let left = window.child(|| {
+        let left = scratch.remove(repo, &git);
+        pending.lock().unwrap_or_else(|p| p.into_inner()).take();
+        left
+    });
+    drop(window);
     let ran = match (ran, &left) {
         (Ok(ran), _) => ran,
         (Err(e), None) => return Err(e),
@@ -116,6 +159,7 @@ pub fn run(
 }
 
 /// A scratch checkout this process made.
+#[derive(Debug, Clone)]
 struct Scratch {
     name: String,
     abs: PathBuf,
@@ -155,7 +199,7 @@ impl Scratch {
 
     /// Remove it through the kernel (see the module doc); `Some(why)`,
     /// naming its path, when it stays.
-    fn remove(self, repo: &Repo, git: &Git) -> Option<String> {
+    fn remove(&self, repo: &Repo, git: &Git) -> Option<String> {
         let left = |why: String| {
             Some(format!(
                 "the gate's scratch checkout {} is left in place: {why}",

@@ -432,3 +432,79 @@ fn list_reconcile_cleanup_and_pool_never_see_a_running_gates_scratch() {
 fn shell_quote(s: &str) -> String {
     format!("'{}'", s.replace('\'', "'\\''"))
 }
+
+/// The environment variable that makes [`gate_in_a_second_process`] run a
+/// gate: the repository's root.
+const SECOND_GATE: &str = "GIT_LOOP_TEST_GATE_SECOND_ROOT";
+
+/// Not a test by itself: the process [`a_signal_kills_the_gate_and_removes_its_scratch`]
+/// signals (this test binary run again with only this test,
+/// `SECOND_GATE` set): runs a gate that starts a child and waits.
+#[test]
+fn gate_in_a_second_process() {
+    let Some(root) = std::env::var_os(SECOND_GATE) else {
+        return;
+    };
+    let root = PathBuf::from(root);
+    let repo = Repo::discover(&root).unwrap();
+    let head = repo.gix().head_id().unwrap().detach();
+    let tmp = root.parent().unwrap().display();
+    let cmd =
+        format!("sleep 60 & echo $! > '{tmp}/child.pid'; echo started > '{tmp}/started'; wait");
+    let _ = run(
+        &repo,
+        &ConfiguredCommand::given(&cmd, "--gate"),
+        head,
+        SHORT,
+        &[],
+    );
+    panic!("the gate was not interrupted");
+}
+
+/// Ctrl-C or SIGTERM while the gate runs: its process group is killed (the
+/// terminal's SIGINT does not reach it: it is in a group of its own), the
+/// scratch removed, and git-loop exits with 128 + the signal.
+#[test]
+fn a_signal_kills_the_gate_and_removes_its_scratch() {
+    let f = Fixture::new();
+    let second = Command::new(std::env::current_exe().unwrap())
+        .args([
+            "--exact",
+            "ops::land::gate::tests::gate_in_a_second_process",
+            "-q",
+        ])
+        .env(SECOND_GATE, &f.root)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let started = f._dir.path().join("started");
+    let deadline = std::time::Instant::now() + Duration::from_secs(30);
+    while !started.exists() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the gate did not start"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let pid = rustix::process::Pid::from_raw(second.id() as i32).unwrap();
+    rustix::process::kill_process(pid, rustix::process::Signal::TERM).unwrap();
+    let out = second.wait_with_output().unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(128 + 15),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let child: i32 = std::fs::read_to_string(f._dir.path().join("child.pid"))
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
+    let state = std::fs::read_to_string(format!("/proc/{child}/stat")).unwrap_or_default();
+    assert!(
+        state.is_empty() || state.contains(") Z "),
+        "the gate's child {child} still runs: {state}"
+    );
+    f.assert_no_scratch();
+}
