@@ -93,27 +93,9 @@ pub fn run(
 ) -> Result<GateRun> {
     let git = Git::new(repo.root());
     let scratch = Scratch::add(repo, &git, commit)?;
-    // Ctrl-C or SIGTERM from here on: the gate's process group killed (it
-    // is not in the terminal's foreground group, so the terminal's SIGINT
-    // does not reach it), the scratch removed, then git-loop exits.
     let running = Arc::new(AtomicU32::new(0));
     let pending = Arc::new(Mutex::new(Some(scratch.clone())));
-    let window = {
-        let (running, pending) = (Arc::clone(&running), Arc::clone(&pending));
-        let root = repo.root().to_path_buf();
-        RollbackWindow::open(move || {
-            let pgid = running.swap(0, Ordering::SeqCst);
-            if pgid != 0 {
-                crate::configured_command::timed::kill_group(pgid);
-            }
-            let scratch = pending.lock().unwrap_or_else(|p| p.into_inner()).take();
-            if let (Some(scratch), Ok(repo)) = (scratch, Repo::discover(&root))
-                && let Some(left) = scratch.remove(&repo, &Git::new(&root))
-            {
-                crate::signals::say(&format!("warning: {left}"));
-            }
-        })
-    };
+    let window = on_signal(repo, &running, &pending);
     let hex = commit.to_string();
     let mut env = env.to_vec();
     env.push((COMMIT_ENV, OsStr::new(&hex)));
@@ -155,6 +137,32 @@ pub fn run(
         seconds: ran.elapsed.as_secs_f64(),
         tail: ran.tail,
         scratch_left: left,
+    })
+}
+
+/// Ctrl-C or SIGTERM while the window is open: the gate's process group
+/// (`running`, once it runs) killed — it is not in the terminal's
+/// foreground group, so the terminal's SIGINT does not reach it — and the
+/// scratch checkout (`pending`, until it is removed) removed, then git-loop
+/// exits (see [`RollbackWindow`]).
+fn on_signal(
+    repo: &Repo,
+    running: &Arc<AtomicU32>,
+    pending: &Arc<Mutex<Option<Scratch>>>,
+) -> RollbackWindow {
+    let (running, pending) = (Arc::clone(running), Arc::clone(pending));
+    let root = repo.root().to_path_buf();
+    RollbackWindow::open(move || {
+        let pgid = running.swap(0, Ordering::SeqCst);
+        if pgid != 0 {
+            crate::configured_command::timed::kill_group(pgid);
+        }
+        let scratch = pending.lock().unwrap_or_else(|p| p.into_inner()).take();
+        if let (Some(scratch), Ok(repo)) = (scratch, Repo::discover(&root))
+            && let Some(left) = scratch.remove(&repo, &Git::new(&root))
+        {
+            crate::signals::say(&format!("warning: {left}"));
+        }
     })
 }
 
