@@ -38,8 +38,9 @@ fn second_git_loop_process() {
 }
 
 /// While a gate runs, a second git-loop process's `list`, `reconcile` (its
-/// orphans and strays, and `--adopt` of the scratch's name), `cleanup
-/// --dry-run` and `pool status` neither see nor touch the scratch.
+/// orphans and strays, and `--adopt` of the scratch's name), `cleanup` (a
+/// real one: it removes the rejected run) and `pool status` neither see
+/// nor touch the scratch.
 #[test]
 fn list_reconcile_cleanup_and_pool_never_see_a_running_gates_scratch() {
     let f = Fixture::new();
@@ -104,9 +105,10 @@ fn list_reconcile_cleanup_and_pool_never_see_a_running_gates_scratch() {
             )
         )
         .replace("NAME", "'\"$(basename \"$PWD\")\"'"),
-        second(&["cleanup", "--dry-run"], &outs[3]),
+        second(&["cleanup"], &outs[3]),
         second(&["pool", "status"], &outs[4]),
-        "sleep 1".to_owned(),
+        // The scratch is as it was made.
+        "sleep 1 && test \"$(cat file)\" = one && test -z \"$(git status --porcelain)\"".to_owned(),
     ]
     .join(" && ");
     let g = f.gate(&cmd, SHORT);
@@ -142,7 +144,11 @@ fn list_reconcile_cleanup_and_pool_never_see_a_running_gates_scratch() {
         "{}",
         read(&outs[2])
     );
-    assert!(read(&outs[3]).contains("r1"), "{}", read(&outs[3]));
+    assert!(read(&outs[3]).contains("\"r1\""), "{}", read(&outs[3]));
+    assert!(
+        !f.root.join(".loop-worktrees/r1").exists(),
+        "cleanup removed r1"
+    );
     let manifest =
         std::fs::read_to_string(f.root.join(".loop-worktrees").join("manifest.json")).unwrap();
     assert!(!manifest.contains(name), "{manifest}");
