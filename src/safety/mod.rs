@@ -9,7 +9,10 @@
 //!   and every ref the worktree alone holds — its detached HEAD, its
 //!   `refs/worktree/*` and `refs/bisect/*` — kept in the [trash](trash)), or
 //!   from [`worktree::rollback_permit`] for the worktree a `create` made a moment ago
-//!   and is undoing;
+//!   and is undoing, or from [`scratch::permit`] for a land gate's scratch
+//!   checkout this process made (whose files, the landed commit's and the
+//!   gate's output, are nobody's work: [`scratch::clear`] deletes them
+//!   before the registration goes);
 //! - [`crate::git::repo::Repo::delete_branch_if_at`] (a compare-and-swap
 //!   delete): a permit from [`branch::delete`] (the strongest merged proof
 //!   held, and the tip kept in the trash first), or from
@@ -49,6 +52,7 @@
 pub mod branch;
 pub mod exec;
 pub mod risk;
+pub mod scratch;
 pub mod skip;
 pub mod trash;
 pub mod worktree;

@@ -200,6 +200,7 @@ fn no_destroying_path_bypasses_the_safety_kernel() {
         "worktree/leftover/mod.rsexec::worktree_remove(",
         "ops/create/record.rsexec::worktree_remove(",
         "ops/create/rollback.rsexec::worktree_remove(",
+        "ops/land/gate/mod.rsexec::worktree_remove(",
         "safety/branch.rsexec::delete_branch(",
         "ops/create/add.rsexec::delete_branch(",
         "ops/create/record.rsexec::delete_branch(",
@@ -221,6 +222,7 @@ fn no_destroying_path_bypasses_the_safety_kernel() {
                 "ops/create/add.rs",
                 "ops/create/record.rs",
                 "ops/create/rollback.rs",
+                "ops/land/gate/mod.rs",
                 "safety/branch.rs",
                 "ops/land/advance/mod.rs",
             ]
