@@ -32,7 +32,10 @@
 //! not yet deleted), `after-salvage-ref` (`--salvage`: ref written, worktree
 //! not removed), `salvage-switched` (`--salvage`: the worktree's `HEAD` and
 //! index set to the salvage, `git worktree remove` not started),
-//! `after-salvage-removal` (removed, entry not dropped); fail
+//! `after-salvage-removal` (removed, entry not dropped), `land-before-ref`
+//! (`land`: the landing checked and its commits written, the target not
+//! moved), `land-after-ref` (the target moved, its checkout not updated
+//! yet), `land-after-checkout` (both done, the run not yet marked); fail
 //! points: `manifest-write`, `salvage-ref-write` (a salvage built and
 //! verified, its ref not written).
 //!

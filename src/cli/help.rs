@@ -189,7 +189,7 @@ pub const TRASH_EXAMPLES: &str = r#"Examples:
   git loop trash empty --older-than 7d --dry-run"#;
 
 pub const TRUST: &str = r#"A repository's own .git-loop.toml comes with the code you cloned, so the hooks it sets
-(create.post-command, cleanup.pre-command) run only once you have read it and trusted its
+(create.post-command, cleanup.pre-command, land.gate) run only once you have read it and trusted its
 content. Trust is recorded for the file's exact content (its git blob id) in
 .git/git-loop/trusted, with the content of every file of the work tree its hooks name
 (`sh ./setup.sh` names setup.sh); after any change to the file or to one of those, trust it
@@ -243,7 +243,7 @@ an error naming the layer.
 The settings: base, cleanup.status, cleanup.older-than, cleanup.delete-merged-branches,
 cleanup.salvage, cleanup.pre-command, create.copy, create.post-command,
 create.ignore-file, create.fetch, claude.pattern, cleanup.recycle, pool.size, trash.keep,
-pool.keep."#;
+pool.keep, land.gate."#;
 pub const CONFIG_EXAMPLES: &str = r#"Example:
   git config loop.base develop && git loop config"#;
 

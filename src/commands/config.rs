@@ -11,7 +11,9 @@
 
 use serde::Serialize;
 
-use crate::config::keys::{TOML_CLEANUP_RECYCLE, TOML_POOL_KEEP, TOML_POOL_SIZE, TOML_TRASH_KEEP};
+use crate::config::keys::{
+    TOML_CLEANUP_RECYCLE, TOML_LAND_GATE, TOML_POOL_KEEP, TOML_POOL_SIZE, TOML_TRASH_KEEP,
+};
 use crate::config::{Settings, Sourced};
 use crate::config::{
     TOML_BASE, TOML_CLAUDE_PATTERN, TOML_CLEANUP_DELETE_MERGED, TOML_CLEANUP_OLDER_THAN,
@@ -61,6 +63,8 @@ pub struct ConfigReport {
     pub trash_keep: Shown<String>,
     #[serde(rename = "pool.keep")]
     pub pool_keep: Shown<Vec<String>>,
+    #[serde(rename = "land.gate")]
+    pub land_gate: Shown<Option<String>>,
 }
 
 impl<T> Shown<T> {
@@ -110,6 +114,7 @@ impl Report for ConfigReport {
             self.pool_size.row(TOML_POOL_SIZE, usize::to_string),
             self.trash_keep.row(TOML_TRASH_KEEP, String::clone),
             self.pool_keep.row(TOML_POOL_KEEP, |v| words(v)),
+            self.land_gate.row(TOML_LAND_GATE, or_none),
         ];
         // Values and sources come from files, git config and the
         // environment: escaped, so none can drive the terminal or split a row.
@@ -152,7 +157,7 @@ fn shown<T, U>(s: &Sourced<T>, text: impl FnOnce(&T) -> U) -> Shown<U> {
 /// sets one: said beside each hook from there (the file is hashed once,
 /// and only when it sets a hook).
 fn trust_state(ctx: &Ctx, s: &Settings) -> Result<&'static str> {
-    let repo_hooks = [&s.cleanup_pre_command, &s.create_post_command]
+    let repo_hooks = [&s.cleanup_pre_command, &s.create_post_command, &s.land_gate]
         .iter()
         .any(|sourced| sourced.value.is_some() && sourced.from_repo_file());
     if !repo_hooks {
@@ -211,5 +216,6 @@ pub fn run(ctx: &Ctx) -> Result<ConfigReport> {
         pool_size: shown(&s.pool_size, |v| *v),
         trash_keep: shown(&s.trash_keep, |v| cutoff_text(*v)),
         pool_keep: shown(&s.pool_keep, Vec::clone),
+        land_gate: hook(&s.land_gate),
     })
 }

@@ -144,9 +144,20 @@ pub const DEFAULT_POOL_KEEP: [&str; 5] =
     ["target/", "node_modules/", ".venv/", "build/", ".gradle/"];
 pub const TOML_POOL_KEEP: &str = POOL_KEEP.toml;
 // --- end pool.keep ---
+// --- land.gate (self-contained block) ---
+/// A command `git loop land` runs in a scratch checkout of the landed
+/// commit before the target moves; a failure refuses the landing. None by
+/// default.
+pub const LAND_GATE: Key = Key {
+    toml: "land.gate",
+    git: "loop.landGate",
+    env: "GIT_LOOP_LAND_GATE",
+};
+pub const TOML_LAND_GATE: &str = LAND_GATE.toml;
+// --- end land.gate ---
 
 /// Every setting, in the order `git loop config` shows them.
-pub const ALL: [Key; 15] = [
+pub const ALL: [Key; 16] = [
     BASE,
     CLEANUP_STATUS,
     CLEANUP_OLDER_THAN,
@@ -162,6 +173,7 @@ pub const ALL: [Key; 15] = [
     POOL_SIZE,
     TRASH_KEEP,
     POOL_KEEP,
+    LAND_GATE,
 ];
 
 /// The TOML key paths by themselves (the names messages and reports use).

@@ -21,6 +21,14 @@ pub struct Raw {
     pub pool: RawPool,
     #[serde(default)]
     pub trash: RawTrash,
+    #[serde(default)]
+    pub land: RawLand,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawLand {
+    pub gate: Option<String>,
 }
 
 #[derive(Debug, Default, Deserialize)]

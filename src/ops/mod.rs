@@ -9,6 +9,9 @@ pub mod conflicts;
 pub mod create;
 pub mod ignore;
 pub mod infer;
+// The skeleton of `land` (issue 23); the allow goes once the command uses it.
+#[allow(dead_code)]
+pub mod land;
 pub mod list;
 pub mod mark;
 pub mod pool;
