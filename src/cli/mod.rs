@@ -13,11 +13,13 @@ use crate::manifest::Status;
 
 mod completion;
 mod help;
+mod land;
 mod schema;
 mod trash;
 mod values;
 
 pub use completion::{CompletionArgs, CompletionShell};
+pub use land::LandArgs;
 pub use schema::SchemaName;
 pub use trash::{TrashAction, TrashArgs};
 pub use values::{Cutoff, MinAge, RunId, StatusList};
@@ -85,6 +87,9 @@ pub enum Command {
     /// Which active runs would conflict when landed (with each other, or with the base), and where
     #[command(long_about = help::CONFLICTS, after_help = help::CONFLICTS_EXAMPLES)]
     Conflicts(ConflictsArgs),
+    /// Land runs onto their base: built in memory, gated, the branch moved by compare-and-swap
+    #[command(long_about = help::LAND, after_help = help::LAND_EXAMPLES)]
+    Land(LandArgs),
     /// Show the event log: what each command did to each run, oldest first
     #[command(long_about = help::log(), after_help = help::LOG_EXAMPLES)]
     Log(LogArgs),

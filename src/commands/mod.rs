@@ -8,6 +8,7 @@ pub mod completion;
 pub mod config;
 pub mod conflicts;
 pub mod create;
+pub mod land;
 pub mod list;
 pub mod log;
 pub mod mark;
@@ -68,6 +69,10 @@ pub fn dispatch(cli: &Cli, out: &mut Out<'_>) -> std::result::Result<(), Fail> {
         Command::Conflicts(args) => {
             let ctx = Ctx::open(cli.repo.as_deref())?;
             emit(conflicts::run(&ctx, args, out)?, out)
+        }
+        Command::Land(args) => {
+            let ctx = Ctx::open(cli.repo.as_deref())?;
+            emit(land::run(&ctx, args, out)?, out)
         }
         Command::Reconcile(args) => {
             let ctx = Ctx::open(cli.repo.as_deref())?;

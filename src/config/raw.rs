@@ -21,6 +21,17 @@ pub struct Raw {
     pub pool: RawPool,
     #[serde(default)]
     pub trash: RawTrash,
+    #[serde(default)]
+    pub land: RawLand,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "kebab-case", deny_unknown_fields)]
+pub struct RawLand {
+    pub strategy: Option<String>,
+    pub into: Option<String>,
+    pub queue_status: Option<StatusValue>,
+    pub push_retries: Option<SizeValue>,
 }
 
 #[derive(Debug, Default, Deserialize)]

@@ -38,7 +38,17 @@ pub struct ConfiguredCommand<'s> {
     trusted: Option<Vec<TrustedFiles>>,
 }
 
-impl ConfiguredCommand<'_> {
+impl<'s> ConfiguredCommand<'s> {
+    /// A command the user typed on the command line (`--gate <CMD>`): their
+    /// own, so it runs without a trust record. `flag` names it in messages.
+    pub fn given(command: &'s str, flag: &'static str) -> ConfiguredCommand<'s> {
+        ConfiguredCommand {
+            command,
+            key: flag,
+            trusted: None,
+        }
+    }
+
     /// `Err` naming the first file whose content under `dir` is not what a
     /// trust record covers (new, changed or gone), when none covers all.
     pub fn check_files(&self, dir: &Path) -> Result<()> {

@@ -8,8 +8,6 @@ pub mod branches;
 pub mod conflicts;
 pub mod create;
 pub mod ignore;
-// The skeleton of `land` (issue 23); the allow goes once the command uses it.
-#[allow(dead_code)]
 pub mod land;
 pub mod list;
 pub mod mark;
