@@ -31,5 +31,5 @@ pub fn run(ctx: &Ctx, args: &LandArgs, out: &mut Out<'_>) -> Result<LandReport> 
         dry_run: args.dry_run,
     };
     let outcome = crate::ops::land::land(ctx, &request, out)?;
-    Ok(LandReport::new(outcome, |id| ctx.repo.short_id(id)))
+    Ok(LandReport::new(outcome))
 }

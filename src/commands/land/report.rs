@@ -114,9 +114,8 @@ impl From<GateRun> for Gate {
 }
 
 impl LandReport {
-    /// The report of `outcome`; `short` abbreviates a commit id.
-    pub fn new(outcome: Outcome, short: impl Fn(gix::ObjectId) -> String) -> LandReport {
-        let _ = &short;
+    /// The report of `outcome`.
+    pub fn new(outcome: Outcome) -> LandReport {
         let mut report = LandReport {
             dry_run: outcome.dry_run,
             into: outcome.into,

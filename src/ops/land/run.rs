@@ -302,7 +302,6 @@ pub(super) fn land_one(
         from: onto,
         to: built.tip,
         commits: built.commits,
-        checkout,
         gate: gate_run,
         worktree: WorktreeFate::Kept,
         branch: BranchFate::Kept {
@@ -439,6 +438,7 @@ fn advance_refusal(
             paths,
         ),
         Advance::TargetBusy {
+            checkout,
             operation,
         } => (
             Code::TargetBusy,
