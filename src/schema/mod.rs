@@ -17,7 +17,7 @@ use crate::cli::SchemaName;
 
 use crate::commands::{
     branches::BranchesReport, cleanup::CleanupReport, config::ConfigReport,
-    conflicts::ConflictsReport, create::CreateReport, list::ListReport, log::LogReport,
+    conflicts::ConflictsReport, create::CreateReport, land::LandReport, list::ListReport, log::LogReport,
     mark::MarkReport, mark::detect::DetectReport, path::PathReport, pool::report::PoolReport,
     reconcile::ReconcileReport, restore::RestoreReport, restore::list::SalvagedList,
     trash::TrashReport, trust::TrustReport,
@@ -81,6 +81,7 @@ fn output(name: SchemaName) -> Option<Value> {
         N::Config => schema_of::<ConfigReport>(&title),
         N::Conflicts => schema_of::<ConflictsReport>(&title),
         N::Create => schema_of::<CreateReport>(&title),
+        N::Land => schema_of::<LandReport>(&title),
         N::List => schema_of::<ListOutput>(&title),
         N::Log => schema_of::<LogReport>(&title),
         N::Mark => schema_of::<MarkOutput>(&title),
