@@ -45,8 +45,8 @@ impl SchemaName {
     pub const ALL: [SchemaName; 19] = {
         use SchemaName::*;
         [
-            All, Branches, Cleanup, Config, Conflicts, Create, Land, List, Log, Mark, Path,
-            Pool, Reconcile, Remove, Restore, Trash, Trust, Error, McpTools,
+            All, Branches, Cleanup, Config, Conflicts, Create, Land, List, Log, Mark, Path, Pool,
+            Reconcile, Remove, Restore, Trash, Trust, Error, McpTools,
         ]
     };
 

@@ -212,8 +212,14 @@ mod tests {
         assert_eq!(example.pool_keep.value, defaults.pool_keep.value);
         assert_eq!(example.land_strategy.value, defaults.land_strategy.value);
         assert_eq!(example.land_into.value, defaults.land_into.value);
-        assert_eq!(example.land_queue_status.value, defaults.land_queue_status.value);
-        assert_eq!(example.land_push_retries.value, defaults.land_push_retries.value);
+        assert_eq!(
+            example.land_queue_status.value,
+            defaults.land_queue_status.value
+        );
+        assert_eq!(
+            example.land_push_retries.value,
+            defaults.land_push_retries.value
+        );
         // It is read as a file, not taken for the defaults.
         assert_eq!(example.base.origin, Origin::UserFile(path));
     }

@@ -292,12 +292,13 @@ fn push_retries(value: SizeValue, at: &At<'_>) -> Result<usize> {
         SizeValue::Number(n) => (usize::try_from(n).ok(), n.to_string()),
         SizeValue::Text(s) => (s.trim().parse::<usize>().ok(), format!("{s:?}")),
     };
-    n.filter(|n| *n <= keys::MAX_LAND_PUSH_RETRIES).ok_or_else(|| {
-        at.error(format!(
-            "{shown} is not a retry count; expected a whole number from 0 to {}",
-            keys::MAX_LAND_PUSH_RETRIES
-        ))
-    })
+    n.filter(|n| *n <= keys::MAX_LAND_PUSH_RETRIES)
+        .ok_or_else(|| {
+            at.error(format!(
+                "{shown} is not a retry count; expected a whole number from 0 to {}",
+                keys::MAX_LAND_PUSH_RETRIES
+            ))
+        })
 }
 
 /// A configured command ([`crate::configured_command`]): an empty (or

@@ -17,10 +17,10 @@ use crate::cli::SchemaName;
 
 use crate::commands::{
     branches::BranchesReport, cleanup::CleanupReport, config::ConfigReport,
-    conflicts::ConflictsReport, create::CreateReport, land::LandReport, list::ListReport, log::LogReport,
-    mark::MarkReport, mark::detect::DetectReport, path::PathReport, pool::report::PoolReport,
-    reconcile::ReconcileReport, restore::RestoreReport, restore::list::SalvagedList,
-    trash::TrashReport, trust::TrustReport,
+    conflicts::ConflictsReport, create::CreateReport, land::LandReport, list::ListReport,
+    log::LogReport, mark::MarkReport, mark::detect::DetectReport, path::PathReport,
+    pool::report::PoolReport, reconcile::ReconcileReport, restore::RestoreReport,
+    restore::list::SalvagedList, trash::TrashReport, trust::TrustReport,
 };
 
 /// `list --json` prints the runs, or with `--salvaged` the salvaged ones.

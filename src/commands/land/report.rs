@@ -7,8 +7,8 @@ use serde::Serialize;
 
 use crate::config::LandStrategy;
 use crate::error::Failure;
-use crate::ops::land::{BranchFate, Fate, Landed, Outcome, Skipped, WorktreeFate};
 use crate::ops::land::gate::GateRun;
+use crate::ops::land::{BranchFate, Fate, Landed, Outcome, Skipped, WorktreeFate};
 use crate::output::{Out, Report};
 use crate::style::escape;
 
@@ -141,7 +141,11 @@ impl LandReport {
                 .iter()
                 .map(|s| format!("{} ({})", s.id, s.code))
                 .collect();
-            let verb = if report.dry_run { "would not land" } else { "did not land" };
+            let verb = if report.dry_run {
+                "would not land"
+            } else {
+                "did not land"
+            };
             report.error = Some(Failure {
                 code: report.skipped[0].code,
                 message: format!(

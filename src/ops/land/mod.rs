@@ -133,11 +133,12 @@ pub fn land(ctx: &Ctx, request: &Request<'_>, out: &mut Out<'_>) -> Result<Outco
     let strategy = request.strategy.unwrap_or(settings.land_strategy.value);
     let into = match request.into {
         Some(into) => Some((into, format!("--into {into:?}"))),
-        None => settings
-            .land_into
-            .value
-            .as_deref()
-            .map(|into| (into, format!("land.into {into:?} (from {})", settings.land_into.origin))),
+        None => settings.land_into.value.as_deref().map(|into| {
+            (
+                into,
+                format!("land.into {into:?} (from {})", settings.land_into.origin),
+            )
+        }),
     };
     if let Some((into, what)) = &into
         && ctx.repo.branch_target(into)?.is_none()

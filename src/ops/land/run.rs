@@ -141,7 +141,10 @@ pub enum WorktreeFate {
     /// It had none.
     None,
     /// Removal's rules kept it: their skip code and reason.
-    Skipped { code: String, reason: String },
+    Skipped {
+        code: String,
+        reason: String,
+    },
     /// A dry run: nothing was removed.
     DryRun,
 }
@@ -154,7 +157,9 @@ pub enum BranchFate {
         trash_ref: String,
     },
     /// Kept, with why (`--keep`, the kernel's reason).
-    Kept { reason: String },
+    Kept {
+        reason: String,
+    },
     DryRun,
 }
 
@@ -188,7 +193,9 @@ pub(super) fn land_one(
     let branch = entry.branch();
     let into = match target(env, entry)? {
         Ok(into) => into,
-        Err(message) => return refused(env, entry, None, Code::NoTarget, message, vec![], None, out),
+        Err(message) => {
+            return refused(env, entry, None, Code::NoTarget, message, vec![], None, out);
+        }
     };
     tips.seen(&into);
     let refuse = |code, message, paths, gate, out: &mut Out<'_>| {
@@ -352,7 +359,12 @@ fn target(env: &Env<'_>, entry: &Entry) -> Result<std::result::Result<String, St
 /// Why the run's worktree refuses the landing, if it does: what lands is
 /// the committed work, never a worktree's uncommitted state.
 fn worktree_refusal(ctx: &Ctx, id: &str) -> Result<Option<(Code, String)>> {
-    let Some((_, wt)) = ctx.repo.loop_worktrees()?.into_iter().find(|(n, _)| n == id) else {
+    let Some((_, wt)) = ctx
+        .repo
+        .loop_worktrees()?
+        .into_iter()
+        .find(|(n, _)| n == id)
+    else {
         return Ok(None);
     };
     if let Some((_, operation)) = crate::safety::operation_in_progress(&wt.admin_dir) {
@@ -390,7 +402,10 @@ fn strategy(s: LandStrategy) -> Strategy {
 
 fn gate_failure(run: &GateRun) -> String {
     let how = match (run.timed_out, run.exit_code) {
-        (true, _) => format!("was killed after {} s (the timeout)", GATE_TIMEOUT.as_secs()),
+        (true, _) => format!(
+            "was killed after {} s (the timeout)",
+            GATE_TIMEOUT.as_secs()
+        ),
         (false, Some(code)) => format!("exited {code}"),
         (false, None) => "died of a signal".to_owned(),
     };
@@ -468,7 +483,11 @@ fn refused(
         let mut event = Event::new(EventKind::Land, &entry.id);
         event.code = Some(EventCode::Other(code.as_str().to_owned()));
         let mut detail = message.clone();
-        if let Some(tail) = gate.as_ref().map(|g| g.tail.trim_end()).filter(|t| !t.is_empty()) {
+        if let Some(tail) = gate
+            .as_ref()
+            .map(|g| g.tail.trim_end())
+            .filter(|t| !t.is_empty())
+        {
             detail.push_str("\n");
             detail.push_str(tail);
         }
@@ -603,7 +622,9 @@ fn try_delete_branch(
             trash_ref,
         } => {
             let mut event = Event::new(EventKind::BranchDelete, entry_id(branch));
-            let by = merged_by.map_or("no commits of its own".to_owned(), |b| format!("merged: {b}"));
+            let by = merged_by.map_or("no commits of its own".to_owned(), |b| {
+                format!("merged: {b}")
+            });
             event.detail = Some(format!(
                 "branch {branch} deleted at {tip} ({by}, landed into {into}); kept as {trash_ref}"
             ));
