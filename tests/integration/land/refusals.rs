@@ -103,7 +103,7 @@ fn a_failing_gate_refuses_with_its_exit_code_and_output() {
     three_commits(&repo, "gt");
     let skipped = refused(
         &repo,
-        "g",
+        "gt",
         &["--gate", "echo the tests failed; exit 3"],
         "gate-failed",
     );
