@@ -14,11 +14,13 @@
 //!   the target checked out (usually the main checkout) updated only where
 //!   it is clean (`read-tree -m -u` semantics), or refused before the ref
 //!   moves;
-//! - then ([`run`]) the run is marked `merged`, a `land` event logged,
+//! - then ([`finish`]) the run is marked `merged`, a `land` event logged,
 //!   its worktree removed by the usual rules and its branch deleted only by
 //!   CAS at the tip that landed, its tip kept in the trash.
 //!
-//! # The flow (this module, [`run`] for one run, [`queue`] for the order)
+//! # The flow (this module; [`run`] for one run, [`refusals`] for what
+//! refuses it, [`finish`] for what follows a landing, [`queue`] for the
+//! order)
 //!
 //! 1. The target of each run: `--into`, else `land.into`, else the run's
 //!    recorded base when it names a local branch; a given target that is
@@ -28,7 +30,7 @@
 //!    whole command before anything changes), or with `--queue` every run
 //!    whose status is in the set (`--status`, `land.queue-status`, default
 //!    `escalated`) in `conflicts`' landing order ([`queue`]).
-//! 3. Each run in turn ([`run::land_one`]): refused with a code when its
+//! 3. Each run in turn (`run::land_one`): refused with a code when its
 //!    worktree is dirty or has an operation in progress, or it has no
 //!    commits of its own; built onto the target as the landings before it
 //!    left it (in a dry run, onto the previous landing's in-memory commit,
@@ -61,11 +63,14 @@
 
 pub mod advance;
 pub mod build;
+mod finish;
 pub mod gate;
+mod outcome;
 mod queue;
+mod refusals;
 mod run;
 
-pub use run::{BranchFate, Landed, Skipped, WorktreeFate};
+pub use outcome::{BranchFate, Landed, Skipped, WorktreeFate};
 
 use std::time::Duration;
 
