@@ -62,7 +62,7 @@ pub struct LandedRun {
     pub gate: Option<Gate>,
     /// Why the worktree or the branch was kept, and what failed after the
     /// target moved (the landing stands).
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,
 }
 

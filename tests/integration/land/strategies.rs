@@ -129,13 +129,13 @@ fn merge_lands_a_merge_commit_whose_second_parent_is_the_run() {
 #[test]
 fn ff_moves_the_target_to_the_run_tip_itself_and_refuses_a_target_that_moved() {
     let repo = setup();
-    let run_commits = three_commits(&repo, "f");
-    let run_tip = rev(&repo, "loop/f");
-    let doc = land(&repo, &["f", "--strategy", "ff"], 0);
-    assert_eq!(doc.find_id("landed", "f")["to"], run_tip.as_str());
+    let run_commits = three_commits(&repo, "fw");
+    let run_tip = rev(&repo, "loop/fw");
+    let doc = land(&repo, &["fw", "--strategy", "ff"], 0);
+    assert_eq!(doc.find_id("landed", "fw")["to"], run_tip.as_str());
     assert_eq!(rev(&repo, "main"), run_tip);
     assert_eq!(authored(&repo, "main", 3), run_commits);
-    assert_landed(&repo, "f", &run_tip);
+    assert_landed(&repo, "fw", &run_tip);
     // Once the target moved on, ff cannot land: nothing changes.
     three_commits(&repo, "g2");
     advance_main(&repo, "g", "g moved on\n");
