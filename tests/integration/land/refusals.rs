@@ -180,7 +180,7 @@ fn a_local_change_in_a_landed_path_refuses_and_one_elsewhere_is_kept() {
         std::fs::read_to_string(repo.root.join("g")).unwrap(),
         "the user's g, uncommitted\n"
     );
-    assert_eq!(repo.git(["status", "--porcelain"]), "A  notes\n M g\n");
+    assert_eq!(repo.git(["status", "--porcelain"]), " M g\nA  notes\n");
     let after = repo.git_in(&repo.root, ["rev-parse", "-q", "--verify", "refs/stash"]);
     assert_eq!(after.stdout, stash.stdout, "refs/stash untouched");
 }
