@@ -8,6 +8,7 @@ pub mod branches;
 pub mod conflicts;
 pub mod create;
 pub mod ignore;
+pub mod infer;
 pub mod land;
 pub mod list;
 pub mod mark;
