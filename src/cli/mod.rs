@@ -18,6 +18,7 @@ mod schema;
 mod trash;
 mod values;
 
+use completion::{COMPLETION_ABOUT, COMPLETION_EXAMPLES};
 pub use completion::{CompletionArgs, CompletionShell};
 pub use land::LandArgs;
 pub use schema::SchemaName;
@@ -118,15 +119,6 @@ pub enum Command {
     #[command(long_about = COMPLETION_ABOUT, after_help = COMPLETION_EXAMPLES)]
     Completion(CompletionArgs),
 }
-
-const COMPLETION_ABOUT: &str = r#"Prints the script compiled into the binary, the same bytes as the checked-in
-completions/ file: git-loop.bash, _git-loop or git-loop.fish. Each completes `git-loop …` and,
-through git's own completion, `git loop …` (fish needs also the conf.d hook,
-completions/git-loop.conf.fish, which scripts/install installs)."#;
-const COMPLETION_EXAMPLES: &str = r#"Examples:
-  source <(git loop completion bash)      # in ~/.bashrc, after git's completion
-  git loop completion zsh > ~/.zfunc/_git-loop
-  git loop completion fish > ~/.config/fish/completions/git-loop.fish"#;
 
 #[derive(Debug, Args)]
 pub struct SchemaArgs {

@@ -73,10 +73,7 @@ pub fn dispatch(cli: &Cli, out: &mut Out<'_>) -> std::result::Result<(), Fail> {
             let ctx = Ctx::open(cli.repo.as_deref())?;
             emit(conflicts::run(&ctx, args, out)?, out)
         }
-        Command::Land(args) => {
-            let ctx = Ctx::open(cli.repo.as_deref())?;
-            emit(land::run(&ctx, args, out)?, out)
-        }
+        Command::Land(args) => emit(land::run(&Ctx::open(cli.repo.as_deref())?, args, out)?, out),
         Command::Reconcile(args) => {
             let ctx = Ctx::open(cli.repo.as_deref())?;
             emit(reconcile::run(&ctx, args, out)?, out)

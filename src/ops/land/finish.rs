@@ -7,7 +7,7 @@
 use gix::ObjectId;
 
 use super::outcome::{BranchFate, Landed, WorktreeFate};
-use super::run::Env;
+use crate::config::LandStrategy;
 use crate::ctx::Ctx;
 use crate::error::Result;
 use crate::events::{Event, EventKind, State};
@@ -19,12 +19,12 @@ use crate::output::Out;
 /// still the run that landed, and the `land` and `mark` events logged,
 /// under the mutex.
 pub(super) fn record(
-    env: &Env<'_>,
+    ctx: &Ctx,
+    strategy: LandStrategy,
     entry: &Entry,
     landed: &Landed,
     out: &mut Out<'_>,
 ) -> Result<()> {
-    let ctx = env.ctx;
     let mut land = Event::new(EventKind::Land, &entry.id);
     land.from = Some(State::Commit(landed.from.to_string()));
     land.to = Some(State::Commit(landed.to.to_string()));
@@ -32,7 +32,7 @@ pub(super) fn record(
         "landed {} into {} ({}, {} commit{})",
         entry.branch(),
         landed.into,
-        env.strategy,
+        strategy,
         landed.commits,
         if landed.commits == 1 { "" } else { "s" }
     ));

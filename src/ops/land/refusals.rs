@@ -8,7 +8,6 @@ use super::GATE_TIMEOUT;
 use super::advance::Advance;
 use super::gate::GateRun;
 use super::outcome::Code;
-use super::run::Env;
 use crate::ctx::Ctx;
 use crate::error::Result;
 use crate::manifest::Entry;
@@ -33,17 +32,21 @@ impl Refusal {
     }
 }
 
-/// The run's target: `--into`/`land.into`, else its recorded base when
+/// The run's target: `into` (`--into`, `land.into`), else its recorded base when
 /// that is a local branch; refused with the message that says to pass
 /// `--into`.
-pub(super) fn target(env: &Env<'_>, entry: &Entry) -> Result<std::result::Result<String, Refusal>> {
+pub(super) fn target(
+    ctx: &Ctx,
+    into: Option<&str>,
+    entry: &Entry,
+) -> Result<std::result::Result<String, Refusal>> {
     let no_target = |message| Ok(Err(Refusal::new(Code::NoTarget, message)));
-    let into = match env.into {
+    let into = match into {
         Some(into) => into.to_owned(),
         None => {
             let base = entry.base_branch.as_str();
             let local = base.strip_prefix("refs/heads/").unwrap_or(base);
-            if env.ctx.repo.branch_target(local)?.is_none() {
+            if ctx.repo.branch_target(local)?.is_none() {
                 return no_target(format!(
                     "its base {base:?} is not a local branch: pass --into <BRANCH> (or set land.into)"
                 ));

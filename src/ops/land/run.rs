@@ -99,7 +99,7 @@ pub(super) fn land_one(
     tips: &mut Tips,
     out: &mut Out<'_>,
 ) -> Result<(Fate, Option<Error>)> {
-    let into = match refusals::target(env, entry)? {
+    let into = match refusals::target(env.ctx, env.into, entry)? {
         Ok(into) => into,
         Err(refusal) => return refused(env, entry, None, refusal, out),
     };
@@ -148,7 +148,7 @@ fn attempt(
         reason: "--keep".to_owned(),
     };
     let mut landed = landed(into, onto, &built, gate, WorktreeFate::Kept, kept);
-    let error = finish::record(env, entry, &landed, out).err();
+    let error = finish::record(ctx, env.strategy, entry, &landed, out).err();
     if let Some(e) = &error {
         landed
             .problems
