@@ -49,6 +49,16 @@
 //! is the coordinator, so two landings racing for one target lose nothing
 //! (the second is `target-moved`).
 //!
+//! # `--push` (the seam; not on the command line yet)
+//!
+//! Pushing is `push.rs`'s (issue 23, part 5): `push::push(repo, into,
+//! from, to, land.push-retries, rebuild)` after a run is recorded and its
+//! run lock let go, before its worktree is removed. Its `rebuild` callback
+//! is this module's own steps for one run, in [`run`]: `build_on` the
+//! remote's new tip, `build::persist`, `run_gate`, then `move_target` from
+//! the tip last pushed. Until that module is on main, `--push` is not a
+//! flag and every landing reports `"pushed": false`.
+//!
 //! # The branch after landing
 //!
 //! The run's branch is deleted only through [`crate::safety::branch`], with
