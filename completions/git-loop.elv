@@ -38,6 +38,7 @@ set edit:completion:arg-completer[git-loop] = {|@words|
             cand run 'Run a command inside a run''s worktree, passing its exit code through'
             cand branches 'List loop/* branches no run records (left by cleanup); delete the merged ones'
             cand conflicts 'Which active runs would conflict when landed (with each other, or with the base), and where'
+            cand land 'Land runs onto their base: built in memory, gated, the branch moved by compare-and-swap'
             cand log 'Show the event log: what each command did to each run, oldest first'
             cand trash 'What destroying steps kept (refs/loop/trash/): list it, restore from it, empty it'
             cand trust 'Let the hooks in this repository''s .git-loop.toml run (for its current content)'
@@ -169,6 +170,25 @@ set edit:completion:arg-completer[git-loop] = {|@words|
             cand --base 'Land every run in this branch or commit (default: the base each run was created from)'
             cand -C 'Repository to operate on (default: the current directory)'
             cand --repo 'Repository to operate on (default: the current directory)'
+            cand --json 'Machine-readable output: one JSON document on stdout'
+            cand -q 'No progress or summary lines on stderr'
+            cand --quiet 'No progress or summary lines on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'git-loop;land'= {
+            cand --status 'With --queue: the statuses to land, comma-separated (default: config land.queue-status, else escalated)'
+            cand --into 'The local branch to land in (default: config land.into, else each run''s base when it is a local branch)'
+            cand --strategy 'How the landed commits are built (default: config land.strategy, else rebase)'
+            cand --gate 'A command that must pass in a scratch checkout of the landed commit first (sh -c)'
+            cand -m 'The message of a squash or merge commit'
+            cand --message 'The message of a squash or merge commit'
+            cand -C 'Repository to operate on (default: the current directory)'
+            cand --repo 'Repository to operate on (default: the current directory)'
+            cand --queue 'Land every run in the status set (--status), in `git loop conflicts`'' landing order'
+            cand --keep-going 'Go on with the next run when one is skipped (default: stop; the rest are not attempted)'
+            cand --keep 'Leave each landed run''s worktree and branch in place'
+            cand --dry-run 'Build every landing in memory and report what would land; change nothing (no gate runs)'
             cand --json 'Machine-readable output: one JSON document on stdout'
             cand -q 'No progress or summary lines on stderr'
             cand --quiet 'No progress or summary lines on stderr'
@@ -396,6 +416,7 @@ set edit:completion:arg-completer[git-loop] = {|@words|
             cand run 'Run a command inside a run''s worktree, passing its exit code through'
             cand branches 'List loop/* branches no run records (left by cleanup); delete the merged ones'
             cand conflicts 'Which active runs would conflict when landed (with each other, or with the base), and where'
+            cand land 'Land runs onto their base: built in memory, gated, the branch moved by compare-and-swap'
             cand log 'Show the event log: what each command did to each run, oldest first'
             cand trash 'What destroying steps kept (refs/loop/trash/): list it, restore from it, empty it'
             cand trust 'Let the hooks in this repository''s .git-loop.toml run (for its current content)'
@@ -428,6 +449,8 @@ set edit:completion:arg-completer[git-loop] = {|@words|
         &'git-loop;help;branches'= {
         }
         &'git-loop;help;conflicts'= {
+        }
+        &'git-loop;help;land'= {
         }
         &'git-loop;help;log'= {
         }

@@ -39,6 +39,9 @@
 //! points: `manifest-write`, `salvage-ref-write` (a salvage built and
 //! verified, its ref not written).
 //!
+//! `land-built` (`land`: the landing built, persisted and gated, the target
+//! not yet moved; a test moves the target there with `:until:`).
+//!
 //! None of these variables is meant for users; all are documented in the README so
 //! nobody is surprised by them.
 

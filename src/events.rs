@@ -58,6 +58,9 @@ pub enum EventKind {
     /// A trash entry dropped (`git loop trash empty`, or older than
     /// `trash.keep` at a cleanup).
     TrashExpire,
+    /// `git loop land` moved a target branch (`from` the tip it was built
+    /// on, `to` the landed commit), or refused a run (with its code).
+    Land,
     /// A kind this version does not know (written by a newer one), as written.
     Other(String),
 }
@@ -65,7 +68,7 @@ pub enum EventKind {
 impl EventKind {
     /// Every kind this version writes, in the order the help lists them. A
     /// new variant goes here too (a test checks each reads back as itself).
-    pub const KNOWN: [EventKind; 13] = [
+    pub const KNOWN: [EventKind; 14] = [
         EventKind::Create,
         EventKind::Mark,
         EventKind::Remove,
@@ -79,6 +82,7 @@ impl EventKind {
         EventKind::Restore,
         EventKind::TrashRestore,
         EventKind::TrashExpire,
+        EventKind::Land,
     ];
 
     pub fn as_str(&self) -> &str {
@@ -96,6 +100,7 @@ impl EventKind {
             EventKind::Restore => "restore",
             EventKind::TrashRestore => "trash-restore",
             EventKind::TrashExpire => "trash-expire",
+            EventKind::Land => "land",
             EventKind::Other(text) => text,
         }
     }

@@ -165,6 +165,26 @@ pub const CONFLICTS_EXAMPLES: &str = r#"Examples:
   git loop conflicts
   git loop conflicts --json --base main"#;
 
+pub const LAND: &str = r#"What lands is each run's committed work (loop/<id>), never its worktree: a run with
+uncommitted or untracked changes, an operation in progress or no commits of its own is
+skipped (dirty, operation-in-progress, empty). The landed commits are built in memory onto
+the target's tip (rebase: the run's commits replayed, authors and messages kept; squash: one
+commit; merge: a merge commit; ff: only when the target is an ancestor); a conflict skips the
+run with its paths (conflict). A gate runs in a scratch checkout of the result (gate-failed).
+The target moves by compare-and-swap from the tip it was built on (target-moved), and the
+worktree that has it checked out is updated only where it is clean (target-dirty): never a
+stash, a reset or a forced checkout. Then the run is marked merged, its worktree removed
+with remove's rules (--keep leaves it) and its branch deleted at the landed tip only when
+proven merged, its tip kept in the trash. --queue lands the runs of --status in conflicts'
+landing order, each on the target as the landings before it left it. A skip stops the rest
+(not attempted) unless --keep-going; exit 1 when any run did not land.
+
+Settings: land.strategy, land.into, land.queue-status."#;
+pub const LAND_EXAMPLES: &str = r#"Examples:
+  git loop land fix-login
+  git loop land --queue --dry-run
+  git loop land a b --strategy squash -m "Fix the login" --gate "cargo test""#;
+
 /// `log`'s long help: the kinds listed from the one list of them.
 pub fn log() -> String {
     format!(
@@ -200,7 +220,7 @@ pub const TRUST_EXAMPLES: &str = r#"Example:
   cat .git-loop.toml && git loop trust"#;
 
 pub const MCP: &str = r#"JSON-RPC 2.0, one message a line. Tools: create, mark, list, path, log, cleanup, remove,
-reconcile, branches, conflicts, restore; each result is the document the command prints
+reconcile, branches, conflicts, restore, land; each result is the document the command prints
 with --json. A tool that removes anything is a dry run unless its input sets
 "dry_run": false. Ends at EOF."#;
 pub const MCP_EXAMPLES: &str = r#"Example (an MCP client's configuration):
@@ -243,7 +263,8 @@ an error naming the layer.
 The settings: base, cleanup.status, cleanup.older-than, cleanup.delete-merged-branches,
 cleanup.salvage, cleanup.pre-command, create.copy, create.post-command,
 create.ignore-file, create.fetch, claude.pattern, cleanup.recycle, pool.size, trash.keep,
-pool.keep, land.gate."#;
+pool.keep, land.gate, land.strategy, land.into, land.queue-status,
+land.push-retries."#;
 pub const CONFIG_EXAMPLES: &str = r#"Example:
   git config loop.base develop && git loop config"#;
 

@@ -13,11 +13,14 @@ use crate::manifest::Status;
 
 mod completion;
 mod help;
+mod land;
 mod schema;
 mod trash;
 mod values;
 
+use completion::{COMPLETION_ABOUT, COMPLETION_EXAMPLES};
 pub use completion::{CompletionArgs, CompletionShell};
+pub use land::LandArgs;
 pub use schema::SchemaName;
 pub use trash::{TrashAction, TrashArgs};
 pub use values::{Cutoff, MinAge, RunId, StatusList};
@@ -85,6 +88,9 @@ pub enum Command {
     /// Which active runs would conflict when landed (with each other, or with the base), and where
     #[command(long_about = help::CONFLICTS, after_help = help::CONFLICTS_EXAMPLES)]
     Conflicts(ConflictsArgs),
+    /// Land runs onto their base: built in memory, gated, the branch moved by compare-and-swap
+    #[command(long_about = help::LAND, after_help = help::LAND_EXAMPLES)]
+    Land(LandArgs),
     /// Show the event log: what each command did to each run, oldest first
     #[command(long_about = help::log(), after_help = help::LOG_EXAMPLES)]
     Log(LogArgs),
@@ -113,15 +119,6 @@ pub enum Command {
     #[command(long_about = COMPLETION_ABOUT, after_help = COMPLETION_EXAMPLES)]
     Completion(CompletionArgs),
 }
-
-const COMPLETION_ABOUT: &str = r#"Prints the script compiled into the binary, the same bytes as the checked-in
-completions/ file: git-loop.bash, _git-loop or git-loop.fish. Each completes `git-loop …` and,
-through git's own completion, `git loop …` (fish needs also the conf.d hook,
-completions/git-loop.conf.fish, which scripts/install installs)."#;
-const COMPLETION_EXAMPLES: &str = r#"Examples:
-  source <(git loop completion bash)      # in ~/.bashrc, after git's completion
-  git loop completion zsh > ~/.zfunc/_git-loop
-  git loop completion fish > ~/.config/fish/completions/git-loop.fish"#;
 
 #[derive(Debug, Args)]
 pub struct SchemaArgs {

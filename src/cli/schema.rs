@@ -25,6 +25,7 @@ pub enum SchemaName {
     Config,
     Conflicts,
     Create,
+    Land,
     List,
     Log,
     Mark,
@@ -41,10 +42,10 @@ pub enum SchemaName {
 
 impl SchemaName {
     /// Every name, in the order `--help` lists them.
-    pub const ALL: [SchemaName; 18] = {
+    pub const ALL: [SchemaName; 19] = {
         use SchemaName::*;
         [
-            All, Branches, Cleanup, Config, Conflicts, Create, List, Log, Mark, Path, Pool,
+            All, Branches, Cleanup, Config, Conflicts, Create, Land, List, Log, Mark, Path, Pool,
             Reconcile, Remove, Restore, Trash, Trust, Error, McpTools,
         ]
     };
@@ -63,6 +64,7 @@ impl SchemaName {
             Config => "config",
             Conflicts => "conflicts",
             Create => "create",
+            Land => "land",
             List => "list",
             Log => "log",
             Mark => "mark",

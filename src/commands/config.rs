@@ -12,7 +12,8 @@
 use serde::Serialize;
 
 use crate::config::keys::{
-    TOML_CLEANUP_RECYCLE, TOML_LAND_GATE, TOML_POOL_KEEP, TOML_POOL_SIZE, TOML_TRASH_KEEP,
+    TOML_CLEANUP_RECYCLE, TOML_LAND_GATE, TOML_LAND_INTO, TOML_LAND_PUSH_RETRIES,
+    TOML_LAND_QUEUE_STATUS, TOML_LAND_STRATEGY, TOML_POOL_KEEP, TOML_POOL_SIZE, TOML_TRASH_KEEP,
 };
 use crate::config::{Settings, Sourced};
 use crate::config::{
@@ -65,6 +66,14 @@ pub struct ConfigReport {
     pub pool_keep: Shown<Vec<String>>,
     #[serde(rename = "land.gate")]
     pub land_gate: Shown<Option<String>>,
+    #[serde(rename = "land.strategy")]
+    pub land_strategy: Shown<&'static str>,
+    #[serde(rename = "land.into")]
+    pub land_into: Shown<Option<String>>,
+    #[serde(rename = "land.queue-status")]
+    pub land_queue_status: Shown<Vec<String>>,
+    #[serde(rename = "land.push-retries")]
+    pub land_push_retries: Shown<usize>,
 }
 
 impl<T> Shown<T> {
@@ -115,6 +124,13 @@ impl Report for ConfigReport {
             self.trash_keep.row(TOML_TRASH_KEEP, String::clone),
             self.pool_keep.row(TOML_POOL_KEEP, |v| words(v)),
             self.land_gate.row(TOML_LAND_GATE, or_none),
+            self.land_strategy
+                .row(TOML_LAND_STRATEGY, |v| (*v).to_owned()),
+            self.land_into.row(TOML_LAND_INTO, or_none),
+            self.land_queue_status
+                .row(TOML_LAND_QUEUE_STATUS, |v| v.join(",")),
+            self.land_push_retries
+                .row(TOML_LAND_PUSH_RETRIES, usize::to_string),
         ];
         // Values and sources come from files, git config and the
         // environment: escaped, so none can drive the terminal or split a row.
@@ -217,5 +233,11 @@ pub fn run(ctx: &Ctx) -> Result<ConfigReport> {
         trash_keep: shown(&s.trash_keep, |v| cutoff_text(*v)),
         pool_keep: shown(&s.pool_keep, Vec::clone),
         land_gate: hook(&s.land_gate),
+        land_strategy: shown(&s.land_strategy, |v| v.as_str()),
+        land_into: shown(&s.land_into, Option::clone),
+        land_queue_status: shown(&s.land_queue_status, |v| {
+            v.iter().map(|st| st.as_str().to_owned()).collect()
+        }),
+        land_push_retries: shown(&s.land_push_retries, |v| *v),
     })
 }

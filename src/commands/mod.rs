@@ -8,6 +8,7 @@ pub mod completion;
 pub mod config;
 pub mod conflicts;
 pub mod create;
+pub mod land;
 pub mod list;
 pub mod log;
 pub mod mark;
@@ -61,6 +62,7 @@ pub fn dispatch(cli: &Cli, out: &mut Out<'_>) -> std::result::Result<(), Fail> {
         Command::Remove(args) => emit(remove::run(&ctx()?, args, out)?, out),
         Command::Branches(args) => emit(branches::run(&ctx()?, args, out)?, out),
         Command::Conflicts(args) => emit(conflicts::run(&ctx()?, args, out)?, out),
+        Command::Land(args) => emit(land::run(&ctx()?, args, out)?, out),
         Command::Reconcile(args) => emit(reconcile::run(&ctx()?, args, out)?, out),
         Command::List(args) if args.salvaged => {
             let report = restore::list(&ctx()?)?;

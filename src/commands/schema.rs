@@ -19,6 +19,7 @@ pub fn text(name: SchemaName) -> &'static str {
         Config => include_str!("../../schema/config.json"),
         Conflicts => include_str!("../../schema/conflicts.json"),
         Create => include_str!("../../schema/create.json"),
+        Land => include_str!("../../schema/land.json"),
         List => include_str!("../../schema/list.json"),
         Log => include_str!("../../schema/log.json"),
         Mark => include_str!("../../schema/mark.json"),

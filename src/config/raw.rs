@@ -26,9 +26,13 @@ pub struct Raw {
 }
 
 #[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(rename_all = "kebab-case", deny_unknown_fields)]
 pub struct RawLand {
     pub gate: Option<String>,
+    pub strategy: Option<String>,
+    pub into: Option<String>,
+    pub queue_status: Option<StatusValue>,
+    pub push_retries: Option<SizeValue>,
 }
 
 #[derive(Debug, Default, Deserialize)]

@@ -10,7 +10,7 @@
 
 use jiff::SignedDuration;
 
-use super::keys::{self, IgnoreFile, Key};
+use super::keys::{self, IgnoreFile, Key, LandStrategy};
 use super::raw::{Raw, SizeValue, StatusValue};
 use super::source::Origin;
 use crate::error::{Error, Result};
@@ -37,6 +37,10 @@ pub struct Values {
     pub trash_keep: Option<SignedDuration>,
     pub pool_keep: Option<Vec<String>>,
     pub land_gate: Option<Option<String>>,
+    pub land_strategy: Option<LandStrategy>,
+    pub land_into: Option<String>,
+    pub land_queue_status: Option<Vec<Status>>,
+    pub land_push_retries: Option<usize>,
 }
 
 /// Where a value being checked was set: its layer, its key, and its line
@@ -133,6 +137,20 @@ impl Raw {
             keys::CLAUDE_PATTERN,
             claude_pattern,
         )?;
+        let land_strategy = checked(self.land.strategy, &at, keys::LAND_STRATEGY, land_strategy)?;
+        let land_into = checked(self.land.into, &at, keys::LAND_INTO, land_into)?;
+        let land_queue_status = checked(
+            self.land.queue_status,
+            &at,
+            keys::LAND_QUEUE_STATUS,
+            status_set,
+        )?;
+        let land_push_retries = checked(
+            self.land.push_retries,
+            &at,
+            keys::LAND_PUSH_RETRIES,
+            push_retries,
+        )?;
         Ok(Values {
             base,
             cleanup_status,
@@ -156,6 +174,10 @@ impl Raw {
             trash_keep,
             pool_keep,
             land_gate: configured_command(self.land.gate, &at(keys::LAND_GATE))?,
+            land_strategy,
+            land_into,
+            land_queue_status,
+            land_push_retries,
         })
     }
 }
@@ -241,6 +263,44 @@ fn pool_size(value: SizeValue, at: &At<'_>) -> Result<usize> {
             keys::MAX_POOL_SIZE
         ))
     })
+}
+
+/// `land.strategy`: rebase, squash, merge or ff.
+fn land_strategy(text: String, at: &At<'_>) -> Result<LandStrategy> {
+    LandStrategy::parse(text.trim()).ok_or_else(|| {
+        at.error(format!(
+            "{text:?} is not a landing strategy; expected rebase, squash, merge or ff"
+        ))
+    })
+}
+
+/// `land.into`: a branch name, not empty (an empty value is an error, not
+/// "unset": a typo must not silently land runs elsewhere).
+fn land_into(text: String, at: &At<'_>) -> Result<String> {
+    let name = text.trim();
+    if name.is_empty() || name.starts_with('-') || name.chars().any(char::is_control) {
+        return Err(at.error(format!(
+            "{:?} is not a branch name; land.into names the local branch runs land in",
+            crate::style::escape(&text)
+        )));
+    }
+    Ok(name.to_owned())
+}
+
+/// `land.push-retries`: a whole number from 0 to
+/// [`keys::MAX_LAND_PUSH_RETRIES`].
+fn push_retries(value: SizeValue, at: &At<'_>) -> Result<usize> {
+    let (n, shown) = match value {
+        SizeValue::Number(n) => (usize::try_from(n).ok(), n.to_string()),
+        SizeValue::Text(s) => (s.trim().parse::<usize>().ok(), format!("{s:?}")),
+    };
+    n.filter(|n| *n <= keys::MAX_LAND_PUSH_RETRIES)
+        .ok_or_else(|| {
+            at.error(format!(
+                "{shown} is not a retry count; expected a whole number from 0 to {}",
+                keys::MAX_LAND_PUSH_RETRIES
+            ))
+        })
 }
 
 /// A configured command ([`crate::configured_command`]): an empty (or
@@ -329,6 +389,10 @@ impl Raw {
             keys::TOML_TRASH_KEEP => raw.trash.keep = Some(text),
             keys::TOML_POOL_KEEP => raw.pool.keep = Some(items),
             keys::TOML_LAND_GATE => raw.land.gate = Some(text),
+            keys::TOML_LAND_STRATEGY => raw.land.strategy = Some(text),
+            keys::TOML_LAND_INTO => raw.land.into = Some(text),
+            keys::TOML_LAND_QUEUE_STATUS => raw.land.queue_status = Some(StatusValue::Csv(text)),
+            keys::TOML_LAND_PUSH_RETRIES => raw.land.push_retries = Some(SizeValue::Text(text)),
             other => unreachable!("a key without a raw field: {other}"),
         }
         Ok(raw)

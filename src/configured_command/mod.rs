@@ -45,7 +45,6 @@ pub struct ConfiguredCommand<'s> {
 impl<'s> ConfiguredCommand<'s> {
     /// A command the user typed on the command line (`--gate <CMD>`): their
     /// own, so it runs without a trust record. `flag` names it in messages.
-    #[allow(dead_code, reason = "land's --gate (issue 23, part 4) wires it")]
     pub fn given(command: &'s str, flag: &'static str) -> ConfiguredCommand<'s> {
         ConfiguredCommand {
             command,

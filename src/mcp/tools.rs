@@ -18,8 +18,8 @@ use serde_json::{Map, Value, json};
 use crate::cli::Cli;
 #[cfg(feature = "generate")]
 use crate::cli::{
-    BranchesArgs, CleanupArgs, ConflictsArgs, CreateArgs, ListArgs, LogArgs, MarkArgs, PathArgs,
-    ReconcileArgs, RemoveArgs, RestoreArgs,
+    BranchesArgs, CleanupArgs, ConflictsArgs, CreateArgs, LandArgs, ListArgs, LogArgs, MarkArgs,
+    PathArgs, ReconcileArgs, RemoveArgs, RestoreArgs,
 };
 
 /// One MCP tool: a git-loop command.
@@ -90,6 +90,7 @@ tools! {
     "branches" => BranchesArgs, Removes;
     "conflicts" => ConflictsArgs, ReadOnly;
     "restore" => RestoreArgs, Writes;
+    "land" => LandArgs, Removes;
 }
 
 /// A tool's input: the command's arguments, and the repository.

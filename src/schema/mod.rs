@@ -17,10 +17,10 @@ use crate::cli::SchemaName;
 
 use crate::commands::{
     branches::BranchesReport, cleanup::CleanupReport, config::ConfigReport,
-    conflicts::ConflictsReport, create::CreateReport, list::ListReport, log::LogReport,
-    mark::MarkReport, mark::detect::DetectReport, path::PathReport, pool::report::PoolReport,
-    reconcile::ReconcileReport, restore::RestoreReport, restore::list::SalvagedList,
-    trash::TrashReport, trust::TrustReport,
+    conflicts::ConflictsReport, create::CreateReport, land::LandReport, list::ListReport,
+    log::LogReport, mark::MarkReport, mark::detect::DetectReport, path::PathReport,
+    pool::report::PoolReport, reconcile::ReconcileReport, restore::RestoreReport,
+    restore::list::SalvagedList, trash::TrashReport, trust::TrustReport,
 };
 
 /// `list --json` prints the runs, or with `--salvaged` the salvaged ones.
@@ -81,6 +81,7 @@ fn output(name: SchemaName) -> Option<Value> {
         N::Config => schema_of::<ConfigReport>(&title),
         N::Conflicts => schema_of::<ConflictsReport>(&title),
         N::Create => schema_of::<CreateReport>(&title),
+        N::Land => schema_of::<LandReport>(&title),
         N::List => schema_of::<ListOutput>(&title),
         N::Log => schema_of::<LogReport>(&title),
         N::Mark => schema_of::<MarkOutput>(&title),

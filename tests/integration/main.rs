@@ -32,6 +32,7 @@ mod create_reuse; // create --reuse: an active run returned, a leftover branch a
 mod create_sparse; // create --sparse and git's parallel checkout
 mod escaping;
 mod hooks; // hooks (post-command, pre-command) and trust
+mod land; // land: each strategy, refusals that change nothing, the queue
 mod list; // list and list --long
 mod log; // log and the event log
 mod mark; // mark <id> <status>
