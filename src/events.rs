@@ -58,6 +58,10 @@ pub enum EventKind {
     /// A trash entry dropped (`git loop trash empty`, or older than
     /// `trash.keep` at a cleanup).
     TrashExpire,
+    /// What a run is doing, as its agent said (`git loop activity`, or
+    /// `claude-hook activity`): the [`Activity`] in `to`, the note in
+    /// `detail`.
+    Activity,
     /// A kind this version does not know (written by a newer one), as written.
     Other(String),
 }
@@ -65,7 +69,7 @@ pub enum EventKind {
 impl EventKind {
     /// Every kind this version writes, in the order the help lists them. A
     /// new variant goes here too (a test checks each reads back as itself).
-    pub const KNOWN: [EventKind; 13] = [
+    pub const KNOWN: [EventKind; 14] = [
         EventKind::Create,
         EventKind::Mark,
         EventKind::Remove,
@@ -79,6 +83,7 @@ impl EventKind {
         EventKind::Restore,
         EventKind::TrashRestore,
         EventKind::TrashExpire,
+        EventKind::Activity,
     ];
 
     pub fn as_str(&self) -> &str {
@@ -96,6 +101,7 @@ impl EventKind {
             EventKind::Restore => "restore",
             EventKind::TrashRestore => "trash-restore",
             EventKind::TrashExpire => "trash-expire",
+            EventKind::Activity => "activity",
             EventKind::Other(text) => text,
         }
     }
@@ -113,14 +119,51 @@ impl EventKind {
     }
 }
 
+/// What a run is doing, as its agent last said: `working` on a prompt,
+/// `waiting` for a person (a question, a permission), `done` with its turn.
+/// Recorded by `activity` events; the manifest does not hold it.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum, JsonSchema,
+)]
+#[serde(rename_all = "lowercase")]
+pub enum Activity {
+    Working,
+    Waiting,
+    Done,
+}
+
+impl Activity {
+    pub const ALL: [Activity; 3] = [Activity::Working, Activity::Waiting, Activity::Done];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Activity::Working => "working",
+            Activity::Waiting => "waiting",
+            Activity::Done => "done",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<Activity> {
+        Activity::ALL.into_iter().find(|a| a.as_str() == text)
+    }
+}
+
+impl std::fmt::Display for Activity {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.pad(self.as_str())
+    }
+}
+
 /// What an event's `from` and `to` hold: a run's status (`mark`: from the
-/// old to the new), or a commit (`salvage`: the commit the worktree was saved
-/// to; `restore`: the commit it came back from). Read back by its text: a
-/// status name is a status, 40 or 64 lowercase hex digits a commit, anything
-/// else (a status a newer version added, say) is kept as [`State::Other`].
+/// old to the new), a commit (`salvage`: the commit the worktree was saved
+/// to; `restore`: the commit it came back from), or an activity (`activity`:
+/// in `to`). Read back by its text: a status name is a status, an activity's
+/// name an activity, 40 or 64 lowercase hex digits a commit, anything else
+/// (a status a newer version added, say) is kept as [`State::Other`].
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum State {
     Status(Status),
+    Activity(Activity),
     /// A commit id, hex.
     Commit(String),
     /// Text this version does not read as either, as written.
@@ -131,6 +174,7 @@ impl State {
     pub fn as_str(&self) -> &str {
         match self {
             State::Status(status) => status.as_str(),
+            State::Activity(activity) => activity.as_str(),
             State::Commit(text) | State::Other(text) => text,
         }
     }
@@ -139,6 +183,9 @@ impl State {
         let hex = |t: &str| {
             matches!(t.len(), 40 | 64) && t.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
         };
+        if let Some(activity) = Activity::parse(&text) {
+            return State::Activity(activity);
+        }
         match Status::parse(&text) {
             Some(status) => State::Status(status),
             None if hex(&text) => State::Commit(text),
@@ -311,6 +358,92 @@ pub fn read(loop_dir: &Path) -> crate::error::Result<(Vec<Event>, Vec<usize>)> {
         }
     }
     Ok((events, bad))
+}
+
+/// A run's latest activity: what it is, and when it was said.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Latest {
+    pub activity: Activity,
+    pub at: String,
+    pub note: Option<String>,
+}
+
+/// How much of the log's end [`latest_activities`] reads at a time.
+const TAIL_CHUNK: u64 = 64 << 10;
+
+/// The latest `activity` event of each run in `ids`, read from the end of
+/// the log backwards, a chunk at a time, and only as far back as the
+/// oldest of them (all of it when a run has none): `list` pays for the
+/// runs it shows, not for the length of the log. Only lines that hold
+/// `"event":"activity"` are parsed (the log is written by [`append`] as
+/// compact JSON); a line that does not parse is passed over, as `log`
+/// passes over it. Refused as [`read`] refuses: never through a symlink.
+pub fn latest_activities(
+    loop_dir: &Path,
+    ids: &std::collections::HashSet<&str>,
+) -> crate::error::Result<std::collections::HashMap<String, Latest>> {
+    use std::io::{Read, Seek, SeekFrom};
+    let mut found = std::collections::HashMap::new();
+    if ids.is_empty() {
+        return Ok(found);
+    }
+    let path = path(loop_dir);
+    let Some(mut file) = crate::fsx::open_regular(&path, OpenOptions::new().read(true))? else {
+        return Ok(found);
+    };
+    let io = |e| Error::io("could not read", &path, e);
+    let mut end = file.seek(SeekFrom::End(0)).map_err(io)?;
+    // Bytes after the last newline seen so far: the start of a line whose
+    // beginning is in an earlier chunk.
+    let mut carry: Vec<u8> = Vec::new();
+    let wanted = |line: &[u8], found: &mut std::collections::HashMap<String, Latest>| {
+        if !contains(line, br#""event":"activity""#) {
+            return;
+        }
+        let Ok(e) = serde_json::from_slice::<Event>(line) else {
+            return;
+        };
+        let Some(State::Activity(activity)) = e.to else {
+            return;
+        };
+        if ids.contains(e.id.as_str()) && !found.contains_key(&e.id) {
+            found.insert(
+                e.id,
+                Latest {
+                    activity,
+                    at: e.at,
+                    note: e.detail,
+                },
+            );
+        }
+    };
+    while end > 0 && found.len() < ids.len() {
+        let start = end.saturating_sub(TAIL_CHUNK);
+        let mut chunk = vec![0; (end - start) as usize];
+        file.seek(SeekFrom::Start(start)).map_err(io)?;
+        file.read_exact(&mut chunk).map_err(io)?;
+        chunk.extend_from_slice(&carry);
+        // Every whole line of the chunk, newest first; the first (partial
+        // unless the chunk starts the file) is carried to the next round.
+        let mut pieces: Vec<&[u8]> = chunk.rsplit(|&b| b == b'\n').collect();
+        let first = if start > 0 { pieces.pop() } else { None };
+        for line in pieces {
+            wanted(line, &mut found);
+            if found.len() == ids.len() {
+                break;
+            }
+        }
+        carry = first.map(<[u8]>::to_vec).unwrap_or_default();
+        if carry.len() as u64 > READ_CAP {
+            break;
+        }
+        end = start;
+    }
+    Ok(found)
+}
+
+fn contains(haystack: &[u8], needle: &[u8]) -> bool {
+    haystack.windows(needle.len()).any(|w| w == needle)
 }
 
 #[cfg(test)]

@@ -76,6 +76,12 @@ pub enum Command {
     /// Print the absolute path of a run's worktree
     #[command(long_about = help::PATH, after_help = help::PATH_EXAMPLES)]
     Path(PathArgs),
+    /// Record what a run is doing: working, waiting (for a person) or done (list shows it)
+    #[command(long_about = help::ACTIVITY, after_help = help::ACTIVITY_EXAMPLES)]
+    Activity(ActivityArgs),
+    /// Print a run's GIT_LOOP_* variables as export lines, for eval or direnv
+    #[command(long_about = help::ENV, after_help = help::ENV_EXAMPLES)]
+    Env(EnvArgs),
     /// Run a command inside a run's worktree, passing its exit code through
     #[command(long_about = help::RUN, after_help = help::RUN_EXAMPLES)]
     Run(RunArgs),
@@ -97,7 +103,7 @@ pub enum Command {
     /// Serve git-loop's commands to an AI agent: an MCP server on stdin/stdout
     #[command(long_about = help::MCP, after_help = help::MCP_EXAMPLES)]
     Mcp,
-    /// Claude Code's WorktreeCreate and WorktreeRemove hooks: each run of Claude Code a git-loop run
+    /// Claude Code's hooks: each run of Claude Code a git-loop run, and what it is doing
     #[command(long_about = help::CLAUDE_HOOK, subcommand, after_help = help::CLAUDE_HOOK_EXAMPLES)]
     ClaudeHook(ClaudeHook),
     /// Print the JSON Schema of a command's --json output (or of the MCP tools' inputs)
@@ -138,6 +144,9 @@ pub enum ClaudeHook {
     /// Read WorktreeRemove's JSON on stdin and remove that run's worktree (never forced; branch kept)
     #[command(long_about = help::CLAUDE_HOOK_REMOVE)]
     Remove,
+    /// Read UserPromptSubmit's, Notification's or Stop's JSON on stdin and record the run's activity
+    #[command(long_about = help::CLAUDE_HOOK_ACTIVITY)]
+    Activity,
 }
 
 #[derive(Debug, Args, JsonSchema)]
@@ -335,6 +344,32 @@ pub struct ListArgs {
     #[arg(long, hide = true)]
     #[schemars(skip)]
     pub ids: bool,
+}
+
+#[derive(Debug, Args)]
+// `activity waiting`: one value, the activity (clap's "optional positional
+// before a required one"); the run is then the one whose worktree holds the
+// current directory.
+#[command(allow_missing_positional = true)]
+pub struct ActivityArgs {
+    /// Id of the run (default: the run whose worktree holds the current directory)
+    #[arg(value_name = "RUN_ID", value_parser = RunId::parse)]
+    pub run_id: Option<RunId>,
+
+    /// What the run is doing now
+    #[arg(value_enum)]
+    pub activity: crate::events::Activity,
+
+    /// A word on it, shown by `git loop log` and given to notify.command (GIT_LOOP_NOTE)
+    #[arg(long, value_name = "TEXT")]
+    pub note: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct EnvArgs {
+    /// Id of the run (default: the run whose worktree holds the current directory)
+    #[arg(value_name = "RUN_ID", value_parser = RunId::parse)]
+    pub run_id: Option<RunId>,
 }
 
 #[derive(Debug, Args)]

@@ -16,7 +16,7 @@ use crate::config::{Settings, Sourced};
 use crate::config::{
     TOML_BASE, TOML_CLAUDE_PATTERN, TOML_CLEANUP_DELETE_MERGED, TOML_CLEANUP_OLDER_THAN,
     TOML_CLEANUP_PRE_COMMAND, TOML_CLEANUP_SALVAGE, TOML_CLEANUP_STATUS, TOML_CREATE_COPY,
-    TOML_CREATE_FETCH, TOML_CREATE_IGNORE_FILE, TOML_CREATE_POST_COMMAND,
+    TOML_CREATE_FETCH, TOML_CREATE_IGNORE_FILE, TOML_CREATE_POST_COMMAND, TOML_NOTIFY_COMMAND,
 };
 use crate::ctx::Ctx;
 use crate::error::Result;
@@ -61,6 +61,8 @@ pub struct ConfigReport {
     pub trash_keep: Shown<String>,
     #[serde(rename = "pool.keep")]
     pub pool_keep: Shown<Vec<String>>,
+    #[serde(rename = "notify.command")]
+    pub notify_command: Shown<Option<String>>,
 }
 
 impl<T> Shown<T> {
@@ -110,6 +112,7 @@ impl Report for ConfigReport {
             self.pool_size.row(TOML_POOL_SIZE, usize::to_string),
             self.trash_keep.row(TOML_TRASH_KEEP, String::clone),
             self.pool_keep.row(TOML_POOL_KEEP, |v| words(v)),
+            self.notify_command.row(TOML_NOTIFY_COMMAND, or_none),
         ];
         // Values and sources come from files, git config and the
         // environment: escaped, so none can drive the terminal or split a row.
@@ -152,7 +155,11 @@ fn shown<T, U>(s: &Sourced<T>, text: impl FnOnce(&T) -> U) -> Shown<U> {
 /// sets one: said beside each hook from there (the file is hashed once,
 /// and only when it sets a hook).
 fn trust_state(ctx: &Ctx, s: &Settings) -> Result<&'static str> {
-    let repo_hooks = [&s.cleanup_pre_command, &s.create_post_command]
+    let repo_hooks = [
+        &s.cleanup_pre_command,
+        &s.create_post_command,
+        &s.notify_command,
+    ]
         .iter()
         .any(|sourced| sourced.value.is_some() && sourced.from_repo_file());
     if !repo_hooks {
@@ -211,5 +218,6 @@ pub fn run(ctx: &Ctx) -> Result<ConfigReport> {
         pool_size: shown(&s.pool_size, |v| *v),
         trash_keep: shown(&s.trash_keep, |v| cutoff_text(*v)),
         pool_keep: shown(&s.pool_keep, Vec::clone),
+        notify_command: hook(&s.notify_command),
     })
 }

@@ -1,6 +1,7 @@
 //! One module per command. Each handler takes its arguments and a [`Ctx`],
 //! writes only notes (to stderr, through [`Out`]), and returns a report.
 
+pub mod activity;
 pub mod branches;
 pub mod claude_hook;
 pub mod cleanup;
@@ -8,6 +9,7 @@ pub mod completion;
 pub mod config;
 pub mod conflicts;
 pub mod create;
+pub mod env;
 pub mod list;
 pub mod log;
 pub mod mark;
@@ -91,6 +93,18 @@ pub fn dispatch(cli: &Cli, out: &mut Out<'_>) -> std::result::Result<(), Fail> {
                 return Ok(());
             }
             emit(report, out)
+        }
+        Command::Activity(args) => {
+            let ctx = Ctx::open(cli.repo.as_deref())?;
+            let dir = crate::ops::here::start_dir(cli.repo.as_deref())?;
+            let id = args.run_id.as_ref();
+            let note = args.note.as_deref();
+            emit(activity::run(&ctx, id, &dir, args.activity, note, out)?, out)
+        }
+        Command::Env(args) => {
+            let ctx = Ctx::open(cli.repo.as_deref())?;
+            let dir = crate::ops::here::start_dir(cli.repo.as_deref())?;
+            emit(env::run(&ctx, args.run_id.as_ref(), &dir)?, out)
         }
         Command::Run(args) => {
             let ctx = Ctx::open(cli.repo.as_deref())?;

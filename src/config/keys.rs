@@ -144,9 +144,20 @@ pub const DEFAULT_POOL_KEEP: [&str; 5] =
     ["target/", "node_modules/", ".venv/", "build/", ".gradle/"];
 pub const TOML_POOL_KEEP: &str = POOL_KEEP.toml;
 // --- end pool.keep ---
+// --- notify.command (self-contained block) ---
+/// A command run when a run's activity becomes `waiting` or `done`, by the
+/// command that recorded it (`activity`, `claude-hook activity`). None by
+/// default.
+pub const NOTIFY_COMMAND: Key = Key {
+    toml: "notify.command",
+    git: "loop.notifyCommand",
+    env: "GIT_LOOP_NOTIFY_COMMAND",
+};
+pub const TOML_NOTIFY_COMMAND: &str = NOTIFY_COMMAND.toml;
+// --- end notify.command ---
 
 /// Every setting, in the order `git loop config` shows them.
-pub const ALL: [Key; 15] = [
+pub const ALL: [Key; 16] = [
     BASE,
     CLEANUP_STATUS,
     CLEANUP_OLDER_THAN,
@@ -162,6 +173,7 @@ pub const ALL: [Key; 15] = [
     POOL_SIZE,
     TRASH_KEEP,
     POOL_KEEP,
+    NOTIFY_COMMAND,
 ];
 
 /// The TOML key paths by themselves (the names messages and reports use).

@@ -51,6 +51,7 @@ pub fn defaults() -> Layer {
             pool_size: Some(keys::DEFAULT_POOL_SIZE),
             trash_keep: Some(keys::DEFAULT_TRASH_KEEP),
             pool_keep: Some(keys::DEFAULT_POOL_KEEP.map(str::to_owned).to_vec()),
+            notify_command: Some(None),
         },
     }
 }

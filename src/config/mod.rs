@@ -43,6 +43,7 @@ pub use keys::{
     IgnoreFile, TOML_BASE, TOML_CLAUDE_PATTERN, TOML_CLEANUP_DELETE_MERGED,
     TOML_CLEANUP_OLDER_THAN, TOML_CLEANUP_PRE_COMMAND, TOML_CLEANUP_SALVAGE, TOML_CLEANUP_STATUS,
     TOML_CREATE_COPY, TOML_CREATE_FETCH, TOML_CREATE_IGNORE_FILE, TOML_CREATE_POST_COMMAND,
+    TOML_NOTIFY_COMMAND,
 };
 pub use layers::{Layer, TomlFile, repo_toml_path, user_toml_path};
 pub use source::{Origin, Sourced};
@@ -77,6 +78,8 @@ pub struct Settings {
     pub trash_keep: Sourced<SignedDuration>,
     /// The ignored files a recycled worktree keeps (gitignore patterns).
     pub pool_keep: Sourced<Vec<String>>,
+    /// Shell command run when a run's activity becomes waiting or done.
+    pub notify_command: Sourced<Option<String>>,
     /// The repository's `.git-loop.toml` as it was read for these settings;
     /// `None` when there is none.
     pub repo_file: Option<TomlFile>,
@@ -140,6 +143,7 @@ impl Settings {
             pool_size: pick(&all, |v| v.pool_size.as_ref()).expect(SET),
             trash_keep: pick(&all, |v| v.trash_keep.as_ref()).expect(SET),
             pool_keep: pick(&all, |v| v.pool_keep.as_ref()).expect(SET),
+            notify_command: pick(&all, |v| v.notify_command.as_ref()).expect(SET),
             repo_file: None,
             repo_file_id: None,
         }
@@ -196,6 +200,7 @@ mod tests {
         assert_eq!(example.pool_size.value, defaults.pool_size.value);
         assert_eq!(example.trash_keep.value, defaults.trash_keep.value);
         assert_eq!(example.pool_keep.value, defaults.pool_keep.value);
+        assert_eq!(example.notify_command.value, defaults.notify_command.value);
         // It is read as a file, not taken for the defaults.
         assert_eq!(example.base.origin, Origin::UserFile(path));
     }

@@ -21,6 +21,14 @@ pub struct Raw {
     pub pool: RawPool,
     #[serde(default)]
     pub trash: RawTrash,
+    #[serde(default)]
+    pub notify: RawNotify,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawNotify {
+    pub command: Option<String>,
 }
 
 #[derive(Debug, Default, Deserialize)]

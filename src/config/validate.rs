@@ -36,6 +36,7 @@ pub struct Values {
     pub pool_size: Option<usize>,
     pub trash_keep: Option<SignedDuration>,
     pub pool_keep: Option<Vec<String>>,
+    pub notify_command: Option<Option<String>>,
 }
 
 /// Where a value being checked was set: its layer, its key, and its line
@@ -154,6 +155,7 @@ impl Raw {
             pool_size: checked(self.pool.size, &at, keys::POOL_SIZE, pool_size)?,
             trash_keep,
             pool_keep,
+            notify_command: configured_command(self.notify.command, &at(keys::NOTIFY_COMMAND))?,
         })
     }
 }
@@ -326,6 +328,7 @@ impl Raw {
             keys::TOML_CLAUDE_PATTERN => raw.claude.pattern = Some(text),
             keys::TOML_TRASH_KEEP => raw.trash.keep = Some(text),
             keys::TOML_POOL_KEEP => raw.pool.keep = Some(items),
+            keys::TOML_NOTIFY_COMMAND => raw.notify.command = Some(text),
             other => unreachable!("a key without a raw field: {other}"),
         }
         Ok(raw)

@@ -1,5 +1,6 @@
 //! The commands a configuration has git-loop run (`create.post-command`,
-//! `cleanup.pre-command`; the user calls them hooks), and whether they may.
+//! `cleanup.pre-command`, `notify.command`; the user calls them hooks), and
+//! whether they may.
 //! (Not Claude Code's hooks, which are `claude-hook`'s; not git's own hooks,
 //! which git runs.)
 //!
@@ -69,7 +70,7 @@ impl ConfiguredCommand<'_> {
     }
 }
 
-/// The two commands a configuration can set.
+/// The commands a configuration can set.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kind {
     /// `create.post-command`: runs in a new worktree once it is recorded.
@@ -77,6 +78,9 @@ pub enum Kind {
     /// `cleanup.pre-command`: runs in each worktree cleanup selected; a
     /// non-zero exit keeps it.
     CleanupPre,
+    /// `notify.command`: runs when a run's activity becomes `waiting` or
+    /// `done` (see `ops::activity`); a failure is only a warning.
+    Notify,
 }
 
 impl Kind {
@@ -85,6 +89,7 @@ impl Kind {
         match self {
             Kind::CreatePost => crate::config::TOML_CREATE_POST_COMMAND,
             Kind::CleanupPre => crate::config::TOML_CLEANUP_PRE_COMMAND,
+            Kind::Notify => crate::config::TOML_NOTIFY_COMMAND,
         }
     }
 }
@@ -102,6 +107,7 @@ pub fn lookup<'s>(
     let sourced = match which {
         Kind::CreatePost => &settings.create_post_command,
         Kind::CleanupPre => &settings.cleanup_pre_command,
+        Kind::Notify => &settings.notify_command,
     };
     let Some(command) = sourced.value.as_deref() else {
         return Ok(None);
