@@ -83,6 +83,8 @@ __git_loop_opts() {
         reconcile) echo '--remove-orphan --adopt --min-age --dry-run -C --repo --json -q --quiet -h --help' ;;
         list) echo '--status -l --long --salvaged -C --repo --json -q --quiet -h --help' ;;
         path) echo '-C --repo --json -q --quiet -h --help' ;;
+        activity) echo '--note -C --repo --json -q --quiet -h --help' ;;
+        env) echo '-C --repo --json -q --quiet -h --help' ;;
         run) echo '-C --repo --json -q --quiet -h --help' ;;
         branches) echo '--delete-merged --dry-run -C --repo --json -q --quiet -h --help' ;;
         conflicts) echo '--base -C --repo --json -q --quiet -h --help' ;;
@@ -100,7 +102,7 @@ __git_loop_opts() {
 
 __git_loop_takes_value() {
     case "$1:$2" in
-        *:-C|*:--repo|create:--pattern|create:--base|create:--sparse|cleanup:--status|cleanup:--older-than|reconcile:--remove-orphan|reconcile:--adopt|reconcile:--min-age|list:--status|conflicts:--base|log:-n|log:--max-count|log:--since) return 0 ;;
+        *:-C|*:--repo|create:--pattern|create:--base|create:--sparse|cleanup:--status|cleanup:--older-than|reconcile:--remove-orphan|reconcile:--adopt|reconcile:--min-age|list:--status|activity:--note|conflicts:--base|log:-n|log:--max-count|log:--since) return 0 ;;
     esac
     return 1
 }
@@ -117,6 +119,7 @@ __git_loop_value() {
         reconcile:--adopt) __git_loop_words "$(__git_loop_ids)" ;;
         reconcile:--min-age) COMPREPLY=() ;;
         list:--status) __git_loop_csv 'active rejected escalated merged stale' ;;
+        activity:--note) COMPREPLY=() ;;
         conflicts:--base) __git_loop_words "$(__git_loop_branches)" ;;
         log:-n) COMPREPLY=() ;;
         log:--max-count) COMPREPLY=() ;;
@@ -127,19 +130,22 @@ __git_loop_value() {
 
 __git_loop_positional() {
     case "$1:$2" in
-        help:0) __git_loop_words 'create mark cleanup remove restore reconcile list path run branches conflicts log trash trust mcp claude-hook schema pool config completion' ;;
+        help:0) __git_loop_words 'create mark cleanup remove restore reconcile list path activity env run branches conflicts log trash trust mcp claude-hook schema pool config completion' ;;
         create:0) COMPREPLY=() ;;
         mark:0) __git_loop_words "$(__git_loop_ids)" ;;
         mark:1) __git_loop_words 'active rejected escalated merged stale' ;;
         remove:0) __git_loop_words "$(__git_loop_ids)" ;;
         restore:0) __git_loop_words "$(__git_loop_salvaged)" ;;
         path:0) __git_loop_words "$(__git_loop_ids)" ;;
+        activity:0) __git_loop_words "$(__git_loop_ids)" ;;
+        activity:1) __git_loop_words 'working waiting done' ;;
+        env:0) __git_loop_words "$(__git_loop_ids)" ;;
         run:0) __git_loop_words "$(__git_loop_ids)" ;;
         run:1) COMPREPLY=() ;;
         log:0) __git_loop_words "$(__git_loop_ids)" ;;
         trash:0) __git_loop_words 'list restore empty' ;;
-        claude-hook:0) __git_loop_words 'create remove' ;;
-        schema:0) __git_loop_words 'all branches cleanup config conflicts create list log mark path pool reconcile remove restore trash trust error mcp-tools' ;;
+        claude-hook:0) __git_loop_words 'create remove activity' ;;
+        schema:0) __git_loop_words 'all activity branches cleanup config conflicts create env list log mark path pool reconcile remove restore trash trust error mcp-tools' ;;
         pool:0) __git_loop_words 'status fill drain' ;;
         completion:0) __git_loop_words 'bash zsh fish' ;;
         *) COMPREPLY=() ;;
@@ -179,7 +185,7 @@ __git_loop_reply() {
         return
     fi
     if [[ -z $sub ]]; then
-        __git_loop_words 'create mark cleanup remove restore reconcile list path run branches conflicts log trash trust mcp claude-hook schema pool config completion help'
+        __git_loop_words 'create mark cleanup remove restore reconcile list path activity env run branches conflicts log trash trust mcp claude-hook schema pool config completion help'
         return
     fi
     __git_loop_positional "$sub" "$npos"
