@@ -160,8 +160,8 @@ fn trust_state(ctx: &Ctx, s: &Settings) -> Result<&'static str> {
         &s.create_post_command,
         &s.notify_command,
     ]
-        .iter()
-        .any(|sourced| sourced.value.is_some() && sourced.from_repo_file());
+    .iter()
+    .any(|sourced| sourced.value.is_some() && sourced.from_repo_file());
     if !repo_hooks {
         return Ok("");
     }

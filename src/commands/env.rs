@@ -77,7 +77,8 @@ impl JsonSchema for EnvReport {
         "EnvReport".into()
     }
     fn json_schema(_: &mut SchemaGenerator) -> Schema {
-        let string = |description: &str| json_schema!({"type": "string", "description": description});
+        let string =
+            |description: &str| json_schema!({"type": "string", "description": description});
         json_schema!({
             "type": "object",
             "description": "A run's variables: the environment of `run` and of every configured command",
@@ -115,10 +116,11 @@ mod tests {
     fn the_schema_names_every_variable_env_for_gives() {
         let schema = schemars::schema_for!(EnvReport);
         let props = schema.get("properties").unwrap().as_object().unwrap();
-        let names: Vec<&str> = crate::configured_command::env_for("x", "/r".as_ref(), "/p".as_ref(), "b")
-            .iter()
-            .map(|(n, _)| *n)
-            .collect();
+        let names: Vec<&str> =
+            crate::configured_command::env_for("x", "/r".as_ref(), "/p".as_ref(), "b")
+                .iter()
+                .map(|(n, _)| *n)
+                .collect();
         let mut listed: Vec<&str> = props.keys().map(String::as_str).collect();
         let mut expected = names.clone();
         listed.sort();

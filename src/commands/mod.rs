@@ -99,7 +99,10 @@ pub fn dispatch(cli: &Cli, out: &mut Out<'_>) -> std::result::Result<(), Fail> {
             let dir = crate::ops::here::start_dir(cli.repo.as_deref())?;
             let id = args.run_id.as_ref();
             let note = args.note.as_deref();
-            emit(activity::run(&ctx, id, &dir, args.activity, note, out)?, out)
+            emit(
+                activity::run(&ctx, id, &dir, args.activity, note, out)?,
+                out,
+            )
         }
         Command::Env(args) => {
             let ctx = Ctx::open(cli.repo.as_deref())?;

@@ -16,12 +16,11 @@ use serde_json::{Value, json};
 use crate::cli::SchemaName;
 
 use crate::commands::{
-    activity::ActivityReport, env::EnvReport,
-    branches::BranchesReport, cleanup::CleanupReport, config::ConfigReport,
-    conflicts::ConflictsReport, create::CreateReport, list::ListReport, log::LogReport,
-    mark::MarkReport, mark::detect::DetectReport, path::PathReport, pool::report::PoolReport,
-    reconcile::ReconcileReport, restore::RestoreReport, restore::list::SalvagedList,
-    trash::TrashReport, trust::TrustReport,
+    activity::ActivityReport, branches::BranchesReport, cleanup::CleanupReport,
+    config::ConfigReport, conflicts::ConflictsReport, create::CreateReport, env::EnvReport,
+    list::ListReport, log::LogReport, mark::MarkReport, mark::detect::DetectReport,
+    path::PathReport, pool::report::PoolReport, reconcile::ReconcileReport, restore::RestoreReport,
+    restore::list::SalvagedList, trash::TrashReport, trust::TrustReport,
 };
 
 /// `list --json` prints the runs, or with `--salvaged` the salvaged ones.

@@ -56,12 +56,7 @@ impl Recorded {
 
 /// Record that run `id` is now `activity` (with `note`), then notify when
 /// that is a transition to `waiting` or `done` (see the module doc).
-pub fn record(
-    ctx: &Ctx,
-    id: &str,
-    activity: Activity,
-    note: Option<&str>,
-) -> Result<Recorded> {
+pub fn record(ctx: &Ctx, id: &str, activity: Activity, note: Option<&str>) -> Result<Recorded> {
     if !ctx.loop_dir_exists()? {
         return Err(Error::unknown_id(id, []));
     }

@@ -87,7 +87,7 @@ impl Notified {
                 outcome.describe()
             )),
             Notified::Untrusted(why) => Some(format!(
-                "note: notify.command not run: {why}; the activity is recorded"
+                "note: notify.command not run: {why} (read it, then `git loop trust`); the activity is recorded"
             )),
             Notified::Failed(why) => Some(format!(
                 "warning: notify.command: {why}; the activity is recorded"
