@@ -258,7 +258,7 @@ an error naming the layer.
 The settings: base, cleanup.status, cleanup.older-than, cleanup.delete-merged-branches,
 cleanup.salvage, cleanup.pre-command, create.copy, create.post-command,
 create.ignore-file, create.fetch, claude.pattern, cleanup.recycle, pool.size, trash.keep,
-pool.keep."#;
+pool.keep, notify.command."#;
 pub const CONFIG_EXAMPLES: &str = r#"Example:
   git config loop.base develop && git loop config"#;
 
@@ -292,3 +292,12 @@ fail their checks are discarded with cleanup's rules."#;
 
 pub const POOL_DRAIN: &str = r#"A member another git-loop process holds is skipped (in-use); one git refuses to remove
 keeps its skip code."#;
+
+pub const COMPLETION: &str = r#"Prints the script compiled into the binary, the same bytes as the checked-in
+completions/ file: git-loop.bash, _git-loop or git-loop.fish. Each completes `git-loop …` and,
+through git's own completion, `git loop …` (fish needs also the conf.d hook,
+completions/git-loop.conf.fish, which scripts/install installs)."#;
+pub const COMPLETION_EXAMPLES: &str = r#"Examples:
+  source <(git loop completion bash)      # in ~/.bashrc, after git's completion
+  git loop completion zsh > ~/.zfunc/_git-loop
+  git loop completion fish > ~/.config/fish/completions/git-loop.fish"#;

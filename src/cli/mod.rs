@@ -11,13 +11,17 @@ use schemars::JsonSchema;
 
 use crate::manifest::Status;
 
+mod activity;
 mod completion;
+mod env;
 mod help;
 mod schema;
 mod trash;
 mod values;
 
+pub use activity::ActivityArgs;
 pub use completion::{CompletionArgs, CompletionShell};
+pub use env::EnvArgs;
 pub use schema::SchemaName;
 pub use trash::{TrashAction, TrashArgs};
 pub use values::{Cutoff, MinAge, RunId, StatusList};
@@ -116,18 +120,9 @@ pub enum Command {
     #[command(long_about = help::CONFIG, after_help = help::CONFIG_EXAMPLES)]
     Config,
     /// Print the completion script for bash, zsh or fish (the file scripts/install installs)
-    #[command(long_about = COMPLETION_ABOUT, after_help = COMPLETION_EXAMPLES)]
+    #[command(long_about = help::COMPLETION, after_help = help::COMPLETION_EXAMPLES)]
     Completion(CompletionArgs),
 }
-
-const COMPLETION_ABOUT: &str = r#"Prints the script compiled into the binary, the same bytes as the checked-in
-completions/ file: git-loop.bash, _git-loop or git-loop.fish. Each completes `git-loop …` and,
-through git's own completion, `git loop …` (fish needs also the conf.d hook,
-completions/git-loop.conf.fish, which scripts/install installs)."#;
-const COMPLETION_EXAMPLES: &str = r#"Examples:
-  source <(git loop completion bash)      # in ~/.bashrc, after git's completion
-  git loop completion zsh > ~/.zfunc/_git-loop
-  git loop completion fish > ~/.config/fish/completions/git-loop.fish"#;
 
 #[derive(Debug, Args)]
 pub struct SchemaArgs {
@@ -344,32 +339,6 @@ pub struct ListArgs {
     #[arg(long, hide = true)]
     #[schemars(skip)]
     pub ids: bool,
-}
-
-#[derive(Debug, Args)]
-// `activity waiting`: one value, the activity (clap's "optional positional
-// before a required one"); the run is then the one whose worktree holds the
-// current directory.
-#[command(allow_missing_positional = true)]
-pub struct ActivityArgs {
-    /// Id of the run (default: the run whose worktree holds the current directory)
-    #[arg(value_name = "RUN_ID", value_parser = RunId::parse)]
-    pub run_id: Option<RunId>,
-
-    /// What the run is doing now
-    #[arg(value_enum)]
-    pub activity: crate::events::Activity,
-
-    /// A word on it, shown by `git loop log` and given to notify.command (GIT_LOOP_NOTE)
-    #[arg(long, value_name = "TEXT")]
-    pub note: Option<String>,
-}
-
-#[derive(Debug, Args)]
-pub struct EnvArgs {
-    /// Id of the run (default: the run whose worktree holds the current directory)
-    #[arg(value_name = "RUN_ID", value_parser = RunId::parse)]
-    pub run_id: Option<RunId>,
 }
 
 #[derive(Debug, Args)]

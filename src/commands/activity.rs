@@ -9,7 +9,7 @@ use std::path::Path;
 
 use serde::Serialize;
 
-use crate::cli::RunId;
+use crate::cli::{ActivityArgs, RunId};
 use crate::ctx::Ctx;
 use crate::error::Result;
 use crate::events::{Activity, Event};
@@ -36,26 +36,22 @@ impl Report for ActivityReport {
     }
 }
 
-/// Record `activity` for run `id`, or with none for the run `dir` (where
-/// the command runs from) is in.
-pub fn run(
-    ctx: &Ctx,
-    id: Option<&RunId>,
-    dir: &Path,
-    activity: Activity,
-    note: Option<&str>,
-    out: &mut Out<'_>,
-) -> Result<ActivityReport> {
-    let inferred;
-    let id = match id {
+/// Record the activity for the run named, or with none for the run the
+/// directory it runs from (`-C <DIR>`, else the current one) is in.
+pub fn run(repo: Option<&Path>, args: &ActivityArgs, out: &mut Out<'_>) -> Result<ActivityReport> {
+    let ctx = Ctx::open(repo)?;
+    let activity = args.activity;
+    let inferred: RunId;
+    let id = match &args.run_id {
         Some(id) => id,
         None => {
             let usage = format!("git loop activity <RUN_ID> {activity}");
-            inferred = crate::ops::here::run_at(ctx, dir, &usage)?;
+            let dir = crate::ops::here::start_dir(repo)?;
+            inferred = crate::ops::here::run_at(&ctx, &dir, &usage)?;
             &inferred
         }
     };
-    let recorded = crate::ops::activity::record(ctx, id, activity, note)?;
+    let recorded = crate::ops::activity::record(&ctx, id, activity, args.note.as_deref())?;
     if let Some(warning) = recorded.notified.warning() {
         out.note(format_args!("{}", crate::style::escape(&warning)));
     }

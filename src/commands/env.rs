@@ -14,7 +14,7 @@ use std::path::Path;
 use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
 use serde::ser::{Serialize, SerializeMap, Serializer};
 
-use crate::cli::RunId;
+use crate::cli::{EnvArgs, RunId};
 use crate::ctx::Ctx;
 use crate::error::{Error, Result};
 use crate::ops::env::RunEnv;
@@ -94,18 +94,20 @@ impl JsonSchema for EnvReport {
     }
 }
 
-/// The variables of run `id`, or with none of the run `dir` (where the
-/// command runs from) is in.
-pub fn run(ctx: &Ctx, id: Option<&RunId>, dir: &Path) -> Result<EnvReport> {
-    let inferred;
-    let id = match id {
+/// The variables of the run named, or with none of the run the directory
+/// it runs from (`-C <DIR>`, else the current one) is in.
+pub fn run(repo: Option<&Path>, args: &EnvArgs) -> Result<EnvReport> {
+    let ctx = Ctx::open(repo)?;
+    let inferred: RunId;
+    let id = match &args.run_id {
         Some(id) => id,
         None => {
-            inferred = crate::ops::here::run_at(ctx, dir, "git loop env <RUN_ID>")?;
+            let dir = crate::ops::here::start_dir(repo)?;
+            inferred = crate::ops::here::run_at(&ctx, &dir, "git loop env <RUN_ID>")?;
             &inferred
         }
     };
-    Ok(EnvReport(crate::ops::env::of(ctx, id)?))
+    Ok(EnvReport(crate::ops::env::of(&ctx, id)?))
 }
 
 #[cfg(test)]

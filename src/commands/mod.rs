@@ -94,21 +94,8 @@ pub fn dispatch(cli: &Cli, out: &mut Out<'_>) -> std::result::Result<(), Fail> {
             }
             emit(report, out)
         }
-        Command::Activity(args) => {
-            let ctx = Ctx::open(cli.repo.as_deref())?;
-            let dir = crate::ops::here::start_dir(cli.repo.as_deref())?;
-            let id = args.run_id.as_ref();
-            let note = args.note.as_deref();
-            emit(
-                activity::run(&ctx, id, &dir, args.activity, note, out)?,
-                out,
-            )
-        }
-        Command::Env(args) => {
-            let ctx = Ctx::open(cli.repo.as_deref())?;
-            let dir = crate::ops::here::start_dir(cli.repo.as_deref())?;
-            emit(env::run(&ctx, args.run_id.as_ref(), &dir)?, out)
-        }
+        Command::Activity(args) => emit(activity::run(cli.repo.as_deref(), args, out)?, out),
+        Command::Env(args) => emit(env::run(cli.repo.as_deref(), args)?, out),
         Command::Run(args) => {
             let ctx = Ctx::open(cli.repo.as_deref())?;
             Err(Fail::Exit(run::run(&ctx, args)?))

@@ -27,6 +27,11 @@ use crate::error::Error;
 use crate::manifest::Status;
 use crate::safety::skip::{SkipCode, SkippedEntry};
 
+mod activity;
+mod tail;
+pub use activity::Activity;
+pub use tail::{Latest, latest_activities};
+
 pub const EVENTS_FILE: &str = "events.jsonl";
 
 /// What an event records.
@@ -116,41 +121,6 @@ impl EventKind {
             .into_iter()
             .find(|k| k.as_str() == text)
             .unwrap_or(EventKind::Other(text))
-    }
-}
-
-/// What a run is doing, as its agent last said: `working` on a prompt,
-/// `waiting` for a person (a question, a permission), `done` with its turn.
-/// Recorded by `activity` events; the manifest does not hold it.
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum, JsonSchema,
-)]
-#[serde(rename_all = "lowercase")]
-pub enum Activity {
-    Working,
-    Waiting,
-    Done,
-}
-
-impl Activity {
-    pub const ALL: [Activity; 3] = [Activity::Working, Activity::Waiting, Activity::Done];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Activity::Working => "working",
-            Activity::Waiting => "waiting",
-            Activity::Done => "done",
-        }
-    }
-
-    pub fn parse(text: &str) -> Option<Activity> {
-        Activity::ALL.into_iter().find(|a| a.as_str() == text)
-    }
-}
-
-impl std::fmt::Display for Activity {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.pad(self.as_str())
     }
 }
 
@@ -311,7 +281,7 @@ pub fn path(loop_dir: &Path) -> PathBuf {
 }
 
 /// The log is read whole; a larger file is refused unread.
-const READ_CAP: u64 = 256 << 20;
+pub(crate) const READ_CAP: u64 = 256 << 20;
 
 /// Append `events` (callers hold the manifest mutex). Returns the error
 /// text on failure, for the caller to report. The file is opened with
@@ -358,92 +328,6 @@ pub fn read(loop_dir: &Path) -> crate::error::Result<(Vec<Event>, Vec<usize>)> {
         }
     }
     Ok((events, bad))
-}
-
-/// A run's latest activity: what it is, and when it was said.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Latest {
-    pub activity: Activity,
-    pub at: String,
-    pub note: Option<String>,
-}
-
-/// How much of the log's end [`latest_activities`] reads at a time.
-const TAIL_CHUNK: u64 = 64 << 10;
-
-/// The latest `activity` event of each run in `ids`, read from the end of
-/// the log backwards, a chunk at a time, and only as far back as the
-/// oldest of them (all of it when a run has none): `list` pays for the
-/// runs it shows, not for the length of the log. Only lines that hold
-/// `"event":"activity"` are parsed (the log is written by [`append`] as
-/// compact JSON); a line that does not parse is passed over, as `log`
-/// passes over it. Refused as [`read`] refuses: never through a symlink.
-pub fn latest_activities(
-    loop_dir: &Path,
-    ids: &std::collections::HashSet<&str>,
-) -> crate::error::Result<std::collections::HashMap<String, Latest>> {
-    use std::io::{Read, Seek, SeekFrom};
-    let mut found = std::collections::HashMap::new();
-    if ids.is_empty() {
-        return Ok(found);
-    }
-    let path = path(loop_dir);
-    let Some(mut file) = crate::fsx::open_regular(&path, OpenOptions::new().read(true))? else {
-        return Ok(found);
-    };
-    let io = |e| Error::io("could not read", &path, e);
-    let mut end = file.seek(SeekFrom::End(0)).map_err(io)?;
-    // Bytes after the last newline seen so far: the start of a line whose
-    // beginning is in an earlier chunk.
-    let mut carry: Vec<u8> = Vec::new();
-    let wanted = |line: &[u8], found: &mut std::collections::HashMap<String, Latest>| {
-        if !contains(line, br#""event":"activity""#) {
-            return;
-        }
-        let Ok(e) = serde_json::from_slice::<Event>(line) else {
-            return;
-        };
-        let Some(State::Activity(activity)) = e.to else {
-            return;
-        };
-        if ids.contains(e.id.as_str()) && !found.contains_key(&e.id) {
-            found.insert(
-                e.id,
-                Latest {
-                    activity,
-                    at: e.at,
-                    note: e.detail,
-                },
-            );
-        }
-    };
-    while end > 0 && found.len() < ids.len() {
-        let start = end.saturating_sub(TAIL_CHUNK);
-        let mut chunk = vec![0; (end - start) as usize];
-        file.seek(SeekFrom::Start(start)).map_err(io)?;
-        file.read_exact(&mut chunk).map_err(io)?;
-        chunk.extend_from_slice(&carry);
-        // Every whole line of the chunk, newest first; the first (partial
-        // unless the chunk starts the file) is carried to the next round.
-        let mut pieces: Vec<&[u8]> = chunk.rsplit(|&b| b == b'\n').collect();
-        let first = if start > 0 { pieces.pop() } else { None };
-        for line in pieces {
-            wanted(line, &mut found);
-            if found.len() == ids.len() {
-                break;
-            }
-        }
-        carry = first.map(<[u8]>::to_vec).unwrap_or_default();
-        if carry.len() as u64 > READ_CAP {
-            break;
-        }
-        end = start;
-    }
-    Ok(found)
-}
-
-fn contains(haystack: &[u8], needle: &[u8]) -> bool {
-    haystack.windows(needle.len()).any(|w| w == needle)
 }
 
 #[cfg(test)]
