@@ -12,6 +12,7 @@ use schemars::JsonSchema;
 use crate::manifest::Status;
 
 mod activity;
+mod claude_hook;
 mod completion;
 mod env;
 mod help;
@@ -20,6 +21,7 @@ mod trash;
 mod values;
 
 pub use activity::ActivityArgs;
+pub use claude_hook::ClaudeHook;
 pub use completion::{CompletionArgs, CompletionShell};
 pub use env::EnvArgs;
 pub use schema::SchemaName;
@@ -131,19 +133,6 @@ pub struct SchemaArgs {
     pub name: Option<SchemaName>,
 }
 
-#[derive(Debug, Subcommand)]
-pub enum ClaudeHook {
-    /// Read WorktreeCreate's JSON on stdin, create (or reuse) the run, print only its path
-    #[command(long_about = help::CLAUDE_HOOK_CREATE)]
-    Create,
-    /// Read WorktreeRemove's JSON on stdin and remove that run's worktree (never forced; branch kept)
-    #[command(long_about = help::CLAUDE_HOOK_REMOVE)]
-    Remove,
-    /// Read UserPromptSubmit's, Notification's or Stop's JSON on stdin and record the run's activity
-    #[command(long_about = help::CLAUDE_HOOK_ACTIVITY)]
-    Activity,
-}
-
 #[derive(Debug, Args, JsonSchema)]
 pub struct CreateArgs {
     /// Unique id of the run: one path segment, valid in a branch name `loop/<RUN_ID>`
@@ -178,12 +167,16 @@ pub struct CreateArgs {
 
 #[derive(Debug, Args, JsonSchema)]
 #[schemars(transform = mark_run_id_alias)]
+// `mark rejected`: one value, the status (clap's "optional positional
+// before a required one").
+#[command(allow_missing_positional = true)]
 pub struct MarkArgs {
-    // Both are `required` (completions offer them as such), and a missing
-    // one is accepted only with the flags that conflict with them. The last
-    // value is the status, every one before it a run id.
+    // The status is `required`, and missing only with the flags that
+    // conflict with it. The last value is the status, every one before it a
+    // run id; with none, the run is the one whose worktree holds the current
+    // directory (`crate::ops::infer`).
     /// Ids of the runs (one or more; all are marked, or none)
-    #[arg(value_name = "RUN_ID", value_parser = RunId::parse, required = true)]
+    #[arg(value_name = "RUN_ID", value_parser = RunId::parse)]
     #[serde(default)]
     pub run_ids: Vec<RunId>,
 
@@ -331,11 +324,12 @@ pub struct ListArgs {
     pub long: bool,
 
     /// List the salvaged runs (refs/loop/salvage/<id>) instead, for `git loop restore`
-    #[arg(long, conflicts_with_all = ["status", "long", "ids"])]
+    #[arg(long, conflicts_with_all = ["status", "long"])]
     #[serde(default)]
     pub salvaged: bool,
 
-    /// Print only the run ids, one a line (for shell completion)
+    /// Print only the run ids, one a line (for shell completion); with
+    /// --salvaged, the salvaged ones
     #[arg(long, hide = true)]
     #[schemars(skip)]
     pub ids: bool,
@@ -369,9 +363,12 @@ pub struct LogArgs {
 
 #[derive(Debug, Args, JsonSchema)]
 pub struct PathArgs {
+    // Optional here (inside a run's worktree, that run: `crate::ops::infer`),
+    // required in the MCP tool's schema: an agent always names the run.
     /// Id of the run
     #[arg(value_parser = RunId::parse)]
-    pub run_id: RunId,
+    #[schemars(required)]
+    pub run_id: Option<RunId>,
 }
 
 #[derive(Debug, Args, JsonSchema)]

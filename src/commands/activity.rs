@@ -46,8 +46,8 @@ pub fn run(repo: Option<&Path>, args: &ActivityArgs, out: &mut Out<'_>) -> Resul
         Some(id) => id,
         None => {
             let usage = format!("git loop activity <RUN_ID> {activity}");
-            let dir = crate::ops::here::start_dir(repo)?;
-            inferred = crate::ops::here::run_at(&ctx, &dir, &usage)?;
+            let dir = crate::ops::infer::start_dir(repo)?;
+            inferred = crate::ops::infer::run_at(&ctx, &dir, &usage)?;
             &inferred
         }
     };

@@ -102,8 +102,8 @@ pub fn run(repo: Option<&Path>, args: &EnvArgs) -> Result<EnvReport> {
     let id = match &args.run_id {
         Some(id) => id,
         None => {
-            let dir = crate::ops::here::start_dir(repo)?;
-            inferred = crate::ops::here::run_at(&ctx, &dir, "git loop env <RUN_ID>")?;
+            let dir = crate::ops::infer::start_dir(repo)?;
+            inferred = crate::ops::infer::run_at(&ctx, &dir, "git loop env <RUN_ID>")?;
             &inferred
         }
     };

@@ -51,7 +51,10 @@ pub fn dispatch(cli: &Cli, out: &mut Out<'_>) -> std::result::Result<(), Fail> {
         Command::Mark(args) => {
             let ctx = Ctx::open(cli.repo.as_deref())?;
             match args.status {
-                Some(status) => emit(mark::run(&ctx, &args.run_ids, status, out)?, out),
+                Some(status) => {
+                    let dir = crate::ops::infer::start_dir(cli.repo.as_deref())?;
+                    emit(mark::run(&ctx, &args.run_ids, &dir, status, out)?, out)
+                }
                 None => emit(mark::detect::run(&ctx, args.dry_run, out)?, out),
             }
         }
@@ -76,7 +79,14 @@ pub fn dispatch(cli: &Cli, out: &mut Out<'_>) -> std::result::Result<(), Fail> {
             emit(reconcile::run(&ctx, args, out)?, out)
         }
         Command::List(args) if args.salvaged => {
-            emit(restore::list(&Ctx::open(cli.repo.as_deref())?)?, out)
+            let report = restore::list(&Ctx::open(cli.repo.as_deref())?)?;
+            if args.ids {
+                for run in &report.salvaged {
+                    writeln!(out.stdout, "{}", run.id)?;
+                }
+                return Ok(());
+            }
+            emit(report, out)
         }
         Command::Restore(args) => {
             let ctx = Ctx::open(cli.repo.as_deref())?;
@@ -108,20 +118,7 @@ pub fn dispatch(cli: &Cli, out: &mut Out<'_>) -> std::result::Result<(), Fail> {
         }
         Command::Trash(args) => {
             let ctx = Ctx::open(cli.repo.as_deref())?;
-            use crate::cli::TrashAction;
-            emit(
-                match &args.action {
-                    None | Some(TrashAction::List) => trash::list(&ctx)?,
-                    Some(TrashAction::Restore { name, as_branch }) => {
-                        trash::restore(&ctx, name, as_branch.as_deref(), out)?
-                    }
-                    Some(TrashAction::Empty {
-                        older_than,
-                        dry_run,
-                    }) => trash::empty(&ctx, older_than.as_ref().map(|c| c.0), *dry_run, out)?,
-                },
-                out,
-            )
+            emit(trash::run(&ctx, args, out)?, out)
         }
         Command::Trust => {
             let ctx = Ctx::open(cli.repo.as_deref())?;
@@ -141,7 +138,8 @@ pub fn dispatch(cli: &Cli, out: &mut Out<'_>) -> std::result::Result<(), Fail> {
         Command::Mcp => Ok(crate::mcp::serve(&mut std::io::stdin().lock(), out.stdout)?),
         Command::Path(args) => {
             let ctx = Ctx::open(cli.repo.as_deref())?;
-            emit(path::run(&ctx, &args.run_id)?, out)
+            let dir = crate::ops::infer::start_dir(cli.repo.as_deref())?;
+            emit(path::run(&ctx, args.run_id.as_ref(), &dir)?, out)
         }
     }
 }

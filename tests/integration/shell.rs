@@ -115,7 +115,16 @@ fn fixture() -> (TestRepo, String) {
 
 /// The fixture's run ids, and the statuses, sorted as candidates are.
 const IDS: [&str; 2] = ["alpha", "beta"];
-const STATUSES: [&str; 5] = ["active", "escalated", "merged", "rejected", "stale"];
+/// After `mark`'s first run id: another run id or the status.
+const IDS_AND_STATUSES: [&str; 7] = [
+    "active",
+    "alpha",
+    "beta",
+    "escalated",
+    "merged",
+    "rejected",
+    "stale",
+];
 
 fn shell(repo: &TestRepo, path: &str, program: &str, args: &[&str]) -> String {
     let mut cmd = Command::new("timeout");
@@ -247,12 +256,9 @@ fn bash_completes_git_loop_through_gits_own_completion() {
             "trust"
         ]
     );
-    assert_eq!(get("git loop mark "), ids);
+    assert_eq!(get("git loop mark "), IDS_AND_STATUSES);
     assert_eq!(get("git loop run "), ids);
-    assert_eq!(
-        get("git loop mark alpha "),
-        ["active", "escalated", "merged", "rejected", "stale"]
-    );
+    assert_eq!(get("git loop mark alpha "), IDS_AND_STATUSES);
     assert_eq!(get("git --no-pager loop --json path "), ids);
     assert_eq!(get("git loop reconcile --remove-orphan "), ids);
     assert_eq!(
@@ -274,7 +280,7 @@ fn bash_completes_git_loop_through_gits_own_completion() {
         ]
     );
     assert_eq!(get("git-loop ma"), ["mark"]);
-    assert_eq!(get("git-loop mark "), ids);
+    assert_eq!(get("git-loop mark "), IDS_AND_STATUSES);
     assert_eq!(get("git-loop -C . path "), ids);
 }
 
@@ -308,7 +314,7 @@ comp "git-loop ma"
         .strip_prefix("== git loop mark \n")
         .and_then(|rest| rest.split_once("== git-loop ma\n"))
         .unwrap_or_else(|| panic!("{out}"));
-    assert_eq!(sorted(git_loop), ["alpha", "beta"], "{out}");
+    assert_eq!(sorted(git_loop), IDS_AND_STATUSES, "{out}");
     assert_eq!(sorted(dashed), ["mark"], "{out}");
 }
 
@@ -339,11 +345,8 @@ fn zsh_completes_git_loop_through_its_git_completion() {
     let (repo, path) = fixture();
     let complete = zsh_completer(&repo, &path);
     assert_eq!(complete("git loop ma"), ["mark"]);
-    assert_eq!(complete("git loop mark "), ["alpha", "beta"]);
-    assert_eq!(
-        complete("git loop mark alpha "),
-        ["active", "escalated", "merged", "rejected", "stale"]
-    );
+    assert_eq!(complete("git loop mark "), IDS_AND_STATUSES);
+    assert_eq!(complete("git loop mark alpha "), IDS_AND_STATUSES);
     assert_eq!(
         complete("git loop reconcile --remove-orphan "),
         ["alpha", "beta"]
@@ -394,11 +397,11 @@ fn fish_completes_git_loop_through_its_git_completion() {
     let complete = fish_completer(&repo, &path);
     assert_eq!(complete("git loo"), ["loop"]);
     assert_eq!(complete("git loop ma"), ["mark"]);
-    assert_eq!(complete("git loop mark "), ["alpha", "beta"]);
+    assert_eq!(complete("git loop mark "), IDS_AND_STATUSES);
     assert_eq!(complete("git -C . loop path "), ["alpha", "beta"]);
     assert_eq!(
         complete("git loop reconcile --remove-orphan "),
         ["alpha", "beta"]
     );
-    assert_eq!(complete("git-loop mark "), ["alpha", "beta"]);
+    assert_eq!(complete("git-loop mark "), IDS_AND_STATUSES);
 }

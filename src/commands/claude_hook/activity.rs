@@ -37,13 +37,13 @@ pub fn record(cli: &Cli, input: &Input, out: &mut Out<'_>) -> std::result::Resul
         return Ok(());
     };
     let dir = match &input.cwd {
-        Some(cwd) => crate::ops::here::start_dir(Some(cwd))?,
-        None => crate::ops::here::start_dir(None)?,
+        Some(cwd) => crate::ops::infer::start_dir(Some(cwd))?,
+        None => crate::ops::infer::start_dir(None)?,
     };
     let Ok(ctx) = Ctx::open(cli.repo.as_deref().or(Some(dir.as_path()))) else {
         return Ok(());
     };
-    let Ok(id) = crate::ops::here::run_at(&ctx, &dir, "") else {
+    let Ok(id) = crate::ops::infer::run_at(&ctx, &dir, "") else {
         return Ok(());
     };
     let note = match activity {
