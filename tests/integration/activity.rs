@@ -7,7 +7,7 @@ use std::io::Write;
 use std::path::Path;
 use std::process::Stdio;
 
-use crate::common::{JsonExt, Run, TestRepo};
+use crate::common::{Run, TestRepo};
 
 const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/claude-hooks");
 

@@ -4,7 +4,7 @@
 use std::fs;
 use std::process::Command;
 
-use crate::common::{JsonExt, TestRepo};
+use crate::common::TestRepo;
 
 /// A repository under a directory whose name holds a space, both quotes, a
 /// `$`, a backquote and a backslash.
