@@ -25,7 +25,8 @@
 //!
 //! Each run's latest activity (`git loop activity`) is read from the end of
 //! the event log, as far back as the oldest run's latest activity (all of
-//! it when a run has none: 10,000 events take about a millisecond).
+//! it when a run has none; measured in the test build with 10,000 events:
+//! 5–8 ms of CPU more than a list that does not read the log).
 //!
 //! [`run`] reads the runs; with `--long`, [`fill_long`] adds each run's
 //! [`State`] in three phases: the worktrees (in parallel), the commits only
