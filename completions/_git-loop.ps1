@@ -38,6 +38,8 @@ Register-ArgumentCompleter -Native -CommandName 'git-loop' -ScriptBlock {
             [CompletionResult]::new('reconcile', 'reconcile', [CompletionResultType]::ParameterValue, 'Compare git''s worktrees with the manifest: report orphans, drop vanished runs')
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List recorded runs')
             [CompletionResult]::new('path', 'path', [CompletionResultType]::ParameterValue, 'Print the absolute path of a run''s worktree')
+            [CompletionResult]::new('activity', 'activity', [CompletionResultType]::ParameterValue, 'Record what a run is doing: working, waiting (for a person) or done (list shows it)')
+            [CompletionResult]::new('env', 'env', [CompletionResultType]::ParameterValue, 'Print a run''s GIT_LOOP_* variables as export lines, for eval or direnv')
             [CompletionResult]::new('run', 'run', [CompletionResultType]::ParameterValue, 'Run a command inside a run''s worktree, passing its exit code through')
             [CompletionResult]::new('branches', 'branches', [CompletionResultType]::ParameterValue, 'List loop/* branches no run records (left by cleanup); delete the merged ones')
             [CompletionResult]::new('conflicts', 'conflicts', [CompletionResultType]::ParameterValue, 'Which active runs would conflict when landed (with each other, or with the base), and where')
@@ -46,7 +48,7 @@ Register-ArgumentCompleter -Native -CommandName 'git-loop' -ScriptBlock {
             [CompletionResult]::new('trash', 'trash', [CompletionResultType]::ParameterValue, 'What destroying steps kept (refs/loop/trash/): list it, restore from it, empty it')
             [CompletionResult]::new('trust', 'trust', [CompletionResultType]::ParameterValue, 'Let the hooks in this repository''s .git-loop.toml run (for its current content)')
             [CompletionResult]::new('mcp', 'mcp', [CompletionResultType]::ParameterValue, 'Serve git-loop''s commands to an AI agent: an MCP server on stdin/stdout')
-            [CompletionResult]::new('claude-hook', 'claude-hook', [CompletionResultType]::ParameterValue, 'Claude Code''s WorktreeCreate and WorktreeRemove hooks: each run of Claude Code a git-loop run')
+            [CompletionResult]::new('claude-hook', 'claude-hook', [CompletionResultType]::ParameterValue, 'Claude Code''s hooks: each run of Claude Code a git-loop run, and what it is doing')
             [CompletionResult]::new('schema', 'schema', [CompletionResultType]::ParameterValue, 'Print the JSON Schema of a command''s --json output (or of the MCP tools'' inputs)')
             [CompletionResult]::new('pool', 'pool', [CompletionResultType]::ParameterValue, 'Prepared worktrees that make `create` fast: status, fill or drain the warm pool')
             [CompletionResult]::new('config', 'config', [CompletionResultType]::ParameterValue, 'Show the effective settings and where each one comes from')
@@ -149,6 +151,27 @@ Register-ArgumentCompleter -Native -CommandName 'git-loop' -ScriptBlock {
             break
         }
         'git-loop;path' {
+            [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Repository to operate on (default: the current directory)')
+            [CompletionResult]::new('--repo', '--repo', [CompletionResultType]::ParameterName, 'Repository to operate on (default: the current directory)')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Machine-readable output: one JSON document on stdout')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'No progress or summary lines on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'No progress or summary lines on stderr')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'git-loop;activity' {
+            [CompletionResult]::new('--note', '--note', [CompletionResultType]::ParameterName, 'A word on it, shown by `git loop log` and given to notify.command (GIT_LOOP_NOTE)')
+            [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Repository to operate on (default: the current directory)')
+            [CompletionResult]::new('--repo', '--repo', [CompletionResultType]::ParameterName, 'Repository to operate on (default: the current directory)')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Machine-readable output: one JSON document on stdout')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'No progress or summary lines on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'No progress or summary lines on stderr')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'git-loop;env' {
             [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Repository to operate on (default: the current directory)')
             [CompletionResult]::new('--repo', '--repo', [CompletionResultType]::ParameterName, 'Repository to operate on (default: the current directory)')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Machine-readable output: one JSON document on stdout')
@@ -320,6 +343,7 @@ Register-ArgumentCompleter -Native -CommandName 'git-loop' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('create', 'create', [CompletionResultType]::ParameterValue, 'Read WorktreeCreate''s JSON on stdin, create (or reuse) the run, print only its path')
             [CompletionResult]::new('remove', 'remove', [CompletionResultType]::ParameterValue, 'Read WorktreeRemove''s JSON on stdin and remove that run''s worktree (never forced; branch kept)')
+            [CompletionResult]::new('activity', 'activity', [CompletionResultType]::ParameterValue, 'Read UserPromptSubmit''s, Notification''s or Stop''s JSON on stdin and record the run''s activity')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -343,9 +367,20 @@ Register-ArgumentCompleter -Native -CommandName 'git-loop' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
         }
+        'git-loop;claude-hook;activity' {
+            [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Repository to operate on (default: the current directory)')
+            [CompletionResult]::new('--repo', '--repo', [CompletionResultType]::ParameterName, 'Repository to operate on (default: the current directory)')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Machine-readable output: one JSON document on stdout')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'No progress or summary lines on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'No progress or summary lines on stderr')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
         'git-loop;claude-hook;help' {
             [CompletionResult]::new('create', 'create', [CompletionResultType]::ParameterValue, 'Read WorktreeCreate''s JSON on stdin, create (or reuse) the run, print only its path')
             [CompletionResult]::new('remove', 'remove', [CompletionResultType]::ParameterValue, 'Read WorktreeRemove''s JSON on stdin and remove that run''s worktree (never forced; branch kept)')
+            [CompletionResult]::new('activity', 'activity', [CompletionResultType]::ParameterValue, 'Read UserPromptSubmit''s, Notification''s or Stop''s JSON on stdin and record the run''s activity')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -353,6 +388,9 @@ Register-ArgumentCompleter -Native -CommandName 'git-loop' -ScriptBlock {
             break
         }
         'git-loop;claude-hook;help;remove' {
+            break
+        }
+        'git-loop;claude-hook;help;activity' {
             break
         }
         'git-loop;claude-hook;help;help' {
@@ -460,6 +498,8 @@ Register-ArgumentCompleter -Native -CommandName 'git-loop' -ScriptBlock {
             [CompletionResult]::new('reconcile', 'reconcile', [CompletionResultType]::ParameterValue, 'Compare git''s worktrees with the manifest: report orphans, drop vanished runs')
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List recorded runs')
             [CompletionResult]::new('path', 'path', [CompletionResultType]::ParameterValue, 'Print the absolute path of a run''s worktree')
+            [CompletionResult]::new('activity', 'activity', [CompletionResultType]::ParameterValue, 'Record what a run is doing: working, waiting (for a person) or done (list shows it)')
+            [CompletionResult]::new('env', 'env', [CompletionResultType]::ParameterValue, 'Print a run''s GIT_LOOP_* variables as export lines, for eval or direnv')
             [CompletionResult]::new('run', 'run', [CompletionResultType]::ParameterValue, 'Run a command inside a run''s worktree, passing its exit code through')
             [CompletionResult]::new('branches', 'branches', [CompletionResultType]::ParameterValue, 'List loop/* branches no run records (left by cleanup); delete the merged ones')
             [CompletionResult]::new('conflicts', 'conflicts', [CompletionResultType]::ParameterValue, 'Which active runs would conflict when landed (with each other, or with the base), and where')
@@ -468,7 +508,7 @@ Register-ArgumentCompleter -Native -CommandName 'git-loop' -ScriptBlock {
             [CompletionResult]::new('trash', 'trash', [CompletionResultType]::ParameterValue, 'What destroying steps kept (refs/loop/trash/): list it, restore from it, empty it')
             [CompletionResult]::new('trust', 'trust', [CompletionResultType]::ParameterValue, 'Let the hooks in this repository''s .git-loop.toml run (for its current content)')
             [CompletionResult]::new('mcp', 'mcp', [CompletionResultType]::ParameterValue, 'Serve git-loop''s commands to an AI agent: an MCP server on stdin/stdout')
-            [CompletionResult]::new('claude-hook', 'claude-hook', [CompletionResultType]::ParameterValue, 'Claude Code''s WorktreeCreate and WorktreeRemove hooks: each run of Claude Code a git-loop run')
+            [CompletionResult]::new('claude-hook', 'claude-hook', [CompletionResultType]::ParameterValue, 'Claude Code''s hooks: each run of Claude Code a git-loop run, and what it is doing')
             [CompletionResult]::new('schema', 'schema', [CompletionResultType]::ParameterValue, 'Print the JSON Schema of a command''s --json output (or of the MCP tools'' inputs)')
             [CompletionResult]::new('pool', 'pool', [CompletionResultType]::ParameterValue, 'Prepared worktrees that make `create` fast: status, fill or drain the warm pool')
             [CompletionResult]::new('config', 'config', [CompletionResultType]::ParameterValue, 'Show the effective settings and where each one comes from')
@@ -498,6 +538,12 @@ Register-ArgumentCompleter -Native -CommandName 'git-loop' -ScriptBlock {
             break
         }
         'git-loop;help;path' {
+            break
+        }
+        'git-loop;help;activity' {
+            break
+        }
+        'git-loop;help;env' {
             break
         }
         'git-loop;help;run' {
@@ -539,12 +585,16 @@ Register-ArgumentCompleter -Native -CommandName 'git-loop' -ScriptBlock {
         'git-loop;help;claude-hook' {
             [CompletionResult]::new('create', 'create', [CompletionResultType]::ParameterValue, 'Read WorktreeCreate''s JSON on stdin, create (or reuse) the run, print only its path')
             [CompletionResult]::new('remove', 'remove', [CompletionResultType]::ParameterValue, 'Read WorktreeRemove''s JSON on stdin and remove that run''s worktree (never forced; branch kept)')
+            [CompletionResult]::new('activity', 'activity', [CompletionResultType]::ParameterValue, 'Read UserPromptSubmit''s, Notification''s or Stop''s JSON on stdin and record the run''s activity')
             break
         }
         'git-loop;help;claude-hook;create' {
             break
         }
         'git-loop;help;claude-hook;remove' {
+            break
+        }
+        'git-loop;help;claude-hook;activity' {
             break
         }
         'git-loop;help;schema' {

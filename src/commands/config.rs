@@ -19,7 +19,7 @@ use crate::config::{Settings, Sourced};
 use crate::config::{
     TOML_BASE, TOML_CLAUDE_PATTERN, TOML_CLEANUP_DELETE_MERGED, TOML_CLEANUP_OLDER_THAN,
     TOML_CLEANUP_PRE_COMMAND, TOML_CLEANUP_SALVAGE, TOML_CLEANUP_STATUS, TOML_CREATE_COPY,
-    TOML_CREATE_FETCH, TOML_CREATE_IGNORE_FILE, TOML_CREATE_POST_COMMAND,
+    TOML_CREATE_FETCH, TOML_CREATE_IGNORE_FILE, TOML_CREATE_POST_COMMAND, TOML_NOTIFY_COMMAND,
 };
 use crate::ctx::Ctx;
 use crate::error::Result;
@@ -74,6 +74,8 @@ pub struct ConfigReport {
     pub land_queue_status: Shown<Vec<String>>,
     #[serde(rename = "land.push-retries")]
     pub land_push_retries: Shown<usize>,
+    #[serde(rename = "notify.command")]
+    pub notify_command: Shown<Option<String>>,
 }
 
 impl<T> Shown<T> {
@@ -131,6 +133,7 @@ impl Report for ConfigReport {
                 .row(TOML_LAND_QUEUE_STATUS, |v| v.join(",")),
             self.land_push_retries
                 .row(TOML_LAND_PUSH_RETRIES, usize::to_string),
+            self.notify_command.row(TOML_NOTIFY_COMMAND, or_none),
         ];
         // Values and sources come from files, git config and the
         // environment: escaped, so none can drive the terminal or split a row.
@@ -173,9 +176,14 @@ fn shown<T, U>(s: &Sourced<T>, text: impl FnOnce(&T) -> U) -> Shown<U> {
 /// sets one: said beside each hook from there (the file is hashed once,
 /// and only when it sets a hook).
 fn trust_state(ctx: &Ctx, s: &Settings) -> Result<&'static str> {
-    let repo_hooks = [&s.cleanup_pre_command, &s.create_post_command, &s.land_gate]
-        .iter()
-        .any(|sourced| sourced.value.is_some() && sourced.from_repo_file());
+    let repo_hooks = [
+        &s.cleanup_pre_command,
+        &s.create_post_command,
+        &s.land_gate,
+        &s.notify_command,
+    ]
+    .iter()
+    .any(|sourced| sourced.value.is_some() && sourced.from_repo_file());
     if !repo_hooks {
         return Ok("");
     }
@@ -239,5 +247,6 @@ pub fn run(ctx: &Ctx) -> Result<ConfigReport> {
             v.iter().map(|st| st.as_str().to_owned()).collect()
         }),
         land_push_retries: shown(&s.land_push_retries, |v| *v),
+        notify_command: hook(&s.notify_command),
     })
 }

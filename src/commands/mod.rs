@@ -1,6 +1,7 @@
 //! One module per command. Each handler takes its arguments and a [`Ctx`],
 //! writes only notes (to stderr, through [`Out`]), and returns a report.
 
+pub mod activity;
 pub mod branches;
 pub mod claude_hook;
 pub mod cleanup;
@@ -8,6 +9,7 @@ pub mod completion;
 pub mod config;
 pub mod conflicts;
 pub mod create;
+pub mod env;
 pub mod land;
 pub mod list;
 pub mod log;
@@ -87,6 +89,8 @@ pub fn dispatch(cli: &Cli, out: &mut Out<'_>) -> std::result::Result<(), Fail> {
             }
             emit(report, out)
         }
+        Command::Activity(args) => emit(activity::run(cli.repo.as_deref(), args, out)?, out),
+        Command::Env(args) => emit(env::run(cli.repo.as_deref(), args)?, out),
         Command::Run(args) => {
             let ctx = ctx()?;
             Err(Fail::Exit(run::run(&ctx, args)?))
@@ -97,23 +101,7 @@ pub fn dispatch(cli: &Cli, out: &mut Out<'_>) -> std::result::Result<(), Fail> {
             let pager = log::pager(&ctx, &report, out);
             emit_paged(report, out, pager.as_deref())
         }
-        Command::Trash(args) => {
-            let ctx = ctx()?;
-            use crate::cli::TrashAction;
-            emit(
-                match &args.action {
-                    None | Some(TrashAction::List) => trash::list(&ctx)?,
-                    Some(TrashAction::Restore { name, as_branch }) => {
-                        trash::restore(&ctx, name, as_branch.as_deref(), out)?
-                    }
-                    Some(TrashAction::Empty {
-                        older_than,
-                        dry_run,
-                    }) => trash::empty(&ctx, older_than.as_ref().map(|c| c.0), *dry_run, out)?,
-                },
-                out,
-            )
-        }
+        Command::Trash(args) => emit(trash::run(&ctx()?, args, out)?, out),
         Command::Trust => emit(trust::run(&ctx()?)?, out),
         Command::Pool(args) => emit(pool::run(&ctx()?, args, out)?, out),
         Command::Config => emit(config::run(&ctx()?)?, out),

@@ -243,7 +243,20 @@ impl std::fmt::Display for LandStrategy {
 // --- end land ---
 
 /// Every setting, in the order `git loop config` shows them.
-pub const ALL: [Key; 20] = [
+// --- notify.command (self-contained block) ---
+/// A command run when a run's activity becomes `waiting` or `done`, by the
+/// command that recorded it (`activity`, `claude-hook activity`). None by
+/// default.
+pub const NOTIFY_COMMAND: Key = Key {
+    toml: "notify.command",
+    git: "loop.notifyCommand",
+    env: "GIT_LOOP_NOTIFY_COMMAND",
+};
+pub const TOML_NOTIFY_COMMAND: &str = NOTIFY_COMMAND.toml;
+// --- end notify.command ---
+
+/// Every setting, in the order `git loop config` shows them.
+pub const ALL: [Key; 21] = [
     BASE,
     CLEANUP_STATUS,
     CLEANUP_OLDER_THAN,
@@ -264,6 +277,7 @@ pub const ALL: [Key; 20] = [
     LAND_INTO,
     LAND_QUEUE_STATUS,
     LAND_PUSH_RETRIES,
+    NOTIFY_COMMAND,
 ];
 
 /// The TOML key paths by themselves (the names messages and reports use).

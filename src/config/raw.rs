@@ -23,6 +23,7 @@ pub struct Raw {
     pub trash: RawTrash,
     #[serde(default)]
     pub land: RawLand,
+    pub notify: RawNotify,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -33,6 +34,12 @@ pub struct RawLand {
     pub into: Option<String>,
     pub queue_status: Option<StatusValue>,
     pub push_retries: Option<SizeValue>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawNotify {
+    pub command: Option<String>,
 }
 
 #[derive(Debug, Default, Deserialize)]

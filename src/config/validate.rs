@@ -41,6 +41,7 @@ pub struct Values {
     pub land_into: Option<String>,
     pub land_queue_status: Option<Vec<Status>>,
     pub land_push_retries: Option<usize>,
+    pub notify_command: Option<Option<String>>,
 }
 
 /// Where a value being checked was set: its layer, its key, and its line
@@ -178,6 +179,7 @@ impl Raw {
             land_into,
             land_queue_status,
             land_push_retries,
+            notify_command: configured_command(self.notify.command, &at(keys::NOTIFY_COMMAND))?,
         })
     }
 }
@@ -393,6 +395,7 @@ impl Raw {
             keys::TOML_LAND_INTO => raw.land.into = Some(text),
             keys::TOML_LAND_QUEUE_STATUS => raw.land.queue_status = Some(StatusValue::Csv(text)),
             keys::TOML_LAND_PUSH_RETRIES => raw.land.push_retries = Some(SizeValue::Text(text)),
+            keys::TOML_NOTIFY_COMMAND => raw.notify.command = Some(text),
             other => unreachable!("a key without a raw field: {other}"),
         }
         Ok(raw)

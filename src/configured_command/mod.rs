@@ -1,6 +1,6 @@
 //! The commands a configuration has git-loop run (`create.post-command`,
-//! `cleanup.pre-command`, `land.gate`; the user calls the first two hooks),
-//! and whether they may.
+//! `cleanup.pre-command`, `land.gate`, `notify.command`; the user calls the
+//! first two hooks), and whether they may.
 //! (Not Claude Code's hooks, which are `claude-hook`'s; not git's own hooks,
 //! which git runs.)
 //!
@@ -83,7 +83,7 @@ impl<'s> ConfiguredCommand<'s> {
     }
 }
 
-/// The three commands a configuration can set.
+/// The commands a configuration can set.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kind {
     /// `create.post-command`: runs in a new worktree once it is recorded.
@@ -94,8 +94,10 @@ pub enum Kind {
     /// `land.gate`: runs in a scratch checkout of a landed commit (see
     /// `ops::land::gate`); a non-zero exit, or the timeout, refuses the
     /// landing.
-    #[allow(dead_code, reason = "land (issue 23, part 4) looks it up")]
     LandGate,
+    /// `notify.command`: runs when a run's activity becomes `waiting` or
+    /// `done` (see `ops::activity`); a failure is only a warning.
+    Notify,
 }
 
 impl Kind {
@@ -105,6 +107,7 @@ impl Kind {
             Kind::CreatePost => crate::config::TOML_CREATE_POST_COMMAND,
             Kind::CleanupPre => crate::config::TOML_CLEANUP_PRE_COMMAND,
             Kind::LandGate => crate::config::TOML_LAND_GATE,
+            Kind::Notify => crate::config::TOML_NOTIFY_COMMAND,
         }
     }
 }
@@ -123,6 +126,7 @@ pub fn lookup<'s>(
         Kind::CreatePost => &settings.create_post_command,
         Kind::CleanupPre => &settings.cleanup_pre_command,
         Kind::LandGate => &settings.land_gate,
+        Kind::Notify => &settings.notify_command,
     };
     let Some(command) = sourced.value.as_deref() else {
         return Ok(None);

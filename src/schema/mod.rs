@@ -16,11 +16,12 @@ use serde_json::{Value, json};
 use crate::cli::SchemaName;
 
 use crate::commands::{
-    branches::BranchesReport, cleanup::CleanupReport, config::ConfigReport,
-    conflicts::ConflictsReport, create::CreateReport, land::LandReport, list::ListReport,
-    log::LogReport, mark::MarkReport, mark::detect::DetectReport, path::PathReport,
-    pool::report::PoolReport, reconcile::ReconcileReport, restore::RestoreReport,
-    restore::list::SalvagedList, trash::TrashReport, trust::TrustReport,
+    activity::ActivityReport, branches::BranchesReport, cleanup::CleanupReport,
+    config::ConfigReport, conflicts::ConflictsReport, create::CreateReport, env::EnvReport,
+    land::LandReport, list::ListReport, log::LogReport, mark::MarkReport,
+    mark::detect::DetectReport, path::PathReport, pool::report::PoolReport,
+    reconcile::ReconcileReport, restore::RestoreReport, restore::list::SalvagedList,
+    trash::TrashReport, trust::TrustReport,
 };
 
 /// `list --json` prints the runs, or with `--salvaged` the salvaged ones.
@@ -76,6 +77,8 @@ fn output(name: SchemaName) -> Option<Value> {
     let title = format!("git loop {} --json", name.as_str());
     Some(match name {
         N::All | N::McpTools => return None,
+        N::Activity => schema_of::<ActivityReport>(&title),
+        N::Env => schema_of::<EnvReport>(&title),
         N::Branches => schema_of::<BranchesReport>(&title),
         N::Cleanup | N::Remove => schema_of::<CleanupReport>(&title),
         N::Config => schema_of::<ConfigReport>(&title),

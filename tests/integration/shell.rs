@@ -233,6 +233,7 @@ fn bash_completes_git_loop_through_gits_own_completion() {
     assert_eq!(
         get("git loop "),
         [
+            "activity",
             "branches",
             "claude-hook",
             "cleanup",
@@ -240,6 +241,7 @@ fn bash_completes_git_loop_through_gits_own_completion() {
             "config",
             "conflicts",
             "create",
+            "env",
             "help",
             "list",
             "log",
