@@ -37,6 +37,7 @@ pub mod keys;
 pub mod layers;
 pub mod raw;
 pub mod source;
+mod text;
 pub mod validate;
 
 pub use keys::{
