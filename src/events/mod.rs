@@ -345,8 +345,8 @@ mod tests {
             assert_eq!(EventKind::read(kind.as_str().to_owned()), kind);
         }
         assert_eq!(
-            EventKind::read("land".into()),
-            EventKind::Other("land".into())
+            EventKind::read("judge".into()),
+            EventKind::Other("judge".into())
         );
     }
 
@@ -359,7 +359,7 @@ mod tests {
             r#"{"at":"2026-01-01T00:00:00Z","event":"skip","id":"a","code":"dirty","detail":"d"}"#,
             r#"{"at":"2026-01-01T00:00:00Z","event":"skip","id":"a","code":"merged"}"#,
             r#"{"at":"2026-01-01T00:00:00Z","event":"skip","id":"a","code":"new-code"}"#,
-            r#"{"at":"2026-01-01T00:00:00Z","event":"land","id":"a","from":"x","to":"y"}"#,
+            r#"{"at":"2026-01-01T00:00:00Z","event":"judge","id":"a","from":"x","to":"y"}"#,
             r#"{"at":"2026-01-01T00:00:00Z","event":"salvage","id":"a","to":"0123456789abcdef0123456789abcdef01234567"}"#,
         ];
         for line in lines {
