@@ -21,3 +21,4 @@
 pub mod advance;
 pub mod build;
 pub mod gate;
+pub mod push;
