@@ -276,3 +276,6 @@ fn is_ancestor(repo: &Repo, ancestor: ObjectId, tip: ObjectId) -> Result<bool> {
 fn short_branch(full: &str) -> &str {
     full.strip_prefix("refs/heads/").unwrap_or(full)
 }
+
+#[cfg(test)]
+mod tests;
