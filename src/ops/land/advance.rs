@@ -18,16 +18,10 @@ pub enum Advance {
     TargetMoved { now: Option<ObjectId> },
     /// The checkout of the target has local changes (or untracked files) in
     /// paths the landing changes: nothing moved.
-    TargetDirty {
-        checkout: PathBuf,
-        paths: Vec<String>,
-    },
+    TargetDirty { checkout: PathBuf, paths: Vec<String> },
     /// The checkout of the target has an operation in progress (a merge, a
     /// rebase…): nothing moved.
-    TargetBusy {
-        checkout: PathBuf,
-        operation: String,
-    },
+    TargetBusy { checkout: PathBuf, operation: String },
 }
 
 /// Whether `branch` could move from `old` to `new` now; changes nothing.

@@ -50,9 +50,7 @@ pub struct Built {
 pub enum Build {
     Built(Built),
     /// A commit (or the whole change) does not apply: the conflicting paths.
-    Conflict {
-        paths: Vec<String>,
-    },
+    Conflict { paths: Vec<String> },
     /// `ff` asked, and the target's tip is not an ancestor of the run's tip.
     NotFastForward,
     /// The run has no commits of its own over the target (or all of them are
