@@ -1,8 +1,7 @@
 //! git plumbing for salvage and restore (see [`crate::worktree::salvage`]):
 //! `write-tree`, `add -A` and `read-tree` against a temporary index
 //! (`GIT_INDEX_FILE`), `commit-tree`, a compare-and-swap `update-ref`, and
-//! `worktree add` of an existing branch; and `land --push`'s `git push`
-//! ([`push`], never forced). Same hygiene as [`super::cmd`]:
+//! `worktree add` of an existing branch. Same hygiene as [`super::cmd`]:
 //! the repository variables are removed, `LC_ALL=C`, no prompt, `--`
 //! before paths, never `--force`.
 
@@ -46,18 +45,6 @@ pub fn git(dir: &Path, index: Option<&Path>, args: &[&OsStr]) -> Result<String> 
 pub fn git_str(dir: &Path, index: Option<&Path>, args: &[&str]) -> Result<String> {
     let args: Vec<&OsStr> = args.iter().map(OsStr::new).collect();
     git(dir, index, &args)
-}
-
-/// `git update-ref --create-reflog -m <msg> <name> <new> <old>`: `old` is
-/// the value the ref must still have (all zeros: it must not exist), so a
-/// concurrent change is refused, not overwritten.
-pub fn update_ref(dir: &Path, name: &str, new: &str, old: &str, msg: &str) -> Result<()> {
-    git_str(
-        dir,
-        None,
-        &["update-ref", "--create-reflog", "-m", msg, name, new, old],
-    )
-    .map(drop)
 }
 
 /// How a [`push`] ended.
@@ -123,8 +110,8 @@ const CONTENDED: [&str; 4] = [
 /// [`push`]'s outcome from git's exit status and output: the porcelain
 /// line `<flag>\t<src>:<dst>\t<summary> (<reason>)` for `dst` decides; no
 /// such line (the remote could not be reached) is a failure with git's
-/// stderr.
-fn read_push(
+/// stderr. Its tests are with the push's (`crate::ops::land::push`).
+pub(crate) fn read_push(
     success: bool,
     status: Option<i32>,
     stdout: &str,
@@ -165,58 +152,14 @@ fn read_push(
     }
 }
 
-#[cfg(test)]
-mod push_tests {
-    use super::{PushOutcome, read_push};
-
-    const DST: &str = "refs/heads/main";
-
-    fn read(success: bool, stdout: &str) -> PushOutcome {
-        read_push(success, Some(if success { 0 } else { 1 }), stdout, "", DST)
-    }
-
-    #[test]
-    fn a_remote_that_moved_is_told_apart_from_other_failures() {
-        let ok = "To r.git\n \tabc:refs/heads/main\t51fd041..b13f9fd\nDone\n";
-        assert_eq!(read(true, ok), PushOutcome::Done);
-        for summary in [
-            "[rejected] (fetch first)",
-            "[rejected] (non-fast-forward)",
-            "[remote rejected] (cannot lock ref 'refs/heads/main': is at 1 but expected 2)",
-            "[remote rejected] (failed to update ref)",
-        ] {
-            let out = format!("To r.git\n!\tabc:refs/heads/main\t{summary}\nDone\n");
-            assert_eq!(
-                read(false, &out),
-                PushOutcome::Moved {
-                    reason: summary.to_owned()
-                },
-                "{summary}"
-            );
-        }
-        for summary in [
-            "[remote rejected] (pre-receive hook declined)",
-            "[remote rejected] (branch is currently checked out)",
-            "[rejected] (already exists)",
-        ] {
-            let out = format!("To r.git\n!\tabc:refs/heads/main\t{summary}\nDone\n");
-            assert!(
-                matches!(read(false, &out), PushOutcome::Failed { .. }),
-                "{summary}"
-            );
-        }
-        let unreachable = read_push(
-            false,
-            Some(128),
-            "",
-            "fatal: 'nowhere' does not appear to be a git repository\n",
-            DST,
-        );
-        assert_eq!(
-            unreachable,
-            PushOutcome::Failed {
-                reason: "'nowhere' does not appear to be a git repository".to_owned()
-            }
-        );
-    }
+/// `git update-ref --create-reflog -m <msg> <name> <new> <old>`: `old` is
+/// the value the ref must still have (all zeros: it must not exist), so a
+/// concurrent change is refused, not overwritten.
+pub fn update_ref(dir: &Path, name: &str, new: &str, old: &str, msg: &str) -> Result<()> {
+    git_str(
+        dir,
+        None,
+        &["update-ref", "--create-reflog", "-m", msg, name, new, old],
+    )
+    .map(drop)
 }

@@ -8,6 +8,7 @@ use std::process::Command;
 use gix::ObjectId;
 
 use super::*;
+use crate::git::plumbing::read_push;
 
 /// A bare remote and a clone of it whose `main` tracks `origin/main`.
 struct Remote {
@@ -214,4 +215,57 @@ fn the_remote_never_sees_a_forced_update() {
     );
     assert!(!log.contains("forced"), "{log}");
     assert_ne!(r.remote_tip(), tip);
+}
+
+// git's porcelain output of a push, read (crate::git::plumbing::read_push).
+
+const DST: &str = "refs/heads/main";
+
+fn read(success: bool, stdout: &str) -> PushOutcome {
+    read_push(success, Some(if success { 0 } else { 1 }), stdout, "", DST)
+}
+
+#[test]
+fn a_remote_that_moved_is_told_apart_from_other_failures() {
+    let ok = "To r.git\n \tabc:refs/heads/main\t51fd041..b13f9fd\nDone\n";
+    assert_eq!(read(true, ok), PushOutcome::Done);
+    for summary in [
+        "[rejected] (fetch first)",
+        "[rejected] (non-fast-forward)",
+        "[remote rejected] (cannot lock ref 'refs/heads/main': is at 1 but expected 2)",
+        "[remote rejected] (failed to update ref)",
+    ] {
+        let out = format!("To r.git\n!\tabc:refs/heads/main\t{summary}\nDone\n");
+        assert_eq!(
+            read(false, &out),
+            PushOutcome::Moved {
+                reason: summary.to_owned()
+            },
+            "{summary}"
+        );
+    }
+    for summary in [
+        "[remote rejected] (pre-receive hook declined)",
+        "[remote rejected] (branch is currently checked out)",
+        "[rejected] (already exists)",
+    ] {
+        let out = format!("To r.git\n!\tabc:refs/heads/main\t{summary}\nDone\n");
+        assert!(
+            matches!(read(false, &out), PushOutcome::Failed { .. }),
+            "{summary}"
+        );
+    }
+    let unreachable = read_push(
+        false,
+        Some(128),
+        "",
+        "fatal: 'nowhere' does not appear to be a git repository\n",
+        DST,
+    );
+    assert_eq!(
+        unreachable,
+        PushOutcome::Failed {
+            reason: "'nowhere' does not appear to be a git repository".to_owned()
+        }
+    );
 }
