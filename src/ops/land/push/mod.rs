@@ -62,13 +62,13 @@ pub enum Push {
         remote_ref: String,
         tip: ObjectId,
         /// How many times the landing was rebuilt on the remote's new tip.
-        rebuilds: u32,
+        rebuilds: usize,
     },
     /// Landed locally only (`not-pushed`): the local target is at `tip`.
     NotPushed {
         reason: String,
         tip: ObjectId,
-        rebuilds: u32,
+        rebuilds: usize,
     },
 }
 
@@ -134,17 +134,27 @@ pub fn upstream(repo: &Repo, branch: &str) -> std::result::Result<Upstream, Stri
 /// How to call it (the orchestrator, after `advance` moved the local
 /// target and outside any lock a rebuild would need again):
 /// ```ignore
-/// let retries = settings.land_push_retries; // land.push-retries, default 3
+/// let retries = settings.land_push_retries.value; // land.push-retries, default 3
 /// let outcome = push::push(repo, into, onto, landed_tip, retries, |remote_tip| {
 ///     // Land the same run(s) again onto `remote_tip`: build, persist, gate,
-///     // then advance::advance(repo, into, <the tip last pushed>, new, msg).
+///     // then move the local target from the tip last pushed to the new one
+///     // by compare-and-swap, its checkout carried along.
 ///     // Ok(Rebuilt::Advanced { tip: new }) when the local target moved;
 ///     // Ok(Rebuilt::Refused { reason }) when it cannot (it stays put).
 /// })?;
 /// ```
 /// `rebuild` gets the remote's new tip, which contains `base`; the tip it
-/// must advance the local target from is the last one pushed (`tip`, then
-/// each tip it returned). It is called at most `retries` times. `Err` only
+/// moves the local target from is the last one pushed (`tip`, then each
+/// tip it returned). That move is not a fast-forward (the new landing
+/// descends from the remote's tip, not from the landing it replaces), so
+/// `advance::advance` as it stands (forward moves only) refuses it: it is
+/// safe because everything the local target held before this landing
+/// (`base`) is in the remote's tip, and the commits it leaves behind are
+/// the ones this landing wrote (copies of the run's, still on its branch).
+/// An orchestrator may instead push before it advances (`tip` built and
+/// gated, the local target still at `base`) and advance once from `base`
+/// to the tip that went through, a fast-forward; this function works the
+/// same either way. It calls `rebuild` at most `retries` times. `Err` only
 /// for what stops the command (git could not be run, the repository
 /// unreadable, or an `Err` from `rebuild`); every reason the target is not
 /// pushed is [`Push::NotPushed`]. Crash point `land-before-push` is reached
@@ -154,7 +164,7 @@ pub fn push<F>(
     branch: &str,
     base: ObjectId,
     tip: ObjectId,
-    retries: u32,
+    retries: usize,
     mut rebuild: F,
 ) -> Result<Push>
 where
