@@ -239,9 +239,13 @@ fn two_clones_landing_five_runs_each_onto_one_remote_lose_nothing_and_force_noth
     // Each clone's main is what it last pushed: the remote's tip or behind it.
     for clone in &fleet.clones {
         let local = rev(clone, "main");
-        let out = clone.git_in(&clone.root, ["merge-base", "--is-ancestor", &local, &tip]);
+        let out = clone.git_in(&fleet.remote, ["merge-base", "--is-ancestor", &local, &tip]);
         assert!(out.status.success(), "main {local} is not in the remote's {tip}");
-        let status = git_ok(clone, &clone.root, &["status", "--porcelain"]);
+        let status = git_ok(
+            clone,
+            &clone.root,
+            &["status", "--porcelain", "--untracked-files=no"],
+        );
         assert!(status.is_empty(), "the main checkout is not clean: {status}");
     }
 }
@@ -272,7 +276,11 @@ fn a_remote_that_moved_gets_the_landing_rebuilt_on_its_tip_and_pushed() {
         "mine.txt"
     );
     assert!(here.root.join("theirs.txt").exists() && here.root.join("mine.txt").exists());
-    let status = git_ok(here, &here.root, &["status", "--porcelain"]);
+    let status = git_ok(
+        here,
+        &here.root,
+        &["status", "--porcelain", "--untracked-files=no"],
+    );
     assert!(status.is_empty(), "the main checkout is not clean: {status}");
     fleet.assert_linear();
     fleet.assert_no_forced_update();
