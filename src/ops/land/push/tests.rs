@@ -189,7 +189,7 @@ fn diverged_histories_and_no_upstream_are_not_pushed() {
         panic!("{outcome:?}")
     };
     assert!(reason.contains("diverged"), "{reason}");
-    git(&r.clone, &["branch", "-q", "lonely"]);
+    git(&r.clone, &["update-ref", "refs/heads/lonely", "HEAD"]);
     let outcome = push(&r.repo(), "lonely", base, tip, 3, |_| panic!("no rebuild")).unwrap();
     let Push::NotPushed { reason, .. } = outcome else {
         panic!("{outcome:?}")
