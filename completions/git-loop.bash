@@ -33,6 +33,11 @@ __git_loop_salvaged() {
     __git_loop_git for-each-ref --format='%(refname:lstrip=3)' refs/loop/salvage/
 }
 
+# The names `trash restore` takes: the entries, refs/loop/trash/<name>.
+__git_loop_trash() {
+    __git_loop_git for-each-ref --format='%(refname:lstrip=3)' refs/loop/trash/
+}
+
 # Branch names, local and remote-tracking, for --base.
 __git_loop_branches() {
     __git_loop_git for-each-ref --format='%(refname:short)' refs/heads/ refs/remotes/
@@ -88,19 +93,36 @@ __git_loop_opts() {
         conflicts) echo '--base -C --repo --json -q --quiet -h --help' ;;
         log) echo '-n --max-count --since -C --repo --json -q --quiet -h --help' ;;
         trash) echo '-C --repo --json -q --quiet -h --help' ;;
+        trash/list) echo '-C --repo --json -q --quiet -h --help' ;;
+        trash/restore) echo '--as -C --repo --json -q --quiet -h --help' ;;
+        trash/empty) echo '--older-than --dry-run -C --repo --json -q --quiet -h --help' ;;
         trust) echo '-C --repo --json -q --quiet -h --help' ;;
         mcp) echo '-C --repo --json -q --quiet -h --help' ;;
         claude-hook) echo '-C --repo --json -q --quiet -h --help' ;;
+        claude-hook/create) echo '-C --repo --json -q --quiet -h --help' ;;
+        claude-hook/remove) echo '-C --repo --json -q --quiet -h --help' ;;
         schema) echo '-C --repo --json -q --quiet -h --help' ;;
         pool) echo '-C --repo --json -q --quiet -h --help' ;;
+        pool/status) echo '-C --repo --json -q --quiet -h --help' ;;
+        pool/fill) echo '-C --repo --json -q --quiet -h --help' ;;
+        pool/drain) echo '-C --repo --json -q --quiet -h --help' ;;
         config) echo '-C --repo --json -q --quiet -h --help' ;;
         completion) echo '-C --repo --json -q --quiet -h --help' ;;
     esac
 }
 
+# Whether $2 is a subcommand of subcommand $1 (`trash empty`): the words
+# after it are completed as `$1/$2`'s.
+__git_loop_nested() {
+    case "$1:$2" in
+        trash:list|trash:restore|trash:empty|claude-hook:create|claude-hook:remove|pool:status|pool:fill|pool:drain) return 0 ;;
+    esac
+    return 1
+}
+
 __git_loop_takes_value() {
     case "$1:$2" in
-        *:-C|*:--repo|create:--pattern|create:--base|create:--sparse|cleanup:--status|cleanup:--older-than|reconcile:--remove-orphan|reconcile:--adopt|reconcile:--min-age|list:--status|conflicts:--base|log:-n|log:--max-count|log:--since) return 0 ;;
+        *:-C|*:--repo|create:--pattern|create:--base|create:--sparse|cleanup:--status|cleanup:--older-than|reconcile:--remove-orphan|reconcile:--adopt|reconcile:--min-age|list:--status|conflicts:--base|log:-n|log:--max-count|log:--since|trash/restore:--as|trash/empty:--older-than) return 0 ;;
     esac
     return 1
 }
@@ -121,6 +143,8 @@ __git_loop_value() {
         log:-n) COMPREPLY=() ;;
         log:--max-count) COMPREPLY=() ;;
         log:--since) COMPREPLY=() ;;
+        trash/restore:--as) __git_loop_words "$(__git_loop_branches)" ;;
+        trash/empty:--older-than) COMPREPLY=() ;;
         *) COMPREPLY=() ;;
     esac
 }
@@ -130,17 +154,19 @@ __git_loop_positional() {
         help:0) __git_loop_words 'create mark cleanup remove restore reconcile list path run branches conflicts log trash trust mcp claude-hook schema pool config completion' ;;
         create:0) COMPREPLY=() ;;
         mark:0) __git_loop_words "$(__git_loop_ids)" ;;
-        mark:1) __git_loop_words 'active rejected escalated merged stale' ;;
-        remove:0) __git_loop_words "$(__git_loop_ids)" ;;
+        mark:*) __git_loop_words "$(__git_loop_ids) active rejected escalated merged stale" ;;
+        remove:*) __git_loop_words "$(__git_loop_ids)" ;;
         restore:0) __git_loop_words "$(__git_loop_salvaged)" ;;
         path:0) __git_loop_words "$(__git_loop_ids)" ;;
         run:0) __git_loop_words "$(__git_loop_ids)" ;;
         run:1) COMPREPLY=() ;;
         log:0) __git_loop_words "$(__git_loop_ids)" ;;
         trash:0) __git_loop_words 'list restore empty' ;;
+        trash/restore:0) __git_loop_words "$(__git_loop_trash)" ;;
         claude-hook:0) __git_loop_words 'create remove' ;;
         schema:0) __git_loop_words 'all branches cleanup config conflicts create list log mark path pool reconcile remove restore trash trust error mcp-tools' ;;
         pool:0) __git_loop_words 'status fill drain' ;;
+        pool/fill:0) COMPREPLY=() ;;
         completion:0) __git_loop_words 'bash zsh fish' ;;
         *) COMPREPLY=() ;;
     esac
@@ -161,7 +187,15 @@ __git_loop_reply() {
             --repo=*) __git_loop_repo="${word#--repo=}" ;;
             --*=*) ;;
             -*) __git_loop_takes_value "$sub" "$word" && pending="$word" ;;
-            *) if [[ -z $sub ]]; then sub="$word"; else npos=$((npos + 1)); fi ;;
+            *)
+                if [[ -z $sub ]]; then
+                    sub="$word"
+                elif ((npos == 0)) && __git_loop_nested "$sub" "$word"; then
+                    sub="$sub/$word"
+                else
+                    npos=$((npos + 1))
+                fi
+                ;;
         esac
     done
     if [[ -n $pending ]]; then

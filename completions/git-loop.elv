@@ -129,7 +129,7 @@ set edit:completion:arg-completer[git-loop] = {|@words|
             cand -l 'Also show, per run, uncommitted work, commits ahead of and behind its base, and whether it is merged'
             cand --long 'Also show, per run, uncommitted work, commits ahead of and behind its base, and whether it is merged'
             cand --salvaged 'List the salvaged runs (refs/loop/salvage/<id>) instead, for `git loop restore`'
-            cand --ids 'Print only the run ids, one a line (for shell completion)'
+            cand --ids 'Print only the run ids, one a line (for shell completion); with --salvaged, the salvaged ones'
             cand --json 'Machine-readable output: one JSON document on stdout'
             cand -q 'No progress or summary lines on stderr'
             cand --quiet 'No progress or summary lines on stderr'

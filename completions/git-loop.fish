@@ -248,7 +248,8 @@ complete -c git-loop -n "__fish_git_loop_using_subcommand help; and __fish_seen_
 # git-loop's generator: clap's script completes none of them).
 
 # Succeed when the token being completed is positional argument $argv[2]
-# (counted from 0) of subcommand $argv[1].
+# (counted from 0), or with $argv[3] = +, any from it on, of subcommand
+# $argv[1] (a nested one as trash/restore).
 function __fish_git_loop_positional
     set -l words (commandline -opc)
     set -e words[1]
@@ -269,14 +270,21 @@ function __fish_git_loop_positional
                     set pending $word
                 end
             case '*'
-                if set -q sub[1]
-                    set npos (math $npos + 1)
-                else
+                if not set -q sub[1]
                     set sub $word
+                else if test $npos = 0; and contains -- "$sub/$word" trash/list trash/restore trash/empty claude-hook/create claude-hook/remove pool/status pool/fill pool/drain
+                    set sub "$sub/$word"
+                else
+                    set npos (math $npos + 1)
                 end
         end
     end
-    test "$sub" = "$argv[1]" -a "$npos" = "$argv[2]"
+    test "$sub" = "$argv[1]"; or return 1
+    if test "$argv[3]" = +
+        test "$npos" -ge "$argv[2]"
+    else
+        test "$npos" = "$argv[2]"
+    end
 end
 
 # The next member of the comma-separated list being completed, for each of
@@ -295,10 +303,10 @@ function __fish_git_loop_csv
 end
 
 complete -c git-loop -n "__fish_git_loop_using_subcommand create" -l base -x -a "(git for-each-ref --format='%(refname:short)' refs/heads/ refs/remotes/ 2>/dev/null)"
-complete -c git-loop -n "__fish_git_loop_positional mark 0" -f -a "(git-loop list --ids 2>/dev/null)"
-complete -c git-loop -n "__fish_git_loop_positional mark 1" -f -a "active rejected escalated merged stale"
+complete -c git-loop -n "__fish_git_loop_positional mark 0 +" -f -a "(git-loop list --ids 2>/dev/null)"
+complete -c git-loop -n "__fish_git_loop_positional mark 1 +" -f -a "active rejected escalated merged stale"
 complete -c git-loop -n "__fish_git_loop_using_subcommand cleanup" -l status -x -a "(__fish_git_loop_csv active rejected escalated merged stale)"
-complete -c git-loop -n "__fish_git_loop_positional remove 0" -f -a "(git-loop list --ids 2>/dev/null)"
+complete -c git-loop -n "__fish_git_loop_positional remove 0 +" -f -a "(git-loop list --ids 2>/dev/null)"
 complete -c git-loop -n "__fish_git_loop_positional restore 0" -f -a "(git for-each-ref --format='%(refname:lstrip=3)' refs/loop/salvage/ 2>/dev/null)"
 complete -c git-loop -n "__fish_git_loop_using_subcommand reconcile" -l remove-orphan -x -a "(git-loop list --ids 2>/dev/null)"
 complete -c git-loop -n "__fish_git_loop_using_subcommand reconcile" -l adopt -x -a "(git-loop list --ids 2>/dev/null)"
@@ -307,5 +315,7 @@ complete -c git-loop -n "__fish_git_loop_positional path 0" -f -a "(git-loop lis
 complete -c git-loop -n "__fish_git_loop_positional run 0" -f -a "(git-loop list --ids 2>/dev/null)"
 complete -c git-loop -n "__fish_git_loop_using_subcommand conflicts" -l base -x -a "(git for-each-ref --format='%(refname:short)' refs/heads/ refs/remotes/ 2>/dev/null)"
 complete -c git-loop -n "__fish_git_loop_positional log 0" -f -a "(git-loop list --ids 2>/dev/null)"
+complete -c git-loop -n "__fish_git_loop_positional trash/restore 0" -f -a "(git for-each-ref --format='%(refname:lstrip=3)' refs/loop/trash/ 2>/dev/null)"
+complete -c git-loop -n "__fish_git_loop_using_subcommand trash; and __fish_seen_subcommand_from restore" -l as -x -a "(git for-each-ref --format='%(refname:short)' refs/heads/ refs/remotes/ 2>/dev/null)"
 complete -c git-loop -n "__fish_git_loop_positional schema 0" -f -a "all branches cleanup config conflicts create list log mark path pool reconcile remove restore trash trust error mcp-tools"
 complete -c git-loop -n "__fish_git_loop_positional completion 0" -f -a "bash zsh fish"

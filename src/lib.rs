@@ -134,6 +134,7 @@ pub fn run(
             color.handle()
         },
         stderr_is_terminal: terminal.stderr,
+        stdout_is_terminal: terminal.stdout,
     };
     let code = match commands::dispatch(&cli, &mut out) {
         Ok(()) => 0,

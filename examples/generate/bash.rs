@@ -15,6 +15,7 @@ pub fn script() -> String {
     let mut value_cases = String::new();
     let mut positional_cases = String::new();
     let mut takes = Vec::new();
+    let mut nested_cases = Vec::new();
 
     let mut root_opts: Vec<String> = Vec::new();
     for arg in cmd.get_arguments().filter(visible) {
@@ -27,27 +28,11 @@ pub fn script() -> String {
     }
     opts_cases.push_str(&format!("        '') echo '{}' ;;\n", root_opts.join(" ")));
 
-    for sub in &subs {
-        let name = sub.get_name();
+    for (name, sub) in super::subcommands(&cmd) {
+        let name = name.as_str();
         let mut opts = Vec::new();
-        let mut positional = 0;
         for arg in sub.get_arguments().filter(visible) {
             if arg.is_positional() {
-                let case = match super::value_kind(name, arg) {
-                    "ids" => "__git_loop_words \"$(__git_loop_ids)\"".to_owned(),
-                    "salvaged" => "__git_loop_words \"$(__git_loop_salvaged)\"".to_owned(),
-                    "choices" => format!(
-                        "__git_loop_words '{}'",
-                        arg.get_possible_values()
-                            .iter()
-                            .map(|v| v.get_name().to_owned())
-                            .collect::<Vec<_>>()
-                            .join(" ")
-                    ),
-                    _ => "COMPREPLY=()".to_owned(),
-                };
-                positional_cases.push_str(&format!("        {name}:{positional}) {case} ;;\n"));
-                positional += 1;
                 continue;
             }
             opts.extend(super::flags_of(arg));
@@ -66,8 +51,10 @@ pub fn script() -> String {
             }
         }
         opts_cases.push_str(&format!("        {name}) echo '{}' ;;\n", opts.join(" ")));
+        positional_cases.push_str(&positionals(name, sub));
         // A command with subcommands of its own (`pool`, `claude-hook`,
-        // `trash`): its first word is one of them.
+        // `trash`): its first word is one of them, and the words after it
+        // are that one's (`trash/empty` above).
         let nested: Vec<&str> = sub
             .get_subcommands()
             .filter(|s| !s.is_hide_set() && s.get_name() != "help")
@@ -78,6 +65,9 @@ pub fn script() -> String {
                 "        {name}:0) __git_loop_words '{}' ;;\n",
                 nested.join(" ")
             ));
+            for n in nested {
+                nested_cases.push(format!("{name}:{n}"));
+            }
         }
     }
     let sub_names: Vec<&str> = subs.iter().map(|s| s.get_name()).collect();
@@ -116,6 +106,11 @@ __git_loop_git() {{
 # The ids `restore` takes: the salvaged runs, refs/loop/salvage/<id>.
 __git_loop_salvaged() {{
     __git_loop_git for-each-ref --format='%(refname:lstrip=3)' refs/loop/salvage/
+}}
+
+# The names `trash restore` takes: the entries, refs/loop/trash/<name>.
+__git_loop_trash() {{
+    __git_loop_git for-each-ref --format='%(refname:lstrip=3)' refs/loop/trash/
 }}
 
 # Branch names, local and remote-tracking, for --base.
@@ -162,6 +157,15 @@ __git_loop_opts() {{
 {opts_cases}    esac
 }}
 
+# Whether $2 is a subcommand of subcommand $1 (`trash empty`): the words
+# after it are completed as `$1/$2`'s.
+__git_loop_nested() {{
+    case "$1:$2" in
+        {nested}) return 0 ;;
+    esac
+    return 1
+}}
+
 __git_loop_takes_value() {{
     case "$1:$2" in
         {takes}) return 0 ;;
@@ -198,7 +202,15 @@ __git_loop_reply() {{
             --repo=*) __git_loop_repo="${{word#--repo=}}" ;;
             --*=*) ;;
             -*) __git_loop_takes_value "$sub" "$word" && pending="$word" ;;
-            *) if [[ -z $sub ]]; then sub="$word"; else npos=$((npos + 1)); fi ;;
+            *)
+                if [[ -z $sub ]]; then
+                    sub="$word"
+                elif ((npos == 0)) && __git_loop_nested "$sub" "$word"; then
+                    sub="$sub/$word"
+                else
+                    npos=$((npos + 1))
+                fi
+                ;;
         esac
     done
     if [[ -n $pending ]]; then
@@ -276,6 +288,70 @@ _git_loop() {{
 }}
 "#,
         takes = takes.join("|"),
+        nested = nested_cases.join("|"),
         sub_list = sub_names.join(" "),
     )
+}
+
+/// The `__git_loop_positional` cases of subcommand `name`: each position's
+/// words, then (`name:*`) those of every later position, for the
+/// positionals completed from a position on (`mark`: run ids, and statuses
+/// from the second word).
+fn positionals(name: &str, sub: &Command) -> String {
+    let words = |arg: &Arg| -> Option<String> {
+        Some(match super::value_kind(name, arg) {
+            "ids" => "$(__git_loop_ids)".to_owned(),
+            "salvaged" => "$(__git_loop_salvaged)".to_owned(),
+            "trash" => "$(__git_loop_trash)".to_owned(),
+            "choices" => arg
+                .get_possible_values()
+                .iter()
+                .map(|v| v.get_name().to_owned())
+                .collect::<Vec<_>>()
+                .join(" "),
+            _ => return None,
+        })
+    };
+    // One source: as written before there were several.
+    let case = |sources: &[(String, bool)]| match sources {
+        [] => "COMPREPLY=()".to_owned(),
+        [(words, true)] => format!("__git_loop_words '{words}'"),
+        _ => {
+            let all: Vec<&str> = sources.iter().map(|(w, _)| w.as_str()).collect();
+            format!("__git_loop_words \"{}\"", all.join(" "))
+        }
+    };
+    let slots: Vec<(usize, bool, Option<String>)> = super::positions(sub)
+        .into_iter()
+        .map(|(arg, at, rest)| (at, rest, words(arg)))
+        .collect();
+    let source = |w: &String| (w.clone(), !w.starts_with('$'));
+    let mut out = String::new();
+    let last = slots.iter().map(|(at, _, _)| *at).max();
+    let rest: Vec<(String, bool)> = slots
+        .iter()
+        .filter(|(_, rest, _)| *rest)
+        .filter_map(|(_, _, w)| w.as_ref().map(source))
+        .collect();
+    for i in 0..=last.unwrap_or(0) {
+        if last.is_none() {
+            break;
+        }
+        let here: Vec<&(usize, bool, Option<String>)> = slots
+            .iter()
+            .filter(|(at, r, _)| *at == i || (*r && *at < i))
+            .collect();
+        let sources: Vec<(String, bool)> = here
+            .iter()
+            .filter_map(|(_, _, w)| w.as_ref().map(source))
+            .collect();
+        if !rest.is_empty() && Some(i) == last && sources == rest {
+            continue; // the `name:*` case says it
+        }
+        out.push_str(&format!("        {name}:{i}) {} ;;\n", case(&sources)));
+    }
+    if !rest.is_empty() {
+        out.push_str(&format!("        {name}:*) {} ;;\n", case(&rest)));
+    }
+    out
 }

@@ -91,6 +91,8 @@ complete -c git -f -n __fish_git_needs_command -a loop -d 'One worktree and bran
 const IDS: &str = "(git-loop list --ids 2>/dev/null)";
 const SALVAGED: &str =
     "(git for-each-ref --format='%(refname:lstrip=3)' refs/loop/salvage/ 2>/dev/null)";
+const TRASH: &str =
+    "(git for-each-ref --format='%(refname:lstrip=3)' refs/loop/trash/ 2>/dev/null)";
 const BRANCHES: &str =
     "(git for-each-ref --format='%(refname:short)' refs/heads/ refs/remotes/ 2>/dev/null)";
 
@@ -109,13 +111,19 @@ pub fn fixup(text: &str, dynamic: &[Dynamic], hidden: &[(String, String)]) -> St
         }
     }
     let (global, per_sub) = super::takes_value_flags();
+    let nested: Vec<String> = super::subcommands(&super::command())
+        .into_iter()
+        .map(|(name, _)| name)
+        .filter(|name| name.contains('/'))
+        .collect();
     out.push_str(&format!(
         r#"
 # Run ids from the manifest, status values, and positional values (added by
 # git-loop's generator: clap's script completes none of them).
 
 # Succeed when the token being completed is positional argument $argv[2]
-# (counted from 0) of subcommand $argv[1].
+# (counted from 0), or with $argv[3] = +, any from it on, of subcommand
+# $argv[1] (a nested one as trash/restore).
 function __fish_git_loop_positional
     set -l words (commandline -opc)
     set -e words[1]
@@ -136,14 +144,21 @@ function __fish_git_loop_positional
                     set pending $word
                 end
             case '*'
-                if set -q sub[1]
-                    set npos (math $npos + 1)
-                else
+                if not set -q sub[1]
                     set sub $word
+                else if test $npos = 0; and contains -- "$sub/$word" {nested}
+                    set sub "$sub/$word"
+                else
+                    set npos (math $npos + 1)
                 end
         end
     end
-    test "$sub" = "$argv[1]" -a "$npos" = "$argv[2]"
+    test "$sub" = "$argv[1]"; or return 1
+    if test "$argv[3]" = +
+        test "$npos" -ge "$argv[2]"
+    else
+        test "$npos" = "$argv[2]"
+    end
 end
 
 # The next member of the comma-separated list being completed, for each of
@@ -164,23 +179,33 @@ end
 "#,
         global = global.join(" "),
         per_sub = per_sub.join(" "),
+        nested = nested.join(" "),
     ));
     for d in dynamic {
         let values = match &d.completion {
             Completion::Ids => IDS.to_owned(),
             Completion::Salvaged => SALVAGED.to_owned(),
+            Completion::Trash => TRASH.to_owned(),
             Completion::Branches => BRANCHES.to_owned(),
             Completion::Statuses => format!("(__fish_git_loop_csv {})", super::statuses()),
             Completion::Choices(values) => values.join(" "),
         };
-        let sub = d.sub;
+        let sub = &d.sub;
+        let from = if d.rest { " +" } else { "" };
+        // clap_complete's own condition for a nested subcommand's options.
+        let using = match sub.split_once('/') {
+            Some((parent, name)) => format!(
+                "__fish_git_loop_using_subcommand {parent}; and __fish_seen_subcommand_from {name}"
+            ),
+            None => format!("__fish_git_loop_using_subcommand {sub}"),
+        };
         let line = match (d.position, d.arg.get_long()) {
             (Some(n), _) => format!(
-                "complete -c git-loop -n \"__fish_git_loop_positional {sub} {n}\" -f -a \"{values}\""
+                "complete -c git-loop -n \"__fish_git_loop_positional {sub} {n}{from}\" -f -a \"{values}\""
             ),
-            (None, Some(long)) => format!(
-                "complete -c git-loop -n \"__fish_git_loop_using_subcommand {sub}\" -l {long} -x -a \"{values}\""
-            ),
+            (None, Some(long)) => {
+                format!("complete -c git-loop -n \"{using}\" -l {long} -x -a \"{values}\"")
+            }
             (None, None) => panic!("{sub}: a dynamic option without a long flag"),
         };
         out.push_str(&line);

@@ -25,8 +25,12 @@
 //!   completions.
 //!
 //! Run ids come from `git-loop list --ids` (a hidden flag: one id a line);
-//! `restore`'s, the salvaged ids, and `--base`'s branches from
-//! `git for-each-ref` (refs/loop/salvage/, refs/heads/ and refs/remotes/).
+//! `restore`'s, the salvaged ids, `trash restore`'s, the trash entries, and
+//! `--base`'s branches from `git for-each-ref` (refs/loop/salvage/,
+//! refs/loop/trash/, refs/heads/ and refs/remotes/). A nested subcommand
+//! (`trash empty`) completes its own options and values; `mark`, which
+//! takes several run ids and then a status, offers both after its first
+//! word ([`positions`]).
 //! In bash through `git loop`, a finished word ends with a space, as git's own
 //! `__gitcomp` ends it (git registers its completion with `-o nospace`).
 
@@ -34,6 +38,8 @@
 mod bash;
 #[path = "fish.rs"]
 mod fish;
+#[path = "zsh.rs"]
+mod zsh;
 
 use clap::{Arg, ArgAction, Command, CommandFactory};
 
@@ -176,7 +182,7 @@ pub fn completions() -> Vec<(String, Vec<u8>)> {
         clap_complete::generate(shell, &mut cmd, "git-loop", &mut buf);
         let text = String::from_utf8(buf).expect("utf-8 script");
         let text = match shell {
-            Shell::Zsh => zsh_fixup(&text, &dynamic, &hidden),
+            Shell::Zsh => zsh::fixup(&text, &dynamic, &hidden),
             Shell::Fish => fish::fixup(&text, &dynamic, &hidden),
             _ => text,
         };
@@ -194,7 +200,8 @@ fn statuses() -> String {
     Status::ALL.map(Status::as_str).join(" ")
 }
 
-/// How the value of an argument is completed.
+/// How the value of an argument is completed. `sub` is the subcommand, a
+/// nested one as `<parent>/<name>` (`trash/restore`).
 fn value_kind(sub: &str, arg: &Arg) -> &'static str {
     let name = arg
         .get_value_names()
@@ -204,6 +211,8 @@ fn value_kind(sub: &str, arg: &Arg) -> &'static str {
     match name {
         // `restore` takes a salvaged run, not one the manifest records.
         "RUN_ID" if sub == "restore" => "salvaged",
+        // `trash restore` takes a trash entry's name.
+        "NAME" if sub == "trash/restore" => "trash",
         "RUN_ID" | "ID" if arg.get_id() != "new_run_id" => "ids",
         "BRANCH" => "branches",
         "CSV" => "statuses",
@@ -211,6 +220,47 @@ fn value_kind(sub: &str, arg: &Arg) -> &'static str {
         _ if !arg.get_possible_values().is_empty() => "choices",
         _ => "none",
     }
+}
+
+/// Where each visible positional argument of `sub` is completed: its
+/// position among the positionals, from 0, and whether also at every
+/// position after it. A positional taking several values (`mark`'s and
+/// `remove`'s run ids) is completed from its position on; so is the one
+/// after it (`mark`'s status), from the position after the first value, or
+/// from the same position when those values are optional.
+fn positions(sub: &Command) -> Vec<(&Arg, usize, bool)> {
+    let mut out = Vec::new();
+    let mut next = 0;
+    let mut after_many = false;
+    for arg in sub
+        .get_arguments()
+        .filter(|a| a.is_positional() && !a.is_hide_set())
+    {
+        let many = arg.get_num_args().is_some_and(|n| n.max_values() > 1);
+        out.push((arg, next, many || after_many));
+        if many {
+            after_many = true;
+            if !arg.is_required_set() {
+                continue;
+            }
+        }
+        next += 1;
+    }
+    out
+}
+
+/// Every visible subcommand, with its name as the scripts key it: the
+/// nested ones (`trash empty`) as `<parent>/<name>`.
+fn subcommands(cmd: &Command) -> Vec<(String, &Command)> {
+    let visible = |s: &&Command| !s.is_hide_set() && s.get_name() != "help";
+    let mut out = Vec::new();
+    for sub in cmd.get_subcommands().filter(visible) {
+        out.push((sub.get_name().to_owned(), sub));
+        for nested in sub.get_subcommands().filter(visible) {
+            out.push((format!("{}/{}", sub.get_name(), nested.get_name()), nested));
+        }
+    }
+    out
 }
 
 fn takes_value(arg: &Arg) -> bool {
@@ -235,6 +285,8 @@ enum Completion {
     Ids,
     /// Salvaged run ids, from refs/loop/salvage/ (what `restore` takes).
     Salvaged,
+    /// Trash entries' names, from refs/loop/trash/ (what `trash restore` takes).
+    Trash,
     /// Branch names, local and remote-tracking.
     Branches,
     /// Status values, comma-separated.
@@ -246,28 +298,34 @@ enum Completion {
 /// An argument of a subcommand whose values git-loop completes itself.
 #[derive(Debug)]
 struct Dynamic<'a> {
-    sub: &'a str,
+    /// The subcommand; a nested one as `<parent>/<name>` (`trash/restore`).
+    sub: String,
     arg: &'a Arg,
     /// Its position among the subcommand's positionals, from 0; None for an option.
     position: Option<usize>,
+    /// A positional completed at every position from `position` on (see
+    /// [`positions`]).
+    rest: bool,
     completion: Completion,
 }
 
-/// Every argument of a visible subcommand whose values git-loop completes.
-/// The clap tree is leaked: the generator runs once per process.
+/// Every argument of a visible subcommand (nested ones too) whose values
+/// git-loop completes. The clap tree is leaked: the generator runs once per
+/// process.
 fn dynamic_args() -> Vec<Dynamic<'static>> {
     let cmd: &'static Command = Box::leak(Box::new(command()));
     let mut out = Vec::new();
-    for sub in cmd.get_subcommands().filter(|s| !s.is_hide_set()) {
-        let mut position = 0;
+    for (name, sub) in subcommands(cmd) {
+        let positions = positions(sub);
         for arg in sub.get_arguments().filter(|a| !a.is_hide_set()) {
-            let this = arg.is_positional().then_some(position);
-            if arg.is_positional() {
-                position += 1;
-            }
-            let completion = match value_kind(sub.get_name(), arg) {
+            let at = positions
+                .iter()
+                .find(|(a, _, _)| a.get_id() == arg.get_id())
+                .map(|&(_, at, rest)| (at, rest));
+            let completion = match value_kind(&name, arg) {
                 "ids" => Completion::Ids,
                 "salvaged" => Completion::Salvaged,
+                "trash" => Completion::Trash,
                 "branches" if !arg.is_positional() => Completion::Branches,
                 "statuses" if !arg.is_positional() => Completion::Statuses,
                 "choices" if arg.is_positional() => Completion::Choices(
@@ -279,9 +337,10 @@ fn dynamic_args() -> Vec<Dynamic<'static>> {
                 _ => continue,
             };
             out.push(Dynamic {
-                sub: sub.get_name(),
+                sub: name.clone(),
                 arg,
-                position: this,
+                position: at.map(|(at, _)| at),
+                rest: at.is_some_and(|(_, rest)| rest),
                 completion,
             });
         }
@@ -323,134 +382,4 @@ fn takes_value_flags() -> (Vec<String>, Vec<String>) {
         }
     }
     (global, per_sub)
-}
-
-/// zsh's `_arguments` cannot say "values, then one more" (`mark <RUN_ID>...
-/// <STATUS>`): a rest spec (`'*::run_ids -- …`) followed by a positional
-/// spec makes zsh complete that positional first. Such a rest spec becomes
-/// one value, so the first word completes run ids and the second a status,
-/// as the bash script does.
-fn one_value_before_a_positional(text: &str) -> String {
-    let lines: Vec<&str> = text.lines().collect();
-    let mut out = String::new();
-    for (i, line) in lines.iter().enumerate() {
-        let next_is_positional = lines.get(i + 1).is_some_and(|l| l.starts_with("':"));
-        match line.strip_prefix("'*::") {
-            Some(rest) if next_is_positional => out.push_str(&format!("':{rest}\n")),
-            _ => {
-                out.push_str(line);
-                out.push('\n');
-            }
-        }
-    }
-    out
-}
-
-/// zsh: clap_complete's script, less the hidden flags, with run ids and
-/// statuses completed. clap_complete writes one argument spec a line; the
-/// `:_default` completer of each dynamic argument's line is replaced, and a
-/// dynamic argument whose line is not found fails the generator (so a change
-/// in the clap tree or in clap_complete cannot silently drop one).
-fn zsh_fixup(text: &str, dynamic: &[Dynamic], hidden: &[(String, String)]) -> String {
-    let helpers = format!(
-        r#"# Run ids from the manifest, salvaged ids, branches, and comma-separated
-# status values.
-(( $+functions[_git_loop_ids] )) ||
-_git_loop_ids() {{
-    local -a ids
-    ids=(${{(f)"$(git-loop list --ids 2>/dev/null)"}})
-    _describe -t run-ids 'run id' ids
-}}
-(( $+functions[_git_loop_salvaged] )) ||
-_git_loop_salvaged() {{
-    local -a ids
-    ids=(${{(f)"$(git for-each-ref --format='%(refname:lstrip=3)' refs/loop/salvage/ 2>/dev/null)"}})
-    _describe -t salvaged-ids 'salvaged run id' ids
-}}
-(( $+functions[_git_loop_branches] )) ||
-_git_loop_branches() {{
-    local -a branches
-    branches=(${{(f)"$(git for-each-ref --format='%(refname:short)' refs/heads/ refs/remotes/ 2>/dev/null)"}})
-    _describe -t branches 'branch' branches
-}}
-(( $+functions[_git_loop_statuses] )) ||
-_git_loop_statuses() {{
-    _values -s , 'status' {statuses}
-}}
-
-_git-loop() {{"#,
-        statuses = statuses()
-    );
-    // Each dynamic argument's line starts with one of its prefixes.
-    let specs: Vec<(Vec<String>, &str, &Dynamic)> = dynamic
-        .iter()
-        .filter_map(|d| {
-            let completer = match d.completion {
-                Completion::Ids => "_git_loop_ids",
-                Completion::Salvaged => "_git_loop_salvaged",
-                Completion::Branches => "_git_loop_branches",
-                Completion::Statuses => "_git_loop_statuses",
-                Completion::Choices(_) => return None, // clap_complete lists them
-            };
-            let prefixes = match (d.position, d.arg.get_long()) {
-                (Some(_), _) => {
-                    let id = d.arg.get_id();
-                    vec![
-                        format!("':{id} -- "),
-                        format!("'::{id} -- "),
-                        format!("'*:{id} -- "),
-                        format!("'*::{id} -- "),
-                    ]
-                }
-                (None, Some(long)) => vec![format!("'--{long}=["), format!("'*--{long}=[")],
-                (None, None) => panic!("{}: a dynamic option without a long flag", d.sub),
-            };
-            Some((prefixes, completer, d))
-        })
-        .collect();
-    let mut found = vec![0; specs.len()];
-    let mut out = String::new();
-    let mut sub = "";
-    for line in one_value_before_a_positional(text).lines() {
-        // `(mark)` opens the specs of subcommand mark.
-        if let Some(name) = line
-            .trim()
-            .strip_prefix('(')
-            .and_then(|l| l.strip_suffix(')'))
-        {
-            sub = name;
-        }
-        let hidden_line = hidden.iter().any(|(s, long)| {
-            s == sub
-                && (line.starts_with(&format!("'--{long}["))
-                    || line.starts_with(&format!("'--{long}=[")))
-        });
-        if hidden_line {
-            continue;
-        }
-        let spec = specs.iter().position(|(prefixes, _, d)| {
-            d.sub == sub && prefixes.iter().any(|p| line.starts_with(p.as_str()))
-        });
-        match spec {
-            Some(i) if line.ends_with(":_default' \\") => {
-                found[i] += 1;
-                let head = line.strip_suffix("_default' \\").unwrap();
-                out.push_str(&format!("{head}{}' \\\n", specs[i].1));
-            }
-            _ => {
-                out.push_str(line);
-                out.push('\n');
-            }
-        }
-    }
-    for ((_, _, d), n) in specs.iter().zip(found) {
-        assert_eq!(
-            n,
-            1,
-            "zsh: no single `:_default` spec for {} {}",
-            d.sub,
-            d.arg.get_id()
-        );
-    }
-    out.replacen("_git-loop() {", &helpers, 1)
 }

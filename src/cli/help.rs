@@ -57,7 +57,9 @@ branch):
 mark prints `<id>: <old> -> <new>` on stderr. It takes the run's lock, so a mark and a
 removal of the same run never cross: a cleanup that selected the run skips it once it is
 marked again. Several runs can be named (the status comes last): all are marked, or,
-when one is unknown, none.
+when one is unknown, none. With no run id, inside a run's worktree (at any depth), that
+run is marked; anywhere else (the main checkout, a pool member) it is a usage error that
+names the directory.
 
 --detect-merged marks merged every run whose work is in its base: its tip is an ancestor
 of the base, or merging it would change nothing (squash; rebase when the patch ids agree
@@ -66,6 +68,7 @@ are listed as probable, never marked."#;
 pub const MARK_EXAMPLES: &str = r#"Examples:
   git loop mark fix-login merged
   git loop mark try-a try-b rejected
+  git loop mark rejected               # inside .loop-worktrees/<RUN_ID>/: that run
   git loop mark --detect-merged --dry-run"#;
 
 pub const CLEANUP: &str = r#"Selects the runs whose status is in the set (--status, else the setting cleanup.status,
@@ -128,9 +131,12 @@ pub const LIST_EXAMPLES: &str = r#"Example:
   git loop list --status active --long"#;
 
 pub const PATH: &str = r#"The path alone on stdout, for `dir=$(git loop path <RUN_ID>) && cd "$dir"` (which stays
-put when it fails); a run whose worktree is gone is an error (worktree-missing)."#;
-pub const PATH_EXAMPLES: &str = r#"Example:
-  dir=$(git loop path fix-login) && cd "$dir""#;
+put when it fails); a run whose worktree is gone is an error (worktree-missing). With no
+run id, inside a run's worktree (at any depth), that run's path (its top); anywhere else
+(the main checkout, a pool member) it is a usage error that names the directory."#;
+pub const PATH_EXAMPLES: &str = r#"Examples:
+  dir=$(git loop path fix-login) && cd "$dir"
+  dir=$(git loop path) && cd "$dir"    # inside a run's worktree: back to its top"#;
 
 pub const RUN: &str = r#"The command runs with the worktree as its working directory, and with GIT_LOOP_ID and
 GIT_LOOP_ROOT (the main worktree) in its environment. Its exit code is git-loop's (128 + N

@@ -174,12 +174,16 @@ pub struct CreateArgs {
 
 #[derive(Debug, Args, JsonSchema)]
 #[schemars(transform = mark_run_id_alias)]
+// `mark rejected`: one value, the status (clap's "optional positional
+// before a required one").
+#[command(allow_missing_positional = true)]
 pub struct MarkArgs {
-    // Both are `required` (completions offer them as such), and a missing
-    // one is accepted only with the flags that conflict with them. The last
-    // value is the status, every one before it a run id.
+    // The status is `required`, and missing only with the flags that
+    // conflict with it. The last value is the status, every one before it a
+    // run id; with none, the run is the one whose worktree holds the current
+    // directory (`crate::ops::infer`).
     /// Ids of the runs (one or more; all are marked, or none)
-    #[arg(value_name = "RUN_ID", value_parser = RunId::parse, required = true)]
+    #[arg(value_name = "RUN_ID", value_parser = RunId::parse)]
     #[serde(default)]
     pub run_ids: Vec<RunId>,
 
@@ -327,11 +331,12 @@ pub struct ListArgs {
     pub long: bool,
 
     /// List the salvaged runs (refs/loop/salvage/<id>) instead, for `git loop restore`
-    #[arg(long, conflicts_with_all = ["status", "long", "ids"])]
+    #[arg(long, conflicts_with_all = ["status", "long"])]
     #[serde(default)]
     pub salvaged: bool,
 
-    /// Print only the run ids, one a line (for shell completion)
+    /// Print only the run ids, one a line (for shell completion); with
+    /// --salvaged, the salvaged ones
     #[arg(long, hide = true)]
     #[schemars(skip)]
     pub ids: bool,
@@ -365,9 +370,12 @@ pub struct LogArgs {
 
 #[derive(Debug, Args, JsonSchema)]
 pub struct PathArgs {
+    // Optional here (inside a run's worktree, that run: `crate::ops::infer`),
+    // required in the MCP tool's schema: an agent always names the run.
     /// Id of the run
     #[arg(value_parser = RunId::parse)]
-    pub run_id: RunId,
+    #[schemars(required)]
+    pub run_id: Option<RunId>,
 }
 
 #[derive(Debug, Args, JsonSchema)]

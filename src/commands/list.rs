@@ -240,8 +240,13 @@ fn status_sgr(status: Status) -> &'static str {
     }
 }
 
-pub fn run(ctx: &Ctx, filter: Option<&[Status]>, long: bool) -> Result<ListReport> {
-    let Listing { runs, recorded } = crate::ops::list::run(ctx, filter, long)?;
+pub fn run(
+    ctx: &Ctx,
+    filter: Option<&[Status]>,
+    long: bool,
+    out: &mut Out<'_>,
+) -> Result<ListReport> {
+    let Listing { runs, recorded } = crate::ops::list::run(ctx, filter, long, out)?;
     Ok(ListReport {
         version: 1,
         worktrees: runs

@@ -15,6 +15,12 @@
 //! newest N, still printed oldest first (as `tail -n` would, where `git log
 //! -n` prints newest first: this log reads top to bottom). Both filter the
 //! JSON document too; its shape does not change.
+//!
+//! On a terminal the text goes through a pager, as `git log`'s does
+//! ([`pager`]; the rules are in [`crate::output::pager`]): `GIT_PAGER`,
+//! `core.pager`, `PAGER`, then `less`; never with `--json` or into a pipe,
+//! and not for a log with no event to print (a pager on an empty screen
+//! would say nothing the note on stderr does not).
 
 use serde::Serialize;
 
@@ -55,6 +61,29 @@ impl Report for LogReport {
         }
         Ok(())
     }
+}
+
+/// The pager the report's text goes through, if any.
+pub fn pager(ctx: &Ctx, report: &LogReport, out: &Out<'_>) -> Option<String> {
+    if out.json || report.events.is_empty() {
+        return None;
+    }
+    crate::output::pager::choose(out.stdout_is_terminal, || core_pager(ctx))
+}
+
+/// `core.pager` as git reads it: `git -c` (`GIT_CONFIG_PARAMETERS`, its
+/// last value), else git's configuration files as the repository sees them.
+fn core_pager(ctx: &Ctx) -> Option<String> {
+    const KEY: &str = "core.pager";
+    let params = std::env::var("GIT_CONFIG_PARAMETERS")
+        .map(|p| crate::config::git::parse_config_parameters(&p))
+        .unwrap_or_default();
+    params
+        .into_iter()
+        .rev()
+        .find(|(k, _)| k.eq_ignore_ascii_case(KEY))
+        .map(|(_, v)| v)
+        .or_else(|| Some(ctx.repo.config().string(KEY)?.to_string()))
 }
 
 pub fn run(ctx: &Ctx, args: &crate::cli::LogArgs, out: &mut Out<'_>) -> Result<LogReport> {

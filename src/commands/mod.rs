@@ -25,7 +25,7 @@ pub mod trust;
 pub use crate::ctx::Ctx;
 
 use crate::cli::{Cli, Command};
-use crate::output::{Fail, Out, emit};
+use crate::output::{Fail, Out, emit, emit_paged};
 
 pub fn dispatch(cli: &Cli, out: &mut Out<'_>) -> std::result::Result<(), Fail> {
     // Arguments were validated by clap (`crate::cli`'s value parsers) before
@@ -49,7 +49,10 @@ pub fn dispatch(cli: &Cli, out: &mut Out<'_>) -> std::result::Result<(), Fail> {
         Command::Mark(args) => {
             let ctx = Ctx::open(cli.repo.as_deref())?;
             match args.status {
-                Some(status) => emit(mark::run(&ctx, &args.run_ids, status, out)?, out),
+                Some(status) => {
+                    let dir = crate::ops::infer::start_dir(cli.repo.as_deref())?;
+                    emit(mark::run(&ctx, &args.run_ids, &dir, status, out)?, out)
+                }
                 None => emit(mark::detect::run(&ctx, args.dry_run, out)?, out),
             }
         }
@@ -74,7 +77,14 @@ pub fn dispatch(cli: &Cli, out: &mut Out<'_>) -> std::result::Result<(), Fail> {
             emit(reconcile::run(&ctx, args, out)?, out)
         }
         Command::List(args) if args.salvaged => {
-            emit(restore::list(&Ctx::open(cli.repo.as_deref())?)?, out)
+            let report = restore::list(&Ctx::open(cli.repo.as_deref())?)?;
+            if args.ids {
+                for run in &report.salvaged {
+                    writeln!(out.stdout, "{}", run.id)?;
+                }
+                return Ok(());
+            }
+            emit(report, out)
         }
         Command::Restore(args) => {
             let ctx = Ctx::open(cli.repo.as_deref())?;
@@ -83,7 +93,7 @@ pub fn dispatch(cli: &Cli, out: &mut Out<'_>) -> std::result::Result<(), Fail> {
         Command::List(args) => {
             let filter = args.status.as_ref().map(|s| s.0.as_slice());
             let ctx = Ctx::open(cli.repo.as_deref())?;
-            let report = list::run(&ctx, filter, args.long && !args.ids)?;
+            let report = list::run(&ctx, filter, args.long && !args.ids, out)?;
             if args.ids {
                 for listed in &report.worktrees {
                     writeln!(out.stdout, "{}", listed.entry.id)?;
@@ -98,7 +108,9 @@ pub fn dispatch(cli: &Cli, out: &mut Out<'_>) -> std::result::Result<(), Fail> {
         }
         Command::Log(args) => {
             let ctx = Ctx::open(cli.repo.as_deref())?;
-            emit(log::run(&ctx, args, out)?, out)
+            let report = log::run(&ctx, args, out)?;
+            let pager = log::pager(&ctx, &report, out);
+            emit_paged(report, out, pager.as_deref())
         }
         Command::Trash(args) => {
             let ctx = Ctx::open(cli.repo.as_deref())?;
@@ -135,7 +147,8 @@ pub fn dispatch(cli: &Cli, out: &mut Out<'_>) -> std::result::Result<(), Fail> {
         Command::Mcp => Ok(crate::mcp::serve(&mut std::io::stdin().lock(), out.stdout)?),
         Command::Path(args) => {
             let ctx = Ctx::open(cli.repo.as_deref())?;
-            emit(path::run(&ctx, &args.run_id)?, out)
+            let dir = crate::ops::infer::start_dir(cli.repo.as_deref())?;
+            emit(path::run(&ctx, args.run_id.as_ref(), &dir)?, out)
         }
     }
 }

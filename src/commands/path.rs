@@ -1,12 +1,17 @@
-//! `git loop path <RUN_ID>` — the absolute path of a run's worktree.
+//! `git loop path [<RUN_ID>]` — the absolute path of a run's worktree; with
+//! no id, of the run whose worktree holds the directory it runs from
+//! ([`crate::ops::infer`]: elsewhere a usage error naming that directory).
 //! Read-only, no mutex. A run whose worktree is gone (cleaned up, or
 //! removed by hand) is refused, `worktree-missing`, exit 1: `cd "$(git loop
 //! path x)"` must not quietly land nowhere. `--json` prints `{"id":…,"path":…}` (absolute path);
 //! when that path is not UTF-8 it is refused (`unrepresentable-path`, exit 1)
 //! and the error document is the only output.
 
+use std::path::Path;
+
 use serde::Serialize;
 
+use crate::cli::RunId;
 use crate::ctx::Ctx;
 use crate::error::{Error, Result};
 use crate::output::{Out, Report};
@@ -36,7 +41,17 @@ impl Report for PathReport {
     }
 }
 
-pub fn run(ctx: &Ctx, id: &str) -> Result<PathReport> {
+/// The path of run `id`, or with none of the run `dir` (where the command
+/// runs from) is in.
+pub fn run(ctx: &Ctx, id: Option<&RunId>, dir: &Path) -> Result<PathReport> {
+    let inferred;
+    let id = match id {
+        Some(id) => id,
+        None => {
+            inferred = crate::ops::infer::run_at(ctx, dir, "git loop path <RUN_ID>")?;
+            &inferred
+        }
+    };
     let manifest = if ctx.loop_dir_exists()? {
         ctx.manifest.load()?.unwrap_or_default()
     } else {

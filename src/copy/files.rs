@@ -9,7 +9,7 @@ use std::fs::{self, File, OpenOptions};
 use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 
-use super::{CopyReport, CopySkip};
+use super::{CopyReport, CopySkip, EXISTS};
 
 /// One regular file to copy.
 struct FileJob {
@@ -54,7 +54,7 @@ pub(super) fn copy_entries(
             Err(e) => report.skipped.push(CopySkip {
                 path: jobs[i].shown.clone(),
                 reason: if e.kind() == std::io::ErrorKind::AlreadyExists {
-                    "exists".into()
+                    EXISTS.into()
                 } else {
                     format!("could not copy: {e}")
                 },
@@ -118,7 +118,7 @@ fn plan(
         return;
     }
     if fs::symlink_metadata(&dest).is_ok() {
-        return skip(report, "exists".into());
+        return skip(report, EXISTS.into());
     }
     if let Some(parent) = dest.parent()
         && let Err(e) = fs::create_dir_all(parent)
@@ -131,9 +131,7 @@ fn plan(
                 report.symlinks += 1;
                 report.copied.push(shown);
             }
-            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
-                skip(report, "exists".into())
-            }
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => skip(report, EXISTS.into()),
             Err(e) => skip(report, format!("could not copy: {e}")),
         }
     } else if meta.is_file() {

@@ -21,6 +21,12 @@
 //! copied. Never overwrites: a destination that exists (a tracked file of
 //! the same name, say) is left as it is and reported. A symlink is copied as
 //! a symlink (its target is not read). Files keep their permission bits.
+//!
+//! Into a worktree taken from the warm pool, a destination that exists and
+//! that its index does not track is the member's warm copy (the ignored
+//! files `pool.keep` kept, e.g. `node_modules/`): expected, and reported as
+//! already there, never as a file not copied. One the index tracks is
+//! reported as a fresh create reports it.
 
 mod files;
 
@@ -48,6 +54,11 @@ pub struct CopyReport {
     pub copied: Vec<String>,
     /// Paths not copied, with the reason (`exists`, or an I/O error).
     pub skipped: Vec<CopySkip>,
+    /// Into a worktree taken from the pool: paths not copied because the
+    /// member already had them (its warm ignored files), sorted. Absent when
+    /// empty.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub already_there: Vec<String>,
     /// Where the patterns came from: `create.copy`, `.worktreeinclude`.
     pub sources: Vec<&'static str>,
     /// Regular files whose extents are shared with the source (reflink).
@@ -61,6 +72,9 @@ pub struct CopyReport {
     /// Wall time of the copy step, in milliseconds.
     pub elapsed_ms: u64,
 }
+
+/// The reason of a destination that exists.
+const EXISTS: &str = "exists";
 
 #[derive(Debug, Serialize, schemars::JsonSchema)]
 pub struct CopySkip {
@@ -100,12 +114,14 @@ fn search<I: Into<OsString>>(patterns: impl IntoIterator<Item = I>) -> gix::igno
 }
 
 /// Copy what `patterns` (`create.copy`) and the main worktree's
-/// `.worktreeinclude` select from `repo`'s main worktree into `dest`.
+/// `.worktreeinclude` select from `repo`'s main worktree into `dest`
+/// (`warm`: a worktree taken from the pool, see the module doc).
 /// `Ok(None)` when there are no patterns at all.
 pub fn copy_into(
     repo: &gix::Repository,
     patterns: &[String],
     dest: &Path,
+    warm: bool,
 ) -> Result<Option<CopyReport>> {
     let started = std::time::Instant::now();
     let root = repo
@@ -151,10 +167,31 @@ pub fn copy_into(
     }
     entries.sort();
     files::copy_entries(&root, dest, &entries, &mut report);
+    if warm {
+        set_apart_warm(dest, &mut report);
+    }
     report.copied.sort();
+    report.already_there.sort();
     report.skipped.sort_by(|a, b| a.path.cmp(&b.path));
     report.elapsed_ms = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
     Ok(Some(report))
+}
+
+/// Move each destination that existed and that `dest`'s index does not
+/// track from `skipped` to `already_there`: in a pool member, its warm copy.
+/// When the index cannot be read, nothing is moved (each stays "exists").
+fn set_apart_warm(dest: &Path, report: &mut CopyReport) {
+    let Some(index) = gix::open(dest).ok().and_then(|wt| wt.index_or_empty().ok()) else {
+        return;
+    };
+    let (warm, skipped) =
+        std::mem::take(&mut report.skipped)
+            .into_iter()
+            .partition(|s: &CopySkip| {
+                s.reason == EXISTS && index.entry_by_path(s.path.as_str().into()).is_none()
+            });
+    report.skipped = skipped;
+    report.already_there = warm.into_iter().map(|s| s.path).collect();
 }
 
 /// Every untracked or ignored entry of the main worktree (an ignored

@@ -13,6 +13,9 @@ impl Error {
             Error::InvalidPattern { .. } => "invalid-pattern",
             Error::InvalidStatus { .. } => "invalid-status",
             Error::InvalidCutoff { .. } => "invalid-cutoff",
+            // No run id, and the directory is in no run's worktree
+            // (`crate::ops::infer`): the missing argument it stands for.
+            Error::NotInRun { .. } => "usage",
             Error::NotARepo { .. } => "not-a-repo",
             Error::BareRepo { .. } => "bare-repo",
             Error::InvalidManifest { .. } => "invalid-manifest",
@@ -65,7 +68,7 @@ impl Error {
         match self {
             Error::CommandNotFound { .. } => 127,
             Error::CommandNotExecutable { .. } => 126,
-            Error::InvalidRunId { .. } | Error::InvalidPattern { .. } => 2,
+            Error::InvalidRunId { .. } | Error::InvalidPattern { .. } | Error::NotInRun { .. } => 2,
             _ => 1,
         }
     }

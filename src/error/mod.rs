@@ -74,6 +74,14 @@ pub enum Error {
     ))]
     BareRepo { path: PathBuf, what: String },
 
+    #[error("{} is not inside a run's worktree{what}", dir.display())]
+    NotInRun {
+        dir: PathBuf,
+        what: String,
+        #[help]
+        help: String,
+    },
+
     #[error("invalid manifest {path}: {reason}")]
     #[diagnostic(help(
         "git-loop never rewrites a manifest it could not validate; fix or move the file by hand"

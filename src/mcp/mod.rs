@@ -5,8 +5,9 @@
 //! notifications and responses, and returns at end of input. A line that is
 //! not a JSON-RPC request gets a JSON-RPC error and the server reads on. The
 //! tools are in [`tools`]; a call runs the command as a child process, so a
-//! result is exactly what the command prints with `--json`, and a command's
-//! error is a tool error (`isError`) carrying the same `code`.
+//! result is exactly what the command prints with `--json` (its
+//! `structuredContent`, which meets the tool's `outputSchema`), and a
+//! command's error is a tool error (`isError`) carrying the same `code`.
 //!
 //! Hand-written on serde_json rather than with an SDK: the protocol subset is
 //! small, and an SDK's async runtime would grow the binary every command

@@ -4,7 +4,9 @@
 //! the `--help` text) by the generator behind the `generate` feature, and
 //! served from the checked-in schema/mcp-tools.json; a call becomes the command
 //! line `git loop --json <command> …`, run as a child process of this very
-//! binary, and its result is the JSON document that command prints.
+//! binary, and its result is the JSON document that command prints. Its
+//! output schema is that document's (schema/<name>.json, compiled in) or
+//! the error document's.
 
 use std::ffi::OsString;
 use std::process::{Command, Stdio};
@@ -26,6 +28,9 @@ pub struct Tool {
     pub name: &'static str,
     /// What a call may change.
     pub access: Access,
+    /// The schema of the document the command prints with `--json`
+    /// (schema/<name>.json), compiled in.
+    output: &'static str,
 }
 
 /// What a tool's command may change, which sets its annotations
@@ -50,13 +55,17 @@ impl Access {
 }
 
 /// The tool table, the one list of the tools: `name => argument struct,
-/// access`. It makes [`TOOLS`] and, with the `generate` feature, the
+/// access`. It makes [`TOOLS`] (each with its command's output schema) and, with the `generate` feature, the
 /// generator of the input schemas (the schema/ files are made with it; the
 /// binary serves those, so it carries no generator). `git loop mcp --help`
 /// names the same tools (a test compares it with `tools/list`).
 macro_rules! tools {
     ($($name:literal => $args:ty, $access:ident;)*) => {
-        pub const TOOLS: &[Tool] = &[$(Tool { name: $name, access: Access::$access }),*];
+        pub const TOOLS: &[Tool] = &[$(Tool {
+            name: $name,
+            access: Access::$access,
+            output: include_str!(concat!("../../schema/", $name, ".json")),
+        }),*];
 
         /// Each tool's name and its input schema generated from its argument struct.
         #[cfg(feature = "generate")]
@@ -144,6 +153,37 @@ impl Tool {
         schema
     }
 
+    /// The output schema as `tools/list` shows it: every document the call
+    /// may return in `structuredContent`, which is the command's `--json`
+    /// document (schema/<name>.json, each of its forms) or, with `isError`,
+    /// the error document (schema/error.json). MCP wants an object schema
+    /// at the top, so the forms are its `anyOf`.
+    pub fn output_schema(&self) -> Value {
+        let parse = |text: &str| -> Map<String, Value> {
+            let mut schema: Map<String, Value> =
+                serde_json::from_str(text).expect("the schema/ files are JSON objects");
+            schema.remove("$schema");
+            schema.remove("title");
+            schema
+        };
+        let mut forms = match parse(self.output).remove("anyOf") {
+            Some(Value::Array(forms)) => forms,
+            _ => vec![Value::Object(parse(self.output))],
+        };
+        forms.push(Value::Object(parse(include_str!(
+            "../../schema/error.json"
+        ))));
+        json!({
+            "$schema": "https://json-schema.org/draft/2020-12/schema",
+            "type": "object",
+            "description": format!(
+                "The document `git loop {} --json` prints; with isError, the error document",
+                self.name
+            ),
+            "anyOf": forms,
+        })
+    }
+
     /// The tool as `tools/list` shows it.
     pub fn describe(&self) -> Value {
         let cli = Cli::command();
@@ -162,6 +202,7 @@ impl Tool {
             "name": self.name,
             "description": text,
             "inputSchema": self.input_schema(),
+            "outputSchema": self.output_schema(),
             "annotations": {
                 "readOnlyHint": self.access == Access::ReadOnly,
                 "destructiveHint": self.access.removes(),

@@ -8,6 +8,7 @@ pub mod branches;
 pub mod conflicts;
 pub mod create;
 pub mod ignore;
+pub mod infer;
 // The skeleton of `land` (issue 23); the allow goes once the command uses it.
 #[allow(dead_code)]
 pub mod land;

@@ -255,3 +255,23 @@ fn salvaged_listing_is_an_aligned_table() {
     let keys: Vec<&String> = v["salvaged"][0].as_object().unwrap().keys().collect();
     assert_eq!(keys, ["commit", "id", "recorded", "ref", "savedAt"], "{v}");
 }
+
+/// `list --salvaged --ids` prints only the salvaged ids, one a line (what
+/// completion wants), a removed run's and a recorded one's alike; the runs
+/// the manifest records are not among them.
+#[test]
+fn salvaged_ids_are_one_a_line() {
+    let repo = TestRepo::new();
+    repo.create("kept");
+    for id in ["a", "b"] {
+        repo.create(id);
+        fs::write(repo.wt(id).join("wip.txt"), "work\n").unwrap();
+        repo.run(["mark", id, "rejected"]).ok();
+        repo.run(["remove", "--salvage", id]).ok();
+    }
+    repo.run(["restore", "a"]).ok();
+    let run = repo.run(["list", "--salvaged", "--ids"]);
+    run.ok();
+    assert_eq!(run.stdout, "a\nb\n");
+    assert_eq!(repo.run(["list", "--ids"]).ok().stdout, "kept\na\n");
+}

@@ -1,5 +1,5 @@
-//! `git loop mark <id> <status>`: each status set, the entry kept; unknown
-//! ids and statuses refused.
+//! `git loop mark [<id>...] <status>`: each status set, the entry kept; unknown
+//! ids and statuses refused; with no id, the run the current directory is in.
 
 use std::fs;
 
@@ -183,4 +183,73 @@ fn a_mistyped_id_gets_did_you_mean_in_every_command_that_takes_one() {
         "{}",
         restore.stderr
     );
+}
+
+/// `mark <STATUS>` with no id, inside a run's worktree (at any depth), marks
+/// that run; from the main checkout, a pool member or a directory of
+/// `.loop-worktrees/` no run records it is a usage error (2) that names the
+/// directory, and nothing changes. Naming the runs works as before.
+#[test]
+fn mark_with_no_id_marks_the_run_whose_worktree_holds_the_directory() {
+    let repo = TestRepo::new();
+    repo.create("a");
+    repo.create("b");
+    let deep = repo.wt("a").join("sub/deep");
+    fs::create_dir_all(&deep).unwrap();
+    let from = |dir: &std::path::Path, args: &[&str]| {
+        TestRepo::output(repo.command().current_dir(dir).args(args))
+    };
+    let run = from(&deep, &["mark", "rejected"]);
+    run.ok();
+    assert_eq!(run.stderr, "a: active -> rejected\n");
+    assert_eq!(repo.status_of("a").unwrap(), "rejected");
+    assert_eq!(repo.status_of("b").unwrap(), "active");
+    let json = from(&repo.wt("a"), &["--json", "mark", "escalated"]).json();
+    assert_eq!(
+        (&json["id"], &json["status"]),
+        (&"a".into(), &"escalated".into())
+    );
+    // -C is where the command runs from, as git's own -C.
+    repo.run(["-C", ".loop-worktrees/b", "mark", "stale"]).ok();
+    assert_eq!(repo.status_of("b").unwrap(), "stale");
+    // Named runs still come first, from anywhere.
+    from(&deep, &["mark", "b", "active"]).ok();
+    assert_eq!(repo.status_of("b").unwrap(), "active");
+    repo.run(["mark", "a", "b", "merged"]).ok();
+
+    repo.run(["pool", "fill", "1"]).ok();
+    let member = fs::read_dir(repo.loop_dir().join(".pool"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.is_dir() && !p.ends_with(".new"))
+        .unwrap();
+    let stray = repo.loop_dir().join("stray");
+    fs::create_dir(&stray).unwrap();
+    let before = fs::read(repo.manifest_path()).unwrap();
+    for (dir, what) in [
+        (repo.root.clone(), ""),
+        (repo.root.join(".loop-worktrees"), ""),
+        (
+            member.clone(),
+            " (it is in .loop-worktrees/.pool/, the warm pool",
+        ),
+        (
+            stray.clone(),
+            " (it is in .loop-worktrees/stray, which no run records)",
+        ),
+    ] {
+        let run = from(&dir, &["--json", "mark", "rejected"]);
+        run.code(2);
+        assert_eq!(run.json()["error"]["code"], "usage", "{}", dir.display());
+        let said = format!("{} is not inside a run's worktree{what}", dir.display());
+        assert!(run.stderr.contains(&said), "{said:?} in {}", run.stderr);
+        assert!(
+            run.stderr.contains("git loop mark <RUN_ID> rejected"),
+            "{}",
+            run.stderr
+        );
+    }
+    assert_eq!(fs::read(repo.manifest_path()).unwrap(), before);
+    // No status at all is still clap's own usage error.
+    from(&deep, &["mark"]).code(2);
 }

@@ -3,6 +3,7 @@
 //! an independent client, the reference Python SDK (`mcp` from PyPI, as
 //! scripts/install-test-deps installs it).
 
+use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, ChildStdout, Stdio};
 
@@ -17,6 +18,8 @@ struct Server {
     stdin: Option<ChildStdin>,
     stdout: BufReader<ChildStdout>,
     next_id: i64,
+    /// Each tool's `outputSchema` from `tools/list`, read at the first call.
+    output_schemas: Option<HashMap<String, jsonschema::Validator>>,
 }
 
 impl Server {
@@ -36,6 +39,7 @@ impl Server {
             stdin,
             stdout,
             next_id: 0,
+            output_schemas: None,
         }
     }
 
@@ -86,6 +90,8 @@ impl Server {
     }
 
     /// `tools/call`: the result document and whether it is a tool error.
+    /// The document meets the command's schema and the tool's
+    /// `outputSchema`, error or not.
     fn call(&mut self, tool: &str, arguments: Value) -> (Value, bool) {
         let result = self.result("tools/call", json!({"name": tool, "arguments": arguments}));
         let doc = result["structuredContent"].clone();
@@ -93,6 +99,28 @@ impl Server {
         assert_eq!(result["content"][0]["type"], "text");
         assert_eq!(serde_json::from_str::<Value>(text).unwrap(), doc);
         crate::schema::check_document(tool, &doc);
+        if self.output_schemas.is_none() {
+            let tools = self.result("tools/list", json!({}));
+            let validators = tools
+                .arr("tools")
+                .iter()
+                .map(|t| {
+                    let validator = jsonschema::validator_for(&t["outputSchema"])
+                        .unwrap_or_else(|e| panic!("{}'s outputSchema: {e}", t.text("name")));
+                    (t.text("name").to_owned(), validator)
+                })
+                .collect();
+            self.output_schemas = Some(validators);
+        }
+        let validator = &self.output_schemas.as_ref().unwrap()[tool];
+        let errors: Vec<String> = validator
+            .iter_errors(&doc)
+            .map(|e| format!("{e} at {}", e.instance_path()))
+            .collect();
+        assert!(
+            errors.is_empty(),
+            "{tool}'s structuredContent fails its outputSchema: {errors:?}\n{doc}"
+        );
         (doc, result["isError"].as_bool().unwrap())
     }
 
@@ -308,10 +336,10 @@ fn eof_at_once_exits_zero() {
     Server::start(&repo).finish();
 }
 
-/// An independent client: the Python SDK connects over stdio, negotiates,
-/// lists the tools and calls create and list.
-#[test]
-fn the_python_sdk_client_talks_to_the_server() {
+/// Run `script` with the Python interpreter whose `mcp` package the install
+/// script installed, with the binary and the repository's root as its
+/// arguments; returns the JSON it prints.
+fn python_sdk(repo: &TestRepo, script: &str) -> Value {
     // The interpreter itself (not a version manager's shim, which may need
     // the real HOME): the one whose `mcp` the install script installed.
     let python = std::process::Command::new("python3")
@@ -323,6 +351,30 @@ fn the_python_sdk_client_talks_to_the_server() {
         "the Python package mcp is missing: run scripts/install-test-deps"
     );
     let python = String::from_utf8(python.stdout).unwrap();
+    let mut cmd = std::process::Command::new(python.trim());
+    crate::common::hermetic(&mut cmd, &repo.home);
+    let out = cmd
+        .args([
+            "-c",
+            script,
+            crate::common::BIN,
+            repo.root.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_str(stdout.trim()).unwrap()
+}
+
+/// An independent client: the Python SDK connects over stdio, negotiates,
+/// lists the tools and calls create and list.
+#[test]
+fn the_python_sdk_client_talks_to_the_server() {
     let repo = TestRepo::new();
     let script = r#"
 import asyncio, json, os, sys
@@ -349,24 +401,7 @@ async def main():
 
 asyncio.run(main())
 "#;
-    let mut cmd = std::process::Command::new(python.trim());
-    crate::common::hermetic(&mut cmd, &repo.home);
-    let out = cmd
-        .args([
-            "-c",
-            script,
-            crate::common::BIN,
-            repo.root.to_str().unwrap(),
-        ])
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{stdout}\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let report: Value = serde_json::from_str(stdout.trim()).unwrap();
+    let report = python_sdk(&repo, script);
     assert_eq!(report["server"], "git-loop");
     assert!(
         report["tools"]
@@ -470,4 +505,113 @@ fn mark_takes_run_ids_and_still_run_id() {
     assert_eq!(repo.status_of("a").as_deref(), Some("rejected"));
     assert_eq!(repo.status_of("c").as_deref(), Some("merged"));
     server.finish();
+}
+
+/// `tools/list` gives every tool an `outputSchema` (an object schema, as
+/// MCP 2025-06-18 asks), and what each read-only tool returns in
+/// `structuredContent` meets it: each form of the document (`list` and
+/// `list` with `salvaged`), and the error document of a failed call
+/// (`Server::call` validates every result against it).
+#[test]
+fn every_tool_has_an_output_schema_its_results_meet() {
+    let repo = TestRepo::new();
+    repo.create("a").ok();
+    repo.create("d").ok();
+    crate::common::make_dirty(&repo, "d");
+    repo.run(["mark", "d", "rejected"]).ok();
+    repo.run(["remove", "--salvage", "d"]).ok();
+    let mut server = Server::start(&repo);
+    server.initialize();
+    let tools = server.result("tools/list", json!({}));
+    for tool in tools.arr("tools") {
+        let schema = &tool["outputSchema"];
+        assert_eq!(schema["type"], "object", "{tool}");
+        let validator = jsonschema::validator_for(schema).unwrap();
+        let bogus = json!({"bogus": true});
+        assert!(
+            !validator.is_valid(&bogus),
+            "{} accepts {bogus}",
+            tool.text("name")
+        );
+    }
+    let calls = [
+        ("list", json!({}), false),
+        ("list", json!({"long": true}), false),
+        ("list", json!({"salvaged": true}), false),
+        ("path", json!({"run_id": "a"}), false),
+        ("path", json!({"run_id": "nope"}), true),
+        ("log", json!({}), false),
+        ("log", json!({"run_id": "a"}), false),
+        ("conflicts", json!({}), false),
+    ];
+    for (tool, arguments, error) in calls {
+        let (doc, failed) = server.call(tool, arguments.clone());
+        assert_eq!(failed, error, "{tool} {arguments} -> {doc}");
+    }
+    let (salvaged, _) = server.call("list", json!({"salvaged": true}));
+    assert_eq!(salvaged["salvaged"][0]["id"], "d", "{salvaged}");
+    server.finish();
+}
+
+/// The Python SDK checks each result's `structuredContent` against the
+/// tool's `outputSchema` itself (a mismatch raises): every tool lists one,
+/// every read-only tool's results pass, and each result, an error too, also
+/// passes python-jsonschema's draft 2020-12 validator. The SDK asks for its
+/// newest protocol revision; the server answers with its own, 2025-06-18
+/// (the first with `outputSchema`).
+#[test]
+fn the_python_sdk_validates_results_against_the_output_schemas() {
+    let repo = TestRepo::new();
+    repo.create("a").ok();
+    let script = r#"
+import asyncio, json, os, sys
+import jsonschema
+from mcp import ClientSession, StdioServerParameters
+from mcp.client.stdio import stdio_client
+
+CALLS = [
+    ("list", {}), ("list", {"long": True}), ("list", {"salvaged": True}),
+    ("path", {"run_id": "a"}), ("path", {"run_id": "nope"}),
+    ("log", {}), ("log", {"run_id": "a"}), ("conflicts", {}),
+]
+
+async def main():
+    params = StdioServerParameters(command=sys.argv[1], args=["mcp"], cwd=sys.argv[2],
+                                  env=dict(os.environ))
+    async with stdio_client(params) as (read, write):
+        async with ClientSession(read, write) as session:
+            init = await session.initialize()
+            tools = {t.name: t for t in (await session.list_tools()).tools}
+            without = sorted(n for n, t in tools.items() if t.outputSchema is None)
+            for tool in tools.values():
+                if tool.outputSchema is not None:
+                    jsonschema.Draft202012Validator.check_schema(tool.outputSchema)
+            results = []
+            for name, arguments in CALLS:
+                # Raises unless structuredContent meets the outputSchema.
+                result = await session.call_tool(name, arguments)
+                jsonschema.Draft202012Validator(tools[name].outputSchema).validate(
+                    result.structuredContent)
+                results.append([name, result.isError, sorted(result.structuredContent)])
+            print(json.dumps({
+                "protocol": init.protocolVersion,
+                "tools": sorted(tools),
+                "without": without,
+                "results": results,
+            }))
+
+asyncio.run(main())
+"#;
+    let report = python_sdk(&repo, script);
+    assert_eq!(report["protocol"], "2025-06-18", "{report}");
+    assert_eq!(report["tools"].as_array().unwrap().len(), 11, "{report}");
+    assert_eq!(report["without"], json!([]), "{report}");
+    let results = report["results"].as_array().unwrap();
+    assert_eq!(results.len(), 8, "{report}");
+    for result in results {
+        let failed = result[0] == "path" && result[2] == json!(["error"]);
+        assert_eq!(result[1], failed, "{result}");
+    }
+    assert_eq!(results[2], json!(["list", false, ["salvaged"]]), "{report}");
+    assert_eq!(results[4], json!(["path", true, ["error"]]), "{report}");
 }

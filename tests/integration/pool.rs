@@ -633,3 +633,111 @@ fn a_recycled_sparse_run_is_not_handed_to_a_plain_create() {
         "a plain create got a sparse worktree"
     );
 }
+
+/// A run taken from a recycled member finds the warm files the member kept
+/// (`pool.keep`) where `.worktreeinclude` would copy them: they are counted
+/// as already there, in the summary line and in `copy.alreadyThere`, never
+/// as `not copied …: exists`; and the human create says the run came from
+/// the pool. A fresh create says neither.
+#[test]
+fn a_run_from_a_recycled_member_counts_its_warm_files_as_already_there() {
+    let repo = TestRepo::new();
+    repo.git(["config", "loop.poolSize", "1"]);
+    fs::write(repo.root.join(".git/info/exclude"), "target/\n.env\n").unwrap();
+    fs::create_dir_all(repo.root.join("target")).unwrap();
+    for f in ["a.o", "b.o", "c.o"] {
+        fs::write(repo.root.join("target").join(f), "obj\n").unwrap();
+    }
+    fs::write(repo.root.join(".env"), "TOKEN=main\n").unwrap();
+    fs::write(repo.root.join(".worktreeinclude"), ".env\ntarget/\n").unwrap();
+    let recycle = |id: &str| {
+        fs::write(repo.wt(id).join("target/built.o"), "warm\n").unwrap();
+        repo.run(["mark", id, "rejected"]).ok();
+        let report = repo
+            .run(["--json", "cleanup", "--recycle", "--status", "rejected"])
+            .ok()
+            .json();
+        let note = report.find_id("removed", id).text("note");
+        assert!(note.starts_with("recycled into the pool"), "{note}");
+    };
+
+    let fresh = repo.run(["create", "used", "--pattern", "p"]);
+    fresh.ok();
+    assert!(
+        fresh.stderr.contains("copied 4 files (.worktreeinclude)"),
+        "{}",
+        fresh.stderr
+    );
+    assert!(!fresh.stderr.contains("pool"), "{}", fresh.stderr);
+    recycle("used");
+
+    let next = repo.run(["create", "next", "--pattern", "p"]);
+    next.ok();
+    assert!(!next.stderr.contains("not copied"), "{}", next.stderr);
+    let copied = next
+        .stderr
+        .lines()
+        .find(|l| l.starts_with("copied "))
+        .unwrap_or_else(|| panic!("no summary line: {}", next.stderr));
+    assert!(
+        copied.starts_with("copied 1 file (.worktreeinclude): ")
+            && copied.ends_with("; 3 already there (warm from the pool)"),
+        "{copied}"
+    );
+    assert!(
+        next.stderr.contains(
+            "created .loop-worktrees/next on branch loop/next from main (taken warm from the pool)\n"
+        ),
+        "{}",
+        next.stderr
+    );
+    assert_eq!(
+        fs::read_to_string(repo.wt("next").join(".env")).unwrap(),
+        "TOKEN=main\n"
+    );
+    recycle("next");
+
+    // Nothing left to copy: the summary still says what was there.
+    fs::remove_file(repo.root.join(".env")).unwrap();
+    let warm_only = repo.run(["create", "warm", "--pattern", "p"]);
+    warm_only.ok();
+    assert!(
+        warm_only
+            .stderr
+            .contains("copied 0 files (.worktreeinclude); 3 already there (warm from the pool)\n"),
+        "{}",
+        warm_only.stderr
+    );
+    assert!(
+        !warm_only.stderr.contains("not copied"),
+        "{}",
+        warm_only.stderr
+    );
+    recycle("warm");
+
+    let doc = repo
+        .run(["--json", "create", "last", "--pattern", "p"])
+        .ok()
+        .json();
+    assert_eq!(doc.text("method"), "pooled");
+    let copy = &doc["copy"];
+    assert_eq!(
+        copy["alreadyThere"],
+        serde_json::json!(["target/a.o", "target/b.o", "target/c.o"])
+    );
+    assert_eq!(copy["skipped"], serde_json::json!([]), "{copy}");
+    assert_eq!(copy["copied"], serde_json::json!([]), "{copy}");
+    // The member's own build output is kept, as pool.keep promises.
+    assert_eq!(
+        fs::read_to_string(repo.wt("last").join("target/built.o")).unwrap(),
+        "warm\n"
+    );
+    // A fresh create (the pool is empty now) lists no such field.
+    let doc = repo
+        .run(["--json", "create", "cold", "--pattern", "p"])
+        .ok()
+        .json();
+    assert!(doc.get("method").is_none(), "{doc}");
+    assert!(doc["copy"].get("alreadyThere").is_none(), "{doc}");
+    assert_eq!(doc["copy"]["copied"].as_array().unwrap().len(), 3);
+}

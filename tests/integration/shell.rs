@@ -115,7 +115,16 @@ fn fixture() -> (TestRepo, String) {
 
 /// The fixture's run ids, and the statuses, sorted as candidates are.
 const IDS: [&str; 2] = ["alpha", "beta"];
-const STATUSES: [&str; 5] = ["active", "escalated", "merged", "rejected", "stale"];
+/// After `mark`'s first run id: another run id or the status.
+const IDS_AND_STATUSES: [&str; 7] = [
+    "active",
+    "alpha",
+    "beta",
+    "escalated",
+    "merged",
+    "rejected",
+    "stale",
+];
 
 fn shell(repo: &TestRepo, path: &str, program: &str, args: &[&str]) -> String {
     let mut cmd = Command::new("timeout");
@@ -249,10 +258,7 @@ fn bash_completes_git_loop_through_gits_own_completion() {
     );
     assert_eq!(get("git loop mark "), ids);
     assert_eq!(get("git loop run "), ids);
-    assert_eq!(
-        get("git loop mark alpha "),
-        ["active", "escalated", "merged", "rejected", "stale"]
-    );
+    assert_eq!(get("git loop mark alpha "), IDS_AND_STATUSES);
     assert_eq!(get("git --no-pager loop --json path "), ids);
     assert_eq!(get("git loop reconcile --remove-orphan "), ids);
     assert_eq!(
@@ -340,10 +346,7 @@ fn zsh_completes_git_loop_through_its_git_completion() {
     let complete = zsh_completer(&repo, &path);
     assert_eq!(complete("git loop ma"), ["mark"]);
     assert_eq!(complete("git loop mark "), ["alpha", "beta"]);
-    assert_eq!(
-        complete("git loop mark alpha "),
-        ["active", "escalated", "merged", "rejected", "stale"]
-    );
+    assert_eq!(complete("git loop mark alpha "), IDS_AND_STATUSES);
     assert_eq!(
         complete("git loop reconcile --remove-orphan "),
         ["alpha", "beta"]

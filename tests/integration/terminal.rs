@@ -322,3 +322,208 @@ fn claude_hook_on_a_terminal_says_it_reads_the_hooks_json() {
     assert!(text.contains("rc=1"), "{text}");
     assert!(!repo.root.join(".loop-worktrees").exists(), "{text}");
 }
+
+/// A pager that records what it was given (its `LESS` and `LV`, then its
+/// stdin) in `$HOME/paged`, and says it ran.
+fn recording_pager(repo: &TestRepo) -> String {
+    let pager = repo.home.join("pager");
+    fs::write(
+        &pager,
+        "#!/bin/sh\n{ echo \"LESS=$LESS LV=$LV\"; cat; } >\"$HOME/paged\"\necho pager-ran\n",
+    )
+    .unwrap();
+    crate::common::make_executable(&pager);
+    pager.display().to_string()
+}
+
+/// What the recording pager was given, and forget it.
+fn paged(repo: &TestRepo) -> Option<String> {
+    let file = repo.home.join("paged");
+    let text = fs::read_to_string(&file).ok();
+    let _ = fs::remove_file(&file);
+    text
+}
+
+#[test]
+fn log_pages_on_a_terminal_as_git_log_does() {
+    let repo = TestRepo::new();
+    repo.create("a");
+    let pager = recording_pager(&repo);
+    let event = " create        a";
+
+    // GIT_PAGER on a terminal: the log goes through it, with git's LESS
+    // and LV, and not to the terminal.
+    let text = on_pty(&repo, "log", &[("GIT_PAGER", &pager)]);
+    assert!(text.contains("pager-ran"), "{text:?}");
+    assert!(!text.contains(event), "{text:?}");
+    let given = paged(&repo).expect("the pager ran");
+    assert!(given.starts_with("LESS=FRX LV=-c\n"), "{given:?}");
+    assert!(given.contains(event), "{given:?}");
+    // LESS and LV of the user's own are kept.
+    on_pty(
+        &repo,
+        "log",
+        &[("GIT_PAGER", &pager), ("LESS", "R"), ("LV", "x")],
+    );
+    assert!(paged(&repo).unwrap().starts_with("LESS=R LV=x\n"));
+
+    // Piped, with --json, or with `cat` or an empty value: no pager.
+    for (script, envs) in [
+        ("\"$BIN\" log | cat", vec![("GIT_PAGER", pager.as_str())]),
+        (
+            "script -qec '\"$BIN\" --json log' /dev/null",
+            vec![("GIT_PAGER", pager.as_str())],
+        ),
+        (
+            "script -qec '\"$BIN\" log' /dev/null",
+            vec![("GIT_PAGER", "cat")],
+        ),
+        (
+            "script -qec '\"$BIN\" log' /dev/null",
+            vec![("GIT_PAGER", ""), ("PAGER", pager.as_str())],
+        ),
+    ] {
+        let text = shell(&repo, script, &envs);
+        assert!(!text.contains("pager-ran"), "{script} {envs:?}: {text:?}");
+        assert!(text.contains('a'), "{script} {envs:?}: {text:?}");
+        assert_eq!(paged(&repo), None, "{script} {envs:?}");
+    }
+
+    // core.pager (the repository's, then `git -c`), then PAGER.
+    repo.git(["config", "core.pager", &pager]);
+    assert!(on_pty(&repo, "log", &[]).contains("pager-ran"));
+    assert!(paged(&repo).unwrap().contains(event));
+    let params = [("GIT_CONFIG_PARAMETERS", "'core.pager'='cat'")];
+    let text = on_pty(&repo, "log", &params);
+    assert!(
+        text.contains(event) && !text.contains("pager-ran"),
+        "{text:?}"
+    );
+    repo.git(["config", "--unset", "core.pager"]);
+    assert!(on_pty(&repo, "log", &[("PAGER", &pager)]).contains("pager-ran"));
+    assert!(paged(&repo).is_some());
+
+    // Through git: `git --no-pager` and `pager.loop=false` reach git-loop
+    // as GIT_PAGER=cat; `git -c core.pager=…` as GIT_CONFIG_PARAMETERS.
+    let dir = std::path::Path::new(BIN)
+        .parent()
+        .unwrap()
+        .display()
+        .to_string();
+    let path = format!("{dir}:{}", std::env::var("PATH").unwrap_or_default());
+    let git_on_pty = |args: &str, envs: &[(&str, &str)]| {
+        let mut all = vec![("PATH", path.as_str())];
+        all.extend_from_slice(envs);
+        shell(&repo, &format!("script -qec 'git {args}' /dev/null"), &all)
+    };
+    let text = git_on_pty(&format!("-c core.pager={pager} loop log"), &[]);
+    assert!(text.contains("pager-ran"), "{text:?}");
+    assert!(paged(&repo).is_some());
+    for args in ["--no-pager loop log", "-c pager.loop=false loop log"] {
+        let text = git_on_pty(args, &[("PAGER", &pager)]);
+        assert!(
+            text.contains(event) && !text.contains("pager-ran"),
+            "{args}: {text:?}"
+        );
+    }
+}
+
+#[test]
+fn a_pager_that_quits_early_is_not_an_error() {
+    let repo = TestRepo::new();
+    repo.create("a");
+    // A log longer than a pipe holds, so the write meets the closed pipe.
+    let log = repo.root.join(".loop-worktrees/events.jsonl");
+    let line = fs::read_to_string(&log).unwrap();
+    fs::write(&log, line.repeat(5000)).unwrap();
+    let text = shell(
+        &repo,
+        "script -qec '\"$BIN\" log; echo \"rc=$?\"' /dev/null",
+        &[("GIT_PAGER", "head -n 1 >/dev/null; echo pager-quit")],
+    );
+    assert!(text.contains("pager-quit\nrc=0"), "{text:?}");
+    assert!(!text.contains("error"), "{text:?}");
+}
+
+/// A delay no test outlasts: the progress of a quick step is not drawn.
+const LATER: [(&str, &str); 1] = [("GIT_PROGRESS_DELAY", "100")];
+
+#[test]
+fn list_long_counts_the_runs_it_reads_on_a_terminal_when_slow() {
+    let repo = TestRepo::new();
+    repo.create("a");
+    repo.create("b");
+    let text = on_pty(&repo, "list --long", &NOW);
+    assert_in_order(
+        &text,
+        &[
+            "\r\x1b[Kreading worktrees: 0/2",
+            "\r\x1b[Kreading worktrees: 2/2",
+            "\r\x1b[Kcomparing branches with their base: 1/2\r\x1b[K",
+            "STATE",
+            "clean",
+        ],
+    );
+    // Quicker than the delay, -q, piped: nothing.
+    for (args, envs) in [("list --long", LATER), ("-q list --long", NOW)] {
+        let text = on_pty(&repo, args, &envs);
+        assert!(
+            !text.contains("reading") && !text.contains('\r'),
+            "{args}: {text:?}"
+        );
+        assert!(text.contains("clean"), "{args}: {text:?}");
+    }
+    let mut cmd = repo.command();
+    cmd.args(["list", "--long"]).envs(NOW);
+    let run = TestRepo::output(&mut cmd);
+    run.ok();
+    assert_eq!(run.stderr, "", "piped");
+}
+
+#[test]
+fn pool_drain_counts_its_removals_on_a_terminal_when_slow() {
+    let repo = TestRepo::new();
+    repo.run(["pool", "fill", "2"]).ok();
+    let text = on_pty(&repo, "pool drain", &NOW);
+    assert_in_order(
+        &text,
+        &[
+            "\r\x1b[Kremoving pool members: 0/2 done",
+            "\r\x1b[Kremoving pool members: 1/2 done\r\x1b[K",
+            "pool: 0 members",
+        ],
+    );
+    for (args, envs) in [("pool drain", LATER), ("-q pool drain", NOW)] {
+        repo.run(["pool", "fill", "2"]).ok();
+        let text = on_pty(&repo, args, &envs);
+        assert!(!text.contains("removing pool"), "{args}: {text:?}");
+        assert!(text.contains("pool: 0 members"), "{args}: {text:?}");
+    }
+    repo.run(["pool", "fill", "2"]).ok();
+    let mut cmd = repo.command();
+    cmd.args(["pool", "drain"]).envs(NOW);
+    let run = TestRepo::output(&mut cmd);
+    run.ok();
+    assert!(!run.stderr.contains("removing pool"), "{}", run.stderr);
+    assert!(!run.stderr.contains('\x1b'), "{}", run.stderr);
+}
+
+/// Ctrl-C in the pager is the pager's (`less` stops a search with it):
+/// git-loop waits for the pager to exit instead of dying under it, which
+/// would give the shell its prompt back under a running pager.
+#[test]
+fn an_interrupt_while_the_pager_runs_is_the_pagers() {
+    let repo = TestRepo::new();
+    repo.create("a");
+    let script =
+        "set -m; \"$BIN\" log & pid=$!; sleep 1; kill -INT $pid; wait $pid; echo \"rc=$?\"";
+    let text = shell(
+        &repo,
+        &format!("script -qec '{}' /dev/null", script.replace('\'', "'\\''")),
+        &[(
+            "GIT_PAGER",
+            "trap \"\" INT; cat >/dev/null; sleep 2; echo pager-done",
+        )],
+    );
+    assert!(text.contains("pager-done\nrc=0"), "{text:?}");
+}

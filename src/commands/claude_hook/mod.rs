@@ -226,6 +226,7 @@ fn make_run(
             quiet: out.quiet,
             color: crate::style::Color::OFF,
             stderr_is_terminal: out.stderr_is_terminal,
+            stdout_is_terminal: false,
         };
         match create::run(ctx, &args, &mut notes) {
             // Another create took the id between the check and the create:
@@ -337,6 +338,7 @@ fn remove_run(cli: &Cli, input: &Input, out: &mut Out<'_>) -> std::result::Resul
         quiet: out.quiet,
         color: crate::style::Color::OFF,
         stderr_is_terminal: false,
+        stdout_is_terminal: false,
     };
     report.human(&mut notes)?;
     if let Some(failure) = report.failed_part_way() {

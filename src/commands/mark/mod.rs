@@ -1,5 +1,9 @@
-//! `git loop mark <RUN_ID>... <STATUS>`: record what runs became (see
-//! [`crate::ops::mark`]); `--detect-merged`: see [`detect`].
+//! `git loop mark [<RUN_ID>...] <STATUS>`: record what runs became (see
+//! [`crate::ops::mark`]); with no id, the run whose worktree holds the
+//! directory it runs from ([`crate::ops::infer`]); `--detect-merged`: see
+//! [`detect`].
+
+use std::path::Path;
 
 use serde::Serialize;
 
@@ -45,7 +49,24 @@ impl Report for MarkReport {
     }
 }
 
-pub fn run(ctx: &Ctx, run_ids: &[RunId], status: Status, out: &mut Out<'_>) -> Result<MarkReport> {
+/// Mark `run_ids`, or with none the run `dir` (where the command runs
+/// from) is in.
+pub fn run(
+    ctx: &Ctx,
+    run_ids: &[RunId],
+    dir: &Path,
+    status: Status,
+    out: &mut Out<'_>,
+) -> Result<MarkReport> {
+    let inferred;
+    let run_ids = match run_ids {
+        [] => {
+            let usage = format!("git loop mark <RUN_ID> {status}");
+            inferred = [crate::ops::infer::run_at(ctx, dir, &usage)?];
+            &inferred[..]
+        }
+        named => named,
+    };
     let mut marked: Vec<MarkedEntry> = crate::ops::mark::set_statuses(ctx, run_ids, status, out)?
         .into_iter()
         .map(|m| MarkedEntry {

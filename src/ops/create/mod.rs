@@ -265,6 +265,7 @@ fn finish(
         ctx.repo.gix(),
         &settings.create_copy.value,
         &created.abs_path,
+        method == Method::Pooled,
     ) {
         Ok(copied) => created.copy = copied,
         Err(e) => out.note(format_args!("warning: create.copy: {e}")),

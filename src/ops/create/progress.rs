@@ -1,5 +1,6 @@
 //! What a human create says on stderr once the run is made: what was
-//! created (or reused, or adopted) and what was copied. Said by the
+//! created (or reused, or adopted; or taken warm from the pool, said so)
+//! and what was copied (what a pool member already had, counted apart). Said by the
 //! operation itself as soon as the work is done — before the post-command
 //! runs, so these lines precede its output on the shared stderr — never with
 //! `--json`.
@@ -32,8 +33,13 @@ pub(super) fn say_done(created: &Created, out: &mut Out<'_>) {
         ));
         return;
     }
+    let pooled = if created.method == Method::Pooled {
+        " (taken warm from the pool)"
+    } else {
+        ""
+    };
     out.note(format_args!(
-        "created {} on branch {} from {}",
+        "created {} on branch {} from {}{pooled}",
         created.entry.path(),
         created.entry.branch(),
         created.entry.base_branch
@@ -45,11 +51,21 @@ pub(super) fn say_done(created: &Created, out: &mut Out<'_>) {
 const SKIPS_SHOWN: usize = 3;
 
 /// One line for what was copied — count, size, how (reflinked or copied),
-/// time — never the list of files (`--json` has it; a `node_modules/` is
-/// thousands of paths). Then the first few paths not copied, and how many
-/// more there are.
+/// time, and how many files a pool member already had — never the list of
+/// files (`--json` has it; a `node_modules/` is thousands of paths). Then
+/// the first few paths not copied, and how many more there are.
 fn copy_summary(copy: &crate::copy::CopyReport, out: &mut Out<'_>) {
     let files = copy.copied.len();
+    let warm = match copy.already_there.len() {
+        0 => String::new(),
+        n => format!("; {n} already there (warm from the pool)"),
+    };
+    if files == 0 && !warm.is_empty() {
+        out.note(format_args!(
+            "copied 0 files ({}){warm}",
+            copy.sources.join(", ")
+        ));
+    }
     if files > 0 {
         let mut how = Vec::new();
         if copy.reflinked > 0 {
@@ -66,7 +82,7 @@ fn copy_summary(copy: &crate::copy::CopyReport, out: &mut Out<'_>) {
             ));
         }
         out.note(format_args!(
-            "copied {files} file{} ({}): {}, {}, in {} ms",
+            "copied {files} file{} ({}): {}, {}, in {} ms{warm}",
             if files == 1 { "" } else { "s" },
             copy.sources.join(", "),
             human_bytes(copy.bytes),

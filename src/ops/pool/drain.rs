@@ -2,6 +2,12 @@
 //! rules, under the worktree-operation lock, each claimed first: one a
 //! create is taking right now is left (`in-use`), as is one git refuses to
 //! remove.
+//!
+//! Each removal is a `git worktree remove` of a full checkout, a second or
+//! more in a large tree: on a terminal's stderr a count (`removing pool
+//! members: 2/4 done`) is drawn once the drain has taken longer than a
+//! second, and erased at the end ([`Progress`]: nothing when piped or with
+//! `--quiet`).
 
 use super::check::{Discarded, discard};
 use super::survey::{MemberState, describe, survey_if_any};
@@ -10,7 +16,7 @@ use crate::ctx::Ctx;
 use crate::error::Result;
 use crate::git::cmd::Git;
 use crate::lock::OpsLock;
-use crate::output::Out;
+use crate::output::{Out, Progress};
 use crate::worktree::{Remover, SkipCode};
 
 /// What `pool drain` did.
@@ -33,7 +39,16 @@ pub fn drain(ctx: &Ctx, out: &mut Out<'_>) -> Result<Drained> {
         let git = Git::new(ctx.repo.root());
         let _ops = OpsLock::acquire(&ctx.loop_dir(), |w| out.note(format_args!("{w}")))?;
         let mut remover = Remover::new(&ctx.repo, &git)?;
-        for m in staged(&ctx.repo)?.into_iter().chain(members(&ctx.repo)?) {
+        let all: Vec<_> = staged(&ctx.repo)?
+            .into_iter()
+            .chain(members(&ctx.repo)?)
+            .collect();
+        let mut progress = Progress::start();
+        for (done, m) in all.iter().enumerate() {
+            progress.show(
+                out,
+                format_args!("removing pool members: {done}/{} done", all.len()),
+            );
             let claim = Claim::try_take(&m.abs);
             if claim.is_none() && std::fs::symlink_metadata(&m.abs).is_ok() {
                 skipped.push(Discarded {
@@ -46,13 +61,15 @@ pub fn drain(ctx: &Ctx, out: &mut Out<'_>) -> Result<Drained> {
                 });
                 continue;
             }
-            let d = discard(&mut remover, &m, "drained".into())?;
+            let d =
+                discard(&mut remover, m, "drained".into()).inspect_err(|_| progress.done(out))?;
             if d.removed {
-                removed.push(describe(&m, "removed", None));
+                removed.push(describe(m, "removed", None));
             } else {
                 skipped.push(d);
             }
         }
+        progress.done(out);
         let pool = ctx.loop_dir().join(POOL_DIR);
         let _ = std::fs::remove_dir(pool.join(STAGING_DIR));
         let _ = std::fs::remove_dir(pool);

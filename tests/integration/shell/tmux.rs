@@ -133,11 +133,16 @@ impl Drop for Pane {
     }
 }
 
-/// The fixture (runs alpha and beta), a salvaged run `saved` and a branch
-/// `feature`.
+/// A trash entry's name, as `trash restore` takes it.
+const TRASH_ENTRY: &str = "20260101T000000Z/merged-ancestor/heads/loop/gone";
+
+/// The fixture (runs alpha and beta), a salvaged run `saved`, a trash entry
+/// [`TRASH_ENTRY`] and a branch `feature`.
 fn repo_for_tab() -> (TestRepo, String) {
     let (repo, path) = fixture();
     repo.git(["update-ref", "refs/loop/salvage/saved", "HEAD"]);
+    let entry = format!("refs/loop/trash/{TRASH_ENTRY}");
+    repo.git(["update-ref", entry.as_str(), "HEAD"]);
     repo.git(["branch", "feature"]);
     (repo, path)
 }
@@ -145,12 +150,30 @@ fn repo_for_tab() -> (TestRepo, String) {
 /// What one TAB makes of each line, the same in every shell: a finished
 /// word is followed by a space; `restore` offers the salvaged ids; `pool`
 /// and `claude-hook` their subcommands; `--base` the branches; a status
-/// list its next member, never one already given.
+/// list its next member, never one already given; `mark` run ids and
+/// statuses after its first run id (it takes several, then a status); a
+/// nested subcommand (`trash empty`) its own options, and `trash restore`
+/// the trash entries.
 fn assert_completes_like_git(shell: &str, pane: &Pane) {
+    let trash_restore = format!("git loop trash restore {TRASH_ENTRY} @");
     let cases = [
         ("git loop ma", "git loop mark @"),
         ("git loop mark al", "git loop mark alpha @"),
         ("git loop mark alpha esc", "git loop mark alpha escalated @"),
+        ("git loop mark alpha be", "git loop mark alpha beta @"),
+        (
+            "git loop mark alpha beta esc",
+            "git loop mark alpha beta escalated @",
+        ),
+        (
+            "git loop trash empty --dr",
+            "git loop trash empty --dry-run @",
+        ),
+        ("git loop trash restore ", trash_restore.as_str()),
+        (
+            "git loop trash restore x --as fea",
+            "git loop trash restore x --as feature @",
+        ),
         ("git loop restore ", "git loop restore saved @"),
         ("git loop pool dr", "git loop pool drain @"),
         ("git loop claude-hook rem", "git loop claude-hook remove @"),

@@ -1,7 +1,9 @@
 //! What a command hands back and where it writes: [`Out`] (the writers and
 //! the output mode), [`Report`] (a command's result, rendered as text or
 //! JSON), [`Fail`] (how a command ends when it does not succeed), and
-//! [`Terminal`] (what the standard streams are connected to).
+//! [`Terminal`] (what the standard streams are connected to); [`pager`]
+//! (`log` on a terminal, as `git log`) and [`Progress`] (a count on a
+//! terminal's stderr for a step that takes over a second).
 //!
 //! Commands depend on this module, not on the crate root, so the root's
 //! [`crate::run`] can call [`crate::commands`] without a cycle.
@@ -30,6 +32,8 @@
 //! A child that writes to an inherited descriptor (a hook, `git loop run`'s
 //! command) is outside this: its output is ordered by when it runs.
 
+pub mod pager;
+
 use std::cell::RefCell;
 use std::io::{self, Write};
 
@@ -49,6 +53,9 @@ pub struct Out<'a> {
     pub color: style::Color<'a>,
     /// stderr is a terminal: progress lines may be drawn there.
     pub stderr_is_terminal: bool,
+    /// stdout is a terminal: a long output may go through a pager
+    /// ([`emit_paged`]).
+    pub stdout_is_terminal: bool,
 }
 
 /// What the process's standard streams are connected to.
@@ -198,6 +205,54 @@ impl Out<'_> {
     }
 }
 
+/// A count of a long step's progress on a terminal's stderr
+/// ([`Out::progress`]: nothing when stderr is not a terminal or with
+/// `--quiet`), drawn only once the step has taken longer than the progress
+/// delay — so a step that is quick, as most are, draws nothing — and erased
+/// by [`Progress::done`].
+///
+/// The delay is git's own `GIT_PROGRESS_DELAY` (seconds), which also delays
+/// the progress of the git commands git-loop runs; unset (or not a number),
+/// it is one second, where git waits two: git-loop's steps are counted per
+/// run, and a second of silence is already long.
+pub struct Progress {
+    started: std::time::Instant,
+    delay: std::time::Duration,
+    drawn: bool,
+}
+
+impl Progress {
+    /// The step starts now.
+    pub fn start() -> Progress {
+        let seconds = std::env::var("GIT_PROGRESS_DELAY")
+            .ok()
+            .and_then(|s| s.trim().parse::<u64>().ok())
+            .unwrap_or(1);
+        Progress {
+            started: std::time::Instant::now(),
+            delay: std::time::Duration::from_secs(seconds),
+            drawn: false,
+        }
+    }
+
+    /// Draw `line` in place of the last one, if the step has taken longer
+    /// than the delay.
+    pub fn show(&mut self, out: &mut Out<'_>, line: std::fmt::Arguments<'_>) {
+        if self.drawn || self.started.elapsed() >= self.delay {
+            out.progress(Some(line));
+            self.drawn = true;
+        }
+    }
+
+    /// Erase the line, if one was drawn (before the step's result, or the
+    /// error that ends it, is written).
+    pub fn done(&mut self, out: &mut Out<'_>) {
+        if std::mem::take(&mut self.drawn) {
+            out.progress(None);
+        }
+    }
+}
+
 /// What a command returns: one value rendered either as text or as JSON, so the
 /// two renderings cannot drift apart.
 ///
@@ -273,4 +328,41 @@ pub fn emit<R: Report>(report: R, out: &mut Out<'_>) -> std::result::Result<(), 
         return Err(Fail::Exit(1));
     }
     Ok(())
+}
+
+/// [`emit`] through `pager` when there is one (see [`pager`]: the caller
+/// chose it, so it is `None` with `--json` and off a terminal): the report
+/// is written into the pager's pipe, and the pager is waited for. A pager
+/// that quits early ends the report with a broken pipe, which is not an
+/// error; one that cannot be started is a warning, and the report goes to
+/// stdout.
+pub fn emit_paged<R: Report>(
+    report: R,
+    out: &mut Out<'_>,
+    pager: Option<&str>,
+) -> std::result::Result<(), Fail> {
+    let Some(command) = pager else {
+        return emit(report, out);
+    };
+    let mut pager = match pager::Pager::spawn(command) {
+        Ok(pager) => pager,
+        Err(why) => {
+            out.note(format_args!("warning: {why}"));
+            return emit(report, out);
+        }
+    };
+    let result = emit(
+        report,
+        &mut Out {
+            stdout: pager.stdin(),
+            stderr: &mut *out.stderr,
+            json: out.json,
+            quiet: out.quiet,
+            color: out.color,
+            stderr_is_terminal: out.stderr_is_terminal,
+            stdout_is_terminal: true,
+        },
+    );
+    pager.finish();
+    result
 }
