@@ -172,20 +172,19 @@ where
 {
     let mut tip = tip;
     let mut rebuilds = 0;
-    let not_pushed = |reason: String, tip, rebuilds| {
-        Ok(Push::NotPushed {
-            reason,
-            tip,
-            rebuilds,
-        })
-    };
     let up = match upstream(repo, branch) {
         Ok(up) => up,
-        Err(reason) => return not_pushed(reason, tip, rebuilds),
+        Err(reason) => {
+            return Ok(Push::NotPushed {
+                reason,
+                tip,
+                rebuilds,
+            });
+        }
     };
     let there = format!("{}'s {}", up.remote, short_branch(&up.remote_ref));
     let mut refused = 0;
-    loop {
+    let reason = loop {
         crate::crash::point("land-before-push");
         let why = match plumbing::push(repo.root(), &up.remote, &tip.to_string(), &up.remote_ref)? {
             PushOutcome::Done => {
@@ -197,66 +196,30 @@ where
                 });
             }
             PushOutcome::Failed { reason } => {
-                return not_pushed(
-                    format!("git push to {there} failed: {reason}"),
-                    tip,
-                    rebuilds,
-                );
+                break format!("git push to {there} failed: {reason}");
             }
             PushOutcome::Moved { reason } => reason,
         };
         if refused == retries {
-            return not_pushed(
-                format!(
-                    "{there} moved under every push ({} refused, the last: {why}; land.push-retries is {retries})",
-                    retries + 1
-                ),
-                tip,
-                rebuilds,
+            break format!(
+                "{there} moved under every push ({} refused, the last: {why}; land.push-retries is {retries})",
+                retries + 1
             );
         }
         refused += 1;
-        let Some(tracking) = &up.tracking else {
-            return not_pushed(
-                format!(
-                    "{there} moved ({why}) and no remote-tracking branch maps it, so it cannot be fetched to land again on it"
-                ),
-                tip,
-                rebuilds,
-            );
-        };
-        if let Err(failure) = Git::new(repo.root()).fetch(&up.remote, &up.remote_ref, tracking)? {
-            return not_pushed(
-                format!(
-                    "{there} moved ({why}) and could not be fetched: {}",
-                    failure.reason()
-                ),
-                tip,
-                rebuilds,
-            );
-        }
-        let Some(remote_tip) = repo.resolve_commit(tracking) else {
-            return not_pushed(
-                format!(
-                    "{there} moved ({why}) and {tracking} does not name a commit after the fetch"
-                ),
-                tip,
-                rebuilds,
-            );
+        let remote_tip = match refetch(repo, &up, &there, &why)? {
+            Ok(remote_tip) => remote_tip,
+            Err(reason) => break reason,
         };
         if is_ancestor(repo, remote_tip, tip)? {
             // Only lost the race for the remote's ref lock: try again as is.
             continue;
         }
         if !is_ancestor(repo, base, remote_tip)? {
-            return not_pushed(
-                format!(
-                    "{there} at {} does not contain {branch}'s {} (the histories diverged): pull {branch} first",
-                    repo.short_id(remote_tip),
-                    repo.short_id(base)
-                ),
-                tip,
-                rebuilds,
+            break format!(
+                "{there} at {} does not contain {branch}'s {} (the histories diverged): pull {branch} first",
+                repo.short_id(remote_tip),
+                repo.short_id(base)
             );
         }
         match rebuild(remote_tip)? {
@@ -265,17 +228,43 @@ where
                 rebuilds += 1;
             }
             Rebuilt::Refused { reason } => {
-                return not_pushed(
-                    format!(
-                        "{there} moved to {} and the landing could not be rebuilt on it: {reason}",
-                        repo.short_id(remote_tip)
-                    ),
-                    tip,
-                    rebuilds,
+                break format!(
+                    "{there} moved to {} and the landing could not be rebuilt on it: {reason}",
+                    repo.short_id(remote_tip)
                 );
             }
         }
+    };
+    Ok(Push::NotPushed {
+        reason,
+        tip,
+        rebuilds,
+    })
+}
+
+/// After a push refused because the remote moved (`why`): its branch
+/// fetched into the remote-tracking branch, and the commit it is at now;
+/// `Err` with the reason it cannot be had.
+fn refetch(
+    repo: &Repo,
+    up: &Upstream,
+    there: &str,
+    why: &str,
+) -> Result<std::result::Result<ObjectId, String>> {
+    let Some(tracking) = &up.tracking else {
+        return Ok(Err(format!(
+            "{there} moved ({why}) and no remote-tracking branch maps it, so it cannot be fetched to land again on it"
+        )));
+    };
+    if let Err(failure) = Git::new(repo.root()).fetch(&up.remote, &up.remote_ref, tracking)? {
+        return Ok(Err(format!(
+            "{there} moved ({why}) and could not be fetched: {}",
+            failure.reason()
+        )));
     }
+    Ok(repo.resolve_commit(tracking).ok_or_else(|| {
+        format!("{there} moved ({why}) and {tracking} does not name a commit after the fetch")
+    }))
 }
 
 /// Whether `ancestor` is `tip` or one of its ancestors.
