@@ -38,14 +38,17 @@ Register-ArgumentCompleter -Native -CommandName 'git-loop' -ScriptBlock {
             [CompletionResult]::new('reconcile', 'reconcile', [CompletionResultType]::ParameterValue, 'Compare git''s worktrees with the manifest: report orphans, drop vanished runs')
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List recorded runs')
             [CompletionResult]::new('path', 'path', [CompletionResultType]::ParameterValue, 'Print the absolute path of a run''s worktree')
+            [CompletionResult]::new('activity', 'activity', [CompletionResultType]::ParameterValue, 'Record what a run is doing: working, waiting (for a person) or done (list shows it)')
+            [CompletionResult]::new('env', 'env', [CompletionResultType]::ParameterValue, 'Print a run''s GIT_LOOP_* variables as export lines, for eval or direnv')
             [CompletionResult]::new('run', 'run', [CompletionResultType]::ParameterValue, 'Run a command inside a run''s worktree, passing its exit code through')
             [CompletionResult]::new('branches', 'branches', [CompletionResultType]::ParameterValue, 'List loop/* branches no run records (left by cleanup); delete the merged ones')
             [CompletionResult]::new('conflicts', 'conflicts', [CompletionResultType]::ParameterValue, 'Which active runs would conflict when landed (with each other, or with the base), and where')
+            [CompletionResult]::new('land', 'land', [CompletionResultType]::ParameterValue, 'Land runs onto their base: built in memory, gated, the branch moved by compare-and-swap')
             [CompletionResult]::new('log', 'log', [CompletionResultType]::ParameterValue, 'Show the event log: what each command did to each run, oldest first')
             [CompletionResult]::new('trash', 'trash', [CompletionResultType]::ParameterValue, 'What destroying steps kept (refs/loop/trash/): list it, restore from it, empty it')
             [CompletionResult]::new('trust', 'trust', [CompletionResultType]::ParameterValue, 'Let the hooks in this repository''s .git-loop.toml run (for its current content)')
             [CompletionResult]::new('mcp', 'mcp', [CompletionResultType]::ParameterValue, 'Serve git-loop''s commands to an AI agent: an MCP server on stdin/stdout')
-            [CompletionResult]::new('claude-hook', 'claude-hook', [CompletionResultType]::ParameterValue, 'Claude Code''s WorktreeCreate and WorktreeRemove hooks: each run of Claude Code a git-loop run')
+            [CompletionResult]::new('claude-hook', 'claude-hook', [CompletionResultType]::ParameterValue, 'Claude Code''s hooks: each run of Claude Code a git-loop run, and what it is doing')
             [CompletionResult]::new('schema', 'schema', [CompletionResultType]::ParameterValue, 'Print the JSON Schema of a command''s --json output (or of the MCP tools'' inputs)')
             [CompletionResult]::new('pool', 'pool', [CompletionResultType]::ParameterValue, 'Prepared worktrees that make `create` fast: status, fill or drain the warm pool')
             [CompletionResult]::new('config', 'config', [CompletionResultType]::ParameterValue, 'Show the effective settings and where each one comes from')
@@ -157,6 +160,27 @@ Register-ArgumentCompleter -Native -CommandName 'git-loop' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
         }
+        'git-loop;activity' {
+            [CompletionResult]::new('--note', '--note', [CompletionResultType]::ParameterName, 'A word on it, shown by `git loop log` and given to notify.command (GIT_LOOP_NOTE)')
+            [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Repository to operate on (default: the current directory)')
+            [CompletionResult]::new('--repo', '--repo', [CompletionResultType]::ParameterName, 'Repository to operate on (default: the current directory)')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Machine-readable output: one JSON document on stdout')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'No progress or summary lines on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'No progress or summary lines on stderr')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'git-loop;env' {
+            [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Repository to operate on (default: the current directory)')
+            [CompletionResult]::new('--repo', '--repo', [CompletionResultType]::ParameterName, 'Repository to operate on (default: the current directory)')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Machine-readable output: one JSON document on stdout')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'No progress or summary lines on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'No progress or summary lines on stderr')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
         'git-loop;run' {
             [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Repository to operate on (default: the current directory)')
             [CompletionResult]::new('--repo', '--repo', [CompletionResultType]::ParameterName, 'Repository to operate on (default: the current directory)')
@@ -183,6 +207,26 @@ Register-ArgumentCompleter -Native -CommandName 'git-loop' -ScriptBlock {
             [CompletionResult]::new('--base', '--base', [CompletionResultType]::ParameterName, 'Land every run in this branch or commit (default: the base each run was created from)')
             [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Repository to operate on (default: the current directory)')
             [CompletionResult]::new('--repo', '--repo', [CompletionResultType]::ParameterName, 'Repository to operate on (default: the current directory)')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Machine-readable output: one JSON document on stdout')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'No progress or summary lines on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'No progress or summary lines on stderr')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'git-loop;land' {
+            [CompletionResult]::new('--status', '--status', [CompletionResultType]::ParameterName, 'With --queue: the statuses to land, comma-separated (default: config land.queue-status, else escalated)')
+            [CompletionResult]::new('--into', '--into', [CompletionResultType]::ParameterName, 'The local branch to land in (default: config land.into, else each run''s base when it is a local branch)')
+            [CompletionResult]::new('--strategy', '--strategy', [CompletionResultType]::ParameterName, 'How the landed commits are built (default: config land.strategy, else rebase)')
+            [CompletionResult]::new('--gate', '--gate', [CompletionResultType]::ParameterName, 'A command that must pass in a scratch checkout of the landed commit first (sh -c)')
+            [CompletionResult]::new('-m', '-m', [CompletionResultType]::ParameterName, 'The message of a squash or merge commit')
+            [CompletionResult]::new('--message', '--message', [CompletionResultType]::ParameterName, 'The message of a squash or merge commit')
+            [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Repository to operate on (default: the current directory)')
+            [CompletionResult]::new('--repo', '--repo', [CompletionResultType]::ParameterName, 'Repository to operate on (default: the current directory)')
+            [CompletionResult]::new('--queue', '--queue', [CompletionResultType]::ParameterName, 'Land every run in the status set (--status), in `git loop conflicts`'' landing order')
+            [CompletionResult]::new('--keep-going', '--keep-going', [CompletionResultType]::ParameterName, 'Go on with the next run when one is skipped (default: stop; the rest are not attempted)')
+            [CompletionResult]::new('--keep', '--keep', [CompletionResultType]::ParameterName, 'Leave each landed run''s worktree and branch in place')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Build every landing in memory and report what would land; change nothing (no gate runs)')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Machine-readable output: one JSON document on stdout')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'No progress or summary lines on stderr')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'No progress or summary lines on stderr')
@@ -299,6 +343,7 @@ Register-ArgumentCompleter -Native -CommandName 'git-loop' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('create', 'create', [CompletionResultType]::ParameterValue, 'Read WorktreeCreate''s JSON on stdin, create (or reuse) the run, print only its path')
             [CompletionResult]::new('remove', 'remove', [CompletionResultType]::ParameterValue, 'Read WorktreeRemove''s JSON on stdin and remove that run''s worktree (never forced; branch kept)')
+            [CompletionResult]::new('activity', 'activity', [CompletionResultType]::ParameterValue, 'Read UserPromptSubmit''s, Notification''s or Stop''s JSON on stdin and record the run''s activity')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -322,9 +367,20 @@ Register-ArgumentCompleter -Native -CommandName 'git-loop' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
         }
+        'git-loop;claude-hook;activity' {
+            [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Repository to operate on (default: the current directory)')
+            [CompletionResult]::new('--repo', '--repo', [CompletionResultType]::ParameterName, 'Repository to operate on (default: the current directory)')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Machine-readable output: one JSON document on stdout')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'No progress or summary lines on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'No progress or summary lines on stderr')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
         'git-loop;claude-hook;help' {
             [CompletionResult]::new('create', 'create', [CompletionResultType]::ParameterValue, 'Read WorktreeCreate''s JSON on stdin, create (or reuse) the run, print only its path')
             [CompletionResult]::new('remove', 'remove', [CompletionResultType]::ParameterValue, 'Read WorktreeRemove''s JSON on stdin and remove that run''s worktree (never forced; branch kept)')
+            [CompletionResult]::new('activity', 'activity', [CompletionResultType]::ParameterValue, 'Read UserPromptSubmit''s, Notification''s or Stop''s JSON on stdin and record the run''s activity')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -332,6 +388,9 @@ Register-ArgumentCompleter -Native -CommandName 'git-loop' -ScriptBlock {
             break
         }
         'git-loop;claude-hook;help;remove' {
+            break
+        }
+        'git-loop;claude-hook;help;activity' {
             break
         }
         'git-loop;claude-hook;help;help' {
@@ -439,14 +498,17 @@ Register-ArgumentCompleter -Native -CommandName 'git-loop' -ScriptBlock {
             [CompletionResult]::new('reconcile', 'reconcile', [CompletionResultType]::ParameterValue, 'Compare git''s worktrees with the manifest: report orphans, drop vanished runs')
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List recorded runs')
             [CompletionResult]::new('path', 'path', [CompletionResultType]::ParameterValue, 'Print the absolute path of a run''s worktree')
+            [CompletionResult]::new('activity', 'activity', [CompletionResultType]::ParameterValue, 'Record what a run is doing: working, waiting (for a person) or done (list shows it)')
+            [CompletionResult]::new('env', 'env', [CompletionResultType]::ParameterValue, 'Print a run''s GIT_LOOP_* variables as export lines, for eval or direnv')
             [CompletionResult]::new('run', 'run', [CompletionResultType]::ParameterValue, 'Run a command inside a run''s worktree, passing its exit code through')
             [CompletionResult]::new('branches', 'branches', [CompletionResultType]::ParameterValue, 'List loop/* branches no run records (left by cleanup); delete the merged ones')
             [CompletionResult]::new('conflicts', 'conflicts', [CompletionResultType]::ParameterValue, 'Which active runs would conflict when landed (with each other, or with the base), and where')
+            [CompletionResult]::new('land', 'land', [CompletionResultType]::ParameterValue, 'Land runs onto their base: built in memory, gated, the branch moved by compare-and-swap')
             [CompletionResult]::new('log', 'log', [CompletionResultType]::ParameterValue, 'Show the event log: what each command did to each run, oldest first')
             [CompletionResult]::new('trash', 'trash', [CompletionResultType]::ParameterValue, 'What destroying steps kept (refs/loop/trash/): list it, restore from it, empty it')
             [CompletionResult]::new('trust', 'trust', [CompletionResultType]::ParameterValue, 'Let the hooks in this repository''s .git-loop.toml run (for its current content)')
             [CompletionResult]::new('mcp', 'mcp', [CompletionResultType]::ParameterValue, 'Serve git-loop''s commands to an AI agent: an MCP server on stdin/stdout')
-            [CompletionResult]::new('claude-hook', 'claude-hook', [CompletionResultType]::ParameterValue, 'Claude Code''s WorktreeCreate and WorktreeRemove hooks: each run of Claude Code a git-loop run')
+            [CompletionResult]::new('claude-hook', 'claude-hook', [CompletionResultType]::ParameterValue, 'Claude Code''s hooks: each run of Claude Code a git-loop run, and what it is doing')
             [CompletionResult]::new('schema', 'schema', [CompletionResultType]::ParameterValue, 'Print the JSON Schema of a command''s --json output (or of the MCP tools'' inputs)')
             [CompletionResult]::new('pool', 'pool', [CompletionResultType]::ParameterValue, 'Prepared worktrees that make `create` fast: status, fill or drain the warm pool')
             [CompletionResult]::new('config', 'config', [CompletionResultType]::ParameterValue, 'Show the effective settings and where each one comes from')
@@ -478,6 +540,12 @@ Register-ArgumentCompleter -Native -CommandName 'git-loop' -ScriptBlock {
         'git-loop;help;path' {
             break
         }
+        'git-loop;help;activity' {
+            break
+        }
+        'git-loop;help;env' {
+            break
+        }
         'git-loop;help;run' {
             break
         }
@@ -485,6 +553,9 @@ Register-ArgumentCompleter -Native -CommandName 'git-loop' -ScriptBlock {
             break
         }
         'git-loop;help;conflicts' {
+            break
+        }
+        'git-loop;help;land' {
             break
         }
         'git-loop;help;log' {
@@ -514,12 +585,16 @@ Register-ArgumentCompleter -Native -CommandName 'git-loop' -ScriptBlock {
         'git-loop;help;claude-hook' {
             [CompletionResult]::new('create', 'create', [CompletionResultType]::ParameterValue, 'Read WorktreeCreate''s JSON on stdin, create (or reuse) the run, print only its path')
             [CompletionResult]::new('remove', 'remove', [CompletionResultType]::ParameterValue, 'Read WorktreeRemove''s JSON on stdin and remove that run''s worktree (never forced; branch kept)')
+            [CompletionResult]::new('activity', 'activity', [CompletionResultType]::ParameterValue, 'Read UserPromptSubmit''s, Notification''s or Stop''s JSON on stdin and record the run''s activity')
             break
         }
         'git-loop;help;claude-hook;create' {
             break
         }
         'git-loop;help;claude-hook;remove' {
+            break
+        }
+        'git-loop;help;claude-hook;activity' {
             break
         }
         'git-loop;help;schema' {

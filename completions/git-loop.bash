@@ -88,9 +88,12 @@ __git_loop_opts() {
         reconcile) echo '--remove-orphan --adopt --min-age --dry-run -C --repo --json -q --quiet -h --help' ;;
         list) echo '--status -l --long --salvaged -C --repo --json -q --quiet -h --help' ;;
         path) echo '-C --repo --json -q --quiet -h --help' ;;
+        activity) echo '--note -C --repo --json -q --quiet -h --help' ;;
+        env) echo '-C --repo --json -q --quiet -h --help' ;;
         run) echo '-C --repo --json -q --quiet -h --help' ;;
         branches) echo '--delete-merged --dry-run -C --repo --json -q --quiet -h --help' ;;
         conflicts) echo '--base -C --repo --json -q --quiet -h --help' ;;
+        land) echo '--queue --status --keep-going --into --strategy --gate --keep --dry-run -m --message -C --repo --json -q --quiet -h --help' ;;
         log) echo '-n --max-count --since -C --repo --json -q --quiet -h --help' ;;
         trash) echo '-C --repo --json -q --quiet -h --help' ;;
         trash/list) echo '-C --repo --json -q --quiet -h --help' ;;
@@ -101,6 +104,7 @@ __git_loop_opts() {
         claude-hook) echo '-C --repo --json -q --quiet -h --help' ;;
         claude-hook/create) echo '-C --repo --json -q --quiet -h --help' ;;
         claude-hook/remove) echo '-C --repo --json -q --quiet -h --help' ;;
+        claude-hook/activity) echo '-C --repo --json -q --quiet -h --help' ;;
         schema) echo '-C --repo --json -q --quiet -h --help' ;;
         pool) echo '-C --repo --json -q --quiet -h --help' ;;
         pool/status) echo '-C --repo --json -q --quiet -h --help' ;;
@@ -115,14 +119,14 @@ __git_loop_opts() {
 # after it are completed as `$1/$2`'s.
 __git_loop_nested() {
     case "$1:$2" in
-        trash:list|trash:restore|trash:empty|claude-hook:create|claude-hook:remove|pool:status|pool:fill|pool:drain) return 0 ;;
+        trash:list|trash:restore|trash:empty|claude-hook:create|claude-hook:remove|claude-hook:activity|pool:status|pool:fill|pool:drain) return 0 ;;
     esac
     return 1
 }
 
 __git_loop_takes_value() {
     case "$1:$2" in
-        *:-C|*:--repo|create:--pattern|create:--base|create:--sparse|cleanup:--status|cleanup:--older-than|reconcile:--remove-orphan|reconcile:--adopt|reconcile:--min-age|list:--status|conflicts:--base|log:-n|log:--max-count|log:--since|trash/restore:--as|trash/empty:--older-than) return 0 ;;
+        *:-C|*:--repo|create:--pattern|create:--base|create:--sparse|cleanup:--status|cleanup:--older-than|reconcile:--remove-orphan|reconcile:--adopt|reconcile:--min-age|list:--status|activity:--note|conflicts:--base|land:--status|land:--into|land:--strategy|land:--gate|land:-m|land:--message|log:-n|log:--max-count|log:--since|trash/restore:--as|trash/empty:--older-than) return 0 ;;
     esac
     return 1
 }
@@ -139,7 +143,14 @@ __git_loop_value() {
         reconcile:--adopt) __git_loop_words "$(__git_loop_ids)" ;;
         reconcile:--min-age) COMPREPLY=() ;;
         list:--status) __git_loop_csv 'active rejected escalated merged stale' ;;
+        activity:--note) COMPREPLY=() ;;
         conflicts:--base) __git_loop_words "$(__git_loop_branches)" ;;
+        land:--status) __git_loop_csv 'active rejected escalated merged stale' ;;
+        land:--into) __git_loop_words "$(__git_loop_branches)" ;;
+        land:--strategy) COMPREPLY=() ;;
+        land:--gate) COMPREPLY=() ;;
+        land:-m) COMPREPLY=() ;;
+        land:--message) COMPREPLY=() ;;
         log:-n) COMPREPLY=() ;;
         log:--max-count) COMPREPLY=() ;;
         log:--since) COMPREPLY=() ;;
@@ -151,20 +162,23 @@ __git_loop_value() {
 
 __git_loop_positional() {
     case "$1:$2" in
-        help:0) __git_loop_words 'create mark cleanup remove restore reconcile list path run branches conflicts log trash trust mcp claude-hook schema pool config completion' ;;
+        help:0) __git_loop_words 'create mark cleanup remove restore reconcile list path activity env run branches conflicts land log trash trust mcp claude-hook schema pool config completion' ;;
         create:0) COMPREPLY=() ;;
-        mark:0) __git_loop_words "$(__git_loop_ids)" ;;
         mark:*) __git_loop_words "$(__git_loop_ids) active rejected escalated merged stale" ;;
         remove:*) __git_loop_words "$(__git_loop_ids)" ;;
         restore:0) __git_loop_words "$(__git_loop_salvaged)" ;;
         path:0) __git_loop_words "$(__git_loop_ids)" ;;
+        activity:0) __git_loop_words "$(__git_loop_ids)" ;;
+        activity:1) __git_loop_words 'working waiting done' ;;
+        env:0) __git_loop_words "$(__git_loop_ids)" ;;
         run:0) __git_loop_words "$(__git_loop_ids)" ;;
         run:1) COMPREPLY=() ;;
+        land:*) __git_loop_words "$(__git_loop_ids)" ;;
         log:0) __git_loop_words "$(__git_loop_ids)" ;;
         trash:0) __git_loop_words 'list restore empty' ;;
         trash/restore:0) __git_loop_words "$(__git_loop_trash)" ;;
-        claude-hook:0) __git_loop_words 'create remove' ;;
-        schema:0) __git_loop_words 'all branches cleanup config conflicts create list log mark path pool reconcile remove restore trash trust error mcp-tools' ;;
+        claude-hook:0) __git_loop_words 'create remove activity' ;;
+        schema:0) __git_loop_words 'all activity branches cleanup config conflicts create env land list log mark path pool reconcile remove restore trash trust error mcp-tools' ;;
         pool:0) __git_loop_words 'status fill drain' ;;
         pool/fill:0) COMPREPLY=() ;;
         completion:0) __git_loop_words 'bash zsh fish' ;;
@@ -213,7 +227,7 @@ __git_loop_reply() {
         return
     fi
     if [[ -z $sub ]]; then
-        __git_loop_words 'create mark cleanup remove restore reconcile list path run branches conflicts log trash trust mcp claude-hook schema pool config completion help'
+        __git_loop_words 'create mark cleanup remove restore reconcile list path activity env run branches conflicts land log trash trust mcp claude-hook schema pool config completion help'
         return
     fi
     __git_loop_positional "$sub" "$npos"

@@ -35,14 +35,17 @@ set edit:completion:arg-completer[git-loop] = {|@words|
             cand reconcile 'Compare git''s worktrees with the manifest: report orphans, drop vanished runs'
             cand list 'List recorded runs'
             cand path 'Print the absolute path of a run''s worktree'
+            cand activity 'Record what a run is doing: working, waiting (for a person) or done (list shows it)'
+            cand env 'Print a run''s GIT_LOOP_* variables as export lines, for eval or direnv'
             cand run 'Run a command inside a run''s worktree, passing its exit code through'
             cand branches 'List loop/* branches no run records (left by cleanup); delete the merged ones'
             cand conflicts 'Which active runs would conflict when landed (with each other, or with the base), and where'
+            cand land 'Land runs onto their base: built in memory, gated, the branch moved by compare-and-swap'
             cand log 'Show the event log: what each command did to each run, oldest first'
             cand trash 'What destroying steps kept (refs/loop/trash/): list it, restore from it, empty it'
             cand trust 'Let the hooks in this repository''s .git-loop.toml run (for its current content)'
             cand mcp 'Serve git-loop''s commands to an AI agent: an MCP server on stdin/stdout'
-            cand claude-hook 'Claude Code''s WorktreeCreate and WorktreeRemove hooks: each run of Claude Code a git-loop run'
+            cand claude-hook 'Claude Code''s hooks: each run of Claude Code a git-loop run, and what it is doing'
             cand schema 'Print the JSON Schema of a command''s --json output (or of the MCP tools'' inputs)'
             cand pool 'Prepared worktrees that make `create` fast: status, fill or drain the warm pool'
             cand config 'Show the effective settings and where each one comes from'
@@ -145,6 +148,25 @@ set edit:completion:arg-completer[git-loop] = {|@words|
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
+        &'git-loop;activity'= {
+            cand --note 'A word on it, shown by `git loop log` and given to notify.command (GIT_LOOP_NOTE)'
+            cand -C 'Repository to operate on (default: the current directory)'
+            cand --repo 'Repository to operate on (default: the current directory)'
+            cand --json 'Machine-readable output: one JSON document on stdout'
+            cand -q 'No progress or summary lines on stderr'
+            cand --quiet 'No progress or summary lines on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'git-loop;env'= {
+            cand -C 'Repository to operate on (default: the current directory)'
+            cand --repo 'Repository to operate on (default: the current directory)'
+            cand --json 'Machine-readable output: one JSON document on stdout'
+            cand -q 'No progress or summary lines on stderr'
+            cand --quiet 'No progress or summary lines on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
         &'git-loop;run'= {
             cand -C 'Repository to operate on (default: the current directory)'
             cand --repo 'Repository to operate on (default: the current directory)'
@@ -169,6 +191,25 @@ set edit:completion:arg-completer[git-loop] = {|@words|
             cand --base 'Land every run in this branch or commit (default: the base each run was created from)'
             cand -C 'Repository to operate on (default: the current directory)'
             cand --repo 'Repository to operate on (default: the current directory)'
+            cand --json 'Machine-readable output: one JSON document on stdout'
+            cand -q 'No progress or summary lines on stderr'
+            cand --quiet 'No progress or summary lines on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'git-loop;land'= {
+            cand --status 'With --queue: the statuses to land, comma-separated (default: config land.queue-status, else escalated)'
+            cand --into 'The local branch to land in (default: config land.into, else each run''s base when it is a local branch)'
+            cand --strategy 'How the landed commits are built (default: config land.strategy, else rebase)'
+            cand --gate 'A command that must pass in a scratch checkout of the landed commit first (sh -c)'
+            cand -m 'The message of a squash or merge commit'
+            cand --message 'The message of a squash or merge commit'
+            cand -C 'Repository to operate on (default: the current directory)'
+            cand --repo 'Repository to operate on (default: the current directory)'
+            cand --queue 'Land every run in the status set (--status), in `git loop conflicts`'' landing order'
+            cand --keep-going 'Go on with the next run when one is skipped (default: stop; the rest are not attempted)'
+            cand --keep 'Leave each landed run''s worktree and branch in place'
+            cand --dry-run 'Build every landing in memory and report what would land; change nothing (no gate runs)'
             cand --json 'Machine-readable output: one JSON document on stdout'
             cand -q 'No progress or summary lines on stderr'
             cand --quiet 'No progress or summary lines on stderr'
@@ -272,6 +313,7 @@ set edit:completion:arg-completer[git-loop] = {|@words|
             cand --help 'Print help (see more with ''--help'')'
             cand create 'Read WorktreeCreate''s JSON on stdin, create (or reuse) the run, print only its path'
             cand remove 'Read WorktreeRemove''s JSON on stdin and remove that run''s worktree (never forced; branch kept)'
+            cand activity 'Read UserPromptSubmit''s, Notification''s or Stop''s JSON on stdin and record the run''s activity'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'git-loop;claude-hook;create'= {
@@ -292,14 +334,26 @@ set edit:completion:arg-completer[git-loop] = {|@words|
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
+        &'git-loop;claude-hook;activity'= {
+            cand -C 'Repository to operate on (default: the current directory)'
+            cand --repo 'Repository to operate on (default: the current directory)'
+            cand --json 'Machine-readable output: one JSON document on stdout'
+            cand -q 'No progress or summary lines on stderr'
+            cand --quiet 'No progress or summary lines on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
         &'git-loop;claude-hook;help'= {
             cand create 'Read WorktreeCreate''s JSON on stdin, create (or reuse) the run, print only its path'
             cand remove 'Read WorktreeRemove''s JSON on stdin and remove that run''s worktree (never forced; branch kept)'
+            cand activity 'Read UserPromptSubmit''s, Notification''s or Stop''s JSON on stdin and record the run''s activity'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'git-loop;claude-hook;help;create'= {
         }
         &'git-loop;claude-hook;help;remove'= {
+        }
+        &'git-loop;claude-hook;help;activity'= {
         }
         &'git-loop;claude-hook;help;help'= {
         }
@@ -393,14 +447,17 @@ set edit:completion:arg-completer[git-loop] = {|@words|
             cand reconcile 'Compare git''s worktrees with the manifest: report orphans, drop vanished runs'
             cand list 'List recorded runs'
             cand path 'Print the absolute path of a run''s worktree'
+            cand activity 'Record what a run is doing: working, waiting (for a person) or done (list shows it)'
+            cand env 'Print a run''s GIT_LOOP_* variables as export lines, for eval or direnv'
             cand run 'Run a command inside a run''s worktree, passing its exit code through'
             cand branches 'List loop/* branches no run records (left by cleanup); delete the merged ones'
             cand conflicts 'Which active runs would conflict when landed (with each other, or with the base), and where'
+            cand land 'Land runs onto their base: built in memory, gated, the branch moved by compare-and-swap'
             cand log 'Show the event log: what each command did to each run, oldest first'
             cand trash 'What destroying steps kept (refs/loop/trash/): list it, restore from it, empty it'
             cand trust 'Let the hooks in this repository''s .git-loop.toml run (for its current content)'
             cand mcp 'Serve git-loop''s commands to an AI agent: an MCP server on stdin/stdout'
-            cand claude-hook 'Claude Code''s WorktreeCreate and WorktreeRemove hooks: each run of Claude Code a git-loop run'
+            cand claude-hook 'Claude Code''s hooks: each run of Claude Code a git-loop run, and what it is doing'
             cand schema 'Print the JSON Schema of a command''s --json output (or of the MCP tools'' inputs)'
             cand pool 'Prepared worktrees that make `create` fast: status, fill or drain the warm pool'
             cand config 'Show the effective settings and where each one comes from'
@@ -423,11 +480,17 @@ set edit:completion:arg-completer[git-loop] = {|@words|
         }
         &'git-loop;help;path'= {
         }
+        &'git-loop;help;activity'= {
+        }
+        &'git-loop;help;env'= {
+        }
         &'git-loop;help;run'= {
         }
         &'git-loop;help;branches'= {
         }
         &'git-loop;help;conflicts'= {
+        }
+        &'git-loop;help;land'= {
         }
         &'git-loop;help;log'= {
         }
@@ -449,10 +512,13 @@ set edit:completion:arg-completer[git-loop] = {|@words|
         &'git-loop;help;claude-hook'= {
             cand create 'Read WorktreeCreate''s JSON on stdin, create (or reuse) the run, print only its path'
             cand remove 'Read WorktreeRemove''s JSON on stdin and remove that run''s worktree (never forced; branch kept)'
+            cand activity 'Read UserPromptSubmit''s, Notification''s or Stop''s JSON on stdin and record the run''s activity'
         }
         &'git-loop;help;claude-hook;create'= {
         }
         &'git-loop;help;claude-hook;remove'= {
+        }
+        &'git-loop;help;claude-hook;activity'= {
         }
         &'git-loop;help;schema'= {
         }

@@ -37,14 +37,17 @@ complete -c git-loop -n "__fish_git_loop_needs_command" -f -a "restore" -d 'Brin
 complete -c git-loop -n "__fish_git_loop_needs_command" -f -a "reconcile" -d 'Compare git\'s worktrees with the manifest: report orphans, drop vanished runs'
 complete -c git-loop -n "__fish_git_loop_needs_command" -f -a "list" -d 'List recorded runs'
 complete -c git-loop -n "__fish_git_loop_needs_command" -f -a "path" -d 'Print the absolute path of a run\'s worktree'
+complete -c git-loop -n "__fish_git_loop_needs_command" -f -a "activity" -d 'Record what a run is doing: working, waiting (for a person) or done (list shows it)'
+complete -c git-loop -n "__fish_git_loop_needs_command" -f -a "env" -d 'Print a run\'s GIT_LOOP_* variables as export lines, for eval or direnv'
 complete -c git-loop -n "__fish_git_loop_needs_command" -f -a "run" -d 'Run a command inside a run\'s worktree, passing its exit code through'
 complete -c git-loop -n "__fish_git_loop_needs_command" -f -a "branches" -d 'List loop/* branches no run records (left by cleanup); delete the merged ones'
 complete -c git-loop -n "__fish_git_loop_needs_command" -f -a "conflicts" -d 'Which active runs would conflict when landed (with each other, or with the base), and where'
+complete -c git-loop -n "__fish_git_loop_needs_command" -f -a "land" -d 'Land runs onto their base: built in memory, gated, the branch moved by compare-and-swap'
 complete -c git-loop -n "__fish_git_loop_needs_command" -f -a "log" -d 'Show the event log: what each command did to each run, oldest first'
 complete -c git-loop -n "__fish_git_loop_needs_command" -f -a "trash" -d 'What destroying steps kept (refs/loop/trash/): list it, restore from it, empty it'
 complete -c git-loop -n "__fish_git_loop_needs_command" -f -a "trust" -d 'Let the hooks in this repository\'s .git-loop.toml run (for its current content)'
 complete -c git-loop -n "__fish_git_loop_needs_command" -f -a "mcp" -d 'Serve git-loop\'s commands to an AI agent: an MCP server on stdin/stdout'
-complete -c git-loop -n "__fish_git_loop_needs_command" -f -a "claude-hook" -d 'Claude Code\'s WorktreeCreate and WorktreeRemove hooks: each run of Claude Code a git-loop run'
+complete -c git-loop -n "__fish_git_loop_needs_command" -f -a "claude-hook" -d 'Claude Code\'s hooks: each run of Claude Code a git-loop run, and what it is doing'
 complete -c git-loop -n "__fish_git_loop_needs_command" -f -a "schema" -d 'Print the JSON Schema of a command\'s --json output (or of the MCP tools\' inputs)'
 complete -c git-loop -n "__fish_git_loop_needs_command" -f -a "pool" -d 'Prepared worktrees that make `create` fast: status, fill or drain the warm pool'
 complete -c git-loop -n "__fish_git_loop_needs_command" -f -a "config" -d 'Show the effective settings and where each one comes from'
@@ -104,6 +107,15 @@ complete -c git-loop -n "__fish_git_loop_using_subcommand path" -s C -l repo -d 
 complete -c git-loop -n "__fish_git_loop_using_subcommand path" -l json -d 'Machine-readable output: one JSON document on stdout'
 complete -c git-loop -n "__fish_git_loop_using_subcommand path" -s q -l quiet -d 'No progress or summary lines on stderr'
 complete -c git-loop -n "__fish_git_loop_using_subcommand path" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c git-loop -n "__fish_git_loop_using_subcommand activity" -l note -d 'A word on it, shown by `git loop log` and given to notify.command (GIT_LOOP_NOTE)' -r
+complete -c git-loop -n "__fish_git_loop_using_subcommand activity" -s C -l repo -d 'Repository to operate on (default: the current directory)' -r -F
+complete -c git-loop -n "__fish_git_loop_using_subcommand activity" -l json -d 'Machine-readable output: one JSON document on stdout'
+complete -c git-loop -n "__fish_git_loop_using_subcommand activity" -s q -l quiet -d 'No progress or summary lines on stderr'
+complete -c git-loop -n "__fish_git_loop_using_subcommand activity" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c git-loop -n "__fish_git_loop_using_subcommand env" -s C -l repo -d 'Repository to operate on (default: the current directory)' -r -F
+complete -c git-loop -n "__fish_git_loop_using_subcommand env" -l json -d 'Machine-readable output: one JSON document on stdout'
+complete -c git-loop -n "__fish_git_loop_using_subcommand env" -s q -l quiet -d 'No progress or summary lines on stderr'
+complete -c git-loop -n "__fish_git_loop_using_subcommand env" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-loop -n "__fish_git_loop_using_subcommand run" -s C -l repo -d 'Repository to operate on (default: the current directory)' -r -F
 complete -c git-loop -n "__fish_git_loop_using_subcommand run" -l json -d 'Machine-readable output: one JSON document on stdout'
 complete -c git-loop -n "__fish_git_loop_using_subcommand run" -s q -l quiet -d 'No progress or summary lines on stderr'
@@ -119,6 +131,22 @@ complete -c git-loop -n "__fish_git_loop_using_subcommand conflicts" -s C -l rep
 complete -c git-loop -n "__fish_git_loop_using_subcommand conflicts" -l json -d 'Machine-readable output: one JSON document on stdout'
 complete -c git-loop -n "__fish_git_loop_using_subcommand conflicts" -s q -l quiet -d 'No progress or summary lines on stderr'
 complete -c git-loop -n "__fish_git_loop_using_subcommand conflicts" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c git-loop -n "__fish_git_loop_using_subcommand land" -l status -d 'With --queue: the statuses to land, comma-separated (default: config land.queue-status, else escalated)' -r
+complete -c git-loop -n "__fish_git_loop_using_subcommand land" -l into -d 'The local branch to land in (default: config land.into, else each run\'s base when it is a local branch)' -r
+complete -c git-loop -n "__fish_git_loop_using_subcommand land" -l strategy -d 'How the landed commits are built (default: config land.strategy, else rebase)' -r -f -a "rebase\t'The run\'s commits replayed onto the target\'s tip, authors and messages kept'
+squash\t'One commit with the run\'s whole change'
+merge\t'A merge commit of the target\'s tip and the run\'s tip'
+ff\t'Only when the target\'s tip is an ancestor of the run\'s tip'"
+complete -c git-loop -n "__fish_git_loop_using_subcommand land" -l gate -d 'A command that must pass in a scratch checkout of the landed commit first (sh -c)' -r
+complete -c git-loop -n "__fish_git_loop_using_subcommand land" -s m -l message -d 'The message of a squash or merge commit' -r
+complete -c git-loop -n "__fish_git_loop_using_subcommand land" -s C -l repo -d 'Repository to operate on (default: the current directory)' -r -F
+complete -c git-loop -n "__fish_git_loop_using_subcommand land" -l queue -d 'Land every run in the status set (--status), in `git loop conflicts`\' landing order'
+complete -c git-loop -n "__fish_git_loop_using_subcommand land" -l keep-going -d 'Go on with the next run when one is skipped (default: stop; the rest are not attempted)'
+complete -c git-loop -n "__fish_git_loop_using_subcommand land" -l keep -d 'Leave each landed run\'s worktree and branch in place'
+complete -c git-loop -n "__fish_git_loop_using_subcommand land" -l dry-run -d 'Build every landing in memory and report what would land; change nothing (no gate runs)'
+complete -c git-loop -n "__fish_git_loop_using_subcommand land" -l json -d 'Machine-readable output: one JSON document on stdout'
+complete -c git-loop -n "__fish_git_loop_using_subcommand land" -s q -l quiet -d 'No progress or summary lines on stderr'
+complete -c git-loop -n "__fish_git_loop_using_subcommand land" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-loop -n "__fish_git_loop_using_subcommand log" -s n -l max-count -d 'Only the newest N events (still printed oldest first, like `tail -n`)' -r
 complete -c git-loop -n "__fish_git_loop_using_subcommand log" -l since -d 'Only the events of the last AGE: <n> with s, m, h or d (e.g. 2h, 7d)' -r
 complete -c git-loop -n "__fish_git_loop_using_subcommand log" -s C -l repo -d 'Repository to operate on (default: the current directory)' -r -F
@@ -160,13 +188,14 @@ complete -c git-loop -n "__fish_git_loop_using_subcommand mcp" -s C -l repo -d '
 complete -c git-loop -n "__fish_git_loop_using_subcommand mcp" -l json -d 'Machine-readable output: one JSON document on stdout'
 complete -c git-loop -n "__fish_git_loop_using_subcommand mcp" -s q -l quiet -d 'No progress or summary lines on stderr'
 complete -c git-loop -n "__fish_git_loop_using_subcommand mcp" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c git-loop -n "__fish_git_loop_using_subcommand claude-hook; and not __fish_seen_subcommand_from create remove help" -s C -l repo -d 'Repository to operate on (default: the current directory)' -r -F
-complete -c git-loop -n "__fish_git_loop_using_subcommand claude-hook; and not __fish_seen_subcommand_from create remove help" -l json -d 'Machine-readable output: one JSON document on stdout'
-complete -c git-loop -n "__fish_git_loop_using_subcommand claude-hook; and not __fish_seen_subcommand_from create remove help" -s q -l quiet -d 'No progress or summary lines on stderr'
-complete -c git-loop -n "__fish_git_loop_using_subcommand claude-hook; and not __fish_seen_subcommand_from create remove help" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c git-loop -n "__fish_git_loop_using_subcommand claude-hook; and not __fish_seen_subcommand_from create remove help" -f -a "create" -d 'Read WorktreeCreate\'s JSON on stdin, create (or reuse) the run, print only its path'
-complete -c git-loop -n "__fish_git_loop_using_subcommand claude-hook; and not __fish_seen_subcommand_from create remove help" -f -a "remove" -d 'Read WorktreeRemove\'s JSON on stdin and remove that run\'s worktree (never forced; branch kept)'
-complete -c git-loop -n "__fish_git_loop_using_subcommand claude-hook; and not __fish_seen_subcommand_from create remove help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c git-loop -n "__fish_git_loop_using_subcommand claude-hook; and not __fish_seen_subcommand_from create remove activity help" -s C -l repo -d 'Repository to operate on (default: the current directory)' -r -F
+complete -c git-loop -n "__fish_git_loop_using_subcommand claude-hook; and not __fish_seen_subcommand_from create remove activity help" -l json -d 'Machine-readable output: one JSON document on stdout'
+complete -c git-loop -n "__fish_git_loop_using_subcommand claude-hook; and not __fish_seen_subcommand_from create remove activity help" -s q -l quiet -d 'No progress or summary lines on stderr'
+complete -c git-loop -n "__fish_git_loop_using_subcommand claude-hook; and not __fish_seen_subcommand_from create remove activity help" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c git-loop -n "__fish_git_loop_using_subcommand claude-hook; and not __fish_seen_subcommand_from create remove activity help" -f -a "create" -d 'Read WorktreeCreate\'s JSON on stdin, create (or reuse) the run, print only its path'
+complete -c git-loop -n "__fish_git_loop_using_subcommand claude-hook; and not __fish_seen_subcommand_from create remove activity help" -f -a "remove" -d 'Read WorktreeRemove\'s JSON on stdin and remove that run\'s worktree (never forced; branch kept)'
+complete -c git-loop -n "__fish_git_loop_using_subcommand claude-hook; and not __fish_seen_subcommand_from create remove activity help" -f -a "activity" -d 'Read UserPromptSubmit\'s, Notification\'s or Stop\'s JSON on stdin and record the run\'s activity'
+complete -c git-loop -n "__fish_git_loop_using_subcommand claude-hook; and not __fish_seen_subcommand_from create remove activity help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c git-loop -n "__fish_git_loop_using_subcommand claude-hook; and __fish_seen_subcommand_from create" -s C -l repo -d 'Repository to operate on (default: the current directory)' -r -F
 complete -c git-loop -n "__fish_git_loop_using_subcommand claude-hook; and __fish_seen_subcommand_from create" -l json -d 'Machine-readable output: one JSON document on stdout'
 complete -c git-loop -n "__fish_git_loop_using_subcommand claude-hook; and __fish_seen_subcommand_from create" -s q -l quiet -d 'No progress or summary lines on stderr'
@@ -175,8 +204,13 @@ complete -c git-loop -n "__fish_git_loop_using_subcommand claude-hook; and __fis
 complete -c git-loop -n "__fish_git_loop_using_subcommand claude-hook; and __fish_seen_subcommand_from remove" -l json -d 'Machine-readable output: one JSON document on stdout'
 complete -c git-loop -n "__fish_git_loop_using_subcommand claude-hook; and __fish_seen_subcommand_from remove" -s q -l quiet -d 'No progress or summary lines on stderr'
 complete -c git-loop -n "__fish_git_loop_using_subcommand claude-hook; and __fish_seen_subcommand_from remove" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c git-loop -n "__fish_git_loop_using_subcommand claude-hook; and __fish_seen_subcommand_from activity" -s C -l repo -d 'Repository to operate on (default: the current directory)' -r -F
+complete -c git-loop -n "__fish_git_loop_using_subcommand claude-hook; and __fish_seen_subcommand_from activity" -l json -d 'Machine-readable output: one JSON document on stdout'
+complete -c git-loop -n "__fish_git_loop_using_subcommand claude-hook; and __fish_seen_subcommand_from activity" -s q -l quiet -d 'No progress or summary lines on stderr'
+complete -c git-loop -n "__fish_git_loop_using_subcommand claude-hook; and __fish_seen_subcommand_from activity" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-loop -n "__fish_git_loop_using_subcommand claude-hook; and __fish_seen_subcommand_from help" -f -a "create" -d 'Read WorktreeCreate\'s JSON on stdin, create (or reuse) the run, print only its path'
 complete -c git-loop -n "__fish_git_loop_using_subcommand claude-hook; and __fish_seen_subcommand_from help" -f -a "remove" -d 'Read WorktreeRemove\'s JSON on stdin and remove that run\'s worktree (never forced; branch kept)'
+complete -c git-loop -n "__fish_git_loop_using_subcommand claude-hook; and __fish_seen_subcommand_from help" -f -a "activity" -d 'Read UserPromptSubmit\'s, Notification\'s or Stop\'s JSON on stdin and record the run\'s activity'
 complete -c git-loop -n "__fish_git_loop_using_subcommand claude-hook; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c git-loop -n "__fish_git_loop_using_subcommand schema" -s C -l repo -d 'Repository to operate on (default: the current directory)' -r -F
 complete -c git-loop -n "__fish_git_loop_using_subcommand schema" -l json -d 'Machine-readable output: one JSON document on stdout'
@@ -214,32 +248,36 @@ complete -c git-loop -n "__fish_git_loop_using_subcommand completion" -s C -l re
 complete -c git-loop -n "__fish_git_loop_using_subcommand completion" -l json -d 'Machine-readable output: one JSON document on stdout'
 complete -c git-loop -n "__fish_git_loop_using_subcommand completion" -s q -l quiet -d 'No progress or summary lines on stderr'
 complete -c git-loop -n "__fish_git_loop_using_subcommand completion" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup remove restore reconcile list path run branches conflicts log trash trust mcp claude-hook schema pool config completion help" -f -a "create" -d 'Create a worktree and branch `loop/<RUN_ID>` for a new run'
-complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup remove restore reconcile list path run branches conflicts log trash trust mcp claude-hook schema pool config completion help" -f -a "mark" -d 'Record what a run became (never deletes it)'
-complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup remove restore reconcile list path run branches conflicts log trash trust mcp claude-hook schema pool config completion help" -f -a "cleanup" -d 'Remove the worktrees of finished runs (never forced; branches are kept)'
-complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup remove restore reconcile list path run branches conflicts log trash trust mcp claude-hook schema pool config completion help" -f -a "remove" -d 'Remove the worktrees of the named runs, whatever their status but active (cleanup\'s rules)'
-complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup remove restore reconcile list path run branches conflicts log trash trust mcp claude-hook schema pool config completion help" -f -a "restore" -d 'Bring back a run saved by `remove --salvage` or `cleanup --salvage`, as it was'
-complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup remove restore reconcile list path run branches conflicts log trash trust mcp claude-hook schema pool config completion help" -f -a "reconcile" -d 'Compare git\'s worktrees with the manifest: report orphans, drop vanished runs'
-complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup remove restore reconcile list path run branches conflicts log trash trust mcp claude-hook schema pool config completion help" -f -a "list" -d 'List recorded runs'
-complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup remove restore reconcile list path run branches conflicts log trash trust mcp claude-hook schema pool config completion help" -f -a "path" -d 'Print the absolute path of a run\'s worktree'
-complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup remove restore reconcile list path run branches conflicts log trash trust mcp claude-hook schema pool config completion help" -f -a "run" -d 'Run a command inside a run\'s worktree, passing its exit code through'
-complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup remove restore reconcile list path run branches conflicts log trash trust mcp claude-hook schema pool config completion help" -f -a "branches" -d 'List loop/* branches no run records (left by cleanup); delete the merged ones'
-complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup remove restore reconcile list path run branches conflicts log trash trust mcp claude-hook schema pool config completion help" -f -a "conflicts" -d 'Which active runs would conflict when landed (with each other, or with the base), and where'
-complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup remove restore reconcile list path run branches conflicts log trash trust mcp claude-hook schema pool config completion help" -f -a "log" -d 'Show the event log: what each command did to each run, oldest first'
-complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup remove restore reconcile list path run branches conflicts log trash trust mcp claude-hook schema pool config completion help" -f -a "trash" -d 'What destroying steps kept (refs/loop/trash/): list it, restore from it, empty it'
-complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup remove restore reconcile list path run branches conflicts log trash trust mcp claude-hook schema pool config completion help" -f -a "trust" -d 'Let the hooks in this repository\'s .git-loop.toml run (for its current content)'
-complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup remove restore reconcile list path run branches conflicts log trash trust mcp claude-hook schema pool config completion help" -f -a "mcp" -d 'Serve git-loop\'s commands to an AI agent: an MCP server on stdin/stdout'
-complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup remove restore reconcile list path run branches conflicts log trash trust mcp claude-hook schema pool config completion help" -f -a "claude-hook" -d 'Claude Code\'s WorktreeCreate and WorktreeRemove hooks: each run of Claude Code a git-loop run'
-complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup remove restore reconcile list path run branches conflicts log trash trust mcp claude-hook schema pool config completion help" -f -a "schema" -d 'Print the JSON Schema of a command\'s --json output (or of the MCP tools\' inputs)'
-complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup remove restore reconcile list path run branches conflicts log trash trust mcp claude-hook schema pool config completion help" -f -a "pool" -d 'Prepared worktrees that make `create` fast: status, fill or drain the warm pool'
-complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup remove restore reconcile list path run branches conflicts log trash trust mcp claude-hook schema pool config completion help" -f -a "config" -d 'Show the effective settings and where each one comes from'
-complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup remove restore reconcile list path run branches conflicts log trash trust mcp claude-hook schema pool config completion help" -f -a "completion" -d 'Print the completion script for bash, zsh or fish (the file scripts/install installs)'
-complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup remove restore reconcile list path run branches conflicts log trash trust mcp claude-hook schema pool config completion help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup remove restore reconcile list path activity env run branches conflicts land log trash trust mcp claude-hook schema pool config completion help" -f -a "create" -d 'Create a worktree and branch `loop/<RUN_ID>` for a new run'
+complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup remove restore reconcile list path activity env run branches conflicts land log trash trust mcp claude-hook schema pool config completion help" -f -a "mark" -d 'Record what a run became (never deletes it)'
+complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup remove restore reconcile list path activity env run branches conflicts land log trash trust mcp claude-hook schema pool config completion help" -f -a "cleanup" -d 'Remove the worktrees of finished runs (never forced; branches are kept)'
+complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup remove restore reconcile list path activity env run branches conflicts land log trash trust mcp claude-hook schema pool config completion help" -f -a "remove" -d 'Remove the worktrees of the named runs, whatever their status but active (cleanup\'s rules)'
+complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup remove restore reconcile list path activity env run branches conflicts land log trash trust mcp claude-hook schema pool config completion help" -f -a "restore" -d 'Bring back a run saved by `remove --salvage` or `cleanup --salvage`, as it was'
+complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup remove restore reconcile list path activity env run branches conflicts land log trash trust mcp claude-hook schema pool config completion help" -f -a "reconcile" -d 'Compare git\'s worktrees with the manifest: report orphans, drop vanished runs'
+complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup remove restore reconcile list path activity env run branches conflicts land log trash trust mcp claude-hook schema pool config completion help" -f -a "list" -d 'List recorded runs'
+complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup remove restore reconcile list path activity env run branches conflicts land log trash trust mcp claude-hook schema pool config completion help" -f -a "path" -d 'Print the absolute path of a run\'s worktree'
+complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup remove restore reconcile list path activity env run branches conflicts land log trash trust mcp claude-hook schema pool config completion help" -f -a "activity" -d 'Record what a run is doing: working, waiting (for a person) or done (list shows it)'
+complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup remove restore reconcile list path activity env run branches conflicts land log trash trust mcp claude-hook schema pool config completion help" -f -a "env" -d 'Print a run\'s GIT_LOOP_* variables as export lines, for eval or direnv'
+complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup remove restore reconcile list path activity env run branches conflicts land log trash trust mcp claude-hook schema pool config completion help" -f -a "run" -d 'Run a command inside a run\'s worktree, passing its exit code through'
+complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup remove restore reconcile list path activity env run branches conflicts land log trash trust mcp claude-hook schema pool config completion help" -f -a "branches" -d 'List loop/* branches no run records (left by cleanup); delete the merged ones'
+complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup remove restore reconcile list path activity env run branches conflicts land log trash trust mcp claude-hook schema pool config completion help" -f -a "conflicts" -d 'Which active runs would conflict when landed (with each other, or with the base), and where'
+complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup remove restore reconcile list path activity env run branches conflicts land log trash trust mcp claude-hook schema pool config completion help" -f -a "land" -d 'Land runs onto their base: built in memory, gated, the branch moved by compare-and-swap'
+complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup remove restore reconcile list path activity env run branches conflicts land log trash trust mcp claude-hook schema pool config completion help" -f -a "log" -d 'Show the event log: what each command did to each run, oldest first'
+complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup remove restore reconcile list path activity env run branches conflicts land log trash trust mcp claude-hook schema pool config completion help" -f -a "trash" -d 'What destroying steps kept (refs/loop/trash/): list it, restore from it, empty it'
+complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup remove restore reconcile list path activity env run branches conflicts land log trash trust mcp claude-hook schema pool config completion help" -f -a "trust" -d 'Let the hooks in this repository\'s .git-loop.toml run (for its current content)'
+complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup remove restore reconcile list path activity env run branches conflicts land log trash trust mcp claude-hook schema pool config completion help" -f -a "mcp" -d 'Serve git-loop\'s commands to an AI agent: an MCP server on stdin/stdout'
+complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup remove restore reconcile list path activity env run branches conflicts land log trash trust mcp claude-hook schema pool config completion help" -f -a "claude-hook" -d 'Claude Code\'s hooks: each run of Claude Code a git-loop run, and what it is doing'
+complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup remove restore reconcile list path activity env run branches conflicts land log trash trust mcp claude-hook schema pool config completion help" -f -a "schema" -d 'Print the JSON Schema of a command\'s --json output (or of the MCP tools\' inputs)'
+complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup remove restore reconcile list path activity env run branches conflicts land log trash trust mcp claude-hook schema pool config completion help" -f -a "pool" -d 'Prepared worktrees that make `create` fast: status, fill or drain the warm pool'
+complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup remove restore reconcile list path activity env run branches conflicts land log trash trust mcp claude-hook schema pool config completion help" -f -a "config" -d 'Show the effective settings and where each one comes from'
+complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup remove restore reconcile list path activity env run branches conflicts land log trash trust mcp claude-hook schema pool config completion help" -f -a "completion" -d 'Print the completion script for bash, zsh or fish (the file scripts/install installs)'
+complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup remove restore reconcile list path activity env run branches conflicts land log trash trust mcp claude-hook schema pool config completion help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c git-loop -n "__fish_git_loop_using_subcommand help; and __fish_seen_subcommand_from trash" -f -a "list" -d 'List the entries, oldest first (the default)'
 complete -c git-loop -n "__fish_git_loop_using_subcommand help; and __fish_seen_subcommand_from trash" -f -a "restore" -d 'Bring a deleted branch (or a kept tip, as a branch) back'
 complete -c git-loop -n "__fish_git_loop_using_subcommand help; and __fish_seen_subcommand_from trash" -f -a "empty" -d 'Drop entries: all of them, or those kept before now − AGE'
 complete -c git-loop -n "__fish_git_loop_using_subcommand help; and __fish_seen_subcommand_from claude-hook" -f -a "create" -d 'Read WorktreeCreate\'s JSON on stdin, create (or reuse) the run, print only its path'
 complete -c git-loop -n "__fish_git_loop_using_subcommand help; and __fish_seen_subcommand_from claude-hook" -f -a "remove" -d 'Read WorktreeRemove\'s JSON on stdin and remove that run\'s worktree (never forced; branch kept)'
+complete -c git-loop -n "__fish_git_loop_using_subcommand help; and __fish_seen_subcommand_from claude-hook" -f -a "activity" -d 'Read UserPromptSubmit\'s, Notification\'s or Stop\'s JSON on stdin and record the run\'s activity'
 complete -c git-loop -n "__fish_git_loop_using_subcommand help; and __fish_seen_subcommand_from pool" -f -a "status" -d 'Show the pool\'s members and whether each is ready (the default)'
 complete -c git-loop -n "__fish_git_loop_using_subcommand help; and __fish_seen_subcommand_from pool" -f -a "fill" -d 'Prepare worktrees at the base until the pool holds N'
 complete -c git-loop -n "__fish_git_loop_using_subcommand help; and __fish_seen_subcommand_from pool" -f -a "drain" -d 'Remove every member (never forced; one in use or not clean is left)'
@@ -266,13 +304,13 @@ function __fish_git_loop_positional
                 return 1
             case '--*=*'
             case '-*'
-                if contains -- $word -C --repo; or contains -- "$sub:$word" create:--pattern create:--base create:--sparse cleanup:--status cleanup:--older-than reconcile:--remove-orphan reconcile:--adopt reconcile:--min-age list:--status conflicts:--base log:-n log:--max-count log:--since
+                if contains -- $word -C --repo; or contains -- "$sub:$word" create:--pattern create:--base create:--sparse cleanup:--status cleanup:--older-than reconcile:--remove-orphan reconcile:--adopt reconcile:--min-age list:--status activity:--note conflicts:--base land:--status land:--into land:--strategy land:--gate land:-m land:--message log:-n log:--max-count log:--since
                     set pending $word
                 end
             case '*'
                 if not set -q sub[1]
                     set sub $word
-                else if test $npos = 0; and contains -- "$sub/$word" trash/list trash/restore trash/empty claude-hook/create claude-hook/remove pool/status pool/fill pool/drain
+                else if test $npos = 0; and contains -- "$sub/$word" trash/list trash/restore trash/empty claude-hook/create claude-hook/remove claude-hook/activity pool/status pool/fill pool/drain
                     set sub "$sub/$word"
                 else
                     set npos (math $npos + 1)
@@ -304,7 +342,7 @@ end
 
 complete -c git-loop -n "__fish_git_loop_using_subcommand create" -l base -x -a "(git for-each-ref --format='%(refname:short)' refs/heads/ refs/remotes/ 2>/dev/null)"
 complete -c git-loop -n "__fish_git_loop_positional mark 0 +" -f -a "(git-loop list --ids 2>/dev/null)"
-complete -c git-loop -n "__fish_git_loop_positional mark 1 +" -f -a "active rejected escalated merged stale"
+complete -c git-loop -n "__fish_git_loop_positional mark 0 +" -f -a "active rejected escalated merged stale"
 complete -c git-loop -n "__fish_git_loop_using_subcommand cleanup" -l status -x -a "(__fish_git_loop_csv active rejected escalated merged stale)"
 complete -c git-loop -n "__fish_git_loop_positional remove 0 +" -f -a "(git-loop list --ids 2>/dev/null)"
 complete -c git-loop -n "__fish_git_loop_positional restore 0" -f -a "(git for-each-ref --format='%(refname:lstrip=3)' refs/loop/salvage/ 2>/dev/null)"
@@ -312,10 +350,16 @@ complete -c git-loop -n "__fish_git_loop_using_subcommand reconcile" -l remove-o
 complete -c git-loop -n "__fish_git_loop_using_subcommand reconcile" -l adopt -x -a "(git-loop list --ids 2>/dev/null)"
 complete -c git-loop -n "__fish_git_loop_using_subcommand list" -l status -x -a "(__fish_git_loop_csv active rejected escalated merged stale)"
 complete -c git-loop -n "__fish_git_loop_positional path 0" -f -a "(git-loop list --ids 2>/dev/null)"
+complete -c git-loop -n "__fish_git_loop_positional activity 0" -f -a "(git-loop list --ids 2>/dev/null)"
+complete -c git-loop -n "__fish_git_loop_positional activity 1" -f -a "working waiting done"
+complete -c git-loop -n "__fish_git_loop_positional env 0" -f -a "(git-loop list --ids 2>/dev/null)"
 complete -c git-loop -n "__fish_git_loop_positional run 0" -f -a "(git-loop list --ids 2>/dev/null)"
 complete -c git-loop -n "__fish_git_loop_using_subcommand conflicts" -l base -x -a "(git for-each-ref --format='%(refname:short)' refs/heads/ refs/remotes/ 2>/dev/null)"
+complete -c git-loop -n "__fish_git_loop_positional land 0 +" -f -a "(git-loop list --ids 2>/dev/null)"
+complete -c git-loop -n "__fish_git_loop_using_subcommand land" -l status -x -a "(__fish_git_loop_csv active rejected escalated merged stale)"
+complete -c git-loop -n "__fish_git_loop_using_subcommand land" -l into -x -a "(git for-each-ref --format='%(refname:short)' refs/heads/ refs/remotes/ 2>/dev/null)"
 complete -c git-loop -n "__fish_git_loop_positional log 0" -f -a "(git-loop list --ids 2>/dev/null)"
 complete -c git-loop -n "__fish_git_loop_positional trash/restore 0" -f -a "(git for-each-ref --format='%(refname:lstrip=3)' refs/loop/trash/ 2>/dev/null)"
 complete -c git-loop -n "__fish_git_loop_using_subcommand trash; and __fish_seen_subcommand_from restore" -l as -x -a "(git for-each-ref --format='%(refname:short)' refs/heads/ refs/remotes/ 2>/dev/null)"
-complete -c git-loop -n "__fish_git_loop_positional schema 0" -f -a "all branches cleanup config conflicts create list log mark path pool reconcile remove restore trash trust error mcp-tools"
+complete -c git-loop -n "__fish_git_loop_positional schema 0" -f -a "all activity branches cleanup config conflicts create env land list log mark path pool reconcile remove restore trash trust error mcp-tools"
 complete -c git-loop -n "__fish_git_loop_positional completion 0" -f -a "bash zsh fish"

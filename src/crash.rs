@@ -35,9 +35,15 @@
 //! not yet deleted), `after-salvage-ref` (`--salvage`: ref written, worktree
 //! not removed), `salvage-switched` (`--salvage`: the worktree's `HEAD` and
 //! index set to the salvage, `git worktree remove` not started),
-//! `after-salvage-removal` (removed, entry not dropped); fail
+//! `after-salvage-removal` (removed, entry not dropped), `land-before-ref`
+//! (`land`: the landing checked and its commits written, the target not
+//! moved), `land-after-ref` (the target moved, its checkout not updated
+//! yet), `land-after-checkout` (both done, the run not yet marked); fail
 //! points: `manifest-write`, `salvage-ref-write` (a salvage built and
 //! verified, its ref not written).
+//!
+//! `land-built` (`land`: the landing built, persisted and gated, the target
+//! not yet moved; a test moves the target there with `:until:`).
 //!
 //! None of these variables is meant for users; all are documented in the README so
 //! nobody is surprised by them.

@@ -138,8 +138,26 @@ pub const PATH_EXAMPLES: &str = r#"Examples:
   dir=$(git loop path fix-login) && cd "$dir"
   dir=$(git loop path) && cd "$dir"    # inside a run's worktree: back to its top"#;
 
-pub const RUN: &str = r#"The command runs with the worktree as its working directory, and with GIT_LOOP_ID and
-GIT_LOOP_ROOT (the main worktree) in its environment. Its exit code is git-loop's (128 + N
+pub const ACTIVITY: &str = r#"Appends an activity event to the event log (the manifest is not changed); `list` shows
+each run's latest activity and its age. Inside a run's worktree (at any depth) the id may be
+left out. When the activity becomes waiting or done (the run's previous activity was
+another, or none), the setting notify.command runs, with GIT_LOOP_ID, GIT_LOOP_ACTIVITY,
+GIT_LOOP_NOTE, GIT_LOOP_PATH, GIT_LOOP_BRANCH and GIT_LOOP_ROOT; a failing or untrusted
+one is a warning on stderr, never a failure. --json prints the event recorded."#;
+pub const ACTIVITY_EXAMPLES: &str = r#"Examples:
+  git loop activity fix-login waiting --note "which database?"
+  git loop activity done                  # inside .loop-worktrees/fix-login/"#;
+
+pub const ENV: &str = r#"One line per variable, GIT_LOOP_ID, GIT_LOOP_ROOT, GIT_LOOP_PATH and GIT_LOOP_BRANCH,
+each `export NAME='value'` quoted for sh, bash and zsh whatever the path holds: the very set
+`run`, create.post-command and cleanup.pre-command get. Inside a run's worktree the id may be
+left out. --json prints them as one object."#;
+pub const ENV_EXAMPLES: &str = r#"Examples:
+  eval "$(git loop env fix-login)"
+  echo 'eval "$(git loop env)"' > .loop-worktrees/fix-login/.envrc   # direnv"#;
+
+pub const RUN: &str = r#"The command runs with the worktree as its working directory, and with GIT_LOOP_ID,
+GIT_LOOP_ROOT (the main worktree), GIT_LOOP_PATH and GIT_LOOP_BRANCH in its environment. Its exit code is git-loop's (128 + N
 when it dies of signal N)."#;
 pub const RUN_EXAMPLES: &str = r#"Example:
   git loop run fix-login -- cargo test"#;
@@ -165,6 +183,26 @@ pub const CONFLICTS_EXAMPLES: &str = r#"Examples:
   git loop conflicts
   git loop conflicts --json --base main"#;
 
+pub const LAND: &str = r#"What lands is each run's committed work (loop/<id>), never its worktree: a run with
+uncommitted or untracked changes, an operation in progress or no commits of its own is
+skipped (dirty, operation-in-progress, empty). The landed commits are built in memory onto
+the target's tip (rebase: the run's commits replayed, authors and messages kept; squash: one
+commit; merge: a merge commit; ff: only when the target is an ancestor); a conflict skips the
+run with its paths (conflict). A gate runs in a scratch checkout of the result (gate-failed).
+The target moves by compare-and-swap from the tip it was built on (target-moved), and the
+worktree that has it checked out is updated only where it is clean (target-dirty): never a
+stash, a reset or a forced checkout. Then the run is marked merged, its worktree removed
+with remove's rules (--keep leaves it) and its branch deleted at the landed tip only when
+proven merged, its tip kept in the trash. --queue lands the runs of --status in conflicts'
+landing order, each on the target as the landings before it left it. A skip stops the rest
+(not attempted) unless --keep-going; exit 1 when any run did not land.
+
+Settings: land.strategy, land.into, land.queue-status."#;
+pub const LAND_EXAMPLES: &str = r#"Examples:
+  git loop land fix-login
+  git loop land --queue --dry-run
+  git loop land a b --strategy squash -m "Fix the login" --gate "cargo test""#;
+
 /// `log`'s long help: the kinds listed from the one list of them.
 pub fn log() -> String {
     format!(
@@ -189,7 +227,7 @@ pub const TRASH_EXAMPLES: &str = r#"Examples:
   git loop trash empty --older-than 7d --dry-run"#;
 
 pub const TRUST: &str = r#"A repository's own .git-loop.toml comes with the code you cloned, so the hooks it sets
-(create.post-command, cleanup.pre-command) run only once you have read it and trusted its
+(create.post-command, cleanup.pre-command, land.gate) run only once you have read it and trusted its
 content. Trust is recorded for the file's exact content (its git blob id) in
 .git/git-loop/trusted, with the content of every file of the work tree its hooks name
 (`sh ./setup.sh` names setup.sh); after any change to the file or to one of those, trust it
@@ -200,7 +238,7 @@ pub const TRUST_EXAMPLES: &str = r#"Example:
   cat .git-loop.toml && git loop trust"#;
 
 pub const MCP: &str = r#"JSON-RPC 2.0, one message a line. Tools: create, mark, list, path, log, cleanup, remove,
-reconcile, branches, conflicts, restore; each result is the document the command prints
+reconcile, branches, conflicts, restore, land; each result is the document the command prints
 with --json. A tool that removes anything is a dry run unless its input sets
 "dry_run": false. Ends at EOF."#;
 pub const MCP_EXAMPLES: &str = r#"Example (an MCP client's configuration):
@@ -209,12 +247,15 @@ pub const MCP_EXAMPLES: &str = r#"Example (an MCP client's configuration):
 pub const CLAUDE_HOOK: &str = r#"create makes (or reuses) a run of the pattern claude.pattern for the worktree Claude Code
 asks for and prints only its path; remove marks that run stale and removes its worktree
 with remove's rules. Neither ever takes a run, branch or directory the hook did not make
-for that name.
+for that name. activity records what the run Claude Code works in is doing.
 
 Settings: claude.pattern (default claude-code), and create's and cleanup.pre-command."#;
 pub const CLAUDE_HOOK_EXAMPLES: &str = r#"Example (.claude/settings.json):
   {"hooks": {"WorktreeCreate": [{"hooks": [{"type": "command", "command": "git loop claude-hook create"}]}],
-             "WorktreeRemove": [{"hooks": [{"type": "command", "command": "git loop claude-hook remove"}]}]}}"#;
+             "WorktreeRemove": [{"hooks": [{"type": "command", "command": "git loop claude-hook remove"}]}],
+             "UserPromptSubmit": [{"hooks": [{"type": "command", "command": "git loop claude-hook activity"}]}],
+             "Notification": [{"hooks": [{"type": "command", "command": "git loop claude-hook activity"}]}],
+             "Stop": [{"hooks": [{"type": "command", "command": "git loop claude-hook activity"}]}]}}"#;
 
 pub const SCHEMA: &str = r#"NAME is a command (its --json document; remove's is cleanup's), error (the document of any
 failure), mcp-tools (the input schema of each MCP tool), or all (the default: every one in
@@ -243,7 +284,8 @@ an error naming the layer.
 The settings: base, cleanup.status, cleanup.older-than, cleanup.delete-merged-branches,
 cleanup.salvage, cleanup.pre-command, create.copy, create.post-command,
 create.ignore-file, create.fetch, claude.pattern, cleanup.recycle, pool.size, trash.keep,
-pool.keep."#;
+pool.keep, land.gate, land.strategy, land.into, land.queue-status,
+land.push-retries, notify.command."#;
 pub const CONFIG_EXAMPLES: &str = r#"Example:
   git config loop.base develop && git loop config"#;
 
@@ -262,6 +304,12 @@ making it), is left alone, with a line on stderr. Otherwise an active run is mar
 and its worktree removed with remove's rules: a worktree with anything to lose is skipped,
 its reason on stderr. Exit 0; nothing on stdout."#;
 
+pub const CLAUDE_HOOK_ACTIVITY: &str = r#"Reads `hook_event_name` and `cwd`: UserPromptSubmit records working, Notification waiting
+(its `message` the note), Stop done, for the run whose worktree holds `cwd`, as
+`git loop activity` does (notify.command included). A `cwd` in no run, or another event,
+changes nothing and exits 0. Nothing on stdout; an untrusted or failing notify.command is a
+line on stderr, and still exit 0."#;
+
 pub const POOL_STATUS: &str = r#"Each member is ready, busy (claimed right now by a create, fill or drain), or unfit, with
 the reason (the next create or fill discards it)."#;
 
@@ -271,3 +319,12 @@ fail their checks are discarded with cleanup's rules."#;
 
 pub const POOL_DRAIN: &str = r#"A member another git-loop process holds is skipped (in-use); one git refuses to remove
 keeps its skip code."#;
+
+pub const COMPLETION: &str = r#"Prints the script compiled into the binary, the same bytes as the checked-in
+completions/ file: git-loop.bash, _git-loop or git-loop.fish. Each completes `git-loop …` and,
+through git's own completion, `git loop …` (fish needs also the conf.d hook,
+completions/git-loop.conf.fish, which scripts/install installs)."#;
+pub const COMPLETION_EXAMPLES: &str = r#"Examples:
+  source <(git loop completion bash)      # in ~/.bashrc, after git's completion
+  git loop completion zsh > ~/.zfunc/_git-loop
+  git loop completion fish > ~/.config/fish/completions/git-loop.fish"#;

@@ -11,13 +11,21 @@ use schemars::JsonSchema;
 
 use crate::manifest::Status;
 
+mod activity;
+mod claude_hook;
 mod completion;
+mod env;
 mod help;
+mod land;
 mod schema;
 mod trash;
 mod values;
 
+pub use activity::ActivityArgs;
+pub use claude_hook::ClaudeHook;
 pub use completion::{CompletionArgs, CompletionShell};
+pub use env::EnvArgs;
+pub use land::LandArgs;
 pub use schema::SchemaName;
 pub use trash::{TrashAction, TrashArgs};
 pub use values::{Cutoff, MinAge, RunId, StatusList};
@@ -76,6 +84,12 @@ pub enum Command {
     /// Print the absolute path of a run's worktree
     #[command(long_about = help::PATH, after_help = help::PATH_EXAMPLES)]
     Path(PathArgs),
+    /// Record what a run is doing: working, waiting (for a person) or done (list shows it)
+    #[command(long_about = help::ACTIVITY, after_help = help::ACTIVITY_EXAMPLES)]
+    Activity(ActivityArgs),
+    /// Print a run's GIT_LOOP_* variables as export lines, for eval or direnv
+    #[command(long_about = help::ENV, after_help = help::ENV_EXAMPLES)]
+    Env(EnvArgs),
     /// Run a command inside a run's worktree, passing its exit code through
     #[command(long_about = help::RUN, after_help = help::RUN_EXAMPLES)]
     Run(RunArgs),
@@ -85,6 +99,9 @@ pub enum Command {
     /// Which active runs would conflict when landed (with each other, or with the base), and where
     #[command(long_about = help::CONFLICTS, after_help = help::CONFLICTS_EXAMPLES)]
     Conflicts(ConflictsArgs),
+    /// Land runs onto their base: built in memory, gated, the branch moved by compare-and-swap
+    #[command(long_about = help::LAND, after_help = help::LAND_EXAMPLES)]
+    Land(LandArgs),
     /// Show the event log: what each command did to each run, oldest first
     #[command(long_about = help::log(), after_help = help::LOG_EXAMPLES)]
     Log(LogArgs),
@@ -97,7 +114,7 @@ pub enum Command {
     /// Serve git-loop's commands to an AI agent: an MCP server on stdin/stdout
     #[command(long_about = help::MCP, after_help = help::MCP_EXAMPLES)]
     Mcp,
-    /// Claude Code's WorktreeCreate and WorktreeRemove hooks: each run of Claude Code a git-loop run
+    /// Claude Code's hooks: each run of Claude Code a git-loop run, and what it is doing
     #[command(long_about = help::CLAUDE_HOOK, subcommand, after_help = help::CLAUDE_HOOK_EXAMPLES)]
     ClaudeHook(ClaudeHook),
     /// Print the JSON Schema of a command's --json output (or of the MCP tools' inputs)
@@ -110,34 +127,15 @@ pub enum Command {
     #[command(long_about = help::CONFIG, after_help = help::CONFIG_EXAMPLES)]
     Config,
     /// Print the completion script for bash, zsh or fish (the file scripts/install installs)
-    #[command(long_about = COMPLETION_ABOUT, after_help = COMPLETION_EXAMPLES)]
+    #[command(long_about = help::COMPLETION, after_help = help::COMPLETION_EXAMPLES)]
     Completion(CompletionArgs),
 }
-
-const COMPLETION_ABOUT: &str = r#"Prints the script compiled into the binary, the same bytes as the checked-in
-completions/ file: git-loop.bash, _git-loop or git-loop.fish. Each completes `git-loop …` and,
-through git's own completion, `git loop …` (fish needs also the conf.d hook,
-completions/git-loop.conf.fish, which scripts/install installs)."#;
-const COMPLETION_EXAMPLES: &str = r#"Examples:
-  source <(git loop completion bash)      # in ~/.bashrc, after git's completion
-  git loop completion zsh > ~/.zfunc/_git-loop
-  git loop completion fish > ~/.config/fish/completions/git-loop.fish"#;
 
 #[derive(Debug, Args)]
 pub struct SchemaArgs {
     /// Which schema (default: all)
     #[arg(value_enum)]
     pub name: Option<SchemaName>,
-}
-
-#[derive(Debug, Subcommand)]
-pub enum ClaudeHook {
-    /// Read WorktreeCreate's JSON on stdin, create (or reuse) the run, print only its path
-    #[command(long_about = help::CLAUDE_HOOK_CREATE)]
-    Create,
-    /// Read WorktreeRemove's JSON on stdin and remove that run's worktree (never forced; branch kept)
-    #[command(long_about = help::CLAUDE_HOOK_REMOVE)]
-    Remove,
 }
 
 #[derive(Debug, Args, JsonSchema)]

@@ -20,11 +20,14 @@ use crate::manifest::Status;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum SchemaName {
     All,
+    Activity,
     Branches,
     Cleanup,
     Config,
     Conflicts,
     Create,
+    Land,
+    Env,
     List,
     Log,
     Mark,
@@ -41,11 +44,11 @@ pub enum SchemaName {
 
 impl SchemaName {
     /// Every name, in the order `--help` lists them.
-    pub const ALL: [SchemaName; 18] = {
+    pub const ALL: [SchemaName; 21] = {
         use SchemaName::*;
         [
-            All, Branches, Cleanup, Config, Conflicts, Create, List, Log, Mark, Path, Pool,
-            Reconcile, Remove, Restore, Trash, Trust, Error, McpTools,
+            All, Activity, Branches, Cleanup, Config, Conflicts, Create, Env, Land, List, Log,
+            Mark, Path, Pool, Reconcile, Remove, Restore, Trash, Trust, Error, McpTools,
         ]
     };
 
@@ -58,11 +61,14 @@ impl SchemaName {
         use SchemaName::*;
         match self {
             All => "all",
+            Activity => "activity",
             Branches => "branches",
             Cleanup => "cleanup",
             Config => "config",
             Conflicts => "conflicts",
             Create => "create",
+            Land => "land",
+            Env => "env",
             List => "list",
             Log => "log",
             Mark => "mark",

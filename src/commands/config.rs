@@ -11,12 +11,15 @@
 
 use serde::Serialize;
 
-use crate::config::keys::{TOML_CLEANUP_RECYCLE, TOML_POOL_KEEP, TOML_POOL_SIZE, TOML_TRASH_KEEP};
+use crate::config::keys::{
+    TOML_CLEANUP_RECYCLE, TOML_LAND_GATE, TOML_LAND_INTO, TOML_LAND_PUSH_RETRIES,
+    TOML_LAND_QUEUE_STATUS, TOML_LAND_STRATEGY, TOML_POOL_KEEP, TOML_POOL_SIZE, TOML_TRASH_KEEP,
+};
 use crate::config::{Settings, Sourced};
 use crate::config::{
     TOML_BASE, TOML_CLAUDE_PATTERN, TOML_CLEANUP_DELETE_MERGED, TOML_CLEANUP_OLDER_THAN,
     TOML_CLEANUP_PRE_COMMAND, TOML_CLEANUP_SALVAGE, TOML_CLEANUP_STATUS, TOML_CREATE_COPY,
-    TOML_CREATE_FETCH, TOML_CREATE_IGNORE_FILE, TOML_CREATE_POST_COMMAND,
+    TOML_CREATE_FETCH, TOML_CREATE_IGNORE_FILE, TOML_CREATE_POST_COMMAND, TOML_NOTIFY_COMMAND,
 };
 use crate::ctx::Ctx;
 use crate::error::Result;
@@ -61,6 +64,18 @@ pub struct ConfigReport {
     pub trash_keep: Shown<String>,
     #[serde(rename = "pool.keep")]
     pub pool_keep: Shown<Vec<String>>,
+    #[serde(rename = "land.gate")]
+    pub land_gate: Shown<Option<String>>,
+    #[serde(rename = "land.strategy")]
+    pub land_strategy: Shown<&'static str>,
+    #[serde(rename = "land.into")]
+    pub land_into: Shown<Option<String>>,
+    #[serde(rename = "land.queue-status")]
+    pub land_queue_status: Shown<Vec<String>>,
+    #[serde(rename = "land.push-retries")]
+    pub land_push_retries: Shown<usize>,
+    #[serde(rename = "notify.command")]
+    pub notify_command: Shown<Option<String>>,
 }
 
 impl<T> Shown<T> {
@@ -110,6 +125,15 @@ impl Report for ConfigReport {
             self.pool_size.row(TOML_POOL_SIZE, usize::to_string),
             self.trash_keep.row(TOML_TRASH_KEEP, String::clone),
             self.pool_keep.row(TOML_POOL_KEEP, |v| words(v)),
+            self.land_gate.row(TOML_LAND_GATE, or_none),
+            self.land_strategy
+                .row(TOML_LAND_STRATEGY, |v| (*v).to_owned()),
+            self.land_into.row(TOML_LAND_INTO, or_none),
+            self.land_queue_status
+                .row(TOML_LAND_QUEUE_STATUS, |v| v.join(",")),
+            self.land_push_retries
+                .row(TOML_LAND_PUSH_RETRIES, usize::to_string),
+            self.notify_command.row(TOML_NOTIFY_COMMAND, or_none),
         ];
         // Values and sources come from files, git config and the
         // environment: escaped, so none can drive the terminal or split a row.
@@ -152,9 +176,14 @@ fn shown<T, U>(s: &Sourced<T>, text: impl FnOnce(&T) -> U) -> Shown<U> {
 /// sets one: said beside each hook from there (the file is hashed once,
 /// and only when it sets a hook).
 fn trust_state(ctx: &Ctx, s: &Settings) -> Result<&'static str> {
-    let repo_hooks = [&s.cleanup_pre_command, &s.create_post_command]
-        .iter()
-        .any(|sourced| sourced.value.is_some() && sourced.from_repo_file());
+    let repo_hooks = [
+        &s.cleanup_pre_command,
+        &s.create_post_command,
+        &s.land_gate,
+        &s.notify_command,
+    ]
+    .iter()
+    .any(|sourced| sourced.value.is_some() && sourced.from_repo_file());
     if !repo_hooks {
         return Ok("");
     }
@@ -211,5 +240,13 @@ pub fn run(ctx: &Ctx) -> Result<ConfigReport> {
         pool_size: shown(&s.pool_size, |v| *v),
         trash_keep: shown(&s.trash_keep, |v| cutoff_text(*v)),
         pool_keep: shown(&s.pool_keep, Vec::clone),
+        land_gate: hook(&s.land_gate),
+        land_strategy: shown(&s.land_strategy, |v| v.as_str()),
+        land_into: shown(&s.land_into, Option::clone),
+        land_queue_status: shown(&s.land_queue_status, |v| {
+            v.iter().map(|st| st.as_str().to_owned()).collect()
+        }),
+        land_push_retries: shown(&s.land_push_retries, |v| *v),
+        notify_command: hook(&s.notify_command),
     })
 }

@@ -8,6 +8,7 @@ use serde::Serialize;
 
 use crate::ctx::Ctx;
 use crate::error::Result;
+use crate::events::Activity;
 use crate::git::merged::Verdict;
 use crate::manifest::{Entry, Status};
 use crate::ops::list::{Listing, State};
@@ -19,9 +20,67 @@ pub struct Listed {
     #[serde(flatten)]
     pub entry: Entry,
     pub present: bool,
+    /// Its latest activity (`git loop activity`), `null` when none.
+    pub activity: Option<Activity>,
+    /// When that activity was recorded (ISO-8601 UTC), `null` when none.
+    #[serde(rename = "activityAt")]
+    pub activity_at: Option<String>,
     /// With `--long`.
     #[serde(flatten)]
     pub long: Option<Long>,
+}
+
+impl Listed {
+    /// The ACTIVITY cell: the activity and how long ago it was said
+    /// (`waiting 3m`), `-` when none.
+    fn activity_cell(&self, now: jiff::Timestamp) -> Cell<'static> {
+        let (Some(activity), Some(at)) = (self.activity, &self.activity_at) else {
+            return ("-".into(), "");
+        };
+        let age = match at.parse::<jiff::Timestamp>() {
+            Ok(then) => crate::time::age(now, then),
+            Err(_) => "?".to_owned(),
+        };
+        let age = age.strip_suffix(" ago").unwrap_or(&age);
+        let sgr = match activity {
+            Activity::Working => "32",
+            Activity::Waiting => "1;33",
+            Activity::Done => "36",
+        };
+        (format!("{activity} {age}").into(), sgr)
+    }
+}
+
+/// Whether any listed run has an activity: only then is the ACTIVITY column
+/// shown (a repository whose agents never say lists as it always did).
+fn any_activity(listed: &[Listed]) -> bool {
+    listed.iter().any(|l| l.activity.is_some())
+}
+
+/// `row` with `cell` after its last column.
+fn push<T, const N: usize, const M: usize>(row: [T; N], cell: T) -> [T; M] {
+    let mut cells = row.into_iter().chain([cell]);
+    std::array::from_fn(|_| cells.next().expect("M is N + 1"))
+}
+
+/// The table, with the ACTIVITY column last when any run has one.
+fn table<const N: usize, const M: usize>(
+    out: &mut Out<'_>,
+    header: [&str; N],
+    rows: Vec<[Cell<'_>; N]>,
+    listed: &[Listed],
+) -> std::io::Result<()> {
+    if !any_activity(listed) {
+        return write_table(out.stdout, header, &rows, out.color);
+    }
+    let now = crate::time::now();
+    let header: [&str; M] = push(header, "ACTIVITY");
+    let rows: Vec<[Cell<'_>; M]> = rows
+        .into_iter()
+        .zip(listed)
+        .map(|(row, l)| push(row, l.activity_cell(now)))
+        .collect();
+    write_table(out.stdout, header, &rows, out.color)
 }
 
 /// What `--long` adds to a run.
@@ -157,7 +216,7 @@ impl ListReport {
                 ]
             })
             .collect();
-        write_table(out.stdout, header, &rows, out.color)?;
+        table::<9, 10>(out, header, rows, &self.worktrees)?;
         self.hint_missing(out);
         Ok(())
     }
@@ -206,7 +265,7 @@ impl Report for ListReport {
             })
             .collect();
         let header = ["ID", "STATUS", "PATTERN", "AGE", "BRANCH", "PRESENT"];
-        write_table(out.stdout, header, &rows, out.color)?;
+        table::<6, 7>(out, header, rows, &self.worktrees)?;
         self.hint_missing(out);
         Ok(())
     }
@@ -254,6 +313,8 @@ pub fn run(
             .map(|r| Listed {
                 entry: r.entry,
                 present: r.present,
+                activity: r.activity.as_ref().map(|a| a.activity),
+                activity_at: r.activity.map(|a| a.at),
                 long: r.state.map(Long::from),
             })
             .collect(),

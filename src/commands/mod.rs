@@ -1,6 +1,7 @@
 //! One module per command. Each handler takes its arguments and a [`Ctx`],
 //! writes only notes (to stderr, through [`Out`]), and returns a report.
 
+pub mod activity;
 pub mod branches;
 pub mod claude_hook;
 pub mod cleanup;
@@ -8,6 +9,8 @@ pub mod completion;
 pub mod config;
 pub mod conflicts;
 pub mod create;
+pub mod env;
+pub mod land;
 pub mod list;
 pub mod log;
 pub mod mark;
@@ -31,10 +34,11 @@ pub fn dispatch(cli: &Cli, out: &mut Out<'_>) -> std::result::Result<(), Fail> {
     // Arguments were validated by clap (`crate::cli`'s value parsers) before
     // the repository is touched, so a usage error never depends on (or
     // changes) repository state.
+    let ctx = || Ctx::open(cli.repo.as_deref());
     match &cli.command {
         Command::Create(args) => {
             create::validate(args)?;
-            let ctx = Ctx::open(cli.repo.as_deref())?;
+            let ctx = ctx()?;
             let report = create::run(&ctx, args, out)?;
             let failed = report.error.is_some();
             emit(report, out)?;
@@ -47,7 +51,7 @@ pub fn dispatch(cli: &Cli, out: &mut Out<'_>) -> std::result::Result<(), Fail> {
             Ok(())
         }
         Command::Mark(args) => {
-            let ctx = Ctx::open(cli.repo.as_deref())?;
+            let ctx = ctx()?;
             match args.status {
                 Some(status) => {
                     let dir = crate::ops::infer::start_dir(cli.repo.as_deref())?;
@@ -56,28 +60,14 @@ pub fn dispatch(cli: &Cli, out: &mut Out<'_>) -> std::result::Result<(), Fail> {
                 None => emit(mark::detect::run(&ctx, args.dry_run, out)?, out),
             }
         }
-        Command::Cleanup(args) => {
-            let ctx = Ctx::open(cli.repo.as_deref())?;
-            emit(cleanup::run(&ctx, args, out)?, out)
-        }
-        Command::Remove(args) => {
-            let ctx = Ctx::open(cli.repo.as_deref())?;
-            emit(remove::run(&ctx, args, out)?, out)
-        }
-        Command::Branches(args) => {
-            let ctx = Ctx::open(cli.repo.as_deref())?;
-            emit(branches::run(&ctx, args, out)?, out)
-        }
-        Command::Conflicts(args) => {
-            let ctx = Ctx::open(cli.repo.as_deref())?;
-            emit(conflicts::run(&ctx, args, out)?, out)
-        }
-        Command::Reconcile(args) => {
-            let ctx = Ctx::open(cli.repo.as_deref())?;
-            emit(reconcile::run(&ctx, args, out)?, out)
-        }
+        Command::Cleanup(args) => emit(cleanup::run(&ctx()?, args, out)?, out),
+        Command::Remove(args) => emit(remove::run(&ctx()?, args, out)?, out),
+        Command::Branches(args) => emit(branches::run(&ctx()?, args, out)?, out),
+        Command::Conflicts(args) => emit(conflicts::run(&ctx()?, args, out)?, out),
+        Command::Land(args) => emit(land::run(&ctx()?, args, out)?, out),
+        Command::Reconcile(args) => emit(reconcile::run(&ctx()?, args, out)?, out),
         Command::List(args) if args.salvaged => {
-            let report = restore::list(&Ctx::open(cli.repo.as_deref())?)?;
+            let report = restore::list(&ctx()?)?;
             if args.ids {
                 for run in &report.salvaged {
                     writeln!(out.stdout, "{}", run.id)?;
@@ -86,13 +76,10 @@ pub fn dispatch(cli: &Cli, out: &mut Out<'_>) -> std::result::Result<(), Fail> {
             }
             emit(report, out)
         }
-        Command::Restore(args) => {
-            let ctx = Ctx::open(cli.repo.as_deref())?;
-            emit(restore::run(&ctx, &args.run_id, out)?, out)
-        }
+        Command::Restore(args) => emit(restore::run(&ctx()?, &args.run_id, out)?, out),
         Command::List(args) => {
             let filter = args.status.as_ref().map(|s| s.0.as_slice());
-            let ctx = Ctx::open(cli.repo.as_deref())?;
+            let ctx = ctx()?;
             let report = list::run(&ctx, filter, args.long && !args.ids, out)?;
             if args.ids {
                 for listed in &report.worktrees {
@@ -102,51 +89,28 @@ pub fn dispatch(cli: &Cli, out: &mut Out<'_>) -> std::result::Result<(), Fail> {
             }
             emit(report, out)
         }
+        Command::Activity(args) => emit(activity::run(cli.repo.as_deref(), args, out)?, out),
+        Command::Env(args) => emit(env::run(cli.repo.as_deref(), args)?, out),
         Command::Run(args) => {
-            let ctx = Ctx::open(cli.repo.as_deref())?;
+            let ctx = ctx()?;
             Err(Fail::Exit(run::run(&ctx, args)?))
         }
         Command::Log(args) => {
-            let ctx = Ctx::open(cli.repo.as_deref())?;
+            let ctx = ctx()?;
             let report = log::run(&ctx, args, out)?;
             let pager = log::pager(&ctx, &report, out);
             emit_paged(report, out, pager.as_deref())
         }
-        Command::Trash(args) => {
-            let ctx = Ctx::open(cli.repo.as_deref())?;
-            use crate::cli::TrashAction;
-            emit(
-                match &args.action {
-                    None | Some(TrashAction::List) => trash::list(&ctx)?,
-                    Some(TrashAction::Restore { name, as_branch }) => {
-                        trash::restore(&ctx, name, as_branch.as_deref(), out)?
-                    }
-                    Some(TrashAction::Empty {
-                        older_than,
-                        dry_run,
-                    }) => trash::empty(&ctx, older_than.as_ref().map(|c| c.0), *dry_run, out)?,
-                },
-                out,
-            )
-        }
-        Command::Trust => {
-            let ctx = Ctx::open(cli.repo.as_deref())?;
-            emit(trust::run(&ctx)?, out)
-        }
-        Command::Pool(args) => {
-            let ctx = Ctx::open(cli.repo.as_deref())?;
-            emit(pool::run(&ctx, args, out)?, out)
-        }
-        Command::Config => {
-            let ctx = Ctx::open(cli.repo.as_deref())?;
-            emit(config::run(&ctx)?, out)
-        }
+        Command::Trash(args) => emit(trash::run(&ctx()?, args, out)?, out),
+        Command::Trust => emit(trust::run(&ctx()?)?, out),
+        Command::Pool(args) => emit(pool::run(&ctx()?, args, out)?, out),
+        Command::Config => emit(config::run(&ctx()?)?, out),
         Command::ClaudeHook(event) => claude_hook::run(cli, event, out),
         Command::Schema(args) => schema::run(args.name, out.stdout),
         Command::Completion(args) => completion::run(args.shell, out.stdout),
         Command::Mcp => Ok(crate::mcp::serve(&mut std::io::stdin().lock(), out.stdout)?),
         Command::Path(args) => {
-            let ctx = Ctx::open(cli.repo.as_deref())?;
+            let ctx = ctx()?;
             let dir = crate::ops::infer::start_dir(cli.repo.as_deref())?;
             emit(path::run(&ctx, args.run_id.as_ref(), &dir)?, out)
         }

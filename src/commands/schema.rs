@@ -14,11 +14,14 @@ pub fn text(name: SchemaName) -> &'static str {
     use SchemaName::*;
     match name {
         All => include_str!("../../schema/git-loop.json"),
+        Activity => include_str!("../../schema/activity.json"),
         Branches => include_str!("../../schema/branches.json"),
         Cleanup => include_str!("../../schema/cleanup.json"),
         Config => include_str!("../../schema/config.json"),
         Conflicts => include_str!("../../schema/conflicts.json"),
         Create => include_str!("../../schema/create.json"),
+        Land => include_str!("../../schema/land.json"),
+        Env => include_str!("../../schema/env.json"),
         List => include_str!("../../schema/list.json"),
         Log => include_str!("../../schema/log.json"),
         Mark => include_str!("../../schema/mark.json"),

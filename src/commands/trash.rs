@@ -5,6 +5,7 @@
 
 use serde::Serialize;
 
+use crate::cli::{TrashAction, TrashArgs};
 use crate::ctx::Ctx;
 use crate::error::Result;
 use crate::ops::trash;
@@ -91,6 +92,20 @@ impl Report for TrashReport {
             }
         }
         Ok(())
+    }
+}
+
+/// `trash [list]`, `trash restore` or `trash empty`, as `args` say.
+pub fn run(ctx: &Ctx, args: &TrashArgs, out: &mut Out<'_>) -> Result<TrashReport> {
+    match &args.action {
+        None | Some(TrashAction::List) => list(ctx),
+        Some(TrashAction::Restore { name, as_branch }) => {
+            restore(ctx, name, as_branch.as_deref(), out)
+        }
+        Some(TrashAction::Empty {
+            older_than,
+            dry_run,
+        }) => empty(ctx, older_than.as_ref().map(|c| c.0), *dry_run, out),
     }
 }
 

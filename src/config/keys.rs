@@ -144,9 +144,119 @@ pub const DEFAULT_POOL_KEEP: [&str; 5] =
     ["target/", "node_modules/", ".venv/", "build/", ".gradle/"];
 pub const TOML_POOL_KEEP: &str = POOL_KEEP.toml;
 // --- end pool.keep ---
+// --- land.gate (self-contained block) ---
+/// A command `git loop land` runs in a scratch checkout of the landed
+/// commit before the target moves; a failure refuses the landing. None by
+/// default.
+pub const LAND_GATE: Key = Key {
+    toml: "land.gate",
+    git: "loop.landGate",
+    env: "GIT_LOOP_LAND_GATE",
+};
+pub const TOML_LAND_GATE: &str = LAND_GATE.toml;
+// --- end land.gate ---
+
+// --- land (git loop land) ---
+/// How `land` builds the landed commits (`--strategy`).
+pub const LAND_STRATEGY: Key = Key {
+    toml: "land.strategy",
+    git: "loop.landStrategy",
+    env: "GIT_LOOP_LAND_STRATEGY",
+};
+pub const DEFAULT_LAND_STRATEGY: LandStrategy = LandStrategy::Rebase;
+
+/// The branch `land` lands in (`--into`). None by default: each run's
+/// recorded base, when it is a local branch.
+pub const LAND_INTO: Key = Key {
+    toml: "land.into",
+    git: "loop.landInto",
+    env: "GIT_LOOP_LAND_INTO",
+};
+
+/// The statuses `land --queue` lands (`--status`).
+pub const LAND_QUEUE_STATUS: Key = Key {
+    toml: "land.queue-status",
+    git: "loop.landQueueStatus",
+    env: "GIT_LOOP_LAND_QUEUE_STATUS",
+};
+pub const DEFAULT_LAND_QUEUE_STATUS: [Status; 1] = [Status::Escalated];
+
+/// How many times `land --push` rebuilds and pushes again after the remote
+/// moved.
+pub const LAND_PUSH_RETRIES: Key = Key {
+    toml: "land.push-retries",
+    git: "loop.landPushRetries",
+    env: "GIT_LOOP_LAND_PUSH_RETRIES",
+};
+pub const DEFAULT_LAND_PUSH_RETRIES: usize = 3;
+/// The most `land.push-retries` accepted.
+pub const MAX_LAND_PUSH_RETRIES: usize = 100;
+pub const TOML_LAND_STRATEGY: &str = LAND_STRATEGY.toml;
+pub const TOML_LAND_INTO: &str = LAND_INTO.toml;
+pub const TOML_LAND_QUEUE_STATUS: &str = LAND_QUEUE_STATUS.toml;
+pub const TOML_LAND_PUSH_RETRIES: &str = LAND_PUSH_RETRIES.toml;
+
+/// `land.strategy`, `--strategy`: how a run's commits land.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, schemars::JsonSchema, clap::ValueEnum,
+)]
+#[serde(rename_all = "lowercase")]
+pub enum LandStrategy {
+    /// The run's commits replayed onto the target's tip, authors and
+    /// messages kept.
+    Rebase,
+    /// One commit with the run's whole change.
+    Squash,
+    /// A merge commit of the target's tip and the run's tip.
+    Merge,
+    /// Only when the target's tip is an ancestor of the run's tip.
+    Ff,
+}
+
+impl LandStrategy {
+    pub const ALL: [LandStrategy; 4] = [
+        LandStrategy::Rebase,
+        LandStrategy::Squash,
+        LandStrategy::Merge,
+        LandStrategy::Ff,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            LandStrategy::Rebase => "rebase",
+            LandStrategy::Squash => "squash",
+            LandStrategy::Merge => "merge",
+            LandStrategy::Ff => "ff",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<LandStrategy> {
+        LandStrategy::ALL.into_iter().find(|s| s.as_str() == text)
+    }
+}
+
+impl std::fmt::Display for LandStrategy {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+// --- end land ---
 
 /// Every setting, in the order `git loop config` shows them.
-pub const ALL: [Key; 15] = [
+// --- notify.command (self-contained block) ---
+/// A command run when a run's activity becomes `waiting` or `done`, by the
+/// command that recorded it (`activity`, `claude-hook activity`). None by
+/// default.
+pub const NOTIFY_COMMAND: Key = Key {
+    toml: "notify.command",
+    git: "loop.notifyCommand",
+    env: "GIT_LOOP_NOTIFY_COMMAND",
+};
+pub const TOML_NOTIFY_COMMAND: &str = NOTIFY_COMMAND.toml;
+// --- end notify.command ---
+
+/// Every setting, in the order `git loop config` shows them.
+pub const ALL: [Key; 21] = [
     BASE,
     CLEANUP_STATUS,
     CLEANUP_OLDER_THAN,
@@ -162,6 +272,12 @@ pub const ALL: [Key; 15] = [
     POOL_SIZE,
     TRASH_KEEP,
     POOL_KEEP,
+    LAND_GATE,
+    LAND_STRATEGY,
+    LAND_INTO,
+    LAND_QUEUE_STATUS,
+    LAND_PUSH_RETRIES,
+    NOTIFY_COMMAND,
 ];
 
 /// The TOML key paths by themselves (the names messages and reports use).

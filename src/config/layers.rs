@@ -51,6 +51,12 @@ pub fn defaults() -> Layer {
             pool_size: Some(keys::DEFAULT_POOL_SIZE),
             trash_keep: Some(keys::DEFAULT_TRASH_KEEP),
             pool_keep: Some(keys::DEFAULT_POOL_KEEP.map(str::to_owned).to_vec()),
+            land_gate: Some(None),
+            land_strategy: Some(keys::DEFAULT_LAND_STRATEGY),
+            land_into: None,
+            land_queue_status: Some(keys::DEFAULT_LAND_QUEUE_STATUS.to_vec()),
+            land_push_retries: Some(keys::DEFAULT_LAND_PUSH_RETRIES),
+            notify_command: Some(None),
         },
     }
 }

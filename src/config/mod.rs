@@ -37,12 +37,14 @@ pub mod keys;
 pub mod layers;
 pub mod raw;
 pub mod source;
+mod text;
 pub mod validate;
 
 pub use keys::{
-    IgnoreFile, TOML_BASE, TOML_CLAUDE_PATTERN, TOML_CLEANUP_DELETE_MERGED,
+    IgnoreFile, LandStrategy, TOML_BASE, TOML_CLAUDE_PATTERN, TOML_CLEANUP_DELETE_MERGED,
     TOML_CLEANUP_OLDER_THAN, TOML_CLEANUP_PRE_COMMAND, TOML_CLEANUP_SALVAGE, TOML_CLEANUP_STATUS,
     TOML_CREATE_COPY, TOML_CREATE_FETCH, TOML_CREATE_IGNORE_FILE, TOML_CREATE_POST_COMMAND,
+    TOML_LAND_GATE, TOML_NOTIFY_COMMAND,
 };
 pub use layers::{Layer, TomlFile, repo_toml_path, user_toml_path};
 pub use source::{Origin, Sourced};
@@ -77,6 +79,18 @@ pub struct Settings {
     pub trash_keep: Sourced<SignedDuration>,
     /// The ignored files a recycled worktree keeps (gitignore patterns).
     pub pool_keep: Sourced<Vec<String>>,
+    /// Shell command `land` runs in a scratch checkout of the landed commit.
+    pub land_gate: Sourced<Option<String>>,
+    /// How `land` builds the landed commits.
+    pub land_strategy: Sourced<LandStrategy>,
+    /// The branch `land` lands in; `None`: each run's recorded base.
+    pub land_into: Sourced<Option<String>>,
+    /// The statuses `land --queue` lands.
+    pub land_queue_status: Sourced<Vec<Status>>,
+    /// How many times `land --push` tries again after the remote moved.
+    pub land_push_retries: Sourced<usize>,
+    /// Shell command run when a run's activity becomes waiting or done.
+    pub notify_command: Sourced<Option<String>>,
     /// The repository's `.git-loop.toml` as it was read for these settings;
     /// `None` when there is none.
     pub repo_file: Option<TomlFile>,
@@ -120,7 +134,7 @@ impl Settings {
                 .max_by_key(|(l, _)| l.origin.source())
                 .map(|(l, v)| Sourced::new(v.clone(), l.origin.clone()))
         }
-        const SET: &str = "the defaults set every key but cleanup.older-than";
+        const SET: &str = "the defaults set every key but cleanup.older-than and land.into";
         Settings {
             base: pick(&all, |v| v.base.as_ref()).expect(SET),
             cleanup_status: pick(&all, |v| v.cleanup_status.as_ref()).expect(SET),
@@ -140,6 +154,14 @@ impl Settings {
             pool_size: pick(&all, |v| v.pool_size.as_ref()).expect(SET),
             trash_keep: pick(&all, |v| v.trash_keep.as_ref()).expect(SET),
             pool_keep: pick(&all, |v| v.pool_keep.as_ref()).expect(SET),
+            land_gate: pick(&all, |v| v.land_gate.as_ref()).expect(SET),
+            land_strategy: pick(&all, |v| v.land_strategy.as_ref()).expect(SET),
+            land_into: pick(&all, |v| v.land_into.as_ref())
+                .map(|s| Sourced::new(Some(s.value), s.origin))
+                .unwrap_or(Sourced::new(None, Origin::Default)),
+            land_queue_status: pick(&all, |v| v.land_queue_status.as_ref()).expect(SET),
+            land_push_retries: pick(&all, |v| v.land_push_retries.as_ref()).expect(SET),
+            notify_command: pick(&all, |v| v.notify_command.as_ref()).expect(SET),
             repo_file: None,
             repo_file_id: None,
         }
@@ -196,6 +218,18 @@ mod tests {
         assert_eq!(example.pool_size.value, defaults.pool_size.value);
         assert_eq!(example.trash_keep.value, defaults.trash_keep.value);
         assert_eq!(example.pool_keep.value, defaults.pool_keep.value);
+        assert_eq!(example.land_gate.value, defaults.land_gate.value);
+        assert_eq!(example.land_strategy.value, defaults.land_strategy.value);
+        assert_eq!(example.land_into.value, defaults.land_into.value);
+        assert_eq!(
+            example.land_queue_status.value,
+            defaults.land_queue_status.value
+        );
+        assert_eq!(
+            example.land_push_retries.value,
+            defaults.land_push_retries.value
+        );
+        assert_eq!(example.notify_command.value, defaults.notify_command.value);
         // It is read as a file, not taken for the defaults.
         assert_eq!(example.base.origin, Origin::UserFile(path));
     }

@@ -1,6 +1,6 @@
 //! The raw shape of a layer: what a TOML file sets, as serde reads it (one
 //! key's text from git config or the environment is read into it by
-//! [`super::validate`]'s `Raw::from_text`, which knows git's boolean
+//! `super::text`'s `Raw::from_text`, which knows git's boolean
 //! spellings). Nothing here is checked beyond its shape; the checks are
 //! [`super::validate`]'s, on each layer on its own.
 
@@ -21,6 +21,26 @@ pub struct Raw {
     pub pool: RawPool,
     #[serde(default)]
     pub trash: RawTrash,
+    #[serde(default)]
+    pub land: RawLand,
+    #[serde(default)]
+    pub notify: RawNotify,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "kebab-case", deny_unknown_fields)]
+pub struct RawLand {
+    pub gate: Option<String>,
+    pub strategy: Option<String>,
+    pub into: Option<String>,
+    pub queue_status: Option<StatusValue>,
+    pub push_retries: Option<SizeValue>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawNotify {
+    pub command: Option<String>,
 }
 
 #[derive(Debug, Default, Deserialize)]

@@ -10,7 +10,7 @@
 
 use jiff::SignedDuration;
 
-use super::keys::{self, IgnoreFile, Key};
+use super::keys::{self, IgnoreFile, Key, LandStrategy};
 use super::raw::{Raw, SizeValue, StatusValue};
 use super::source::Origin;
 use crate::error::{Error, Result};
@@ -36,6 +36,12 @@ pub struct Values {
     pub pool_size: Option<usize>,
     pub trash_keep: Option<SignedDuration>,
     pub pool_keep: Option<Vec<String>>,
+    pub land_gate: Option<Option<String>>,
+    pub land_strategy: Option<LandStrategy>,
+    pub land_into: Option<String>,
+    pub land_queue_status: Option<Vec<Status>>,
+    pub land_push_retries: Option<usize>,
+    pub notify_command: Option<Option<String>>,
 }
 
 /// Where a value being checked was set: its layer, its key, and its line
@@ -132,6 +138,20 @@ impl Raw {
             keys::CLAUDE_PATTERN,
             claude_pattern,
         )?;
+        let land_strategy = checked(self.land.strategy, &at, keys::LAND_STRATEGY, land_strategy)?;
+        let land_into = checked(self.land.into, &at, keys::LAND_INTO, land_into)?;
+        let land_queue_status = checked(
+            self.land.queue_status,
+            &at,
+            keys::LAND_QUEUE_STATUS,
+            status_set,
+        )?;
+        let land_push_retries = checked(
+            self.land.push_retries,
+            &at,
+            keys::LAND_PUSH_RETRIES,
+            push_retries,
+        )?;
         Ok(Values {
             base,
             cleanup_status,
@@ -154,6 +174,12 @@ impl Raw {
             pool_size: checked(self.pool.size, &at, keys::POOL_SIZE, pool_size)?,
             trash_keep,
             pool_keep,
+            land_gate: configured_command(self.land.gate, &at(keys::LAND_GATE))?,
+            land_strategy,
+            land_into,
+            land_queue_status,
+            land_push_retries,
+            notify_command: configured_command(self.notify.command, &at(keys::NOTIFY_COMMAND))?,
         })
     }
 }
@@ -241,6 +267,44 @@ fn pool_size(value: SizeValue, at: &At<'_>) -> Result<usize> {
     })
 }
 
+/// `land.strategy`: rebase, squash, merge or ff.
+fn land_strategy(text: String, at: &At<'_>) -> Result<LandStrategy> {
+    LandStrategy::parse(text.trim()).ok_or_else(|| {
+        at.error(format!(
+            "{text:?} is not a landing strategy; expected rebase, squash, merge or ff"
+        ))
+    })
+}
+
+/// `land.into`: a branch name, not empty (an empty value is an error, not
+/// "unset": a typo must not silently land runs elsewhere).
+fn land_into(text: String, at: &At<'_>) -> Result<String> {
+    let name = text.trim();
+    if name.is_empty() || name.starts_with('-') || name.chars().any(char::is_control) {
+        return Err(at.error(format!(
+            "{:?} is not a branch name; land.into names the local branch runs land in",
+            crate::style::escape(&text)
+        )));
+    }
+    Ok(name.to_owned())
+}
+
+/// `land.push-retries`: a whole number from 0 to
+/// [`keys::MAX_LAND_PUSH_RETRIES`].
+fn push_retries(value: SizeValue, at: &At<'_>) -> Result<usize> {
+    let (n, shown) = match value {
+        SizeValue::Number(n) => (usize::try_from(n).ok(), n.to_string()),
+        SizeValue::Text(s) => (s.trim().parse::<usize>().ok(), format!("{s:?}")),
+    };
+    n.filter(|n| *n <= keys::MAX_LAND_PUSH_RETRIES)
+        .ok_or_else(|| {
+            at.error(format!(
+                "{shown} is not a retry count; expected a whole number from 0 to {}",
+                keys::MAX_LAND_PUSH_RETRIES
+            ))
+        })
+}
+
 /// A configured command ([`crate::configured_command`]): an empty (or
 /// all-blank) one is set but off, so a higher layer can turn off a lower one's.
 fn configured_command(text: Option<String>, at: &At<'_>) -> Result<Option<Option<String>>> {
@@ -301,33 +365,4 @@ pub fn parse_cutoff(text: &str, origin: &str) -> Result<SignedDuration> {
         origin: origin.to_owned(),
         help: None,
     })
-}
-
-impl Raw {
-    /// The raw value of one key as git config or the environment spells it:
-    /// a boolean in git's spellings, a list as its items, anything else text.
-    pub fn from_text(key: Key, text: String, items: Vec<String>, at: &At<'_>) -> Result<Raw> {
-        let mut raw = Raw::default();
-        match key.toml {
-            keys::TOML_BASE => raw.base = Some(text),
-            keys::TOML_CLEANUP_STATUS => raw.cleanup.status = Some(StatusValue::Csv(text)),
-            keys::TOML_CLEANUP_OLDER_THAN => raw.cleanup.older_than = Some(text),
-            keys::TOML_CLEANUP_DELETE_MERGED => {
-                raw.cleanup.delete_merged_branches = Some(git_bool(&text, at)?);
-            }
-            keys::TOML_CREATE_FETCH => raw.create.fetch = Some(git_bool(&text, at)?),
-            keys::TOML_CLEANUP_PRE_COMMAND => raw.cleanup.pre_command = Some(text),
-            keys::TOML_CLEANUP_RECYCLE => raw.cleanup.recycle = Some(git_bool(&text, at)?),
-            keys::TOML_POOL_SIZE => raw.pool.size = Some(SizeValue::Text(text)),
-            keys::TOML_CLEANUP_SALVAGE => raw.cleanup.salvage = Some(git_bool(&text, at)?),
-            keys::TOML_CREATE_COPY => raw.create.copy = Some(items),
-            keys::TOML_CREATE_POST_COMMAND => raw.create.post_command = Some(text),
-            keys::TOML_CREATE_IGNORE_FILE => raw.create.ignore_file = Some(text),
-            keys::TOML_CLAUDE_PATTERN => raw.claude.pattern = Some(text),
-            keys::TOML_TRASH_KEEP => raw.trash.keep = Some(text),
-            keys::TOML_POOL_KEEP => raw.pool.keep = Some(items),
-            other => unreachable!("a key without a raw field: {other}"),
-        }
-        Ok(raw)
-    }
 }

@@ -1,5 +1,6 @@
 //! The commands a configuration has git-loop run (`create.post-command`,
-//! `cleanup.pre-command`; the user calls them hooks), and whether they may.
+//! `cleanup.pre-command`, `land.gate`, `notify.command`; the user calls the
+//! first two hooks), and whether they may.
 //! (Not Claude Code's hooks, which are `claude-hook`'s; not git's own hooks,
 //! which git runs.)
 //!
@@ -16,7 +17,10 @@
 //! changes anything, and [`run`] checks the named files again right before
 //! it spawns the command, in the worktree it runs in.
 
+pub mod timed;
 pub mod trust;
+
+pub use timed::run_with_timeout;
 
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
@@ -38,7 +42,17 @@ pub struct ConfiguredCommand<'s> {
     trusted: Option<Vec<TrustedFiles>>,
 }
 
-impl ConfiguredCommand<'_> {
+impl<'s> ConfiguredCommand<'s> {
+    /// A command the user typed on the command line (`--gate <CMD>`): their
+    /// own, so it runs without a trust record. `flag` names it in messages.
+    pub fn given(command: &'s str, flag: &'static str) -> ConfiguredCommand<'s> {
+        ConfiguredCommand {
+            command,
+            key: flag,
+            trusted: None,
+        }
+    }
+
     /// `Err` naming the first file whose content under `dir` is not what a
     /// trust record covers (new, changed or gone), when none covers all.
     pub fn check_files(&self, dir: &Path) -> Result<()> {
@@ -69,7 +83,7 @@ impl ConfiguredCommand<'_> {
     }
 }
 
-/// The two commands a configuration can set.
+/// The commands a configuration can set.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kind {
     /// `create.post-command`: runs in a new worktree once it is recorded.
@@ -77,6 +91,13 @@ pub enum Kind {
     /// `cleanup.pre-command`: runs in each worktree cleanup selected; a
     /// non-zero exit keeps it.
     CleanupPre,
+    /// `land.gate`: runs in a scratch checkout of a landed commit (see
+    /// `ops::land::gate`); a non-zero exit, or the timeout, refuses the
+    /// landing.
+    LandGate,
+    /// `notify.command`: runs when a run's activity becomes `waiting` or
+    /// `done` (see `ops::activity`); a failure is only a warning.
+    Notify,
 }
 
 impl Kind {
@@ -85,6 +106,8 @@ impl Kind {
         match self {
             Kind::CreatePost => crate::config::TOML_CREATE_POST_COMMAND,
             Kind::CleanupPre => crate::config::TOML_CLEANUP_PRE_COMMAND,
+            Kind::LandGate => crate::config::TOML_LAND_GATE,
+            Kind::Notify => crate::config::TOML_NOTIFY_COMMAND,
         }
     }
 }
@@ -102,6 +125,8 @@ pub fn lookup<'s>(
     let sourced = match which {
         Kind::CreatePost => &settings.create_post_command,
         Kind::CleanupPre => &settings.cleanup_pre_command,
+        Kind::LandGate => &settings.land_gate,
+        Kind::Notify => &settings.notify_command,
     };
     let Some(command) = sourced.value.as_deref() else {
         return Ok(None);
@@ -134,7 +159,7 @@ pub fn lookup<'s>(
 }
 
 /// How a configured command ended.
-#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Outcome {
     pub command: String,

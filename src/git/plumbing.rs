@@ -1,7 +1,10 @@
 //! git plumbing for salvage and restore (see [`crate::worktree::salvage`]):
 //! `write-tree`, `add -A` and `read-tree` against a temporary index
 //! (`GIT_INDEX_FILE`), `commit-tree`, a compare-and-swap `update-ref`, and
-//! `worktree add` of an existing branch. Same hygiene as [`super::cmd`]:
+//! `worktree add` of an existing branch; for a landing
+//! ([`crate::ops::land::advance`]), the two-tree `read-tree -m -u` that
+//! carries a checkout from the target's old tip to its new one, its dry run,
+//! and the index refresh before it. Same hygiene as [`super::cmd`]:
 //! the repository variables are removed, `LC_ALL=C`, no prompt, `--`
 //! before paths, never `--force`.
 
@@ -15,6 +18,16 @@ use crate::error::{Error, Result};
 /// `git -C <dir> <args>` (with `GIT_INDEX_FILE=<index>` when given): its
 /// stdout, trimmed, or the failure as [`Error::Git`].
 pub fn git(dir: &Path, index: Option<&Path>, args: &[&OsStr]) -> Result<String> {
+    try_git(dir, index, args)?.map_err(Error::from)
+}
+
+/// [`git`], with git's failure kept whole (its stderr, to read): the outer
+/// error only when git could not be run at all.
+pub fn try_git(
+    dir: &Path,
+    index: Option<&Path>,
+    args: &[&OsStr],
+) -> Result<std::result::Result<String, CommandError>> {
     let mut cmd = Command::new("git");
     super::cmd::without_repo_env(cmd.arg("-C").arg(dir).args(args))
         .env("LC_ALL", "C")
@@ -29,7 +42,7 @@ pub fn git(dir: &Path, index: Option<&Path>, args: &[&OsStr]) -> Result<String> 
         .output()
         .map_err(|e| Error::io("could not run", "git", e))?;
     if !output.status.success() {
-        return Err(Error::from(CommandError {
+        return Ok(Err(CommandError {
             args: args
                 .iter()
                 .map(|a| a.to_string_lossy().into_owned())
@@ -38,7 +51,9 @@ pub fn git(dir: &Path, index: Option<&Path>, args: &[&OsStr]) -> Result<String> 
             stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
         }));
     }
-    Ok(String::from_utf8_lossy(&output.stdout).trim().to_owned())
+    Ok(Ok(String::from_utf8_lossy(&output.stdout)
+        .trim()
+        .to_owned()))
 }
 
 /// Shorthand for string arguments.
@@ -162,4 +177,37 @@ pub fn update_ref(dir: &Path, name: &str, new: &str, old: &str, msg: &str) -> Re
         &["update-ref", "--create-reflog", "-m", msg, name, new, old],
     )
     .map(drop)
+}
+
+/// `git read-tree -m -u <old> <new>` in the worktree `dir` (with `-n`: only
+/// whether it would succeed): git's two-tree merge. A path the two trees
+/// agree on keeps its index entry and its file as they are, staged change
+/// or not; a path they differ in must be clean in the index and the work
+/// tree (at `old`), and an untracked file in its way refuses. It writes
+/// the index and the files, never a ref, and runs no hook. git's refusal
+/// comes back whole, for [`super::refusal::read_tree`] to read.
+pub fn read_tree_two_way(
+    dir: &Path,
+    old: &str,
+    new: &str,
+    dry_run: bool,
+) -> Result<std::result::Result<(), CommandError>> {
+    let mut args = vec!["read-tree", "-m", "-u"];
+    if dry_run {
+        args.push("-n");
+    }
+    args.extend([old, new]);
+    let args: Vec<&OsStr> = args.into_iter().map(OsStr::new).collect();
+    Ok(try_git(dir, None, &args)?.map(drop))
+}
+
+/// `git update-index -q --refresh` in the worktree `dir`: the index's
+/// cached file stats brought up to date where the content is unchanged (as
+/// `git status` does), so a file merely touched does not read as "not up to
+/// date". Nothing else changes; the index is rewritten only when a stat was
+/// stale. git's failure (the index locked by another git) is not an error
+/// here: the dry run that follows refuses on what it then finds.
+pub fn refresh_index(dir: &Path) -> Result<()> {
+    let args = ["update-index", "-q", "--refresh"].map(OsStr::new);
+    try_git(dir, None, &args).map(drop)
 }

@@ -81,6 +81,72 @@ pub(crate) fn may_be_leftover(kind: Refusal, reason: &str) -> bool {
         || gits_words(reason).contains("validation failed")
 }
 
+/// What git's refusal of a two-tree `read-tree -m -u` says (see
+/// [`super::plumbing::read_tree_two_way`]).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ReadTreeRefusal {
+    /// The paths git names as in the way, in git's order, each once: a
+    /// local change (staged: "would be overwritten by merge", unstaged:
+    /// "not uptodate"), an untracked file ("Untracked working tree file …
+    /// would be overwritten / removed"), a directory holding untracked
+    /// files ("Updating … would lose untracked files in it").
+    pub paths: Vec<String>,
+    /// Some path was "not uptodate": perhaps only its cached stat is stale
+    /// (a file touched, its content unchanged), which an index refresh
+    /// settles.
+    pub stale: bool,
+    /// The index has unmerged entries ("You need to resolve your current
+    /// index first"): a conflict left unresolved.
+    pub unmerged: bool,
+}
+
+/// Read git's refusal of a two-tree `read-tree -m -u` (stderr, `LC_ALL=C`).
+/// A path is what git quotes between the first `'` and the last one before
+/// its own words, so a path holding `'` reads whole.
+pub fn read_tree(stderr: &str) -> ReadTreeRefusal {
+    const SHAPES: [(&str, &str, bool); 5] = [
+        ("Entry '", "' not uptodate. Cannot merge.", true),
+        (
+            "Entry '",
+            "' would be overwritten by merge. Cannot merge.",
+            false,
+        ),
+        (
+            "Untracked working tree file '",
+            "' would be overwritten by merge.",
+            false,
+        ),
+        (
+            "Untracked working tree file '",
+            "' would be removed by merge.",
+            false,
+        ),
+        ("Updating '", "' would lose untracked files in it", false),
+    ];
+    let mut out = ReadTreeRefusal::default();
+    for line in stderr.lines() {
+        let line = line.trim_end();
+        let line = line
+            .strip_prefix("error: ")
+            .or_else(|| line.strip_prefix("fatal: "))
+            .unwrap_or(line);
+        if line.contains("resolve your current index first") {
+            out.unmerged = true;
+        }
+        for (head, tail, stale) in SHAPES {
+            let Some(path) = line.strip_prefix(head).and_then(|l| l.strip_suffix(tail)) else {
+                continue;
+            };
+            out.stale |= stale;
+            if !out.paths.iter().any(|p| p == path) {
+                out.paths.push(path.to_owned());
+            }
+            break;
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -117,5 +183,19 @@ mod tests {
         for (text, kind) in cases {
             assert_eq!(classify(text), kind, "{text}");
         }
+    }
+
+    #[test]
+    fn read_tree_refusals_name_their_paths() {
+        let stderr = "error: Entry 'a' not uptodate. Cannot merge.\n\
+                      error: Entry 'it's here' would be overwritten by merge. Cannot merge.\n\
+                      error: Untracked working tree file 'd/new' would be overwritten by merge.\n\
+                      error: Updating 'dir' would lose untracked files in it\n\
+                      error: Entry 'a' not uptodate. Cannot merge.\n";
+        let got = read_tree(stderr);
+        assert_eq!(got.paths, ["a", "it's here", "d/new", "dir"]);
+        assert!(got.stale && !got.unmerged);
+        let got = read_tree("fatal: You need to resolve your current index first\n");
+        assert!(got.unmerged && got.paths.is_empty());
     }
 }

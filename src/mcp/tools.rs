@@ -18,8 +18,8 @@ use serde_json::{Map, Value, json};
 use crate::cli::Cli;
 #[cfg(feature = "generate")]
 use crate::cli::{
-    BranchesArgs, CleanupArgs, ConflictsArgs, CreateArgs, ListArgs, LogArgs, MarkArgs, PathArgs,
-    ReconcileArgs, RemoveArgs, RestoreArgs,
+    BranchesArgs, CleanupArgs, ConflictsArgs, CreateArgs, LandArgs, ListArgs, LogArgs, MarkArgs,
+    PathArgs, ReconcileArgs, RemoveArgs, RestoreArgs,
 };
 
 /// One MCP tool: a git-loop command.
@@ -90,6 +90,7 @@ tools! {
     "branches" => BranchesArgs, Removes;
     "conflicts" => ConflictsArgs, ReadOnly;
     "restore" => RestoreArgs, Writes;
+    "land" => LandArgs, Removes;
 }
 
 /// A tool's input: the command's arguments, and the repository.
@@ -227,6 +228,12 @@ impl Tool {
         let mut argv: Vec<OsString> = vec!["--json".into()];
         let mut flags: Vec<String> = Vec::new();
         let mut positionals: Vec<String> = Vec::new();
+        // The CLI's `mark <STATUS>` infers the run from the current
+        // directory; over MCP that would be the server's directory, so a
+        // tool call always names its runs.
+        if self.name == "mark" && !names_runs(input) && has(input, "status") {
+            return Err("tool mark needs run_ids (or run_id): the runs to mark".to_owned());
+        }
         let dry_run_default =
             self.access.removes() && input.get("dry_run").is_none_or(Value::is_null);
         if dry_run_default {
@@ -298,6 +305,17 @@ impl Tool {
         argv.extend(positionals.into_iter().map(OsString::from));
         Ok(argv)
     }
+}
+
+/// Whether `input` names at least one run (`run_ids` or `run_id`).
+fn names_runs(input: &Map<String, Value>) -> bool {
+    let ids = input.get("run_ids").and_then(Value::as_array);
+    ids.is_some_and(|ids| !ids.is_empty()) || has(input, "run_id")
+}
+
+/// Whether `input` has `key` with a value that is not null.
+fn has(input: &Map<String, Value>, key: &str) -> bool {
+    input.get(key).is_some_and(|v| !v.is_null())
 }
 
 /// The property's schema takes an integer (`"type": ["integer", "null"]`).

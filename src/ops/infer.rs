@@ -1,4 +1,5 @@
-//! The run a directory is in: `git loop mark <STATUS>` and `git loop path`,
+//! The run a directory is in: `git loop mark <STATUS>`, `path`, `activity`
+//! and `env` (and `claude-hook activity`, from its hook's `cwd`),
 //! typed with no run id inside a run's worktree, act on that run.
 //!
 //! The directory is the one the command runs from: `-C <DIR>` when given

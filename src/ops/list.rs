@@ -23,6 +23,11 @@
 //! second, and erased before the table ([`Progress`]: nothing when piped or
 //! with `--quiet`, and nothing for a survey that is quick).
 //!
+//! Each run's latest activity (`git loop activity`) is read from the end of
+//! the event log, as far back as the oldest run's latest activity (all of
+//! it when a run has none; measured in the test build with 10,000 events:
+//! 5–8 ms of CPU more than a list that does not read the log).
+//!
 //! [`run`] reads the runs; with `--long`, [`fill_long`] adds each run's
 //! [`State`] in three phases: the worktrees (in parallel), the commits only
 //! a detached HEAD holds, and the branch against its base.
@@ -51,6 +56,8 @@ pub struct Run {
     pub present: bool,
     /// With `--long`.
     pub state: Option<State>,
+    /// Its latest activity event, if any.
+    pub activity: Option<crate::events::Latest>,
 }
 
 /// What `--long` reads about a run (`None`: cannot be known).
@@ -97,12 +104,29 @@ pub fn run(ctx: &Ctx, filter: Option<&[Status]>, long: bool, out: &mut Out<'_>) 
             present: present.contains(std::ffi::OsStr::new(&entry.id)),
             entry,
             state: None,
+            activity: None,
         })
         .collect();
+    latest_activities(ctx, &mut runs)?;
     if long {
         fill_long(ctx, &mut runs, out)?;
     }
     Ok(Listing { runs, recorded })
+}
+
+/// Each listed run's latest activity, read from the end of the event log
+/// (only as far back as the oldest of them: see
+/// [`crate::events::latest_activities`]).
+fn latest_activities(ctx: &Ctx, runs: &mut [Run]) -> Result<()> {
+    if runs.is_empty() {
+        return Ok(());
+    }
+    let ids: std::collections::HashSet<&str> = runs.iter().map(|r| r.entry.id.as_str()).collect();
+    let mut latest = crate::events::latest_activities(&ctx.loop_dir(), &ids)?;
+    for r in runs.iter_mut() {
+        r.activity = latest.remove(r.entry.id.as_str());
+    }
+    Ok(())
 }
 
 /// Fill in `--long` for every listed run, counting the runs read on a

@@ -3,14 +3,14 @@
 //! operation here and the report it prints; operations never import a
 //! command, and return typed outcomes from which the events and the report
 //! are built (a report is never read back as working state).
+pub mod activity;
 pub mod base;
 pub mod branches;
 pub mod conflicts;
 pub mod create;
+pub mod env;
 pub mod ignore;
 pub mod infer;
-// The skeleton of `land` (issue 23); the allow goes once the command uses it.
-#[allow(dead_code)]
 pub mod land;
 pub mod list;
 pub mod mark;

@@ -4,8 +4,10 @@
 //! 126, as shells do, with a message naming it.
 //!
 //! Read-only for git-loop: no mutex, nothing written. The command gets the
-//! worktree as its working directory and `GIT_LOOP_ID` / `GIT_LOOP_ROOT` in
-//! its environment; stdin, stdout and stderr are its own. While it runs,
+//! worktree as its working directory and the variables every configured
+//! command gets (`GIT_LOOP_ID`, `GIT_LOOP_ROOT`, `GIT_LOOP_PATH`,
+//! `GIT_LOOP_BRANCH`: [`crate::configured_command::env_for`]) in its
+//! environment; stdin, stdout and stderr are its own. While it runs,
 //! git-loop ignores Ctrl-C and SIGTERM sent to it — the command gets them
 //! (Ctrl-C reaches the whole foreground process group) and decides.
 
@@ -52,11 +54,12 @@ pub fn run(ctx: &Ctx, id: &str, command: &[std::ffi::OsString]) -> Result<i32> {
     for sig in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
         let _ = signal_hook::flag::register(sig, ignored.clone());
     }
+    let branch = entry.branch();
+    let env = crate::configured_command::env_for(&entry.id, ctx.repo.root(), &dir, &branch);
     let status = Command::new(program)
         .args(rest)
         .current_dir(&dir)
-        .env("GIT_LOOP_ID", &entry.id)
-        .env("GIT_LOOP_ROOT", ctx.repo.root())
+        .envs(env)
         .status()
         .map_err(|e| spawn_error(program, e))?;
     Ok(match status.code() {

@@ -12,7 +12,10 @@
 
 use std::collections::BTreeMap;
 
-use crate::config::{TOML_CLEANUP_PRE_COMMAND, TOML_CREATE_POST_COMMAND, repo_toml_path};
+use crate::config::{
+    TOML_CLEANUP_PRE_COMMAND, TOML_CREATE_POST_COMMAND, TOML_LAND_GATE, TOML_NOTIFY_COMMAND,
+    repo_toml_path,
+};
 use crate::ctx::Ctx;
 use crate::error::{Error, Result};
 
@@ -47,6 +50,12 @@ pub fn run(ctx: &Ctx) -> Result<Trusted> {
     }
     if let Some(c) = raw.cleanup.pre_command.filter(|c| !c.trim().is_empty()) {
         hooks.insert(TOML_CLEANUP_PRE_COMMAND, c);
+    }
+    if let Some(c) = raw.land.gate.filter(|c| !c.trim().is_empty()) {
+        hooks.insert(TOML_LAND_GATE, c);
+    }
+    if let Some(c) = raw.notify.command.filter(|c| !c.trim().is_empty()) {
+        hooks.insert(TOML_NOTIFY_COMMAND, c);
     }
     let commands: Vec<&str> = hooks.values().map(String::as_str).collect();
     let files = crate::configured_command::trust::named_files(&commands, root)?;

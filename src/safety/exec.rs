@@ -1,5 +1,6 @@
 //! The destroying primitives, each behind a [`Permit`]: the only callers of
-//! `git worktree remove` and of the compare-and-swap branch delete. A test
+//! `git worktree remove`, of the compare-and-swap branch delete, and of a
+//! branch's move back (a landing undone). A test
 //! (`tests/integration/kernel.rs`) fails when anything outside
 //! `src/safety/` calls the unguarded functions beneath them.
 
@@ -38,4 +39,29 @@ pub fn delete_branch(
         )));
     }
     repo.delete_branch_unguarded(branch, expected)
+}
+
+/// Move `refs/heads/<branch>` back from `from` to `to` by compare-and-swap
+/// (`message` the reflog's), with a permit for that very move (see
+/// [`super::undo_advance`]).
+pub fn rewind_branch(
+    repo: &Repo,
+    branch: &str,
+    from: gix::ObjectId,
+    to: gix::ObjectId,
+    message: &str,
+    permit: &Permit,
+) -> Result<()> {
+    if !permit.covers_rewind(branch, from, to) {
+        return Err(Error::Repository(format!(
+            "internal: no permit to move {branch} back from {from} to {to}"
+        )));
+    }
+    crate::git::plumbing::update_ref(
+        repo.root(),
+        &format!("refs/heads/{branch}"),
+        &to.to_string(),
+        &from.to_string(),
+        message,
+    )
 }

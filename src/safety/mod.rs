@@ -9,13 +9,25 @@
 //!   and every ref the worktree alone holds — its detached HEAD, its
 //!   `refs/worktree/*` and `refs/bisect/*` — kept in the [trash](trash)), or
 //!   from [`worktree::rollback_permit`] for the worktree a `create` made a moment ago
-//!   and is undoing;
+//!   and is undoing, or from [`scratch::permit`] for a land gate's scratch
+//!   checkout this process made (whose files, the landed commit's and the
+//!   gate's output, are nobody's work: [`scratch::clear`] deletes them
+//!   before the registration goes);
 //! - [`crate::git::repo::Repo::delete_branch_if_at`] (a compare-and-swap
 //!   delete): a permit from [`branch::delete`] (the strongest merged proof
 //!   held, and the tip kept in the trash first), or from
 //!   [`rollback_branch`] for a branch this process created at that very
 //!   commit and is undoing (nothing could be lost: it holds no commit of its
-//!   own).
+//!   own);
+//! - [`exec::rewind_branch`] (a compare-and-swap move of a branch back from
+//!   `new` to `old`): a permit from [`undo_advance`], for a landing that
+//!   moved the target forward a moment ago and could not update its
+//!   checkout (`crate::ops::land::advance`). Moving a branch forward (a
+//!   fast-forward: `old` an ancestor of `new`) loses nothing and asks for no
+//!   permit; moving it back leaves unreachable only the commits `old..new`,
+//!   which that landing wrote a moment ago — copies of the run's work (or,
+//!   fast-forwarded, the run's own commits), which the run's branch still
+//!   holds in substance — so nothing goes to the trash.
 //!
 //! A test (`tests/integration/kernel.rs`) reads the source and fails when a
 //! permit is made outside this module or a primitive stops asking for one.
@@ -40,6 +52,7 @@
 pub mod branch;
 pub mod exec;
 pub mod risk;
+pub mod scratch;
 pub mod skip;
 pub mod trash;
 pub mod worktree;
@@ -58,6 +71,8 @@ enum Target {
     Worktree(String),
     /// `refs/heads/<branch>` at exactly this tip.
     Branch(String, gix::ObjectId),
+    /// `refs/heads/<branch>` moved back from the first commit to the second.
+    Rewind(String, gix::ObjectId, gix::ObjectId),
 }
 
 impl Permit {
@@ -74,6 +89,11 @@ impl Permit {
     /// Whether this permit is for deleting `branch` at `tip`.
     pub fn covers_branch(&self, branch: &str, tip: gix::ObjectId) -> bool {
         self.what == Target::Branch(branch.to_owned(), tip)
+    }
+
+    /// Whether this permit is for moving `branch` back from `from` to `to`.
+    pub fn covers_rewind(&self, branch: &str, from: gix::ObjectId, to: gix::ObjectId) -> bool {
+        self.what == Target::Rewind(branch.to_owned(), from, to)
     }
 }
 
@@ -168,6 +188,41 @@ pub fn rollback_branch(
     let held_elsewhere = || held_by_a_ref(repo, made_at, Some(&name)).unwrap_or(false);
     (created_here || held_elsewhere()).then(|| Permit {
         what: Target::Branch(branch.to_owned(), made_at),
+        kept: Vec::new(),
+    })
+}
+
+/// Leave to move `branch` back from `new` to `old`, undoing the landing
+/// that moved it forward a moment ago (`message` its reflog message), only
+/// while it still points at `new`, `old` is an ancestor of `new` (the
+/// forward move lost nothing, the way back loses only `old..new`), and the
+/// branch's newest reflog entry is that very move: `old` to `new` with that
+/// message (nobody moved it since). `None`: leave it where it is.
+pub fn undo_advance(
+    repo: &gix::Repository,
+    branch: &str,
+    old: gix::ObjectId,
+    new: gix::ObjectId,
+    message: &str,
+) -> Option<Permit> {
+    let name = format!("refs/heads/{branch}");
+    let reference = repo.try_find_reference(name.as_str()).ok()??;
+    if reference.target().try_id() != Some(new.as_ref()) {
+        return None;
+    }
+    let fast_forward = old == new
+        || repo
+            .merge_base(old, new)
+            .ok()
+            .flatten()
+            .is_some_and(|base| base.detach() == old);
+    let mut platform = reference.log_iter();
+    let newest = platform.rev().ok()??.next()?.ok()?;
+    let ours = newest.previous_oid == old
+        && newest.new_oid == new
+        && newest.message.trim_ascii() == message.trim().as_bytes();
+    (fast_forward && ours).then(|| Permit {
+        what: Target::Rewind(branch.to_owned(), new, old),
         kept: Vec::new(),
     })
 }

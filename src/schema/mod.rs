@@ -16,9 +16,10 @@ use serde_json::{Value, json};
 use crate::cli::SchemaName;
 
 use crate::commands::{
-    branches::BranchesReport, cleanup::CleanupReport, config::ConfigReport,
-    conflicts::ConflictsReport, create::CreateReport, list::ListReport, log::LogReport,
-    mark::MarkReport, mark::detect::DetectReport, path::PathReport, pool::report::PoolReport,
+    activity::ActivityReport, branches::BranchesReport, cleanup::CleanupReport,
+    config::ConfigReport, conflicts::ConflictsReport, create::CreateReport, env::EnvReport,
+    land::LandReport, list::ListReport, log::LogReport, mark::MarkReport,
+    mark::detect::DetectReport, path::PathReport, pool::report::PoolReport,
     reconcile::ReconcileReport, restore::RestoreReport, restore::list::SalvagedList,
     trash::TrashReport, trust::TrustReport,
 };
@@ -76,11 +77,14 @@ fn output(name: SchemaName) -> Option<Value> {
     let title = format!("git loop {} --json", name.as_str());
     Some(match name {
         N::All | N::McpTools => return None,
+        N::Activity => schema_of::<ActivityReport>(&title),
+        N::Env => schema_of::<EnvReport>(&title),
         N::Branches => schema_of::<BranchesReport>(&title),
         N::Cleanup | N::Remove => schema_of::<CleanupReport>(&title),
         N::Config => schema_of::<ConfigReport>(&title),
         N::Conflicts => schema_of::<ConflictsReport>(&title),
         N::Create => schema_of::<CreateReport>(&title),
+        N::Land => schema_of::<LandReport>(&title),
         N::List => schema_of::<ListOutput>(&title),
         N::Log => schema_of::<LogReport>(&title),
         N::Mark => schema_of::<MarkOutput>(&title),

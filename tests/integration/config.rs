@@ -807,3 +807,52 @@ fn the_fix_suggested_for_a_multivalued_key_works() {
     repo.git(&words[1..]);
     repo.run(["config"]).ok();
 }
+
+/// `land.gate` follows the layers like the hooks: git config, then the
+/// environment; from the repository's own file it is marked untrusted until
+/// `git loop trust`, which lists it among the commands it trusts.
+#[test]
+fn land_gate_follows_the_layers_and_the_hooks_trust() {
+    let repo = TestRepo::new();
+    assert_eq!(
+        value_and_source(&config(&repo, &[]), "land.gate"),
+        (serde_json::Value::Null, "built-in default".into())
+    );
+    fs::write(
+        repo.root.join(".git-loop.toml"),
+        "[land]\ngate = \"sh ./check.sh\"\n",
+    )
+    .unwrap();
+    fs::write(repo.root.join("check.sh"), "exit 0\n").unwrap();
+    let (gate, source) = value_and_source(&config(&repo, &[]), "land.gate");
+    assert_eq!(gate, "sh ./check.sh");
+    assert!(source.contains("NOT trusted"), "{source}");
+    let trust = repo.run(["--json", "trust"]);
+    trust.ok();
+    let t = trust.json();
+    assert_eq!(t["hooks"]["land.gate"], "sh ./check.sh", "{t}");
+    assert!(t["files"]["check.sh"].is_string(), "{t}");
+    let (_, source) = value_and_source(&config(&repo, &[]), "land.gate");
+    assert!(source.contains("(trusted)"), "{source}");
+    repo.git(["config", "loop.landGate", "make test"]);
+    let (gate, source) = value_and_source(&config(&repo, &[]), "land.gate");
+    assert_eq!(gate, "make test");
+    assert!(source.starts_with("git config loop.landGate"), "{source}");
+    let v = config(&repo, &[("GIT_LOOP_LAND_GATE", "cargo test")]);
+    assert_eq!(
+        value_and_source(&v, "land.gate"),
+        ("cargo test".into(), "environment GIT_LOOP_LAND_GATE".into())
+    );
+    // An empty value turns a lower layer's gate off.
+    let v = config(&repo, &[("GIT_LOOP_LAND_GATE", " ")]);
+    assert_eq!(v["land.gate"]["value"], serde_json::Value::Null);
+    let text = repo.run(["config"]);
+    text.ok();
+    assert!(
+        text.stdout
+            .lines()
+            .any(|l| l.starts_with("land.gate ") && l.contains("make test")),
+        "{}",
+        text.stdout
+    );
+}

@@ -78,7 +78,11 @@ fn no_destroying_path_bypasses_the_safety_kernel() {
     // The primitives take a permit (so every caller got one from the
     // kernel), and the unguarded calls beneath them are made only there.
     let exec = file("safety/exec.rs");
-    for f in ["pub fn worktree_remove(", "pub fn delete_branch("] {
+    for f in [
+        "pub fn worktree_remove(",
+        "pub fn delete_branch(",
+        "pub fn rewind_branch(",
+    ] {
         let at = exec
             .find(f)
             .unwrap_or_else(|| panic!("{f} in safety/exec.rs"));
@@ -105,7 +109,9 @@ fn no_destroying_path_bypasses_the_safety_kernel() {
                 "src/{path} builds a Permit: only src/safety/ may"
             );
             assert!(
-                !code.contains("Target::Worktree") && !code.contains("Target::Branch"),
+                !code.contains("Target::Worktree")
+                    && !code.contains("Target::Branch")
+                    && !code.contains("Target::Rewind"),
                 "src/{path} names a permit's target"
             );
         }
@@ -140,7 +146,11 @@ fn no_destroying_path_bypasses_the_safety_kernel() {
                 );
             }
         }
-        for call in ["exec::worktree_remove(", "exec::delete_branch("] {
+        for call in [
+            "exec::worktree_remove(",
+            "exec::delete_branch(",
+            "exec::rewind_branch(",
+        ] {
             for (i, _) in code.match_indices(call) {
                 let rest = &code[i..(i + 300).min(code.len())];
                 let args = &rest[..rest.find(')').unwrap_or(rest.len())];
@@ -180,8 +190,9 @@ fn no_destroying_path_bypasses_the_safety_kernel() {
     }
     // Every path that removes a worktree or deletes a branch was found: the
     // removal, the leftover's finish, create's rollbacks (of a failed add, a
-    // failed record, a signal), and the kernel's branch deletion (cleanup,
-    // branches, and the landing to come all go through it).
+    // failed record, a signal), the kernel's branch deletion (cleanup,
+    // branches, and the landing to come all go through it), and a landing's
+    // move of its target back when the checkout could not follow.
     callers.sort();
     callers.dedup();
     for expected in [
@@ -189,10 +200,12 @@ fn no_destroying_path_bypasses_the_safety_kernel() {
         "worktree/leftover/mod.rsexec::worktree_remove(",
         "ops/create/record.rsexec::worktree_remove(",
         "ops/create/rollback.rsexec::worktree_remove(",
+        "ops/land/gate/mod.rsexec::worktree_remove(",
         "safety/branch.rsexec::delete_branch(",
         "ops/create/add.rsexec::delete_branch(",
         "ops/create/record.rsexec::delete_branch(",
         "ops/create/rollback.rsexec::delete_branch(",
+        "ops/land/advance/mod.rsexec::rewind_branch(",
     ] {
         assert!(
             callers.iter().any(|c| c == expected),
@@ -209,7 +222,9 @@ fn no_destroying_path_bypasses_the_safety_kernel() {
                 "ops/create/add.rs",
                 "ops/create/record.rs",
                 "ops/create/rollback.rs",
+                "ops/land/gate/mod.rs",
                 "safety/branch.rs",
+                "ops/land/advance/mod.rs",
             ]
             .iter()
             .any(|f| c.starts_with(f)),

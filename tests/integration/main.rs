@@ -19,6 +19,7 @@
 mod common;
 
 // Commands, one file each (a few options with their own).
+mod activity; // activity and claude-hook activity: the log, list's column, notify.command
 mod branches; // branches and --delete-merged
 mod cleanup; // cleanup: selection, skips and their reasons, merged branches
 mod config; // configuration layers and their precedence, invalid values
@@ -30,8 +31,10 @@ mod create_fetch; // create --fetch / create.fetch and a base behind its upstrea
 mod create_reflink; // copy-on-write copies, .worktreeinclude (XFS/ext4 images)
 mod create_reuse; // create --reuse: an active run returned, a leftover branch adopted
 mod create_sparse; // create --sparse and git's parallel checkout
+mod env; // env <id>: export lines and --json; run gets the same variables
 mod escaping;
 mod hooks; // hooks (post-command, pre-command) and trust
+mod land; // land: each strategy, refusals that change nothing, the queue
 mod list; // list and list --long
 mod log; // log and the event log
 mod mark; // mark <id> <status>

@@ -240,7 +240,7 @@ fn the_help_names_every_tool_served_with_its_hints() {
         let name = tool.text("name");
         let hints = &tool["annotations"];
         let read_only = ["list", "path", "log", "conflicts"].contains(&name);
-        let removes = ["cleanup", "remove", "reconcile", "branches"].contains(&name);
+        let removes = ["cleanup", "remove", "reconcile", "branches", "land"].contains(&name);
         assert_eq!(hints["readOnlyHint"], read_only, "{tool}");
         assert_eq!(hints["destructiveHint"], removes, "{tool}");
     }
@@ -507,6 +507,26 @@ fn mark_takes_run_ids_and_still_run_id() {
     server.finish();
 }
 
+/// Over MCP, `mark` names its runs: the CLI's `mark <STATUS>` infers the run
+/// from the current directory, which for a tool call would be the server's
+/// (or `repo`'s) — a guess, so it is refused and nothing is marked.
+#[test]
+fn mark_without_run_ids_is_refused_even_inside_a_run() {
+    let repo = TestRepo::new();
+    repo.create("a");
+    let mut server = Server::start(&repo);
+    server.initialize();
+    let inside = repo.wt("a");
+    let (doc, failed) = server.call(
+        "mark",
+        json!({"repo": inside.to_str().unwrap(), "status": "rejected"}),
+    );
+    assert!(failed, "{doc}");
+    assert!(doc.to_string().contains("run_ids"), "{doc}");
+    assert_eq!(repo.status_of("a").as_deref(), Some("active"));
+    server.finish();
+}
+
 /// `tools/list` gives every tool an `outputSchema` (an object schema, as
 /// MCP 2025-06-18 asks), and what each read-only tool returns in
 /// `structuredContent` meets it: each form of the document (`list` and
@@ -604,7 +624,7 @@ asyncio.run(main())
 "#;
     let report = python_sdk(&repo, script);
     assert_eq!(report["protocol"], "2025-06-18", "{report}");
-    assert_eq!(report["tools"].as_array().unwrap().len(), 11, "{report}");
+    assert_eq!(report["tools"].as_array().unwrap().len(), 12, "{report}");
     assert_eq!(report["without"], json!([]), "{report}");
     let results = report["results"].as_array().unwrap();
     assert_eq!(results.len(), 8, "{report}");

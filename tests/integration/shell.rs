@@ -233,6 +233,7 @@ fn bash_completes_git_loop_through_gits_own_completion() {
     assert_eq!(
         get("git loop "),
         [
+            "activity",
             "branches",
             "claude-hook",
             "cleanup",
@@ -240,7 +241,9 @@ fn bash_completes_git_loop_through_gits_own_completion() {
             "config",
             "conflicts",
             "create",
+            "env",
             "help",
+            "land",
             "list",
             "log",
             "mark",
@@ -256,7 +259,7 @@ fn bash_completes_git_loop_through_gits_own_completion() {
             "trust"
         ]
     );
-    assert_eq!(get("git loop mark "), ids);
+    assert_eq!(get("git loop mark "), IDS_AND_STATUSES);
     assert_eq!(get("git loop run "), ids);
     assert_eq!(get("git loop mark alpha "), IDS_AND_STATUSES);
     assert_eq!(get("git --no-pager loop --json path "), ids);
@@ -280,7 +283,7 @@ fn bash_completes_git_loop_through_gits_own_completion() {
         ]
     );
     assert_eq!(get("git-loop ma"), ["mark"]);
-    assert_eq!(get("git-loop mark "), ids);
+    assert_eq!(get("git-loop mark "), IDS_AND_STATUSES);
     assert_eq!(get("git-loop -C . path "), ids);
 }
 
@@ -314,7 +317,7 @@ comp "git-loop ma"
         .strip_prefix("== git loop mark \n")
         .and_then(|rest| rest.split_once("== git-loop ma\n"))
         .unwrap_or_else(|| panic!("{out}"));
-    assert_eq!(sorted(git_loop), ["alpha", "beta"], "{out}");
+    assert_eq!(sorted(git_loop), IDS_AND_STATUSES, "{out}");
     assert_eq!(sorted(dashed), ["mark"], "{out}");
 }
 
@@ -345,7 +348,7 @@ fn zsh_completes_git_loop_through_its_git_completion() {
     let (repo, path) = fixture();
     let complete = zsh_completer(&repo, &path);
     assert_eq!(complete("git loop ma"), ["mark"]);
-    assert_eq!(complete("git loop mark "), ["alpha", "beta"]);
+    assert_eq!(complete("git loop mark "), IDS_AND_STATUSES);
     assert_eq!(complete("git loop mark alpha "), IDS_AND_STATUSES);
     assert_eq!(
         complete("git loop reconcile --remove-orphan "),
@@ -397,11 +400,11 @@ fn fish_completes_git_loop_through_its_git_completion() {
     let complete = fish_completer(&repo, &path);
     assert_eq!(complete("git loo"), ["loop"]);
     assert_eq!(complete("git loop ma"), ["mark"]);
-    assert_eq!(complete("git loop mark "), ["alpha", "beta"]);
+    assert_eq!(complete("git loop mark "), IDS_AND_STATUSES);
     assert_eq!(complete("git -C . loop path "), ["alpha", "beta"]);
     assert_eq!(
         complete("git loop reconcile --remove-orphan "),
         ["alpha", "beta"]
     );
-    assert_eq!(complete("git-loop mark "), ["alpha", "beta"]);
+    assert_eq!(complete("git-loop mark "), IDS_AND_STATUSES);
 }

@@ -1,5 +1,6 @@
-//! `git loop claude-hook create|remove`: Claude Code's `WorktreeCreate` and
-//! `WorktreeRemove` hooks. Claude Code sends one JSON object on stdin;
+//! `git loop claude-hook create|remove|activity`: Claude Code's
+//! `WorktreeCreate` and `WorktreeRemove` hooks, and (`activity`, see
+//! [`activity`]) its `UserPromptSubmit`, `Notification` and `Stop` hooks. Claude Code sends one JSON object on stdin;
 //! `create` prints the worktree's absolute path on stdout and nothing else
 //! (every other line goes to stderr), `remove` prints nothing on stdout.
 //! A failure exits non-zero with the reason on stderr.
@@ -40,6 +41,7 @@ use crate::manifest::{Entry, Manifest, Status};
 use crate::ops::create;
 use crate::output::{Fail, Out, Report};
 
+mod activity;
 mod owner;
 use owner::{Choice, MAX_CANDIDATES, candidates, choose, owner_of, record_owner};
 
@@ -54,12 +56,17 @@ struct Input {
     worktree_name: Option<String>,
     cwd: Option<PathBuf>,
     worktree_path: Option<PathBuf>,
+    /// `UserPromptSubmit`, `Notification`, `Stop`, … (`activity`).
+    hook_event_name: Option<String>,
+    /// Notification's text (`activity`: the note).
+    message: Option<String>,
 }
 
 pub fn run(cli: &Cli, event: &ClaudeHook, out: &mut Out<'_>) -> std::result::Result<(), Fail> {
     let name = match event {
         ClaudeHook::Create => "WorktreeCreate",
         ClaudeHook::Remove => "WorktreeRemove",
+        ClaudeHook::Activity => "UserPromptSubmit/Notification/Stop",
     };
     // Claude Code pipes the hook's JSON in; a person who runs the hook by
     // hand on a terminal would otherwise wait on a silent read.
@@ -76,6 +83,7 @@ pub fn run(cli: &Cli, event: &ClaudeHook, out: &mut Out<'_>) -> std::result::Res
     match event {
         ClaudeHook::Create => create_run(cli, &input, out),
         ClaudeHook::Remove => remove_run(cli, &input, out),
+        ClaudeHook::Activity => activity::record(cli, &input, out),
     }
 }
 

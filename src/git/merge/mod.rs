@@ -8,7 +8,14 @@
 //!   holds a clone of the repository with object memory enabled), so the
 //!   object database is not written either: the merge leaves no trace.
 //! - Merge options are read from the repository's configuration once
-//!   (`merge.renames`, `diff.algorithm`, `merge.conflictStyle`…), like git.
+//!   (`merge.renames`, `diff.algorithm`, `merge.conflictStyle`…), like git,
+//!   and what every merge needs besides (the attribute stacks of the diff
+//!   and the blob merge, from the index; the commit graph) is built once per
+//!   [`Merger`], at its first merge: gix's `Repository::merge_trees` would
+//!   rebuild it for each merge, and a rebase merges once per commit.
+//! - Merged trees are written without gix's path validation
+//!   (`core.protectNTFS`…): a merge only ever combines entries of the
+//!   trees it is given, all of them already in the repository.
 //! - A conflict is what git would call one ([`TreatAsUnresolved::git`]): a
 //!   content conflict with markers, or a tree conflict git leaves unresolved
 //!   (modify/delete, rename/rename…). Each is reported by the path(s) of both
@@ -17,6 +24,8 @@
 //!   refuses them: [`merge_base`] says whether there is one.
 //!
 //! [`TreatAsUnresolved::git`]: gix::merge::tree::TreatAsUnresolved::git
+
+use std::cell::RefCell;
 
 use gix::ObjectId;
 use gix::bstr::BString;
@@ -58,6 +67,17 @@ const OBJECT_CACHE_BYTES: usize = 16 * 1024 * 1024;
 pub struct Merger {
     repo: gix::Repository,
     options: gix::merge::tree::Options,
+    /// What every merge needs and gix would otherwise build per merge:
+    /// the attribute stacks for the diff and the blob merge (each read from
+    /// the index, `O(files)`), and the commit graph. Made at the first merge
+    /// (a merger that only finds merge bases never reads the index).
+    caches: RefCell<Option<Caches>>,
+}
+
+struct Caches {
+    diff: gix::diff::blob::Platform,
+    blob_merge: gix::merge::blob::Platform,
+    commit_graph: Option<gix::commitgraph::Graph>,
 }
 
 impl Merger {
@@ -65,7 +85,34 @@ impl Merger {
         let mut repo = repo.clone().with_object_memory();
         repo.object_cache_size_if_unset(OBJECT_CACHE_BYTES);
         let options = repo.tree_merge_options().map_err(repo_err)?;
-        Ok(Merger { repo, options })
+        Ok(Merger {
+            repo,
+            options,
+            caches: RefCell::new(None),
+        })
+    }
+
+    /// Run `merge` with the caches, made on first use; the diff's resource
+    /// cache is emptied afterwards (it holds the last merge's blobs).
+    fn with_caches<T>(&self, merge: impl FnOnce(&mut Caches) -> Result<T>) -> Result<T> {
+        let mut slot = self.caches.borrow_mut();
+        let caches = match slot.as_mut() {
+            Some(c) => c,
+            None => slot.insert(Caches {
+                diff: self
+                    .repo
+                    .diff_resource_cache_for_tree_diff()
+                    .map_err(repo_err)?,
+                blob_merge: self
+                    .repo
+                    .merge_resource_cache(Default::default())
+                    .map_err(repo_err)?,
+                commit_graph: self.repo.commit_graph_if_enabled().map_err(repo_err)?,
+            }),
+        };
+        let out = merge(caches);
+        caches.diff.clear_resource_cache_keep_allocation();
+        out
     }
 
     /// The in-memory repository: read merged trees, blobs and virtual merge
@@ -83,18 +130,33 @@ impl Merger {
     /// as `git merge-tree --write-tree ours theirs` does.
     pub fn merge_commits(&self, ours: ObjectId, theirs: ObjectId) -> Result<MergeResult> {
         let options: gix::merge::commit::Options = self.options.clone().into();
-        let outcome = self
-            .repo
-            .merge_commits(ours, theirs, labels(), options)
+        self.with_caches(|caches| {
+            let mut graph = self.repo.revision_graph(caches.commit_graph.as_ref());
+            let outcome = gix::merge::plumbing::commit(
+                ours,
+                theirs,
+                labels(),
+                &mut graph,
+                &mut caches.diff,
+                &mut caches.blob_merge,
+                &self.repo,
+                &mut |id| {
+                    gix::prelude::ObjectIdExt::attach(id.to_owned(), &self.repo)
+                        .shorten_or_id()
+                        .to_string()
+                },
+                options.into(),
+            )
             .map_err(|e| repo_err(format!("could not merge {theirs} into {ours}: {e}")))?;
-        let merge_base = outcome
-            .virtual_merge_bases
-            .last()
-            .copied()
-            .or_else(|| outcome.merge_bases.as_ref().map(|b| *b.first()));
-        let mut result = finish(outcome.tree_merge)?;
-        result.merge_base = merge_base;
-        Ok(result)
+            let merge_base = outcome
+                .virtual_merge_bases
+                .last()
+                .copied()
+                .or_else(|| outcome.merge_bases.as_ref().map(|b| *b.first()));
+            let mut result = self.finish(outcome.tree_merge)?;
+            result.merge_base = merge_base;
+            Ok(result)
+        })
     }
 
     /// Merge tree-ish `theirs` into `ours` over `ancestor` (each a tree or
@@ -110,17 +172,46 @@ impl Merger {
             let object = self.repo.find_object(id).map_err(repo_err)?;
             Ok(object.peel_to_tree().map_err(repo_err)?.id)
         };
-        let outcome = self
-            .repo
-            .merge_trees(
-                tree(ancestor)?,
-                tree(ours)?,
-                tree(theirs)?,
+        let (ancestor_tree, ours_tree, theirs_tree) = (tree(ancestor)?, tree(ours)?, tree(theirs)?);
+        self.with_caches(|caches| {
+            let outcome = gix::merge::plumbing::tree(
+                &ancestor_tree,
+                &ours_tree,
+                &theirs_tree,
                 labels(),
-                self.options.clone(),
+                &self.repo,
+                |buf| gix::objs::Write::write_buf(&self.repo, gix::objs::Kind::Blob, buf),
+                &mut Default::default(),
+                &mut caches.diff,
+                &mut caches.blob_merge,
+                self.options.clone().into(),
             )
             .map_err(|e| repo_err(format!("could not merge {theirs} into {ours}: {e}")))?;
-        finish(outcome)
+            self.finish(outcome)
+        })
+    }
+
+    /// The conflicts git would leave unresolved, and the merged tree
+    /// written (to memory).
+    fn finish(&self, mut outcome: gix::merge::plumbing::tree::Outcome<'_>) -> Result<MergeResult> {
+        let how = gix::merge::tree::TreatAsUnresolved::git();
+        let mut conflicts: Vec<BString> = outcome
+            .conflicts
+            .iter()
+            .filter(|c| c.is_unresolved(how))
+            .flat_map(|c| [c.ours.location().to_owned(), c.theirs.location().to_owned()])
+            .collect();
+        conflicts.sort();
+        conflicts.dedup();
+        let tree = outcome
+            .tree
+            .write(|tree| self.repo.write_object(tree).map(gix::Id::detach))
+            .map_err(repo_err)?;
+        Ok(MergeResult {
+            tree,
+            conflicts,
+            merge_base: None,
+        })
     }
 }
 
@@ -130,24 +221,6 @@ fn labels() -> gix::merge::blob::builtin_driver::text::Labels<'static> {
         current: Some("ours".into()),
         other: Some("theirs".into()),
     }
-}
-
-fn finish(mut outcome: gix::merge::tree::Outcome<'_>) -> Result<MergeResult> {
-    let how = gix::merge::tree::TreatAsUnresolved::git();
-    let mut conflicts: Vec<BString> = outcome
-        .conflicts
-        .iter()
-        .filter(|c| c.is_unresolved(how))
-        .flat_map(|c| [c.ours.location().to_owned(), c.theirs.location().to_owned()])
-        .collect();
-    conflicts.sort();
-    conflicts.dedup();
-    let tree = outcome.tree.write().map_err(repo_err)?.detach();
-    Ok(MergeResult {
-        tree,
-        conflicts,
-        merge_base: None,
-    })
 }
 
 /// The best common ancestor of commits `a` and `b` (`None`: unrelated

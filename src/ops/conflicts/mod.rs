@@ -82,6 +82,17 @@ struct Found {
 /// Check every active run, landing each in `base` when given (else in its
 /// recorded base).
 pub fn run(ctx: &Ctx, base: Option<&str>, out: &mut Out<'_>) -> Result<Outcome> {
+    run_of(ctx, base, &[Status::Active], out)
+}
+
+/// [`run`] for the runs whose status is in `statuses` (`land --queue`'s
+/// order comes from it).
+pub fn run_of(
+    ctx: &Ctx,
+    base: Option<&str>,
+    statuses: &[Status],
+    out: &mut Out<'_>,
+) -> Result<Outcome> {
     let manifest = if ctx.loop_dir_exists()? {
         ctx.manifest.load_or_default()?
     } else {
@@ -99,7 +110,7 @@ pub fn run(ctx: &Ctx, base: Option<&str>, out: &mut Out<'_>) -> Result<Outcome> 
     let mut active: Vec<&Entry> = manifest
         .worktrees
         .iter()
-        .filter(|e| e.status == Status::Active)
+        .filter(|e| statuses.contains(&e.status))
         .collect();
     active.sort_by(|a, b| a.id.cmp(&b.id));
     let (candidates, skipped) = candidates(ctx, base, active)?;

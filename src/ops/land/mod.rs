@@ -14,11 +14,238 @@
 //!   the target checked out (usually the main checkout) updated only where
 //!   it is clean (`read-tree -m -u` semantics), or refused before the ref
 //!   moves;
-//! - then (this module) the run is marked `merged`, a `land` event logged,
+//! - then ([`finish`]) the run is marked `merged`, a `land` event logged,
 //!   its worktree removed by the usual rules and its branch deleted only by
 //!   CAS at the tip that landed, its tip kept in the trash.
+//!
+//! # The flow (this module; [`run`] for one run, [`refusals`] for what
+//! refuses it, [`finish`] for what follows a landing, [`queue`] for the
+//! order)
+//!
+//! 1. The target of each run: `--into`, else `land.into`, else the run's
+//!    recorded base when it names a local branch; a given target that is
+//!    not a local branch refuses the whole command (`base-not-found`), a run
+//!    without one is skipped (`no-target`, saying to pass `--into`).
+//! 2. The runs: those named, in the order named (an unknown id refuses the
+//!    whole command before anything changes), or with `--queue` every run
+//!    whose status is in the set (`--status`, `land.queue-status`, default
+//!    `escalated`) in `conflicts`' landing order ([`queue`]).
+//! 3. Each run in turn (`run::land_one`): refused with a code when its
+//!    worktree is dirty or has an operation in progress, or it has no
+//!    commits of its own; built onto the target as the landings before it
+//!    left it (in a dry run, onto the previous landing's in-memory commit,
+//!    with the same merger); persisted; gated; then, under the run's lock
+//!    (taken holding nothing: THE lock order of [`crate::lock`]), the
+//!    target advanced, the run marked `merged` and the `land` and `mark`
+//!    events logged under the manifest mutex. The run lock is let go before
+//!    the worktree is removed with `remove`'s rules
+//!    ([`crate::ops::reclaim::remove`], which takes the worktree-operation
+//!    lock, then the run lock, then the mutex).
+//! 4. A run that is skipped stops the rest (not attempted) unless
+//!    `--keep-going`. An error (git could not be run, the repository
+//!    unreadable) stops the rest too, and is reported after what landed.
+//!
+//! No lock is held while building or gating: the target's compare-and-swap
+//! is the coordinator, so two landings racing for one target lose nothing
+//! (the second is `target-moved`).
+//!
+//! # `--push` (the seam; not on the command line yet)
+//!
+//! Pushing is `push.rs`'s (issue 23, part 5): `push::push(repo, into,
+//! from, to, land.push-retries, rebuild)` after a run is recorded and its
+//! run lock let go, before its worktree is removed. Its `rebuild` callback
+//! is this module's own steps for one run, in [`run`]: `build_on` the
+//! remote's new tip, `build::persist`, `run_gate`, then `move_target` from
+//! the tip last pushed. Until that module is on main, `--push` is not a
+//! flag and every landing reports `"pushed": false`.
+//!
+//! # The branch after landing
+//!
+//! The run's branch is deleted only through [`crate::safety::branch`], with
+//! its rules unchanged: judged against the target it landed in, it goes
+//! when the strongest proof holds (an ancestor for `ff` and `merge`; for
+//! `rebase` and `squash`, whose landed commits are new ones, "merging the
+//! branch changes nothing" — which holds right after the landing), its tip
+//! kept in the trash first, deleted by CAS at the tip judged. When the
+//! proof does not hold (the branch moved, a merge driver the proof does not
+//! trust) the branch is kept, with the kernel's reason. No new proof was
+//! added to the kernel.
 
 pub mod advance;
 pub mod build;
+mod finish;
 pub mod gate;
 pub mod push;
+mod outcome;
+mod queue;
+mod refusals;
+mod run;
+
+pub use outcome::{BranchFate, Landed, Skipped, WorktreeFate};
+
+use std::time::Duration;
+
+use crate::cli::RunId;
+use crate::config::LandStrategy;
+use crate::configured_command::ConfiguredCommand;
+use crate::ctx::Ctx;
+use crate::error::{Error, Result};
+use crate::git::merge::Merger;
+use crate::manifest::{Entry, Manifest, Status};
+use crate::output::Out;
+
+/// How long a gate may run before it is killed (and the landing refused,
+/// `gate-failed`): ten minutes. A constant, not a setting.
+pub const GATE_TIMEOUT: Duration = gate::TIMEOUT;
+
+/// Which runs to land.
+#[derive(Debug, Clone, Copy)]
+pub enum Which<'a> {
+    /// These, in this order.
+    Runs(&'a [RunId]),
+    /// `--queue`: the runs with these statuses (`None`: `land.queue-status`).
+    Queue(Option<&'a [Status]>),
+}
+
+/// What `land` was asked for; `None` leaves it to the settings.
+#[derive(Debug, Clone, Copy)]
+pub struct Request<'a> {
+    pub which: Which<'a>,
+    pub into: Option<&'a str>,
+    pub strategy: Option<LandStrategy>,
+    /// `--gate`: the user's own command, trusted.
+    pub gate: Option<&'a str>,
+    pub message: Option<&'a str>,
+    pub keep: bool,
+    pub keep_going: bool,
+    pub dry_run: bool,
+}
+
+/// What became of one run.
+#[derive(Debug)]
+pub enum Fate {
+    Landed(Box<Landed>),
+    Skipped(Skipped),
+    /// An earlier run was skipped (without `--keep-going`) or failed.
+    NotAttempted,
+}
+
+/// What a landing did (in a dry run: would do), run by run in order.
+#[derive(Debug)]
+pub struct Outcome {
+    pub dry_run: bool,
+    pub strategy: LandStrategy,
+    /// The target, when every run lands in the same one (always so with
+    /// `--into` or `land.into`).
+    pub into: Option<String>,
+    pub runs: Vec<(String, Fate)>,
+    /// What stopped the landing part way (what landed before it is listed).
+    pub error: Option<Error>,
+}
+
+/// Land the runs `request` names; see the module doc.
+pub fn land(ctx: &Ctx, request: &Request<'_>, out: &mut Out<'_>) -> Result<Outcome> {
+    let settings = ctx.settings()?;
+    let strategy = request.strategy.unwrap_or(settings.land_strategy.value);
+    let into = match request.into {
+        Some(into) => Some((into, format!("--into {into:?}"))),
+        None => settings.land_into.value.as_deref().map(|into| {
+            (
+                into,
+                format!("land.into {into:?} (from {})", settings.land_into.origin),
+            )
+        }),
+    };
+    if let Some((into, what)) = &into
+        && ctx.repo.branch_target(into)?.is_none()
+    {
+        return Err(Error::BaseNotFound {
+            what: format!("{what}: no local branch {into}, so it"),
+            help: "land moves a local branch: `git branch` lists them; --into <BRANCH> names one"
+                .into(),
+        });
+    }
+    let into = into.map(|(into, _)| into);
+    let gate = gate_command(ctx, request.gate)?;
+    let manifest = if ctx.loop_dir_exists()? {
+        ctx.manifest.load_or_default()?
+    } else {
+        Manifest::default()
+    };
+    let entries = match request.which {
+        Which::Runs(ids) => named(&manifest, ids)?,
+        Which::Queue(statuses) => {
+            let statuses = statuses.unwrap_or(&settings.land_queue_status.value);
+            queue::ordered(ctx, &manifest, statuses, into, out)?
+        }
+    };
+    let merger = Merger::new(ctx.repo.gix())?;
+    let env = run::Env {
+        ctx,
+        merger: &merger,
+        strategy,
+        into,
+        gate: gate.as_ref(),
+        message: request.message,
+        keep: request.keep,
+        dry_run: request.dry_run,
+    };
+    let mut outcome = Outcome {
+        dry_run: request.dry_run,
+        strategy,
+        into: into.map(str::to_owned),
+        runs: Vec::with_capacity(entries.len()),
+        error: None,
+    };
+    let mut tips = run::Tips::default();
+    let mut stopped = false;
+    for entry in entries {
+        let id = entry.id.to_string();
+        if stopped {
+            outcome.runs.push((id, Fate::NotAttempted));
+            continue;
+        }
+        let (fate, error) = match run::land_one(&env, &entry, &mut tips, out) {
+            Ok(done) => done,
+            Err(e) => (Fate::NotAttempted, Some(e)),
+        };
+        stopped = error.is_some() || matches!(fate, Fate::Skipped(_)) && !request.keep_going;
+        if let Some(e) = error {
+            outcome.error.get_or_insert(e);
+        }
+        outcome.runs.push((id, fate));
+    }
+    if outcome.into.is_none() {
+        outcome.into = tips.single_target();
+    }
+    Ok(outcome)
+}
+
+/// The gate: `--gate` (the user's own, trusted), else `land.gate` with the
+/// hooks' trust rules (a repository file's gate runs only once trusted).
+fn gate_command<'a>(ctx: &'a Ctx, given: Option<&'a str>) -> Result<Option<ConfiguredCommand<'a>>> {
+    if let Some(command) = given {
+        return Ok(Some(ConfiguredCommand::given(command, "--gate")));
+    }
+    crate::configured_command::lookup(
+        ctx.settings()?,
+        crate::configured_command::Kind::LandGate,
+        ctx.repo.root(),
+        ctx.repo.common_dir(),
+    )
+}
+
+/// The named runs, in the order named (the same id twice once), or the
+/// refusal of an unknown one.
+fn named(manifest: &Manifest, ids: &[RunId]) -> Result<Vec<Entry>> {
+    let mut chosen: Vec<Entry> = Vec::with_capacity(ids.len());
+    for id in ids {
+        let entry = manifest.find(id).ok_or_else(|| {
+            Error::unknown_id(id, manifest.worktrees.iter().map(|e| e.id.as_str()))
+        })?;
+        if !chosen.iter().any(|e| e.id == entry.id) {
+            chosen.push(entry.clone());
+        }
+    }
+    Ok(chosen)
+}

@@ -27,7 +27,7 @@ fn fish_offers_statuses_after_mark_id_and_run_ids_for_run_and_log() {
         IDS_AND_STATUSES
     );
     assert_eq!(complete("git loop mark alpha beta "), IDS_AND_STATUSES);
-    assert_eq!(complete("git loop mark "), IDS);
+    assert_eq!(complete("git loop mark "), IDS_AND_STATUSES);
     assert_eq!(complete("git loop run "), IDS);
     assert_eq!(complete("git loop log "), IDS);
     assert_eq!(complete("git-loop run "), IDS);

@@ -27,6 +27,11 @@ use crate::error::Error;
 use crate::manifest::Status;
 use crate::safety::skip::{SkipCode, SkippedEntry};
 
+mod activity;
+mod tail;
+pub use activity::Activity;
+pub use tail::{Latest, latest_activities};
+
 pub const EVENTS_FILE: &str = "events.jsonl";
 
 /// What an event records.
@@ -58,6 +63,13 @@ pub enum EventKind {
     /// A trash entry dropped (`git loop trash empty`, or older than
     /// `trash.keep` at a cleanup).
     TrashExpire,
+    /// `git loop land` moved a target branch (`from` the tip it was built
+    /// on, `to` the landed commit), or refused a run (with its code).
+    Land,
+    /// What a run is doing, as its agent said (`git loop activity`, or
+    /// `claude-hook activity`): the [`Activity`] in `to`, the note in
+    /// `detail`.
+    Activity,
     /// A kind this version does not know (written by a newer one), as written.
     Other(String),
 }
@@ -65,7 +77,7 @@ pub enum EventKind {
 impl EventKind {
     /// Every kind this version writes, in the order the help lists them. A
     /// new variant goes here too (a test checks each reads back as itself).
-    pub const KNOWN: [EventKind; 13] = [
+    pub const KNOWN: [EventKind; 15] = [
         EventKind::Create,
         EventKind::Mark,
         EventKind::Remove,
@@ -79,6 +91,8 @@ impl EventKind {
         EventKind::Restore,
         EventKind::TrashRestore,
         EventKind::TrashExpire,
+        EventKind::Land,
+        EventKind::Activity,
     ];
 
     pub fn as_str(&self) -> &str {
@@ -96,6 +110,8 @@ impl EventKind {
             EventKind::Restore => "restore",
             EventKind::TrashRestore => "trash-restore",
             EventKind::TrashExpire => "trash-expire",
+            EventKind::Land => "land",
+            EventKind::Activity => "activity",
             EventKind::Other(text) => text,
         }
     }
@@ -114,13 +130,15 @@ impl EventKind {
 }
 
 /// What an event's `from` and `to` hold: a run's status (`mark`: from the
-/// old to the new), or a commit (`salvage`: the commit the worktree was saved
-/// to; `restore`: the commit it came back from). Read back by its text: a
-/// status name is a status, 40 or 64 lowercase hex digits a commit, anything
-/// else (a status a newer version added, say) is kept as [`State::Other`].
+/// old to the new), a commit (`salvage`: the commit the worktree was saved
+/// to; `restore`: the commit it came back from), or an activity (`activity`:
+/// in `to`). Read back by its text: a status name is a status, an activity's
+/// name an activity, 40 or 64 lowercase hex digits a commit, anything else
+/// (a status a newer version added, say) is kept as [`State::Other`].
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum State {
     Status(Status),
+    Activity(Activity),
     /// A commit id, hex.
     Commit(String),
     /// Text this version does not read as either, as written.
@@ -131,6 +149,7 @@ impl State {
     pub fn as_str(&self) -> &str {
         match self {
             State::Status(status) => status.as_str(),
+            State::Activity(activity) => activity.as_str(),
             State::Commit(text) | State::Other(text) => text,
         }
     }
@@ -139,6 +158,9 @@ impl State {
         let hex = |t: &str| {
             matches!(t.len(), 40 | 64) && t.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
         };
+        if let Some(activity) = Activity::parse(&text) {
+            return State::Activity(activity);
+        }
         match Status::parse(&text) {
             Some(status) => State::Status(status),
             None if hex(&text) => State::Commit(text),
@@ -264,7 +286,7 @@ pub fn path(loop_dir: &Path) -> PathBuf {
 }
 
 /// The log is read whole; a larger file is refused unread.
-const READ_CAP: u64 = 256 << 20;
+pub(crate) const READ_CAP: u64 = 256 << 20;
 
 /// Append `events` (callers hold the manifest mutex). Returns the error
 /// text on failure, for the caller to report. The file is opened with

@@ -1,0 +1,55 @@
+//! `git loop land`'s arguments.
+
+use clap::Args;
+use schemars::JsonSchema;
+
+use super::values::{RunId, StatusList, status_flag};
+use crate::config::LandStrategy;
+
+#[derive(Debug, Args, JsonSchema)]
+pub struct LandArgs {
+    /// Runs to land, in this order (or --queue)
+    #[arg(value_name = "RUN_ID", value_parser = RunId::parse, required_unless_present = "queue", conflicts_with = "queue")]
+    #[serde(default)]
+    pub run_ids: Vec<RunId>,
+
+    /// Land every run in the status set (--status), in `git loop conflicts`' landing order
+    #[arg(long)]
+    #[serde(default)]
+    pub queue: bool,
+
+    /// With --queue: the statuses to land, comma-separated (default: config land.queue-status, else escalated)
+    #[arg(long, value_name = "CSV", value_parser = status_flag, requires = "queue")]
+    pub status: Option<StatusList>,
+
+    /// Go on with the next run when one is skipped (default: stop; the rest are not attempted)
+    #[arg(long)]
+    #[serde(default)]
+    pub keep_going: bool,
+
+    /// The local branch to land in (default: config land.into, else each run's base when it is a local branch)
+    #[arg(long, value_name = "BRANCH")]
+    pub into: Option<String>,
+
+    /// How the landed commits are built (default: config land.strategy, else rebase)
+    #[arg(long, value_enum, value_name = "STRATEGY")]
+    pub strategy: Option<LandStrategy>,
+
+    /// A command that must pass in a scratch checkout of the landed commit first (sh -c)
+    #[arg(long, value_name = "CMD")]
+    pub gate: Option<String>,
+
+    /// Leave each landed run's worktree and branch in place
+    #[arg(long)]
+    #[serde(default)]
+    pub keep: bool,
+
+    /// Build every landing in memory and report what would land; change nothing (no gate runs)
+    #[arg(long)]
+    #[serde(default)]
+    pub dry_run: bool,
+
+    /// The message of a squash or merge commit
+    #[arg(short = 'm', long = "message", value_name = "MSG")]
+    pub message: Option<String>,
+}

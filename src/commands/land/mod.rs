@@ -1,0 +1,35 @@
+//! `git loop land <ID>... | --queue`: land runs onto their base (see
+//! [`crate::ops::land`] for the flow and its safety), and the report of it
+//! ([`report`]): one line per run in order, landed, skipped or not
+//! attempted, and a summary; exit 1 when any run did not land.
+
+pub mod report;
+
+pub use report::LandReport;
+
+use crate::cli::LandArgs;
+use crate::ctx::Ctx;
+use crate::error::Result;
+use crate::ops::land::{Request, Which};
+use crate::output::Out;
+
+pub fn run(ctx: &Ctx, args: &LandArgs, out: &mut Out<'_>) -> Result<LandReport> {
+    let statuses = args.status.as_ref().map(|s| s.0.as_slice());
+    let which = if args.queue {
+        Which::Queue(statuses)
+    } else {
+        Which::Runs(&args.run_ids)
+    };
+    let request = Request {
+        which,
+        into: args.into.as_deref(),
+        strategy: args.strategy,
+        gate: args.gate.as_deref(),
+        message: args.message.as_deref(),
+        keep: args.keep,
+        keep_going: args.keep_going,
+        dry_run: args.dry_run,
+    };
+    let outcome = crate::ops::land::land(ctx, &request, out)?;
+    Ok(LandReport::new(outcome))
+}

@@ -1,0 +1,165 @@
+//! The log's end, read backwards: each run's latest `activity` event, for
+//! `list` (and for `activity`, which compares with the run's previous one).
+//! `list` pays for the runs it shows, not for the length of the log: the
+//! file is read from its end a chunk at a time, and only as far back as the
+//! oldest of the latest activities it looks for (all of it when a run has
+//! none). Measured: `list` over 10 runs with 10,000 events in the log —
+//! see `ops::list`.
+
+use std::collections::{HashMap, HashSet};
+use std::fs::OpenOptions;
+use std::path::Path;
+
+use super::{Activity, Event, READ_CAP, State, path};
+use crate::error::Error;
+
+/// A run's latest activity: what it is, and when it was said.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Latest {
+    pub activity: Activity,
+    pub at: String,
+    pub note: Option<String>,
+}
+
+/// How much of the log's end [`latest_activities`] reads at a time.
+const TAIL_CHUNK: u64 = 64 << 10;
+
+/// What every `activity` line holds, as [`super::append`] writes it
+/// (compact JSON). Inside a string value (a note) the quotes are escaped, so
+/// this text is only ever the field itself.
+const NEEDLE: &[u8] = br#""event":"activity""#;
+
+/// The latest `activity` event of each run in `ids`, read from the end of
+/// the log backwards, a chunk at a time, and only as far back as the
+/// oldest of them (all of it when a run has none): `list` pays for the
+/// runs it shows, not for the length of the log. Each chunk is searched for
+/// [`NEEDLE`] (memchr's SIMD search), and only the lines it is in are
+/// parsed; a line that does not parse is passed over, as `log` passes over
+/// it. Refused as [`super::read`] refuses: never through a symlink.
+pub fn latest_activities(
+    loop_dir: &Path,
+    ids: &HashSet<&str>,
+) -> crate::error::Result<HashMap<String, Latest>> {
+    use std::io::{Read, Seek, SeekFrom};
+    let mut found = HashMap::new();
+    if ids.is_empty() {
+        return Ok(found);
+    }
+    let path = path(loop_dir);
+    let Some(mut file) = crate::fsx::open_regular(&path, OpenOptions::new().read(true))? else {
+        return Ok(found);
+    };
+    let io = |e| Error::io("could not read", &path, e);
+    let mut end = file.seek(SeekFrom::End(0)).map_err(io)?;
+    let finder = memchr::memmem::FinderRev::new(NEEDLE);
+    // The start of a line whose beginning is in an earlier chunk.
+    let mut carry: Vec<u8> = Vec::new();
+    while end > 0 && found.len() < ids.len() {
+        let start = end.saturating_sub(TAIL_CHUNK);
+        let mut chunk = vec![0; (end - start) as usize];
+        file.seek(SeekFrom::Start(start)).map_err(io)?;
+        file.read_exact(&mut chunk).map_err(io)?;
+        chunk.extend_from_slice(&carry);
+        // The whole lines of the chunk: after its first newline, unless the
+        // chunk starts the file. What comes before is carried over.
+        let whole = match (start, memchr::memchr(b'\n', &chunk)) {
+            (0, _) => 0,
+            (_, Some(nl)) => nl + 1,
+            (_, None) => chunk.len(),
+        };
+        let body = &chunk[whole..];
+        let mut before = body.len();
+        while let Some(hit) = finder.rfind(&body[..before]) {
+            let line_start = memchr::memrchr(b'\n', &body[..hit]).map_or(0, |i| i + 1);
+            let line_end = memchr::memchr(b'\n', &body[hit..]).map_or(body.len(), |i| hit + i);
+            take(&body[line_start..line_end], ids, &mut found);
+            if found.len() == ids.len() {
+                break;
+            }
+            before = line_start;
+        }
+        carry = chunk[..whole].to_vec();
+        if carry.len() as u64 > READ_CAP {
+            break;
+        }
+        end = start;
+    }
+    Ok(found)
+}
+
+/// Keep `line`'s activity when it is the first (newest) seen of a run in
+/// `ids`.
+fn take(line: &[u8], ids: &HashSet<&str>, found: &mut HashMap<String, Latest>) {
+    // Most lines are of a run already found (or not listed): told by the
+    // id alone, without parsing the line. An id with an escape in it (no
+    // valid run id has one) is parsed.
+    if let Some(id) = raw_id(line)
+        && (found.contains_key(id) || !ids.contains(id))
+    {
+        return;
+    }
+    let Ok(e) = serde_json::from_slice::<Event>(line) else {
+        return;
+    };
+    let Some(State::Activity(activity)) = e.to else {
+        return;
+    };
+    if ids.contains(e.id.as_str()) && !found.contains_key(&e.id) {
+        found.insert(
+            e.id,
+            Latest {
+                activity,
+                at: e.at,
+                note: e.detail,
+            },
+        );
+    }
+}
+
+/// The text of `line`'s `"id"` value, when it has no escape.
+fn raw_id(line: &[u8]) -> Option<&str> {
+    const KEY: &[u8] = br#""id":""#;
+    let from = memchr::memmem::find(line, KEY)? + KEY.len();
+    let len = memchr::memchr(b'"', &line[from..])?;
+    let id = std::str::from_utf8(&line[from..from + len]).ok()?;
+    (!id.contains('\\')).then_some(id)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::events::{Activity, EventKind};
+
+    /// Over several chunks, with lines across their boundaries: the newest
+    /// activity of each run, as a forward read finds it.
+    #[test]
+    fn reads_back_what_a_forward_read_finds_across_chunks() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut events = Vec::new();
+        let mut expected: HashMap<String, Latest> = HashMap::new();
+        for i in 0..5000_usize {
+            let id = format!("r{}", i % 7);
+            let mut e = Event::new(EventKind::Mark, &id);
+            if i % 13 == 0 {
+                let activity = Activity::ALL[i % 3];
+                e = Event::new(EventKind::Activity, &id);
+                e.to = Some(State::Activity(activity));
+                e.detail = Some(format!("note {i} with \"event\":\"activity\" in it"));
+                expected.insert(
+                    id.clone(),
+                    Latest {
+                        activity,
+                        at: e.at.clone(),
+                        note: e.detail.clone(),
+                    },
+                );
+            }
+            events.push(e);
+        }
+        super::super::append(dir.path(), &events).unwrap();
+        let size = std::fs::metadata(path(dir.path())).unwrap().len();
+        assert!(size > 3 * TAIL_CHUNK, "{size}");
+        let ids: HashSet<&str> = ["r0", "r1", "r2", "r3", "r4", "r5", "r6", "none"].into();
+        assert_eq!(latest_activities(dir.path(), &ids).unwrap(), expected);
+    }
+}

@@ -1,0 +1,59 @@
+//! `git loop env [<RUN_ID>]`'s operation: the run whose variables are
+//! printed, and where they come from. The variables themselves are
+//! [`crate::configured_command::env_for`]'s, the one list that `run`,
+//! `create.post-command`, `cleanup.pre-command` and `notify.command` get:
+//! `env` prints exactly that set, so `eval "$(git loop env x)"` gives a shell
+//! what those commands see. Read-only, no mutex. A run whose worktree is gone
+//! is refused (`worktree-missing`), as `path` refuses it: the variables would
+//! name a directory that is not there.
+
+use std::path::PathBuf;
+
+use crate::ctx::Ctx;
+use crate::error::{Error, Result};
+
+/// What a run's variables are made of.
+#[derive(Debug)]
+pub struct RunEnv {
+    pub id: String,
+    /// The main work tree.
+    pub root: PathBuf,
+    /// The run's worktree (absolute).
+    pub path: PathBuf,
+    pub branch: String,
+}
+
+impl RunEnv {
+    /// The variables, in the order every configured command gets them.
+    pub fn variables(&self) -> [(&'static str, &std::ffi::OsStr); 4] {
+        crate::configured_command::env_for(&self.id, &self.root, &self.path, &self.branch)
+    }
+}
+
+/// The variables of run `id`.
+pub fn of(ctx: &Ctx, id: &str) -> Result<RunEnv> {
+    let manifest = if ctx.loop_dir_exists()? {
+        ctx.manifest.load_or_default()?
+    } else {
+        Default::default()
+    };
+    let Some(entry) = manifest.find(id) else {
+        return Err(Error::unknown_id(
+            id,
+            manifest.worktrees.iter().map(|e| e.id.as_str()),
+        ));
+    };
+    let path = ctx.worktree_path(&entry.id);
+    if path.symlink_metadata().is_err() {
+        return Err(Error::WorktreeMissing {
+            id: entry.id.to_string(),
+            path: entry.path(),
+        });
+    }
+    Ok(RunEnv {
+        id: entry.id.to_string(),
+        root: ctx.repo.root().to_path_buf(),
+        path,
+        branch: entry.branch(),
+    })
+}

@@ -1,0 +1,377 @@
+//! The target advanced by compare-and-swap, and the worktree that has it
+//! checked out updated where it is clean.
+//!
+//! The order, and why (see docs/landing.md, "What landing does to your
+//! checkout"):
+//! 1. **check** ([`check`], which changes nothing): the target must still
+//!    be at `old` (else [`Advance::TargetMoved`]) and `new` must descend
+//!    from it (a landing only moves a branch forward: nothing it held is
+//!    lost). The worktree that has it checked out is found with gix — the
+//!    main checkout or a linked worktree whose `HEAD` is `ref:
+//!    refs/heads/<branch>`; a worktree rebasing or bisecting it counts too
+//!    — and refuses ([`Advance::TargetBusy`]) while an operation is in
+//!    progress there (the kernel's [`crate::safety::OPERATION_MARKERS`]), an
+//!    unresolved conflict is in its index, its directory is missing, or a
+//!    second worktree has the branch checked out too. Then `git read-tree
+//!    -n -m -u old new` says whether the two-tree merge would go through:
+//!    a path the landing does not change keeps its index entry and its file
+//!    whatever they hold; a path it changes must be clean in the index and
+//!    the work tree, and no untracked file may be in its way. When it would
+//!    not, [`Advance::TargetDirty`] names the paths git named. A path only
+//!    "not uptodate" may be a file merely touched: the index's cached stats
+//!    are refreshed (`update-index -q --refresh`, what `git status` does)
+//!    and the dry run asked once more.
+//! 2. **the ref**: `git update-ref refs/heads/<branch> new old`, a
+//!    compare-and-swap: a concurrent move is refused, never overwritten
+//!    ([`Advance::TargetMoved`] with the value found).
+//! 3. **the checkout**: `git read-tree -m -u old new` for real, in that
+//!    worktree (after reading once more that it still has the branch
+//!    checked out). If it fails now (a file changed since the dry run), the
+//!    ref is moved back from `new` to `old` by compare-and-swap, with the
+//!    kernel's leave ([`crate::safety::undo_advance`]), and the landing is
+//!    refused as in step 1: nothing changed but two reflog lines.
+//!
+//! Never a stash, a reset, a `checkout -f`, nor `refs/stash`: the user's
+//! uncommitted work is either outside what the landing changes (and kept
+//! byte for byte, staged or not) or in its way (and the landing refused).
+//! `read-tree` runs no hook; `update-ref` runs `reference-transaction`.
+//!
+//! Crash points ([`crate::crash`]): `land-before-ref`, `land-after-ref`
+//! (the ref moved, the checkout still at `old`: `git status` there shows the
+//! landing reversed as staged changes, every file as it was;
+//! `git read-tree -m -u <old> <new>` finishes it, and [`check`] recognises
+//! such a checkout on the next landing: [`Advance::TargetBusy`] naming that
+//! command), `land-after-checkout`.
+
+use std::path::{Path, PathBuf};
+
+use crate::error::{Error, Result};
+use crate::git::error::CommandError;
+use crate::git::plumbing;
+use crate::git::refusal;
+use crate::git::repo::Repo;
+use crate::safety;
+use gix::ObjectId;
+
+mod unfinished;
+
+#[cfg(test)]
+mod tests;
+
+/// The outcome of [`check`] and [`advance`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Advance {
+    /// The ref moved (or, from [`check`], would move); `checkout` is the
+    /// worktree updated with it, when the target is checked out.
+    Moved { checkout: Option<PathBuf> },
+    /// The target is no longer at the tip the landing was built on.
+    TargetMoved { now: Option<ObjectId> },
+    /// The checkout of the target has local changes (or untracked files) in
+    /// paths the landing changes: nothing moved.
+    TargetDirty {
+        checkout: PathBuf,
+        paths: Vec<String>,
+    },
+    /// The checkout of the target has an operation in progress (a merge, a
+    /// rebase…): nothing moved. `operation` names what is in the way: the
+    /// operation as the kernel's markers name it (`merge`, `rebase`,
+    /// `cherry-pick`, `revert`, `bisect`…), or [`UNMERGED`],
+    /// [`MISSING`], [`SECOND_CHECKOUT`], or an unfinished landing (a crash
+    /// at `land-after-ref`), with the command that finishes it.
+    TargetBusy {
+        checkout: PathBuf,
+        operation: String,
+    },
+}
+
+/// [`Advance::TargetBusy`]: the checkout's index holds an unresolved
+/// conflict (no operation recorded, e.g. after a `git stash pop`).
+pub const UNMERGED: &str = "unresolved conflicts";
+/// [`Advance::TargetBusy`]: the worktree is registered with the branch
+/// checked out, but its directory is gone (it cannot be updated).
+pub const MISSING: &str = "missing worktree directory";
+/// [`Advance::TargetBusy`]: the branch is checked out in this worktree as
+/// well as in another (`git worktree add --ignore-other-worktrees`).
+pub const SECOND_CHECKOUT: &str = "second checkout of the branch";
+
+/// Where the target is checked out: nowhere, in the worktree at that path,
+/// or somewhere it cannot be updated now.
+enum Place {
+    Nowhere,
+    At(PathBuf),
+    Busy(Advance),
+}
+
+/// Whether `branch` could move from `old` to `new` now; changes nothing.
+pub fn check(repo: &Repo, branch: &str, old: ObjectId, new: ObjectId) -> Result<Advance> {
+    let now = repo.branch_target(branch)?;
+    if now != Some(old) {
+        return Ok(Advance::TargetMoved { now });
+    }
+    forward_only(repo, branch, old, new)?;
+    match place(repo, branch)? {
+        Place::Busy(busy) => Ok(busy),
+        Place::Nowhere => Ok(Advance::Moved { checkout: None }),
+        Place::At(checkout) => {
+            if let Some(busy) = unfinished::landing(repo, branch, old, &checkout)? {
+                return Ok(busy);
+            }
+            dry_run(&checkout, old, new)
+        }
+    }
+}
+
+/// Move `branch` from `old` to `new` by compare-and-swap and update its
+/// checkout; `message` is the reflog message (after
+/// [`unfinished::REFLOG_PREFIX`]`: ` when it does not begin so).
+pub fn advance(
+    repo: &Repo,
+    branch: &str,
+    old: ObjectId,
+    new: ObjectId,
+    message: &str,
+) -> Result<Advance> {
+    let message = &unfinished::stamped(message);
+    let checked = match check(repo, branch, old, new)? {
+        Advance::Moved { checkout } => checkout,
+        refused => return Ok(refused),
+    };
+    crate::crash::point("land-before-ref");
+    let full = format!("refs/heads/{branch}");
+    if let Err(e) = plumbing::update_ref(
+        repo.root(),
+        &full,
+        &new.to_string(),
+        &old.to_string(),
+        message,
+    ) {
+        let now = repo.branch_target(branch)?;
+        if now != Some(old) {
+            return Ok(Advance::TargetMoved { now });
+        }
+        return Err(e);
+    }
+    crate::crash::point("land-after-ref");
+    let checkout = match to_follow(repo, branch, checked)? {
+        Ok(checkout) => checkout,
+        Err(busy) => return undo(repo, branch, old, new, message, Ok(busy)),
+    };
+    if let Some(path) = &checkout
+        && let Err(failure) = plumbing::read_tree_two_way(path, &hex(old), &hex(new), false)?
+    {
+        let refused = refused(path, failure);
+        return undo(repo, branch, old, new, message, refused);
+    }
+    crate::crash::point("land-after-checkout");
+    Ok(Advance::Moved { checkout })
+}
+
+/// After the ref moved, where the target is checked out now: the checkout
+/// to update (the one checked, or none), or, when it became busy or was
+/// checked out elsewhere since the check, the refusal to undo with.
+fn to_follow(
+    repo: &Repo,
+    branch: &str,
+    checked: Option<PathBuf>,
+) -> Result<std::result::Result<Option<PathBuf>, Advance>> {
+    Ok(match (place(repo, branch)?, checked) {
+        (Place::At(now), Some(path)) if now == path => Ok(Some(path)),
+        // Left since the check: only the ref had to move.
+        (Place::Nowhere, _) => Ok(None),
+        (Place::Busy(busy), _) => Err(busy),
+        (Place::At(now), _) => Err(Advance::TargetBusy {
+            checkout: now,
+            operation: format!("checkout of {branch} made during the landing"),
+        }),
+    })
+}
+
+fn hex(id: ObjectId) -> String {
+    id.to_string()
+}
+
+/// A landing moves its target forward only: `new` descends from `old`.
+fn forward_only(repo: &Repo, branch: &str, old: ObjectId, new: ObjectId) -> Result<()> {
+    let forward = old == new
+        || repo
+            .gix()
+            .merge_base(old, new)
+            .is_ok_and(|base| base.is_some_and(|b| b.detach() == old));
+    if forward {
+        return Ok(());
+    }
+    Err(Error::Repository(format!(
+        "internal: {new} does not descend from {old}; a landing moves {branch} only forward"
+    )))
+}
+
+/// The worktree that has `branch` checked out, read with gix: the main
+/// checkout or a linked worktree whose `HEAD` names it, or one rebasing or
+/// bisecting it (busy). Two holders, an operation in progress in the
+/// holder, or a holder whose directory is gone: busy.
+fn place(repo: &Repo, branch: &str) -> Result<Place> {
+    let full = format!("refs/heads/{branch}");
+    let main_head = repo
+        .gix()
+        .head_name()
+        .map_err(|e| Error::Repository(e.to_string()))?;
+    let mut worktrees = vec![(
+        repo.root().to_path_buf(),
+        repo.common_dir().to_path_buf(),
+        main_head.is_some_and(|name| name.as_bstr() == full.as_str()),
+    )];
+    for wt in repo.worktrees()? {
+        let on_branch = wt.branch.as_deref() == Some(branch);
+        worktrees.push((wt.path, wt.admin_dir, on_branch));
+    }
+    let mut holder: Option<PathBuf> = None;
+    for (path, admin_dir, on_branch) in worktrees {
+        let busy = |operation: &str| {
+            Ok(Place::Busy(Advance::TargetBusy {
+                checkout: path.clone(),
+                operation: operation.to_owned(),
+            }))
+        };
+        if !on_branch {
+            if let Some(operation) = working_on(&admin_dir, branch) {
+                return busy(operation);
+            }
+            continue;
+        }
+        if let Some((_, operation)) = safety::operation_in_progress(&admin_dir) {
+            return busy(operation);
+        }
+        if !path.is_dir() {
+            return busy(MISSING);
+        }
+        if holder.is_some() {
+            return busy(SECOND_CHECKOUT);
+        }
+        holder = Some(path);
+    }
+    Ok(holder.map_or(Place::Nowhere, Place::At))
+}
+
+/// The operation in `admin_dir` that has `branch` as its branch while
+/// `HEAD` is detached: a rebase of it (`rebase-merge/head-name`,
+/// `rebase-apply/head-name`) or a bisect started on it (`BISECT_START`).
+fn working_on(admin_dir: &Path, branch: &str) -> Option<&'static str> {
+    let full = format!("refs/heads/{branch}");
+    [
+        ("rebase-merge/head-name", "rebase"),
+        ("rebase-apply/head-name", "rebase"),
+        ("BISECT_START", "bisect"),
+    ]
+    .into_iter()
+    .find(|(file, _)| {
+        crate::fsx::read_regular(&admin_dir.join(file), 4096)
+            .ok()
+            .flatten()
+            .is_some_and(|text| {
+                let name = text.trim_ascii();
+                name == full.as_bytes() || name == branch.as_bytes()
+            })
+    })
+    .map(|(_, operation)| operation)
+}
+
+/// `read-tree -n -m -u old new` in the checkout: would the two-tree merge
+/// go through? A refusal that names a path "not uptodate" is asked again
+/// once after an index refresh (the file may only have been touched).
+fn dry_run(checkout: &Path, old: ObjectId, new: ObjectId) -> Result<Advance> {
+    let (old_hex, new_hex) = (hex(old), hex(new));
+    let mut failure = match plumbing::read_tree_two_way(checkout, &old_hex, &new_hex, true)? {
+        Ok(()) => return moved(checkout),
+        Err(failure) => failure,
+    };
+    if refusal::read_tree(&failure.stderr).stale {
+        plumbing::refresh_index(checkout)?;
+        failure = match plumbing::read_tree_two_way(checkout, &old_hex, &new_hex, true)? {
+            Ok(()) => return moved(checkout),
+            Err(failure) => failure,
+        };
+    }
+    refused(checkout, failure)
+}
+
+fn moved(checkout: &Path) -> Result<Advance> {
+    Ok(Advance::Moved {
+        checkout: Some(checkout.to_path_buf()),
+    })
+}
+
+/// git's refusal of the two-tree merge as an outcome: the paths in the way
+/// ([`Advance::TargetDirty`]), an unresolved conflict
+/// ([`Advance::TargetBusy`]), or, naming none, git's failure as an error.
+fn refused(checkout: &Path, failure: CommandError) -> Result<Advance> {
+    let found = refusal::read_tree(&failure.stderr);
+    if found.unmerged {
+        return Ok(Advance::TargetBusy {
+            checkout: checkout.to_path_buf(),
+            operation: UNMERGED.to_owned(),
+        });
+    }
+    if found.paths.is_empty() {
+        return Err(Error::Git(format!("{failure} (in {})", checkout.display())));
+    }
+    Ok(Advance::TargetDirty {
+        checkout: checkout.to_path_buf(),
+        paths: found.paths,
+    })
+}
+
+/// The ref moved but the checkout could not follow: move the ref back from
+/// `new` to `old` (the kernel's leave: our own move, a moment ago), then
+/// give `outcome` (what stopped the checkout). If the ref has moved again
+/// meanwhile it is left alone and the error says how to finish by hand.
+fn undo(
+    repo: &Repo,
+    branch: &str,
+    old: ObjectId,
+    new: ObjectId,
+    message: &str,
+    outcome: Result<Advance>,
+) -> Result<Advance> {
+    let stuck = |since: &str| {
+        Error::Repository(format!(
+            "{branch} was moved from {old} to {new}, its checkout could not follow ({}), \
+             and {since}: {branch} is left where it is; once the checkout is clean, \
+             `git read-tree -m -u {old} {new}` in it finishes the landing",
+            why(&outcome)
+        ))
+    };
+    let Some(permit) = safety::undo_advance(repo.gix(), branch, old, new, message) else {
+        return Err(stuck(&format!("{branch} has moved since")));
+    };
+    let back = format!("{message} (undone: the checkout could not follow)");
+    if let Err(e) = safety::exec::rewind_branch(repo, branch, new, old, &back, &permit) {
+        return Err(stuck(&format!("moving it back failed ({e})")));
+    }
+    outcome.map_err(|e| {
+        Error::Repository(format!(
+            "{e}; {branch} was moved back to {old}: nothing changed"
+        ))
+    })
+}
+
+/// What stopped a checkout, in words (for an error that cannot be an
+/// outcome).
+fn why(outcome: &Result<Advance>) -> String {
+    match outcome {
+        Ok(Advance::TargetDirty { checkout, paths }) => format!(
+            "local changes in {} at {}",
+            paths.join(", "),
+            checkout.display()
+        ),
+        Ok(Advance::TargetBusy {
+            checkout,
+            operation,
+        }) => format!("{operation} at {}", checkout.display()),
+        Ok(Advance::TargetMoved { now }) => match now {
+            Some(now) => format!("the target moved to {now}"),
+            None => "the target was deleted".to_owned(),
+        },
+        Ok(Advance::Moved { .. }) => "nothing".to_owned(),
+        Err(e) => e.to_string(),
+    }
+}

@@ -1,0 +1,122 @@
+//! A checkout a landing left behind: the process stopped (`kill -9`, a
+//! crash, the machine) after the target's ref moved and before
+//! `read-tree -m -u` updated the worktree that has it checked out
+//! (`land-after-ref`). The user's files are untouched, but the index is
+//! still at the old tip while `HEAD` is at the new one, so `git status`
+//! shows the landing reversed, as staged changes.
+//!
+//! Recognised, on the next landing, from what git keeps: the branch's
+//! newest reflog entry is a landing's (its message starts with
+//! [`REFLOG_PREFIX`]), from `before` to the tip, and every path that entry
+//! changed still has, in the checkout's index, the blob it had at `before`.
+//! Such a checkout is refused ([`Advance::TargetBusy`]) with the command
+//! that finishes it: landing on top would carry the reversal along.
+
+use std::path::Path;
+
+use gix::ObjectId;
+use gix::bstr::BStr;
+
+use super::Advance;
+use crate::error::{Error, Result};
+use crate::git::repo::Repo;
+
+/// How every reflog message of a landing begins ([`super::advance`] adds
+/// it when the caller's message lacks it), so a landing's move can be told
+/// from the user's own.
+pub const REFLOG_PREFIX: &str = "git-loop land";
+
+fn err(e: impl std::fmt::Display) -> Error {
+    Error::Repository(e.to_string())
+}
+
+/// [`Advance::TargetBusy`] when the checkout at `checkout` is still at the
+/// tip before the landing that moved `branch` to `tip`.
+pub(super) fn landing(
+    repo: &Repo,
+    branch: &str,
+    tip: ObjectId,
+    checkout: &Path,
+) -> Result<Option<Advance>> {
+    let Some(before) = landed_from(repo.gix(), branch, tip)? else {
+        return Ok(None);
+    };
+    if !index_still_at(repo.gix(), checkout, before, tip)? {
+        return Ok(None);
+    }
+    Ok(Some(Advance::TargetBusy {
+        checkout: checkout.to_path_buf(),
+        operation: format!(
+            "unfinished landing: {branch} moved from {before} to {tip}, its checkout did not \
+             follow; `git read-tree -m -u {before} {tip}` there finishes it"
+        ),
+    }))
+}
+
+/// The tip `branch` had before it was moved to `tip`, when its newest
+/// reflog entry is that move and a landing's.
+fn landed_from(gix: &gix::Repository, branch: &str, tip: ObjectId) -> Result<Option<ObjectId>> {
+    let name = format!("refs/heads/{branch}");
+    let Some(reference) = gix.try_find_reference(name.as_str()).map_err(err)? else {
+        return Ok(None);
+    };
+    let mut platform = reference.log_iter();
+    let Some(Ok(newest)) = platform.rev().ok().flatten().and_then(|mut l| l.next()) else {
+        return Ok(None);
+    };
+    let before = newest.previous_oid;
+    let ours = newest.message.starts_with(REFLOG_PREFIX.as_bytes());
+    Ok((ours && newest.new_oid == tip && !before.is_null() && before != tip).then_some(before))
+}
+
+/// Whether every path that differs between `before` and `tip` has, in the
+/// index of the worktree at `checkout`, the blob it had at `before` (and at
+/// least one such path decides: a change of mode alone does not).
+fn index_still_at(
+    gix: &gix::Repository,
+    checkout: &Path,
+    before: ObjectId,
+    tip: ObjectId,
+) -> Result<bool> {
+    let tree_of = |id: ObjectId| -> Result<gix::Tree<'_>> {
+        gix.find_commit(id).map_err(err)?.tree().map_err(err)
+    };
+    let (old_tree, new_tree) = (tree_of(before)?, tree_of(tip)?);
+    let changes = gix
+        .diff_tree_to_tree(
+            Some(&old_tree),
+            Some(&new_tree),
+            gix::diff::Options::default(),
+        )
+        .map_err(err)?;
+    let index = crate::git::repo::open_worktree(checkout)?
+        .index_or_empty()
+        .map_err(err)?;
+    let blob = |tree: &gix::Tree<'_>, path: &BStr| -> Option<ObjectId> {
+        let path = gix::path::from_bstr(path).ok()?;
+        let entry = tree.lookup_entry_by_path(path).ok()??;
+        (!entry.mode().is_tree()).then(|| entry.object_id())
+    };
+    let mut decisive = false;
+    for change in changes.iter().filter(|c| !c.entry_mode().is_tree()) {
+        let path = change.location();
+        let (was, is) = (blob(&old_tree, path), blob(&new_tree, path));
+        if was == is {
+            continue;
+        }
+        if index.entry_by_path(path).map(|e| e.id) != was {
+            return Ok(false);
+        }
+        decisive = true;
+    }
+    Ok(decisive)
+}
+
+/// `message`, beginning with [`REFLOG_PREFIX`].
+pub(super) fn stamped(message: &str) -> String {
+    if message.starts_with(REFLOG_PREFIX) {
+        message.to_owned()
+    } else {
+        format!("{REFLOG_PREFIX}: {message}")
+    }
+}

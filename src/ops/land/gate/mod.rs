@@ -1,0 +1,282 @@
+//! The gate: a command run in a scratch checkout of the landed commit.
+//!
+//! The gate (`land.gate`, or `--gate`, which is the user's own: see
+//! [`ConfiguredCommand::given`]) is looked up with the hooks' trust rules
+//! ([`crate::configured_command::lookup`] with [`Kind::LandGate`]
+//! refuses an untrusted one before anything changes) and runs:
+//! - in a **scratch checkout**: a worktree detached at the landed commit,
+//!   at `.loop-worktrees/.land-gate/<pid>-<n>` (`git worktree add
+//!   --no-checkout --detach` under the worktree-operation lock, then git's
+//!   own checkout, `reset --hard`, outside it: filters apply, no
+//!   `post-checkout` hook runs), never the user's checkout and never the
+//!   run's worktree. Like a warm pool member it is not a run: no manifest
+//!   entry, and `list`, `reconcile`, `cleanup` and `pool` never see it
+//!   (they look only at the direct children of `.loop-worktrees/` whose names
+//!   are run ids, and at `.pool/`). Before the command is spawned, the files
+//!   a trusted repository gate names are checked again in the scratch
+//!   checkout (the landed commit's own `check.sh` is the one that runs);
+//! - with the time limit `timeout` ([`TIMEOUT`], 10 minutes, for `land`;
+//!   no setting): at the limit its whole process group is killed
+//!   ([`crate::configured_command::run_with_timeout`]), and the gate fails;
+//! - with `env` (the landed run's `GIT_LOOP_ID`, `GIT_LOOP_ROOT`,
+//!   `GIT_LOOP_PATH` (its worktree, not the scratch), `GIT_LOOP_BRANCH`)
+//!   and [`COMMIT_ENV`], the landed commit; its output goes to stderr as it
+//!   comes, and its tail is kept for the report.
+//!
+//! Afterwards, pass or fail, the scratch checkout is removed through the
+//! safety kernel ([`crate::safety::scratch`]): its files are the commit's
+//! and the gate's output, nobody's work, so they are deleted, then `git
+//! worktree remove` (never `--force`) unregisters the missing directory
+//! under the worktree-operation lock. One the kernel will not let go (a
+//! process the gate left working in it, a commit made in it) is left where
+//! it is and named in [`GateRun::scratch_left`]: nothing is ever lost.
+//!
+//! Ctrl-C or SIGTERM while the gate runs (it is in a process group of its
+//! own, so the terminal's Ctrl-C does not reach it): the gate's group is
+//! killed and the scratch checkout removed by the same rules, then git-loop
+//! exits with 128 + the signal (a [`RollbackWindow`]; during a git child,
+//! the checkout or the removal, the signal waits for it to return).
+//!
+//! Locks: the worktree-operation lock is taken twice, briefly (the add and
+//! the unregister), never while the gate runs; the caller must hold no
+//! lock of the lock order then (it is the outermost, see [`crate::lock`]).
+
+use std::ffi::OsStr;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use gix::ObjectId;
+
+use crate::configured_command::ConfiguredCommand;
+#[cfg(doc)]
+use crate::configured_command::Kind;
+use crate::error::{Error, Result};
+use crate::git::cmd::Git;
+use crate::git::repo::Repo;
+use crate::lock::OpsLock;
+use crate::safety::scratch;
+use crate::signals::RollbackWindow;
+
+/// How long `land` lets a gate run before it kills it (not a setting).
+pub const TIMEOUT: Duration = Duration::from_secs(10 * 60);
+
+/// The variable that names the landed commit (full hex) to the gate.
+pub const COMMIT_ENV: &str = "GIT_LOOP_LAND_COMMIT";
+
+/// How a gate ended.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GateRun {
+    pub command: String,
+    pub passed: bool,
+    /// `None` when it died of a signal or was killed at the timeout.
+    pub exit_code: Option<i32>,
+    pub timed_out: bool,
+    pub seconds: f64,
+    /// The last lines of its output (stdout and stderr together).
+    pub tail: String,
+    /// The scratch checkout, when it could not be removed: its path and
+    /// why (it is left as it is).
+    pub scratch_left: Option<String>,
+}
+
+/// Run `gate` in a scratch checkout of `commit` (which must be in the
+/// object database), killing it after `timeout`; the scratch checkout is
+/// gone afterwards (see the module doc).
+pub fn run(
+    repo: &Repo,
+    gate: &ConfiguredCommand<'_>,
+    commit: ObjectId,
+    timeout: Duration,
+    env: &[(&str, &OsStr)],
+) -> Result<GateRun> {
+    let git = Git::new(repo.root());
+    let scratch = Scratch::add(repo, &git, commit)?;
+    let running = Arc::new(AtomicU32::new(0));
+    let pending = Arc::new(Mutex::new(Some(scratch.clone())));
+    let window = on_signal(repo, &running, &pending);
+    let hex = commit.to_string();
+    let mut env = env.to_vec();
+    env.push((COMMIT_ENV, OsStr::new(&hex)));
+    let ran = window.child(|| scratch.check_out(&git)).and_then(|()| {
+        let ran = crate::configured_command::run_with_timeout(
+            gate,
+            &scratch.abs,
+            &env,
+            timeout,
+            true,
+            |pid| running.store(pid, Ordering::SeqCst),
+        );
+        running.store(0, Ordering::SeqCst);
+        ran
+    });
+    let left = window.child(|| {
+        let left = scratch.remove(repo, &git);
+        pending.lock().unwrap_or_else(|p| p.into_inner()).take();
+        left
+    });
+    drop(window);
+    let ran = match (ran, &left) {
+        (Ok(ran), _) => ran,
+        (Err(e), None) => return Err(e),
+        (Err(e), Some(left)) => {
+            crate::signals::say(&format!("warning: {left}"));
+            return Err(e);
+        }
+    };
+    Ok(GateRun {
+        command: ran.outcome.command,
+        passed: ran.outcome.ok,
+        exit_code: if ran.timed_out {
+            None
+        } else {
+            ran.outcome.exit_code
+        },
+        timed_out: ran.timed_out,
+        seconds: ran.elapsed.as_secs_f64(),
+        tail: ran.tail,
+        scratch_left: left,
+    })
+}
+
+/// Ctrl-C or SIGTERM while the window is open: the gate's process group
+/// (`running`, once it runs) killed — it is not in the terminal's
+/// foreground group, so the terminal's SIGINT does not reach it — and the
+/// scratch checkout (`pending`, until it is removed) removed, then git-loop
+/// exits (see [`RollbackWindow`]).
+fn on_signal(
+    repo: &Repo,
+    running: &Arc<AtomicU32>,
+    pending: &Arc<Mutex<Option<Scratch>>>,
+) -> RollbackWindow {
+    let (running, pending) = (Arc::clone(running), Arc::clone(pending));
+    let root = repo.root().to_path_buf();
+    RollbackWindow::open(move || {
+        let pgid = running.swap(0, Ordering::SeqCst);
+        if pgid != 0 {
+            crate::configured_command::timed::kill_group(pgid);
+        }
+        let scratch = pending.lock().unwrap_or_else(|p| p.into_inner()).take();
+        if let (Some(scratch), Ok(repo)) = (scratch, Repo::discover(&root))
+            && let Some(left) = scratch.remove(&repo, &Git::new(&root))
+        {
+            crate::signals::say(&format!("warning: {left}"));
+        }
+    })
+}
+
+/// A scratch checkout this process made.
+#[derive(Debug, Clone)]
+struct Scratch {
+    name: String,
+    abs: PathBuf,
+    commit: ObjectId,
+}
+
+impl Scratch {
+    /// Register a new scratch checkout detached at `commit` (not checked
+    /// out yet), under the worktree-operation lock.
+    fn add(repo: &Repo, git: &Git, commit: ObjectId) -> Result<Scratch> {
+        static NEXT: AtomicU64 = AtomicU64::new(1);
+        let dir = prepare_dir(repo)?;
+        let _lock = OpsLock::acquire(&repo.loop_dir(), crate::signals::say)?;
+        // A name no directory has (one with this pid may be left from a
+        // process long gone).
+        let (name, abs) = loop {
+            let name = scratch::name(NEXT.fetch_add(1, Ordering::Relaxed));
+            let abs = dir.join(&name);
+            if std::fs::symlink_metadata(&abs).is_err() {
+                break (name, abs);
+            }
+        };
+        let rel = scratch::rel_path(&name);
+        if let Err(failure) = git.worktree_add_detached(&rel, &commit.to_string())? {
+            return Err(Error::from(failure));
+        }
+        Ok(Scratch { name, abs, commit })
+    }
+
+    /// git's own checkout of the commit into it.
+    fn check_out(&self, git: &Git) -> Result<()> {
+        match git.checkout_new_worktree(&self.abs)? {
+            Ok(()) => Ok(()),
+            Err(failure) => Err(Error::from(failure)),
+        }
+    }
+
+    /// Remove it through the kernel (see the module doc); `Some(why)`,
+    /// naming its path, when it stays.
+    fn remove(&self, repo: &Repo, git: &Git) -> Option<String> {
+        let left = |why: String| {
+            Some(format!(
+                "the gate's scratch checkout {} is left in place: {why}",
+                self.abs.display()
+            ))
+        };
+        let wt = match repo.worktrees() {
+            Ok(all) => all.into_iter().find(|wt| wt.path == self.abs),
+            Err(e) => return left(e.to_string()),
+        };
+        let Some(wt) = wt else {
+            return left("git does not have it registered".to_owned());
+        };
+        let permit = match scratch::permit(
+            repo.gix(),
+            repo.root(),
+            &self.name,
+            &self.abs,
+            &wt,
+            self.commit,
+        ) {
+            Ok(Ok(permit)) => permit,
+            Ok(Err(why)) => return left(why),
+            Err(e) => return left(e.to_string()),
+        };
+        if let Err(why) = scratch::clear(&self.abs, &permit) {
+            return left(why);
+        }
+        let rel = scratch::rel_path(&self.name);
+        let unregistered = OpsLock::acquire(&repo.loop_dir(), crate::signals::say)
+            .and_then(|_lock| crate::safety::exec::worktree_remove(git, &rel, &permit));
+        match unregistered {
+            Ok(Ok(())) => None,
+            Ok(Err(refusal)) => left(format!(
+                "its files are deleted, but git did not unregister it: {}",
+                refusal.reason()
+            )),
+            Err(e) => left(format!(
+                "its files are deleted, but it is still registered: {e}"
+            )),
+        }
+    }
+}
+
+/// `.loop-worktrees/.land-gate/`, made when missing (`.loop-worktrees/`
+/// too: an empty directory git does not show), refusing a symlink or a
+/// file in the way.
+fn prepare_dir(repo: &Repo) -> Result<PathBuf> {
+    let loop_dir = repo.loop_dir();
+    let dir = loop_dir.join(scratch::SCRATCH_DIR);
+    for d in [&loop_dir, &dir] {
+        match std::fs::symlink_metadata(d) {
+            Ok(meta) if meta.is_dir() => {}
+            Ok(_) => {
+                return Err(Error::UnsafePath {
+                    path: d.clone(),
+                    reason: "it is not a directory (a symlink or a file); the gate's scratch checkouts are made inside .loop-worktrees".into(),
+                });
+            }
+            Err(_) => std::fs::create_dir(d)
+                .or_else(|e| match e.kind() {
+                    std::io::ErrorKind::AlreadyExists => Ok(()),
+                    _ => Err(e),
+                })
+                .map_err(|e| Error::io("could not create", d, e))?,
+        }
+    }
+    Ok(dir)
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,166 @@
+//! Why a run does not land: the checks made before anything is built (its
+//! target, its branch, its worktree) and the words of every refusal. A
+//! refusal is decided before the target moves and changes nothing.
+
+use gix::ObjectId;
+
+use super::GATE_TIMEOUT;
+use super::advance::Advance;
+use super::gate::GateRun;
+use super::outcome::Code;
+use crate::ctx::Ctx;
+use crate::error::Result;
+use crate::manifest::Entry;
+
+/// Why one run did not land.
+#[derive(Debug)]
+pub(super) struct Refusal {
+    pub code: Code,
+    pub message: String,
+    pub paths: Vec<String>,
+    pub gate: Option<GateRun>,
+}
+
+impl Refusal {
+    pub fn new(code: Code, message: String) -> Refusal {
+        Refusal {
+            code,
+            message,
+            paths: Vec::new(),
+            gate: None,
+        }
+    }
+}
+
+/// The run's target: `into` (`--into`, `land.into`), else its recorded base when
+/// that is a local branch; refused with the message that says to pass
+/// `--into`.
+pub(super) fn target(
+    ctx: &Ctx,
+    into: Option<&str>,
+    entry: &Entry,
+) -> Result<std::result::Result<String, Refusal>> {
+    let no_target = |message| Ok(Err(Refusal::new(Code::NoTarget, message)));
+    let into = match into {
+        Some(into) => into.to_owned(),
+        None => {
+            let base = entry.base_branch.as_str();
+            let local = base.strip_prefix("refs/heads/").unwrap_or(base);
+            if ctx.repo.branch_target(local)?.is_none() {
+                return no_target(format!(
+                    "its base {base:?} is not a local branch: pass --into <BRANCH> (or set land.into)"
+                ));
+            }
+            local.to_owned()
+        }
+    };
+    if into == entry.branch() {
+        return no_target(format!(
+            "{into} is the run's own branch: pass --into <BRANCH>"
+        ));
+    }
+    Ok(Ok(into))
+}
+
+/// Why the run's worktree refuses the landing, if it does: what lands is
+/// the committed work, never a worktree's uncommitted state.
+pub(super) fn worktree(ctx: &Ctx, id: &str) -> Result<Option<Refusal>> {
+    let Some((_, wt)) = ctx
+        .repo
+        .loop_worktrees()?
+        .into_iter()
+        .find(|(n, _)| n == id)
+    else {
+        return Ok(None);
+    };
+    if let Some((_, operation)) = crate::safety::operation_in_progress(&wt.admin_dir) {
+        return Ok(Some(Refusal::new(
+            Code::OperationInProgress,
+            format!("its worktree has a {operation} in progress: finish or abort it first"),
+        )));
+    }
+    if !wt.path.is_dir() {
+        return Ok(None);
+    }
+    let clean = crate::git::repo::cleanliness(&wt.path, &wt.admin_dir)?;
+    let what = match (clean.modified, clean.untracked) {
+        (true, true) => "uncommitted changes and untracked files",
+        (true, false) => "uncommitted changes",
+        (false, true) => "untracked files",
+        (false, false) => return Ok(None),
+    };
+    Ok(Some(Refusal::new(
+        Code::Dirty,
+        format!(
+            "its worktree has {what}: what lands is the run's commits; commit them (or remove them) first"
+        ),
+    )))
+}
+
+/// A gate that did not pass.
+pub(super) fn gate_failed(run: GateRun) -> Refusal {
+    let how = match (run.timed_out, run.exit_code) {
+        (true, _) => format!(
+            "was killed after {} s (the timeout)",
+            GATE_TIMEOUT.as_secs()
+        ),
+        (false, Some(code)) => format!("exited {code}"),
+        (false, None) => "died of a signal".to_owned(),
+    };
+    let last = run
+        .tail
+        .trim_end()
+        .lines()
+        .last()
+        .unwrap_or_default()
+        .to_owned();
+    let message = if last.is_empty() {
+        format!("the gate `{}` {how}", run.command)
+    } else {
+        format!("the gate `{}` {how}: {last}", run.command)
+    };
+    Refusal {
+        gate: Some(run),
+        ..Refusal::new(Code::GateFailed, message)
+    }
+}
+
+/// The target is not at `onto` any more (`now`).
+pub(super) fn moved(ctx: &Ctx, into: &str, onto: ObjectId, now: Option<ObjectId>) -> Refusal {
+    let message = match now {
+        Some(now) => format!(
+            "{into} moved from {} to {} while the landing was built: land again",
+            ctx.repo.short_id(onto),
+            ctx.repo.short_id(now)
+        ),
+        None => format!("{into} was deleted while the landing was built"),
+    };
+    Refusal::new(Code::TargetMoved, message)
+}
+
+/// An advance that did not move the target.
+pub(super) fn advance(ctx: &Ctx, refusal: Advance, into: &str, onto: ObjectId) -> Refusal {
+    match refusal {
+        Advance::Moved { .. } => unreachable!("not a refusal"),
+        Advance::TargetMoved { now } => moved(ctx, into, onto, now),
+        Advance::TargetDirty { checkout, paths } => Refusal {
+            message: format!(
+                "{} (where {into} is checked out) has local changes in paths the landing changes: {}; commit or move them, then land again",
+                checkout.display(),
+                paths.join(", ")
+            ),
+            paths,
+            ..Refusal::new(Code::TargetDirty, String::new())
+        },
+        Advance::TargetBusy {
+            checkout,
+            operation,
+        } => Refusal::new(
+            Code::TargetBusy,
+            format!(
+                "{} (where {into} is checked out) has a {operation} in progress: finish or abort it first",
+                checkout.display()
+            ),
+        ),
+    }
+}

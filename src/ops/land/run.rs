@@ -1,0 +1,350 @@
+//! One run's landing: refuse what must not land, build, persist, gate,
+//! advance, then record it and tidy up (see the module doc of [`super`]
+//! for the order and the locks).
+//!
+//! Every refusal ([`super::refusals`]) happens before the target moves, and
+//! leaves the refs, the index and files of every worktree and the manifest
+//! as they were; a refusal (not in a dry run) is logged as a `land` event
+//! with its code. After the target moved nothing returns an error
+//! ([`super::finish`]): the landing stands, and a step that failed is
+//! reported with it.
+
+use std::ffi::OsStr;
+
+use gix::ObjectId;
+
+use super::advance::{self, Advance};
+use super::build::{self, Build, Built, Strategy};
+use super::gate::{self, GateRun};
+use super::outcome::{BranchFate, Code, Landed, Skipped, WorktreeFate};
+use super::refusals::{self, Refusal};
+use super::{Fate, GATE_TIMEOUT, finish};
+use crate::config::LandStrategy;
+use crate::configured_command::ConfiguredCommand;
+use crate::ctx::Ctx;
+use crate::error::{Error, Result};
+use crate::events::{Code as EventCode, Event, EventKind};
+use crate::git::merge::Merger;
+use crate::lock::{ManifestMutex, RUN_LOCK_DEADLINE, RunLock};
+use crate::manifest::Entry;
+use crate::output::Out;
+
+/// What every run of one `land` shares.
+pub(super) struct Env<'a> {
+    pub ctx: &'a Ctx,
+    pub merger: &'a Merger,
+    pub strategy: LandStrategy,
+    /// `--into` or `land.into`.
+    pub into: Option<&'a str>,
+    pub gate: Option<&'a ConfiguredCommand<'a>>,
+    pub message: Option<&'a str>,
+    pub keep: bool,
+    pub dry_run: bool,
+}
+
+/// Where each target is as this command's landings left it (in a dry run,
+/// the landed commit in the merger's memory), and every target named.
+#[derive(Default)]
+pub(super) struct Tips {
+    tips: Vec<(String, ObjectId)>,
+    targets: Vec<String>,
+}
+
+impl Tips {
+    fn get(&self, into: &str) -> Option<ObjectId> {
+        self.tips.iter().find(|(b, _)| b == into).map(|(_, t)| *t)
+    }
+
+    fn set(&mut self, into: &str, tip: ObjectId) {
+        match self.tips.iter_mut().find(|(b, _)| b == into) {
+            Some(slot) => slot.1 = tip,
+            None => self.tips.push((into.to_owned(), tip)),
+        }
+    }
+
+    fn seen(&mut self, into: &str) {
+        if !self.targets.iter().any(|t| t == into) {
+            self.targets.push(into.to_owned());
+        }
+    }
+
+    /// The one target every run landed (or was to land) in.
+    pub fn single_target(&self) -> Option<String> {
+        match self.targets.as_slice() {
+            [one] => Some(one.clone()),
+            _ => None,
+        }
+    }
+}
+
+/// A step's value, or the refusal that ends the run's landing.
+type Step<T> = Result<std::result::Result<T, Refusal>>;
+
+/// The value of a step, or return its refusal.
+macro_rules! step {
+    ($step:expr) => {
+        match $step? {
+            Ok(value) => value,
+            Err(refusal) => return Ok(Err(refusal)),
+        }
+    };
+}
+
+/// Land `entry` (see the module doc). `Err` before the target moved stops
+/// the command; after, the second value is the first failure (reported
+/// with the landing).
+pub(super) fn land_one(
+    env: &Env<'_>,
+    entry: &Entry,
+    tips: &mut Tips,
+    out: &mut Out<'_>,
+) -> Result<(Fate, Option<Error>)> {
+    let into = match refusals::target(env.ctx, env.into, entry)? {
+        Ok(into) => into,
+        Err(refusal) => return refused(env, entry, None, refusal, out),
+    };
+    tips.seen(&into);
+    match attempt(env, entry, &into, tips, out)? {
+        Ok(done) => Ok(done),
+        Err(refusal) => refused(env, entry, Some(&into), refusal, out),
+    }
+}
+
+/// The landing of `entry` in `into`, or its refusal.
+fn attempt(
+    env: &Env<'_>,
+    entry: &Entry,
+    into: &str,
+    tips: &mut Tips,
+    out: &mut Out<'_>,
+) -> Step<(Fate, Option<Error>)> {
+    let ctx = env.ctx;
+    let (run_tip, onto) = step!(ready(env, entry, into, tips));
+    let built = step!(build_on(env, entry, into, onto, run_tip));
+    if env.dry_run {
+        tips.set(into, built.tip);
+        let landed = landed(
+            into,
+            onto,
+            &built,
+            None,
+            WorktreeFate::DryRun,
+            BranchFate::DryRun,
+        );
+        return Ok(Ok((Fate::Landed(Box::new(landed)), None)));
+    }
+    build::persist(env.merger, &built)?;
+    let gate = step!(run_gate(env, entry, into, built.tip));
+    crate::crash::point("land-built");
+    // Under the run's lock from here to the mark: a mark or a removal of
+    // this run waits for the landing to be recorded (taken holding nothing).
+    let run_lock = RunLock::acquire(ctx.repo.common_dir(), &entry.id, RUN_LOCK_DEADLINE)?;
+    if let Err(mut refusal) = move_target(env, entry, into, onto, built.tip)? {
+        refusal.gate = gate;
+        return Ok(Err(refusal));
+    }
+    tips.set(into, built.tip);
+    let kept = BranchFate::Kept {
+        reason: "--keep".to_owned(),
+    };
+    let mut landed = landed(into, onto, &built, gate, WorktreeFate::Kept, kept);
+    let error = finish::record(ctx, env.strategy, entry, &landed, out).err();
+    if let Some(e) = &error {
+        landed
+            .problems
+            .push(format!("landed, but not recorded as merged: {e}"));
+    }
+    drop(run_lock);
+    if !env.keep {
+        landed.worktree = finish::remove_worktree(ctx, &entry.id, out);
+        landed.branch = finish::delete_branch(ctx, entry, run_tip, into, out);
+    }
+    Ok(Ok((Fate::Landed(Box::new(landed)), error)))
+}
+
+fn landed(
+    into: &str,
+    onto: ObjectId,
+    built: &Built,
+    gate: Option<GateRun>,
+    worktree: WorktreeFate,
+    branch: BranchFate,
+) -> Landed {
+    Landed {
+        into: into.to_owned(),
+        from: onto,
+        to: built.tip,
+        commits: built.commits,
+        gate,
+        worktree,
+        branch,
+        problems: Vec::new(),
+    }
+}
+
+/// The run's tip and the target's tip to land it on, once nothing refuses
+/// it: its branch exists, its worktree is clean, it has commits of its own.
+fn ready(env: &Env<'_>, entry: &Entry, into: &str, tips: &Tips) -> Step<(ObjectId, ObjectId)> {
+    let ctx = env.ctx;
+    let branch = entry.branch();
+    let refuse = |code, message| Ok(Err(Refusal::new(code, message)));
+    let Some(run_tip) = ctx.repo.branch_target(&branch)? else {
+        return refuse(
+            Code::NoBranch,
+            format!("its branch {branch} does not exist"),
+        );
+    };
+    if let Some(refusal) = refusals::worktree(ctx, &entry.id)? {
+        return Ok(Err(refusal));
+    }
+    let onto = match env.dry_run.then(|| tips.get(into)).flatten() {
+        Some(tip) => tip,
+        None => match ctx.repo.branch_target(into)? {
+            Some(tip) => tip,
+            None => return refuse(Code::NoTarget, format!("the branch {into} does not exist")),
+        },
+    };
+    if env.merger.merge_base(onto, run_tip)? == Some(run_tip) {
+        let message = format!(
+            "it has no commits of its own over {into} ({})",
+            ctx.repo.short_id(onto)
+        );
+        return refuse(Code::Empty, message);
+    }
+    Ok(Ok((run_tip, onto)))
+}
+
+/// The landed commit(s) of `entry` onto `onto`, in the merger's memory.
+fn build_on(
+    env: &Env<'_>,
+    entry: &Entry,
+    into: &str,
+    onto: ObjectId,
+    run_tip: ObjectId,
+) -> Step<Built> {
+    let branch = entry.branch();
+    let request = build::Request {
+        onto,
+        run_tip,
+        strategy: strategy(env.strategy),
+        message: env.message,
+        run_id: &entry.id,
+        into,
+    };
+    let short = env.ctx.repo.short_id(onto);
+    let (code, message, paths) = match build::build(env.merger, &request)? {
+        Build::Built(built) => return Ok(Ok(built)),
+        Build::Conflict { paths } => (
+            Code::Conflict,
+            format!(
+                "landing {branch} onto {into} ({short}) conflicts in {}",
+                paths.join(", ")
+            ),
+            paths,
+        ),
+        Build::NotFastForward => (
+            Code::NotFastForward,
+            format!(
+                "{into} ({short}) is not an ancestor of {branch}: --strategy ff cannot land it (rebase, squash or merge can)"
+            ),
+            vec![],
+        ),
+        Build::Empty => (
+            Code::Empty,
+            format!("its commits are all in {into} ({short}) already"),
+            vec![],
+        ),
+    };
+    Ok(Err(Refusal {
+        paths,
+        ..Refusal::new(code, message)
+    }))
+}
+
+/// The gate, when there is one, in a scratch checkout of `commit`.
+fn run_gate(env: &Env<'_>, entry: &Entry, into: &str, commit: ObjectId) -> Step<Option<GateRun>> {
+    let Some(command) = env.gate else {
+        return Ok(Ok(None));
+    };
+    let branch = entry.branch();
+    let vars: [(&str, &OsStr); 3] = [
+        ("GIT_LOOP_ID", OsStr::new(entry.id.as_str())),
+        ("GIT_LOOP_BRANCH", OsStr::new(&branch)),
+        ("GIT_LOOP_INTO", OsStr::new(into)),
+    ];
+    let run = gate::run(&env.ctx.repo, command, commit, GATE_TIMEOUT, &vars)?;
+    if !run.passed {
+        return Ok(Err(refusals::gate_failed(run)));
+    }
+    Ok(Ok(Some(run)))
+}
+
+/// `into` moved from `onto` to `new` by compare-and-swap, its checkout
+/// updated where clean; refused when it is not at `onto` any more.
+fn move_target(
+    env: &Env<'_>,
+    entry: &Entry,
+    into: &str,
+    onto: ObjectId,
+    new: ObjectId,
+) -> Step<()> {
+    let ctx = env.ctx;
+    let now = ctx.repo.branch_target(into)?;
+    if now != Some(onto) {
+        return Ok(Err(refusals::moved(ctx, into, onto, now)));
+    }
+    let reflog = format!("git-loop land {} ({})", entry.id, env.strategy);
+    Ok(
+        match advance::advance(&ctx.repo, into, onto, new, &reflog)? {
+            Advance::Moved { .. } => Ok(()),
+            refusal => Err(refusals::advance(ctx, refusal, into, onto)),
+        },
+    )
+}
+
+fn strategy(s: LandStrategy) -> Strategy {
+    match s {
+        LandStrategy::Rebase => Strategy::Rebase,
+        LandStrategy::Squash => Strategy::Squash,
+        LandStrategy::Merge => Strategy::Merge,
+        LandStrategy::Ff => Strategy::Ff,
+    }
+}
+
+/// The refusal of `entry`, logged (not in a dry run) as a `land` event
+/// with its code (and a gate's output).
+fn refused(
+    env: &Env<'_>,
+    entry: &Entry,
+    into: Option<&str>,
+    refusal: Refusal,
+    out: &mut Out<'_>,
+) -> Result<(Fate, Option<Error>)> {
+    if !env.dry_run {
+        log_refusal(env.ctx, entry, &refusal, out)?;
+    }
+    let skipped = Skipped {
+        into: into.map(str::to_owned),
+        code: refusal.code,
+        message: refusal.message,
+        paths: refusal.paths,
+        gate: refusal.gate,
+    };
+    Ok((Fate::Skipped(skipped), None))
+}
+
+fn log_refusal(ctx: &Ctx, entry: &Entry, refusal: &Refusal, out: &mut Out<'_>) -> Result<()> {
+    let mut event = Event::new(EventKind::Land, &entry.id);
+    event.code = Some(EventCode::Other(refusal.code.as_str().to_owned()));
+    let mut detail = refusal.message.clone();
+    let tail = refusal.gate.as_ref().map(|g| g.tail.trim_end());
+    if let Some(tail) = tail.filter(|t| !t.is_empty()) {
+        detail.push('\n');
+        detail.push_str(tail);
+    }
+    event.detail = Some(detail);
+    let mutex = ManifestMutex::acquire(&ctx.loop_dir())?;
+    ctx.log_events(&[event], out);
+    drop(mutex);
+    Ok(())
+}

@@ -1,0 +1,256 @@
+//! `git loop activity` and `git loop claude-hook activity`: what a run is
+//! doing, recorded in the event log, shown by `list`; `notify.command` on a
+//! transition to waiting or done.
+
+use std::fs;
+use std::io::Write;
+use std::path::Path;
+use std::process::Stdio;
+
+use crate::common::{Run, TestRepo};
+
+const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/claude-hooks");
+
+/// Feed a hook fixture, its `cwd` set to `cwd`, to `claude-hook activity`.
+fn hook(repo: &TestRepo, fixture: &str, cwd: &Path) -> Run {
+    let text = fs::read_to_string(format!("{FIXTURES}/{fixture}"))
+        .unwrap()
+        .replace("@CWD@", cwd.to_str().unwrap())
+        .replace("@HOME@", repo.home.to_str().unwrap());
+    let mut child = repo
+        .command()
+        .args(["claude-hook", "activity"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(text.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    Run {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8(out.stdout).unwrap(),
+        stderr: String::from_utf8(out.stderr).unwrap(),
+    }
+}
+
+/// The run's `activity` and `activityAt` as `list --json` shows them.
+fn listed_activity(repo: &TestRepo, id: &str) -> (serde_json::Value, serde_json::Value) {
+    let list = repo.run(["--json", "list"]);
+    list.ok();
+    let v = list.json();
+    let run = v["worktrees"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|w| w["id"] == id)
+        .unwrap()
+        .clone();
+    (run["activity"].clone(), run["activityAt"].clone())
+}
+
+fn activity_events(repo: &TestRepo) -> Vec<serde_json::Value> {
+    let text = fs::read_to_string(repo.loop_dir().join("events.jsonl")).unwrap_or_default();
+    text.lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .filter(|e| e["event"] == "activity")
+        .collect()
+}
+
+#[test]
+fn the_three_claude_code_hooks_drive_the_activity_list_shows() {
+    let repo = TestRepo::new();
+    repo.create("agent");
+    repo.create("idle");
+    let deep = repo.wt("agent").join("src/deep");
+    fs::create_dir_all(&deep).unwrap();
+    assert_eq!(listed_activity(&repo, "agent").0, serde_json::Value::Null);
+    assert_eq!(listed_activity(&repo, "agent").1, serde_json::Value::Null);
+    // No activity anywhere: the table is as it always was.
+    let table = repo.run(["list"]);
+    assert!(!table.stdout.contains("ACTIVITY"), "{}", table.stdout);
+
+    for (fixture, activity) in [
+        ("user-prompt-submit.json", "working"),
+        ("notification.json", "waiting"),
+        ("stop.json", "done"),
+    ] {
+        let run = hook(&repo, fixture, &deep);
+        assert_eq!((run.code, run.stdout.as_str()), (0, ""), "{}", run.stderr);
+        let (listed, at) = listed_activity(&repo, "agent");
+        assert_eq!(listed, activity, "after {fixture}");
+        assert!(at.as_str().unwrap().ends_with('Z'), "{at}");
+        assert_eq!(listed_activity(&repo, "idle").0, serde_json::Value::Null);
+    }
+    let events = activity_events(&repo);
+    assert_eq!(events.len(), 3);
+    // Notification's message is the note; the prompt is never recorded.
+    assert_eq!(
+        events[1]["detail"],
+        "Claude needs your permission to use Bash"
+    );
+    assert_eq!(events[0].get("detail"), None);
+    let table = repo.run(["list"]);
+    let header = table.stdout.lines().next().unwrap();
+    assert!(header.ends_with("ACTIVITY"), "{}", table.stdout);
+    let agent = table
+        .stdout
+        .lines()
+        .find(|l| l.starts_with("agent"))
+        .unwrap();
+    assert!(agent.ends_with("done just now"), "{}", table.stdout);
+    let idle = table
+        .stdout
+        .lines()
+        .find(|l| l.starts_with("idle"))
+        .unwrap();
+    assert!(idle.ends_with(" -"), "{}", table.stdout);
+}
+
+#[test]
+fn a_hook_from_outside_any_run_changes_nothing_and_says_nothing() {
+    let repo = TestRepo::new();
+    repo.create("agent");
+    let elsewhere = tempfile::tempdir().unwrap();
+    for cwd in [repo.root.as_path(), elsewhere.path()] {
+        for fixture in ["user-prompt-submit.json", "notification.json", "stop.json"] {
+            let run = hook(&repo, fixture, cwd);
+            assert_eq!(
+                (run.code, run.stdout.as_str(), run.stderr.as_str()),
+                (0, "", "")
+            );
+        }
+    }
+    assert!(activity_events(&repo).is_empty());
+}
+
+#[test]
+fn activity_without_an_id_inside_a_worktree_records_for_that_run() {
+    let repo = TestRepo::new();
+    repo.create("fix-login");
+    repo.create("other");
+    let sub = repo.wt("fix-login").join("a/b");
+    fs::create_dir_all(&sub).unwrap();
+    let run = TestRepo::output(repo.command().current_dir(&sub).args([
+        "--json",
+        "activity",
+        "waiting",
+        "--note",
+        "which db?",
+    ]));
+    run.ok();
+    let event = run.json();
+    assert_eq!(event["event"], "activity");
+    assert_eq!(event["id"], "fix-login");
+    assert_eq!(event["to"], "waiting");
+    assert_eq!(event["detail"], "which db?");
+    assert_eq!(listed_activity(&repo, "fix-login").0, "waiting");
+    assert_eq!(listed_activity(&repo, "other").0, serde_json::Value::Null);
+    // The manifest's shape does not change.
+    assert!(repo.manifest().to_string().find("activity").is_none());
+    // Outside every run, the id is needed: a usage error naming the directory.
+    let outside = TestRepo::output(repo.command().args(["activity", "done"]));
+    assert_eq!(outside.code, 2, "{}", outside.stderr);
+    assert!(
+        outside.stderr.contains(repo.root.to_str().unwrap()),
+        "{}",
+        outside.stderr
+    );
+    assert_eq!(activity_events(&repo).len(), 1);
+}
+
+#[test]
+fn an_unknown_run_is_refused_with_the_id_it_may_have_meant() {
+    let repo = TestRepo::new();
+    repo.create("fix-login");
+    let run = repo.run(["activity", "fix-logn", "done"]);
+    run.code(1);
+    assert!(run.stderr.contains("fix-logn"), "{}", run.stderr);
+    assert!(run.stderr.contains("fix-login"), "{}", run.stderr);
+    assert!(activity_events(&repo).is_empty());
+}
+
+#[test]
+fn notify_runs_once_per_transition_to_waiting_or_done() {
+    let repo = TestRepo::new();
+    repo.create("r1");
+    let log = repo.home.join("notified");
+    let command = format!(
+        "printf '%s|%s|%s|%s|%s\\n' \"$GIT_LOOP_ID\" \"$GIT_LOOP_ACTIVITY\" \"$GIT_LOOP_NOTE\" \"$GIT_LOOP_BRANCH\" \"$PWD\" >> '{}'",
+        log.display()
+    );
+    repo.git(["config", "loop.notifyCommand", &command]);
+    let say = |args: &[&str]| {
+        let run = repo.run(args);
+        run.ok();
+        run
+    };
+    say(&["activity", "r1", "working"]);
+    say(&["activity", "r1", "waiting", "--note", "a question"]);
+    say(&["activity", "r1", "waiting", "--note", "still"]);
+    say(&["activity", "r1", "done"]);
+    say(&["activity", "r1", "done"]);
+    say(&["activity", "r1", "working"]);
+    // Through the hook too: a Notification after working is a transition.
+    let run = hook(&repo, "notification.json", &repo.wt("r1"));
+    assert_eq!((run.code, run.stdout.as_str()), (0, ""), "{}", run.stderr);
+    let wt = repo.wt("r1");
+    let wt = wt.display();
+    assert_eq!(
+        fs::read_to_string(&log).unwrap(),
+        format!(
+            "r1|waiting|a question|loop/r1|{wt}\nr1|done||loop/r1|{wt}\nr1|waiting|Claude needs your permission to use Bash|loop/r1|{wt}\n"
+        )
+    );
+    assert_eq!(activity_events(&repo).len(), 7);
+}
+
+#[test]
+fn an_untrusted_notify_command_is_not_run_and_the_activity_still_recorded() {
+    let repo = TestRepo::new();
+    repo.create("r1");
+    let marker = repo.home.join("ran");
+    fs::write(
+        repo.root.join(".git-loop.toml"),
+        format!("[notify]\ncommand = \"touch '{}'\"\n", marker.display()),
+    )
+    .unwrap();
+    let run = repo.run(["activity", "r1", "waiting"]);
+    run.ok();
+    assert!(
+        run.stderr.contains("notify.command not run"),
+        "{}",
+        run.stderr
+    );
+    assert!(run.stderr.contains("git loop trust"), "{}", run.stderr);
+    let run = hook(&repo, "stop.json", &repo.wt("r1"));
+    assert_eq!((run.code, run.stdout.as_str()), (0, ""), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("notify.command not run"),
+        "{}",
+        run.stderr
+    );
+    assert!(!marker.exists(), "an untrusted notify.command ran");
+    assert_eq!(activity_events(&repo).len(), 2);
+    // Trusted, it runs on the next transition.
+    repo.run(["trust"]).ok();
+    repo.run(["activity", "r1", "waiting"]).ok();
+    assert!(marker.exists());
+}
+
+#[test]
+fn a_failing_notify_command_is_a_warning_never_a_failure() {
+    let repo = TestRepo::new();
+    repo.create("r1");
+    repo.git(["config", "loop.notifyCommand", "exit 3"]);
+    let run = repo.run(["--json", "activity", "r1", "done"]);
+    run.ok();
+    assert_eq!(run.json()["to"], "done");
+    assert!(run.stderr.contains("exited with 3"), "{}", run.stderr);
+    assert_eq!(listed_activity(&repo, "r1").0, "done");
+}
