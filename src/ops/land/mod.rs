@@ -75,8 +75,8 @@ pub mod advance;
 pub mod build;
 mod finish;
 pub mod gate;
-pub mod push;
 mod outcome;
+pub mod push;
 mod queue;
 mod refusals;
 mod run;
@@ -119,6 +119,8 @@ pub struct Request<'a> {
     pub keep: bool,
     pub keep_going: bool,
     pub dry_run: bool,
+    /// `--push`: each landing pushed to the target's upstream.
+    pub push: bool,
 }
 
 /// What became of one run.
@@ -189,6 +191,7 @@ pub fn land(ctx: &Ctx, request: &Request<'_>, out: &mut Out<'_>) -> Result<Outco
         message: request.message,
         keep: request.keep,
         dry_run: request.dry_run,
+        push: request.push.then_some(settings.land_push_retries.value),
     };
     let mut outcome = Outcome {
         dry_run: request.dry_run,

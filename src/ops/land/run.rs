@@ -17,6 +17,7 @@ use super::advance::{self, Advance};
 use super::build::{self, Build, Built, Strategy};
 use super::gate::{self, GateRun};
 use super::outcome::{BranchFate, Code, Landed, Skipped, WorktreeFate};
+use super::push::{self, Push, Rebuilt};
 use super::refusals::{self, Refusal};
 use super::{Fate, GATE_TIMEOUT, finish};
 use crate::config::LandStrategy;
@@ -40,6 +41,8 @@ pub(super) struct Env<'a> {
     pub message: Option<&'a str>,
     pub keep: bool,
     pub dry_run: bool,
+    /// `--push`, with `land.push-retries`.
+    pub push: Option<usize>,
 }
 
 /// Where each target is as this command's landings left it (in a dry run,
@@ -134,20 +137,60 @@ fn attempt(
         return Ok(Ok((Fate::Landed(Box::new(landed)), None)));
     }
     build::persist(env.merger, &built)?;
-    let gate = step!(run_gate(env, entry, into, built.tip));
+    let mut gate = step!(run_gate(env, entry, into, built.tip));
     crate::crash::point("land-built");
+    let mut built = built;
+    let mut pushed = None;
+    if let Some(retries) = env.push {
+        let (outcome, rebuilt) = step!(push_first(
+            env,
+            entry,
+            into,
+            (onto, run_tip),
+            &built,
+            retries
+        ));
+        if let Some((again, again_gate)) = rebuilt {
+            built = again;
+            gate = again_gate;
+        }
+        pushed = Some(outcome);
+    }
     // Under the run's lock from here to the mark: a mark or a removal of
     // this run waits for the landing to be recorded (taken holding nothing).
     let run_lock = RunLock::acquire(ctx.repo.common_dir(), &entry.id, RUN_LOCK_DEADLINE)?;
-    if let Err(mut refusal) = move_target(env, entry, into, onto, built.tip)? {
-        refusal.gate = gate;
-        return Ok(Err(refusal));
-    }
-    tips.set(into, built.tip);
     let kept = BranchFate::Kept {
         reason: "--keep".to_owned(),
     };
     let mut landed = landed(into, onto, &built, gate, WorktreeFate::Kept, kept);
+    match (move_target(env, entry, into, onto, built.tip)?, pushed) {
+        (Ok(()), pushed) => {
+            tips.set(into, built.tip);
+            if let Some(Push::NotPushed { reason, .. }) = pushed {
+                landed.not_pushed = Some(reason);
+            }
+        }
+        (Err(mut refusal), None | Some(Push::NotPushed { .. })) => {
+            refusal.gate = landed.gate;
+            return Ok(Err(refusal));
+        }
+        // Pushed, so landed (on the remote); the local target stays where
+        // it is, and the push is never undone.
+        (
+            Err(refusal),
+            Some(Push::Pushed {
+                remote, remote_ref, ..
+            }),
+        ) => {
+            landed.problems.push(format!(
+                "landed on {remote}'s {}, but {into} was not moved ({}): {}",
+                remote_ref.trim_start_matches("refs/heads/"),
+                refusal.code.as_str(),
+                refusal.message
+            ));
+        }
+    }
+    landed.pushed = landed.not_pushed.is_none() && env.push.is_some();
     let error = finish::record(ctx, env.strategy, entry, &landed, out).err();
     if let Some(e) = &error {
         landed
@@ -178,8 +221,73 @@ fn landed(
         gate,
         worktree,
         branch,
+        pushed: false,
+        not_pushed: None,
         problems: Vec::new(),
     }
+}
+
+/// `--push`, before the local target moves: the checkout must accept
+/// `onto -> built.tip` (else refused, nothing pushed), then `built.tip` is
+/// pushed, never forced; when the remote moved the landing is rebuilt on
+/// its tip and gated again (the new build and its gate returned). The local
+/// target is moved by the caller, once, from `onto`: a fast-forward.
+fn push_first(
+    env: &Env<'_>,
+    entry: &Entry,
+    into: &str,
+    (onto, run_tip): (ObjectId, ObjectId),
+    built: &Built,
+    retries: usize,
+) -> Step<(Push, Option<(Built, Option<GateRun>)>)> {
+    step!(check_target(env, into, onto, built.tip));
+    let mut rebuilt = None;
+    let outcome = push::push(
+        &env.ctx.repo,
+        into,
+        onto,
+        built.tip,
+        retries,
+        |remote_tip| {
+            let again = match rebuild(env, entry, into, (onto, run_tip), remote_tip)? {
+                Ok(again) => again,
+                Err(refusal) => {
+                    return Ok(Rebuilt::Refused {
+                        reason: format!("{}: {}", refusal.code.as_str(), refusal.message),
+                    });
+                }
+            };
+            let tip = again.0.tip;
+            rebuilt = Some(again);
+            Ok(Rebuilt::Advanced { tip })
+        },
+    )?;
+    Ok(Ok((outcome, rebuilt)))
+}
+
+/// The landing built again on the remote's tip, persisted, gated, and the
+/// local target's checkout able to follow `onto -> ` it.
+fn rebuild(
+    env: &Env<'_>,
+    entry: &Entry,
+    into: &str,
+    (onto, run_tip): (ObjectId, ObjectId),
+    remote_tip: ObjectId,
+) -> Step<(Built, Option<GateRun>)> {
+    let built = step!(build_on(env, entry, into, remote_tip, run_tip));
+    build::persist(env.merger, &built)?;
+    let gate = step!(run_gate(env, entry, into, built.tip));
+    step!(check_target(env, into, onto, built.tip));
+    Ok(Ok((built, gate)))
+}
+
+/// Whether `into` could move from `onto` to `new` now (changes nothing).
+fn check_target(env: &Env<'_>, into: &str, onto: ObjectId, new: ObjectId) -> Step<()> {
+    let ctx = env.ctx;
+    Ok(match advance::check(&ctx.repo, into, onto, new)? {
+        Advance::Moved { .. } => Ok(()),
+        refusal => Err(refusals::advance(ctx, refusal, into, onto)),
+    })
 }
 
 /// The run's tip and the target's tip to land it on, once nothing refuses

@@ -94,7 +94,10 @@ fn a_landing_killed_at_any_point_loses_nothing_of_the_main_checkout() {
         let after = checkout(&repo);
         let main = git_line(&repo, &repo.root, &["rev-parse", "main"]);
         assert_eq!(after.stash, before.stash, "{point}: refs/stash");
-        assert_eq!(after.stash_log, before.stash_log, "{point}: the stash's reflog");
+        assert_eq!(
+            after.stash_log, before.stash_log,
+            "{point}: the stash's reflog"
+        );
         assert!(
             !repo.root.join(".git/index.lock").exists(),
             "{point}: index.lock left"
@@ -144,7 +147,11 @@ fn assert_kept_and_updated(point: &str, before: &Checkout, after: &Checkout, rep
     }
     for (path, entry) in &before.entries {
         if !landed.contains(&path.as_str()) {
-            assert_eq!(after.entries.get(path), Some(entry), "{point}: index entry of {path}");
+            assert_eq!(
+                after.entries.get(path),
+                Some(entry),
+                "{point}: index entry of {path}"
+            );
         }
     }
     assert_eq!(after.files["a.txt"].1, b"a\nfrom the run\n", "{point}");

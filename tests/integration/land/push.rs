@@ -26,7 +26,11 @@ impl Fleet {
         let first = TestRepo::new();
         let remote = first.base().join("remote.git");
         first.git(["clone", "-q", "--bare", ".", remote.to_str().unwrap()]);
-        git_ok(&first, &remote, &["config", "core.logAllRefUpdates", "always"]);
+        git_ok(
+            &first,
+            &remote,
+            &["config", "core.logAllRefUpdates", "always"],
+        );
         let mut clones = vec![first];
         for _ in 1..n {
             clones.push(TestRepo::new());
@@ -67,7 +71,10 @@ impl Fleet {
         let log = self.remote_reflog();
         assert!(!log.is_empty(), "the remote logged no update");
         for pair in log.windows(2) {
-            assert_eq!(pair[1].0, pair[0].1, "a gap in the remote's reflog: {log:?}");
+            assert_eq!(
+                pair[1].0, pair[0].1,
+                "a gap in the remote's reflog: {log:?}"
+            );
         }
         for (old, new) in &log {
             if old.bytes().all(|b| b == b'0') {
@@ -77,7 +84,10 @@ impl Fleet {
                 &self.remote,
                 ["merge-base", "--is-ancestor", old.as_str(), new.as_str()],
             );
-            assert!(out.status.success(), "{old} -> {new} was not a fast-forward: {log:?}");
+            assert!(
+                out.status.success(),
+                "{old} -> {new} was not a fast-forward: {log:?}"
+            );
         }
         assert_eq!(log.last().unwrap().1, self.remote_tip());
     }
@@ -86,7 +96,10 @@ impl Fleet {
     fn assert_linear(&self) {
         let parents = self.remote_git(&["rev-list", "--parents", "main"]);
         for line in parents.lines() {
-            assert!(line.split(' ').count() <= 2, "a merge commit on the remote: {line}");
+            assert!(
+                line.split(' ').count() <= 2,
+                "a merge commit on the remote: {line}"
+            );
         }
     }
 }
@@ -157,7 +170,11 @@ fn finish(mut s: Started, limit: Duration) -> (i32, String, String) {
     };
     let mut stdout = String::new();
     std::io::Read::read_to_string(&mut s.child.stdout.take().unwrap(), &mut stdout).unwrap();
-    (status.code().unwrap_or(-1), stdout, s.stderr.join().unwrap())
+    (
+        status.code().unwrap_or(-1),
+        stdout,
+        s.stderr.join().unwrap(),
+    )
 }
 
 /// Two clones, each landing 5 runs with `--push` onto one bare remote, both
@@ -240,13 +257,19 @@ fn two_clones_landing_five_runs_each_onto_one_remote_lose_nothing_and_force_noth
     for clone in &fleet.clones {
         let local = rev(clone, "main");
         let out = clone.git_in(&fleet.remote, ["merge-base", "--is-ancestor", &local, &tip]);
-        assert!(out.status.success(), "main {local} is not in the remote's {tip}");
+        assert!(
+            out.status.success(),
+            "main {local} is not in the remote's {tip}"
+        );
         let status = git_ok(
             clone,
             &clone.root,
             &["status", "--porcelain", "--untracked-files=no"],
         );
-        assert!(status.is_empty(), "the main checkout is not clean: {status}");
+        assert!(
+            status.is_empty(),
+            "the main checkout is not clean: {status}"
+        );
     }
 }
 
@@ -281,7 +304,10 @@ fn a_remote_that_moved_gets_the_landing_rebuilt_on_its_tip_and_pushed() {
         &here.root,
         &["status", "--porcelain", "--untracked-files=no"],
     );
-    assert!(status.is_empty(), "the main checkout is not clean: {status}");
+    assert!(
+        status.is_empty(),
+        "the main checkout is not clean: {status}"
+    );
     fleet.assert_linear();
     fleet.assert_no_forced_update();
 }
@@ -294,7 +320,11 @@ fn a_push_the_remote_refuses_stays_landed_locally_not_pushed() {
     let fleet = Fleet::new(1);
     let here = &fleet.clones[0];
     let hook = fleet.remote.join("hooks/pre-receive");
-    std::fs::write(&hook, "#!/bin/sh\necho 'closed for the night' >&2\nexit 1\n").unwrap();
+    std::fs::write(
+        &hook,
+        "#!/bin/sh\necho 'closed for the night' >&2\nexit 1\n",
+    )
+    .unwrap();
     crate::common::make_executable(&hook);
     let before = fleet.remote_tip();
     run_with_commit(here, "mine");
@@ -306,7 +336,11 @@ fn a_push_the_remote_refuses_stays_landed_locally_not_pushed() {
     assert_eq!(landed["pushed"], false, "{landed}");
     assert_eq!(rev(here, "main"), landed.text("to"), "landed locally");
     assert!(run.stdout.contains("not-pushed"), "{}", run.stdout);
-    assert!(run.stdout.contains("pre-receive hook declined"), "{}", run.stdout);
+    assert!(
+        run.stdout.contains("pre-receive hook declined"),
+        "{}",
+        run.stdout
+    );
     assert_eq!(fleet.remote_tip(), before, "the remote did not move");
 }
 
@@ -320,7 +354,11 @@ fn a_target_without_upstream_is_landed_and_not_pushed() {
     let v = run.json();
     assert_eq!(v.ids("landed"), ["mine"], "{v}");
     assert_eq!(v.arr("landed")[0]["pushed"], false, "{v}");
-    assert!(run.stdout.contains("main has no upstream"), "{}", run.stdout);
+    assert!(
+        run.stdout.contains("main has no upstream"),
+        "{}",
+        run.stdout
+    );
     assert_eq!(
         git_line(&repo, &repo.root, &["log", "-1", "--format=%s", "main"]),
         "mine.txt"
