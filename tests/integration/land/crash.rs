@@ -9,18 +9,19 @@ use std::path::PathBuf;
 
 use crate::common::{TestRepo, commit, git_line, git_ok, kill_9_at, snapshot};
 
-/// Every point a landing passes, in order, and whether the target ref has
-/// moved when it is reached. `land-built`: built, persisted and gated,
-/// nothing moved; `land-before-ref`: checked, the ref not moved;
-/// `land-after-ref`: the ref moved, the checkout not updated (index at the
-/// old tip); `land-after-checkout`: both done, the run not yet marked;
-/// `land-before-push`: landed locally, not pushed.
-const POINTS: [(&str, bool); 5] = [
-    ("land-built", false),
-    ("land-before-ref", false),
-    ("land-after-ref", true),
-    ("land-after-checkout", true),
-    ("land-before-push", true),
+/// Every point a landing with `--push` passes, in order, whether the
+/// target ref has moved and whether the remote has when it is reached.
+/// `land-built`: built, persisted and gated, nothing moved;
+/// `land-before-push`: checked, nothing pushed, the local ref not moved;
+/// `land-before-ref`: pushed, the local ref not moved; `land-after-ref`:
+/// the ref moved, the checkout not updated (index at the old tip);
+/// `land-after-checkout`: both done, the run not yet marked.
+const POINTS: [(&str, bool, bool); 5] = [
+    ("land-built", false, false),
+    ("land-before-push", false, false),
+    ("land-before-ref", false, true),
+    ("land-after-ref", true, true),
+    ("land-after-checkout", true, true),
 ];
 
 /// What is kept of the main checkout: every file but `.loop-worktrees/`,
@@ -83,7 +84,7 @@ fn fixture(repo: &TestRepo) -> (PathBuf, String) {
 
 #[test]
 fn a_landing_killed_at_any_point_loses_nothing_of_the_main_checkout() {
-    for (point, moved) in POINTS {
+    for (point, moved, pushed) in POINTS {
         let repo = TestRepo::new();
         let (remote, old) = fixture(&repo);
         let remote_tip = git_line(&repo, &remote, &["rev-parse", "main"]);
@@ -102,16 +103,20 @@ fn a_landing_killed_at_any_point_loses_nothing_of_the_main_checkout() {
             !repo.root.join(".git/index.lock").exists(),
             "{point}: index.lock left"
         );
-        assert_eq!(
-            git_line(&repo, &remote, &["rev-parse", "main"]),
-            remote_tip,
-            "{point}: the remote moved"
-        );
+        let remote_now = git_line(&repo, &remote, &["rev-parse", "main"]);
+        if pushed {
+            // The landing is on the remote: the run's two commits on `old`.
+            let base = git_line(&repo, &remote, &["rev-parse", "main~2"]);
+            assert_eq!(base, old, "{point}: the remote is not the landing");
+        } else {
+            assert_eq!(remote_now, remote_tip, "{point}: the remote moved");
+        }
         if !moved {
             assert_eq!(main, old, "{point}: the target moved");
             assert_eq!(after, before, "{point}: the main checkout changed");
             continue;
         }
+        assert_eq!(main, remote_now, "{point}: the local target is not what was pushed");
         // The target moved to the landing: the run's two commits on `old`.
         assert_eq!(
             git_line(&repo, &repo.root, &["rev-parse", "main~2"]),
