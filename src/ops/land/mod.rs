@@ -49,15 +49,19 @@
 //! is the coordinator, so two landings racing for one target lose nothing
 //! (the second is `target-moved`).
 //!
-//! # `--push` (the seam; not on the command line yet)
+//! # `--push`
 //!
-//! Pushing is `push.rs`'s (issue 23, part 5): `push::push(repo, into,
-//! from, to, land.push-retries, rebuild)` after a run is recorded and its
-//! run lock let go, before its worktree is removed. Its `rebuild` callback
-//! is this module's own steps for one run, in [`run`]: `build_on` the
-//! remote's new tip, `build::persist`, `run_gate`, then `move_target` from
-//! the tip last pushed. Until that module is on main, `--push` is not a
-//! flag and every landing reports `"pushed": false`.
+//! With `--push` ([`push`]), after the gate and before the run lock: the
+//! target's checkout must accept the move (`advance::check`, else the
+//! run is refused and nothing is pushed); the landing is pushed to the
+//! target's upstream, never forced; when the remote moved, `push`'s
+//! rebuild callback (`run::rebuild`) builds the run again on the remote's
+//! tip, persists, gates and checks it. Then, pushed or not (`not-pushed`,
+//! landed locally with the reason), the local target moves once from the
+//! tip it was built on to the last tip built, by compare-and-swap: a
+//! fast-forward, as the remote's tip contains the local one. A local move
+//! refused after the push went through is reported with the landing (on
+//! the remote; the local target not moved): a push is never undone.
 //!
 //! # The branch after landing
 //!

@@ -116,7 +116,10 @@ fn a_landing_killed_at_any_point_loses_nothing_of_the_main_checkout() {
             assert_eq!(after, before, "{point}: the main checkout changed");
             continue;
         }
-        assert_eq!(main, remote_now, "{point}: the local target is not what was pushed");
+        assert_eq!(
+            main, remote_now,
+            "{point}: the local target is not what was pushed"
+        );
         // The target moved to the landing: the run's two commits on `old`.
         assert_eq!(
             git_line(&repo, &repo.root, &["rev-parse", "main~2"]),

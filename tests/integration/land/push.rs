@@ -341,6 +341,8 @@ fn a_push_the_remote_refuses_stays_landed_locally_not_pushed() {
         "{}",
         run.stdout
     );
+    run.code(1);
+    assert_eq!(v["error"]["code"], "not-pushed", "{v}");
     assert_eq!(fleet.remote_tip(), before, "the remote did not move");
 }
 

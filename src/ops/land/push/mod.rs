@@ -1,8 +1,9 @@
 //! `land --push`: the landed target pushed to its upstream, never forced.
 //!
 //! A fleet on many machines lands onto one remote branch with no lock
-//! server: the remote's own ref update is the coordinator. After the
-//! landing moved the local target, [`push`] runs `git push --porcelain
+//! server: the remote's own ref update is the coordinator. Once the
+//! landing is built, gated and checked (the local target not moved yet),
+//! [`push`] runs `git push --porcelain
 //! --no-follow-tags -- <remote> <tip>:<merge ref>` (the branch's upstream:
 //! `branch.<b>.remote` and `branch.<b>.merge`, as `git status` names it).
 //! Never `--force`, never `--force-with-lease`, never a `+` refspec: the
@@ -20,16 +21,16 @@
 //!   remote never had, or a remote rewritten): not pushed. Rebuilding
 //!   there would drop those commits from the local branch;
 //! - otherwise the orchestrator's rebuild callback lands the run(s) again
-//!   on the remote's tip (build, persist, gate, advance the local target
-//!   by compare-and-swap from the tip this push last tried), and that is
-//!   pushed.
+//!   on the remote's tip (build, persist, gate, check the local target
+//!   could follow), and that is pushed. The local target moves once, after
+//!   the push, by compare-and-swap from its tip before the landing.
 //!
 //! At most `retries` refusals are answered so (`land.push-retries`,
 //! default 3); one more, a rebuild that cannot land (a conflict with what
 //! the remote gained, a failed gate, the local target moved or its
 //! checkout dirty), any other push failure (no upstream, unreachable
 //! remote, a hook declining) ends in [`Push::NotPushed`] with the reason:
-//! the landing stays landed locally (code `not-pushed` in the report).
+//! the landing still lands locally (code `not-pushed` in the report).
 
 use gix::ObjectId;
 
@@ -42,13 +43,13 @@ use crate::git::repo::Repo;
 /// What the orchestrator's rebuild callback did with the remote's new tip.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Rebuilt {
-    /// The landing was built again on the remote's tip, gated, persisted,
-    /// and the local target advanced to `tip` by compare-and-swap from the
-    /// tip [`push`] last tried to push.
+    /// The landing was built again on the remote's tip, persisted and
+    /// gated at `tip`, and the local target's checkout could follow it
+    /// (the target itself moves after the push).
     Advanced { tip: ObjectId },
     /// It could not land there (a conflict, a failed gate, the local
-    /// target moved or its checkout dirty): the local target is where it
-    /// was. `reason` names what refused, with the code's words.
+    /// target moved or its checkout dirty). `reason` names what refused,
+    /// with the code's words.
     Refused { reason: String },
 }
 
@@ -128,37 +129,31 @@ pub fn upstream(repo: &Repo, branch: &str) -> std::result::Result<Upstream, Stri
     })
 }
 
-/// Push the landed `branch` (now at `tip`; it was at `base` before this
-/// landing) to its upstream, never forced.
+/// Push `tip`, the landing built and gated on `branch`'s tip `base`, to
+/// `branch`'s upstream, never forced.
 ///
-/// How to call it (the orchestrator, after `advance` moved the local
-/// target and outside any lock a rebuild would need again):
+/// How `land` calls it (`run::push_first`): before the local target moves
+/// and holding no lock, once `advance::check` says the checkout would
+/// accept `base -> tip`:
 /// ```ignore
 /// let retries = settings.land_push_retries.value; // land.push-retries, default 3
 /// let outcome = push::push(repo, into, onto, landed_tip, retries, |remote_tip| {
-///     // Land the same run(s) again onto `remote_tip`: build, persist, gate,
-///     // then move the local target from the tip last pushed to the new one
-///     // by compare-and-swap, its checkout carried along.
-///     // Ok(Rebuilt::Advanced { tip: new }) when the local target moved;
-///     // Ok(Rebuilt::Refused { reason }) when it cannot (it stays put).
+///     // Land the same run again onto `remote_tip`: build, persist, gate,
+///     // and check that the local target could move `onto -> new`.
+///     // Ok(Rebuilt::Advanced { tip: new }) when it could;
+///     // Ok(Rebuilt::Refused { reason }) when it cannot.
 /// })?;
+/// // Then the local target moves once, by compare-and-swap, from `onto` to
+/// // the tip of the outcome (pushed or not).
 /// ```
-/// `rebuild` gets the remote's new tip, which contains `base`; the tip it
-/// moves the local target from is the last one pushed (`tip`, then each
-/// tip it returned). That move is not a fast-forward (the new landing
-/// descends from the remote's tip, not from the landing it replaces), so
-/// `advance::advance` as it stands (forward moves only) refuses it: it is
-/// safe because everything the local target held before this landing
-/// (`base`) is in the remote's tip, and the commits it leaves behind are
-/// the ones this landing wrote (copies of the run's, still on its branch).
-/// An orchestrator may instead push before it advances (`tip` built and
-/// gated, the local target still at `base`) and advance once from `base`
-/// to the tip that went through, a fast-forward; this function works the
-/// same either way. It calls `rebuild` at most `retries` times. `Err` only
-/// for what stops the command (git could not be run, the repository
-/// unreadable, or an `Err` from `rebuild`); every reason the target is not
-/// pushed is [`Push::NotPushed`]. Crash point `land-before-push` is reached
-/// before each push.
+/// `rebuild` gets the remote's new tip, which contains `base` (else this
+/// refuses, diverged), so the tip it returns descends from `base`: the
+/// local target only ever moves forward, from `base` to the last tip
+/// built, and no push is ever undone. It calls `rebuild` at most `retries`
+/// times. `Err` only for what stops the command (git could not be run, the
+/// repository unreadable, or an `Err` from `rebuild`); every reason the
+/// target is not pushed is [`Push::NotPushed`]. Crash point
+/// `land-before-push` is reached before each push.
 pub fn push<F>(
     repo: &Repo,
     branch: &str,
