@@ -55,7 +55,7 @@
 //! target's checkout must accept the move (`advance::check`, else the
 //! run is refused and nothing is pushed); the landing is pushed to the
 //! target's upstream, never forced; when the remote moved, `push`'s
-//! rebuild callback (`run::rebuild`) builds the run again on the remote's
+//! rebuild callback (`run::push`) builds the run again on the remote's
 //! tip, persists, gates and checks it. Then, pushed or not (`not-pushed`,
 //! landed locally with the reason), the local target moves once from the
 //! tip it was built on to the last tip built, by compare-and-swap: a

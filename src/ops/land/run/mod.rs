@@ -17,7 +17,7 @@ use super::advance::{self, Advance};
 use super::build::{self, Build, Built, Strategy};
 use super::gate::{self, GateRun};
 use super::outcome::{BranchFate, Code, Landed, Skipped, WorktreeFate};
-use super::push::{self, Push, Rebuilt};
+use super::push::Push;
 use super::refusals::{self, Refusal};
 use super::{Fate, GATE_TIMEOUT, finish};
 use crate::config::LandStrategy;
@@ -93,6 +93,8 @@ macro_rules! step {
     };
 }
 
+mod push;
+
 /// Land `entry` (see the module doc). `Err` before the target moved stops
 /// the command; after, the second value is the first failure (reported
 /// with the landing).
@@ -142,7 +144,7 @@ fn attempt(
     let mut built = built;
     let mut pushed = None;
     if let Some(retries) = env.push {
-        let (outcome, rebuilt) = step!(push_first(
+        let (outcome, rebuilt) = step!(push::push_first(
             env,
             entry,
             into,
@@ -225,69 +227,6 @@ fn landed(
         not_pushed: None,
         problems: Vec::new(),
     }
-}
-
-/// `--push`, before the local target moves: the checkout must accept
-/// `onto -> built.tip` (else refused, nothing pushed), then `built.tip` is
-/// pushed, never forced; when the remote moved the landing is rebuilt on
-/// its tip and gated again (the new build and its gate returned). The local
-/// target is moved by the caller, once, from `onto`: a fast-forward.
-fn push_first(
-    env: &Env<'_>,
-    entry: &Entry,
-    into: &str,
-    (onto, run_tip): (ObjectId, ObjectId),
-    built: &Built,
-    retries: usize,
-) -> Step<(Push, Option<(Built, Option<GateRun>)>)> {
-    step!(check_target(env, into, onto, built.tip));
-    let mut rebuilt = None;
-    let outcome = push::push(
-        &env.ctx.repo,
-        into,
-        onto,
-        built.tip,
-        retries,
-        |remote_tip| {
-            let again = match rebuild(env, entry, into, (onto, run_tip), remote_tip)? {
-                Ok(again) => again,
-                Err(refusal) => {
-                    return Ok(Rebuilt::Refused {
-                        reason: format!("{}: {}", refusal.code.as_str(), refusal.message),
-                    });
-                }
-            };
-            let tip = again.0.tip;
-            rebuilt = Some(again);
-            Ok(Rebuilt::Advanced { tip })
-        },
-    )?;
-    Ok(Ok((outcome, rebuilt)))
-}
-
-/// The landing built again on the remote's tip, persisted, gated, and the
-/// local target's checkout able to follow `onto -> ` it.
-fn rebuild(
-    env: &Env<'_>,
-    entry: &Entry,
-    into: &str,
-    (onto, run_tip): (ObjectId, ObjectId),
-    remote_tip: ObjectId,
-) -> Step<(Built, Option<GateRun>)> {
-    let built = step!(build_on(env, entry, into, remote_tip, run_tip));
-    build::persist(env.merger, &built)?;
-    let gate = step!(run_gate(env, entry, into, built.tip));
-    step!(check_target(env, into, onto, built.tip));
-    Ok(Ok((built, gate)))
-}
-
-/// Whether `into` could move from `onto` to `new` now (changes nothing).
-fn check_target(env: &Env<'_>, into: &str, onto: ObjectId, new: ObjectId) -> Step<()> {
-    let ctx = env.ctx;
-    Ok(match advance::check(&ctx.repo, into, onto, new)? {
-        Advance::Moved { .. } => Ok(()),
-        refusal => Err(refusals::advance(ctx, refusal, into, onto)),
-    })
 }
 
 /// The run's tip and the target's tip to land it on, once nothing refuses
