@@ -12,6 +12,9 @@ use crate::ops::land::gate::GateRun;
 use crate::ops::land::push::{self, Push, Rebuilt};
 use crate::ops::land::refusals;
 
+/// A landing built again on the remote's tip, and its gate.
+type Again = (Built, Option<GateRun>);
+
 /// `--push`, before the local target moves: the checkout must accept
 /// `onto -> built.tip` (else refused, nothing pushed), then `built.tip` is
 /// pushed, never forced; when the remote moved the landing is rebuilt on
@@ -24,7 +27,7 @@ pub(super) fn push_first(
     (onto, run_tip): (ObjectId, ObjectId),
     built: &Built,
     retries: usize,
-) -> Step<(Push, Option<(Built, Option<GateRun>)>)> {
+) -> Step<(Push, Option<Again>)> {
     step!(check_target(env, into, onto, built.tip));
     let mut rebuilt = None;
     let outcome = push::push(
@@ -58,7 +61,7 @@ fn rebuild(
     into: &str,
     (onto, run_tip): (ObjectId, ObjectId),
     remote_tip: ObjectId,
-) -> Step<(Built, Option<GateRun>)> {
+) -> Step<Again> {
     let built = step!(build_on(env, entry, into, remote_tip, run_tip));
     build::persist(env.merger, &built)?;
     let gate = step!(run_gate(env, entry, into, built.tip));
