@@ -227,6 +227,7 @@ Register-ArgumentCompleter -Native -CommandName 'git-loop' -ScriptBlock {
             [CompletionResult]::new('--keep-going', '--keep-going', [CompletionResultType]::ParameterName, 'Go on with the next run when one is skipped (default: stop; the rest are not attempted)')
             [CompletionResult]::new('--keep', '--keep', [CompletionResultType]::ParameterName, 'Leave each landed run''s worktree and branch in place')
             [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Build every landing in memory and report what would land; change nothing (no gate runs)')
+            [CompletionResult]::new('--push', '--push', [CompletionResultType]::ParameterName, 'Push each landing to the target''s upstream, never forced; rebuilt on the remote''s tip when it moved (config land.push-retries)')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Machine-readable output: one JSON document on stdout')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'No progress or summary lines on stderr')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'No progress or summary lines on stderr')

@@ -93,7 +93,7 @@ __git_loop_opts() {
         run) echo '-C --repo --json -q --quiet -h --help' ;;
         branches) echo '--delete-merged --dry-run -C --repo --json -q --quiet -h --help' ;;
         conflicts) echo '--base -C --repo --json -q --quiet -h --help' ;;
-        land) echo '--queue --status --keep-going --into --strategy --gate --keep --dry-run -m --message -C --repo --json -q --quiet -h --help' ;;
+        land) echo '--queue --status --keep-going --into --strategy --gate --keep --dry-run --push -m --message -C --repo --json -q --quiet -h --help' ;;
         log) echo '-n --max-count --since -C --repo --json -q --quiet -h --help' ;;
         trash) echo '-C --repo --json -q --quiet -h --help' ;;
         trash/list) echo '-C --repo --json -q --quiet -h --help' ;;

@@ -210,6 +210,7 @@ set edit:completion:arg-completer[git-loop] = {|@words|
             cand --keep-going 'Go on with the next run when one is skipped (default: stop; the rest are not attempted)'
             cand --keep 'Leave each landed run''s worktree and branch in place'
             cand --dry-run 'Build every landing in memory and report what would land; change nothing (no gate runs)'
+            cand --push 'Push each landing to the target''s upstream, never forced; rebuilt on the remote''s tip when it moved (config land.push-retries)'
             cand --json 'Machine-readable output: one JSON document on stdout'
             cand -q 'No progress or summary lines on stderr'
             cand --quiet 'No progress or summary lines on stderr'

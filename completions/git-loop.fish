@@ -144,6 +144,7 @@ complete -c git-loop -n "__fish_git_loop_using_subcommand land" -l queue -d 'Lan
 complete -c git-loop -n "__fish_git_loop_using_subcommand land" -l keep-going -d 'Go on with the next run when one is skipped (default: stop; the rest are not attempted)'
 complete -c git-loop -n "__fish_git_loop_using_subcommand land" -l keep -d 'Leave each landed run\'s worktree and branch in place'
 complete -c git-loop -n "__fish_git_loop_using_subcommand land" -l dry-run -d 'Build every landing in memory and report what would land; change nothing (no gate runs)'
+complete -c git-loop -n "__fish_git_loop_using_subcommand land" -l push -d 'Push each landing to the target\'s upstream, never forced; rebuilt on the remote\'s tip when it moved (config land.push-retries)'
 complete -c git-loop -n "__fish_git_loop_using_subcommand land" -l json -d 'Machine-readable output: one JSON document on stdout'
 complete -c git-loop -n "__fish_git_loop_using_subcommand land" -s q -l quiet -d 'No progress or summary lines on stderr'
 complete -c git-loop -n "__fish_git_loop_using_subcommand land" -s h -l help -d 'Print help (see more with \'--help\')'

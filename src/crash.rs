@@ -24,6 +24,10 @@
 //!   branch merged (`crate::safety::branch`): a deliberately wrong proof, so
 //!   a test can show that the trash brings a wrongly deleted branch back.
 //!
+//! `land --push` adds the point `land-before-push` (the landing built,
+//! gated and checked, the local target not moved yet: it moves after the
+//! push; reached before each `git push`, the first and each retry).
+//!
 //! Points: `after-worktree-add` (create: checkout done, run not recorded),
 //! `before-checkout` (create, split add: after `add --no-checkout`, before
 //! the checkout), `holding-mutex`, `before-manifest-write`,

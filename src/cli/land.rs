@@ -49,6 +49,11 @@ pub struct LandArgs {
     #[serde(default)]
     pub dry_run: bool,
 
+    /// Push each landing to the target's upstream, never forced; rebuilt on the remote's tip when it moved (config land.push-retries)
+    #[arg(long)]
+    #[serde(default)]
+    pub push: bool,
+
     /// The message of a squash or merge commit
     #[arg(short = 'm', long = "message", value_name = "MSG")]
     pub message: Option<String>,

@@ -62,6 +62,111 @@ pub fn git_str(dir: &Path, index: Option<&Path>, args: &[&str]) -> Result<String
     git(dir, index, &args)
 }
 
+/// How a [`push`] ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PushOutcome {
+    /// The remote's branch is now at the commit pushed.
+    Done,
+    /// Refused because the remote's branch is not where this push assumed:
+    /// it moved (`[rejected] (fetch first)`, `(non-fast-forward)`), or
+    /// another push was updating it at that moment (`[remote rejected]`
+    /// with a ref-lock failure). Fetch, and try again on its new tip.
+    Moved { reason: String },
+    /// Any other failure (no such remote, network, a `pre-push` or remote
+    /// hook declining, a protected branch): git's own words.
+    Failed { reason: String },
+}
+
+/// `git push --porcelain --no-follow-tags -- <remote> <commit>:<dst>` from
+/// `dir`: a fast-forward of `dst` (a full ref name on the remote) to
+/// `commit`, never forced (no `+`, no `--force`, no
+/// `--force-with-lease`), no tags along with it. The outcome is read from
+/// git's porcelain line for `dst` (`!` rejected), so a remote that moved
+/// is told apart from every other failure. A `pre-push` hook runs, as for
+/// any `git push`.
+pub fn push(dir: &Path, remote: &str, commit: &str, dst: &str) -> Result<PushOutcome> {
+    let refspec = format!("{commit}:{dst}");
+    let mut cmd = Command::new("git");
+    super::cmd::without_repo_env(cmd.arg("-C").arg(dir).args([
+        "push",
+        "--porcelain",
+        "--no-follow-tags",
+        "--",
+        remote,
+        &refspec,
+    ]))
+    .env("LC_ALL", "C")
+    .env("GIT_TERMINAL_PROMPT", "0")
+    .stdin(Stdio::null());
+    let output = cmd
+        .output()
+        .map_err(|e| Error::io("could not run", "git", e))?;
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    Ok(read_push(
+        output.status.success(),
+        output.status.code(),
+        &stdout,
+        &stderr,
+        dst,
+    ))
+}
+
+/// The ref-lock failures of a remote that another push was updating at the
+/// same moment (receive-pack's compare-and-swap lost, or its lock file
+/// taken): the branch moved under this push.
+const CONTENDED: [&str; 4] = [
+    "cannot lock ref",
+    "failed to update ref",
+    "unable to create",
+    "incorrect old value",
+];
+
+/// [`push`]'s outcome from git's exit status and output: the porcelain
+/// line `<flag>\t<src>:<dst>\t<summary> (<reason>)` for `dst` decides; no
+/// such line (the remote could not be reached) is a failure with git's
+/// stderr. Its tests are with the push's (`crate::ops::land::push`).
+pub(crate) fn read_push(
+    success: bool,
+    status: Option<i32>,
+    stdout: &str,
+    stderr: &str,
+    dst: &str,
+) -> PushOutcome {
+    let line = stdout.lines().find(|l| {
+        l.split('\t')
+            .nth(1)
+            .and_then(|refs| refs.rsplit_once(':'))
+            .is_some_and(|(_, to)| to == dst)
+    });
+    let Some(line) = line else {
+        let reason = CommandError {
+            args: vec!["push".to_owned()],
+            status,
+            stderr: stderr.to_owned(),
+        }
+        .reason();
+        return PushOutcome::Failed { reason };
+    };
+    let mut fields = line.split('\t');
+    let flag = fields.next().unwrap_or_default();
+    let summary = fields.nth(1).unwrap_or_default().trim();
+    if flag != "!" && success {
+        return PushOutcome::Done;
+    }
+    let reason = summary.to_owned();
+    let lower = summary.to_ascii_lowercase();
+    let moved = (summary.starts_with("[rejected]")
+        && (lower.contains("fetch first") || lower.contains("non-fast-forward")))
+        || (summary.starts_with("[remote rejected]")
+            && CONTENDED.iter().any(|c| lower.contains(c)));
+    if moved {
+        PushOutcome::Moved { reason }
+    } else {
+        PushOutcome::Failed { reason }
+    }
+}
+
 /// `git update-ref --create-reflog -m <msg> <name> <new> <old>`: `old` is
 /// the value the ref must still have (all zeros: it must not exist), so a
 /// concurrent change is refused, not overwritten.

@@ -29,6 +29,7 @@ pub fn run(ctx: &Ctx, args: &LandArgs, out: &mut Out<'_>) -> Result<LandReport> 
         keep: args.keep,
         keep_going: args.keep_going,
         dry_run: args.dry_run,
+        push: args.push,
     };
     let outcome = crate::ops::land::land(ctx, &request, out)?;
     Ok(LandReport::new(outcome))

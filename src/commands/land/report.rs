@@ -49,7 +49,8 @@ pub struct LandedRun {
     pub to: String,
     /// How many commits it added to the target.
     pub commits: usize,
-    /// Whether the target was pushed to its upstream (`false` without `--push`).
+    /// Whether the target was pushed to its upstream (`false` without
+    /// `--push`; with it and `false`, a note says why: `not-pushed: …`).
     pub pushed: bool,
     /// Its worktree: `removed`, `kept` (`--keep`), `none` (it had none),
     /// `dry-run`, or the skip code removal's rules kept it with.
@@ -126,6 +127,7 @@ impl LandReport {
             error: outcome.error.as_ref().map(Failure::from),
             order: Vec::new(),
         };
+        let not_pushed = not_pushed(&outcome.runs);
         for (id, fate) in outcome.runs {
             report.order.push(id.clone());
             match fate {
@@ -156,8 +158,25 @@ impl LandReport {
                 ),
             });
         }
+        report.error = report.error.or(not_pushed);
         report
     }
+}
+
+/// `--push` and a landing was not pushed (landed locally only): the
+/// `not-pushed` failure naming each with its reason.
+fn not_pushed(runs: &[(String, Fate)]) -> Option<Failure> {
+    let which: Vec<String> = runs
+        .iter()
+        .filter_map(|(id, fate)| match fate {
+            Fate::Landed(l) => l.not_pushed.as_ref().map(|r| format!("{id} ({r})")),
+            _ => None,
+        })
+        .collect();
+    (!which.is_empty()).then(|| Failure {
+        code: "not-pushed",
+        message: format!("landed locally but not pushed: {}", which.join("; ")),
+    })
 }
 
 fn landed_run(id: String, l: Landed) -> LandedRun {
@@ -180,6 +199,9 @@ fn landed_run(id: String, l: Landed) -> LandedRun {
         }
         BranchFate::DryRun => ("dry-run", None),
     };
+    if let Some(reason) = &l.not_pushed {
+        notes.push(format!("not-pushed: {reason}"));
+    }
     notes.extend(l.problems);
     LandedRun {
         id,
@@ -187,7 +209,7 @@ fn landed_run(id: String, l: Landed) -> LandedRun {
         from: l.from.to_string(),
         to: l.to.to_string(),
         commits: l.commits,
-        pushed: false,
+        pushed: l.pushed,
         worktree,
         branch: branch.to_owned(),
         trash_ref,

@@ -36,6 +36,13 @@ pub(super) fn record(
         landed.commits,
         if landed.commits == 1 { "" } else { "s" }
     ));
+    if let Some(detail) = land.detail.as_mut() {
+        if landed.pushed {
+            detail.push_str(", pushed");
+        } else if let Some(reason) = &landed.not_pushed {
+            detail.push_str(&format!("; not pushed: {reason}"));
+        }
+    }
     let mutex = ManifestMutex::acquire(&ctx.loop_dir())?;
     let mut manifest = ctx.manifest.load_or_default()?;
     let mut events = vec![land];

@@ -49,15 +49,19 @@
 //! is the coordinator, so two landings racing for one target lose nothing
 //! (the second is `target-moved`).
 //!
-//! # `--push` (the seam; not on the command line yet)
+//! # `--push`
 //!
-//! Pushing is `push.rs`'s (issue 23, part 5): `push::push(repo, into,
-//! from, to, land.push-retries, rebuild)` after a run is recorded and its
-//! run lock let go, before its worktree is removed. Its `rebuild` callback
-//! is this module's own steps for one run, in [`run`]: `build_on` the
-//! remote's new tip, `build::persist`, `run_gate`, then `move_target` from
-//! the tip last pushed. Until that module is on main, `--push` is not a
-//! flag and every landing reports `"pushed": false`.
+//! With `--push` ([`push`]), after the gate and before the run lock: the
+//! target's checkout must accept the move (`advance::check`, else the
+//! run is refused and nothing is pushed); the landing is pushed to the
+//! target's upstream, never forced; when the remote moved, `push`'s
+//! rebuild callback (`run::push`) builds the run again on the remote's
+//! tip, persists, gates and checks it. Then, pushed or not (`not-pushed`,
+//! landed locally with the reason), the local target moves once from the
+//! tip it was built on to the last tip built, by compare-and-swap: a
+//! fast-forward, as the remote's tip contains the local one. A local move
+//! refused after the push went through is reported with the landing (on
+//! the remote; the local target not moved): a push is never undone.
 //!
 //! # The branch after landing
 //!
@@ -76,6 +80,7 @@ pub mod build;
 mod finish;
 pub mod gate;
 mod outcome;
+pub mod push;
 mod queue;
 mod refusals;
 mod run;
@@ -118,6 +123,8 @@ pub struct Request<'a> {
     pub keep: bool,
     pub keep_going: bool,
     pub dry_run: bool,
+    /// `--push`: each landing pushed to the target's upstream.
+    pub push: bool,
 }
 
 /// What became of one run.
@@ -188,6 +195,7 @@ pub fn land(ctx: &Ctx, request: &Request<'_>, out: &mut Out<'_>) -> Result<Outco
         message: request.message,
         keep: request.keep,
         dry_run: request.dry_run,
+        push: request.push.then_some(settings.land_push_retries.value),
     };
     let mut outcome = Outcome {
         dry_run: request.dry_run,

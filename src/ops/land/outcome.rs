@@ -105,6 +105,10 @@ pub struct Landed {
     pub gate: Option<GateRun>,
     pub worktree: WorktreeFate,
     pub branch: BranchFate,
+    /// `--push`: whether the upstream took the landing.
+    pub pushed: bool,
+    /// `--push` and it was not pushed (`not-pushed`): why.
+    pub not_pushed: Option<String>,
     /// What failed after the target moved (the landing stands).
     pub problems: Vec<String>,
 }

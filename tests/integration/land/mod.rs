@@ -13,6 +13,8 @@ use serde_json::Value;
 
 use crate::common::{TestRepo, git_line, git_ok, snapshot};
 
+mod crash;
+mod push;
 mod queue;
 mod refusals;
 mod strategies;

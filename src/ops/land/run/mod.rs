@@ -17,6 +17,7 @@ use super::advance::{self, Advance};
 use super::build::{self, Build, Built, Strategy};
 use super::gate::{self, GateRun};
 use super::outcome::{BranchFate, Code, Landed, Skipped, WorktreeFate};
+use super::push::Push;
 use super::refusals::{self, Refusal};
 use super::{Fate, GATE_TIMEOUT, finish};
 use crate::config::LandStrategy;
@@ -40,6 +41,8 @@ pub(super) struct Env<'a> {
     pub message: Option<&'a str>,
     pub keep: bool,
     pub dry_run: bool,
+    /// `--push`, with `land.push-retries`.
+    pub push: Option<usize>,
 }
 
 /// Where each target is as this command's landings left it (in a dry run,
@@ -90,6 +93,8 @@ macro_rules! step {
     };
 }
 
+mod push;
+
 /// Land `entry` (see the module doc). `Err` before the target moved stops
 /// the command; after, the second value is the first failure (reported
 /// with the landing).
@@ -134,20 +139,60 @@ fn attempt(
         return Ok(Ok((Fate::Landed(Box::new(landed)), None)));
     }
     build::persist(env.merger, &built)?;
-    let gate = step!(run_gate(env, entry, into, built.tip));
+    let mut gate = step!(run_gate(env, entry, into, built.tip));
     crate::crash::point("land-built");
+    let mut built = built;
+    let mut pushed = None;
+    if let Some(retries) = env.push {
+        let (outcome, rebuilt) = step!(push::push_first(
+            env,
+            entry,
+            into,
+            (onto, run_tip),
+            &built,
+            retries
+        ));
+        if let Some((again, again_gate)) = rebuilt {
+            built = again;
+            gate = again_gate;
+        }
+        pushed = Some(outcome);
+    }
     // Under the run's lock from here to the mark: a mark or a removal of
     // this run waits for the landing to be recorded (taken holding nothing).
     let run_lock = RunLock::acquire(ctx.repo.common_dir(), &entry.id, RUN_LOCK_DEADLINE)?;
-    if let Err(mut refusal) = move_target(env, entry, into, onto, built.tip)? {
-        refusal.gate = gate;
-        return Ok(Err(refusal));
-    }
-    tips.set(into, built.tip);
     let kept = BranchFate::Kept {
         reason: "--keep".to_owned(),
     };
     let mut landed = landed(into, onto, &built, gate, WorktreeFate::Kept, kept);
+    match (move_target(env, entry, into, onto, built.tip)?, pushed) {
+        (Ok(()), pushed) => {
+            tips.set(into, built.tip);
+            if let Some(Push::NotPushed { reason, .. }) = pushed {
+                landed.not_pushed = Some(reason);
+            }
+        }
+        (Err(mut refusal), None | Some(Push::NotPushed { .. })) => {
+            refusal.gate = landed.gate;
+            return Ok(Err(refusal));
+        }
+        // Pushed, so landed (on the remote); the local target stays where
+        // it is, and the push is never undone.
+        (
+            Err(refusal),
+            Some(Push::Pushed {
+                remote, remote_ref, ..
+            }),
+        ) => {
+            landed.problems.push(format!(
+                "landed on {remote}'s {}, but {into} was not moved ({}): {}",
+                remote_ref.trim_start_matches("refs/heads/"),
+                refusal.code.as_str(),
+                refusal.message
+            ));
+        }
+    }
+    landed.pushed = landed.not_pushed.is_none() && env.push.is_some();
     let error = finish::record(ctx, env.strategy, entry, &landed, out).err();
     if let Some(e) = &error {
         landed
@@ -178,6 +223,8 @@ fn landed(
         gate,
         worktree,
         branch,
+        pushed: false,
+        not_pushed: None,
         problems: Vec::new(),
     }
 }

@@ -1,0 +1,79 @@
+//! `--push` for one run, before its local target moves: the checkout
+//! checked, the landing pushed, rebuilt on the remote's tip when it moved
+//! (see the module doc of [`super::super`]).
+
+use gix::ObjectId;
+
+use super::{Env, Step, build_on, run_gate};
+use crate::manifest::Entry;
+use crate::ops::land::advance::{self, Advance};
+use crate::ops::land::build::{self, Built};
+use crate::ops::land::gate::GateRun;
+use crate::ops::land::push::{self, Push, Rebuilt};
+use crate::ops::land::refusals;
+
+/// A landing built again on the remote's tip, and its gate.
+type Again = (Built, Option<GateRun>);
+
+/// `--push`, before the local target moves: the checkout must accept
+/// `onto -> built.tip` (else refused, nothing pushed), then `built.tip` is
+/// pushed, never forced; when the remote moved the landing is rebuilt on
+/// its tip and gated again (the new build and its gate returned). The local
+/// target is moved by the caller, once, from `onto`: a fast-forward.
+pub(super) fn push_first(
+    env: &Env<'_>,
+    entry: &Entry,
+    into: &str,
+    (onto, run_tip): (ObjectId, ObjectId),
+    built: &Built,
+    retries: usize,
+) -> Step<(Push, Option<Again>)> {
+    step!(check_target(env, into, onto, built.tip));
+    let mut rebuilt = None;
+    let outcome = push::push(
+        &env.ctx.repo,
+        into,
+        onto,
+        built.tip,
+        retries,
+        |remote_tip| {
+            let again = match rebuild(env, entry, into, (onto, run_tip), remote_tip)? {
+                Ok(again) => again,
+                Err(refusal) => {
+                    return Ok(Rebuilt::Refused {
+                        reason: format!("{}: {}", refusal.code.as_str(), refusal.message),
+                    });
+                }
+            };
+            let tip = again.0.tip;
+            rebuilt = Some(again);
+            Ok(Rebuilt::Advanced { tip })
+        },
+    )?;
+    Ok(Ok((outcome, rebuilt)))
+}
+
+/// The landing built again on the remote's tip, persisted, gated, and the
+/// local target's checkout able to follow `onto -> ` it.
+fn rebuild(
+    env: &Env<'_>,
+    entry: &Entry,
+    into: &str,
+    (onto, run_tip): (ObjectId, ObjectId),
+    remote_tip: ObjectId,
+) -> Step<Again> {
+    let built = step!(build_on(env, entry, into, remote_tip, run_tip));
+    build::persist(env.merger, &built)?;
+    let gate = step!(run_gate(env, entry, into, built.tip));
+    step!(check_target(env, into, onto, built.tip));
+    Ok(Ok((built, gate)))
+}
+
+/// Whether `into` could move from `onto` to `new` now (changes nothing).
+fn check_target(env: &Env<'_>, into: &str, onto: ObjectId, new: ObjectId) -> Step<()> {
+    let ctx = env.ctx;
+    Ok(match advance::check(&ctx.repo, into, onto, new)? {
+        Advance::Moved { .. } => Ok(()),
+        refusal => Err(refusals::advance(ctx, refusal, into, onto)),
+    })
+}
