@@ -3,9 +3,7 @@
 //! transition to waiting or done.
 
 use std::fs;
-use std::io::Write;
 use std::path::Path;
-use std::process::Stdio;
 
 use crate::common::{Run, TestRepo};
 
@@ -17,26 +15,7 @@ fn hook(repo: &TestRepo, fixture: &str, cwd: &Path) -> Run {
         .unwrap()
         .replace("@CWD@", cwd.to_str().unwrap())
         .replace("@HOME@", repo.home.to_str().unwrap());
-    let mut child = repo
-        .command()
-        .args(["claude-hook", "activity"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(text.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    Run {
-        code: out.status.code().unwrap_or(-1),
-        stdout: String::from_utf8(out.stdout).unwrap(),
-        stderr: String::from_utf8(out.stderr).unwrap(),
-    }
+    TestRepo::output_with_stdin(repo.command().args(["claude-hook", "activity"]), &text)
 }
 
 /// The run's `activity` and `activityAt` as `list --json` shows them.

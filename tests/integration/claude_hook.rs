@@ -1,9 +1,7 @@
 //! `git loop claude-hook create|remove` fed the JSON Claude Code sends to its
 //! WorktreeCreate and WorktreeRemove hooks.
 
-use std::io::Write;
 use std::path::Path;
-use std::process::Stdio;
 
 use serde_json::{Value, json};
 
@@ -12,27 +10,10 @@ use std::fs;
 use crate::common::{JsonExt, Run, TestRepo, git_ok};
 
 fn hook(repo: &TestRepo, dir: &Path, event: &str, payload: &str) -> Run {
-    let mut child = repo
-        .command()
-        .current_dir(dir)
-        .args(["claude-hook", event])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(payload.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    Run {
-        code: out.status.code().unwrap_or(-1),
-        stdout: String::from_utf8(out.stdout).unwrap(),
-        stderr: String::from_utf8(out.stderr).unwrap(),
-    }
+    TestRepo::output_with_stdin(
+        repo.command().current_dir(dir).args(["claude-hook", event]),
+        payload,
+    )
 }
 
 fn create_payload(repo: &TestRepo, field: &str, name: &str) -> String {

@@ -168,6 +168,29 @@ impl TestRepo {
         }
     }
 
+    /// `cmd` with `input` on its stdin (a hook's JSON), its output as a [`Run`].
+    pub fn output_with_stdin(cmd: &mut Command, input: &str) -> Run {
+        use std::io::Write;
+        let mut child = cmd
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(input.as_bytes())
+            .unwrap();
+        let out = child.wait_with_output().unwrap();
+        Run {
+            code: out.status.code().unwrap_or(-1),
+            stdout: String::from_utf8(out.stdout).unwrap(),
+            stderr: String::from_utf8(out.stderr).unwrap(),
+        }
+    }
+
     /// Run git-loop in the root and check that no mutex was left behind.
     pub fn run<I, S>(&self, args: I) -> Run
     where
