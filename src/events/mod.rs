@@ -28,8 +28,10 @@ use crate::manifest::Status;
 use crate::safety::skip::{SkipCode, SkippedEntry};
 
 mod activity;
+mod judge;
 mod tail;
 pub use activity::Activity;
+pub use judge::{Judgement, latest_judgements};
 pub use tail::{Latest, latest_activities};
 
 pub const EVENTS_FILE: &str = "events.jsonl";
@@ -70,6 +72,9 @@ pub enum EventKind {
     /// `claude-hook activity`): the [`Activity`] in `to`, the note in
     /// `detail`.
     Activity,
+    /// `git loop judge` judged an attempt: the commit judged in `to`, the
+    /// [`Judgement`] as JSON in `detail`.
+    Judge,
     /// A kind this version does not know (written by a newer one), as written.
     Other(String),
 }
@@ -77,7 +82,7 @@ pub enum EventKind {
 impl EventKind {
     /// Every kind this version writes, in the order the help lists them. A
     /// new variant goes here too (a test checks each reads back as itself).
-    pub const KNOWN: [EventKind; 15] = [
+    pub const KNOWN: [EventKind; 16] = [
         EventKind::Create,
         EventKind::Mark,
         EventKind::Remove,
@@ -93,6 +98,7 @@ impl EventKind {
         EventKind::TrashExpire,
         EventKind::Land,
         EventKind::Activity,
+        EventKind::Judge,
     ];
 
     pub fn as_str(&self) -> &str {
@@ -112,6 +118,7 @@ impl EventKind {
             EventKind::TrashExpire => "trash-expire",
             EventKind::Land => "land",
             EventKind::Activity => "activity",
+            EventKind::Judge => "judge",
             EventKind::Other(text) => text,
         }
     }
@@ -345,8 +352,8 @@ mod tests {
             assert_eq!(EventKind::read(kind.as_str().to_owned()), kind);
         }
         assert_eq!(
-            EventKind::read("judge".into()),
-            EventKind::Other("judge".into())
+            EventKind::read("reap".into()),
+            EventKind::Other("reap".into())
         );
     }
 
@@ -359,7 +366,7 @@ mod tests {
             r#"{"at":"2026-01-01T00:00:00Z","event":"skip","id":"a","code":"dirty","detail":"d"}"#,
             r#"{"at":"2026-01-01T00:00:00Z","event":"skip","id":"a","code":"merged"}"#,
             r#"{"at":"2026-01-01T00:00:00Z","event":"skip","id":"a","code":"new-code"}"#,
-            r#"{"at":"2026-01-01T00:00:00Z","event":"judge","id":"a","from":"x","to":"y"}"#,
+            r#"{"at":"2026-01-01T00:00:00Z","event":"future-kind","id":"a","from":"x","to":"y"}"#,
             r#"{"at":"2026-01-01T00:00:00Z","event":"salvage","id":"a","to":"0123456789abcdef0123456789abcdef01234567"}"#,
         ];
         for line in lines {
