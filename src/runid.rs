@@ -238,9 +238,42 @@ pub fn rel_path(id: &str) -> String {
     format!("{LOOP_DIR}/{id}")
 }
 
+/// The attempts of a best-of-N task are ordinary runs named `<TASK>.<n>`
+/// (`create <TASK> --attempts <N>` makes `<TASK>.1` … `<TASK>.<N>`): the task
+/// and the attempt's number when `id` is one, with `n` a decimal number
+/// from 1 without leading zeros. `fix.1` is attempt 1 of `fix`; `v1.2.3` is
+/// attempt 3 of `v1.2`; `fix.01`, `fix.0` and `fix.x` are no attempts.
+pub fn attempt_of(id: &str) -> Option<(&str, u32)> {
+    let (task, n) = id.rsplit_once('.')?;
+    if task.is_empty()
+        || n.is_empty()
+        || n.starts_with('0')
+        || !n.bytes().all(|b| b.is_ascii_digit())
+    {
+        return None;
+    }
+    Some((task, n.parse().ok()?))
+}
+
+/// The id of attempt `n` of `task`.
+pub fn attempt_id(task: &str, n: u32) -> String {
+    format!("{task}.{n}")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn attempts_are_task_dot_number() {
+        assert_eq!(attempt_of("fix.1"), Some(("fix", 1)));
+        assert_eq!(attempt_of("v1.2.13"), Some(("v1.2", 13)));
+        for id in ["fix", "fix.", ".1", "fix.0", "fix.01", "fix.x", "fix.1a"] {
+            assert_eq!(attempt_of(id), None, "{id}");
+        }
+        assert_eq!(attempt_id("fix", 3), "fix.3");
+        assert_eq!(validate(&attempt_id("fix", 3)).ok(), Some(()));
+    }
 
     #[test]
     fn accepts_ordinary_ids() {
