@@ -41,6 +41,7 @@ set edit:completion:arg-completer[git-loop] = {|@words|
             cand branches 'List loop/* branches no run records (left by cleanup); delete the merged ones'
             cand conflicts 'Which active runs would conflict when landed (with each other, or with the base), and where'
             cand land 'Land runs onto their base: built in memory, gated, the branch moved by compare-and-swap'
+            cand pick 'Pick a task''s winning attempt: escalate or land it, reject its siblings'
             cand log 'Show the event log: what each command did to each run, oldest first'
             cand trash 'What destroying steps kept (refs/loop/trash/): list it, restore from it, empty it'
             cand trust 'Let the hooks in this repository''s .git-loop.toml run (for its current content)'
@@ -209,8 +210,27 @@ set edit:completion:arg-completer[git-loop] = {|@words|
             cand --queue 'Land every run in the status set (--status), in `git loop conflicts`'' landing order'
             cand --keep-going 'Go on with the next run when one is skipped (default: stop; the rest are not attempted)'
             cand --keep 'Leave each landed run''s worktree and branch in place'
-            cand --dry-run 'Build every landing in memory and report what would land; change nothing (no gate runs)'
             cand --push 'Push each landing to the target''s upstream, never forced; rebuilt on the remote''s tip when it moved (config land.push-retries)'
+            cand --dry-run 'Build every landing in memory and report what would land; change nothing (no gate runs)'
+            cand --json 'Machine-readable output: one JSON document on stdout'
+            cand -q 'No progress or summary lines on stderr'
+            cand --quiet 'No progress or summary lines on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'git-loop;pick'= {
+            cand --into 'The local branch to land in (default: config land.into, else each run''s base when it is a local branch)'
+            cand --strategy 'How the landed commits are built (default: config land.strategy, else rebase)'
+            cand --gate 'A command that must pass in a scratch checkout of the landed commit first (sh -c)'
+            cand -m 'The message of a squash or merge commit'
+            cand --message 'The message of a squash or merge commit'
+            cand -C 'Repository to operate on (default: the current directory)'
+            cand --repo 'Repository to operate on (default: the current directory)'
+            cand --land 'Land the winner (git loop land''s rules and options) instead of marking it escalated'
+            cand --keep 'Leave each landed run''s worktree and branch in place'
+            cand --push 'Push each landing to the target''s upstream, never forced; rebuilt on the remote''s tip when it moved (config land.push-retries)'
+            cand --salvage 'Remove the siblings'' worktrees, saving uncommitted work to refs/loop/salvage/<id> first (branches are kept)'
+            cand --dry-run 'Report what would happen; change nothing (a landing is built in memory, no gate runs)'
             cand --json 'Machine-readable output: one JSON document on stdout'
             cand -q 'No progress or summary lines on stderr'
             cand --quiet 'No progress or summary lines on stderr'
@@ -454,6 +474,7 @@ set edit:completion:arg-completer[git-loop] = {|@words|
             cand branches 'List loop/* branches no run records (left by cleanup); delete the merged ones'
             cand conflicts 'Which active runs would conflict when landed (with each other, or with the base), and where'
             cand land 'Land runs onto their base: built in memory, gated, the branch moved by compare-and-swap'
+            cand pick 'Pick a task''s winning attempt: escalate or land it, reject its siblings'
             cand log 'Show the event log: what each command did to each run, oldest first'
             cand trash 'What destroying steps kept (refs/loop/trash/): list it, restore from it, empty it'
             cand trust 'Let the hooks in this repository''s .git-loop.toml run (for its current content)'
@@ -492,6 +513,8 @@ set edit:completion:arg-completer[git-loop] = {|@words|
         &'git-loop;help;conflicts'= {
         }
         &'git-loop;help;land'= {
+        }
+        &'git-loop;help;pick'= {
         }
         &'git-loop;help;log'= {
         }

@@ -203,6 +203,20 @@ pub const LAND_EXAMPLES: &str = r#"Examples:
   git loop land --queue --dry-run
   git loop land a b --strategy squash -m "Fix the login" --gate "cargo test""#;
 
+pub const PICK: &str = r#"ID is an active attempt <TASK>.<n> (create <TASK> --attempts <N> makes them); anything
+else is refused before anything changes (not-pickable, unknown-id). The winner is marked
+escalated, or with --land landed with land's rules and options (marked merged): a landing
+that does not happen ends the pick, nothing else changes, and it exits with land's code.
+Then its siblings, the other active attempts of the task, are marked rejected; with
+--salvage their worktrees are removed with remove --salvage's rules (never forced, a dirty
+one saved to refs/loop/salvage/<id> first; branches kept). The winner's latest judge result
+is read from the event log: a winner that failed its gate is picked all the same, and the
+report says so ("gatePassed": false), or that it was not judged."#;
+pub const PICK_EXAMPLES: &str = r#"Examples:
+  git loop pick fix.2
+  git loop pick fix.2 --land --strategy squash --salvage
+  git loop pick fix.2 --land --dry-run"#;
+
 /// `log`'s long help: the kinds listed from the one list of them.
 pub fn log() -> String {
     format!(
@@ -238,7 +252,7 @@ pub const TRUST_EXAMPLES: &str = r#"Example:
   cat .git-loop.toml && git loop trust"#;
 
 pub const MCP: &str = r#"JSON-RPC 2.0, one message a line. Tools: create, mark, list, path, log, cleanup, remove,
-reconcile, branches, conflicts, restore, land; each result is the document the command prints
+reconcile, branches, conflicts, restore, land, pick; each result is the document the command prints
 with --json. A tool that removes anything is a dry run unless its input sets
 "dry_run": false. Ends at EOF."#;
 pub const MCP_EXAMPLES: &str = r#"Example (an MCP client's configuration):

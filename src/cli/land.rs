@@ -1,4 +1,5 @@
-//! `git loop land`'s arguments.
+//! `git loop land`'s arguments, and [`LandOptions`], how a landing is made
+//! (`pick --land` flattens them too).
 
 use clap::Args;
 use schemars::JsonSchema;
@@ -27,6 +28,21 @@ pub struct LandArgs {
     #[serde(default)]
     pub keep_going: bool,
 
+    #[command(flatten)]
+    #[serde(flatten)]
+    pub options: LandOptions,
+
+    /// Build every landing in memory and report what would land; change nothing (no gate runs)
+    // Shown between --keep and --push, where it was before the options
+    // were flattened (the order --keep has: a tie keeps the order added).
+    #[arg(long, display_order = 7)]
+    #[serde(default)]
+    pub dry_run: bool,
+}
+
+/// How a landing is made: `land`'s options, which `pick --land` takes too.
+#[derive(Debug, Args, JsonSchema)]
+pub struct LandOptions {
     /// The local branch to land in (default: config land.into, else each run's base when it is a local branch)
     #[arg(long, value_name = "BRANCH")]
     pub into: Option<String>,
@@ -43,11 +59,6 @@ pub struct LandArgs {
     #[arg(long)]
     #[serde(default)]
     pub keep: bool,
-
-    /// Build every landing in memory and report what would land; change nothing (no gate runs)
-    #[arg(long)]
-    #[serde(default)]
-    pub dry_run: bool,
 
     /// Push each landing to the target's upstream, never forced; rebuilt on the remote's tip when it moved (config land.push-retries)
     #[arg(long)]

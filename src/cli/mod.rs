@@ -17,6 +17,7 @@ mod completion;
 mod env;
 mod help;
 mod land;
+mod pick;
 mod schema;
 mod trash;
 mod values;
@@ -26,7 +27,8 @@ pub use claude_hook::ClaudeHook;
 pub use completion::{CompletionArgs, CompletionShell};
 pub use env::EnvArgs;
 pub use land::LandArgs;
-pub use schema::SchemaName;
+pub use pick::PickArgs;
+pub use schema::{SchemaArgs, SchemaName};
 pub use trash::{TrashAction, TrashArgs};
 pub use values::{Cutoff, MinAge, RunId, StatusList};
 use values::{default_min_age, min_age_flag, older_than_flag, since_flag, sparse_dir, status_flag};
@@ -102,6 +104,9 @@ pub enum Command {
     /// Land runs onto their base: built in memory, gated, the branch moved by compare-and-swap
     #[command(long_about = help::LAND, after_help = help::LAND_EXAMPLES)]
     Land(LandArgs),
+    /// Pick a task's winning attempt: escalate or land it, reject its siblings
+    #[command(long_about = help::PICK, after_help = help::PICK_EXAMPLES)]
+    Pick(PickArgs),
     /// Show the event log: what each command did to each run, oldest first
     #[command(long_about = help::log(), after_help = help::LOG_EXAMPLES)]
     Log(LogArgs),
@@ -129,13 +134,6 @@ pub enum Command {
     /// Print the completion script for bash, zsh or fish (the file scripts/install installs)
     #[command(long_about = help::COMPLETION, after_help = help::COMPLETION_EXAMPLES)]
     Completion(CompletionArgs),
-}
-
-#[derive(Debug, Args)]
-pub struct SchemaArgs {
-    /// Which schema (default: all)
-    #[arg(value_enum)]
-    pub name: Option<SchemaName>,
 }
 
 #[derive(Debug, Args, JsonSchema)]

@@ -12,6 +12,14 @@ use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
 use super::{Cutoff, MinAge, RunId, StatusList};
 use crate::manifest::Status;
 
+/// `git loop schema [<NAME>]`.
+#[derive(Debug, clap::Args)]
+pub struct SchemaArgs {
+    /// Which schema (default: all)
+    #[arg(value_enum)]
+    pub name: Option<SchemaName>,
+}
+
 /// A schema `git loop schema` prints: a command's `--json` document (named
 /// after the command), `error` (the document of any failure), `mcp-tools`
 /// (each MCP tool's input) or `all` (every one in one document). Each is a
@@ -32,6 +40,7 @@ pub enum SchemaName {
     Log,
     Mark,
     Path,
+    Pick,
     Pool,
     Reconcile,
     Remove,
@@ -44,11 +53,11 @@ pub enum SchemaName {
 
 impl SchemaName {
     /// Every name, in the order `--help` lists them.
-    pub const ALL: [SchemaName; 21] = {
+    pub const ALL: [SchemaName; 22] = {
         use SchemaName::*;
         [
             All, Activity, Branches, Cleanup, Config, Conflicts, Create, Env, Land, List, Log,
-            Mark, Path, Pool, Reconcile, Remove, Restore, Trash, Trust, Error, McpTools,
+            Mark, Path, Pick, Pool, Reconcile, Remove, Restore, Trash, Trust, Error, McpTools,
         ]
     };
 
@@ -73,6 +82,7 @@ impl SchemaName {
             Log => "log",
             Mark => "mark",
             Path => "path",
+            Pick => "pick",
             Pool => "pool",
             Reconcile => "reconcile",
             Remove => "remove",

@@ -15,6 +15,7 @@ pub mod list;
 pub mod log;
 pub mod mark;
 pub mod path;
+pub mod pick;
 pub mod pool;
 pub mod reconcile;
 pub mod remove;
@@ -65,6 +66,7 @@ pub fn dispatch(cli: &Cli, out: &mut Out<'_>) -> std::result::Result<(), Fail> {
         Command::Branches(args) => emit(branches::run(&ctx()?, args, out)?, out),
         Command::Conflicts(args) => emit(conflicts::run(&ctx()?, args, out)?, out),
         Command::Land(args) => emit(land::run(&ctx()?, args, out)?, out),
+        Command::Pick(args) => emit(pick::run(&ctx()?, args, out)?, out),
         Command::Reconcile(args) => emit(reconcile::run(&ctx()?, args, out)?, out),
         Command::List(args) if args.salvaged => {
             let report = restore::list(&ctx()?)?;

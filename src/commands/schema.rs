@@ -26,6 +26,7 @@ pub fn text(name: SchemaName) -> &'static str {
         Log => include_str!("../../schema/log.json"),
         Mark => include_str!("../../schema/mark.json"),
         Path => include_str!("../../schema/path.json"),
+        Pick => include_str!("../../schema/pick.json"),
         Pool => include_str!("../../schema/pool.json"),
         Reconcile => include_str!("../../schema/reconcile.json"),
         Remove => include_str!("../../schema/remove.json"),

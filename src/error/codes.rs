@@ -29,6 +29,7 @@ impl Error {
             Error::InvalidBranchName { .. } => "invalid-branch",
             Error::UnknownId { .. } => "unknown-id",
             Error::RunActive { .. } => "run-active",
+            Error::NotPickable { .. } => "not-pickable",
             Error::NothingRemoved { .. } => "nothing-removed",
             Error::NotAdoptable { .. } => "not-adoptable",
             Error::NotAnOrphan { .. } => "not-an-orphan",

@@ -150,6 +150,16 @@ pub enum Error {
     ))]
     RunActive { id: String, path: String },
 
+    /// `pick` takes an active attempt (`<TASK>.<n>`) only: `reason` says
+    /// why not this one.
+    #[error("cannot pick {id:?}: {reason}")]
+    #[diagnostic(help("{help}"))]
+    NotPickable {
+        id: String,
+        reason: String,
+        help: String,
+    },
+
     /// `remove` named runs and every one was skipped (`skipped`: each id
     /// with its skip code): it fails as `git worktree remove` does.
     #[error("{} removed: {skipped}", if *dry_run { "nothing would be" } else { "nothing" })]
@@ -309,28 +319,6 @@ pub enum Error {
     },
 }
 
-fn active_exists_help(id: &str, missing: bool) -> String {
-    if missing {
-        format!(
-            "`git loop reconcile` drops runs whose directory is gone (their branch is kept); then `git loop create {id} --reuse` checks loop/{id} out again as it is, or pick another run id"
-        )
-    } else {
-        format!(
-            "use that worktree, or mark it finished first: git loop mark {id} rejected (or merged, escalated, stale)"
-        )
-    }
-}
-
-fn branch_exists_help(branch: &str, racing: bool) -> String {
-    if racing {
-        "wait for it: `git loop list` shows the run once it is recorded. If no create is running, one was interrupted: `git loop reconcile` shows what it left".to_owned()
-    } else {
-        format!(
-            "it is probably left from an earlier run of this id (cleanup keeps branches). Inspect it with `git log {branch}`; carry on from it with `--reuse` (checks it out as it is); delete it with `git branch -d {branch}` if its work is merged; or pick another run id"
-        )
-    }
-}
-
 impl Error {
     /// The same error with `help` saying where to fix it (an invalid value
     /// from a config layer).
@@ -394,7 +382,10 @@ impl From<&Error> for Failure {
 }
 
 mod codes;
+mod help;
 pub mod suggest;
+
+use help::{active_exists_help, branch_exists_help};
 
 #[cfg(test)]
 mod tests;

@@ -19,7 +19,7 @@ use crate::cli::Cli;
 #[cfg(feature = "generate")]
 use crate::cli::{
     BranchesArgs, CleanupArgs, ConflictsArgs, CreateArgs, LandArgs, ListArgs, LogArgs, MarkArgs,
-    PathArgs, ReconcileArgs, RemoveArgs, RestoreArgs,
+    PathArgs, PickArgs, ReconcileArgs, RemoveArgs, RestoreArgs,
 };
 
 /// One MCP tool: a git-loop command.
@@ -91,6 +91,7 @@ tools! {
     "conflicts" => ConflictsArgs, ReadOnly;
     "restore" => RestoreArgs, Writes;
     "land" => LandArgs, Removes;
+    "pick" => PickArgs, Removes;
 }
 
 /// A tool's input: the command's arguments, and the repository.

@@ -14,6 +14,7 @@ pub mod infer;
 pub mod land;
 pub mod list;
 pub mod mark;
+pub mod pick;
 pub mod pool;
 pub mod reclaim;
 pub mod reconcile;

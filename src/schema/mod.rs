@@ -19,7 +19,7 @@ use crate::commands::{
     activity::ActivityReport, branches::BranchesReport, cleanup::CleanupReport,
     config::ConfigReport, conflicts::ConflictsReport, create::CreateReport, env::EnvReport,
     land::LandReport, list::ListReport, log::LogReport, mark::MarkReport,
-    mark::detect::DetectReport, path::PathReport, pool::report::PoolReport,
+    mark::detect::DetectReport, path::PathReport, pick::PickReport, pool::report::PoolReport,
     reconcile::ReconcileReport, restore::RestoreReport, restore::list::SalvagedList,
     trash::TrashReport, trust::TrustReport,
 };
@@ -89,6 +89,7 @@ fn output(name: SchemaName) -> Option<Value> {
         N::Log => schema_of::<LogReport>(&title),
         N::Mark => schema_of::<MarkOutput>(&title),
         N::Path => schema_of::<PathReport>(&title),
+        N::Pick => schema_of::<PickReport>(&title),
         N::Pool => schema_of::<PoolReport>(&title),
         N::Reconcile => schema_of::<ReconcileReport>(&title),
         N::Restore => schema_of::<RestoreReport>(&title),

@@ -1,11 +1,10 @@
 //! `git loop land <ID>... | --queue`: land runs onto their base (see
 //! [`crate::ops::land`] for the flow and its safety), and the report of it
-//! ([`report`]): one line per run in order, landed, skipped or not
-//! attempted, and a summary; exit 1 when any run did not land.
+//! ([`LandReport`], shared with `pick --land`): one line per run in order,
+//! landed, skipped or not attempted, and a summary; exit 1 when any run did
+//! not land.
 
-pub mod report;
-
-pub use report::LandReport;
+pub use super::shared::land::LandReport;
 
 use crate::cli::LandArgs;
 use crate::ctx::Ctx;
@@ -22,14 +21,14 @@ pub fn run(ctx: &Ctx, args: &LandArgs, out: &mut Out<'_>) -> Result<LandReport> 
     };
     let request = Request {
         which,
-        into: args.into.as_deref(),
-        strategy: args.strategy,
-        gate: args.gate.as_deref(),
-        message: args.message.as_deref(),
-        keep: args.keep,
+        into: args.options.into.as_deref(),
+        strategy: args.options.strategy,
+        gate: args.options.gate.as_deref(),
+        message: args.options.message.as_deref(),
+        keep: args.options.keep,
         keep_going: args.keep_going,
         dry_run: args.dry_run,
-        push: args.push,
+        push: args.options.push,
     };
     let outcome = crate::ops::land::land(ctx, &request, out)?;
     Ok(LandReport::new(outcome))

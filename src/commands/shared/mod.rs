@@ -4,3 +4,6 @@
 /// Cleanup's report, printed by `cleanup`, `remove` and (as text on
 /// stderr) `claude-hook remove`.
 pub mod reclaim;
+
+/// Land's report, printed by `land` and, for its winner, by `pick --land`.
+pub mod land;

@@ -1,4 +1,4 @@
-//! `land`'s report: `--json` is
+//! `land`'s report (and, for its winner, part of `pick --land`'s): `--json` is
 //! `{"dryRun","into","strategy","landed":[…],"skipped":[…],"notAttempted":[ids]}`
 //! (docs/cli.md), built from the operation's outcome; the text is one line
 //! per run, in the order they were taken, then a summary on stderr.

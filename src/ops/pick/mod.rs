@@ -1,0 +1,273 @@
+//! Pick: the winner of a best-of-N task (`git loop pick <ID>`, issue 24).
+//! The attempts of a task are ordinary runs `<TASK>.<n>`
+//! ([`crate::runid::attempt_of`]); picking one
+//!
+//! 1. refuses, before anything changes, an id that is not an attempt, is
+//!    not recorded, or is not active (`not-pickable`, `unknown-id`), and
+//!    with `--salvage` an untrusted `cleanup.pre-command` (the removal
+//!    would refuse it, after the marks);
+//! 2. reads the winner's latest [`Judgement`] from the event log (the
+//!    `judge` events: nothing is re-run), so the report says whether it
+//!    passed its gate — a winner that failed it, or was never judged, is
+//!    picked all the same (a person may know better), and said so;
+//! 3. marks the winner `escalated` ([`crate::ops::mark`]), or with
+//!    `--land` lands it ([`crate::ops::land`], which marks it `merged`):
+//!    a landing that does not happen ends the pick there, so nothing else
+//!    changes (the siblings stay active);
+//! 4. marks its siblings — the other active attempts of the task —
+//!    `rejected` (one mark, all or none, each logged);
+//! 5. with `--salvage`, removes the siblings' worktrees through the reclaim
+//!    ([`crate::ops::reclaim::reclaim`], `remove --salvage`'s path): every
+//!    removal guarded and never forced, a dirty worktree saved to
+//!    `refs/loop/salvage/<id>` first, branches kept, the removed entries
+//!    dropped (`git loop restore <id>` brings one back).
+//!
+//! No lock is held across the steps: each operation takes its own, in the
+//! one lock order ([`crate::lock`]). A sibling marked again between steps 4
+//! and 5 is not removed (the reclaim's re-check: only `rejected` runs go).
+//!
+//! `--dry-run` changes nothing: the marks are reported as they would be,
+//! the landing is built in memory (land's dry run), the removals predicted
+//! (the reclaim's dry run, for siblings that are still active).
+
+use crate::cli::RunId;
+use crate::config::LandStrategy;
+use crate::ctx::Ctx;
+use crate::error::{Error, Result};
+use crate::events::{Judgement, latest_judgements};
+use crate::manifest::{Entry, Manifest, Status};
+use crate::ops::land;
+use crate::ops::reclaim::{self, Reclaimed};
+use crate::output::Out;
+
+/// What `pick` was asked for.
+#[derive(Debug, Clone, Copy)]
+pub struct Request<'a> {
+    pub id: &'a RunId,
+    /// `--land`, with land's options.
+    pub land: Option<Landing<'a>>,
+    pub salvage: bool,
+    pub dry_run: bool,
+}
+
+/// How the winner is landed; `None` leaves it to the settings, as `land`.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Landing<'a> {
+    pub into: Option<&'a str>,
+    pub strategy: Option<LandStrategy>,
+    pub gate: Option<&'a str>,
+    pub message: Option<&'a str>,
+    pub keep: bool,
+    pub push: bool,
+}
+
+/// The winner: its status before and after, and what `judge` found.
+#[derive(Debug)]
+pub struct Winner {
+    pub id: String,
+    pub previous: Status,
+    /// `escalated`, `merged` (landed), or unchanged when the landing did
+    /// not happen.
+    pub status: Status,
+    /// Its latest judgement, if it was judged.
+    pub judgement: Option<Judgement>,
+    /// Its branch's tip now, when it differs from the commit judged.
+    pub moved_since_judged: Option<String>,
+}
+
+/// A sibling: its status before and after (what became of its worktree
+/// with `--salvage` is in [`Outcome::reclaimed`]).
+#[derive(Debug)]
+pub struct Sibling {
+    pub id: String,
+    pub previous: Status,
+    pub status: Status,
+}
+
+/// What a pick did (in a dry run: would do).
+pub struct Outcome {
+    pub dry_run: bool,
+    pub task: String,
+    pub winner: Winner,
+    /// With `--land`: the landing of the winner.
+    pub landing: Option<land::Outcome>,
+    /// In attempt order.
+    pub siblings: Vec<Sibling>,
+    /// With `--salvage`: the removal of the siblings' worktrees.
+    pub reclaimed: Option<Reclaimed>,
+    /// What stopped the pick part way (what was done before it is listed).
+    pub error: Option<Error>,
+}
+
+/// Pick `request.id`; see the module doc.
+pub fn pick(ctx: &Ctx, request: &Request<'_>, out: &mut Out<'_>) -> Result<Outcome> {
+    let id = request.id;
+    let (task, _) = crate::runid::attempt_of(id).ok_or_else(|| Error::NotPickable {
+        id: id.to_string(),
+        reason: "it is not an attempt: an attempt's id is <TASK>.<n>".into(),
+        help: "`git loop create <TASK> --attempts <N>` makes the attempts <TASK>.1 … <TASK>.<N>"
+            .into(),
+    })?;
+    let manifest = if ctx.loop_dir_exists()? {
+        ctx.manifest.load_or_default()?
+    } else {
+        Manifest::default()
+    };
+    let entry = manifest
+        .find(id)
+        .ok_or_else(|| Error::unknown_id(id, manifest.worktrees.iter().map(|e| e.id.as_str())))?;
+    if entry.status != Status::Active {
+        return Err(Error::NotPickable {
+            id: id.to_string(),
+            reason: format!("it is {}, not active", entry.status),
+            help: format!(
+                "pick chooses among the active attempts of {task} (`git loop list` shows them); to pick it anyway, mark it active first: git loop mark {id} active"
+            ),
+        });
+    }
+    let siblings = siblings(&manifest, task, id);
+    if request.salvage {
+        // The removal would refuse an untrusted hook after the marks.
+        crate::configured_command::lookup(
+            ctx.settings()?,
+            crate::configured_command::Kind::CleanupPre,
+            ctx.repo.root(),
+            ctx.repo.common_dir(),
+        )?;
+    }
+    let (events, _) = crate::events::read(&ctx.loop_dir())?;
+    let judgement = latest_judgements(&events, task).remove(id.as_str());
+    let tip = ctx
+        .repo
+        .branch_target(&entry.branch())?
+        .map(|t| t.to_string());
+    let moved_since_judged = match (&judgement, tip) {
+        (Some(j), Some(tip)) if j.head != tip => Some(tip),
+        _ => None,
+    };
+    let mut outcome = Outcome {
+        dry_run: request.dry_run,
+        task: task.to_owned(),
+        winner: Winner {
+            id: id.to_string(),
+            previous: entry.status,
+            status: entry.status,
+            judgement,
+            moved_since_judged,
+        },
+        landing: None,
+        siblings: siblings
+            .iter()
+            .map(|e| Sibling {
+                id: e.id.to_string(),
+                previous: e.status,
+                status: e.status,
+            })
+            .collect(),
+        reclaimed: None,
+        error: None,
+    };
+    match request.land {
+        Some(how) => {
+            let landing = land_winner(ctx, id, &how, request.dry_run, out)?;
+            let landed = landing.error.is_none()
+                && matches!(landing.runs.first(), Some((_, land::Fate::Landed(_))));
+            outcome.landing = Some(landing);
+            if !landed {
+                return Ok(outcome);
+            }
+            outcome.winner.status = Status::Merged;
+        }
+        None => {
+            if !request.dry_run {
+                crate::ops::mark::set_status(ctx, id, Status::Escalated, out)?;
+            }
+            outcome.winner.status = Status::Escalated;
+        }
+    }
+    if let Err(e) = reject(ctx, &siblings, request.dry_run, out) {
+        outcome.error = Some(e);
+        return Ok(outcome);
+    }
+    for s in &mut outcome.siblings {
+        s.status = Status::Rejected;
+    }
+    if request.salvage && !siblings.is_empty() {
+        match remove_siblings(ctx, &siblings, request.dry_run, out) {
+            Ok(reclaimed) => outcome.reclaimed = Some(reclaimed),
+            Err(e) => outcome.error = Some(e),
+        }
+    }
+    Ok(outcome)
+}
+
+/// The other active attempts of `task`, in attempt order.
+fn siblings(manifest: &Manifest, task: &str, winner: &str) -> Vec<Entry> {
+    let mut found: Vec<(u32, Entry)> = manifest
+        .worktrees
+        .iter()
+        .filter(|e| e.status == Status::Active && e.id != winner)
+        .filter_map(|e| match crate::runid::attempt_of(&e.id) {
+            Some((t, n)) if t == task => Some((n, e.clone())),
+            _ => None,
+        })
+        .collect();
+    found.sort_by_key(|(n, _)| *n);
+    found.into_iter().map(|(_, e)| e).collect()
+}
+
+/// Land the winner alone, with land's rules (its dry run in a dry run).
+fn land_winner(
+    ctx: &Ctx,
+    id: &RunId,
+    how: &Landing<'_>,
+    dry_run: bool,
+    out: &mut Out<'_>,
+) -> Result<land::Outcome> {
+    let request = land::Request {
+        which: land::Which::Runs(std::slice::from_ref(id)),
+        into: how.into,
+        strategy: how.strategy,
+        gate: how.gate,
+        message: how.message,
+        keep: how.keep,
+        keep_going: false,
+        dry_run,
+        push: how.push,
+    };
+    land::land(ctx, &request, out)
+}
+
+/// Mark the siblings `rejected`: one mark for all (nothing in a dry run).
+fn reject(ctx: &Ctx, siblings: &[Entry], dry_run: bool, out: &mut Out<'_>) -> Result<()> {
+    if dry_run || siblings.is_empty() {
+        return Ok(());
+    }
+    let ids: Vec<RunId> = siblings.iter().map(|e| e.id.clone()).collect();
+    crate::ops::mark::set_statuses(ctx, &ids, Status::Rejected, out)?;
+    Ok(())
+}
+
+/// Remove the siblings' worktrees, salvaging each dirty one first: the
+/// reclaim `remove --salvage` is, taking only runs still `rejected` when
+/// their removal comes (in a dry run, the siblings as they are: active
+/// until the pick is made).
+fn remove_siblings(
+    ctx: &Ctx,
+    siblings: &[Entry],
+    dry_run: bool,
+    out: &mut Out<'_>,
+) -> Result<Reclaimed> {
+    let options = reclaim::Options {
+        dry_run,
+        salvage: true,
+        ..reclaim::Options::default()
+    };
+    let choose = |manifest: &Manifest| -> Result<Vec<Entry>> {
+        Ok(siblings
+            .iter()
+            .filter_map(|s| manifest.find(&s.id).filter(|e| e.same_run(s)).cloned())
+            .collect())
+    };
+    reclaim::reclaim(ctx, &[Status::Rejected], options, choose, out)
+}
