@@ -42,6 +42,7 @@ mod merge_proofs; // what is not proof of a merge: the branch is kept
 mod merged; // merge detection: ancestor, rebase, squash (list, mark, cleanup, branches)
 mod output; // colour, summaries, --quiet, --json purity, closed stdout
 mod path; // path <id>
+mod pick; // pick <ID>: the winner escalated or landed, its siblings rejected, --salvage
 mod pool; // the warm pool: pool, create from a member, cleanup --recycle
 mod reconcile; // reconcile: dropped entries, orphans, summary
 mod reconcile_adopt; // reconcile --adopt: an orphan becomes an active run

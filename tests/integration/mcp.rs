@@ -635,3 +635,28 @@ asyncio.run(main())
     assert_eq!(results[2], json!(["list", false, ["salvaged"]]), "{report}");
     assert_eq!(results[4], json!(["path", true, ["error"]]), "{report}");
 }
+
+/// `pick` changes state, so over MCP it is a dry run unless `"dry_run":
+/// false`: the dry run reports the pick and changes nothing.
+#[test]
+fn pick_is_a_dry_run_unless_told_otherwise() {
+    let repo = TestRepo::new();
+    for id in ["fix.1", "fix.2"] {
+        repo.run(["create", id, "--pattern", "x"]).ok();
+    }
+    let manifest = fs::read(repo.manifest_path()).unwrap();
+    let mut server = Server::start(&repo);
+    server.initialize();
+    let (doc, failed) = server.call("pick", json!({"run_id": "fix.1"}));
+    assert!(!failed, "{doc}");
+    assert_eq!(doc["dryRun"], true);
+    assert_eq!(doc["winner"]["to"], "escalated");
+    assert_eq!(doc.ids("siblings"), ["fix.2"]);
+    assert_eq!(fs::read(repo.manifest_path()).unwrap(), manifest);
+    let (doc, failed) = server.call("pick", json!({"run_id": "fix.1", "dry_run": false}));
+    assert!(!failed, "{doc}");
+    assert_eq!(doc["dryRun"], false);
+    assert_eq!(repo.status_of("fix.1").as_deref(), Some("escalated"));
+    assert_eq!(repo.status_of("fix.2").as_deref(), Some("rejected"));
+    server.finish();
+}
