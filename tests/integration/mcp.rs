@@ -240,7 +240,8 @@ fn the_help_names_every_tool_served_with_its_hints() {
         let name = tool.text("name");
         let hints = &tool["annotations"];
         let read_only = ["list", "path", "log", "conflicts"].contains(&name);
-        let removes = ["cleanup", "remove", "reconcile", "branches", "land"].contains(&name);
+        let removes =
+            ["cleanup", "remove", "reconcile", "branches", "land", "pick"].contains(&name);
         assert_eq!(hints["readOnlyHint"], read_only, "{tool}");
         assert_eq!(hints["destructiveHint"], removes, "{tool}");
     }
@@ -624,7 +625,7 @@ asyncio.run(main())
 "#;
     let report = python_sdk(&repo, script);
     assert_eq!(report["protocol"], "2025-06-18", "{report}");
-    assert_eq!(report["tools"].as_array().unwrap().len(), 12, "{report}");
+    assert_eq!(report["tools"].as_array().unwrap().len(), 13, "{report}");
     assert_eq!(report["without"], json!([]), "{report}");
     let results = report["results"].as_array().unwrap();
     assert_eq!(results.len(), 8, "{report}");
