@@ -249,6 +249,7 @@ fn bash_completes_git_loop_through_gits_own_completion() {
             "mark",
             "mcp",
             "path",
+            "pick",
             "pool",
             "reconcile",
             "remove",

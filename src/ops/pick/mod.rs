@@ -102,29 +102,12 @@ pub struct Outcome {
 /// Pick `request.id`; see the module doc.
 pub fn pick(ctx: &Ctx, request: &Request<'_>, out: &mut Out<'_>) -> Result<Outcome> {
     let id = request.id;
-    let (task, _) = crate::runid::attempt_of(id).ok_or_else(|| Error::NotPickable {
-        id: id.to_string(),
-        reason: "it is not an attempt: an attempt's id is <TASK>.<n>".into(),
-        help: "`git loop create <TASK> --attempts <N>` makes the attempts <TASK>.1 … <TASK>.<N>"
-            .into(),
-    })?;
     let manifest = if ctx.loop_dir_exists()? {
         ctx.manifest.load_or_default()?
     } else {
         Manifest::default()
     };
-    let entry = manifest
-        .find(id)
-        .ok_or_else(|| Error::unknown_id(id, manifest.worktrees.iter().map(|e| e.id.as_str())))?;
-    if entry.status != Status::Active {
-        return Err(Error::NotPickable {
-            id: id.to_string(),
-            reason: format!("it is {}, not active", entry.status),
-            help: format!(
-                "pick chooses among the active attempts of {task} (`git loop list` shows them); to pick it anyway, mark it active first: git loop mark {id} active"
-            ),
-        });
-    }
+    let (task, entry) = pickable(&manifest, id)?;
     let siblings = siblings(&manifest, task, id);
     if request.salvage {
         // The removal would refuse an untrusted hook after the marks.
@@ -135,26 +118,10 @@ pub fn pick(ctx: &Ctx, request: &Request<'_>, out: &mut Out<'_>) -> Result<Outco
             ctx.repo.common_dir(),
         )?;
     }
-    let (events, _) = crate::events::read(&ctx.loop_dir())?;
-    let judgement = latest_judgements(&events, task).remove(id.as_str());
-    let tip = ctx
-        .repo
-        .branch_target(&entry.branch())?
-        .map(|t| t.to_string());
-    let moved_since_judged = match (&judgement, tip) {
-        (Some(j), Some(tip)) if j.head != tip => Some(tip),
-        _ => None,
-    };
     let mut outcome = Outcome {
         dry_run: request.dry_run,
         task: task.to_owned(),
-        winner: Winner {
-            id: id.to_string(),
-            previous: entry.status,
-            status: entry.status,
-            judgement,
-            moved_since_judged,
-        },
+        winner: winner(ctx, entry, task)?,
         landing: None,
         siblings: siblings
             .iter()
@@ -199,6 +166,52 @@ pub fn pick(ctx: &Ctx, request: &Request<'_>, out: &mut Out<'_>) -> Result<Outco
         }
     }
     Ok(outcome)
+}
+
+/// The winner's task and entry, or why `id` cannot be picked: it is no
+/// attempt, not recorded, or not active.
+fn pickable<'m>(manifest: &'m Manifest, id: &'m RunId) -> Result<(&'m str, &'m Entry)> {
+    let (task, _) = crate::runid::attempt_of(id).ok_or_else(|| Error::NotPickable {
+        id: id.to_string(),
+        reason: "it is not an attempt: an attempt's id is <TASK>.<n>".into(),
+        help: "`git loop create <TASK> --attempts <N>` makes the attempts <TASK>.1 … <TASK>.<N>"
+            .into(),
+    })?;
+    let entry = manifest
+        .find(id)
+        .ok_or_else(|| Error::unknown_id(id, manifest.worktrees.iter().map(|e| e.id.as_str())))?;
+    if entry.status != Status::Active {
+        return Err(Error::NotPickable {
+            id: id.to_string(),
+            reason: format!("it is {}, not active", entry.status),
+            help: format!(
+                "pick chooses among the active attempts of {task} (`git loop list` shows them); to pick it anyway, mark it active first: git loop mark {id} active"
+            ),
+        });
+    }
+    Ok((task, entry))
+}
+
+/// The winner as it is: its status, its latest judgement (from the log,
+/// not re-run), and its branch's tip when it moved since it was judged.
+fn winner(ctx: &Ctx, entry: &Entry, task: &str) -> Result<Winner> {
+    let (events, _) = crate::events::read(&ctx.loop_dir())?;
+    let judgement = latest_judgements(&events, task).remove(entry.id.as_str());
+    let tip = ctx
+        .repo
+        .branch_target(&entry.branch())?
+        .map(|t| t.to_string());
+    let moved_since_judged = match (&judgement, tip) {
+        (Some(j), Some(tip)) if j.head != tip => Some(tip),
+        _ => None,
+    };
+    Ok(Winner {
+        id: entry.id.to_string(),
+        previous: entry.status,
+        status: entry.status,
+        judgement,
+        moved_since_judged,
+    })
 }
 
 /// The other active attempts of `task`, in attempt order.
