@@ -15,6 +15,7 @@ pub mod land;
 pub mod list;
 pub mod mark;
 pub mod pool;
+pub mod ports;
 pub mod reclaim;
 pub mod reconcile;
 pub mod restore;
