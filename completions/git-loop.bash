@@ -80,7 +80,7 @@ __git_loop_csv() {
 __git_loop_opts() {
     case "$1" in
         '') echo '-C --repo --json -q --quiet -h --help -V --version' ;;
-        create) echo '--pattern --base --reuse --sparse --fetch -C --repo --json -q --quiet -h --help' ;;
+        create) echo '--pattern --base --reuse --sparse --fetch --ports -C --repo --json -q --quiet -h --help' ;;
         mark) echo '--detect-merged --dry-run -C --repo --json -q --quiet -h --help' ;;
         cleanup) echo '--status --older-than --dry-run --delete-merged-branches --recycle --salvage -C --repo --json -q --quiet -h --help' ;;
         remove) echo '--dry-run --salvage -C --repo --json -q --quiet -h --help' ;;
@@ -126,7 +126,7 @@ __git_loop_nested() {
 
 __git_loop_takes_value() {
     case "$1:$2" in
-        *:-C|*:--repo|create:--pattern|create:--base|create:--sparse|cleanup:--status|cleanup:--older-than|reconcile:--remove-orphan|reconcile:--adopt|reconcile:--min-age|list:--status|activity:--note|conflicts:--base|land:--status|land:--into|land:--strategy|land:--gate|land:-m|land:--message|log:-n|log:--max-count|log:--since|trash/restore:--as|trash/empty:--older-than) return 0 ;;
+        *:-C|*:--repo|create:--pattern|create:--base|create:--sparse|create:--ports|cleanup:--status|cleanup:--older-than|reconcile:--remove-orphan|reconcile:--adopt|reconcile:--min-age|list:--status|activity:--note|conflicts:--base|land:--status|land:--into|land:--strategy|land:--gate|land:-m|land:--message|log:-n|log:--max-count|log:--since|trash/restore:--as|trash/empty:--older-than) return 0 ;;
     esac
     return 1
 }
@@ -137,6 +137,7 @@ __git_loop_value() {
         create:--pattern) COMPREPLY=() ;;
         create:--base) __git_loop_words "$(__git_loop_branches)" ;;
         create:--sparse) __git_loop_dirs ;;
+        create:--ports) COMPREPLY=() ;;
         cleanup:--status) __git_loop_csv 'active rejected escalated merged stale' ;;
         cleanup:--older-than) COMPREPLY=() ;;
         reconcile:--remove-orphan) __git_loop_words "$(__git_loop_ids)" ;;

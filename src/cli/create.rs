@@ -38,5 +38,6 @@ pub struct CreateArgs {
 
     /// Lease this many free TCP ports to the run, 0 to 32, as GIT_LOOP_PORT and GIT_LOOP_PORT_1… (default: config create.ports, else 0)
     #[arg(long, value_name = "N", value_parser = port_count)]
+    #[schemars(range(max = 32))]
     pub ports: Option<usize>,
 }

@@ -87,5 +87,7 @@ pub(super) fn port_count(text: &str) -> Result<usize, String> {
     text.parse::<usize>()
         .ok()
         .filter(|n| *n <= max)
-        .ok_or_else(|| format!("{text:?} is not a port count; expected a whole number from 0 to {max}"))
+        .ok_or_else(|| {
+            format!("{text:?} is not a port count; expected a whole number from 0 to {max}")
+        })
 }

@@ -81,9 +81,7 @@ impl JsonSchema for EnvReport {
     fn json_schema(_: &mut SchemaGenerator) -> Schema {
         let string =
             |description: &str| json_schema!({"type": "string", "description": description});
-        let port = |description: &str| {
-            json_schema!({"type": "string", "pattern": "^[1-9][0-9]{0,4}$", "description": description})
-        };
+        let port = |description: &str| json_schema!({"type": "string", "pattern": "^[1-9][0-9]{0,4}$", "description": description});
         json_schema!({
             "type": "object",
             "description": "A run's variables: the environment of `run` and of every configured command",
@@ -129,7 +127,11 @@ mod tests {
         let props = schema.get("properties").unwrap().as_object().unwrap();
         let vars =
             crate::configured_command::env_for("x", "/r".as_ref(), "/p".as_ref(), "b", &[1, 2]);
-        let pattern = schema.get("patternProperties").unwrap().as_object().unwrap();
+        let pattern = schema
+            .get("patternProperties")
+            .unwrap()
+            .as_object()
+            .unwrap();
         let pattern = regex_lite_free_match(pattern.keys().next().unwrap());
         let mut listed: Vec<&str> = props.keys().map(String::as_str).collect();
         let mut expected: Vec<&str> = vars
@@ -148,7 +150,8 @@ mod tests {
         assert_eq!(pattern, "^GIT_LOOP_PORT_[1-9][0-9]*$");
         |name: &str| {
             name.strip_prefix("GIT_LOOP_PORT_").is_some_and(|n| {
-                n.starts_with(|c: char| ('1'..='9').contains(&c)) && n.bytes().all(|b| b.is_ascii_digit())
+                n.starts_with(|c: char| ('1'..='9').contains(&c))
+                    && n.bytes().all(|b| b.is_ascii_digit())
             })
         }
     }

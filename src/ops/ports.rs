@@ -198,8 +198,8 @@ fn pick(n: usize, taken: &HashSet<u16>) -> Result<Vec<u16>> {
                 std::io::Error::from(std::io::ErrorKind::AddrInUse),
             ));
         }
-        let (listener, port) =
-            probe().map_err(|e| Error::io("could not bind a probe listener on", "127.0.0.1:0", e))?;
+        let (listener, port) = probe()
+            .map_err(|e| Error::io("could not bind a probe listener on", "127.0.0.1:0", e))?;
         if !taken.contains(&port) {
             ports.push(port);
         }
@@ -244,8 +244,7 @@ mod tests {
         let json = r#"{"version":1,"leases":[{"id":"a","createdAt":"2026-11-30T14:44:32Z","ports":[40001,40002],"path":"/r/.loop-worktrees/a","leasedAt":"2026-11-30T14:44:33Z"}]}"#;
         let leases: Leases = serde_json::from_str(json).unwrap();
         assert_eq!(leases.leases[0].ports, [40001, 40002]);
-        let again: Leases =
-            serde_json::from_str(&serde_json::to_string(&leases).unwrap()).unwrap();
+        let again: Leases = serde_json::from_str(&serde_json::to_string(&leases).unwrap()).unwrap();
         assert_eq!(again.leases[0].id, "a");
     }
 }

@@ -30,7 +30,7 @@ pub struct CreateReport {
     pub post_command: Option<crate::configured_command::Outcome>,
     /// With `create.ports` (or `--ports`): the TCP ports leased to the run,
     /// ascending; `GIT_LOOP_PORT` is the first. Absent when none were leased.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub ports: Vec<u16>,
     /// Set when the post-command failed: the run exists, but is not set up.
     #[serde(skip_serializing_if = "Option::is_none")]

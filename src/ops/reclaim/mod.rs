@@ -306,7 +306,9 @@ fn drop_removed(
     // failure here is reclaimed by the next create that leases).
     let released: Vec<&Entry> = reclaimed.removed.iter().map(|r| &r.entry).collect();
     if let Err(e) = crate::ops::ports::release(ctx, &released, &mutex) {
-        out.note(format_args!("warning: could not release the removed runs' ports: {e}"));
+        out.note(format_args!(
+            "warning: could not release the removed runs' ports: {e}"
+        ));
     }
     ctx.log_events(&events(reclaimed), out);
     drop(mutex);
