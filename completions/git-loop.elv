@@ -57,6 +57,7 @@ set edit:completion:arg-completer[git-loop] = {|@words|
             cand --pattern 'Short label of the kind of work, kept in the manifest for audit'
             cand --base 'Branch or commit to start from (default: config `loop.base`, else `main`)'
             cand --sparse 'Check out only this directory (repeat the flag, or give a comma list, for several; sparse checkout, cone mode; files at the top are always there)'
+            cand --ports 'Lease this many free TCP ports to the run, 0 to 32, as GIT_LOOP_PORT and GIT_LOOP_PORT_1… (default: config create.ports, else 0)'
             cand -C 'Repository to operate on (default: the current directory)'
             cand --repo 'Repository to operate on (default: the current directory)'
             cand --reuse 'If this run is already active and its worktree is intact, print its path and change nothing; if loop/<RUN_ID> exists with no worktree, check it out as it is'

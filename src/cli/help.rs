@@ -42,7 +42,13 @@ never reset or deleted. With --reuse, an intact active run is handed back unchan
 of a fresh checkout ("pooled"). A base behind its upstream is warned about; --fetch
 fetches the upstream first.
 
-Settings: base, create.copy, create.post-command, create.ignore-file, create.fetch."#;
+--ports N (or create.ports) leases N free TCP ports to the run, each bindable on 127.0.0.1
+when leased and leased to no other live run, given to it as GIT_LOOP_PORT and
+GIT_LOOP_PORT_1... (git loop env, run, create.post-command); bind them soon. They are
+released when the run's worktree is removed.
+
+Settings: base, create.copy, create.post-command, create.ignore-file, create.fetch,
+create.ports."#;
 pub const CREATE_EXAMPLES: &str = r#"Example:
   dir=$(git loop create fix-login --pattern bugfix) && cd "$dir""#;
 
@@ -299,7 +305,7 @@ The settings: base, cleanup.status, cleanup.older-than, cleanup.delete-merged-br
 cleanup.salvage, cleanup.pre-command, create.copy, create.post-command,
 create.ignore-file, create.fetch, claude.pattern, cleanup.recycle, pool.size, trash.keep,
 pool.keep, land.gate, land.strategy, land.into, land.queue-status,
-land.push-retries, notify.command."#;
+land.push-retries, notify.command, create.ports."#;
 pub const CONFIG_EXAMPLES: &str = r#"Example:
   git config loop.base develop && git loop config"#;
 

@@ -80,3 +80,14 @@ pub(super) fn sparse_dir(text: &str) -> Result<String, String> {
     }
     Ok(dir.to_owned())
 }
+
+/// A `--ports` count: a whole number from 0 to `create.ports`' maximum.
+pub(super) fn port_count(text: &str) -> Result<usize, String> {
+    let max = crate::config::keys::MAX_CREATE_PORTS;
+    text.parse::<usize>()
+        .ok()
+        .filter(|n| *n <= max)
+        .ok_or_else(|| {
+            format!("{text:?} is not a port count; expected a whole number from 0 to {max}")
+        })
+}

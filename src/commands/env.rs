@@ -5,7 +5,9 @@
 //! `'` in it written `'\''`. With no id, the run whose worktree holds the
 //! directory it runs from. `--json`: one object, `{"GIT_LOOP_ID": …, …}`;
 //! a path that is not UTF-8 is refused there (`unrepresentable-path`), as
-//! `path` refuses it. Ports (`GIT_LOOP_PORT`) are not built yet: not listed.
+//! `path` refuses it. A run leased ports (`create.ports`) has
+//! `GIT_LOOP_PORT` (the first) and `GIT_LOOP_PORT_1`… too; one without has
+//! none of them.
 
 use std::ffi::OsStr;
 use std::os::unix::ffi::OsStrExt;
@@ -44,7 +46,7 @@ impl Report for EnvReport {
     fn human(&self, out: &mut Out<'_>) -> std::io::Result<()> {
         for (name, value) in self.0.variables() {
             out.stdout.write_all(format!("export {name}=").as_bytes())?;
-            out.stdout.write_all(&shell_quote(value))?;
+            out.stdout.write_all(&shell_quote(&value))?;
             out.stdout.write_all(b"\n")?;
         }
         out.stdout.flush()
@@ -66,7 +68,7 @@ impl Serialize for EnvReport {
         let mut map = s.serialize_map(Some(variables.len()))?;
         for (name, value) in variables {
             // UTF-8, checked by `check_json` before anything is written.
-            map.serialize_entry(name, &value.to_string_lossy())?;
+            map.serialize_entry(&name, &value.to_string_lossy())?;
         }
         map.end()
     }
@@ -79,6 +81,7 @@ impl JsonSchema for EnvReport {
     fn json_schema(_: &mut SchemaGenerator) -> Schema {
         let string =
             |description: &str| json_schema!({"type": "string", "description": description});
+        let port = |description: &str| json_schema!({"type": "string", "pattern": "^[1-9][0-9]{0,4}$", "description": description});
         json_schema!({
             "type": "object",
             "description": "A run's variables: the environment of `run` and of every configured command",
@@ -87,6 +90,10 @@ impl JsonSchema for EnvReport {
                 "GIT_LOOP_ROOT": string("The main work tree (absolute)"),
                 "GIT_LOOP_PATH": string("The run's worktree (absolute)"),
                 "GIT_LOOP_BRANCH": string("The run's branch, loop/<id>"),
+                "GIT_LOOP_PORT": port("The first port leased to the run (create.ports); absent when it has none"),
+            },
+            "patternProperties": {
+                "^GIT_LOOP_PORT_[1-9][0-9]*$": port("The Nth port leased to the run, from 1"),
             },
             "required": ["GIT_LOOP_ID", "GIT_LOOP_ROOT", "GIT_LOOP_PATH", "GIT_LOOP_BRANCH"],
             "additionalProperties": false,
@@ -118,16 +125,35 @@ mod tests {
     fn the_schema_names_every_variable_env_for_gives() {
         let schema = schemars::schema_for!(EnvReport);
         let props = schema.get("properties").unwrap().as_object().unwrap();
-        let names: Vec<&str> =
-            crate::configured_command::env_for("x", "/r".as_ref(), "/p".as_ref(), "b")
-                .iter()
-                .map(|(n, _)| *n)
-                .collect();
+        let vars =
+            crate::configured_command::env_for("x", "/r".as_ref(), "/p".as_ref(), "b", &[1, 2]);
+        let pattern = schema
+            .get("patternProperties")
+            .unwrap()
+            .as_object()
+            .unwrap();
+        let pattern = regex_lite_free_match(pattern.keys().next().unwrap());
         let mut listed: Vec<&str> = props.keys().map(String::as_str).collect();
-        let mut expected = names.clone();
+        let mut expected: Vec<&str> = vars
+            .iter()
+            .map(|(n, _)| n.as_ref())
+            .filter(|n| !pattern(n))
+            .collect();
         listed.sort();
         expected.sort();
         assert_eq!(listed, expected);
+        assert!(pattern("GIT_LOOP_PORT_1") && pattern("GIT_LOOP_PORT_2"));
+    }
+
+    /// `^GIT_LOOP_PORT_[1-9][0-9]*$`, the one pattern, matched by hand.
+    fn regex_lite_free_match(pattern: &str) -> impl Fn(&str) -> bool {
+        assert_eq!(pattern, "^GIT_LOOP_PORT_[1-9][0-9]*$");
+        |name: &str| {
+            name.strip_prefix("GIT_LOOP_PORT_").is_some_and(|n| {
+                n.starts_with(|c: char| ('1'..='9').contains(&c))
+                    && n.bytes().all(|b| b.is_ascii_digit())
+            })
+        }
     }
 
     #[test]

@@ -241,6 +241,19 @@ impl std::fmt::Display for LandStrategy {
     }
 }
 // --- end land ---
+// --- create.ports (self-contained block) ---
+/// How many free TCP ports `create` leases to each run (`--ports`); 0, the
+/// default, leases none.
+pub const CREATE_PORTS: Key = Key {
+    toml: "create.ports",
+    git: "loop.createPorts",
+    env: "GIT_LOOP_CREATE_PORTS",
+};
+pub const DEFAULT_CREATE_PORTS: usize = 0;
+/// The most `create.ports` (and `--ports`) accepted.
+pub const MAX_CREATE_PORTS: usize = 32;
+pub const TOML_CREATE_PORTS: &str = CREATE_PORTS.toml;
+// --- end create.ports ---
 
 /// Every setting, in the order `git loop config` shows them.
 // --- notify.command (self-contained block) ---
@@ -256,7 +269,7 @@ pub const TOML_NOTIFY_COMMAND: &str = NOTIFY_COMMAND.toml;
 // --- end notify.command ---
 
 /// Every setting, in the order `git loop config` shows them.
-pub const ALL: [Key; 21] = [
+pub const ALL: [Key; 22] = [
     BASE,
     CLEANUP_STATUS,
     CLEANUP_OLDER_THAN,
@@ -278,6 +291,7 @@ pub const ALL: [Key; 21] = [
     LAND_QUEUE_STATUS,
     LAND_PUSH_RETRIES,
     NOTIFY_COMMAND,
+    CREATE_PORTS,
 ];
 
 /// The TOML key paths by themselves (the names messages and reports use).

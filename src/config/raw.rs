@@ -79,6 +79,7 @@ pub struct RawCreate {
     #[serde(rename = "ignore-file")]
     pub ignore_file: Option<String>,
     pub fetch: Option<bool>,
+    pub ports: Option<SizeValue>,
 }
 
 #[derive(Debug, Default, Deserialize)]

@@ -42,6 +42,7 @@ pub struct Values {
     pub land_queue_status: Option<Vec<Status>>,
     pub land_push_retries: Option<usize>,
     pub notify_command: Option<Option<String>>,
+    pub create_ports: Option<usize>,
 }
 
 /// Where a value being checked was set: its layer, its key, and its line
@@ -180,6 +181,7 @@ impl Raw {
             land_queue_status,
             land_push_retries,
             notify_command: configured_command(self.notify.command, &at(keys::NOTIFY_COMMAND))?,
+            create_ports: checked(self.create.ports, &at, keys::CREATE_PORTS, port_count)?,
         })
     }
 }
@@ -303,6 +305,20 @@ fn push_retries(value: SizeValue, at: &At<'_>) -> Result<usize> {
                 keys::MAX_LAND_PUSH_RETRIES
             ))
         })
+}
+
+/// `create.ports`: a whole number from 0 to [`keys::MAX_CREATE_PORTS`].
+fn port_count(value: SizeValue, at: &At<'_>) -> Result<usize> {
+    let (n, shown) = match value {
+        SizeValue::Number(n) => (usize::try_from(n).ok(), n.to_string()),
+        SizeValue::Text(s) => (s.trim().parse::<usize>().ok(), format!("{s:?}")),
+    };
+    n.filter(|n| *n <= keys::MAX_CREATE_PORTS).ok_or_else(|| {
+        at.error(format!(
+            "{shown} is not a port count; expected a whole number from 0 to {}",
+            keys::MAX_CREATE_PORTS
+        ))
+    })
 }
 
 /// A configured command ([`crate::configured_command`]): an empty (or

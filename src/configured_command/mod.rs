@@ -6,7 +6,9 @@
 //!
 //! Each is a shell command (`sh -c`) run with a worktree as its working
 //! directory and `GIT_LOOP_ID`, `GIT_LOOP_ROOT`, `GIT_LOOP_PATH`,
-//! `GIT_LOOP_BRANCH` in its environment; stdin is closed, and its stdout and
+//! `GIT_LOOP_BRANCH` in its environment — and, for a run leased ports
+//! (`create.ports`), `GIT_LOOP_PORT` (the first) and `GIT_LOOP_PORT_1`…
+//! ([`env_for`]); stdin is closed, and its stdout and
 //! stderr both go to git-loop's stderr, so `--json` output on stdout stays
 //! one document.
 //!
@@ -22,6 +24,7 @@ pub mod trust;
 
 pub use timed::run_with_timeout;
 
+use std::borrow::Cow;
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -184,11 +187,7 @@ impl Outcome {
 /// Run `configured` with `sh -c` in `dir`, once the files it names there
 /// are checked to be the ones trusted (see
 /// [`ConfiguredCommand::check_files`]).
-pub fn run(
-    configured: &ConfiguredCommand<'_>,
-    dir: &Path,
-    env: &[(&str, &OsStr)],
-) -> Result<Outcome> {
+pub fn run(configured: &ConfiguredCommand<'_>, dir: &Path, env: &[Var<'_>]) -> Result<Outcome> {
     configured.check_files(dir)?;
     let command = configured.command;
     use std::os::fd::AsFd;
@@ -206,7 +205,7 @@ pub fn run(
         .stdout(stderr())
         .stderr(stderr());
     for (k, v) in env {
-        cmd.env(k, v);
+        cmd.env(k.as_ref(), v);
     }
     let status = cmd
         .status()
@@ -219,17 +218,33 @@ pub fn run(
     })
 }
 
-/// The environment of a configured command for run `id`.
+/// One variable of a configured command's environment: its name and value.
+pub type Var<'a> = (Cow<'static, str>, Cow<'a, OsStr>);
+
+/// The environment of a configured command for run `id` — the one list
+/// `run`, `env` and every configured command get: `GIT_LOOP_ID`,
+/// `GIT_LOOP_ROOT`, `GIT_LOOP_PATH`, `GIT_LOOP_BRANCH`, then, when the run
+/// was leased `ports` ([`crate::ops::ports`]), `GIT_LOOP_PORT` (the first)
+/// and `GIT_LOOP_PORT_1`…`GIT_LOOP_PORT_<N>`.
 pub fn env_for<'a>(
     id: &'a str,
     root: &'a Path,
     path: &'a Path,
     branch: &'a str,
-) -> [(&'static str, &'a OsStr); 4] {
-    [
-        ("GIT_LOOP_ID", OsStr::new(id)),
-        ("GIT_LOOP_ROOT", root.as_os_str()),
-        ("GIT_LOOP_PATH", path.as_os_str()),
-        ("GIT_LOOP_BRANCH", OsStr::new(branch)),
-    ]
+    ports: &[u16],
+) -> Vec<Var<'a>> {
+    let mut vars: Vec<Var<'a>> = vec![
+        ("GIT_LOOP_ID".into(), OsStr::new(id).into()),
+        ("GIT_LOOP_ROOT".into(), root.as_os_str().into()),
+        ("GIT_LOOP_PATH".into(), path.as_os_str().into()),
+        ("GIT_LOOP_BRANCH".into(), OsStr::new(branch).into()),
+    ];
+    let port = |p: &u16| Cow::Owned(p.to_string().into());
+    if let Some(first) = ports.first() {
+        vars.push(("GIT_LOOP_PORT".into(), port(first)));
+    }
+    for (i, p) in ports.iter().enumerate() {
+        vars.push((format!("GIT_LOOP_PORT_{}", i + 1).into(), port(p)));
+    }
+    vars
 }

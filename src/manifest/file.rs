@@ -36,14 +36,12 @@ impl Snapshot {
 /// The manifest file of one repository.
 #[derive(Debug, Clone)]
 pub struct ManifestFile {
-    dir: PathBuf,
     path: PathBuf,
 }
 
 impl ManifestFile {
     pub fn new(loop_dir: &Path) -> Self {
         ManifestFile {
-            dir: loop_dir.to_path_buf(),
             path: loop_dir.join(MANIFEST_FILE),
         }
     }
@@ -125,45 +123,94 @@ impl ManifestFile {
     /// never replaces a manifest another process wrote after its read.
     pub fn write(&self, manifest: &Manifest, mutex: &ManifestMutex) -> Result<()> {
         crate::crash::point("before-manifest-write");
-        let tmp = self.dir.join(format!(
-            ".manifest.json.tmp-{}-{}",
-            std::process::id(),
-            crate::lock::unique_suffix()
-        ));
-        crate::signals::track_temp(&tmp);
-        let result = self.write_via(&tmp, manifest, mutex);
-        if result.is_err() {
-            let _ = fs::remove_file(&tmp);
-        }
-        crate::signals::untrack_temp(&tmp);
-        result
+        replace_atomically(
+            &self.path,
+            manifest.to_json().as_bytes(),
+            mutex,
+            Some(&Points {
+                fail: "manifest-write",
+                before_rename: "before-manifest-rename",
+                after_rename: "after-manifest-rename",
+            }),
+        )
     }
+}
 
-    fn write_via(&self, tmp: &Path, manifest: &Manifest, mutex: &ManifestMutex) -> Result<()> {
-        let text = manifest.to_json();
-        let mut file = OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(tmp)
-            .map_err(|e| Error::io("could not create", tmp, e))?;
-        crate::crash::fail_point("manifest-write")
-            .map_err(|e| Error::io("could not write", tmp, e))?;
-        file.write_all(text.as_bytes())
-            .and_then(|()| file.sync_all())
-            .map_err(|e| Error::io("could not write", tmp, e))?;
-        drop(file);
-        crate::crash::point("before-manifest-rename");
-        if !mutex.is_held() {
-            return Err(Error::MutexLost {
-                path: mutex.path().to_path_buf(),
-            });
-        }
-        fs::rename(tmp, &self.path).map_err(|e| Error::io("could not replace", &self.path, e))?;
-        crate::crash::point("after-manifest-rename");
-        // Make the rename itself durable.
-        if let Ok(dir) = File::open(&self.dir) {
-            let _ = dir.sync_all();
-        }
-        Ok(())
+/// Where a test may stop an atomic replace, or make its write fail
+/// ([`crate::crash`]).
+pub struct Points {
+    pub fail: &'static str,
+    pub before_rename: &'static str,
+    pub after_rename: &'static str,
+}
+
+/// Replace the file at `path` with `bytes` atomically, as the manifest is
+/// replaced (and every other file git-loop writes under the manifest mutex:
+/// the port leases): a temp file in the same directory, fsync, rename over
+/// `path`, fsync the directory. The caller holds `mutex`; right before the
+/// rename the write checks that it still does (its token is in the mutex
+/// file). A holder whose mutex was broken as stale meanwhile removes its temp
+/// file and fails with `mutex-lost`: it never replaces a file another process
+/// wrote after its read.
+pub fn replace_atomically(
+    path: &Path,
+    bytes: &[u8],
+    mutex: &ManifestMutex,
+    points: Option<&Points>,
+) -> Result<()> {
+    let dir = path.parent().unwrap_or(Path::new("."));
+    let name = path.file_name().unwrap_or_default().to_string_lossy();
+    let tmp = dir.join(format!(
+        ".{name}.tmp-{}-{}",
+        std::process::id(),
+        crate::lock::unique_suffix()
+    ));
+    crate::signals::track_temp(&tmp);
+    let result = write_via(path, &tmp, bytes, mutex, points);
+    if result.is_err() {
+        let _ = fs::remove_file(&tmp);
     }
+    crate::signals::untrack_temp(&tmp);
+    result
+}
+
+fn write_via(
+    path: &Path,
+    tmp: &Path,
+    bytes: &[u8],
+    mutex: &ManifestMutex,
+    points: Option<&Points>,
+) -> Result<()> {
+    let point = |pick: fn(&Points) -> &'static str| {
+        if let Some(p) = points {
+            crate::crash::point(pick(p));
+        }
+    };
+    let mut file = OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(tmp)
+        .map_err(|e| Error::io("could not create", tmp, e))?;
+    if let Some(p) = points {
+        crate::crash::fail_point(p.fail).map_err(|e| Error::io("could not write", tmp, e))?;
+    }
+    file.write_all(bytes)
+        .and_then(|()| file.sync_all())
+        .map_err(|e| Error::io("could not write", tmp, e))?;
+    drop(file);
+    point(|p| p.before_rename);
+    if !mutex.is_held() {
+        return Err(Error::MutexLost {
+            path: mutex.path().to_path_buf(),
+        });
+    }
+    fs::rename(tmp, path).map_err(|e| Error::io("could not replace", path, e))?;
+    point(|p| p.after_rename);
+    // Make the rename itself durable.
+    if let Some(dir) = path.parent()
+        && let Ok(dir) = File::open(dir)
+    {
+        let _ = dir.sync_all();
+    }
+    Ok(())
 }

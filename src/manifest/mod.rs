@@ -28,7 +28,7 @@ mod file;
 mod timestamp;
 
 pub use crate::runid::LOOP_DIR;
-pub use file::{MANIFEST_FILE, ManifestFile, Snapshot};
+pub use file::{MANIFEST_FILE, ManifestFile, Points, Snapshot, replace_atomically};
 pub use timestamp::{CreatedAt, parse_utc_fast};
 
 #[derive(

@@ -3,7 +3,8 @@
 //! [`crate::configured_command::env_for`]'s, the one list that `run`,
 //! `create.post-command`, `cleanup.pre-command` and `notify.command` get:
 //! `env` prints exactly that set, so `eval "$(git loop env x)"` gives a shell
-//! what those commands see. Read-only, no mutex. A run whose worktree is gone
+//! what those commands see — the run's ports too (`GIT_LOOP_PORT`,
+//! `GIT_LOOP_PORT_1`…, read from the lease file). Read-only, no mutex. A run whose worktree is gone
 //! is refused (`worktree-missing`), as `path` refuses it: the variables would
 //! name a directory that is not there.
 
@@ -21,12 +22,20 @@ pub struct RunEnv {
     /// The run's worktree (absolute).
     pub path: PathBuf,
     pub branch: String,
+    /// The ports leased to it ([`crate::ops::ports`]), empty when none.
+    pub ports: Vec<u16>,
 }
 
 impl RunEnv {
     /// The variables, in the order every configured command gets them.
-    pub fn variables(&self) -> [(&'static str, &std::ffi::OsStr); 4] {
-        crate::configured_command::env_for(&self.id, &self.root, &self.path, &self.branch)
+    pub fn variables(&self) -> Vec<crate::configured_command::Var<'_>> {
+        crate::configured_command::env_for(
+            &self.id,
+            &self.root,
+            &self.path,
+            &self.branch,
+            &self.ports,
+        )
     }
 }
 
@@ -55,5 +64,6 @@ pub fn of(ctx: &Ctx, id: &str) -> Result<RunEnv> {
         root: ctx.repo.root().to_path_buf(),
         path,
         branch: entry.branch(),
+        ports: crate::ops::ports::of(ctx, entry)?,
     })
 }

@@ -16,6 +16,7 @@ pub mod list;
 pub mod mark;
 pub mod pick;
 pub mod pool;
+pub mod ports;
 pub mod reclaim;
 pub mod reconcile;
 pub mod restore;

@@ -6,7 +6,8 @@
 //! Read-only for git-loop: no mutex, nothing written. The command gets the
 //! worktree as its working directory and the variables every configured
 //! command gets (`GIT_LOOP_ID`, `GIT_LOOP_ROOT`, `GIT_LOOP_PATH`,
-//! `GIT_LOOP_BRANCH`: [`crate::configured_command::env_for`]) in its
+//! `GIT_LOOP_BRANCH`, and `GIT_LOOP_PORT`, `GIT_LOOP_PORT_1`… for a run
+//! leased ports: [`crate::configured_command::env_for`]) in its
 //! environment; stdin, stdout and stderr are its own. While it runs,
 //! git-loop ignores Ctrl-C and SIGTERM sent to it — the command gets them
 //! (Ctrl-C reaches the whole foreground process group) and decides.
@@ -55,11 +56,12 @@ pub fn run(ctx: &Ctx, id: &str, command: &[std::ffi::OsString]) -> Result<i32> {
         let _ = signal_hook::flag::register(sig, ignored.clone());
     }
     let branch = entry.branch();
-    let env = crate::configured_command::env_for(&entry.id, ctx.repo.root(), &dir, &branch);
+    let ports = crate::ops::ports::of(ctx, entry)?;
+    let env = crate::configured_command::env_for(&entry.id, ctx.repo.root(), &dir, &branch, &ports);
     let status = Command::new(program)
         .args(rest)
         .current_dir(&dir)
-        .envs(env)
+        .envs(env.iter().map(|(k, v)| (k.as_ref(), v)))
         .status()
         .map_err(|e| spawn_error(program, e))?;
     Ok(match status.code() {

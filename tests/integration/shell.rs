@@ -277,6 +277,7 @@ fn bash_completes_git_loop_through_gits_own_completion() {
             "--help",
             "--json",
             "--pattern",
+            "--ports",
             "--quiet",
             "--repo",
             "--reuse",

@@ -28,6 +28,10 @@ pub struct CreateReport {
     /// With `create.post-command`: how it ended.
     #[serde(rename = "postCommand", skip_serializing_if = "Option::is_none")]
     pub post_command: Option<crate::configured_command::Outcome>,
+    /// With `create.ports` (or `--ports`): the TCP ports leased to the run,
+    /// ascending; `GIT_LOOP_PORT` is the first. Absent when none were leased.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub ports: Vec<u16>,
     /// Set when the post-command failed: the run exists, but is not set up.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<Failure>,
@@ -49,6 +53,7 @@ impl CreateReport {
             upstream: created.upstream,
             copy: created.copy,
             post_command: created.post_command,
+            ports: created.ports,
             error: created.error,
             abs_path: created.abs_path,
         }

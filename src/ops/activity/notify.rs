@@ -63,9 +63,13 @@ pub fn notify(ctx: &Ctx, recorded: &Recorded) -> Notified {
     let branch = recorded.entry.branch();
     let activity = recorded.activity();
     let note = recorded.event.detail.as_deref().unwrap_or_default();
-    let mut env = configured_command::env_for(id, root, &worktree, &branch).to_vec();
-    env.push(("GIT_LOOP_ACTIVITY", OsStr::new(activity.as_str())));
-    env.push(("GIT_LOOP_NOTE", OsStr::new(note)));
+    let ports = crate::ops::ports::of(ctx, &recorded.entry).unwrap_or_default();
+    let mut env = configured_command::env_for(id, root, &worktree, &branch, &ports);
+    env.push((
+        "GIT_LOOP_ACTIVITY".into(),
+        OsStr::new(activity.as_str()).into(),
+    ));
+    env.push(("GIT_LOOP_NOTE".into(), OsStr::new(note).into()));
     match configured_command::run(&command, dir, &env) {
         Ok(outcome) => Notified::Ran(outcome),
         Err(e @ Error::UntrustedHook { .. }) => Notified::Untrusted(e.to_string()),

@@ -91,6 +91,9 @@ pub struct Created {
     pub copy: Option<crate::copy::CopyReport>,
     /// How `create.post-command` ended, when there is one.
     pub post_command: Option<Outcome>,
+    /// The TCP ports leased to the run (`create.ports`, `--ports`; see
+    /// [`crate::ops::ports`]), empty when none.
+    pub ports: Vec<u16>,
     /// The post-command's failure (`post-command-failed`): the run is
     /// recorded and its worktree kept as it is, but it is not set up.
     pub error: Option<Failure>,
@@ -145,11 +148,11 @@ pub fn run(ctx: &Ctx, args: &CreateArgs, out: &mut Out<'_>) -> Result<Created> {
     };
     let added = add::add(ctx, args, &plan, out)?;
     add::check_out(ctx, &plan, &added, out)?;
-    let entry = record::record_or_undo(ctx, args, &plan, &added, out)?;
+    let (entry, ports) = record::record_or_undo(ctx, args, &plan, &added, out)?;
     let method = added.method();
     // Recorded: a signal from here on leaves the run in place.
     drop(added);
-    finish(ctx, settings, plan, entry, method, out)
+    finish(ctx, settings, plan, (entry, ports), method, out)
 }
 
 /// What the checks before any lock found: the run's names, where it starts,
@@ -165,6 +168,8 @@ struct Plan<'s> {
     base_commit: gix::ObjectId,
     upstream: Option<Upstream>,
     post_command: Option<ConfiguredCommand<'s>>,
+    /// How many ports to lease (`--ports`, else `create.ports`).
+    ports: usize,
 }
 
 enum Planned<'s> {
@@ -224,6 +229,7 @@ fn plan<'s>(
         base_commit,
         upstream,
         post_command,
+        ports: args.ports.unwrap_or(settings.create_ports.value),
     }))
 }
 
@@ -247,7 +253,7 @@ fn finish(
     ctx: &Ctx,
     settings: &Settings,
     plan: Plan<'_>,
-    entry: Entry,
+    (entry, ports): (Entry, Vec<u16>),
     method: Method,
     out: &mut Out<'_>,
 ) -> Result<Created> {
@@ -258,6 +264,7 @@ fn finish(
         upstream: plan.upstream,
         copy: None,
         post_command: None,
+        ports,
         error: None,
     };
     // `create.copy` and `.worktreeinclude` (nothing to do without either).
@@ -280,6 +287,7 @@ fn finish(
                 ctx.repo.root(),
                 &created.abs_path,
                 &plan.branch,
+                &created.ports,
             ),
         )?;
         if !outcome.ok {

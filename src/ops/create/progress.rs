@@ -1,6 +1,7 @@
 //! What a human create says on stderr once the run is made: what was
 //! created (or reused, or adopted; or taken warm from the pool, said so)
-//! and what was copied (what a pool member already had, counted apart). Said by the
+//! and what was copied (what a pool member already had, counted apart), and
+//! the ports leased to it. Said by the
 //! operation itself as soon as the work is done — before the post-command
 //! runs, so these lines precede its output on the shared stderr — never with
 //! `--json`.
@@ -31,6 +32,7 @@ pub(super) fn say_done(created: &Created, out: &mut Out<'_>) {
             created.entry.path(),
             created.entry.base_branch
         ));
+        say_ports(created, out);
         return;
     }
     let pooled = if created.method == Method::Pooled {
@@ -43,6 +45,21 @@ pub(super) fn say_done(created: &Created, out: &mut Out<'_>) {
         created.entry.path(),
         created.entry.branch(),
         created.entry.base_branch
+    ));
+    say_ports(created, out);
+}
+
+/// The ports leased to the run, when there are any.
+fn say_ports(created: &Created, out: &mut Out<'_>) {
+    if created.ports.is_empty() {
+        return;
+    }
+    let ports: Vec<String> = created.ports.iter().map(u16::to_string).collect();
+    out.note(format_args!(
+        "leased port{} {} (GIT_LOOP_PORT, GIT_LOOP_PORT_1…; `git loop env {}`)",
+        if ports.len() == 1 { "" } else { "s" },
+        ports.join(" "),
+        created.entry.id
     ));
 }
 

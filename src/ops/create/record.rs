@@ -1,5 +1,7 @@
-//! Step 5 of a create: the run recorded in the manifest, or, when that
-//! fails, the worktree and branch this create made removed again.
+//! Step 5 of a create: the run recorded in the manifest, with the ports
+//! leased to it ([`crate::ops::ports`]) in the same hold of the mutex, or,
+//! when that fails, the lease dropped and the worktree and branch this
+//! create made removed again.
 
 use super::add::Added;
 use super::{Plan, refuse_active};
@@ -9,22 +11,23 @@ use crate::error::Result;
 use crate::events::{Event, EventKind};
 use crate::lock::ManifestMutex;
 use crate::manifest::Entry;
+use crate::ops::ports;
 use crate::output::Out;
 use crate::signals::RollbackWindow;
 
 /// Record the run; if that fails, undo the worktree and branch (best
 /// effort: the worktree is fresh and clean, so a plain remove works) and
-/// return the original error.
+/// return the original error. The run's entry, and the ports leased to it.
 pub(super) fn record_or_undo(
     ctx: &Ctx,
     args: &CreateArgs,
     plan: &Plan<'_>,
     added: &Added,
     out: &mut Out<'_>,
-) -> Result<Entry> {
+) -> Result<(Entry, Vec<u16>)> {
     let entry = Entry::new(&plan.id, &plan.base, &args.pattern, crate::time::now());
-    match record(ctx, &entry, added.adopted, &added.window, out) {
-        Ok(()) => Ok(entry),
+    match record(ctx, &entry, plan, added.adopted, &added.window, out) {
+        Ok(ports) => Ok((entry, ports)),
         Err(e) => {
             undo(ctx, plan, added)?;
             Err(e)
@@ -32,31 +35,49 @@ pub(super) fn record_or_undo(
     }
 }
 
-/// Record the run; `window` closes once the manifest is written, so a signal
-/// from then on leaves the recorded run in place. The `create` event is made
-/// of what was recorded (and the branch adopted, if one was).
+/// Record the run and lease its ports; `window` closes once the manifest is
+/// written, so a signal from then on leaves the recorded run in place (one
+/// that comes while the lease and the write run waits for them). A lease
+/// whose manifest write fails is dropped again, in the same hold of the
+/// mutex; one a `kill -9` leaves between the two is reclaimed by the next
+/// create that leases (its run is not in the manifest). The `create` event
+/// is made of what was recorded (and the branch adopted, if one was).
 fn record(
     ctx: &Ctx,
     entry: &Entry,
+    plan: &Plan<'_>,
     adopted: Option<gix::ObjectId>,
     window: &RollbackWindow,
     out: &mut Out<'_>,
-) -> Result<()> {
+) -> Result<Vec<u16>> {
     let mutex = ManifestMutex::acquire(&ctx.loop_dir())?;
     let mut manifest = ctx.manifest.load_or_default()?;
     refuse_active(ctx, &manifest, &entry.id)?;
     manifest.worktrees.retain(|e| e.id != entry.id);
     manifest.worktrees.push(entry.clone());
-    window.commit(|| ctx.manifest.write(&manifest, &mutex))?;
-    ctx.log_events(&[create_event(entry, adopted)], out);
-    Ok(())
+    let ports = window.commit(|| {
+        let ports = ports::lease(ctx, entry, &plan.abs, plan.ports, &manifest, &mutex)?;
+        if let Err(e) = ctx.manifest.write(&manifest, &mutex) {
+            if !ports.is_empty() {
+                let _ = ports::release(ctx, &[entry], &mutex);
+            }
+            return Err(e);
+        }
+        Ok(ports)
+    })?;
+    ctx.log_events(&[create_event(entry, adopted, &ports)], out);
+    Ok(ports)
 }
 
-fn create_event(entry: &Entry, adopted: Option<gix::ObjectId>) -> Event {
+fn create_event(entry: &Entry, adopted: Option<gix::ObjectId>, ports: &[u16]) -> Event {
     let mut event = Event::new(EventKind::Create, &entry.id);
     let mut detail = format!("pattern {:?}, base {}", entry.pattern, entry.base_branch);
     if let Some(tip) = adopted {
         detail.push_str(&format!(", adopted branch {} at {tip}", entry.branch()));
+    }
+    if !ports.is_empty() {
+        let ports: Vec<String> = ports.iter().map(u16::to_string).collect();
+        detail.push_str(&format!(", ports {}", ports.join(" ")));
     }
     event.detail = Some(detail);
     event

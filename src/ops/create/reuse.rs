@@ -36,6 +36,7 @@ pub(super) fn reuse(
             out,
         );
     }
+    let ports = crate::ops::ports::of(ctx, &entry)?;
     let reused = Created {
         abs_path: ctx.worktree_path(id),
         entry,
@@ -43,6 +44,7 @@ pub(super) fn reuse(
         upstream: None,
         copy: None,
         post_command: None,
+        ports,
         error: None,
     };
     super::progress::say_done(&reused, out);

@@ -33,7 +33,8 @@
 //!
 //! Locking: the worktree-operation lock is held for the whole reclaim; the
 //! manifest mutex only to select entries and, after git is done, to drop the
-//! removed ones — matched by id *and* `createdAt`, so an entry that changed
+//! removed ones (and release their port leases) — matched by id *and*
+//! `createdAt`, so an entry that changed
 //! meanwhile is left alone.
 //!
 //! Outcomes, not reports: [`reclaim`] returns what became of each run (a
@@ -262,8 +263,9 @@ fn remove_selected(
 
 /// Drop the removed runs from the manifest in one linear pass, each only if
 /// the manifest still holds that run with a selected status (a run marked
-/// active after its worktree was removed keeps its entry), and log what is
-/// not logged yet (see [`events`]), under the mutex.
+/// active after its worktree was removed keeps its entry), release their
+/// port leases ([`crate::ops::ports`]), and log what is not logged yet (see
+/// [`events`]), under the mutex.
 fn drop_removed(
     ctx: &Ctx,
     reclaimed: &Reclaimed,
@@ -300,6 +302,14 @@ fn drop_removed(
         ctx.manifest.write(&manifest, &mutex)?;
     }
     drop(manifest);
+    // Their worktrees are gone: so are their port leases (a lease left by a
+    // failure here is reclaimed by the next create that leases).
+    let released: Vec<&Entry> = reclaimed.removed.iter().map(|r| &r.entry).collect();
+    if let Err(e) = crate::ops::ports::release(ctx, &released, &mutex) {
+        out.note(format_args!(
+            "warning: could not release the removed runs' ports: {e}"
+        ));
+    }
     ctx.log_events(&events(reclaimed), out);
     drop(mutex);
     Ok(())

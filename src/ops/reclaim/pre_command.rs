@@ -50,10 +50,11 @@ fn run(
             continue;
         }
         let branch = entry.branch();
+        let ports = crate::ops::ports::of(ctx, &entry)?;
         let outcome = crate::configured_command::run(
             command,
             &dir,
-            &crate::configured_command::env_for(&entry.id, ctx.repo.root(), &dir, &branch),
+            &crate::configured_command::env_for(&entry.id, ctx.repo.root(), &dir, &branch, &ports),
         )?;
         if outcome.ok {
             kept.push(entry);

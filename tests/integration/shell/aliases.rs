@@ -15,12 +15,13 @@ use crate::common::TestRepo;
 
 use super::{IDS_AND_STATUSES, bash_completions, fish_completer, fixture, zsh_completer};
 
-const CREATE_FLAGS: [&str; 9] = [
+const CREATE_FLAGS: [&str; 10] = [
     "--base",
     "--fetch",
     "--help",
     "--json",
     "--pattern",
+    "--ports",
     "--quiet",
     "--repo",
     "--reuse",
