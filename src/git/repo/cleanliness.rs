@@ -166,6 +166,12 @@ mod tests {
             std::fs::write(path, content).unwrap();
         }
 
+        /// `file` moved out of the worktree (not deleted: this module is not
+        /// the kernel).
+        fn take_away(&self, file: &str) {
+            std::fs::rename(self.root.join(file), self.dir.path().join(file)).unwrap();
+        }
+
         fn judge(&self) -> Cleanliness {
             cleanliness(&self.root, &self.root.join(".git")).unwrap()
         }
@@ -250,16 +256,11 @@ mod tests {
             true,
             false,
         );
-        case(
-            "deleted file",
-            |r| std::fs::remove_file(r.root.join("b")).unwrap(),
-            true,
-            false,
-        );
+        case("deleted file", |r| r.take_away("b"), true, false);
         case(
             "type change",
             |r| {
-                std::fs::remove_file(r.root.join("b")).unwrap();
+                r.take_away("b");
                 std::os::unix::fs::symlink("a", r.root.join("b")).unwrap();
             },
             true,
