@@ -19,8 +19,10 @@ use crate::error::{Error, Result};
 use crate::manifest::LOOP_DIR;
 
 mod case;
+mod cleanliness;
 mod discover;
 pub use case::{case_overrides, open_worktree};
+pub use cleanliness::cleanliness;
 
 /// A linked worktree registered with git.
 #[derive(Debug, Clone)]
@@ -301,58 +303,4 @@ impl Repo {
             })
             .collect())
     }
-}
-
-/// What `git worktree remove` (without `--force`) would object to in a
-/// worktree, read with gix.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Cleanliness {
-    /// Changes to tracked files, staged or not (git's "modified").
-    pub modified: bool,
-    /// Files git does not track and does not ignore.
-    pub untracked: bool,
-    /// A populated submodule (git refuses to remove such a worktree at all).
-    pub submodules: bool,
-}
-
-/// Read the state of the worktree at `path` (whose administrative directory
-/// is `admin_dir`) the way `git worktree remove` judges it: tracked changes,
-/// untracked files (not ignored ones), and populated submodules (a gitlink in
-/// its index whose directory holds a `.git`, or `<admin_dir>/modules`).
-pub fn cleanliness(path: &Path, admin_dir: &Path) -> Result<Cleanliness> {
-    let repo = open_worktree(path)?;
-    let index = repo.index_or_empty().map_err(repo_err)?;
-    let submodules = admin_dir.join("modules").is_dir()
-        || index.entries().iter().any(|e| {
-            e.mode == gix::index::entry::Mode::COMMIT
-                && gix::path::from_bstr(e.path(&index))
-                    .is_ok_and(|rel| path.join(rel).join(".git").exists())
-        });
-    let modified = repo.is_dirty().map_err(repo_err)?;
-    let options = repo
-        .dirwalk_options()
-        .map_err(repo_err)?
-        .emit_untracked(gix::dir::walk::EmissionMode::CollapseDirectory)
-        .emit_ignored(None)
-        .emit_tracked(false)
-        .emit_pruned(false);
-    let mut collect = gix::dir::walk::delegate::Collect::default();
-    let none: [&gix::bstr::BStr; 0] = [];
-    repo.dirwalk(
-        &index,
-        none,
-        &std::sync::atomic::AtomicBool::new(false),
-        options,
-        &mut collect,
-    )
-    .map_err(repo_err)?;
-    let untracked = collect
-        .unorded_entries
-        .iter()
-        .any(|(e, _)| e.status == gix::dir::entry::Status::Untracked);
-    Ok(Cleanliness {
-        modified,
-        untracked,
-        submodules,
-    })
 }

@@ -1,0 +1,335 @@
+//! What `git worktree remove` (without `--force`) would object to in a
+//! worktree, read with gix in one status pass.
+//!
+//! One pass, as `git status` makes it: the `HEAD`-tree-to-index comparison,
+//! the index-to-worktree comparison (the index's cached stats reused, the
+//! entries split among the cores) and the directory walk for untracked files
+//! run at once, and the pass stops as soon as there is nothing more to learn
+//! (a change and an untracked file both found). A clean worktree costs one
+//! parallel pass; before, a stat of every file on one thread was followed by
+//! a second walk of every directory.
+//!
+//! What counts is exactly what it always was:
+//! - *modified*: the index differs from `HEAD`'s tree (staged), or a file
+//!   differs from its index entry: changed, deleted, its type changed, an
+//!   intent-to-add entry, an unresolved conflict, a submodule whose commit
+//!   moved or whose worktree is dirty (as the submodule is configured). A
+//!   file whose stats changed but whose content did not is not modified;
+//! - *untracked*: a file git neither tracks nor ignores (a directory of them
+//!   counts once; an empty directory, or one holding only ignored files, is
+//!   not untracked), whatever `status.showUntrackedFiles` says;
+//! - *submodules*: a populated submodule (a gitlink in the index whose
+//!   directory holds a `.git`, or the worktree's `<admin_dir>/modules`).
+
+use std::path::Path;
+
+use gix::status::index_worktree::Item as Change;
+use gix::status::{Item, Submodule};
+
+use super::{open_worktree, repo_err};
+use crate::error::Result;
+
+/// What `git worktree remove` (without `--force`) would object to in a
+/// worktree, read with gix.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Cleanliness {
+    /// Changes to tracked files, staged or not (git's "modified").
+    pub modified: bool,
+    /// Files git does not track and does not ignore.
+    pub untracked: bool,
+    /// A populated submodule (git refuses to remove such a worktree at all).
+    pub submodules: bool,
+}
+
+/// Read the state of the worktree at `path` (whose administrative directory
+/// is `admin_dir`) the way `git worktree remove` judges it: tracked changes,
+/// untracked files (not ignored ones), and populated submodules (a gitlink in
+/// its index whose directory holds a `.git`, or `<admin_dir>/modules`). See
+/// the module doc.
+pub fn cleanliness(path: &Path, admin_dir: &Path) -> Result<Cleanliness> {
+    let repo = open_worktree(path)?;
+    let index = repo.index_or_empty().map_err(repo_err)?;
+    let submodules = admin_dir.join("modules").is_dir()
+        || index.entries().iter().any(|e| {
+            e.mode == gix::index::entry::Mode::COMMIT
+                && gix::path::from_bstr(e.path(&index))
+                    .is_ok_and(|rel| path.join(rel).join(".git").exists())
+        });
+    // The walk's options set here, not through `status.showUntrackedFiles`:
+    // untracked files count whatever the user's `git status` shows.
+    let untracked_walk = repo
+        .dirwalk_options()
+        .map_err(repo_err)?
+        .emit_untracked(gix::dir::walk::EmissionMode::CollapseDirectory)
+        .emit_ignored(None)
+        .emit_tracked(false)
+        .emit_pruned(false);
+    let status = repo
+        .status(gix::progress::Discard)
+        .map_err(repo_err)?
+        .index(gix::worktree::IndexPersistedOrInMemory::Persisted(index))
+        .tree_index_track_renames(gix::status::tree_index::TrackRenames::Disabled)
+        .index_worktree_rewrites(None)
+        .index_worktree_submodules(Submodule::AsConfigured { check_dirty: true })
+        .index_worktree_options_mut(|options| {
+            options.dirwalk_options = Some(untracked_walk);
+        })
+        .into_iter(None)
+        .map_err(repo_err)?;
+    let mut found = Cleanliness {
+        submodules,
+        ..Cleanliness::default()
+    };
+    for item in status {
+        match item.map_err(repo_err)? {
+            Item::TreeIndex(_) | Item::IndexWorktree(Change::Modification { .. }) => {
+                found.modified = true;
+            }
+            Item::IndexWorktree(Change::DirectoryContents { entry, .. }) => {
+                found.untracked |= entry.status == gix::dir::entry::Status::Untracked;
+            }
+            // Not asked for (no rename tracking), but a rename is a change.
+            Item::IndexWorktree(Change::Rewrite { .. }) => found.modified = true,
+        }
+        if found.modified && found.untracked {
+            break;
+        }
+    }
+    Ok(found)
+}
+
+#[cfg(test)]
+mod tests {
+    //! Each case in a fresh repository made by `git` (hermetic: no system
+    //! or global config, no hooks), judged by [`cleanliness`] and, as the
+    //! oracle, by `git status --porcelain`: modified when git prints a line
+    //! other than `??`, untracked when it prints a `??` line.
+
+    use std::path::{Path, PathBuf};
+    use std::process::Command;
+
+    use super::{Cleanliness, cleanliness};
+
+    struct Repo {
+        dir: tempfile::TempDir,
+        root: PathBuf,
+    }
+
+    impl Repo {
+        /// `main` with `a`, `b`, `d/c` and a `.gitignore` of `*.log`.
+        fn new() -> Repo {
+            let dir = tempfile::tempdir().unwrap();
+            let root = dir.path().join("repo");
+            std::fs::create_dir(&root).unwrap();
+            let repo = Repo {
+                root: root.canonicalize().unwrap(),
+                dir,
+            };
+            repo.git(&["init", "-q", "-b", "main"]);
+            for (file, content) in [
+                ("a", "a\n"),
+                ("b", "b\n"),
+                ("d/c", "c\n"),
+                (".gitignore", "*.log\n"),
+            ] {
+                repo.write(file, content);
+            }
+            repo.git(&["add", "."]);
+            repo.git(&["commit", "-q", "-m", "base"]);
+            repo
+        }
+
+        fn git(&self, args: &[&str]) -> String {
+            let out = Command::new("git")
+                .arg("-C")
+                .arg(&self.root)
+                .args(args)
+                .env_remove("GIT_DIR")
+                .env_remove("GIT_WORK_TREE")
+                .env_remove("GIT_INDEX_FILE")
+                .env("GIT_CONFIG_NOSYSTEM", "1")
+                .env("GIT_CONFIG_GLOBAL", self.dir.path().join("gitconfig"))
+                .env("HOME", self.dir.path())
+                .env("GIT_AUTHOR_NAME", "T")
+                .env("GIT_AUTHOR_EMAIL", "t@example.com")
+                .env("GIT_COMMITTER_NAME", "T")
+                .env("GIT_COMMITTER_EMAIL", "t@example.com")
+                .output()
+                .unwrap();
+            assert!(out.status.success(), "git {args:?}: {out:?}");
+            String::from_utf8(out.stdout).unwrap()
+        }
+
+        fn write(&self, file: &str, content: &str) {
+            let path = self.root.join(file);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, content).unwrap();
+        }
+
+        /// `file` moved out of the worktree (not deleted: this module is not
+        /// the kernel).
+        fn take_away(&self, file: &str) {
+            std::fs::rename(self.root.join(file), self.dir.path().join(file)).unwrap();
+        }
+
+        fn judge(&self) -> Cleanliness {
+            cleanliness(&self.root, &self.root.join(".git")).unwrap()
+        }
+
+        /// What `git status` says, as a [`Cleanliness`].
+        fn oracle(&self) -> Cleanliness {
+            let status = self.git(&["status", "--porcelain", "--untracked-files=normal"]);
+            Cleanliness {
+                modified: status.lines().any(|l| !l.starts_with("??")),
+                untracked: status.lines().any(|l| l.starts_with("??")),
+                submodules: false,
+            }
+        }
+    }
+
+    fn case(name: &str, make: impl FnOnce(&Repo), modified: bool, untracked: bool) {
+        let repo = Repo::new();
+        make(&repo);
+        let expected = Cleanliness {
+            modified,
+            untracked,
+            submodules: false,
+        };
+        assert_eq!(
+            repo.oracle(),
+            expected,
+            "{name}: git status disagrees with the case"
+        );
+        assert_eq!(repo.judge(), expected, "{name}");
+    }
+
+    #[test]
+    fn counts_what_git_status_counts() {
+        case("clean", |_| {}, false, false);
+        case(
+            "nested untracked directory",
+            |r| r.write("new/deep/x", "x\n"),
+            false,
+            true,
+        );
+        case(
+            "untracked file in a tracked directory",
+            |r| r.write("d/new", "n\n"),
+            false,
+            true,
+        );
+        case(
+            "ignored file",
+            |r| r.write("d/x.log", "log\n"),
+            false,
+            false,
+        );
+        case(
+            "directory of ignored files",
+            |r| r.write("logs/x.log", "log\n"),
+            false,
+            false,
+        );
+        case(
+            "empty directory",
+            |r| std::fs::create_dir_all(r.root.join("empty/deeper")).unwrap(),
+            false,
+            false,
+        );
+        case("modified file", |r| r.write("a", "changed\n"), true, false);
+        case(
+            "staged change",
+            |r| {
+                r.write("a", "changed\n");
+                r.git(&["add", "a"]);
+            },
+            true,
+            false,
+        );
+        case(
+            "staged, then changed back",
+            |r| {
+                r.write("a", "changed\n");
+                r.git(&["add", "a"]);
+                r.write("a", "a\n");
+            },
+            true,
+            false,
+        );
+        case("deleted file", |r| r.take_away("b"), true, false);
+        case(
+            "type change",
+            |r| {
+                r.take_away("b");
+                std::os::unix::fs::symlink("a", r.root.join("b")).unwrap();
+            },
+            true,
+            false,
+        );
+        case(
+            "intent to add",
+            |r| {
+                r.write("n", "n\n");
+                r.git(&["add", "-N", "n"]);
+            },
+            true,
+            false,
+        );
+        case(
+            "removed from the index only",
+            |r| {
+                r.git(&["rm", "-q", "--cached", "a"]);
+            },
+            true,
+            true,
+        );
+        case(
+            "touched, content unchanged",
+            |r| {
+                let file = std::fs::File::options()
+                    .append(true)
+                    .open(r.root.join("a"))
+                    .unwrap();
+                file.set_modified(std::time::SystemTime::now() + std::time::Duration::from_secs(5))
+                    .unwrap();
+            },
+            false,
+            false,
+        );
+        case(
+            "modified and untracked",
+            |r| {
+                r.write("a", "changed\n");
+                r.write("new/x", "x\n");
+            },
+            true,
+            true,
+        );
+        case(
+            "untracked, with status.showUntrackedFiles=no",
+            |r| {
+                r.git(&["config", "status.showUntrackedFiles", "no"]);
+                r.write("new/x", "x\n");
+            },
+            false,
+            true,
+        );
+    }
+
+    #[test]
+    fn a_populated_submodule_directory_counts() {
+        let repo = Repo::new();
+        let admin = repo.dir.path().join("admin");
+        std::fs::create_dir_all(admin.join("modules")).unwrap();
+        let found = cleanliness(&repo.root, &admin).unwrap();
+        assert!(
+            found.submodules && !found.modified && !found.untracked,
+            "{found:?}"
+        );
+        assert!(
+            !cleanliness(&repo.root, Path::new(&repo.root.join(".git")))
+                .unwrap()
+                .submodules
+        );
+    }
+}
