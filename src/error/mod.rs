@@ -301,34 +301,22 @@ pub enum Error {
     #[error("{program} cannot be executed: {reason}")]
     CommandNotExecutable { program: String, reason: String },
 
+    #[error("no gate to judge with: neither --gate nor judge.gate is set")]
+    #[diagnostic(help(
+        "pass the command that tests an attempt, e.g. --gate 'make test', or set judge.gate (git config loop.judgeGate 'make test')"
+    ))]
+    NoGate,
+
+    #[error("task {task:?} has no active attempts ({task}.1, {task}.2, ...)")]
+    #[diagnostic(help("`git loop list` shows the runs; attempts are runs named <TASK>.<n>"))]
+    NoAttempts { task: String },
+
     #[error("{action} {path}: {source}")]
     Io {
         action: &'static str,
         path: PathBuf,
         source: std::io::Error,
     },
-}
-
-fn active_exists_help(id: &str, missing: bool) -> String {
-    if missing {
-        format!(
-            "`git loop reconcile` drops runs whose directory is gone (their branch is kept); then `git loop create {id} --reuse` checks loop/{id} out again as it is, or pick another run id"
-        )
-    } else {
-        format!(
-            "use that worktree, or mark it finished first: git loop mark {id} rejected (or merged, escalated, stale)"
-        )
-    }
-}
-
-fn branch_exists_help(branch: &str, racing: bool) -> String {
-    if racing {
-        "wait for it: `git loop list` shows the run once it is recorded. If no create is running, one was interrupted: `git loop reconcile` shows what it left".to_owned()
-    } else {
-        format!(
-            "it is probably left from an earlier run of this id (cleanup keeps branches). Inspect it with `git log {branch}`; carry on from it with `--reuse` (checks it out as it is); delete it with `git branch -d {branch}` if its work is merged; or pick another run id"
-        )
-    }
 }
 
 impl Error {
@@ -394,6 +382,8 @@ impl From<&Error> for Failure {
 }
 
 mod codes;
+mod help;
+use help::{active_exists_help, branch_exists_help};
 pub mod suggest;
 
 #[cfg(test)]
