@@ -203,6 +203,22 @@ pub const LAND_EXAMPLES: &str = r#"Examples:
   git loop land --queue --dry-run
   git loop land a b --strategy squash -m "Fix the login" --gate "cargo test""#;
 
+pub const JUDGE: &str = r#"The gate (--gate, else judge.gate, trusted as the hooks are) runs in each active attempt's
+own worktree as the attempt left it (one with uncommitted changes is judged as it stands and
+flagged dirty; its committed tip is what would land), --jobs at a time, each killed with all
+it started after --timeout (timedOut). Its output goes to the git common dir
+(git-loop/judge/<TASK>/<ID>.log), never into the worktree; a gate that changes the worktree
+anyway is reported (wroteToWorktree). Then the attempts are ranked: passed first; no
+conflict with the base (merged in memory) first; higher agreement (the share of its hunks
+that another passing attempt also made); fewer lines changed; a faster gate; the attempt's
+number. The leader is rank 1. A judge event is logged per attempt. Exit 0 when at least one
+gate passed, 1 when none did.
+
+Settings: judge.gate."#;
+pub const JUDGE_EXAMPLES: &str = r#"Examples:
+  git loop judge fix-login --gate "python3 -m unittest -q"
+  git loop judge fix-login --jobs 4 --timeout 5m --json"#;
+
 /// `log`'s long help: the kinds listed from the one list of them.
 pub fn log() -> String {
     format!(

@@ -16,6 +16,7 @@ mod claude_hook;
 mod completion;
 mod env;
 mod help;
+mod judge;
 mod land;
 mod schema;
 mod trash;
@@ -25,8 +26,9 @@ pub use activity::ActivityArgs;
 pub use claude_hook::ClaudeHook;
 pub use completion::{CompletionArgs, CompletionShell};
 pub use env::EnvArgs;
+pub use judge::JudgeArgs;
 pub use land::LandArgs;
-pub use schema::SchemaName;
+pub use schema::{SchemaArgs, SchemaName};
 pub use trash::{TrashAction, TrashArgs};
 pub use values::{Cutoff, MinAge, RunId, StatusList};
 use values::{default_min_age, min_age_flag, older_than_flag, since_flag, sparse_dir, status_flag};
@@ -102,6 +104,9 @@ pub enum Command {
     /// Land runs onto their base: built in memory, gated, the branch moved by compare-and-swap
     #[command(long_about = help::LAND, after_help = help::LAND_EXAMPLES)]
     Land(LandArgs),
+    /// Run a gate in every attempt of a task (<TASK>.1, ...) and rank them on evidence
+    #[command(long_about = help::JUDGE, after_help = help::JUDGE_EXAMPLES)]
+    Judge(JudgeArgs),
     /// Show the event log: what each command did to each run, oldest first
     #[command(long_about = help::log(), after_help = help::LOG_EXAMPLES)]
     Log(LogArgs),
@@ -129,13 +134,6 @@ pub enum Command {
     /// Print the completion script for bash, zsh or fish (the file scripts/install installs)
     #[command(long_about = help::COMPLETION, after_help = help::COMPLETION_EXAMPLES)]
     Completion(CompletionArgs),
-}
-
-#[derive(Debug, Args)]
-pub struct SchemaArgs {
-    /// Which schema (default: all)
-    #[arg(value_enum)]
-    pub name: Option<SchemaName>,
 }
 
 #[derive(Debug, Args, JsonSchema)]

@@ -12,6 +12,14 @@ use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
 use super::{Cutoff, MinAge, RunId, StatusList};
 use crate::manifest::Status;
 
+/// `git loop schema [NAME]`'s arguments.
+#[derive(Debug, clap::Args)]
+pub struct SchemaArgs {
+    /// Which schema (default: all)
+    #[arg(value_enum)]
+    pub name: Option<SchemaName>,
+}
+
 /// A schema `git loop schema` prints: a command's `--json` document (named
 /// after the command), `error` (the document of any failure), `mcp-tools`
 /// (each MCP tool's input) or `all` (every one in one document). Each is a
@@ -27,6 +35,7 @@ pub enum SchemaName {
     Conflicts,
     Create,
     Land,
+    Judge,
     Env,
     List,
     Log,
@@ -44,10 +53,10 @@ pub enum SchemaName {
 
 impl SchemaName {
     /// Every name, in the order `--help` lists them.
-    pub const ALL: [SchemaName; 21] = {
+    pub const ALL: [SchemaName; 22] = {
         use SchemaName::*;
         [
-            All, Activity, Branches, Cleanup, Config, Conflicts, Create, Env, Land, List, Log,
+            All, Activity, Branches, Cleanup, Config, Conflicts, Create, Env, Judge, Land, List, Log,
             Mark, Path, Pool, Reconcile, Remove, Restore, Trash, Trust, Error, McpTools,
         ]
     };
@@ -68,6 +77,7 @@ impl SchemaName {
             Conflicts => "conflicts",
             Create => "create",
             Land => "land",
+            Judge => "judge",
             Env => "env",
             List => "list",
             Log => "log",

@@ -20,7 +20,7 @@
 pub mod timed;
 pub mod trust;
 
-pub use timed::run_with_timeout;
+pub use timed::{run_with_timeout, run_with_timeout_into};
 
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
