@@ -52,6 +52,8 @@ pub use gates::log_path;
 
 use std::time::Duration;
 
+use gix::ObjectId;
+
 #[cfg(doc)]
 use crate::configured_command::Kind;
 use crate::configured_command::ConfiguredCommand;
@@ -59,7 +61,7 @@ use crate::ctx::Ctx;
 use crate::error::{Error, Result};
 use crate::events::Judgement;
 use crate::lock::ManifestMutex;
-use crate::manifest::Status;
+use crate::manifest::{Entry, Manifest, Status};
 use crate::output::Out;
 
 /// How long a gate may run by default: land's gate timeout.
@@ -90,7 +92,44 @@ pub fn judge(ctx: &Ctx, request: &Request<'_>, out: &mut Out<'_>) -> Result<Outc
     } else {
         Default::default()
     };
-    let mut attempts: Vec<(u32, &crate::manifest::Entry)> = manifest
+    let (jobs, found) = prepare(ctx, &gate, task, active_attempts(&manifest, task), out)?;
+    if jobs.is_empty() {
+        return Err(Error::NoAttempts {
+            task: task.to_owned(),
+        });
+    }
+    let workers = request.jobs.unwrap_or_else(|| {
+        std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
+    });
+    let timeout = request.timeout.unwrap_or(DEFAULT_TIMEOUT);
+    let ran = gates::run_all(&gate, ctx.repo.root(), &jobs, workers, timeout)?;
+    let judged: Vec<rank::Judged> = jobs
+        .iter()
+        .zip(found)
+        .zip(ran)
+        .map(|((job, (n, head, evidence)), ran)| rank::Judged {
+            id: job.id.clone(),
+            n,
+            head,
+            ran,
+            evidence,
+        })
+        .collect();
+    let attempts = rank::rank(task, gate.command, judged);
+    let events: Vec<_> = attempts.iter().map(Judgement::event).collect();
+    let mutex = ManifestMutex::acquire(&ctx.loop_dir())?;
+    ctx.log_events(&events, out);
+    drop(mutex);
+    Ok(Outcome {
+        task: task.to_owned(),
+        gate: gate.command.to_owned(),
+        attempts,
+    })
+}
+
+/// The active runs `<task>.<n>`, by `n`.
+fn active_attempts<'m>(manifest: &'m Manifest, task: &str) -> Vec<(u32, &'m Entry)> {
+    let mut attempts: Vec<(u32, &Entry)> = manifest
         .worktrees
         .iter()
         .filter(|e| e.status == Status::Active)
@@ -100,30 +139,41 @@ pub fn judge(ctx: &Ctx, request: &Request<'_>, out: &mut Out<'_>) -> Result<Outc
         })
         .collect();
     attempts.sort_by_key(|(n, _)| *n);
+    attempts
+}
+
+/// What each attempt's gate needs, and the evidence of its committed tip
+/// (number, tip, evidence), in the same order; an attempt whose branch or
+/// worktree is gone is left out with a note. Refused before any gate runs:
+/// no attempts, a base that does not resolve, a trusted gate naming a file
+/// an attempt changed.
+fn prepare(
+    ctx: &Ctx,
+    gate: &ConfiguredCommand<'_>,
+    task: &str,
+    attempts: Vec<(u32, &Entry)>,
+    out: &mut Out<'_>,
+) -> Result<(Vec<gates::Job>, Vec<(u32, ObjectId, evidence::Evidence)>)> {
     if attempts.is_empty() {
         return Err(Error::NoAttempts {
             task: task.to_owned(),
         });
     }
     let merger = crate::git::merge::Merger::new(ctx.repo.gix())?;
-    let mut jobs = Vec::new();
-    let mut found = Vec::new();
+    let (mut jobs, mut found) = (Vec::new(), Vec::new());
     for (n, entry) in attempts {
         let dir = ctx.worktree_path(&entry.id);
+        let left_out = |why: String| {
+            format!("judge: {} left out: {why}", crate::style::escape(&entry.id))
+        };
         let Some(tip) = ctx.repo.branch_target(&entry.branch())? else {
-            out.note(format_args!(
-                "judge: {} left out: its branch {} does not exist",
-                crate::style::escape(&entry.id),
-                crate::style::escape(&entry.branch())
-            ));
+            let why = format!("its branch {} does not exist", entry.branch());
+            out.note(format_args!("{}", left_out(why)));
             continue;
         };
         if !dir.is_dir() {
-            out.note(format_args!(
-                "judge: {} left out: its worktree {} is missing",
-                crate::style::escape(&entry.id),
-                dir.display()
-            ));
+            let why = format!("its worktree {} is missing", dir.display());
+            out.note(format_args!("{}", left_out(why)));
             continue;
         }
         let base = ctx
@@ -142,38 +192,7 @@ pub fn judge(ctx: &Ctx, request: &Request<'_>, out: &mut Out<'_>) -> Result<Outc
             dir,
         });
     }
-    if jobs.is_empty() {
-        return Err(Error::NoAttempts {
-            task: task.to_owned(),
-        });
-    }
-    let workers = request.jobs.unwrap_or_else(|| {
-        std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
-    });
-    let timeout = request.timeout.unwrap_or(DEFAULT_TIMEOUT);
-    let ran = gates::run_all(&gate, ctx.repo.root(), &jobs, workers, timeout)?;
-    let judged: Vec<rank::Judged> = jobs
-        .iter()
-        .zip(found)
-        .zip(ran)
-        .map(|((job, (n, tip, evidence)), ran)| rank::Judged {
-            id: job.id.clone(),
-            n,
-            head: tip,
-            ran,
-            evidence,
-        })
-        .collect();
-    let attempts = rank::rank(task, gate.command, judged);
-    let events: Vec<_> = attempts.iter().map(Judgement::event).collect();
-    let mutex = ManifestMutex::acquire(&ctx.loop_dir())?;
-    ctx.log_events(&events, out);
-    drop(mutex);
-    Ok(Outcome {
-        task: task.to_owned(),
-        gate: gate.command.to_owned(),
-        attempts,
-    })
+    Ok((jobs, found))
 }
 
 /// The gate: `--gate` (the user's own, trusted), else `judge.gate` with
