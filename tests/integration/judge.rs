@@ -320,3 +320,49 @@ fn no_gate_and_no_attempts_are_refused_naming_what_is_missing() {
     let run = repo.run(["judge", "n", "--jobs", "0"]);
     run.code(2);
 }
+
+#[test]
+fn ctrl_c_kills_every_running_gate_and_exits_130() {
+    let repo = setup();
+    repo.run(["create", "c.1", "--pattern", "x"]).ok();
+    repo.run(["create", "c.2", "--pattern", "x"]).ok();
+    let pids = tempfile::tempdir().unwrap();
+    let gate = format!(
+        "echo $$ > '{}'/\"$GIT_LOOP_ID\"; sleep 60 & sleep 60",
+        pids.path().display()
+    );
+    let mut child = crate::common::spawn(&repo, &["judge", "c", "--gate", &gate, "--jobs", "2"]);
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let groups: Vec<String> = loop {
+        let found: Vec<String> = ["c.1", "c.2"]
+            .iter()
+            .filter_map(|id| std::fs::read_to_string(pids.path().join(id)).ok())
+            .map(|p| p.trim().to_owned())
+            .filter(|p| !p.is_empty())
+            .collect();
+        if found.len() == 2 {
+            break found;
+        }
+        assert!(Instant::now() < deadline, "the gates did not start");
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    crate::common::kill(&child, "INT");
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        assert!(Instant::now() < deadline, "judge did not exit on SIGINT");
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert_eq!(status.code(), Some(130), "{status}");
+    for pgid in groups {
+        let alive = std::process::Command::new("kill")
+            .args(["-0", "--", &format!("-{pgid}")])
+            .stderr(std::process::Stdio::null())
+            .status()
+            .unwrap()
+            .success();
+        assert!(!alive, "the gate's process group {pgid} is still running");
+    }
+    assert!(judge_events(&repo).is_empty());
+}
