@@ -30,11 +30,7 @@ fn main() {
     eprintln!("building the fixture in a temporary directory…");
     let repo = base.join("repo");
     init_repo(&env, &repo, FILES);
-    std::fs::write(
-        repo.join("check.sh"),
-        "grep -c file d0/*.txt > /dev/null\n",
-    )
-    .unwrap();
+    std::fs::write(repo.join("check.sh"), "grep -c file d0/*.txt > /dev/null\n").unwrap();
     run(env.git(&repo, &["add", "check.sh"]));
     run(env.git(&repo, &["commit", "-q", "-m", "check"]));
     let mut dirs = Vec::new();

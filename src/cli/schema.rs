@@ -56,8 +56,8 @@ impl SchemaName {
     pub const ALL: [SchemaName; 22] = {
         use SchemaName::*;
         [
-            All, Activity, Branches, Cleanup, Config, Conflicts, Create, Env, Judge, Land, List, Log,
-            Mark, Path, Pool, Reconcile, Remove, Restore, Trash, Trust, Error, McpTools,
+            All, Activity, Branches, Cleanup, Config, Conflicts, Create, Env, Judge, Land, List,
+            Log, Mark, Path, Pool, Reconcile, Remove, Restore, Trash, Trust, Error, McpTools,
         ]
     };
 

@@ -19,8 +19,7 @@ use crate::cli::Cli;
 #[cfg(feature = "generate")]
 use crate::cli::{
     BranchesArgs, CleanupArgs, ConflictsArgs, CreateArgs, JudgeArgs, LandArgs, ListArgs, LogArgs,
-    MarkArgs,
-    PathArgs, ReconcileArgs, RemoveArgs, RestoreArgs,
+    MarkArgs, PathArgs, ReconcileArgs, RemoveArgs, RestoreArgs,
 };
 
 /// One MCP tool: a git-loop command.

@@ -14,8 +14,7 @@ use std::collections::BTreeMap;
 
 use crate::config::{
     TOML_CLEANUP_PRE_COMMAND, TOML_CREATE_POST_COMMAND, TOML_JUDGE_GATE, TOML_LAND_GATE,
-    TOML_NOTIFY_COMMAND,
-    repo_toml_path,
+    TOML_NOTIFY_COMMAND, repo_toml_path,
 };
 use crate::ctx::Ctx;
 use crate::error::{Error, Result};

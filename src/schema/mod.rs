@@ -18,8 +18,7 @@ use crate::cli::SchemaName;
 use crate::commands::{
     activity::ActivityReport, branches::BranchesReport, cleanup::CleanupReport,
     config::ConfigReport, conflicts::ConflictsReport, create::CreateReport, env::EnvReport,
-    judge::JudgeReport,
-    land::LandReport, list::ListReport, log::LogReport, mark::MarkReport,
+    judge::JudgeReport, land::LandReport, list::ListReport, log::LogReport, mark::MarkReport,
     mark::detect::DetectReport, path::PathReport, pool::report::PoolReport,
     reconcile::ReconcileReport, restore::RestoreReport, restore::list::SalvagedList,
     trash::TrashReport, trust::TrustReport,

@@ -65,7 +65,11 @@ fn edit(repo: &TestRepo, id: &str, file: &str, edit: impl Fn(String) -> String) 
     let changed = edit(text.clone());
     assert_ne!(changed, text, "{id}: the edit changes nothing");
     std::fs::write(dir.join(file), changed).unwrap();
-    git_ok(repo, &dir, &["commit", "-q", "-am", &format!("{id}: {file}")]);
+    git_ok(
+        repo,
+        &dir,
+        &["commit", "-q", "-am", &format!("{id}: {file}")],
+    );
 }
 
 /// The five attempts of the module doc, then the base moved.
@@ -92,7 +96,11 @@ fn five_attempts() -> TestRepo {
     std::fs::write(repo.wt("fix.5").join("notes.txt"), "my notes\n").unwrap();
     // The base moves on after the attempts were made: VERSION changes.
     let lib = std::fs::read_to_string(repo.root.join("lib.sh")).unwrap();
-    std::fs::write(repo.root.join("lib.sh"), lib.replace("VERSION=1", "VERSION=3")).unwrap();
+    std::fs::write(
+        repo.root.join("lib.sh"),
+        lib.replace("VERSION=1", "VERSION=3"),
+    )
+    .unwrap();
     repo.git(["commit", "-q", "-am", "version 3"]);
     repo
 }
@@ -106,7 +114,12 @@ fn state(repo: &TestRepo, id: &str) -> (String, Vec<u8>, BTreeMap<String, std::t
     let status = git_ok(
         repo,
         &dir,
-        &["--no-optional-locks", "status", "--porcelain=v2", "--untracked-files=all"],
+        &[
+            "--no-optional-locks",
+            "status",
+            "--porcelain=v2",
+            "--untracked-files=all",
+        ],
     );
     let mtimes = git_ok(repo, &dir, &["ls-files"])
         .lines()
@@ -193,7 +206,10 @@ fn five_attempts_are_ranked_on_evidence_and_left_as_they_were() {
             .unwrap()
             .map(|e| e.unwrap().file_name().into_string().unwrap())
             .collect();
-        assert!(!names.iter().any(|n| n.ends_with(".log")), "{id}: {names:?}");
+        assert!(
+            !names.iter().any(|n| n.ends_with(".log")),
+            "{id}: {names:?}"
+        );
     }
     // One judge event per attempt, its detail the judgement.
     let events = judge_events(&repo);
@@ -215,14 +231,24 @@ fn the_table_marks_the_leader_and_shows_every_figure() {
     assert!(lines[0].starts_with("RANK"), "{}", run.stdout);
     let words = |l: &str| l.split_whitespace().map(str::to_owned).collect::<Vec<_>>();
     let leader = words(lines[1]);
-    assert_eq!(leader[..8], ["1", "leader", "fix.4", "passed", "clean", "1.00", "2", "1"]);
+    assert_eq!(
+        leader[..8],
+        ["1", "leader", "fix.4", "passed", "clean", "1.00", "2", "1"]
+    );
     let second = words(lines[2]);
-    assert_eq!(second[..7], ["2", "fix.5", "passed", "clean", "0.50", "3", "1"]);
+    assert_eq!(
+        second[..7],
+        ["2", "fix.5", "passed", "clean", "0.50", "3", "1"]
+    );
     assert!(lines[2].ends_with("dirty"), "{}", lines[2]);
     assert_eq!(words(lines[3])[..4], ["3", "fix.3", "passed", "conflicts"]);
     assert_eq!(words(lines[4])[..4], ["4", "fix.1", "exit", "1"]);
     assert_eq!(words(lines[5])[..4], ["5", "fix.2", "exit", "1"]);
-    assert!(run.stderr.contains("judged 5 attempts of fix: 3 passed"), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("judged 5 attempts of fix: 3 passed"),
+        "{}",
+        run.stderr
+    );
 }
 
 #[test]
@@ -235,7 +261,11 @@ fn a_hung_gate_is_killed_at_the_timeout_and_reported() {
     let gate = r#"if [ "$GIT_LOOP_ID" = t.1 ]; then sleep 60 & sleep 60; fi; echo done"#;
     let run = repo.run(["judge", "t", "--gate", gate, "--timeout", "1s", "--json"]);
     run.ok();
-    assert!(start.elapsed() < Duration::from_secs(20), "{:?}", start.elapsed());
+    assert!(
+        start.elapsed() < Duration::from_secs(20),
+        "{:?}",
+        start.elapsed()
+    );
     let doc = run.json();
     assert_eq!(doc.ids("attempts"), ["t.2", "t.1"]);
     let hung = doc.find_id("attempts", "t.1");
@@ -254,7 +284,8 @@ fn a_gate_that_writes_into_the_worktree_is_reported_and_an_ignored_file_is_not()
     let repo = setup();
     repo.run(["create", "w.1", "--pattern", "x"]).ok();
     repo.run(["create", "w.2", "--pattern", "x"]).ok();
-    let gate = r#"if [ "$GIT_LOOP_ID" = w.1 ]; then echo x > out.txt; else echo x > build.cache; fi"#;
+    let gate =
+        r#"if [ "$GIT_LOOP_ID" = w.1 ]; then echo x > out.txt; else echo x > build.cache; fi"#;
     let run = repo.run(["judge", "w", "--gate", gate, "--json"]);
     run.ok();
     let doc = run.json();
@@ -265,19 +296,32 @@ fn a_gate_that_writes_into_the_worktree_is_reported_and_an_ignored_file_is_not()
     // Touching a tracked file without changing it is a write too.
     let run = repo.run(["judge", "w", "--gate", "sleep 0.05; touch lib.sh", "--json"]);
     let doc = run.json();
-    assert_eq!(doc.find_id("attempts", "w.2")["wroteToWorktree"], true, "{doc}");
+    assert_eq!(
+        doc.find_id("attempts", "w.2")["wroteToWorktree"],
+        true,
+        "{doc}"
+    );
 }
 
 #[test]
 fn a_gate_from_the_repository_file_runs_only_once_trusted() {
     let repo = setup();
-    std::fs::write(repo.root.join(".git-loop.toml"), "[judge]\ngate = \"sh ./test.sh\"\n").unwrap();
+    std::fs::write(
+        repo.root.join(".git-loop.toml"),
+        "[judge]\ngate = \"sh ./test.sh\"\n",
+    )
+    .unwrap();
     repo.git(["add", ".git-loop.toml"]);
     repo.git(["commit", "-q", "-m", "judge gate"]);
     repo.run(["create", "g.1", "--pattern", "x"]).ok();
     let run = repo.run(["judge", "g", "--json"]);
     run.code(1);
-    assert_eq!(run.json()["error"]["code"], "untrusted-hook", "{}", run.stdout);
+    assert_eq!(
+        run.json()["error"]["code"],
+        "untrusted-hook",
+        "{}",
+        run.stdout
+    );
     assert!(run.stderr.contains("judge.gate"), "{}", run.stderr);
     assert!(!log_of(&repo, "g.1").exists());
     assert!(judge_events(&repo).is_empty());
@@ -290,7 +334,12 @@ fn a_gate_from_the_repository_file_runs_only_once_trusted() {
     edit(&repo, "g.1", "test.sh", |t| format!("{t}exit 0\n"));
     let run = repo.run(["judge", "g", "--json"]);
     run.code(1);
-    assert_eq!(run.json()["error"]["code"], "untrusted-hook", "{}", run.stdout);
+    assert_eq!(
+        run.json()["error"]["code"],
+        "untrusted-hook",
+        "{}",
+        run.stdout
+    );
     assert!(run.stderr.contains("test.sh"), "{}", run.stderr);
 }
 
@@ -301,7 +350,11 @@ fn no_gate_and_no_attempts_are_refused_naming_what_is_missing() {
     let run = repo.run(["judge", "n", "--json"]);
     run.code(1);
     assert_eq!(run.json()["error"]["code"], "no-gate");
-    assert!(run.stderr.contains("--gate") && run.stderr.contains("judge.gate"), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("--gate") && run.stderr.contains("judge.gate"),
+        "{}",
+        run.stderr
+    );
     let run = repo.run(["judge", "other", "--gate", "true", "--json"]);
     run.code(1);
     assert_eq!(run.json()["error"]["code"], "no-attempts");

@@ -33,8 +33,8 @@ mod create_reuse; // create --reuse: an active run returned, a leftover branch a
 mod create_sparse; // create --sparse and git's parallel checkout
 mod env; // env <id>: export lines and --json; run gets the same variables
 mod escaping;
-mod judge; // judge <TASK>: the gate in every attempt, the order on evidence, worktrees untouched
 mod hooks; // hooks (post-command, pre-command) and trust
+mod judge; // judge <TASK>: the gate in every attempt, the order on evidence, worktrees untouched
 mod land; // land: each strategy, refusals that change nothing, the queue
 mod list; // list and list --long
 mod log; // log and the event log

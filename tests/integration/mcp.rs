@@ -652,7 +652,11 @@ fn the_judge_tool_runs_the_gate_and_ranks_the_attempts() {
     assert_eq!(doc.ids("attempts"), ["t.2", "t.1"], "{doc}");
     assert_eq!(doc["attempts"][0]["passed"], true, "{doc}");
     assert_eq!(doc["attempts"][1]["exitCode"], 1, "{doc}");
-    std::fs::write(repo.root.join(".git-loop.toml"), "[judge]\ngate = \"true\"\n").unwrap();
+    std::fs::write(
+        repo.root.join(".git-loop.toml"),
+        "[judge]\ngate = \"true\"\n",
+    )
+    .unwrap();
     let (doc, failed) = server.call("judge", json!({"task": "t"}));
     assert!(failed, "{doc}");
     assert_eq!(doc["error"]["code"], "untrusted-hook", "{doc}");

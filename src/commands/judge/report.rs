@@ -50,7 +50,15 @@ fn gate_cell(j: &Judgement) -> Cell<'static> {
 impl Report for JudgeReport {
     fn human(&self, out: &mut Out<'_>) -> std::io::Result<()> {
         let header = [
-            "RANK", "ATTEMPT", "GATE", "BASE", "AGREEMENT", "LINES", "FILES", "SECONDS", "NOTES",
+            "RANK",
+            "ATTEMPT",
+            "GATE",
+            "BASE",
+            "AGREEMENT",
+            "LINES",
+            "FILES",
+            "SECONDS",
+            "NOTES",
         ];
         let rows: Vec<[Cell<'_>; 9]> = self
             .attempts

@@ -88,7 +88,8 @@ pub fn read(merger: &Merger, base: ObjectId, tip: ObjectId) -> Result<Evidence> 
         match (blob(old)?, blob(new)?) {
             (Some(a), Some(b)) if !is_binary(&a) && !is_binary(&b) => {
                 let input = InternedInput::new(byte_lines(&a), byte_lines(&b));
-                let diff = gix::diff::blob::diff_with_slider_heuristics(Algorithm::Histogram, &input);
+                let diff =
+                    gix::diff::blob::diff_with_slider_heuristics(Algorithm::Histogram, &input);
                 for hunk in diff.hunks() {
                     let lines = |tokens: &[gix::diff::blob::Token]| -> Vec<Vec<u8>> {
                         tokens.iter().map(|t| input.interner[*t].to_vec()).collect()
@@ -143,7 +144,8 @@ fn changes(
     )
     .map_err(repo_err)?;
     use gix::diff::tree::recorder::Change;
-    let side = |mode: gix::objs::tree::EntryMode, id| (!mode.is_tree()).then_some((mode.value(), id));
+    let side =
+        |mode: gix::objs::tree::EntryMode, id| (!mode.is_tree()).then_some((mode.value(), id));
     let mut out: Vec<(BString, Side, Side)> = recorder
         .records
         .into_iter()
@@ -167,7 +169,10 @@ fn changes(
                 oid,
                 path,
             } => {
-                let (old, new) = (side(previous_entry_mode, previous_oid), side(entry_mode, oid));
+                let (old, new) = (
+                    side(previous_entry_mode, previous_oid),
+                    side(entry_mode, oid),
+                );
                 (old.is_some() || new.is_some()).then_some((path, old, new))
             }
         })

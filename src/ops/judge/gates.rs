@@ -112,8 +112,8 @@ fn run_one(
     let before: Snapshot = snapshot::take(&job.dir)?;
     let dir = job.log.parent().expect("a log is in a directory");
     std::fs::create_dir_all(dir).map_err(|e| Error::io("could not create", dir, e))?;
-    let log = std::fs::File::create(&job.log)
-        .map_err(|e| Error::io("could not write", &job.log, e))?;
+    let log =
+        std::fs::File::create(&job.log).map_err(|e| Error::io("could not write", &job.log, e))?;
     let env = crate::configured_command::env_for(&job.id, root, &job.dir, &job.branch);
     let env: Vec<(&str, &OsStr)> = env.to_vec();
     let mut started = None;

@@ -54,9 +54,9 @@ use std::time::Duration;
 
 use gix::ObjectId;
 
+use crate::configured_command::ConfiguredCommand;
 #[cfg(doc)]
 use crate::configured_command::Kind;
-use crate::configured_command::ConfiguredCommand;
 use crate::ctx::Ctx;
 use crate::error::{Error, Result};
 use crate::events::Judgement;
@@ -127,6 +127,9 @@ pub fn judge(ctx: &Ctx, request: &Request<'_>, out: &mut Out<'_>) -> Result<Outc
     })
 }
 
+/// An attempt's number, its committed tip, and the evidence read from it.
+type Found = (u32, ObjectId, evidence::Evidence);
+
 /// The active runs `<task>.<n>`, by `n`.
 fn active_attempts<'m>(manifest: &'m Manifest, task: &str) -> Vec<(u32, &'m Entry)> {
     let mut attempts: Vec<(u32, &Entry)> = manifest
@@ -153,7 +156,7 @@ fn prepare(
     task: &str,
     attempts: Vec<(u32, &Entry)>,
     out: &mut Out<'_>,
-) -> Result<(Vec<gates::Job>, Vec<(u32, ObjectId, evidence::Evidence)>)> {
+) -> Result<(Vec<gates::Job>, Vec<Found>)> {
     if attempts.is_empty() {
         return Err(Error::NoAttempts {
             task: task.to_owned(),
@@ -163,9 +166,8 @@ fn prepare(
     let (mut jobs, mut found) = (Vec::new(), Vec::new());
     for (n, entry) in attempts {
         let dir = ctx.worktree_path(&entry.id);
-        let left_out = |why: String| {
-            format!("judge: {} left out: {why}", crate::style::escape(&entry.id))
-        };
+        let left_out =
+            |why: String| format!("judge: {} left out: {why}", crate::style::escape(&entry.id));
         let Some(tip) = ctx.repo.branch_target(&entry.branch())? else {
             let why = format!("its branch {} does not exist", entry.branch());
             out.note(format_args!("{}", left_out(why)));
@@ -176,13 +178,13 @@ fn prepare(
             out.note(format_args!("{}", left_out(why)));
             continue;
         }
-        let base = ctx
-            .repo
-            .resolve_commit(&entry.base_branch)
-            .ok_or_else(|| Error::BaseNotFound {
-                what: format!("the base {:?} of {}", entry.base_branch, entry.id),
-                help: "`git loop list` shows each run's base".into(),
-            })?;
+        let base =
+            ctx.repo
+                .resolve_commit(&entry.base_branch)
+                .ok_or_else(|| Error::BaseNotFound {
+                    what: format!("the base {:?} of {}", entry.base_branch, entry.id),
+                    help: "`git loop list` shows each run's base".into(),
+                })?;
         gate.check_files(&dir)?;
         found.push((n, tip, evidence::read(&merger, base, tip)?));
         jobs.push(gates::Job {
