@@ -45,6 +45,7 @@ Register-ArgumentCompleter -Native -CommandName 'git-loop' -ScriptBlock {
             [CompletionResult]::new('conflicts', 'conflicts', [CompletionResultType]::ParameterValue, 'Which active runs would conflict when landed (with each other, or with the base), and where')
             [CompletionResult]::new('land', 'land', [CompletionResultType]::ParameterValue, 'Land runs onto their base: built in memory, gated, the branch moved by compare-and-swap')
             [CompletionResult]::new('pick', 'pick', [CompletionResultType]::ParameterValue, 'Pick a task''s winning attempt: escalate or land it, reject its siblings')
+            [CompletionResult]::new('judge', 'judge', [CompletionResultType]::ParameterValue, 'Run a gate in every attempt of a task (<TASK>.1, ...) and rank them on evidence')
             [CompletionResult]::new('log', 'log', [CompletionResultType]::ParameterValue, 'Show the event log: what each command did to each run, oldest first')
             [CompletionResult]::new('trash', 'trash', [CompletionResultType]::ParameterValue, 'What destroying steps kept (refs/loop/trash/): list it, restore from it, empty it')
             [CompletionResult]::new('trust', 'trust', [CompletionResultType]::ParameterValue, 'Let the hooks in this repository''s .git-loop.toml run (for its current content)')
@@ -250,6 +251,19 @@ Register-ArgumentCompleter -Native -CommandName 'git-loop' -ScriptBlock {
             [CompletionResult]::new('--push', '--push', [CompletionResultType]::ParameterName, 'Push each landing to the target''s upstream, never forced; rebuilt on the remote''s tip when it moved (config land.push-retries)')
             [CompletionResult]::new('--salvage', '--salvage', [CompletionResultType]::ParameterName, 'Remove the siblings'' worktrees, saving uncommitted work to refs/loop/salvage/<id> first (branches are kept)')
             [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Report what would happen; change nothing (a landing is built in memory, no gate runs)')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Machine-readable output: one JSON document on stdout')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'No progress or summary lines on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'No progress or summary lines on stderr')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'git-loop;judge' {
+            [CompletionResult]::new('--gate', '--gate', [CompletionResultType]::ParameterName, 'The command that tests an attempt, run in its worktree (sh -c; default: config judge.gate)')
+            [CompletionResult]::new('--jobs', '--jobs', [CompletionResultType]::ParameterName, 'How many gates run at a time (default: the number of cores)')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Kill a gate (and all it started) after AGE: <n> with s, m, h or d (default: 10m)')
+            [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Repository to operate on (default: the current directory)')
+            [CompletionResult]::new('--repo', '--repo', [CompletionResultType]::ParameterName, 'Repository to operate on (default: the current directory)')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Machine-readable output: one JSON document on stdout')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'No progress or summary lines on stderr')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'No progress or summary lines on stderr')
@@ -528,6 +542,7 @@ Register-ArgumentCompleter -Native -CommandName 'git-loop' -ScriptBlock {
             [CompletionResult]::new('conflicts', 'conflicts', [CompletionResultType]::ParameterValue, 'Which active runs would conflict when landed (with each other, or with the base), and where')
             [CompletionResult]::new('land', 'land', [CompletionResultType]::ParameterValue, 'Land runs onto their base: built in memory, gated, the branch moved by compare-and-swap')
             [CompletionResult]::new('pick', 'pick', [CompletionResultType]::ParameterValue, 'Pick a task''s winning attempt: escalate or land it, reject its siblings')
+            [CompletionResult]::new('judge', 'judge', [CompletionResultType]::ParameterValue, 'Run a gate in every attempt of a task (<TASK>.1, ...) and rank them on evidence')
             [CompletionResult]::new('log', 'log', [CompletionResultType]::ParameterValue, 'Show the event log: what each command did to each run, oldest first')
             [CompletionResult]::new('trash', 'trash', [CompletionResultType]::ParameterValue, 'What destroying steps kept (refs/loop/trash/): list it, restore from it, empty it')
             [CompletionResult]::new('trust', 'trust', [CompletionResultType]::ParameterValue, 'Let the hooks in this repository''s .git-loop.toml run (for its current content)')
@@ -583,6 +598,9 @@ Register-ArgumentCompleter -Native -CommandName 'git-loop' -ScriptBlock {
             break
         }
         'git-loop;help;pick' {
+            break
+        }
+        'git-loop;help;judge' {
             break
         }
         'git-loop;help;log' {

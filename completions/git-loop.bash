@@ -93,7 +93,9 @@ __git_loop_opts() {
         run) echo '-C --repo --json -q --quiet -h --help' ;;
         branches) echo '--delete-merged --dry-run -C --repo --json -q --quiet -h --help' ;;
         conflicts) echo '--base -C --repo --json -q --quiet -h --help' ;;
-        land) echo '--queue --status --keep-going --into --strategy --gate --keep --dry-run --push -m --message -C --repo --json -q --quiet -h --help' ;;
+        land) echo '--queue --status --keep-going --into --strategy --gate --keep --push -m --message --dry-run -C --repo --json -q --quiet -h --help' ;;
+        pick) echo '--land --into --strategy --gate --keep --push -m --message --salvage --dry-run -C --repo --json -q --quiet -h --help' ;;
+        judge) echo '--gate --jobs --timeout -C --repo --json -q --quiet -h --help' ;;
         log) echo '-n --max-count --since -C --repo --json -q --quiet -h --help' ;;
         trash) echo '-C --repo --json -q --quiet -h --help' ;;
         trash/list) echo '-C --repo --json -q --quiet -h --help' ;;
@@ -126,7 +128,7 @@ __git_loop_nested() {
 
 __git_loop_takes_value() {
     case "$1:$2" in
-        *:-C|*:--repo|create:--pattern|create:--base|create:--sparse|create:--ports|cleanup:--status|cleanup:--older-than|reconcile:--remove-orphan|reconcile:--adopt|reconcile:--min-age|list:--status|activity:--note|conflicts:--base|land:--status|land:--into|land:--strategy|land:--gate|land:-m|land:--message|log:-n|log:--max-count|log:--since|trash/restore:--as|trash/empty:--older-than) return 0 ;;
+        *:-C|*:--repo|create:--pattern|create:--base|create:--sparse|create:--ports|cleanup:--status|cleanup:--older-than|reconcile:--remove-orphan|reconcile:--adopt|reconcile:--min-age|list:--status|activity:--note|conflicts:--base|land:--status|land:--into|land:--strategy|land:--gate|land:-m|land:--message|pick:--into|pick:--strategy|pick:--gate|pick:-m|pick:--message|judge:--gate|judge:--jobs|judge:--timeout|log:-n|log:--max-count|log:--since|trash/restore:--as|trash/empty:--older-than) return 0 ;;
     esac
     return 1
 }
@@ -152,6 +154,14 @@ __git_loop_value() {
         land:--gate) COMPREPLY=() ;;
         land:-m) COMPREPLY=() ;;
         land:--message) COMPREPLY=() ;;
+        pick:--into) __git_loop_words "$(__git_loop_branches)" ;;
+        pick:--strategy) COMPREPLY=() ;;
+        pick:--gate) COMPREPLY=() ;;
+        pick:-m) COMPREPLY=() ;;
+        pick:--message) COMPREPLY=() ;;
+        judge:--gate) COMPREPLY=() ;;
+        judge:--jobs) COMPREPLY=() ;;
+        judge:--timeout) COMPREPLY=() ;;
         log:-n) COMPREPLY=() ;;
         log:--max-count) COMPREPLY=() ;;
         log:--since) COMPREPLY=() ;;
@@ -163,7 +173,7 @@ __git_loop_value() {
 
 __git_loop_positional() {
     case "$1:$2" in
-        help:0) __git_loop_words 'create mark cleanup remove restore reconcile list path activity env run branches conflicts land log trash trust mcp claude-hook schema pool config completion' ;;
+        help:0) __git_loop_words 'create mark cleanup remove restore reconcile list path activity env run branches conflicts land pick judge log trash trust mcp claude-hook schema pool config completion' ;;
         create:0) COMPREPLY=() ;;
         mark:*) __git_loop_words "$(__git_loop_ids) active rejected escalated merged stale" ;;
         remove:*) __git_loop_words "$(__git_loop_ids)" ;;
@@ -175,11 +185,13 @@ __git_loop_positional() {
         run:0) __git_loop_words "$(__git_loop_ids)" ;;
         run:1) COMPREPLY=() ;;
         land:*) __git_loop_words "$(__git_loop_ids)" ;;
+        pick:0) __git_loop_words "$(__git_loop_ids)" ;;
+        judge:0) COMPREPLY=() ;;
         log:0) __git_loop_words "$(__git_loop_ids)" ;;
         trash:0) __git_loop_words 'list restore empty' ;;
         trash/restore:0) __git_loop_words "$(__git_loop_trash)" ;;
         claude-hook:0) __git_loop_words 'create remove activity' ;;
-        schema:0) __git_loop_words 'all activity branches cleanup config conflicts create env land list log mark path pool reconcile remove restore trash trust error mcp-tools' ;;
+        schema:0) __git_loop_words 'all activity branches cleanup config conflicts create env judge land list log mark path pick pool reconcile remove restore trash trust error mcp-tools' ;;
         pool:0) __git_loop_words 'status fill drain' ;;
         pool/fill:0) COMPREPLY=() ;;
         completion:0) __git_loop_words 'bash zsh fish' ;;
@@ -228,7 +240,7 @@ __git_loop_reply() {
         return
     fi
     if [[ -z $sub ]]; then
-        __git_loop_words 'create mark cleanup remove restore reconcile list path activity env run branches conflicts land log trash trust mcp claude-hook schema pool config completion help'
+        __git_loop_words 'create mark cleanup remove restore reconcile list path activity env run branches conflicts land pick judge log trash trust mcp claude-hook schema pool config completion help'
         return
     fi
     __git_loop_positional "$sub" "$npos"

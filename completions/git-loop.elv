@@ -42,6 +42,7 @@ set edit:completion:arg-completer[git-loop] = {|@words|
             cand conflicts 'Which active runs would conflict when landed (with each other, or with the base), and where'
             cand land 'Land runs onto their base: built in memory, gated, the branch moved by compare-and-swap'
             cand pick 'Pick a task''s winning attempt: escalate or land it, reject its siblings'
+            cand judge 'Run a gate in every attempt of a task (<TASK>.1, ...) and rank them on evidence'
             cand log 'Show the event log: what each command did to each run, oldest first'
             cand trash 'What destroying steps kept (refs/loop/trash/): list it, restore from it, empty it'
             cand trust 'Let the hooks in this repository''s .git-loop.toml run (for its current content)'
@@ -232,6 +233,18 @@ set edit:completion:arg-completer[git-loop] = {|@words|
             cand --push 'Push each landing to the target''s upstream, never forced; rebuilt on the remote''s tip when it moved (config land.push-retries)'
             cand --salvage 'Remove the siblings'' worktrees, saving uncommitted work to refs/loop/salvage/<id> first (branches are kept)'
             cand --dry-run 'Report what would happen; change nothing (a landing is built in memory, no gate runs)'
+            cand --json 'Machine-readable output: one JSON document on stdout'
+            cand -q 'No progress or summary lines on stderr'
+            cand --quiet 'No progress or summary lines on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'git-loop;judge'= {
+            cand --gate 'The command that tests an attempt, run in its worktree (sh -c; default: config judge.gate)'
+            cand --jobs 'How many gates run at a time (default: the number of cores)'
+            cand --timeout 'Kill a gate (and all it started) after AGE: <n> with s, m, h or d (default: 10m)'
+            cand -C 'Repository to operate on (default: the current directory)'
+            cand --repo 'Repository to operate on (default: the current directory)'
             cand --json 'Machine-readable output: one JSON document on stdout'
             cand -q 'No progress or summary lines on stderr'
             cand --quiet 'No progress or summary lines on stderr'
@@ -476,6 +489,7 @@ set edit:completion:arg-completer[git-loop] = {|@words|
             cand conflicts 'Which active runs would conflict when landed (with each other, or with the base), and where'
             cand land 'Land runs onto their base: built in memory, gated, the branch moved by compare-and-swap'
             cand pick 'Pick a task''s winning attempt: escalate or land it, reject its siblings'
+            cand judge 'Run a gate in every attempt of a task (<TASK>.1, ...) and rank them on evidence'
             cand log 'Show the event log: what each command did to each run, oldest first'
             cand trash 'What destroying steps kept (refs/loop/trash/): list it, restore from it, empty it'
             cand trust 'Let the hooks in this repository''s .git-loop.toml run (for its current content)'
@@ -516,6 +530,8 @@ set edit:completion:arg-completer[git-loop] = {|@words|
         &'git-loop;help;land'= {
         }
         &'git-loop;help;pick'= {
+        }
+        &'git-loop;help;judge'= {
         }
         &'git-loop;help;log'= {
         }

@@ -222,6 +222,21 @@ pub const PICK_EXAMPLES: &str = r#"Examples:
   git loop pick fix.2
   git loop pick fix.2 --land --strategy squash --salvage
   git loop pick fix.2 --land --dry-run"#;
+pub const JUDGE: &str = r#"The gate (--gate, else judge.gate, trusted as the hooks are) runs in each active attempt's
+own worktree as the attempt left it (one with uncommitted changes is judged as it stands and
+flagged dirty; its committed tip is what would land), --jobs at a time, each killed with all
+it started after --timeout (timedOut). Its output goes to the git common dir
+(git-loop/judge/<TASK>/<ID>.log), never into the worktree; a gate that changes the worktree
+anyway is reported (wroteToWorktree). Then the attempts are ranked: passed first; no
+conflict with the base (merged in memory) first; higher agreement (the share of its hunks
+that another passing attempt also made); fewer lines changed; a faster gate; the attempt's
+number. The leader is rank 1. A judge event is logged per attempt. Exit 0 when at least one
+gate passed, 1 when none did.
+
+Settings: judge.gate."#;
+pub const JUDGE_EXAMPLES: &str = r#"Examples:
+  git loop judge fix-login --gate "python3 -m unittest -q"
+  git loop judge fix-login --jobs 4 --timeout 5m --json"#;
 
 /// `log`'s long help: the kinds listed from the one list of them.
 pub fn log() -> String {
@@ -258,7 +273,7 @@ pub const TRUST_EXAMPLES: &str = r#"Example:
   cat .git-loop.toml && git loop trust"#;
 
 pub const MCP: &str = r#"JSON-RPC 2.0, one message a line. Tools: create, mark, list, path, log, cleanup, remove,
-reconcile, branches, conflicts, restore, land, pick; each result is the document the command prints
+reconcile, branches, conflicts, restore, land, judge, pick; each result is the document the command prints
 with --json. A tool that removes anything is a dry run unless its input sets
 "dry_run": false. Ends at EOF."#;
 pub const MCP_EXAMPLES: &str = r#"Example (an MCP client's configuration):
@@ -305,7 +320,7 @@ The settings: base, cleanup.status, cleanup.older-than, cleanup.delete-merged-br
 cleanup.salvage, cleanup.pre-command, create.copy, create.post-command,
 create.ignore-file, create.fetch, claude.pattern, cleanup.recycle, pool.size, trash.keep,
 pool.keep, land.gate, land.strategy, land.into, land.queue-status,
-land.push-retries, notify.command, create.ports."#;
+land.push-retries, judge.gate, notify.command, create.ports."#;
 pub const CONFIG_EXAMPLES: &str = r#"Example:
   git config loop.base develop && git loop config"#;
 

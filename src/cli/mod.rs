@@ -17,6 +17,7 @@ mod completion;
 mod create;
 mod env;
 mod help;
+mod judge;
 mod land;
 mod pick;
 mod schema;
@@ -28,6 +29,7 @@ pub use claude_hook::ClaudeHook;
 pub use completion::{CompletionArgs, CompletionShell};
 pub use create::CreateArgs;
 pub use env::EnvArgs;
+pub use judge::JudgeArgs;
 pub use land::LandArgs;
 pub use pick::PickArgs;
 pub use schema::{SchemaArgs, SchemaName};
@@ -109,6 +111,9 @@ pub enum Command {
     /// Pick a task's winning attempt: escalate or land it, reject its siblings
     #[command(long_about = help::PICK, after_help = help::PICK_EXAMPLES)]
     Pick(PickArgs),
+    /// Run a gate in every attempt of a task (<TASK>.1, ...) and rank them on evidence
+    #[command(long_about = help::JUDGE, after_help = help::JUDGE_EXAMPLES)]
+    Judge(JudgeArgs),
     /// Show the event log: what each command did to each run, oldest first
     #[command(long_about = help::log(), after_help = help::LOG_EXAMPLES)]
     Log(LogArgs),

@@ -35,6 +35,7 @@ pub enum SchemaName {
     Conflicts,
     Create,
     Land,
+    Judge,
     Env,
     List,
     Log,
@@ -53,11 +54,11 @@ pub enum SchemaName {
 
 impl SchemaName {
     /// Every name, in the order `--help` lists them.
-    pub const ALL: [SchemaName; 22] = {
+    pub const ALL: [SchemaName; 23] = {
         use SchemaName::*;
         [
-            All, Activity, Branches, Cleanup, Config, Conflicts, Create, Env, Land, List, Log,
-            Mark, Path, Pick, Pool, Reconcile, Remove, Restore, Trash, Trust, Error, McpTools,
+            All, Activity, Branches, Cleanup, Config, Conflicts, Create, Env, Judge, Land, List,
+            Log, Mark, Path, Pick, Pool, Reconcile, Remove, Restore, Trash, Trust, Error, McpTools,
         ]
     };
 
@@ -77,6 +78,7 @@ impl SchemaName {
             Conflicts => "conflicts",
             Create => "create",
             Land => "land",
+            Judge => "judge",
             Env => "env",
             List => "list",
             Log => "log",

@@ -10,6 +10,7 @@ pub mod config;
 pub mod conflicts;
 pub mod create;
 pub mod env;
+pub mod judge;
 pub mod land;
 pub mod list;
 pub mod log;
@@ -67,6 +68,7 @@ pub fn dispatch(cli: &Cli, out: &mut Out<'_>) -> std::result::Result<(), Fail> {
         Command::Conflicts(args) => emit(conflicts::run(&ctx()?, args, out)?, out),
         Command::Land(args) => emit(land::run(&ctx()?, args, out)?, out),
         Command::Pick(args) => emit(pick::run(&ctx()?, args, out)?, out),
+        Command::Judge(args) => judge::run_and_emit(&ctx()?, args, out),
         Command::Reconcile(args) => emit(reconcile::run(&ctx()?, args, out)?, out),
         Command::List(args) if args.salvaged => {
             let report = restore::list(&ctx()?)?;

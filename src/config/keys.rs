@@ -155,6 +155,16 @@ pub const LAND_GATE: Key = Key {
 };
 pub const TOML_LAND_GATE: &str = LAND_GATE.toml;
 // --- end land.gate ---
+// --- judge.gate (self-contained block) ---
+/// A command `git loop judge` runs in each active attempt's worktree of a
+/// task; its exit code is the attempt's "passed". None by default.
+pub const JUDGE_GATE: Key = Key {
+    toml: "judge.gate",
+    git: "loop.judgeGate",
+    env: "GIT_LOOP_JUDGE_GATE",
+};
+pub const TOML_JUDGE_GATE: &str = JUDGE_GATE.toml;
+// --- end judge.gate ---
 
 // --- land (git loop land) ---
 /// How `land` builds the landed commits (`--strategy`).
@@ -269,7 +279,7 @@ pub const TOML_NOTIFY_COMMAND: &str = NOTIFY_COMMAND.toml;
 // --- end notify.command ---
 
 /// Every setting, in the order `git loop config` shows them.
-pub const ALL: [Key; 22] = [
+pub const ALL: [Key; 23] = [
     BASE,
     CLEANUP_STATUS,
     CLEANUP_OLDER_THAN,
@@ -290,6 +300,7 @@ pub const ALL: [Key; 22] = [
     LAND_INTO,
     LAND_QUEUE_STATUS,
     LAND_PUSH_RETRIES,
+    JUDGE_GATE,
     NOTIFY_COMMAND,
     CREATE_PORTS,
 ];

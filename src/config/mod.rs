@@ -44,7 +44,7 @@ pub use keys::{
     IgnoreFile, LandStrategy, TOML_BASE, TOML_CLAUDE_PATTERN, TOML_CLEANUP_DELETE_MERGED,
     TOML_CLEANUP_OLDER_THAN, TOML_CLEANUP_PRE_COMMAND, TOML_CLEANUP_SALVAGE, TOML_CLEANUP_STATUS,
     TOML_CREATE_COPY, TOML_CREATE_FETCH, TOML_CREATE_IGNORE_FILE, TOML_CREATE_POST_COMMAND,
-    TOML_LAND_GATE, TOML_NOTIFY_COMMAND,
+    TOML_JUDGE_GATE, TOML_LAND_GATE, TOML_NOTIFY_COMMAND,
 };
 pub use layers::{Layer, TomlFile, repo_toml_path, user_toml_path};
 pub use source::{Origin, Sourced};
@@ -89,6 +89,8 @@ pub struct Settings {
     pub land_queue_status: Sourced<Vec<Status>>,
     /// How many times `land --push` tries again after the remote moved.
     pub land_push_retries: Sourced<usize>,
+    /// Shell command `judge` runs in each attempt's worktree.
+    pub judge_gate: Sourced<Option<String>>,
     /// Shell command run when a run's activity becomes waiting or done.
     pub notify_command: Sourced<Option<String>>,
     /// How many free TCP ports `create` leases to each run.
@@ -163,6 +165,7 @@ impl Settings {
                 .unwrap_or(Sourced::new(None, Origin::Default)),
             land_queue_status: pick(&all, |v| v.land_queue_status.as_ref()).expect(SET),
             land_push_retries: pick(&all, |v| v.land_push_retries.as_ref()).expect(SET),
+            judge_gate: pick(&all, |v| v.judge_gate.as_ref()).expect(SET),
             notify_command: pick(&all, |v| v.notify_command.as_ref()).expect(SET),
             create_ports: pick(&all, |v| v.create_ports.as_ref()).expect(SET),
             repo_file: None,
@@ -232,6 +235,7 @@ mod tests {
             example.land_push_retries.value,
             defaults.land_push_retries.value
         );
+        assert_eq!(example.judge_gate.value, defaults.judge_gate.value);
         assert_eq!(example.notify_command.value, defaults.notify_command.value);
         assert_eq!(example.create_ports.value, defaults.create_ports.value);
         // It is read as a file, not taken for the defaults.

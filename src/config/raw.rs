@@ -24,6 +24,8 @@ pub struct Raw {
     #[serde(default)]
     pub land: RawLand,
     #[serde(default)]
+    pub judge: RawJudge,
+    #[serde(default)]
     pub notify: RawNotify,
 }
 
@@ -35,6 +37,12 @@ pub struct RawLand {
     pub into: Option<String>,
     pub queue_status: Option<StatusValue>,
     pub push_retries: Option<SizeValue>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawJudge {
+    pub gate: Option<String>,
 }
 
 #[derive(Debug, Default, Deserialize)]

@@ -35,6 +35,7 @@ impl Raw {
             keys::TOML_LAND_INTO => raw.land.into = Some(text),
             keys::TOML_LAND_QUEUE_STATUS => raw.land.queue_status = Some(StatusValue::Csv(text)),
             keys::TOML_LAND_PUSH_RETRIES => raw.land.push_retries = Some(SizeValue::Text(text)),
+            keys::TOML_JUDGE_GATE => raw.judge.gate = Some(text),
             keys::TOML_NOTIFY_COMMAND => raw.notify.command = Some(text),
             keys::TOML_CREATE_PORTS => raw.create.ports = Some(SizeValue::Text(text)),
             other => unreachable!("a key without a raw field: {other}"),

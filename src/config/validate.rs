@@ -41,6 +41,7 @@ pub struct Values {
     pub land_into: Option<String>,
     pub land_queue_status: Option<Vec<Status>>,
     pub land_push_retries: Option<usize>,
+    pub judge_gate: Option<Option<String>>,
     pub notify_command: Option<Option<String>>,
     pub create_ports: Option<usize>,
 }
@@ -180,6 +181,7 @@ impl Raw {
             land_into,
             land_queue_status,
             land_push_retries,
+            judge_gate: configured_command(self.judge.gate, &at(keys::JUDGE_GATE))?,
             notify_command: configured_command(self.notify.command, &at(keys::NOTIFY_COMMAND))?,
             create_ports: checked(self.create.ports, &at, keys::CREATE_PORTS, port_count)?,
         })

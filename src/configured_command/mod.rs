@@ -22,7 +22,7 @@
 pub mod timed;
 pub mod trust;
 
-pub use timed::run_with_timeout;
+pub use timed::{run_with_timeout, run_with_timeout_into};
 
 use std::borrow::Cow;
 use std::ffi::OsStr;
@@ -98,6 +98,9 @@ pub enum Kind {
     /// `ops::land::gate`); a non-zero exit, or the timeout, refuses the
     /// landing.
     LandGate,
+    /// `judge.gate`: runs in each active attempt's worktree of a task (see
+    /// `ops::judge`); its exit code is the attempt's "passed".
+    JudgeGate,
     /// `notify.command`: runs when a run's activity becomes `waiting` or
     /// `done` (see `ops::activity`); a failure is only a warning.
     Notify,
@@ -110,6 +113,7 @@ impl Kind {
             Kind::CreatePost => crate::config::TOML_CREATE_POST_COMMAND,
             Kind::CleanupPre => crate::config::TOML_CLEANUP_PRE_COMMAND,
             Kind::LandGate => crate::config::TOML_LAND_GATE,
+            Kind::JudgeGate => crate::config::TOML_JUDGE_GATE,
             Kind::Notify => crate::config::TOML_NOTIFY_COMMAND,
         }
     }
@@ -129,6 +133,7 @@ pub fn lookup<'s>(
         Kind::CreatePost => &settings.create_post_command,
         Kind::CleanupPre => &settings.cleanup_pre_command,
         Kind::LandGate => &settings.land_gate,
+        Kind::JudgeGate => &settings.judge_gate,
         Kind::Notify => &settings.notify_command,
     };
     let Some(command) = sourced.value.as_deref() else {

@@ -69,6 +69,29 @@ pub fn run_with_timeout(
     echo: bool,
     on_start: impl FnOnce(u32),
 ) -> Result<Timed> {
+    // A duplicate of the descriptor, not `std::io::stderr().lock()`: the
+    // main thread may hold stderr's lock for the whole command (its `Out`).
+    let stderr = echo
+        .then(|| {
+            use std::os::fd::AsFd;
+            let fd = std::io::stderr().as_fd().try_clone_to_owned().ok()?;
+            Some(std::fs::File::from(fd))
+        })
+        .flatten();
+    run_with_timeout_into(configured, dir, env, timeout, stderr, on_start)
+}
+
+/// [`run_with_timeout`] with the whole output copied, as it comes, into
+/// `copy` (git-loop's stderr, or `judge`'s log file of the attempt) when
+/// given.
+pub fn run_with_timeout_into(
+    configured: &ConfiguredCommand<'_>,
+    dir: &Path,
+    env: &[(&str, &OsStr)],
+    timeout: Duration,
+    copy: Option<std::fs::File>,
+    on_start: impl FnOnce(u32),
+) -> Result<Timed> {
     configured.check_files(dir)?;
     let command = configured.command;
     let sh = || PathBuf::from("sh");
@@ -93,7 +116,7 @@ pub fn run_with_timeout(
     let mut child = spawned.map_err(|e| Error::io("could not run", sh(), e))?;
     on_start(child.id());
     let kept = Arc::new(Mutex::new(Vec::new()));
-    let done = read_output(reader, Arc::clone(&kept), echo);
+    let done = read_output(reader, Arc::clone(&kept), copy);
     let timed_out = wait_then_kill_group(&child, start, timeout)
         .map_err(|e| Error::io("could not wait for", sh(), e))?;
     let status = child
@@ -116,24 +139,15 @@ pub fn run_with_timeout(
     })
 }
 
-/// Copy the pipe to stderr (with `echo`), and into `kept` (its last
+/// Copy the pipe to `copy` (when given), and into `kept` (its last
 /// [`KEEP_BYTES`]) on a thread of its own; the receiver hears when the
 /// pipe is at its end.
 fn read_output(
     mut pipe: std::io::PipeReader,
     kept: Arc<Mutex<Vec<u8>>>,
-    echo: bool,
+    mut copy: Option<std::fs::File>,
 ) -> mpsc::Receiver<()> {
     let (tx, rx) = mpsc::channel();
-    // A duplicate of the descriptor, not `std::io::stderr().lock()`: the
-    // main thread may hold stderr's lock for the whole command (its `Out`).
-    let mut stderr = echo
-        .then(|| {
-            use std::os::fd::AsFd;
-            let fd = std::io::stderr().as_fd().try_clone_to_owned().ok()?;
-            Some(std::fs::File::from(fd))
-        })
-        .flatten();
     std::thread::spawn(move || {
         let mut buf = [0u8; 8192];
         loop {
@@ -143,7 +157,7 @@ fn read_output(
                 Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
                 Err(_) => break,
             };
-            if let Some(err) = stderr.as_mut() {
+            if let Some(err) = copy.as_mut() {
                 let _ = err.write_all(&buf[..n]);
             }
             let mut kept = kept.lock().unwrap_or_else(|p| p.into_inner());

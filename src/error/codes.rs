@@ -55,6 +55,8 @@ impl Error {
             Error::UnrepresentablePath { .. } => "unrepresentable-path",
             Error::CommandNotFound { .. } => "command-not-found",
             Error::CommandNotExecutable { .. } => "command-not-executable",
+            Error::NoGate => "no-gate",
+            Error::NoAttempts { .. } => "no-attempts",
             Error::Io { .. } => "io",
         }
     }

@@ -311,6 +311,16 @@ pub enum Error {
     #[error("{program} cannot be executed: {reason}")]
     CommandNotExecutable { program: String, reason: String },
 
+    #[error("no gate to judge with: neither --gate nor judge.gate is set")]
+    #[diagnostic(help(
+        "pass the command that tests an attempt, e.g. --gate 'make test', or set judge.gate (git config loop.judgeGate 'make test')"
+    ))]
+    NoGate,
+
+    #[error("task {task:?} has no active attempts ({task}.1, {task}.2, ...)")]
+    #[diagnostic(help("`git loop list` shows the runs; attempts are runs named <TASK>.<n>"))]
+    NoAttempts { task: String },
+
     #[error("{action} {path}: {source}")]
     Io {
         action: &'static str,

@@ -18,8 +18,8 @@ use serde_json::{Map, Value, json};
 use crate::cli::Cli;
 #[cfg(feature = "generate")]
 use crate::cli::{
-    BranchesArgs, CleanupArgs, ConflictsArgs, CreateArgs, LandArgs, ListArgs, LogArgs, MarkArgs,
-    PathArgs, PickArgs, ReconcileArgs, RemoveArgs, RestoreArgs,
+    BranchesArgs, CleanupArgs, ConflictsArgs, CreateArgs, JudgeArgs, LandArgs, ListArgs, LogArgs,
+    MarkArgs, PathArgs, PickArgs, ReconcileArgs, RemoveArgs, RestoreArgs,
 };
 
 /// One MCP tool: a git-loop command.
@@ -92,6 +92,9 @@ tools! {
     "restore" => RestoreArgs, Writes;
     "land" => LandArgs, Removes;
     "pick" => PickArgs, Removes;
+    // Changes no run, but runs the gate (with the hooks' trust rules) and
+    // logs `judge` events: not read-only.
+    "judge" => JudgeArgs, Writes;
 }
 
 /// A tool's input: the command's arguments, and the repository.

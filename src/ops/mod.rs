@@ -11,6 +11,7 @@ pub mod create;
 pub mod env;
 pub mod ignore;
 pub mod infer;
+pub mod judge;
 pub mod land;
 pub mod list;
 pub mod mark;

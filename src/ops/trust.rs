@@ -13,8 +13,8 @@
 use std::collections::BTreeMap;
 
 use crate::config::{
-    TOML_CLEANUP_PRE_COMMAND, TOML_CREATE_POST_COMMAND, TOML_LAND_GATE, TOML_NOTIFY_COMMAND,
-    repo_toml_path,
+    TOML_CLEANUP_PRE_COMMAND, TOML_CREATE_POST_COMMAND, TOML_JUDGE_GATE, TOML_LAND_GATE,
+    TOML_NOTIFY_COMMAND, repo_toml_path,
 };
 use crate::ctx::Ctx;
 use crate::error::{Error, Result};
@@ -53,6 +53,9 @@ pub fn run(ctx: &Ctx) -> Result<Trusted> {
     }
     if let Some(c) = raw.land.gate.filter(|c| !c.trim().is_empty()) {
         hooks.insert(TOML_LAND_GATE, c);
+    }
+    if let Some(c) = raw.judge.gate.filter(|c| !c.trim().is_empty()) {
+        hooks.insert(TOML_JUDGE_GATE, c);
     }
     if let Some(c) = raw.notify.command.filter(|c| !c.trim().is_empty()) {
         hooks.insert(TOML_NOTIFY_COMMAND, c);

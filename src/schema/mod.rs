@@ -18,7 +18,7 @@ use crate::cli::SchemaName;
 use crate::commands::{
     activity::ActivityReport, branches::BranchesReport, cleanup::CleanupReport,
     config::ConfigReport, conflicts::ConflictsReport, create::CreateReport, env::EnvReport,
-    land::LandReport, list::ListReport, log::LogReport, mark::MarkReport,
+    judge::JudgeReport, land::LandReport, list::ListReport, log::LogReport, mark::MarkReport,
     mark::detect::DetectReport, path::PathReport, pick::PickReport, pool::report::PoolReport,
     reconcile::ReconcileReport, restore::RestoreReport, restore::list::SalvagedList,
     trash::TrashReport, trust::TrustReport,
@@ -85,6 +85,7 @@ fn output(name: SchemaName) -> Option<Value> {
         N::Conflicts => schema_of::<ConflictsReport>(&title),
         N::Create => schema_of::<CreateReport>(&title),
         N::Land => schema_of::<LandReport>(&title),
+        N::Judge => schema_of::<JudgeReport>(&title),
         N::List => schema_of::<ListOutput>(&title),
         N::Log => schema_of::<LogReport>(&title),
         N::Mark => schema_of::<MarkOutput>(&title),

@@ -34,6 +34,7 @@ mod create_sparse; // create --sparse and git's parallel checkout
 mod env; // env <id>: export lines and --json; run gets the same variables
 mod escaping;
 mod hooks; // hooks (post-command, pre-command) and trust
+mod judge; // judge <TASK>: the gate in every attempt, the order on evidence, worktrees untouched
 mod land; // land: each strategy, refusals that change nothing, the queue
 mod list; // list and list --long
 mod log; // log and the event log

@@ -625,7 +625,7 @@ asyncio.run(main())
 "#;
     let report = python_sdk(&repo, script);
     assert_eq!(report["protocol"], "2025-06-18", "{report}");
-    assert_eq!(report["tools"].as_array().unwrap().len(), 13, "{report}");
+    assert_eq!(report["tools"].as_array().unwrap().len(), 14, "{report}");
     assert_eq!(report["without"], json!([]), "{report}");
     let results = report["results"].as_array().unwrap();
     assert_eq!(results.len(), 8, "{report}");
@@ -659,5 +659,32 @@ fn pick_is_a_dry_run_unless_told_otherwise() {
     assert_eq!(doc["dryRun"], false);
     assert_eq!(repo.status_of("fix.1").as_deref(), Some("escalated"));
     assert_eq!(repo.status_of("fix.2").as_deref(), Some("rejected"));
+    server.finish();
+}
+
+/// `judge` as a tool: the gate runs in each attempt, the result is the
+/// command's document; a gate from the repository's file is refused until
+/// trusted, as on the command line.
+#[test]
+fn the_judge_tool_runs_the_gate_and_ranks_the_attempts() {
+    let repo = TestRepo::new();
+    repo.run(["create", "t.1", "--pattern", "x"]).ok();
+    repo.run(["create", "t.2", "--pattern", "x"]).ok();
+    let mut server = Server::start(&repo);
+    server.initialize();
+    let gate = r#"[ "$GIT_LOOP_ID" = t.2 ]"#;
+    let (doc, failed) = server.call("judge", json!({"task": "t", "gate": gate, "jobs": 2}));
+    assert!(!failed, "{doc}");
+    assert_eq!(doc.ids("attempts"), ["t.2", "t.1"], "{doc}");
+    assert_eq!(doc["attempts"][0]["passed"], true, "{doc}");
+    assert_eq!(doc["attempts"][1]["exitCode"], 1, "{doc}");
+    std::fs::write(
+        repo.root.join(".git-loop.toml"),
+        "[judge]\ngate = \"true\"\n",
+    )
+    .unwrap();
+    let (doc, failed) = server.call("judge", json!({"task": "t"}));
+    assert!(failed, "{doc}");
+    assert_eq!(doc["error"]["code"], "untrusted-hook", "{doc}");
     server.finish();
 }

@@ -243,6 +243,7 @@ fn bash_completes_git_loop_through_gits_own_completion() {
             "create",
             "env",
             "help",
+            "judge",
             "land",
             "list",
             "log",

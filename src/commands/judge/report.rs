@@ -1,0 +1,108 @@
+//! `judge`'s report: `--json` is `{"task","gate","attempts":[…]}`, the
+//! attempts in rank order, each the [`Judgement`] its `judge` event
+//! records (docs/cli.md); the text is a table, one row per attempt in rank
+//! order, the leader marked, every figure shown.
+
+use std::borrow::Cow;
+
+use serde::Serialize;
+
+use crate::events::Judgement;
+use crate::ops::judge::Outcome;
+use crate::output::{Out, Report};
+use crate::style::{Cell, escape, write_table};
+
+#[derive(Debug, Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct JudgeReport {
+    pub task: String,
+    /// The gate command, as configured or passed.
+    pub gate: String,
+    /// Every active attempt, in rank order (the leader first).
+    pub attempts: Vec<Judgement>,
+}
+
+impl JudgeReport {
+    pub fn new(outcome: Outcome) -> JudgeReport {
+        JudgeReport {
+            task: outcome.task,
+            gate: outcome.gate,
+            attempts: outcome.attempts,
+        }
+    }
+
+    /// At least one gate passed (the command exits 0).
+    pub fn any_passed(&self) -> bool {
+        self.attempts.iter().any(|j| j.passed)
+    }
+}
+
+/// "passed", "exit 3", "timeout", "killed".
+fn gate_cell(j: &Judgement) -> Cell<'static> {
+    match (j.passed, j.timed_out, j.exit_code) {
+        (true, _, _) => ("passed".into(), "32"),
+        (false, true, _) => ("timeout".into(), "31"),
+        (false, false, Some(code)) => (format!("exit {code}").into(), "31"),
+        (false, false, None) => ("killed".into(), "31"),
+    }
+}
+
+impl Report for JudgeReport {
+    fn human(&self, out: &mut Out<'_>) -> std::io::Result<()> {
+        let header = [
+            "RANK",
+            "ATTEMPT",
+            "GATE",
+            "BASE",
+            "AGREEMENT",
+            "LINES",
+            "FILES",
+            "SECONDS",
+            "NOTES",
+        ];
+        let rows: Vec<[Cell<'_>; 9]> = self
+            .attempts
+            .iter()
+            .map(|j| {
+                let mut notes = Vec::new();
+                if j.dirty {
+                    notes.push("dirty");
+                }
+                if j.wrote_to_worktree {
+                    notes.push("wrote to worktree");
+                }
+                let rank = if j.rank == 1 {
+                    format!("{} leader", j.rank)
+                } else {
+                    j.rank.to_string()
+                };
+                let base: Cell<'_> = if j.conflicts_with_base {
+                    ("conflicts".into(), "33")
+                } else {
+                    ("clean".into(), "")
+                };
+                [
+                    (rank.into(), if j.rank == 1 { "1" } else { "" }),
+                    (escape(&j.id), ""),
+                    gate_cell(j),
+                    base,
+                    (format!("{:.2}", j.agreement).into(), ""),
+                    (j.lines_changed.to_string().into(), ""),
+                    (j.files_changed.to_string().into(), ""),
+                    (format!("{:.2}", j.seconds).into(), ""),
+                    (Cow::Owned(notes.join(", ")), ""),
+                ]
+            })
+            .collect();
+        write_table(out.stdout, header, &rows, out.color)?;
+        let passed = self.attempts.iter().filter(|j| j.passed).count();
+        out.note(format_args!(
+            "judged {} attempts of {}: {passed} passed (gate: {}); logs in the git common dir, git-loop/judge/{}/",
+            self.attempts.len(),
+            escape(&self.task),
+            escape(&self.gate),
+            escape(&self.task),
+        ));
+        Ok(())
+    }
+}
