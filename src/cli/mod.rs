@@ -14,6 +14,7 @@ use crate::manifest::Status;
 mod activity;
 mod claude_hook;
 mod completion;
+mod create;
 mod env;
 mod help;
 mod land;
@@ -24,12 +25,13 @@ mod values;
 pub use activity::ActivityArgs;
 pub use claude_hook::ClaudeHook;
 pub use completion::{CompletionArgs, CompletionShell};
+pub use create::CreateArgs;
 pub use env::EnvArgs;
 pub use land::LandArgs;
 pub use schema::SchemaName;
 pub use trash::{TrashAction, TrashArgs};
 pub use values::{Cutoff, MinAge, RunId, StatusList};
-use values::{default_min_age, min_age_flag, older_than_flag, since_flag, sparse_dir, status_flag};
+use values::{default_min_age, min_age_flag, older_than_flag, since_flag, status_flag};
 
 /// Give every parallel run of work its own git worktree and branch
 #[derive(Debug, Parser)]
@@ -136,38 +138,6 @@ pub struct SchemaArgs {
     /// Which schema (default: all)
     #[arg(value_enum)]
     pub name: Option<SchemaName>,
-}
-
-#[derive(Debug, Args, JsonSchema)]
-pub struct CreateArgs {
-    /// Unique id of the run: one path segment, valid in a branch name `loop/<RUN_ID>`
-    #[arg(id = "new_run_id", value_name = "RUN_ID", value_parser = RunId::parse)]
-    pub run_id: RunId,
-
-    /// Short label of the kind of work, kept in the manifest for audit
-    #[arg(long, value_name = "LABEL")]
-    pub pattern: String,
-
-    /// Branch or commit to start from (default: config `loop.base`, else `main`)
-    #[arg(long, value_name = "BRANCH")]
-    pub base: Option<String>,
-
-    /// If this run is already active and its worktree is intact, print its path and change nothing; if loop/<RUN_ID> exists with no worktree, check it out as it is
-    #[arg(long)]
-    #[serde(default)]
-    pub reuse: bool,
-
-    /// Check out only this directory (repeat the flag, or give a comma list, for several; sparse checkout, cone mode; files at the top are always there)
-    // One value per occurrence: `--sparse src/d1 sp4` must leave sp4 the
-    // run id, not take it as a second directory.
-    #[arg(long, value_name = "DIR", num_args = 1, action = clap::ArgAction::Append, value_delimiter = ',', value_parser = sparse_dir)]
-    #[serde(default)]
-    pub sparse: Vec<String>,
-
-    /// Fetch the base's upstream first (git fetch), e.g. origin/main for main (config create.fetch)
-    #[arg(long)]
-    #[serde(default)]
-    pub fetch: bool,
 }
 
 #[derive(Debug, Args, JsonSchema)]

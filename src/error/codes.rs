@@ -54,6 +54,9 @@ impl Error {
             Error::UnrepresentablePath { .. } => "unrepresentable-path",
             Error::CommandNotFound { .. } => "command-not-found",
             Error::CommandNotExecutable { .. } => "command-not-executable",
+            Error::InvalidAttempts { .. } => "invalid-attempts",
+            Error::AttemptsActive { .. } => "attempts-active",
+            Error::AttemptsFailed { code, .. } => code,
             Error::Io { .. } => "io",
         }
     }
@@ -68,7 +71,10 @@ impl Error {
         match self {
             Error::CommandNotFound { .. } => 127,
             Error::CommandNotExecutable { .. } => 126,
-            Error::InvalidRunId { .. } | Error::InvalidPattern { .. } | Error::NotInRun { .. } => 2,
+            Error::InvalidRunId { .. }
+            | Error::InvalidPattern { .. }
+            | Error::InvalidAttempts { .. }
+            | Error::NotInRun { .. } => 2,
             _ => 1,
         }
     }

@@ -301,34 +301,31 @@ pub enum Error {
     #[error("{program} cannot be executed: {reason}")]
     CommandNotExecutable { program: String, reason: String },
 
+    /// `create --attempts`: a count out of range, or a flag not with it.
+    #[error("invalid --attempts {value}: {reason}")]
+    InvalidAttempts { value: String, reason: String },
+
+    /// `create <TASK> --attempts`: `ids`, the task's active attempts.
+    #[error("task {task:?} already has active attempts: {ids}")]
+    #[diagnostic(help("{}", attempts_active_help(task)))]
+    AttemptsActive { task: String, ids: String },
+
+    /// A `create --attempts` that failed part way, after undoing what it
+    /// made (`undone` says what; `code`, the failure's own code).
+    #[error("create {task} --attempts failed: {reason}; {undone}")]
+    AttemptsFailed {
+        task: String,
+        reason: String,
+        undone: String,
+        code: &'static str,
+    },
+
     #[error("{action} {path}: {source}")]
     Io {
         action: &'static str,
         path: PathBuf,
         source: std::io::Error,
     },
-}
-
-fn active_exists_help(id: &str, missing: bool) -> String {
-    if missing {
-        format!(
-            "`git loop reconcile` drops runs whose directory is gone (their branch is kept); then `git loop create {id} --reuse` checks loop/{id} out again as it is, or pick another run id"
-        )
-    } else {
-        format!(
-            "use that worktree, or mark it finished first: git loop mark {id} rejected (or merged, escalated, stale)"
-        )
-    }
-}
-
-fn branch_exists_help(branch: &str, racing: bool) -> String {
-    if racing {
-        "wait for it: `git loop list` shows the run once it is recorded. If no create is running, one was interrupted: `git loop reconcile` shows what it left".to_owned()
-    } else {
-        format!(
-            "it is probably left from an earlier run of this id (cleanup keeps branches). Inspect it with `git log {branch}`; carry on from it with `--reuse` (checks it out as it is); delete it with `git branch -d {branch}` if its work is merged; or pick another run id"
-        )
-    }
 }
 
 impl Error {
@@ -394,7 +391,10 @@ impl From<&Error> for Failure {
 }
 
 mod codes;
+mod help;
 pub mod suggest;
+
+use help::{active_exists_help, attempts_active_help, branch_exists_help};
 
 #[cfg(test)]
 mod tests;

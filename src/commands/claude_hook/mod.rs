@@ -224,6 +224,7 @@ fn make_run(
             reuse,
             fetch: false,
             sparse: Vec::new(),
+            attempts: None,
         };
         create::validate(&args)?;
         let mut quiet_stdout = std::io::sink();

@@ -1,0 +1,46 @@
+//! `git loop create`'s arguments.
+
+use clap::Args;
+use schemars::JsonSchema;
+
+use super::values::{RunId, sparse_dir};
+
+#[derive(Debug, Args, JsonSchema)]
+pub struct CreateArgs {
+    /// Unique id of the run: one path segment, valid in a branch name `loop/<RUN_ID>`; with --attempts, the task the attempts are named after
+    #[arg(id = "new_run_id", value_name = "RUN_ID", value_parser = RunId::parse)]
+    pub run_id: RunId,
+
+    /// Short label of the kind of work, kept in the manifest for audit
+    #[arg(long, value_name = "LABEL")]
+    pub pattern: String,
+
+    /// Branch or commit to start from (default: config `loop.base`, else `main`)
+    #[arg(long, value_name = "BRANCH")]
+    pub base: Option<String>,
+
+    /// If this run is already active and its worktree is intact, print its path and change nothing; if loop/<RUN_ID> exists with no worktree, check it out as it is
+    #[arg(long)]
+    #[serde(default)]
+    pub reuse: bool,
+
+    /// Check out only this directory (repeat the flag, or give a comma list, for several; sparse checkout, cone mode; files at the top are always there)
+    // One value per occurrence: `--sparse src/d1 sp4` must leave sp4 the
+    // run id, not take it as a second directory.
+    #[arg(long, value_name = "DIR", num_args = 1, action = clap::ArgAction::Append, value_delimiter = ',', value_parser = sparse_dir)]
+    #[serde(default)]
+    pub sparse: Vec<String>,
+
+    /// Fetch the base's upstream first (git fetch), e.g. origin/main for main (config create.fetch)
+    #[arg(long)]
+    #[serde(default)]
+    pub fetch: bool,
+
+    /// Make N runs of the task at once, <RUN_ID>.1 … <RUN_ID>.<N> (1 to 64), all or none (best of N)
+    // Not offered to MCP agents (yet): skipped in the tool's schema, and
+    // never read from its input.
+    #[arg(long, value_name = "N")]
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub attempts: Option<u32>,
+}

@@ -1,0 +1,29 @@
+//! The longer help texts of a few errors, made from the values they name.
+
+pub(super) fn active_exists_help(id: &str, missing: bool) -> String {
+    if missing {
+        format!(
+            "`git loop reconcile` drops runs whose directory is gone (their branch is kept); then `git loop create {id} --reuse` checks loop/{id} out again as it is, or pick another run id"
+        )
+    } else {
+        format!(
+            "use that worktree, or mark it finished first: git loop mark {id} rejected (or merged, escalated, stale)"
+        )
+    }
+}
+
+pub(super) fn branch_exists_help(branch: &str, racing: bool) -> String {
+    if racing {
+        "wait for it: `git loop list` shows the run once it is recorded. If no create is running, one was interrupted: `git loop reconcile` shows what it left".to_owned()
+    } else {
+        format!(
+            "it is probably left from an earlier run of this id (cleanup keeps branches). Inspect it with `git log {branch}`; carry on from it with `--reuse` (checks it out as it is); delete it with `git branch -d {branch}` if its work is merged; or pick another run id"
+        )
+    }
+}
+
+pub(super) fn attempts_active_help(task: &str) -> String {
+    format!(
+        "judge and pick them (git loop judge {task}, then git loop pick <ID>), or mark them finished (git loop mark <ID>... rejected); or give the task another name"
+    )
+}
