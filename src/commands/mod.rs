@@ -36,6 +36,11 @@ pub fn dispatch(cli: &Cli, out: &mut Out<'_>) -> std::result::Result<(), Fail> {
     // changes) repository state.
     let ctx = || Ctx::open(cli.repo.as_deref());
     match &cli.command {
+        Command::Create(args) if let Some(n) = args.attempts => {
+            create::validate(args)?;
+            crate::ops::create::attempts::validate(args, n)?;
+            emit(create::attempts(&ctx()?, args, n, out)?, out)
+        }
         Command::Create(args) => {
             create::validate(args)?;
             let ctx = ctx()?;

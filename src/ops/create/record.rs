@@ -52,7 +52,7 @@ fn record(
     Ok(())
 }
 
-fn create_event(entry: &Entry, adopted: Option<gix::ObjectId>) -> Event {
+pub(super) fn create_event(entry: &Entry, adopted: Option<gix::ObjectId>) -> Event {
     let mut event = Event::new(EventKind::Create, &entry.id);
     let mut detail = format!("pattern {:?}, base {}", entry.pattern, entry.base_branch);
     if let Some(tip) = adopted {
