@@ -56,6 +56,7 @@ set edit:completion:arg-completer[git-loop] = {|@words|
             cand --pattern 'Short label of the kind of work, kept in the manifest for audit'
             cand --base 'Branch or commit to start from (default: config `loop.base`, else `main`)'
             cand --sparse 'Check out only this directory (repeat the flag, or give a comma list, for several; sparse checkout, cone mode; files at the top are always there)'
+            cand --attempts 'Make N runs of the task at once, <RUN_ID>.1 … <RUN_ID>.<N> (1 to 64), all or none (best of N)'
             cand -C 'Repository to operate on (default: the current directory)'
             cand --repo 'Repository to operate on (default: the current directory)'
             cand --reuse 'If this run is already active and its worktree is intact, print its path and change nothing; if loop/<RUN_ID> exists with no worktree, check it out as it is'
@@ -127,6 +128,7 @@ set edit:completion:arg-completer[git-loop] = {|@words|
         }
         &'git-loop;list'= {
             cand --status 'Only runs with these statuses, comma-separated'
+            cand --task 'Only the attempts of this task (<TASK>.1, <TASK>.2, …, in that order), with their judge results'
             cand -C 'Repository to operate on (default: the current directory)'
             cand --repo 'Repository to operate on (default: the current directory)'
             cand -l 'Also show, per run, uncommitted work, commits ahead of and behind its base, and whether it is merged'

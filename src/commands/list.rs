@@ -1,4 +1,4 @@
-//! `git loop list [--status <CSV>] [--long]`: the adapter to
+//! `git loop list [--status <CSV>] [--long | --task <TASK>]`: the adapter to
 //! [`crate::ops::list`] (what is read, and how) and the report it prints.
 //! An empty list says so on stderr (`no runs recorded`, or that none has
 //! the statuses asked for); stdout stays empty, so scripts reading it are
@@ -28,6 +28,42 @@ pub struct Listed {
     /// With `--long`.
     #[serde(flatten)]
     pub long: Option<Long>,
+    /// With `--task`.
+    #[serde(flatten)]
+    pub task: Option<Judged>,
+}
+
+/// What `--task` adds to an attempt.
+#[derive(Debug, Serialize, schemars::JsonSchema)]
+pub struct Judged {
+    /// Its latest judgement (`git loop judge`, from the event log), `null`
+    /// when it was never judged.
+    pub judge: Option<crate::events::Judgement>,
+}
+
+impl Judged {
+    /// The RANK, PASSED, CONFLICTS, AGREEMENT, LINES and SECONDS cells, `-`
+    /// each when the attempt was never judged.
+    fn cells(&self) -> [Cell<'static>; 6] {
+        let Some(j) = &self.judge else {
+            return std::array::from_fn(|_| ("-".into(), ""));
+        };
+        let yes_no = |b: bool, good: bool| -> Cell<'static> {
+            let sgr = if b == good { "32" } else { "31" };
+            ((if b { "yes" } else { "no" }).into(), sgr)
+        };
+        [
+            (
+                j.rank.to_string().into(),
+                if j.rank == 1 { "1" } else { "" },
+            ),
+            yes_no(j.passed, true),
+            yes_no(j.conflicts_with_base, false),
+            (format!("{:.2}", j.agreement).into(), ""),
+            (j.lines_changed.to_string().into(), ""),
+            (format!("{:.1}", j.seconds).into(), ""),
+        ]
+    }
 }
 
 impl Listed {
@@ -170,6 +206,9 @@ pub struct ListReport {
     /// The `--status` filter, if any.
     #[serde(skip)]
     pub filter: Option<Vec<Status>>,
+    /// The `--task`, if any.
+    #[serde(skip)]
+    pub task: Option<String>,
 }
 
 impl ListReport {
@@ -222,9 +261,64 @@ impl ListReport {
     }
 }
 
+impl ListReport {
+    /// The `--task` table: the attempts and their judge results.
+    fn human_task(&self, out: &mut Out<'_>) -> std::io::Result<()> {
+        let now = crate::time::now();
+        let header = [
+            "ID",
+            "STATUS",
+            "AGE",
+            "PRESENT",
+            "RANK",
+            "PASSED",
+            "CONFLICTS",
+            "AGREEMENT",
+            "LINES",
+            "SECONDS",
+        ];
+        let rows: Vec<[Cell<'_>; 10]> = self
+            .worktrees
+            .iter()
+            .map(|l| {
+                let judged = l.task.as_ref().expect("--task fills every row").cells();
+                let present: Cell<'_> = if l.present {
+                    ("yes".into(), "")
+                } else {
+                    ("missing".into(), "1;31")
+                };
+                let [rank, passed, conflicts, agreement, lines, seconds] = judged;
+                [
+                    (escape(&l.entry.id), ""),
+                    (l.entry.status.as_str().into(), status_sgr(l.entry.status)),
+                    (crate::time::age(now, l.entry.created_at.0).into(), "2"),
+                    present,
+                    rank,
+                    passed,
+                    conflicts,
+                    agreement,
+                    lines,
+                    seconds,
+                ]
+            })
+            .collect();
+        table::<10, 11>(out, header, rows, &self.worktrees)?;
+        self.hint_missing(out);
+        Ok(())
+    }
+}
+
 impl Report for ListReport {
     fn human(&self, out: &mut Out<'_>) -> std::io::Result<()> {
         if self.worktrees.is_empty() {
+            if let Some(task) = &self.task {
+                out.note(format_args!(
+                    "no attempts of {} recorded ({} runs recorded)",
+                    escape(task),
+                    self.recorded
+                ));
+                return Ok(());
+            }
             match &self.filter {
                 Some(statuses) if self.recorded > 0 => {
                     let names: Vec<&str> = statuses.iter().map(|s| s.as_str()).collect();
@@ -240,6 +334,9 @@ impl Report for ListReport {
         }
         if self.worktrees[0].long.is_some() {
             return self.human_long(out);
+        }
+        if self.worktrees[0].task.is_some() {
+            return self.human_task(out);
         }
         let now = crate::time::now();
         // Stored text is escaped (borrowed when there is nothing to escape,
@@ -302,10 +399,11 @@ fn status_sgr(status: Status) -> &'static str {
 pub fn run(
     ctx: &Ctx,
     filter: Option<&[Status]>,
+    task: Option<&str>,
     long: bool,
     out: &mut Out<'_>,
 ) -> Result<ListReport> {
-    let Listing { runs, recorded } = crate::ops::list::run(ctx, filter, long, out)?;
+    let Listing { runs, recorded } = crate::ops::list::run(ctx, filter, task, long, out)?;
     Ok(ListReport {
         version: 1,
         worktrees: runs
@@ -316,10 +414,12 @@ pub fn run(
                 activity: r.activity.as_ref().map(|a| a.activity),
                 activity_at: r.activity.map(|a| a.at),
                 long: r.state.map(Long::from),
+                task: task.map(|_| Judged { judge: r.judgement }),
             })
             .collect(),
         recorded,
         filter: filter.map(<[Status]>::to_vec),
+        task: task.map(str::to_owned),
     })
 }
 

@@ -17,8 +17,8 @@ use crate::cli::SchemaName;
 
 use crate::commands::{
     activity::ActivityReport, branches::BranchesReport, cleanup::CleanupReport,
-    config::ConfigReport, conflicts::ConflictsReport, create::CreateReport, env::EnvReport,
-    land::LandReport, list::ListReport, log::LogReport, mark::MarkReport,
+    config::ConfigReport, conflicts::ConflictsReport, create::AttemptsReport, create::CreateReport,
+    env::EnvReport, land::LandReport, list::ListReport, log::LogReport, mark::MarkReport,
     mark::detect::DetectReport, path::PathReport, pool::report::PoolReport,
     reconcile::ReconcileReport, restore::RestoreReport, restore::list::SalvagedList,
     trash::TrashReport, trust::TrustReport,
@@ -31,6 +31,15 @@ use crate::commands::{
 enum ListOutput {
     Runs(ListReport),
     Salvaged(SalvagedList),
+}
+
+/// `create --json` prints the run, or with `--attempts` an array of them.
+#[derive(JsonSchema)]
+#[serde(untagged)]
+#[allow(dead_code)]
+enum CreateOutput {
+    Run(CreateReport),
+    Attempts(AttemptsReport),
 }
 
 /// `mark --json` prints one of two documents: a run's new status, or with
@@ -83,7 +92,7 @@ fn output(name: SchemaName) -> Option<Value> {
         N::Cleanup | N::Remove => schema_of::<CleanupReport>(&title),
         N::Config => schema_of::<ConfigReport>(&title),
         N::Conflicts => schema_of::<ConflictsReport>(&title),
-        N::Create => schema_of::<CreateReport>(&title),
+        N::Create => schema_of::<CreateOutput>(&title),
         N::Land => schema_of::<LandReport>(&title),
         N::List => schema_of::<ListOutput>(&title),
         N::Log => schema_of::<LogReport>(&title),

@@ -67,9 +67,7 @@ pub fn validate(args: &CreateArgs, n: u32) -> Result<()> {
         ));
     }
     if !(1..=MAX_ATTEMPTS).contains(&n) {
-        return Err(invalid(&format!(
-            "give a number from 1 to {MAX_ATTEMPTS}"
-        )));
+        return Err(invalid(&format!("give a number from 1 to {MAX_ATTEMPTS}")));
     }
     // The longest id is the last one's.
     runid::validate(&runid::attempt_id(&args.run_id, n))
@@ -350,19 +348,28 @@ fn set_up_all(
 ) -> Result<Vec<SetUp>> {
     let mut set_up = Vec::with_capacity(plans.len());
     for plan in plans {
-        let copy =
-            match crate::copy::copy_into(ctx.repo.gix(), &settings.create_copy.value, &plan.abs, false) {
-                Ok(copied) => copied,
-                Err(e) => {
-                    out.note(format_args!("warning: create.copy: {e}"));
-                    None
-                }
-            };
+        let copy = match crate::copy::copy_into(
+            ctx.repo.gix(),
+            &settings.create_copy.value,
+            &plan.abs,
+            false,
+        ) {
+            Ok(copied) => copied,
+            Err(e) => {
+                out.note(format_args!("warning: create.copy: {e}"));
+                None
+            }
+        };
         let mut outcome = None;
         if let Some(command) = post_command {
-            let env =
-                crate::configured_command::env_for(&plan.id, ctx.repo.root(), &plan.abs, &plan.branch);
-            let ended = window.child(|| crate::configured_command::run(command, &plan.abs, &env))?;
+            let env = crate::configured_command::env_for(
+                &plan.id,
+                ctx.repo.root(),
+                &plan.abs,
+                &plan.branch,
+            );
+            let ended =
+                window.child(|| crate::configured_command::run(command, &plan.abs, &env))?;
             if !ended.ok {
                 return Err(Error::AttemptsFailed {
                     task: String::new(),
@@ -442,10 +449,7 @@ fn undo_all(
         false => format!("rolled back {}", undone.join(", ")),
     };
     if !left.is_empty() {
-        said.push_str(&format!(
-            "; left {} in place (see above)",
-            left.join(", ")
-        ));
+        said.push_str(&format!("; left {} in place (see above)", left.join(", ")));
     }
     let (reason, code) = match failure {
         Error::AttemptsFailed { reason, code, .. } => (reason, code),
