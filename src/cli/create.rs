@@ -7,7 +7,7 @@ use super::values::{RunId, sparse_dir};
 
 #[derive(Debug, Args, JsonSchema)]
 pub struct CreateArgs {
-    /// Unique id of the run: one path segment, valid in a branch name `loop/<RUN_ID>`; with --attempts, the task the attempts are named after
+    /// Unique id of the run: one path segment, valid in a branch name `loop/<RUN_ID>`
     #[arg(id = "new_run_id", value_name = "RUN_ID", value_parser = RunId::parse)]
     pub run_id: RunId,
 
@@ -36,7 +36,7 @@ pub struct CreateArgs {
     #[serde(default)]
     pub fetch: bool,
 
-    /// Make N runs of the task at once, <RUN_ID>.1 … <RUN_ID>.<N> (1 to 64), all or none (best of N)
+    /// Make N runs of the task RUN_ID at once, <RUN_ID>.1 … <RUN_ID>.<N> (1 to 64), all or none (best of N)
     // Not offered to MCP agents (yet): skipped in the tool's schema, and
     // never read from its input.
     #[arg(long, value_name = "N")]

@@ -114,7 +114,7 @@ fn a_post_command_failing_in_the_third_attempt_rolls_every_attempt_back() {
         run.stderr
     );
     assert_no_attempt_left(&repo, "fix", 5);
-    assert!(repo.ids().is_empty());
+    assert!(!repo.manifest_path().exists(), "nothing was recorded");
 
     let doc = repo
         .run(["--json", "create", "fix", "--attempts", "5", "--pattern", "p"])
