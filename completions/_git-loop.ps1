@@ -60,7 +60,7 @@ Register-ArgumentCompleter -Native -CommandName 'git-loop' -ScriptBlock {
             [CompletionResult]::new('--pattern', '--pattern', [CompletionResultType]::ParameterName, 'Short label of the kind of work, kept in the manifest for audit')
             [CompletionResult]::new('--base', '--base', [CompletionResultType]::ParameterName, 'Branch or commit to start from (default: config `loop.base`, else `main`)')
             [CompletionResult]::new('--sparse', '--sparse', [CompletionResultType]::ParameterName, 'Check out only this directory (repeat the flag, or give a comma list, for several; sparse checkout, cone mode; files at the top are always there)')
-            [CompletionResult]::new('--attempts', '--attempts', [CompletionResultType]::ParameterName, 'Make N runs of the task at once, <RUN_ID>.1 … <RUN_ID>.<N> (1 to 64), all or none (best of N)')
+            [CompletionResult]::new('--attempts', '--attempts', [CompletionResultType]::ParameterName, 'Make N runs of the task RUN_ID at once, <RUN_ID>.1 … <RUN_ID>.<N> (1 to 64), all or none (best of N)')
             [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Repository to operate on (default: the current directory)')
             [CompletionResult]::new('--repo', '--repo', [CompletionResultType]::ParameterName, 'Repository to operate on (default: the current directory)')
             [CompletionResult]::new('--reuse', '--reuse', [CompletionResultType]::ParameterName, 'If this run is already active and its worktree is intact, print its path and change nothing; if loop/<RUN_ID> exists with no worktree, check it out as it is')

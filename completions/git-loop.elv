@@ -56,7 +56,7 @@ set edit:completion:arg-completer[git-loop] = {|@words|
             cand --pattern 'Short label of the kind of work, kept in the manifest for audit'
             cand --base 'Branch or commit to start from (default: config `loop.base`, else `main`)'
             cand --sparse 'Check out only this directory (repeat the flag, or give a comma list, for several; sparse checkout, cone mode; files at the top are always there)'
-            cand --attempts 'Make N runs of the task at once, <RUN_ID>.1 … <RUN_ID>.<N> (1 to 64), all or none (best of N)'
+            cand --attempts 'Make N runs of the task RUN_ID at once, <RUN_ID>.1 … <RUN_ID>.<N> (1 to 64), all or none (best of N)'
             cand -C 'Repository to operate on (default: the current directory)'
             cand --repo 'Repository to operate on (default: the current directory)'
             cand --reuse 'If this run is already active and its worktree is intact, print its path and change nothing; if loop/<RUN_ID> exists with no worktree, check it out as it is'

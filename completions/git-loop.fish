@@ -56,7 +56,7 @@ complete -c git-loop -n "__fish_git_loop_needs_command" -f -a "help" -d 'Print t
 complete -c git-loop -n "__fish_git_loop_using_subcommand create" -l pattern -d 'Short label of the kind of work, kept in the manifest for audit' -r
 complete -c git-loop -n "__fish_git_loop_using_subcommand create" -l base -d 'Branch or commit to start from (default: config `loop.base`, else `main`)' -r
 complete -c git-loop -n "__fish_git_loop_using_subcommand create" -l sparse -d 'Check out only this directory (repeat the flag, or give a comma list, for several; sparse checkout, cone mode; files at the top are always there)' -r
-complete -c git-loop -n "__fish_git_loop_using_subcommand create" -l attempts -d 'Make N runs of the task at once, <RUN_ID>.1 … <RUN_ID>.<N> (1 to 64), all or none (best of N)' -r
+complete -c git-loop -n "__fish_git_loop_using_subcommand create" -l attempts -d 'Make N runs of the task RUN_ID at once, <RUN_ID>.1 … <RUN_ID>.<N> (1 to 64), all or none (best of N)' -r
 complete -c git-loop -n "__fish_git_loop_using_subcommand create" -s C -l repo -d 'Repository to operate on (default: the current directory)' -r -F
 complete -c git-loop -n "__fish_git_loop_using_subcommand create" -l reuse -d 'If this run is already active and its worktree is intact, print its path and change nothing; if loop/<RUN_ID> exists with no worktree, check it out as it is'
 complete -c git-loop -n "__fish_git_loop_using_subcommand create" -l fetch -d 'Fetch the base\'s upstream first (git fetch), e.g. origin/main for main (config create.fetch)'

@@ -4,9 +4,7 @@
 
 use std::fs;
 
-use crate::common::{
-    JsonExt, TestRepo, assert_rolled_back, kill, repo_with_tree, spawn_until,
-};
+use crate::common::{JsonExt, TestRepo, assert_rolled_back, kill, repo_with_tree, spawn_until};
 
 fn attempts(repo: &TestRepo, task: &str, n: u32) -> Vec<String> {
     (1..=n).map(|k| format!("{task}.{k}")).collect()
@@ -45,10 +43,21 @@ fn create_attempts_makes_n_runs_prints_n_paths_and_json_has_n_entries() {
         assert!(repo.branch_exists(&format!("loop/{id}")));
         assert_eq!(repo.status_of(&id).as_deref(), Some("active"));
     }
-    assert_eq!(run.stderr.matches("created .loop-worktrees/fix.").count(), 5);
+    assert_eq!(
+        run.stderr.matches("created .loop-worktrees/fix.").count(),
+        5
+    );
 
     let doc = repo
-        .run(["--json", "create", "other", "--attempts", "5", "--pattern", "p"])
+        .run([
+            "--json",
+            "create",
+            "other",
+            "--attempts",
+            "5",
+            "--pattern",
+            "p",
+        ])
         .ok()
         .json();
     let entries = doc.as_array().expect("an array of create documents");
@@ -64,7 +73,15 @@ fn create_attempts_takes_its_runs_from_a_filled_pool() {
     repo.git(["config", "loop.poolSize", "3"]);
     repo.run(["pool", "fill", "3"]).ok();
     let doc = repo
-        .run(["--json", "create", "fix", "--attempts", "5", "--pattern", "p"])
+        .run([
+            "--json",
+            "create",
+            "fix",
+            "--attempts",
+            "5",
+            "--pattern",
+            "p",
+        ])
         .ok()
         .json();
     let methods: Vec<Option<&str>> = doc
@@ -103,7 +120,9 @@ fn a_post_command_failing_in_the_third_attempt_rolls_every_attempt_back() {
     assert!(
         run.stderr.contains("create fix --attempts failed")
             && run.stderr.contains("in .loop-worktrees/fix.3")
-            && run.stderr.contains("rolled back fix.1, fix.2, fix.3, fix.4, fix.5"),
+            && run
+                .stderr
+                .contains("rolled back fix.1, fix.2, fix.3, fix.4, fix.5"),
         "{}",
         run.stderr
     );
@@ -117,7 +136,15 @@ fn a_post_command_failing_in_the_third_attempt_rolls_every_attempt_back() {
     assert!(!repo.manifest_path().exists(), "nothing was recorded");
 
     let doc = repo
-        .run(["--json", "create", "fix", "--attempts", "5", "--pattern", "p"])
+        .run([
+            "--json",
+            "create",
+            "fix",
+            "--attempts",
+            "5",
+            "--pattern",
+            "p",
+        ])
         .code(1)
         .json();
     assert_eq!(doc["error"]["code"], "post-command-failed");
@@ -130,11 +157,18 @@ fn an_existing_branch_of_one_attempt_refuses_the_create_before_anything_is_made(
     repo.git(["branch", "loop/fix.3"]);
     let run = repo.run(["create", "fix", "--attempts", "5", "--pattern", "p"]);
     run.code(1);
-    assert!(run.stderr.contains("branch loop/fix.3 already exists"), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("branch loop/fix.3 already exists"),
+        "{}",
+        run.stderr
+    );
     for id in ["fix.1", "fix.2", "fix.4", "fix.5"] {
         assert_rolled_back(&repo, id);
     }
-    assert!(repo.branch_exists("loop/fix.3"), "the existing branch is kept");
+    assert!(
+        repo.branch_exists("loop/fix.3"),
+        "the existing branch is kept"
+    );
 }
 
 #[test]
@@ -167,27 +201,38 @@ fn sigint_or_sigterm_mid_create_leaves_no_attempt_behind() {
     kill(&child, "INT");
     assert_eq!(child.wait().unwrap().code(), Some(130));
     assert_no_attempt_left(&repo, "fix", 3);
-    repo.run(["create", "fix", "--attempts", "3", "--pattern", "p"]).ok();
+    repo.run(["create", "fix", "--attempts", "3", "--pattern", "p"])
+        .ok();
     assert_eq!(repo.ids(), attempts(&repo, "fix", 3));
 }
 
 #[test]
 fn a_task_with_active_attempts_is_refused_naming_them() {
     let repo = repo_with_tree();
-    repo.run(["create", "fix", "--attempts", "2", "--pattern", "p"]).ok();
+    repo.run(["create", "fix", "--attempts", "2", "--pattern", "p"])
+        .ok();
     repo.run(["create", "fix.10", "--pattern", "p"]).ok();
     repo.run(["mark", "fix.1", "rejected"]).ok();
     let run = repo.run(["create", "fix", "--attempts", "3", "--pattern", "p"]);
     run.code(1);
     assert!(
-        run.stderr.contains("task \"fix\" already has active attempts: fix.2, fix.10"),
+        run.stderr
+            .contains("task \"fix\" already has active attempts: fix.2, fix.10"),
         "{}",
         run.stderr
     );
     assert!(!repo.branch_exists("loop/fix.3"), "nothing was created");
     assert_eq!(repo.ids(), ["fix.1", "fix.2", "fix.10"]);
     let doc = repo
-        .run(["--json", "create", "fix", "--attempts", "3", "--pattern", "p"])
+        .run([
+            "--json",
+            "create",
+            "fix",
+            "--attempts",
+            "3",
+            "--pattern",
+            "p",
+        ])
         .code(1)
         .json();
     assert_eq!(doc["error"]["code"], "attempts-active");
@@ -197,9 +242,15 @@ fn a_task_with_active_attempts_is_refused_naming_them() {
 fn attempts_out_of_range_with_reuse_or_an_invalid_task_are_usage_errors() {
     let repo = repo_with_tree();
     for (args, said) in [
-        (&["--attempts", "0"][..], "invalid --attempts 0: give a number from 1 to 64"),
+        (
+            &["--attempts", "0"][..],
+            "invalid --attempts 0: give a number from 1 to 64",
+        ),
         (&["--attempts", "65"], "invalid --attempts 65"),
-        (&["--attempts", "2", "--reuse"], "attempts are always new runs"),
+        (
+            &["--attempts", "2", "--reuse"],
+            "attempts are always new runs",
+        ),
     ] {
         let mut all = vec!["create", "fix", "--pattern", "p"];
         all.extend_from_slice(args);
@@ -210,7 +261,11 @@ fn attempts_out_of_range_with_reuse_or_an_invalid_task_are_usage_errors() {
     let long = "t".repeat(127);
     let run = repo.run(["create", &long, "--attempts", "2", "--pattern", "p"]);
     run.code(2);
-    assert!(run.stderr.contains("longer than 128 bytes"), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("longer than 128 bytes"),
+        "{}",
+        run.stderr
+    );
     assert!(!repo.loop_dir().exists(), "nothing was written");
 }
 
@@ -238,7 +293,8 @@ fn judged(repo: &TestRepo, id: &str, rank: u32, passed: bool, agreement: f64) {
 #[test]
 fn list_task_shows_the_attempts_in_number_order_with_their_judge_results() {
     let repo = repo_with_tree();
-    repo.run(["create", "fix", "--attempts", "2", "--pattern", "p"]).ok();
+    repo.run(["create", "fix", "--attempts", "2", "--pattern", "p"])
+        .ok();
     repo.run(["create", "fix.10", "--pattern", "p"]).ok();
     repo.run(["create", "other", "--pattern", "p"]).ok();
     repo.run(["create", "fixer.1", "--pattern", "p"]).ok();
@@ -249,21 +305,37 @@ fn list_task_shows_the_attempts_in_number_order_with_their_judge_results() {
     let run = repo.run(["list", "--task", "fix"]);
     run.ok();
     let lines: Vec<&str> = run.stdout.lines().collect();
-    let words = |line: &str| -> Vec<String> {
-        line.split_whitespace().map(str::to_owned).collect()
-    };
+    let words =
+        |line: &str| -> Vec<String> { line.split_whitespace().map(str::to_owned).collect() };
     assert_eq!(
         words(lines[0]),
-        ["ID", "STATUS", "AGE", "PRESENT", "RANK", "PASSED", "CONFLICTS", "AGREEMENT", "LINES", "SECONDS"]
+        [
+            "ID",
+            "STATUS",
+            "AGE",
+            "PRESENT",
+            "RANK",
+            "PASSED",
+            "CONFLICTS",
+            "AGREEMENT",
+            "LINES",
+            "SECONDS"
+        ]
     );
     assert_eq!(lines.len(), 4, "{}", run.stdout);
     let row = |i: usize| words(lines[i]);
     assert_eq!(row(1)[0], "fix.1");
     assert_eq!(row(1)[row(1).len() - 6..], ["-", "-", "-", "-", "-", "-"]);
     assert_eq!(row(2)[0], "fix.2");
-    assert_eq!(row(2)[row(2).len() - 6..], ["1", "yes", "no", "0.50", "12", "1.2"]);
+    assert_eq!(
+        row(2)[row(2).len() - 6..],
+        ["1", "yes", "no", "0.50", "12", "1.2"]
+    );
     assert_eq!(row(3)[0], "fix.10");
-    assert_eq!(row(3)[row(3).len() - 6..], ["2", "no", "no", "0.00", "12", "1.2"]);
+    assert_eq!(
+        row(3)[row(3).len() - 6..],
+        ["2", "no", "no", "0.00", "12", "1.2"]
+    );
 
     let doc = repo.run(["--json", "list", "--task", "fix"]).ok().json();
     assert_eq!(doc.ids("worktrees"), ["fix.1", "fix.2", "fix.10"]);
@@ -279,5 +351,9 @@ fn list_task_shows_the_attempts_in_number_order_with_their_judge_results() {
     let none = repo.run(["list", "--task", "nope"]);
     none.ok();
     assert!(none.stdout.is_empty());
-    assert!(none.stderr.contains("no attempts of nope recorded"), "{}", none.stderr);
+    assert!(
+        none.stderr.contains("no attempts of nope recorded"),
+        "{}",
+        none.stderr
+    );
 }
