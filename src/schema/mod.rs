@@ -38,7 +38,7 @@ enum ListOutput {
 #[serde(untagged)]
 #[allow(dead_code)]
 enum CreateOutput {
-    Run(CreateReport),
+    Run(Box<CreateReport>),
     Attempts(AttemptsReport),
 }
 
