@@ -63,6 +63,7 @@ Register-ArgumentCompleter -Native -CommandName 'git-loop' -ScriptBlock {
             [CompletionResult]::new('--base', '--base', [CompletionResultType]::ParameterName, 'Branch or commit to start from (default: config `loop.base`, else `main`)')
             [CompletionResult]::new('--sparse', '--sparse', [CompletionResultType]::ParameterName, 'Check out only this directory (repeat the flag, or give a comma list, for several; sparse checkout, cone mode; files at the top are always there)')
             [CompletionResult]::new('--ports', '--ports', [CompletionResultType]::ParameterName, 'Lease this many free TCP ports to the run, 0 to 32, as GIT_LOOP_PORT and GIT_LOOP_PORT_1… (default: config create.ports, else 0)')
+            [CompletionResult]::new('--attempts', '--attempts', [CompletionResultType]::ParameterName, 'Make N runs of the task RUN_ID at once, <RUN_ID>.1 … <RUN_ID>.<N> (1 to 64), all or none (best of N)')
             [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Repository to operate on (default: the current directory)')
             [CompletionResult]::new('--repo', '--repo', [CompletionResultType]::ParameterName, 'Repository to operate on (default: the current directory)')
             [CompletionResult]::new('--reuse', '--reuse', [CompletionResultType]::ParameterName, 'If this run is already active and its worktree is intact, print its path and change nothing; if loop/<RUN_ID> exists with no worktree, check it out as it is')
@@ -140,6 +141,7 @@ Register-ArgumentCompleter -Native -CommandName 'git-loop' -ScriptBlock {
         }
         'git-loop;list' {
             [CompletionResult]::new('--status', '--status', [CompletionResultType]::ParameterName, 'Only runs with these statuses, comma-separated')
+            [CompletionResult]::new('--task', '--task', [CompletionResultType]::ParameterName, 'Only the attempts of this task (<TASK>.1, <TASK>.2, …, in that order), with their judge results')
             [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Repository to operate on (default: the current directory)')
             [CompletionResult]::new('--repo', '--repo', [CompletionResultType]::ParameterName, 'Repository to operate on (default: the current directory)')
             [CompletionResult]::new('-l', '-l', [CompletionResultType]::ParameterName, 'Also show, per run, uncommitted work, commits ahead of and behind its base, and whether it is merged')

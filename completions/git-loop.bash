@@ -80,13 +80,13 @@ __git_loop_csv() {
 __git_loop_opts() {
     case "$1" in
         '') echo '-C --repo --json -q --quiet -h --help -V --version' ;;
-        create) echo '--pattern --base --reuse --sparse --fetch --ports -C --repo --json -q --quiet -h --help' ;;
+        create) echo '--pattern --base --reuse --sparse --fetch --ports --attempts -C --repo --json -q --quiet -h --help' ;;
         mark) echo '--detect-merged --dry-run -C --repo --json -q --quiet -h --help' ;;
         cleanup) echo '--status --older-than --dry-run --delete-merged-branches --recycle --salvage -C --repo --json -q --quiet -h --help' ;;
         remove) echo '--dry-run --salvage -C --repo --json -q --quiet -h --help' ;;
         restore) echo '-C --repo --json -q --quiet -h --help' ;;
         reconcile) echo '--remove-orphan --adopt --min-age --dry-run -C --repo --json -q --quiet -h --help' ;;
-        list) echo '--status -l --long --salvaged -C --repo --json -q --quiet -h --help' ;;
+        list) echo '--status -l --long --salvaged --task -C --repo --json -q --quiet -h --help' ;;
         path) echo '-C --repo --json -q --quiet -h --help' ;;
         activity) echo '--note -C --repo --json -q --quiet -h --help' ;;
         env) echo '-C --repo --json -q --quiet -h --help' ;;
@@ -128,7 +128,7 @@ __git_loop_nested() {
 
 __git_loop_takes_value() {
     case "$1:$2" in
-        *:-C|*:--repo|create:--pattern|create:--base|create:--sparse|create:--ports|cleanup:--status|cleanup:--older-than|reconcile:--remove-orphan|reconcile:--adopt|reconcile:--min-age|list:--status|activity:--note|conflicts:--base|land:--status|land:--into|land:--strategy|land:--gate|land:-m|land:--message|pick:--into|pick:--strategy|pick:--gate|pick:-m|pick:--message|judge:--gate|judge:--jobs|judge:--timeout|log:-n|log:--max-count|log:--since|trash/restore:--as|trash/empty:--older-than) return 0 ;;
+        *:-C|*:--repo|create:--pattern|create:--base|create:--sparse|create:--ports|create:--attempts|cleanup:--status|cleanup:--older-than|reconcile:--remove-orphan|reconcile:--adopt|reconcile:--min-age|list:--status|list:--task|activity:--note|conflicts:--base|land:--status|land:--into|land:--strategy|land:--gate|land:-m|land:--message|pick:--into|pick:--strategy|pick:--gate|pick:-m|pick:--message|judge:--gate|judge:--jobs|judge:--timeout|log:-n|log:--max-count|log:--since|trash/restore:--as|trash/empty:--older-than) return 0 ;;
     esac
     return 1
 }
@@ -140,12 +140,14 @@ __git_loop_value() {
         create:--base) __git_loop_words "$(__git_loop_branches)" ;;
         create:--sparse) __git_loop_dirs ;;
         create:--ports) COMPREPLY=() ;;
+        create:--attempts) COMPREPLY=() ;;
         cleanup:--status) __git_loop_csv 'active rejected escalated merged stale' ;;
         cleanup:--older-than) COMPREPLY=() ;;
         reconcile:--remove-orphan) __git_loop_words "$(__git_loop_ids)" ;;
         reconcile:--adopt) __git_loop_words "$(__git_loop_ids)" ;;
         reconcile:--min-age) COMPREPLY=() ;;
         list:--status) __git_loop_csv 'active rejected escalated merged stale' ;;
+        list:--task) COMPREPLY=() ;;
         activity:--note) COMPREPLY=() ;;
         conflicts:--base) __git_loop_words "$(__git_loop_branches)" ;;
         land:--status) __git_loop_csv 'active rejected escalated merged stale' ;;

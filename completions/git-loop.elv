@@ -59,6 +59,7 @@ set edit:completion:arg-completer[git-loop] = {|@words|
             cand --base 'Branch or commit to start from (default: config `loop.base`, else `main`)'
             cand --sparse 'Check out only this directory (repeat the flag, or give a comma list, for several; sparse checkout, cone mode; files at the top are always there)'
             cand --ports 'Lease this many free TCP ports to the run, 0 to 32, as GIT_LOOP_PORT and GIT_LOOP_PORT_1… (default: config create.ports, else 0)'
+            cand --attempts 'Make N runs of the task RUN_ID at once, <RUN_ID>.1 … <RUN_ID>.<N> (1 to 64), all or none (best of N)'
             cand -C 'Repository to operate on (default: the current directory)'
             cand --repo 'Repository to operate on (default: the current directory)'
             cand --reuse 'If this run is already active and its worktree is intact, print its path and change nothing; if loop/<RUN_ID> exists with no worktree, check it out as it is'
@@ -130,6 +131,7 @@ set edit:completion:arg-completer[git-loop] = {|@words|
         }
         &'git-loop;list'= {
             cand --status 'Only runs with these statuses, comma-separated'
+            cand --task 'Only the attempts of this task (<TASK>.1, <TASK>.2, …, in that order), with their judge results'
             cand -C 'Repository to operate on (default: the current directory)'
             cand --repo 'Repository to operate on (default: the current directory)'
             cand -l 'Also show, per run, uncommitted work, commits ahead of and behind its base, and whether it is merged'

@@ -59,6 +59,7 @@ complete -c git-loop -n "__fish_git_loop_using_subcommand create" -l pattern -d 
 complete -c git-loop -n "__fish_git_loop_using_subcommand create" -l base -d 'Branch or commit to start from (default: config `loop.base`, else `main`)' -r
 complete -c git-loop -n "__fish_git_loop_using_subcommand create" -l sparse -d 'Check out only this directory (repeat the flag, or give a comma list, for several; sparse checkout, cone mode; files at the top are always there)' -r
 complete -c git-loop -n "__fish_git_loop_using_subcommand create" -l ports -d 'Lease this many free TCP ports to the run, 0 to 32, as GIT_LOOP_PORT and GIT_LOOP_PORT_1… (default: config create.ports, else 0)' -r
+complete -c git-loop -n "__fish_git_loop_using_subcommand create" -l attempts -d 'Make N runs of the task RUN_ID at once, <RUN_ID>.1 … <RUN_ID>.<N> (1 to 64), all or none (best of N)' -r
 complete -c git-loop -n "__fish_git_loop_using_subcommand create" -s C -l repo -d 'Repository to operate on (default: the current directory)' -r -F
 complete -c git-loop -n "__fish_git_loop_using_subcommand create" -l reuse -d 'If this run is already active and its worktree is intact, print its path and change nothing; if loop/<RUN_ID> exists with no worktree, check it out as it is'
 complete -c git-loop -n "__fish_git_loop_using_subcommand create" -l fetch -d 'Fetch the base\'s upstream first (git fetch), e.g. origin/main for main (config create.fetch)'
@@ -100,6 +101,7 @@ complete -c git-loop -n "__fish_git_loop_using_subcommand reconcile" -l json -d 
 complete -c git-loop -n "__fish_git_loop_using_subcommand reconcile" -s q -l quiet -d 'No progress or summary lines on stderr'
 complete -c git-loop -n "__fish_git_loop_using_subcommand reconcile" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-loop -n "__fish_git_loop_using_subcommand list" -l status -d 'Only runs with these statuses, comma-separated' -r
+complete -c git-loop -n "__fish_git_loop_using_subcommand list" -l task -d 'Only the attempts of this task (<TASK>.1, <TASK>.2, …, in that order), with their judge results' -r
 complete -c git-loop -n "__fish_git_loop_using_subcommand list" -s C -l repo -d 'Repository to operate on (default: the current directory)' -r -F
 complete -c git-loop -n "__fish_git_loop_using_subcommand list" -s l -l long -d 'Also show, per run, uncommitted work, commits ahead of and behind its base, and whether it is merged'
 complete -c git-loop -n "__fish_git_loop_using_subcommand list" -l salvaged -d 'List the salvaged runs (refs/loop/salvage/<id>) instead, for `git loop restore`'
@@ -333,7 +335,7 @@ function __fish_git_loop_positional
                 return 1
             case '--*=*'
             case '-*'
-                if contains -- $word -C --repo; or contains -- "$sub:$word" create:--pattern create:--base create:--sparse create:--ports cleanup:--status cleanup:--older-than reconcile:--remove-orphan reconcile:--adopt reconcile:--min-age list:--status activity:--note conflicts:--base land:--status land:--into land:--strategy land:--gate land:-m land:--message pick:--into pick:--strategy pick:--gate pick:-m pick:--message judge:--gate judge:--jobs judge:--timeout log:-n log:--max-count log:--since
+                if contains -- $word -C --repo; or contains -- "$sub:$word" create:--pattern create:--base create:--sparse create:--ports create:--attempts cleanup:--status cleanup:--older-than reconcile:--remove-orphan reconcile:--adopt reconcile:--min-age list:--status list:--task activity:--note conflicts:--base land:--status land:--into land:--strategy land:--gate land:-m land:--message pick:--into pick:--strategy pick:--gate pick:-m pick:--message judge:--gate judge:--jobs judge:--timeout log:-n log:--max-count log:--since
                     set pending $word
                 end
             case '*'

@@ -42,6 +42,12 @@ never reset or deleted. With --reuse, an intact active run is handed back unchan
 of a fresh checkout ("pooled"). A base behind its upstream is warned about; --fetch
 fetches the upstream first.
 
+With --attempts N (best of N, 1 to 64), the runs <RUN_ID>.1 ... <RUN_ID>.<N> are made at once,
+from one base commit, and their N paths printed, one a line (--json: an array). All or
+none: the post-command runs in each before they are recorded, and a failure or an
+interrupt rolls back every attempt made. A task with active attempts is refused.
+
+
 --ports N (or create.ports) leases N free TCP ports to the run, each bindable on 127.0.0.1
 when leased and leased to no other live run, given to it as GIT_LOOP_PORT and
 GIT_LOOP_PORT_1... (git loop env, run, create.post-command); bind them soon. They are
@@ -131,7 +137,9 @@ branch, and whether its worktree is present. --long adds what a removal would ha
 (dirty, untracked, an operation in progress, unreachable commits, nested repositories,
 in-use), commits ahead of and behind its base, and whether its work is merged (ancestor,
 squash, rebase; rebase? when only the patch ids agree; empty). --salvaged lists the
-salvaged runs instead. Read-only: no lock is taken. Coloured as git colours: color.loop, else
+salvaged runs instead. --task <TASK> lists only the attempts <TASK>.1, <TASK>.2, ... in number
+order, with their judge results (rank, passed, conflicts, agreement, lines, seconds; - when
+not judged). Read-only: no lock is taken. Coloured as git colours: color.loop, else
 color.ui (never, auto, always), then NO_COLOR / CLICOLOR_FORCE, then a terminal."#;
 pub const LIST_EXAMPLES: &str = r#"Example:
   git loop list --status active --long"#;

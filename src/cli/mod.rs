@@ -306,6 +306,10 @@ pub struct ListArgs {
     #[serde(default)]
     pub salvaged: bool,
 
+    /// Only the attempts of this task (<TASK>.1, <TASK>.2, …, in that order), with their judge results
+    #[arg(long, value_name = "TASK", value_parser = RunId::parse, conflicts_with_all = ["salvaged", "long"])]
+    pub task: Option<RunId>,
+
     /// Print only the run ids, one a line (for shell completion); with
     /// --salvaged, the salvaged ones
     #[arg(long, hide = true)]

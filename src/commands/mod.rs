@@ -38,6 +38,11 @@ pub fn dispatch(cli: &Cli, out: &mut Out<'_>) -> std::result::Result<(), Fail> {
     // changes) repository state.
     let ctx = || Ctx::open(cli.repo.as_deref());
     match &cli.command {
+        Command::Create(args) if let Some(n) = args.attempts => {
+            create::validate(args)?;
+            crate::ops::create::attempts::validate(args, n)?;
+            emit(create::attempts(&ctx()?, args, n, out)?, out)
+        }
         Command::Create(args) => {
             create::validate(args)?;
             let ctx = ctx()?;
@@ -84,7 +89,8 @@ pub fn dispatch(cli: &Cli, out: &mut Out<'_>) -> std::result::Result<(), Fail> {
         Command::List(args) => {
             let filter = args.status.as_ref().map(|s| s.0.as_slice());
             let ctx = ctx()?;
-            let report = list::run(&ctx, filter, args.long && !args.ids, out)?;
+            let task = args.task.as_deref();
+            let report = list::run(&ctx, filter, task, args.long && !args.ids, out)?;
             if args.ids {
                 for listed in &report.worktrees {
                     writeln!(out.stdout, "{}", listed.entry.id)?;

@@ -57,6 +57,9 @@ impl Error {
             Error::CommandNotExecutable { .. } => "command-not-executable",
             Error::NoGate => "no-gate",
             Error::NoAttempts { .. } => "no-attempts",
+            Error::InvalidAttempts { .. } => "invalid-attempts",
+            Error::AttemptsActive { .. } => "attempts-active",
+            Error::AttemptsFailed { code, .. } => code,
             Error::Io { .. } => "io",
         }
     }
@@ -71,7 +74,10 @@ impl Error {
         match self {
             Error::CommandNotFound { .. } => 127,
             Error::CommandNotExecutable { .. } => 126,
-            Error::InvalidRunId { .. } | Error::InvalidPattern { .. } | Error::NotInRun { .. } => 2,
+            Error::InvalidRunId { .. }
+            | Error::InvalidPattern { .. }
+            | Error::InvalidAttempts { .. }
+            | Error::NotInRun { .. } => 2,
             _ => 1,
         }
     }

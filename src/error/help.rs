@@ -22,3 +22,9 @@ pub(super) fn branch_exists_help(branch: &str, racing: bool) -> String {
         )
     }
 }
+
+pub(super) fn attempts_active_help(task: &str) -> String {
+    format!(
+        "judge and pick them (git loop judge {task}, then git loop pick <ID>), or mark them finished (git loop mark <ID>... rejected); or give the task another name"
+    )
+}

@@ -321,56 +321,31 @@ pub enum Error {
     #[diagnostic(help("`git loop list` shows the runs; attempts are runs named <TASK>.<n>"))]
     NoAttempts { task: String },
 
+    /// `create --attempts`: a count out of range, or a flag not with it.
+    #[error("invalid --attempts {value}: {reason}")]
+    InvalidAttempts { value: String, reason: String },
+
+    /// `create <TASK> --attempts`: `ids`, the task's active attempts.
+    #[error("task {task:?} already has active attempts: {ids}")]
+    #[diagnostic(help("{}", attempts_active_help(task)))]
+    AttemptsActive { task: String, ids: String },
+
+    /// A `create --attempts` that failed part way, after undoing what it
+    /// made (`undone` says what; `code`, the failure's own code).
+    #[error("create {task} --attempts failed: {reason}; {undone}")]
+    AttemptsFailed {
+        task: String,
+        reason: String,
+        undone: String,
+        code: &'static str,
+    },
+
     #[error("{action} {path}: {source}")]
     Io {
         action: &'static str,
         path: PathBuf,
         source: std::io::Error,
     },
-}
-
-impl Error {
-    /// The same error with `help` saying where to fix it (an invalid value
-    /// from a config layer).
-    pub fn with_help(self, text: String) -> Self {
-        match self {
-            Error::InvalidStatus { value, origin, .. } => Error::InvalidStatus {
-                value,
-                origin,
-                help: Some(text),
-            },
-            Error::InvalidCutoff { value, origin, .. } => Error::InvalidCutoff {
-                value,
-                origin,
-                help: Some(text),
-            },
-            Error::Config {
-                origin, message, ..
-            } => Error::Config {
-                origin,
-                message,
-                help: text,
-            },
-            other => other,
-        }
-    }
-
-    /// `id` is not in the manifest whose ids are `known`: the refusal, with
-    /// the recorded id it was probably meant to be.
-    pub fn unknown_id<'a>(id: &str, known: impl IntoIterator<Item = &'a str>) -> Self {
-        Error::UnknownId {
-            id: id.to_owned(),
-            suggestion: suggest::did_you_mean(id, known),
-        }
-    }
-
-    pub fn io(action: &'static str, path: impl Into<PathBuf>, source: std::io::Error) -> Self {
-        Error::Io {
-            action,
-            path: path.into(),
-            source,
-        }
-    }
 }
 
 /// A failure part way through a command that already changed things: the
@@ -392,10 +367,11 @@ impl From<&Error> for Failure {
 }
 
 mod codes;
+mod constructors;
 mod help;
 pub mod suggest;
 
-use help::{active_exists_help, branch_exists_help};
+use help::{active_exists_help, attempts_active_help, branch_exists_help};
 
 #[cfg(test)]
 mod tests;

@@ -1,4 +1,4 @@
-//! `git loop list [--status <CSV>] [--long]`'s operation — read-only, no mutex. An absent
+//! `git loop list [--status <CSV>] [--long | --task <TASK>]`'s operation — read-only, no mutex. An absent
 //! manifest lists nothing and creates nothing. An empty list says so on
 //! stderr (`no runs recorded`, or that none has the statuses asked for);
 //! stdout stays empty, so scripts reading it are unaffected.
@@ -27,6 +27,11 @@
 //! the event log, as far back as the oldest run's latest activity (all of
 //! it when a run has none; measured in the test build with 10,000 events:
 //! 5–8 ms of CPU more than a list that does not read the log).
+//!
+//! `--task <TASK>` lists only the task's attempts (`<TASK>.<n>`), in
+//! attempt order (numerically: `fix.2` before `fix.10`), each with its
+//! latest judgement read from the event log (`judge` events, see
+//! [`crate::events::latest_judgements`]; none when it was never judged).
 //!
 //! [`run`] reads the runs; with `--long`, [`fill_long`] adds each run's
 //! [`State`] in three phases: the worktrees (in parallel), the commits only
@@ -58,6 +63,8 @@ pub struct Run {
     pub state: Option<State>,
     /// Its latest activity event, if any.
     pub activity: Option<crate::events::Latest>,
+    /// With `--task`: its latest judgement (`git loop judge`), if any.
+    pub judgement: Option<crate::events::Judgement>,
 }
 
 /// What `--long` reads about a run (`None`: cannot be known).
@@ -81,7 +88,13 @@ pub struct State {
     pub in_use: Option<Vec<u32>>,
 }
 
-pub fn run(ctx: &Ctx, filter: Option<&[Status]>, long: bool, out: &mut Out<'_>) -> Result<Listing> {
+pub fn run(
+    ctx: &Ctx,
+    filter: Option<&[Status]>,
+    task: Option<&str>,
+    long: bool,
+    out: &mut Out<'_>,
+) -> Result<Listing> {
     let manifest = if ctx.loop_dir_exists()? {
         ctx.manifest.load_or_default()?
     } else {
@@ -100,18 +113,44 @@ pub fn run(ctx: &Ctx, filter: Option<&[Status]>, long: bool, out: &mut Out<'_>) 
         .worktrees
         .into_iter()
         .filter(|e| filter.is_none_or(|f| f.contains(&e.status)))
+        .filter(|e| task.is_none_or(|t| attempt_number(&e.id, t).is_some()))
         .map(|entry| Run {
             present: present.contains(std::ffi::OsStr::new(&entry.id)),
             entry,
             state: None,
             activity: None,
+            judgement: None,
         })
         .collect();
+    if let Some(task) = task {
+        runs.sort_by_key(|r| attempt_number(&r.entry.id, task));
+        judgements(ctx, task, &mut runs)?;
+    }
     latest_activities(ctx, &mut runs)?;
     if long {
         fill_long(ctx, &mut runs, out)?;
     }
     Ok(Listing { runs, recorded })
+}
+
+/// The attempt number of `id` when it is an attempt of `task`
+/// (`<TASK>.<n>`, see [`crate::runid::attempt_of`]).
+fn attempt_number(id: &str, task: &str) -> Option<u32> {
+    crate::runid::attempt_of(id).and_then(|(t, n)| (t == task).then_some(n))
+}
+
+/// `--task`: each attempt's latest judgement, read from the event log
+/// (`judge` events), so listing never re-runs a gate.
+fn judgements(ctx: &Ctx, task: &str, runs: &mut [Run]) -> Result<()> {
+    if runs.is_empty() || !ctx.loop_dir_exists()? {
+        return Ok(());
+    }
+    let (events, _) = crate::events::read(&ctx.loop_dir())?;
+    let mut latest = crate::events::latest_judgements(&events, task);
+    for r in runs.iter_mut() {
+        r.judgement = latest.remove(r.entry.id.as_str());
+    }
+    Ok(())
 }
 
 /// Each listed run's latest activity, read from the end of the event log

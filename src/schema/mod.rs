@@ -17,11 +17,11 @@ use crate::cli::SchemaName;
 
 use crate::commands::{
     activity::ActivityReport, branches::BranchesReport, cleanup::CleanupReport,
-    config::ConfigReport, conflicts::ConflictsReport, create::CreateReport, env::EnvReport,
-    judge::JudgeReport, land::LandReport, list::ListReport, log::LogReport, mark::MarkReport,
-    mark::detect::DetectReport, path::PathReport, pick::PickReport, pool::report::PoolReport,
-    reconcile::ReconcileReport, restore::RestoreReport, restore::list::SalvagedList,
-    trash::TrashReport, trust::TrustReport,
+    config::ConfigReport, conflicts::ConflictsReport, create::AttemptsReport, create::CreateReport,
+    env::EnvReport, judge::JudgeReport, land::LandReport, list::ListReport, log::LogReport,
+    mark::MarkReport, mark::detect::DetectReport, path::PathReport, pick::PickReport,
+    pool::report::PoolReport, reconcile::ReconcileReport, restore::RestoreReport,
+    restore::list::SalvagedList, trash::TrashReport, trust::TrustReport,
 };
 
 /// `list --json` prints the runs, or with `--salvaged` the salvaged ones.
@@ -31,6 +31,15 @@ use crate::commands::{
 enum ListOutput {
     Runs(ListReport),
     Salvaged(SalvagedList),
+}
+
+/// `create --json` prints the run, or with `--attempts` an array of them.
+#[derive(JsonSchema)]
+#[serde(untagged)]
+#[allow(dead_code)]
+enum CreateOutput {
+    Run(Box<CreateReport>),
+    Attempts(AttemptsReport),
 }
 
 /// `mark --json` prints one of two documents: a run's new status, or with
@@ -83,7 +92,7 @@ fn output(name: SchemaName) -> Option<Value> {
         N::Cleanup | N::Remove => schema_of::<CleanupReport>(&title),
         N::Config => schema_of::<ConfigReport>(&title),
         N::Conflicts => schema_of::<ConflictsReport>(&title),
-        N::Create => schema_of::<CreateReport>(&title),
+        N::Create => schema_of::<CreateOutput>(&title),
         N::Land => schema_of::<LandReport>(&title),
         N::Judge => schema_of::<JudgeReport>(&title),
         N::List => schema_of::<ListOutput>(&title),

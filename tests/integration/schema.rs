@@ -181,7 +181,7 @@ fn git_loop_schema_prints_the_checked_in_files() {
     let all = repo.run(["schema"]);
     all.ok();
     let index = all.json();
-    assert!(index["outputs"]["create"]["properties"]["id"].is_object());
+    assert!(index["outputs"]["create"]["anyOf"][0]["properties"]["id"].is_object());
     assert!(index["mcpToolInputs"]["cleanup"]["properties"]["dry_run"].is_object());
     let bad = repo.run(["schema", "nope"]);
     bad.code(2);

@@ -225,6 +225,7 @@ fn make_run(
             fetch: false,
             sparse: Vec::new(),
             ports: None,
+            attempts: None,
         };
         create::validate(&args)?;
         let mut quiet_stdout = std::io::sink();

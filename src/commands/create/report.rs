@@ -92,3 +92,31 @@ impl Report for CreateReport {
         Ok(())
     }
 }
+
+/// `create <TASK> --attempts <N>`: the N paths, one a line (human), or the
+/// N create documents in attempt order (JSON: an array). Every attempt was
+/// made and set up, or none: a post-command that fails undoes them all, so
+/// no entry carries an `error`.
+#[derive(Debug, Serialize, schemars::JsonSchema)]
+#[serde(transparent)]
+pub struct AttemptsReport(pub Vec<CreateReport>);
+
+impl AttemptsReport {
+    pub fn new(created: Vec<Created>) -> AttemptsReport {
+        AttemptsReport(
+            created
+                .into_iter()
+                .map(|c| CreateReport::new(c, false))
+                .collect(),
+        )
+    }
+}
+
+impl Report for AttemptsReport {
+    fn human(&self, out: &mut Out<'_>) -> std::io::Result<()> {
+        for attempt in &self.0 {
+            crate::style::write_path_line(&mut *out.stdout, &attempt.abs_path)?;
+        }
+        Ok(())
+    }
+}

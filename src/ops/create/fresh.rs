@@ -36,7 +36,7 @@ use crate::output::Out;
 
 /// The base's upstream, as `create --json` reports it (`"upstream"`; absent
 /// when the base has none).
-#[derive(Debug, Serialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Upstream {
     /// Its short name (`origin/main`).

@@ -51,6 +51,7 @@
 //! and the undo when it fails), `finish` (step 6).
 
 mod add;
+pub mod attempts;
 mod checkout;
 mod fresh;
 mod progress;

@@ -69,7 +69,7 @@ fn record(
     Ok(ports)
 }
 
-fn create_event(entry: &Entry, adopted: Option<gix::ObjectId>, ports: &[u16]) -> Event {
+pub(super) fn create_event(entry: &Entry, adopted: Option<gix::ObjectId>, ports: &[u16]) -> Event {
     let mut event = Event::new(EventKind::Create, &entry.id);
     let mut detail = format!("pattern {:?}, base {}", entry.pattern, entry.base_branch);
     if let Some(tip) = adopted {

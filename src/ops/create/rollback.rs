@@ -18,30 +18,44 @@ pub(super) fn rollback(
 ) -> impl FnOnce() + Send + 'static {
     let (root, id) = (root.to_path_buf(), id.to_owned());
     move || {
-        let said = undo_create(&root, &id, made_branch).unwrap_or_else(|e| {
-            format!(
-                "could not roll back the create of {id} ({e}); see `git loop reconcile --remove-orphan {id}`"
-            )
-        });
+        let (_, said) = undo(&root, &id, made_branch);
         crate::signals::say(&format!("git-loop: interrupted: {said}"));
     }
+}
+
+/// Undo the create of `id` now (see [`undo_create`]): whether everything it
+/// made is gone, and the line that says what was done.
+pub(super) fn undo(
+    root: &std::path::Path,
+    id: &str,
+    made_branch: Option<gix::ObjectId>,
+) -> (bool, String) {
+    undo_create(root, id, made_branch).unwrap_or_else(|e| {
+        (
+            false,
+            format!(
+                "could not roll back the create of {id} ({e}); see `git loop reconcile --remove-orphan {id}`"
+            ),
+        )
+    })
 }
 
 /// Remove `.loop-worktrees/<id>` — with `git worktree remove`, or, when git
 /// refuses (never checked out, or a checkout cut short), with the verified
 /// removal of [`crate::worktree::leftover`] — then `loop/<id>` if it still points at
-/// `base_commit`. Anything that is not provably this create's is left.
+/// `base_commit`. Anything that is not provably this create's is left
+/// (then `false`).
 fn undo_create(
     root: &std::path::Path,
     id: &str,
     made_branch: Option<gix::ObjectId>,
-) -> Result<String> {
+) -> Result<(bool, String)> {
     let repo = crate::git::repo::Repo::discover(root)?;
     let _ops = OpsLock::acquire(&repo.loop_dir(), |_| ())?;
     let mut done = Vec::new();
     match undo_worktree(&repo, id)? {
         Undone::Removed => done.push(format!("removed {}", runid::rel_path(id))),
-        Undone::Left(why) => return Ok(why),
+        Undone::Left(why) => return Ok((false, why)),
         Undone::Nothing => {}
     }
     if let Some(said) = undo_branch(&repo, id, made_branch)? {
@@ -50,9 +64,9 @@ fn undo_create(
     if done.is_empty() {
         done.push("nothing had been made yet".to_owned());
     }
-    Ok(format!(
-        "rolled back the create of {id}: {}",
-        done.join(", ")
+    Ok((
+        true,
+        format!("rolled back the create of {id}: {}", done.join(", ")),
     ))
 }
 

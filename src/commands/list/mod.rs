@@ -1,8 +1,12 @@
-//! `git loop list [--status <CSV>] [--long]`: the adapter to
+//! `git loop list [--status <CSV>] [--long | --task <TASK>]`: the adapter to
 //! [`crate::ops::list`] (what is read, and how) and the report it prints.
 //! An empty list says so on stderr (`no runs recorded`, or that none has
 //! the statuses asked for); stdout stays empty, so scripts reading it are
 //! unaffected.
+
+mod task;
+
+pub use task::Judged;
 
 use serde::Serialize;
 
@@ -28,6 +32,9 @@ pub struct Listed {
     /// With `--long`.
     #[serde(flatten)]
     pub long: Option<Long>,
+    /// With `--task`.
+    #[serde(flatten)]
+    pub task: Option<Judged>,
 }
 
 impl Listed {
@@ -170,6 +177,9 @@ pub struct ListReport {
     /// The `--status` filter, if any.
     #[serde(skip)]
     pub filter: Option<Vec<Status>>,
+    /// The `--task`, if any.
+    #[serde(skip)]
+    pub task: Option<String>,
 }
 
 impl ListReport {
@@ -225,6 +235,14 @@ impl ListReport {
 impl Report for ListReport {
     fn human(&self, out: &mut Out<'_>) -> std::io::Result<()> {
         if self.worktrees.is_empty() {
+            if let Some(task) = &self.task {
+                out.note(format_args!(
+                    "no attempts of {} recorded ({} runs recorded)",
+                    escape(task),
+                    self.recorded
+                ));
+                return Ok(());
+            }
             match &self.filter {
                 Some(statuses) if self.recorded > 0 => {
                     let names: Vec<&str> = statuses.iter().map(|s| s.as_str()).collect();
@@ -240,6 +258,9 @@ impl Report for ListReport {
         }
         if self.worktrees[0].long.is_some() {
             return self.human_long(out);
+        }
+        if self.worktrees[0].task.is_some() {
+            return self.human_task(out);
         }
         let now = crate::time::now();
         // Stored text is escaped (borrowed when there is nothing to escape,
@@ -302,10 +323,11 @@ fn status_sgr(status: Status) -> &'static str {
 pub fn run(
     ctx: &Ctx,
     filter: Option<&[Status]>,
+    task: Option<&str>,
     long: bool,
     out: &mut Out<'_>,
 ) -> Result<ListReport> {
-    let Listing { runs, recorded } = crate::ops::list::run(ctx, filter, long, out)?;
+    let Listing { runs, recorded } = crate::ops::list::run(ctx, filter, task, long, out)?;
     Ok(ListReport {
         version: 1,
         worktrees: runs
@@ -316,10 +338,12 @@ pub fn run(
                 activity: r.activity.as_ref().map(|a| a.activity),
                 activity_at: r.activity.map(|a| a.at),
                 long: r.state.map(Long::from),
+                task: task.map(|_| Judged { judge: r.judgement }),
             })
             .collect(),
         recorded,
         filter: filter.map(<[Status]>::to_vec),
+        task: task.map(str::to_owned),
     })
 }
 
