@@ -80,7 +80,8 @@ pub fn dispatch(cli: &Cli, out: &mut Out<'_>) -> std::result::Result<(), Fail> {
         Command::List(args) => {
             let filter = args.status.as_ref().map(|s| s.0.as_slice());
             let ctx = ctx()?;
-            let report = list::run(&ctx, filter, args.long && !args.ids, out)?;
+            let (long, disk) = (args.long && !args.ids, args.disk && !args.ids);
+            let report = list::run(&ctx, filter, long, disk, out)?;
             if args.ids {
                 for listed in &report.worktrees {
                     writeln!(out.stdout, "{}", listed.entry.id)?;

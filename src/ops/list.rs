@@ -58,6 +58,8 @@ pub struct Run {
     pub state: Option<State>,
     /// Its latest activity event, if any.
     pub activity: Option<crate::events::Latest>,
+    /// With `--disk` ([`crate::ops::disk::fill`]); `None` inside: no worktree to measure.
+    pub disk: Option<Option<crate::ops::disk::Usage>>,
 }
 
 /// What `--long` reads about a run (`None`: cannot be known).
@@ -105,6 +107,7 @@ pub fn run(ctx: &Ctx, filter: Option<&[Status]>, long: bool, out: &mut Out<'_>) 
             entry,
             state: None,
             activity: None,
+            disk: None,
         })
         .collect();
     latest_activities(ctx, &mut runs)?;

@@ -15,6 +15,10 @@ use crate::ops::list::{Listing, State};
 use crate::output::{Out, Report};
 use crate::style::{Cell, escape, write_table};
 
+mod disk;
+pub use disk::Disk;
+use disk::disk_table;
+
 #[derive(Debug, Serialize, schemars::JsonSchema)]
 pub struct Listed {
     #[serde(flatten)]
@@ -28,6 +32,9 @@ pub struct Listed {
     /// With `--long`.
     #[serde(flatten)]
     pub long: Option<Long>,
+    /// With `--disk`.
+    #[serde(flatten)]
+    pub disk: Option<Disk>,
 }
 
 impl Listed {
@@ -58,13 +65,13 @@ fn any_activity(listed: &[Listed]) -> bool {
 }
 
 /// `row` with `cell` after its last column.
-fn push<T, const N: usize, const M: usize>(row: [T; N], cell: T) -> [T; M] {
+pub(super) fn push<T, const N: usize, const M: usize>(row: [T; N], cell: T) -> [T; M] {
     let mut cells = row.into_iter().chain([cell]);
     std::array::from_fn(|_| cells.next().expect("M is N + 1"))
 }
 
 /// The table, with the ACTIVITY column last when any run has one.
-fn table<const N: usize, const M: usize>(
+pub(super) fn table<const N: usize, const M: usize>(
     out: &mut Out<'_>,
     header: [&str; N],
     rows: Vec<[Cell<'_>; N]>,
@@ -216,7 +223,11 @@ impl ListReport {
                 ]
             })
             .collect();
-        table::<9, 10>(out, header, rows, &self.worktrees)?;
+        if self.worktrees[0].disk.is_some() {
+            disk_table::<9, 10, 11, 12>(out, header, rows, &self.worktrees)?;
+        } else {
+            table::<9, 10>(out, header, rows, &self.worktrees)?;
+        }
         self.hint_missing(out);
         Ok(())
     }
@@ -265,7 +276,11 @@ impl Report for ListReport {
             })
             .collect();
         let header = ["ID", "STATUS", "PATTERN", "AGE", "BRANCH", "PRESENT"];
-        table::<6, 7>(out, header, rows, &self.worktrees)?;
+        if self.worktrees[0].disk.is_some() {
+            disk_table::<6, 7, 8, 9>(out, header, rows, &self.worktrees)?;
+        } else {
+            table::<6, 7>(out, header, rows, &self.worktrees)?;
+        }
         self.hint_missing(out);
         Ok(())
     }
@@ -303,9 +318,13 @@ pub fn run(
     ctx: &Ctx,
     filter: Option<&[Status]>,
     long: bool,
+    disk: bool,
     out: &mut Out<'_>,
 ) -> Result<ListReport> {
-    let Listing { runs, recorded } = crate::ops::list::run(ctx, filter, long, out)?;
+    let Listing { mut runs, recorded } = crate::ops::list::run(ctx, filter, long, out)?;
+    if disk {
+        crate::ops::disk::fill(ctx, &mut runs);
+    }
     Ok(ListReport {
         version: 1,
         worktrees: runs
@@ -316,6 +335,10 @@ pub fn run(
                 activity: r.activity.as_ref().map(|a| a.activity),
                 activity_at: r.activity.map(|a| a.at),
                 long: r.state.map(Long::from),
+                disk: r.disk.map(|u| Disk {
+                    disk_bytes: u.map(|u| u.disk),
+                    unique_bytes: u.map(|u| u.unique),
+                }),
             })
             .collect(),
         recorded,
