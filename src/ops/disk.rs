@@ -35,16 +35,20 @@ use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 use std::sync::{Condvar, Mutex};
 
-/// `list --disk`: the size of every listed run's worktree (present or
-/// not: one whose directory is gone measures `None`), all walked at once.
-pub fn fill(ctx: &crate::ctx::Ctx, runs: &mut [crate::ops::list::Run]) {
-    let paths: Vec<PathBuf> = runs
-        .iter()
-        .map(|r| ctx.worktree_path(&r.entry.id))
-        .collect();
-    for (run, usage) in runs.iter_mut().zip(usages(&paths)) {
-        run.disk = Some(usage.filter(|_| run.present));
-    }
+/// `list --disk`: the size of the worktree of each run (`(id, present)`),
+/// all walked at once; `None` for one whose directory is gone.
+pub fn of_runs<'a>(
+    ctx: &crate::ctx::Ctx,
+    runs: impl Iterator<Item = (&'a str, bool)>,
+) -> Vec<Option<Usage>> {
+    let (paths, present): (Vec<PathBuf>, Vec<bool>) = runs
+        .map(|(id, present)| (ctx.worktree_path(id), present))
+        .unzip();
+    usages(&paths)
+        .into_iter()
+        .zip(present)
+        .map(|(usage, present)| usage.filter(|_| present))
+        .collect()
 }
 
 /// What a worktree takes on disk.

@@ -58,7 +58,7 @@ pub struct Run {
     pub state: Option<State>,
     /// Its latest activity event, if any.
     pub activity: Option<crate::events::Latest>,
-    /// With `--disk` ([`crate::ops::disk::fill`]); `None` inside: no worktree to measure.
+    /// With `--disk` ([`crate::ops::disk::of_runs`]); `None` inside: no worktree to measure.
     pub disk: Option<Option<crate::ops::disk::Usage>>,
 }
 

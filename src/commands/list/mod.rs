@@ -323,7 +323,11 @@ pub fn run(
 ) -> Result<ListReport> {
     let Listing { mut runs, recorded } = crate::ops::list::run(ctx, filter, long, out)?;
     if disk {
-        crate::ops::disk::fill(ctx, &mut runs);
+        let ids = runs.iter().map(|r| (r.entry.id.as_str(), r.present));
+        let usages = crate::ops::disk::of_runs(ctx, ids);
+        for (run, usage) in runs.iter_mut().zip(usages) {
+            run.disk = Some(usage);
+        }
     }
     Ok(ListReport {
         version: 1,
