@@ -357,8 +357,8 @@ mod tests {
             assert_eq!(EventKind::read(kind.as_str().to_owned()), kind);
         }
         assert_eq!(
-            EventKind::read("reap".into()),
-            EventKind::Other("reap".into())
+            EventKind::read("port-lease".into()),
+            EventKind::Other("port-lease".into())
         );
     }
 
