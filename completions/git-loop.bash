@@ -82,11 +82,11 @@ __git_loop_opts() {
         '') echo '-C --repo --json -q --quiet -h --help -V --version' ;;
         create) echo '--pattern --base --reuse --sparse --fetch --ports --attempts -C --repo --json -q --quiet -h --help' ;;
         mark) echo '--detect-merged --dry-run -C --repo --json -q --quiet -h --help' ;;
-        cleanup) echo '--status --older-than --dry-run --delete-merged-branches --recycle --salvage -C --repo --json -q --quiet -h --help' ;;
-        remove) echo '--dry-run --salvage -C --repo --json -q --quiet -h --help' ;;
+        cleanup) echo '--status --older-than --dry-run --delete-merged-branches --recycle --salvage --reap -C --repo --json -q --quiet -h --help' ;;
+        remove) echo '--dry-run --salvage --reap -C --repo --json -q --quiet -h --help' ;;
         restore) echo '-C --repo --json -q --quiet -h --help' ;;
         reconcile) echo '--remove-orphan --adopt --min-age --dry-run -C --repo --json -q --quiet -h --help' ;;
-        list) echo '--status -l --long --salvaged --task -C --repo --json -q --quiet -h --help' ;;
+        list) echo '--status -l --long --disk --salvaged --task -C --repo --json -q --quiet -h --help' ;;
         path) echo '-C --repo --json -q --quiet -h --help' ;;
         activity) echo '--note -C --repo --json -q --quiet -h --help' ;;
         env) echo '-C --repo --json -q --quiet -h --help' ;;

@@ -79,12 +79,14 @@ complete -c git-loop -n "__fish_git_loop_using_subcommand cleanup" -l dry-run -d
 complete -c git-loop -n "__fish_git_loop_using_subcommand cleanup" -l delete-merged-branches -d 'Also delete each removed run\'s branch, only if its work is in its base (ancestor, squash or rebase)'
 complete -c git-loop -n "__fish_git_loop_using_subcommand cleanup" -l recycle -d 'Put worktrees that would be removed back into the warm pool instead (up to pool.size)'
 complete -c git-loop -n "__fish_git_loop_using_subcommand cleanup" -l salvage -d 'Save a dirty run\'s changes to refs/loop/salvage/<id> first, then remove it'
+complete -c git-loop -n "__fish_git_loop_using_subcommand cleanup" -l reap -d 'Terminate the processes left working in a worktree it removes first (SIGTERM, 2 s, then SIGKILL; never one on a terminal)'
 complete -c git-loop -n "__fish_git_loop_using_subcommand cleanup" -l json -d 'Machine-readable output: one JSON document on stdout'
 complete -c git-loop -n "__fish_git_loop_using_subcommand cleanup" -s q -l quiet -d 'No progress or summary lines on stderr'
 complete -c git-loop -n "__fish_git_loop_using_subcommand cleanup" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-loop -n "__fish_git_loop_using_subcommand remove" -s C -l repo -d 'Repository to operate on (default: the current directory)' -r -F
 complete -c git-loop -n "__fish_git_loop_using_subcommand remove" -l dry-run -d 'Report what would be removed; change nothing'
 complete -c git-loop -n "__fish_git_loop_using_subcommand remove" -l salvage -d 'Save a dirty run\'s changes to refs/loop/salvage/<id> first, then remove it'
+complete -c git-loop -n "__fish_git_loop_using_subcommand remove" -l reap -d 'Terminate the processes left working in a worktree it removes first (SIGTERM, 2 s, then SIGKILL; never one on a terminal)'
 complete -c git-loop -n "__fish_git_loop_using_subcommand remove" -l json -d 'Machine-readable output: one JSON document on stdout'
 complete -c git-loop -n "__fish_git_loop_using_subcommand remove" -s q -l quiet -d 'No progress or summary lines on stderr'
 complete -c git-loop -n "__fish_git_loop_using_subcommand remove" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -104,6 +106,7 @@ complete -c git-loop -n "__fish_git_loop_using_subcommand list" -l status -d 'On
 complete -c git-loop -n "__fish_git_loop_using_subcommand list" -l task -d 'Only the attempts of this task (<TASK>.1, <TASK>.2, …, in that order), with their judge results' -r
 complete -c git-loop -n "__fish_git_loop_using_subcommand list" -s C -l repo -d 'Repository to operate on (default: the current directory)' -r -F
 complete -c git-loop -n "__fish_git_loop_using_subcommand list" -s l -l long -d 'Also show, per run, uncommitted work, commits ahead of and behind its base, and whether it is merged'
+complete -c git-loop -n "__fish_git_loop_using_subcommand list" -l disk -d 'Also show each worktree\'s size on disk and how much is its own (not shared by reflink)'
 complete -c git-loop -n "__fish_git_loop_using_subcommand list" -l salvaged -d 'List the salvaged runs (refs/loop/salvage/<id>) instead, for `git loop restore`'
 complete -c git-loop -n "__fish_git_loop_using_subcommand list" -l json -d 'Machine-readable output: one JSON document on stdout'
 complete -c git-loop -n "__fish_git_loop_using_subcommand list" -s q -l quiet -d 'No progress or summary lines on stderr'

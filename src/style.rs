@@ -245,6 +245,21 @@ pub fn write_table<const N: usize>(
     Ok(())
 }
 
+/// `512 B`, `1.5 KiB`, `200.0 MiB`, `1.2 GiB`.
+pub fn human_bytes(bytes: u64) -> String {
+    const UNITS: [&str; 4] = ["KiB", "MiB", "GiB", "TiB"];
+    if bytes < 1024 {
+        return format!("{bytes} B");
+    }
+    let mut value = bytes as f64 / 1024.0;
+    let mut unit = 0;
+    while value >= 1024.0 && unit + 1 < UNITS.len() {
+        value /= 1024.0;
+        unit += 1;
+    }
+    format!("{value:.1} {}", UNITS[unit])
+}
+
 /// "removed 3, skipped 2 (1 dirty, 1 locked)".
 pub fn summary(verb: &str, removed: usize, skipped: &[&str]) -> String {
     format!(

@@ -96,7 +96,9 @@ Branches are kept. --delete-merged-branches deletes a removed run's branch only 
 work is in its base, by a compare-and-swap at the tip proven merged, after keeping that
 tip in the trash (git loop trash restore brings it back). --salvage saves a dirty run to
 refs/loop/salvage/<id> first (git loop restore brings it back). --recycle puts a
-removable worktree back into the warm pool instead.
+removable worktree back into the warm pool instead. --reap terminates the processes left
+working in a worktree that only they keep (SIGTERM, 2 s, then SIGKILL; never one attached
+to a terminal, which keeps it in-use), each logged as a reap event.
 
 Settings: cleanup.status, cleanup.older-than, cleanup.delete-merged-branches,
 cleanup.salvage, cleanup.recycle, cleanup.pre-command (a hook that may veto each
@@ -108,7 +110,8 @@ pub const CLEANUP_EXAMPLES: &str = r#"Examples:
 pub const REMOVE: &str = r#"The runs' worktrees are removed as cleanup removes them: never forced, skipped with a code
 when anything in them would be lost, cleanup.pre-command may veto, branches kept, entries
 dropped. An active id (run-active) or an unknown one (unknown-id) refuses the whole
-command before anything changes. --salvage saves a dirty run first. Exit 1 when none of
+command before anything changes. --salvage saves a dirty run first; --reap terminates the
+processes left in it first, as cleanup's. Exit 1 when none of
 the named runs was removed (each skipped, its reason listed), as `git worktree remove`."#;
 pub const REMOVE_EXAMPLES: &str = r#"Example:
   git loop remove try-a try-b --dry-run"#;
@@ -137,7 +140,9 @@ branch, and whether its worktree is present. --long adds what a removal would ha
 (dirty, untracked, an operation in progress, unreachable commits, nested repositories,
 in-use), commits ahead of and behind its base, and whether its work is merged (ancestor,
 squash, rebase; rebase? when only the patch ids agree; empty). --salvaged lists the
-salvaged runs instead. --task <TASK> lists only the attempts <TASK>.1, <TASK>.2, ... in number
+salvaged runs instead. --disk adds each worktree's
+size on disk (as du -s, symlinks never followed) and how much is its own (not shared by
+reflink, read with FIEMAP), with the totals on a last line. --task <TASK> lists only the attempts <TASK>.1, <TASK>.2, ... in number
 order, with their judge results (rank, passed, conflicts, agreement, lines, seconds; - when
 not judged). Read-only: no lock is taken. Coloured as git colours: color.loop, else
 color.ui (never, auto, always), then NO_COLOR / CLICOLOR_FORCE, then a terminal."#;

@@ -20,6 +20,7 @@ mod help;
 mod judge;
 mod land;
 mod pick;
+mod removal;
 mod schema;
 mod trash;
 mod values;
@@ -32,10 +33,11 @@ pub use env::EnvArgs;
 pub use judge::JudgeArgs;
 pub use land::LandArgs;
 pub use pick::PickArgs;
+pub use removal::{CleanupArgs, RemoveArgs};
 pub use schema::{SchemaArgs, SchemaName};
 pub use trash::{TrashAction, TrashArgs};
 pub use values::{Cutoff, MinAge, RunId, StatusList};
-use values::{default_min_age, min_age_flag, older_than_flag, since_flag, status_flag};
+use values::{default_min_age, min_age_flag, since_flag, status_flag};
 
 /// Give every parallel run of work its own git worktree and branch
 #[derive(Debug, Parser)]
@@ -191,36 +193,6 @@ fn mark_run_id_alias(schema: &mut schemars::Schema) {
     }
 }
 
-#[derive(Debug, Args, JsonSchema)]
-pub struct CleanupArgs {
-    /// Statuses to clean up, comma-separated (default: rejected,escalated; never active)
-    #[arg(long, value_name = "CSV", value_parser = status_flag)]
-    pub status: Option<StatusList>,
-
-    /// Only runs created longer ago than this: <n> with s, m, h or d (e.g. 24h)
-    #[arg(long, value_name = "AGE", value_parser = older_than_flag)]
-    pub older_than: Option<Cutoff>,
-
-    /// Report what would be removed; change nothing
-    #[arg(long)]
-    #[serde(default)]
-    pub dry_run: bool,
-
-    /// Also delete each removed run's branch, only if its work is in its base (ancestor, squash or rebase)
-    #[arg(long)]
-    #[serde(default)]
-    pub delete_merged_branches: bool,
-
-    /// Put worktrees that would be removed back into the warm pool instead (up to pool.size)
-    #[arg(long)]
-    #[serde(default)]
-    pub recycle: bool,
-    /// Save a dirty run's changes to refs/loop/salvage/<id> first, then remove it
-    #[arg(long)]
-    #[serde(default)]
-    pub salvage: bool,
-}
-
 #[derive(Debug, Args)]
 pub struct PoolArgs {
     #[command(subcommand)]
@@ -242,23 +214,6 @@ pub enum PoolAction {
     /// Remove every member (never forced; one in use or not clean is left)
     #[command(long_about = help::POOL_DRAIN)]
     Drain,
-}
-
-#[derive(Debug, Args, JsonSchema)]
-pub struct RemoveArgs {
-    /// Runs to remove (not active ones)
-    #[arg(required = true, value_name = "RUN_ID", value_parser = RunId::parse)]
-    pub run_ids: Vec<RunId>,
-
-    /// Report what would be removed; change nothing
-    #[arg(long)]
-    #[serde(default)]
-    pub dry_run: bool,
-
-    /// Save a dirty run's changes to refs/loop/salvage/<id> first, then remove it
-    #[arg(long)]
-    #[serde(default)]
-    pub salvage: bool,
 }
 
 #[derive(Debug, Args, JsonSchema)]
@@ -300,6 +255,11 @@ pub struct ListArgs {
     #[arg(short, long)]
     #[serde(default)]
     pub long: bool,
+
+    /// Also show each worktree's size on disk and how much is its own (not shared by reflink)
+    #[arg(long, conflicts_with = "salvaged")]
+    #[serde(default)]
+    pub disk: bool,
 
     /// List the salvaged runs (refs/loop/salvage/<id>) instead, for `git loop restore`
     #[arg(long, conflicts_with_all = ["status", "long"])]

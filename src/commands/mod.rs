@@ -90,7 +90,8 @@ pub fn dispatch(cli: &Cli, out: &mut Out<'_>) -> std::result::Result<(), Fail> {
             let filter = args.status.as_ref().map(|s| s.0.as_slice());
             let ctx = ctx()?;
             let task = args.task.as_deref();
-            let report = list::run(&ctx, filter, task, args.long && !args.ids, out)?;
+            let (long, disk) = (args.long && !args.ids, args.disk && !args.ids);
+            let report = list::run(&ctx, filter, task, long, disk, out)?;
             if args.ids {
                 for listed in &report.worktrees {
                     writeln!(out.stdout, "{}", listed.entry.id)?;

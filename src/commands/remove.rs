@@ -18,7 +18,8 @@ pub use super::shared::reclaim::{Again, CleanupReport};
 
 pub fn run(ctx: &Ctx, args: &RemoveArgs, out: &mut Out<'_>) -> Result<CleanupReport> {
     let ids: Vec<&str> = args.run_ids.iter().map(|id| id.as_str()).collect();
-    let mut reclaimed = crate::ops::reclaim::remove(ctx, &ids, args.dry_run, args.salvage, out)?;
+    let mut reclaimed =
+        crate::ops::reclaim::remove(ctx, &ids, args.dry_run, args.salvage, args.reap, out)?;
     // Named runs of which none was removed: a failure, as `git worktree
     // remove` is (the report still lists each skip and its reason).
     if reclaimed.removed.is_empty() && reclaimed.error.is_none() {

@@ -75,6 +75,9 @@ pub enum EventKind {
     /// `git loop judge` judged an attempt: the commit judged in `to`, the
     /// [`Judgement`] as JSON in `detail`.
     Judge,
+    /// `--reap` terminated a process left working in a worktree being
+    /// removed: its pid and command in `detail`.
+    Reap,
     /// A kind this version does not know (written by a newer one), as written.
     Other(String),
 }
@@ -82,7 +85,7 @@ pub enum EventKind {
 impl EventKind {
     /// Every kind this version writes, in the order the help lists them. A
     /// new variant goes here too (a test checks each reads back as itself).
-    pub const KNOWN: [EventKind; 16] = [
+    pub const KNOWN: [EventKind; 17] = [
         EventKind::Create,
         EventKind::Mark,
         EventKind::Remove,
@@ -99,6 +102,7 @@ impl EventKind {
         EventKind::Land,
         EventKind::Activity,
         EventKind::Judge,
+        EventKind::Reap,
     ];
 
     pub fn as_str(&self) -> &str {
@@ -119,6 +123,7 @@ impl EventKind {
             EventKind::Land => "land",
             EventKind::Activity => "activity",
             EventKind::Judge => "judge",
+            EventKind::Reap => "reap",
             EventKind::Other(text) => text,
         }
     }
@@ -352,8 +357,8 @@ mod tests {
             assert_eq!(EventKind::read(kind.as_str().to_owned()), kind);
         }
         assert_eq!(
-            EventKind::read("reap".into()),
-            EventKind::Other("reap".into())
+            EventKind::read("port-lease".into()),
+            EventKind::Other("port-lease".into())
         );
     }
 

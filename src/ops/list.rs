@@ -65,6 +65,8 @@ pub struct Run {
     pub activity: Option<crate::events::Latest>,
     /// With `--task`: its latest judgement (`git loop judge`), if any.
     pub judgement: Option<crate::events::Judgement>,
+    /// With `--disk` ([`crate::ops::disk::of_runs`]); `None` inside: no worktree to measure.
+    pub disk: Option<Option<crate::ops::disk::Usage>>,
 }
 
 /// What `--long` reads about a run (`None`: cannot be known).
@@ -120,6 +122,7 @@ pub fn run(
             state: None,
             activity: None,
             judgement: None,
+            disk: None,
         })
         .collect();
     if let Some(task) = task {

@@ -8,6 +8,7 @@ pub mod base;
 pub mod branches;
 pub mod conflicts;
 pub mod create;
+pub mod disk;
 pub mod env;
 pub mod ignore;
 pub mod infer;

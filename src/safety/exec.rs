@@ -65,3 +65,33 @@ pub fn rewind_branch(
         message,
     )
 }
+
+/// Send `signal` (`SIGTERM`, then `SIGKILL`) to the process `pid`, with a
+/// permit for it (see [`super::reap`]), only while it is still the process
+/// the permit was made for (its start time unchanged: a reused pid is
+/// never signalled). `false`: it is gone.
+pub fn signal_process(pid: u32, kill: bool, permit: &Permit) -> Result<bool> {
+    let Some(start) = permit.process_start(pid) else {
+        return Err(Error::Repository(format!(
+            "internal: no permit to signal pid {pid}"
+        )));
+    };
+    if super::reap::stat(pid).is_none_or(|s| s.start != start || s.state == 'Z') {
+        return Ok(false);
+    }
+    let Some(target) = rustix::process::Pid::from_raw(pid as i32) else {
+        return Ok(false);
+    };
+    let signal = if kill {
+        rustix::process::Signal::KILL
+    } else {
+        rustix::process::Signal::TERM
+    };
+    match rustix::process::kill_process(target, signal) {
+        Ok(()) => Ok(true),
+        Err(rustix::io::Errno::SRCH) => Ok(false),
+        Err(e) => Err(Error::Repository(format!(
+            "could not signal pid {pid}: {e}"
+        ))),
+    }
+}

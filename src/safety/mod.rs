@@ -27,7 +27,12 @@
 //!   permit; moving it back leaves unreachable only the commits `old..new`,
 //!   which that landing wrote a moment ago — copies of the run's work (or,
 //!   fast-forwarded, the run's own commits), which the run's branch still
-//!   holds in substance — so nothing goes to the trash.
+//!   holds in substance — so nothing goes to the trash;
+//! - [`exec::signal_process`] (SIGTERM, then SIGKILL, to a process left
+//!   working in a worktree being removed, `--reap`): a permit from
+//!   [`reap::permit`] (its working directory inside that worktree, no
+//!   terminal, not git-loop or its callers), for that pid at its start
+//!   time.
 //!
 //! A test (`tests/integration/kernel.rs`) reads the source and fails when a
 //! permit is made outside this module or a primitive stops asking for one.
@@ -51,6 +56,7 @@
 
 pub mod branch;
 pub mod exec;
+pub mod reap;
 pub mod risk;
 pub mod scratch;
 pub mod skip;
@@ -73,6 +79,8 @@ enum Target {
     Branch(String, gix::ObjectId),
     /// `refs/heads/<branch>` moved back from the first commit to the second.
     Rewind(String, gix::ObjectId, gix::ObjectId),
+    /// The process with this pid and start time (clock ticks since boot).
+    Process(u32, u64),
 }
 
 impl Permit {
@@ -89,6 +97,14 @@ impl Permit {
     /// Whether this permit is for deleting `branch` at `tip`.
     pub fn covers_branch(&self, branch: &str, tip: gix::ObjectId) -> bool {
         self.what == Target::Branch(branch.to_owned(), tip)
+    }
+
+    /// The start time of the process `pid` this permit is for, if it is.
+    pub fn process_start(&self, pid: u32) -> Option<u64> {
+        match self.what {
+            Target::Process(p, start) if p == pid => Some(start),
+            _ => None,
+        }
     }
 
     /// Whether this permit is for moving `branch` back from `from` to `to`.

@@ -35,6 +35,9 @@ pub struct Checks {
     /// Read on first need, once per command: every process's working
     /// directory (after cleanup's pre-command hooks have run and exited).
     processes: std::sync::OnceLock<Processes>,
+    /// Processes `--reap` terminated since that read (see
+    /// [`crate::worktree::reap`]): no longer working anywhere.
+    reaped: std::sync::Mutex<Vec<u32>>,
 }
 
 impl Checks {
@@ -43,12 +46,20 @@ impl Checks {
             common_dir: common_dir.to_path_buf(),
             tips: std::sync::OnceLock::new(),
             processes: std::sync::OnceLock::new(),
+            reaped: std::sync::Mutex::new(Vec::new()),
         }
     }
 
     /// The git common dir.
     pub fn common_dir(&self) -> &Path {
         &self.common_dir
+    }
+
+    /// Processes that are gone since the one read of them (terminated by
+    /// `--reap`, and seen gone).
+    pub fn forget_processes(&self, pids: &[u32]) {
+        let mut reaped = self.reaped.lock().unwrap_or_else(|e| e.into_inner());
+        reaped.extend_from_slice(pids);
     }
 
     /// Every holding ref's tip, read once per command.
@@ -63,6 +74,9 @@ impl Checks {
     pub fn at_risk(&self, wt: &crate::git::repo::Worktree, abs: &Path) -> Result<AtRisk> {
         let mut risk = AtRisk::read_files(wt, abs);
         risk.in_use = self.processes.get_or_init(Processes::scan).inside(abs);
+        let reaped = self.reaped.lock().unwrap_or_else(|e| e.into_inner());
+        risk.in_use.retain(|pid| !reaped.contains(pid));
+        drop(reaped);
         if let Some(head) = wt.detached_head {
             let repo = gix::open(&self.common_dir).map_err(|e| Error::Repository(e.to_string()))?;
             let tips = self.tips(&repo)?;

@@ -67,6 +67,7 @@
 //! the other locks is [`crate::lock`]'s.
 
 pub mod leftover;
+pub mod reap;
 mod remove;
 pub mod salvage;
 

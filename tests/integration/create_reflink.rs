@@ -9,82 +9,12 @@
 //! why, when they cannot mount their image. None passes by skipping.
 
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 use serde_json::Value;
 
-use crate::common::TestRepo;
-
-/// A filesystem image loop-mounted in a temporary directory; unmounted when
-/// dropped, also when the test fails.
-struct Mounted {
-    mnt: PathBuf,
-    _tmp: tempfile::TempDir,
-}
-
-impl Drop for Mounted {
-    fn drop(&mut self) {
-        let umount = |args: &[&str]| {
-            Command::new("umount")
-                .args(args)
-                .arg(&self.mnt)
-                .status()
-                .is_ok_and(|s| s.success())
-        };
-        // A lazy unmount if something still holds it (the loop device is
-        // freed once the last user goes).
-        if !umount(&[]) {
-            umount(&["-l"]);
-        }
-    }
-}
-
-/// Make a 512 MiB `fs` image (`xfs` with reflink, or `ext4`) and mount it;
-/// the test fails, saying why, when that cannot be done.
-fn mount_image(fs: &str) -> Mounted {
-    try_mount(fs).unwrap_or_else(|why| {
-        panic!(
-            "no {fs} image could be mounted: {why} \
-             (this test needs root, xfsprogs and e2fsprogs: scripts/install-test-deps)"
-        )
-    })
-}
-
-fn try_mount(fs: &str) -> Result<Mounted, String> {
-    let tmp = tempfile::Builder::new()
-        .prefix("git-loop-image")
-        .tempdir()
-        .map_err(|e| e.to_string())?;
-    let img = tmp.path().join("fs.img");
-    let mnt = tmp.path().join("mnt");
-    fs::create_dir(&mnt).map_err(|e| e.to_string())?;
-    let run = |cmd: &mut Command| -> Result<(), String> {
-        let out = cmd
-            .output()
-            .map_err(|e| format!("could not run {cmd:?}: {e}"))?;
-        if out.status.success() {
-            Ok(())
-        } else {
-            Err(format!(
-                "{cmd:?} failed: {}",
-                String::from_utf8_lossy(&out.stderr).trim()
-            ))
-        }
-    };
-    run(Command::new("truncate").args(["-s", "512M"]).arg(&img))?;
-    match fs {
-        "xfs" => run(Command::new("mkfs.xfs")
-            .args(["-q", "-m", "reflink=1"])
-            .arg(&img))?,
-        _ => run(Command::new("mkfs.ext4").args(["-q", "-F"]).arg(&img))?,
-    }
-    run(Command::new("mount")
-        .args(["-o", "loop"])
-        .arg(&img)
-        .arg(&mnt))?;
-    Ok(Mounted { mnt, _tmp: tmp })
-}
+use crate::common::{TestRepo, mount_image};
 
 /// The physical extents of `path` (`filefrag -v`: start block, length) and
 /// whether any is flagged `shared`.
@@ -151,7 +81,7 @@ fn copy_of(run: &crate::common::Run) -> Value {
 #[test]
 #[ignore = "needs root to loop-mount an XFS image; scripts/test runs it"]
 fn reflinked_on_xfs_the_copy_shares_the_source_extents() {
-    let image = mount_image("xfs");
+    let image = mount_image("xfs", "512M");
     let repo = cache_repo(Some(&image.mnt), 20);
     let copy = copy_of(&repo.run(["--json", "create", "r1", "--pattern", "p"]));
     assert_eq!(copy["reflinked"], 20, "{copy}");
@@ -185,7 +115,7 @@ fn reflinked_on_xfs_the_copy_shares_the_source_extents() {
 #[test]
 #[ignore = "needs root to loop-mount an ext4 image; scripts/test runs it"]
 fn plain_copy_on_ext4_without_reflink_support() {
-    let image = mount_image("ext4");
+    let image = mount_image("ext4", "512M");
     let repo = cache_repo(Some(&image.mnt), 5);
     let copy = copy_of(&repo.run(["--json", "create", "r1", "--pattern", "p"]));
     assert_eq!(copy["reflinked"], 0, "{copy}");

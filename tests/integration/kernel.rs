@@ -82,6 +82,7 @@ fn no_destroying_path_bypasses_the_safety_kernel() {
         "pub fn worktree_remove(",
         "pub fn delete_branch(",
         "pub fn rewind_branch(",
+        "pub fn signal_process(",
     ] {
         let at = exec
             .find(f)
@@ -92,6 +93,14 @@ fn no_destroying_path_bypasses_the_safety_kernel() {
         );
     }
     for (path, code) in &sources {
+        // A signal to a process (not to a configured command's own group)
+        // is sent only beneath the kernel's permit; unit tests aside.
+        assert!(
+            !code.contains("process::kill_process(")
+                || path == "safety/exec.rs"
+                || path.contains("/tests/"),
+            "src/{path} signals a process around the kernel"
+        );
         for raw in [".worktree_remove_unguarded(", ".delete_branch_unguarded("] {
             assert!(
                 !code.contains(raw) || path == "safety/exec.rs",
@@ -111,7 +120,8 @@ fn no_destroying_path_bypasses_the_safety_kernel() {
             assert!(
                 !code.contains("Target::Worktree")
                     && !code.contains("Target::Branch")
-                    && !code.contains("Target::Rewind"),
+                    && !code.contains("Target::Rewind")
+                    && !code.contains("Target::Process"),
                 "src/{path} names a permit's target"
             );
         }
@@ -150,6 +160,7 @@ fn no_destroying_path_bypasses_the_safety_kernel() {
             "exec::worktree_remove(",
             "exec::delete_branch(",
             "exec::rewind_branch(",
+            "exec::signal_process(",
         ] {
             for (i, _) in code.match_indices(call) {
                 let rest = &code[i..(i + 300).min(code.len())];
@@ -206,6 +217,7 @@ fn no_destroying_path_bypasses_the_safety_kernel() {
         "ops/create/record.rsexec::delete_branch(",
         "ops/create/rollback.rsexec::delete_branch(",
         "ops/land/advance/mod.rsexec::rewind_branch(",
+        "worktree/reap.rsexec::signal_process(",
     ] {
         assert!(
             callers.iter().any(|c| c == expected),
@@ -225,6 +237,7 @@ fn no_destroying_path_bypasses_the_safety_kernel() {
                 "ops/land/gate/mod.rs",
                 "safety/branch.rs",
                 "ops/land/advance/mod.rs",
+                "worktree/reap.rs",
             ]
             .iter()
             .any(|f| c.starts_with(f)),

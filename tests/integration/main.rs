@@ -32,6 +32,7 @@ mod create_fetch; // create --fetch / create.fetch and a base behind its upstrea
 mod create_reflink; // copy-on-write copies, .worktreeinclude (XFS/ext4 images)
 mod create_reuse; // create --reuse: an active run returned, a leftover branch adopted
 mod create_sparse; // create --sparse and git's parallel checkout
+mod disk; // list --disk: size on disk, what is unique (reflinks on XFS/ext4 images), totals
 mod env; // env <id>: export lines and --json; run gets the same variables
 mod escaping;
 mod hooks; // hooks (post-command, pre-command) and trust
@@ -58,6 +59,7 @@ mod salvage; // remove/cleanup --salvage: the salvage ref, then the removal // c
 mod in_use; // a worktree a process works in is never removed under it
 mod kernel;
 mod read_only; // read commands take no mutex and write nothing
+mod reap; // remove/cleanup --reap: processes left in a worktree terminated, never one on a terminal
 mod safety; // what removal must see: hidden changes, unreachable commits, nested repos // every destroying call site goes through src/safety/; the trash
 
 // Crashes and interrupts.

@@ -26,6 +26,7 @@ impl From<&CleanupArgs> for Cleanup {
             delete_merged_branches: args.delete_merged_branches,
             recycle: args.recycle,
             salvage: args.salvage,
+            reap: args.reap,
         }
     }
 }

@@ -19,6 +19,10 @@ use crate::ops::list::{Listing, State};
 use crate::output::{Out, Report};
 use crate::style::{Cell, escape, write_table};
 
+mod disk;
+pub use disk::Disk;
+use disk::disk_table;
+
 #[derive(Debug, Serialize, schemars::JsonSchema)]
 pub struct Listed {
     #[serde(flatten)]
@@ -35,6 +39,9 @@ pub struct Listed {
     /// With `--task`.
     #[serde(flatten)]
     pub task: Option<Judged>,
+    /// With `--disk`.
+    #[serde(flatten)]
+    pub disk: Option<Disk>,
 }
 
 impl Listed {
@@ -65,13 +72,13 @@ fn any_activity(listed: &[Listed]) -> bool {
 }
 
 /// `row` with `cell` after its last column.
-fn push<T, const N: usize, const M: usize>(row: [T; N], cell: T) -> [T; M] {
+pub(super) fn push<T, const N: usize, const M: usize>(row: [T; N], cell: T) -> [T; M] {
     let mut cells = row.into_iter().chain([cell]);
     std::array::from_fn(|_| cells.next().expect("M is N + 1"))
 }
 
 /// The table, with the ACTIVITY column last when any run has one.
-fn table<const N: usize, const M: usize>(
+pub(super) fn table<const N: usize, const M: usize>(
     out: &mut Out<'_>,
     header: [&str; N],
     rows: Vec<[Cell<'_>; N]>,
@@ -226,7 +233,11 @@ impl ListReport {
                 ]
             })
             .collect();
-        table::<9, 10>(out, header, rows, &self.worktrees)?;
+        if self.worktrees[0].disk.is_some() {
+            disk_table::<9, 10, 11, 12>(out, header, rows, &self.worktrees)?;
+        } else {
+            table::<9, 10>(out, header, rows, &self.worktrees)?;
+        }
         self.hint_missing(out);
         Ok(())
     }
@@ -286,7 +297,11 @@ impl Report for ListReport {
             })
             .collect();
         let header = ["ID", "STATUS", "PATTERN", "AGE", "BRANCH", "PRESENT"];
-        table::<6, 7>(out, header, rows, &self.worktrees)?;
+        if self.worktrees[0].disk.is_some() {
+            disk_table::<6, 7, 8, 9>(out, header, rows, &self.worktrees)?;
+        } else {
+            table::<6, 7>(out, header, rows, &self.worktrees)?;
+        }
         self.hint_missing(out);
         Ok(())
     }
@@ -325,9 +340,17 @@ pub fn run(
     filter: Option<&[Status]>,
     task: Option<&str>,
     long: bool,
+    disk: bool,
     out: &mut Out<'_>,
 ) -> Result<ListReport> {
-    let Listing { runs, recorded } = crate::ops::list::run(ctx, filter, task, long, out)?;
+    let Listing { mut runs, recorded } = crate::ops::list::run(ctx, filter, task, long, out)?;
+    if disk {
+        let ids = runs.iter().map(|r| (r.entry.id.as_str(), r.present));
+        let usages = crate::ops::disk::of_runs(ctx, ids);
+        for (run, usage) in runs.iter_mut().zip(usages) {
+            run.disk = Some(usage);
+        }
+    }
     Ok(ListReport {
         version: 1,
         worktrees: runs
@@ -339,6 +362,10 @@ pub fn run(
                 activity_at: r.activity.map(|a| a.at),
                 long: r.state.map(Long::from),
                 task: task.map(|_| Judged { judge: r.judgement }),
+                disk: r.disk.map(|u| Disk {
+                    disk_bytes: u.map(|u| u.disk),
+                    unique_bytes: u.map(|u| u.unique),
+                }),
             })
             .collect(),
         recorded,

@@ -102,7 +102,7 @@ fn copy_summary(copy: &crate::copy::CopyReport, out: &mut Out<'_>) {
             "copied {files} file{} ({}): {}, {}, in {} ms{warm}",
             if files == 1 { "" } else { "s" },
             copy.sources.join(", "),
-            human_bytes(copy.bytes),
+            crate::style::human_bytes(copy.bytes),
             how.join(", "),
             copy.elapsed_ms
         ));
@@ -116,19 +116,4 @@ fn copy_summary(copy: &crate::copy::CopyReport, out: &mut Out<'_>) {
             copy.skipped.len() - SKIPS_SHOWN
         ));
     }
-}
-
-/// `512 B`, `1.5 KiB`, `200.0 MiB`, `1.2 GiB`.
-fn human_bytes(bytes: u64) -> String {
-    const UNITS: [&str; 4] = ["KiB", "MiB", "GiB", "TiB"];
-    if bytes < 1024 {
-        return format!("{bytes} B");
-    }
-    let mut value = bytes as f64 / 1024.0;
-    let mut unit = 0;
-    while value >= 1024.0 && unit + 1 < UNITS.len() {
-        value /= 1024.0;
-        unit += 1;
-    }
-    format!("{value:.1} {}", UNITS[unit])
 }

@@ -74,7 +74,7 @@ pub(super) fn remove_worktree(ctx: &Ctx, id: &str, out: &mut Out<'_>) -> Worktre
         Ok(_) => {}
         Err(e) => return kept(e),
     }
-    match crate::ops::reclaim::remove(ctx, &[id], false, false, out) {
+    match crate::ops::reclaim::remove(ctx, &[id], false, false, false, out) {
         Ok(reclaimed) if !reclaimed.removed.is_empty() => WorktreeFate::Removed,
         Ok(reclaimed) => match (reclaimed.skipped.first(), reclaimed.error) {
             (Some(skip), _) => WorktreeFate::Skipped {

@@ -98,6 +98,7 @@ fn remove_one(
     let How {
         dry_run,
         salvage,
+        reap,
         recycler,
     } = *how;
     let registered = remover.registration(&entry.id).is_some();
@@ -113,6 +114,12 @@ fn remove_one(
         let removal = Removal::Skipped(skip);
         return Ok((Done::new(removal, None, false), None));
     }
+    // `--reap`: the processes left in it terminated first, when only they
+    // keep it (see `crate::worktree::reap`).
+    let reaping = match reap && !dry_run && registered {
+        true => crate::worktree::reap::reap_worktree(remover, &entry.id, salvage)?,
+        false => Default::default(),
+    };
     // `--recycle`: a worktree that would be removed goes back into the warm
     // pool instead, while it has room; one that is not removable is
     // skipped as ever, and may then be salvaged.
@@ -126,7 +133,20 @@ fn remove_one(
         }
         outcome => (outcome, None),
     };
-    let done = Done::new(outcome, salvaged, false);
+    let outcome = match outcome {
+        Removal::Removed(note) => {
+            Removal::Removed(crate::worktree::reap::note(&reaping.reaped, note))
+        }
+        Removal::Skipped(skip) if skip.code == SkipCode::InUse && !reaping.left.is_empty() => {
+            Removal::Skipped(Skip::new(
+                format!("{}: {}", skip.reason, reaping.left.join("; ")),
+                SkipCode::InUse,
+            ))
+        }
+        skipped => skipped,
+    };
+    let mut done = Done::new(outcome, salvaged, false);
+    done.reaped = reaping.reaped;
     Ok(match dry_run {
         true => (done, None),
         false => log(remover, entry, done, registered),
@@ -142,7 +162,7 @@ fn log(
     mut done: Done,
     registered: bool,
 ) -> (Done, Option<String>) {
-    let mut events = Vec::new();
+    let mut events: Vec<_> = done.reaped.iter().map(|p| p.event(&entry.id)).collect();
     if let Some(s) = &done.salvaged {
         events.push(s.event(&entry.id));
     }
@@ -169,6 +189,8 @@ fn log(
 pub(super) struct How<'a> {
     pub dry_run: bool,
     pub salvage: bool,
+    /// Terminate the processes left in a worktree first (`--reap`).
+    pub reap: bool,
     pub recycler: Option<&'a dyn super::Recycle>,
 }
 
@@ -180,6 +202,8 @@ pub(super) struct Done {
     /// Whether its `remove` event was appended (or its failure warned)
     /// here, under its run lock.
     pub logged: bool,
+    /// The processes `--reap` terminated first (logged with it).
+    pub reaped: Vec<crate::worktree::reap::Reaped>,
 }
 
 impl Done {
@@ -188,6 +212,7 @@ impl Done {
             removal,
             salvaged,
             logged,
+            reaped: Vec::new(),
         }
     }
 }

@@ -80,6 +80,9 @@ pub struct Options<'a> {
     pub dry_run: bool,
     pub delete_merged: bool,
     pub salvage: bool,
+    /// Terminate the processes left working in a worktree first (`--reap`,
+    /// see [`crate::worktree::reap`]).
+    pub reap: bool,
     /// Put worktrees that would be removed back into the warm pool.
     pub recycle: Option<Recycling<'a>>,
 }
@@ -229,6 +232,7 @@ fn remove_selected(
     let how = guarded::How {
         dry_run: options.dry_run,
         salvage: options.salvage,
+        reap: options.reap,
         recycler: recycler.as_deref(),
     };
     let done = guarded::remove_all(ctx, remover, &selected, statuses, &how, out);
@@ -238,6 +242,7 @@ fn remove_selected(
                 removal: Removal::Removed(note),
                 salvaged,
                 logged,
+                ..
             }) => reclaimed.removed.push(Removed {
                 entry,
                 note,

@@ -18,6 +18,8 @@ pub struct Cleanup {
     pub delete_merged_branches: bool,
     pub recycle: bool,
     pub salvage: bool,
+    /// Terminate the processes left working in a worktree first.
+    pub reap: bool,
 }
 
 /// Remove the worktrees of runs whose status is in the set and, with a
@@ -63,6 +65,7 @@ pub fn cleanup(
         delete_merged: request.delete_merged_branches
             || settings.cleanup_delete_merged_branches.value,
         salvage: request.salvage || settings.cleanup_salvage.value,
+        reap: request.reap,
         recycle: (request.recycle || settings.cleanup_recycle.value).then_some(recycling),
     };
     let reclaimed = reclaim(
@@ -188,6 +191,7 @@ pub fn remove(
     ids: &[&str],
     dry_run: bool,
     salvage: bool,
+    reap: bool,
     out: &mut Out<'_>,
 ) -> Result<Reclaimed> {
     // No manifest, no runs: every id is unknown (and nothing is created).
@@ -197,6 +201,7 @@ pub fn remove(
     let options = Options {
         dry_run,
         salvage,
+        reap,
         ..Options::default()
     };
     reclaim(

@@ -14,18 +14,22 @@
 //!   watchdog with its output as bytes ([`run_in`], [`run_raw`]).
 //! - [`files`]: a worktree made dirty in every way ([`make_dirty`]), a
 //!   byte-for-byte [`snapshot`], [`age_file`], [`make_executable`].
+//! - [`image`]: an XFS (reflink) or ext4 image loop-mounted ([`mount_image`]),
+//!   unmounted when dropped.
 //!
 //! A helper two test files need goes here, in the file of its concept; one
 //! only a single test file needs stays in that file.
 
 pub mod files;
 pub mod git;
+pub mod image;
 pub mod process;
 pub mod repo;
 pub mod run;
 
 pub use files::*;
 pub use git::*;
+pub use image::*;
 pub use process::*;
 pub use repo::*;
 pub use run::*;
