@@ -20,6 +20,7 @@ mod land;
 mod schema;
 mod trash;
 mod values;
+mod watch;
 
 pub use activity::ActivityArgs;
 pub use claude_hook::ClaudeHook;
@@ -29,6 +30,7 @@ pub use land::LandArgs;
 pub use schema::SchemaName;
 pub use trash::{TrashAction, TrashArgs};
 pub use values::{Cutoff, MinAge, RunId, StatusList};
+pub use watch::WatchArgs;
 use values::{default_min_age, min_age_flag, older_than_flag, since_flag, sparse_dir, status_flag};
 
 /// Give every parallel run of work its own git worktree and branch
@@ -102,6 +104,7 @@ pub enum Command {
     /// Land runs onto their base: built in memory, gated, the branch moved by compare-and-swap
     #[command(long_about = help::LAND, after_help = help::LAND_EXAMPLES)]
     Land(LandArgs),
+    Watch(WatchArgs),
     /// Show the event log: what each command did to each run, oldest first
     #[command(long_about = help::log(), after_help = help::LOG_EXAMPLES)]
     Log(LogArgs),

@@ -14,6 +14,7 @@ use serde::Serialize;
 use crate::config::keys::{
     TOML_CLEANUP_RECYCLE, TOML_LAND_GATE, TOML_LAND_INTO, TOML_LAND_PUSH_RETRIES,
     TOML_LAND_QUEUE_STATUS, TOML_LAND_STRATEGY, TOML_POOL_KEEP, TOML_POOL_SIZE, TOML_TRASH_KEEP,
+    TOML_WATCH_BELL,
 };
 use crate::config::{Settings, Sourced};
 use crate::config::{
@@ -76,6 +77,8 @@ pub struct ConfigReport {
     pub land_push_retries: Shown<usize>,
     #[serde(rename = "notify.command")]
     pub notify_command: Shown<Option<String>>,
+    #[serde(rename = "watch.bell")]
+    pub watch_bell: Shown<bool>,
 }
 
 impl<T> Shown<T> {
@@ -134,6 +137,7 @@ impl Report for ConfigReport {
             self.land_push_retries
                 .row(TOML_LAND_PUSH_RETRIES, usize::to_string),
             self.notify_command.row(TOML_NOTIFY_COMMAND, or_none),
+            self.watch_bell.row(TOML_WATCH_BELL, bool::to_string),
         ];
         // Values and sources come from files, git config and the
         // environment: escaped, so none can drive the terminal or split a row.
@@ -248,5 +252,6 @@ pub fn run(ctx: &Ctx) -> Result<ConfigReport> {
         }),
         land_push_retries: shown(&s.land_push_retries, |v| *v),
         notify_command: hook(&s.notify_command),
+        watch_bell: shown(&s.watch_bell, |v| *v),
     })
 }

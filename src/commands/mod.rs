@@ -24,6 +24,7 @@ pub mod schema;
 pub mod shared;
 pub mod trash;
 pub mod trust;
+pub mod watch;
 
 pub use crate::ctx::Ctx;
 
@@ -65,6 +66,7 @@ pub fn dispatch(cli: &Cli, out: &mut Out<'_>) -> std::result::Result<(), Fail> {
         Command::Branches(args) => emit(branches::run(&ctx()?, args, out)?, out),
         Command::Conflicts(args) => emit(conflicts::run(&ctx()?, args, out)?, out),
         Command::Land(args) => emit(land::run(&ctx()?, args, out)?, out),
+        Command::Watch(args) => watch::run(cli.repo.as_deref(), args, out),
         Command::Reconcile(args) => emit(reconcile::run(&ctx()?, args, out)?, out),
         Command::List(args) if args.salvaged => {
             let report = restore::list(&ctx()?)?;

@@ -57,6 +57,7 @@ pub fn defaults() -> Layer {
             land_queue_status: Some(keys::DEFAULT_LAND_QUEUE_STATUS.to_vec()),
             land_push_retries: Some(keys::DEFAULT_LAND_PUSH_RETRIES),
             notify_command: Some(None),
+            watch_bell: Some(keys::DEFAULT_WATCH_BELL),
         },
     }
 }

@@ -91,6 +91,8 @@ pub struct Settings {
     pub land_push_retries: Sourced<usize>,
     /// Shell command run when a run's activity becomes waiting or done.
     pub notify_command: Sourced<Option<String>>,
+    /// Whether `watch` rings the bell when a run becomes waiting or done.
+    pub watch_bell: Sourced<bool>,
     /// The repository's `.git-loop.toml` as it was read for these settings;
     /// `None` when there is none.
     pub repo_file: Option<TomlFile>,
@@ -162,6 +164,7 @@ impl Settings {
             land_queue_status: pick(&all, |v| v.land_queue_status.as_ref()).expect(SET),
             land_push_retries: pick(&all, |v| v.land_push_retries.as_ref()).expect(SET),
             notify_command: pick(&all, |v| v.notify_command.as_ref()).expect(SET),
+            watch_bell: pick(&all, |v| v.watch_bell.as_ref()).expect(SET),
             repo_file: None,
             repo_file_id: None,
         }
@@ -230,6 +233,7 @@ mod tests {
             defaults.land_push_retries.value
         );
         assert_eq!(example.notify_command.value, defaults.notify_command.value);
+        assert_eq!(example.watch_bell.value, defaults.watch_bell.value);
         // It is read as a file, not taken for the defaults.
         assert_eq!(example.base.origin, Origin::UserFile(path));
     }

@@ -25,6 +25,8 @@ pub struct Raw {
     pub land: RawLand,
     #[serde(default)]
     pub notify: RawNotify,
+    #[serde(default)]
+    pub watch: RawWatch,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -41,6 +43,12 @@ pub struct RawLand {
 #[serde(deny_unknown_fields)]
 pub struct RawNotify {
     pub command: Option<String>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawWatch {
+    pub bell: Option<bool>,
 }
 
 #[derive(Debug, Default, Deserialize)]

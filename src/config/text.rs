@@ -36,6 +36,7 @@ impl Raw {
             keys::TOML_LAND_QUEUE_STATUS => raw.land.queue_status = Some(StatusValue::Csv(text)),
             keys::TOML_LAND_PUSH_RETRIES => raw.land.push_retries = Some(SizeValue::Text(text)),
             keys::TOML_NOTIFY_COMMAND => raw.notify.command = Some(text),
+            keys::TOML_WATCH_BELL => raw.watch.bell = Some(git_bool(&text, at)?),
             other => unreachable!("a key without a raw field: {other}"),
         }
         Ok(raw)

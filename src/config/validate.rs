@@ -42,6 +42,7 @@ pub struct Values {
     pub land_queue_status: Option<Vec<Status>>,
     pub land_push_retries: Option<usize>,
     pub notify_command: Option<Option<String>>,
+    pub watch_bell: Option<bool>,
 }
 
 /// Where a value being checked was set: its layer, its key, and its line
@@ -180,6 +181,7 @@ impl Raw {
             land_queue_status,
             land_push_retries,
             notify_command: configured_command(self.notify.command, &at(keys::NOTIFY_COMMAND))?,
+            watch_bell: self.watch.bell,
         })
     }
 }
