@@ -299,7 +299,7 @@ The settings: base, cleanup.status, cleanup.older-than, cleanup.delete-merged-br
 cleanup.salvage, cleanup.pre-command, create.copy, create.post-command,
 create.ignore-file, create.fetch, claude.pattern, cleanup.recycle, pool.size, trash.keep,
 pool.keep, land.gate, land.strategy, land.into, land.queue-status,
-land.push-retries, notify.command."#;
+land.push-retries, notify.command, watch.bell."#;
 pub const CONFIG_EXAMPLES: &str = r#"Example:
   git config loop.base develop && git loop config"#;
 
