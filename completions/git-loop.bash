@@ -94,6 +94,7 @@ __git_loop_opts() {
         branches) echo '--delete-merged --dry-run -C --repo --json -q --quiet -h --help' ;;
         conflicts) echo '--base -C --repo --json -q --quiet -h --help' ;;
         land) echo '--queue --status --keep-going --into --strategy --gate --keep --dry-run --push -m --message -C --repo --json -q --quiet -h --help' ;;
+        watch) echo '--once -C --repo --json -q --quiet -h --help' ;;
         log) echo '-n --max-count --since -C --repo --json -q --quiet -h --help' ;;
         trash) echo '-C --repo --json -q --quiet -h --help' ;;
         trash/list) echo '-C --repo --json -q --quiet -h --help' ;;
@@ -162,7 +163,7 @@ __git_loop_value() {
 
 __git_loop_positional() {
     case "$1:$2" in
-        help:0) __git_loop_words 'create mark cleanup remove restore reconcile list path activity env run branches conflicts land log trash trust mcp claude-hook schema pool config completion' ;;
+        help:0) __git_loop_words 'create mark cleanup remove restore reconcile list path activity env run branches conflicts land watch log trash trust mcp claude-hook schema pool config completion' ;;
         create:0) COMPREPLY=() ;;
         mark:*) __git_loop_words "$(__git_loop_ids) active rejected escalated merged stale" ;;
         remove:*) __git_loop_words "$(__git_loop_ids)" ;;
@@ -227,7 +228,7 @@ __git_loop_reply() {
         return
     fi
     if [[ -z $sub ]]; then
-        __git_loop_words 'create mark cleanup remove restore reconcile list path activity env run branches conflicts land log trash trust mcp claude-hook schema pool config completion help'
+        __git_loop_words 'create mark cleanup remove restore reconcile list path activity env run branches conflicts land watch log trash trust mcp claude-hook schema pool config completion help'
         return
     fi
     __git_loop_positional "$sub" "$npos"

@@ -41,6 +41,7 @@ set edit:completion:arg-completer[git-loop] = {|@words|
             cand branches 'List loop/* branches no run records (left by cleanup); delete the merged ones'
             cand conflicts 'Which active runs would conflict when landed (with each other, or with the base), and where'
             cand land 'Land runs onto their base: built in memory, gated, the branch moved by compare-and-swap'
+            cand watch 'A live full-screen view of every run: status, activity, dirty/ahead/behind, merged; keys to mark, open, diff'
             cand log 'Show the event log: what each command did to each run, oldest first'
             cand trash 'What destroying steps kept (refs/loop/trash/): list it, restore from it, empty it'
             cand trust 'Let the hooks in this repository''s .git-loop.toml run (for its current content)'
@@ -211,6 +212,16 @@ set edit:completion:arg-completer[git-loop] = {|@words|
             cand --keep 'Leave each landed run''s worktree and branch in place'
             cand --dry-run 'Build every landing in memory and report what would land; change nothing (no gate runs)'
             cand --push 'Push each landing to the target''s upstream, never forced; rebuilt on the remote''s tip when it moved (config land.push-retries)'
+            cand --json 'Machine-readable output: one JSON document on stdout'
+            cand -q 'No progress or summary lines on stderr'
+            cand --quiet 'No progress or summary lines on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'git-loop;watch'= {
+            cand -C 'Repository to operate on (default: the current directory)'
+            cand --repo 'Repository to operate on (default: the current directory)'
+            cand --once 'Print one frame as plain text and exit (for a pipe or a script; width: COLUMNS, else 80)'
             cand --json 'Machine-readable output: one JSON document on stdout'
             cand -q 'No progress or summary lines on stderr'
             cand --quiet 'No progress or summary lines on stderr'
@@ -454,6 +465,7 @@ set edit:completion:arg-completer[git-loop] = {|@words|
             cand branches 'List loop/* branches no run records (left by cleanup); delete the merged ones'
             cand conflicts 'Which active runs would conflict when landed (with each other, or with the base), and where'
             cand land 'Land runs onto their base: built in memory, gated, the branch moved by compare-and-swap'
+            cand watch 'A live full-screen view of every run: status, activity, dirty/ahead/behind, merged; keys to mark, open, diff'
             cand log 'Show the event log: what each command did to each run, oldest first'
             cand trash 'What destroying steps kept (refs/loop/trash/): list it, restore from it, empty it'
             cand trust 'Let the hooks in this repository''s .git-loop.toml run (for its current content)'
@@ -492,6 +504,8 @@ set edit:completion:arg-completer[git-loop] = {|@words|
         &'git-loop;help;conflicts'= {
         }
         &'git-loop;help;land'= {
+        }
+        &'git-loop;help;watch'= {
         }
         &'git-loop;help;log'= {
         }

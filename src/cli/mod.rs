@@ -30,8 +30,8 @@ pub use land::LandArgs;
 pub use schema::SchemaName;
 pub use trash::{TrashAction, TrashArgs};
 pub use values::{Cutoff, MinAge, RunId, StatusList};
-pub use watch::WatchArgs;
 use values::{default_min_age, min_age_flag, older_than_flag, since_flag, sparse_dir, status_flag};
+pub use watch::WatchArgs;
 
 /// Give every parallel run of work its own git worktree and branch
 #[derive(Debug, Parser)]

@@ -197,7 +197,11 @@ fn m_then_a_status_key_marks_the_selected_run_and_logs_it() {
     assert_eq!(repo.status_of("r2").as_deref(), Some("rejected"));
     assert_eq!(repo.status_of("r1").as_deref(), Some("active"));
     let log = repo.run(["log"]);
-    assert!(log.stdout.contains("r2: active -> rejected"), "{}", log.stdout);
+    assert!(
+        log.stdout.contains("r2: active -> rejected"),
+        "{}",
+        log.stdout
+    );
     // Esc cancels the prompt: nothing marked.
     pane.send(&["k", "m"]);
     pane.wait_for(|s| s.contains("mark r1 as:"), "status prompt");
@@ -212,9 +216,14 @@ fn assert_terminal_restored(pane: &Pane, repo: &TestRepo, n: usize) {
     pane.type_line(&format!("stty -a > '{}'; echo restored-{n}", out.display()));
     let screen = pane.wait_for(|s| s.contains(&format!("restored-{n}")), "the shell's echo");
     let stty = std::fs::read_to_string(&out).unwrap();
-    let words: Vec<&str> = stty.split(|c: char| c.is_whitespace() || c == ';').collect();
+    let words: Vec<&str> = stty
+        .split(|c: char| c.is_whitespace() || c == ';')
+        .collect();
     for on in ["echo", "icanon", "isig"] {
-        assert!(words.contains(&on), "{on} is off after watch:\n{stty}\n{screen}");
+        assert!(
+            words.contains(&on),
+            "{on} is off after watch:\n{stty}\n{screen}"
+        );
     }
     // Out of the alternate screen: the command line typed before the view is there.
     assert!(screen.contains("watch; echo exit=$?"), "{screen}");
@@ -256,10 +265,17 @@ fn the_bell_rings_when_a_run_becomes_waiting_unless_watch_bell_is_false() {
         // The same activity again is no transition: no second bell.
         repo.run(["activity", "r1", "waiting"]).ok();
         repo.run(["activity", "r2", "working"]).ok();
-        pane.wait_for(|s| row(s, "r2").is_some_and(|l| l.contains("working")), "r2 working");
+        pane.wait_for(
+            |s| row(s, "r2").is_some_and(|l| l.contains("working")),
+            "r2 working",
+        );
         let written = std::fs::read(&log).unwrap();
         let bells = written.iter().filter(|&&b| b == 0x07).count();
-        assert_eq!(bells, usize::from(bell), "watch.bell = {bell}: {bells} BEL written");
+        assert_eq!(
+            bells,
+            usize::from(bell),
+            "watch.bell = {bell}: {bells} BEL written"
+        );
     }
 }
 
@@ -308,11 +324,17 @@ fn idle_it_uses_next_to_no_cpu() {
         let fields: Vec<&str> = rest.split(' ').collect();
         fields[11].parse::<u64>().unwrap() + fields[12].parse::<u64>().unwrap()
     };
-    let hz: f64 = String::from_utf8(Command::new("getconf").arg("CLK_TCK").output().unwrap().stdout)
-        .unwrap()
-        .trim()
-        .parse()
-        .unwrap();
+    let hz: f64 = String::from_utf8(
+        Command::new("getconf")
+            .arg("CLK_TCK")
+            .output()
+            .unwrap()
+            .stdout,
+    )
+    .unwrap()
+    .trim()
+    .parse()
+    .unwrap();
     let (before, start) = (ticks(), Instant::now());
     std::thread::sleep(Duration::from_secs(5));
     let (after, secs) = (ticks(), start.elapsed().as_secs_f64());
@@ -329,18 +351,42 @@ fn idle_it_uses_next_to_no_cpu() {
 fn once_prints_one_frame_at_the_width_columns_says() {
     let repo = with_runs(3);
     repo.run(["activity", "r2", "waiting"]).ok();
-    let run = TestRepo::output(repo.command().env("COLUMNS", "40").args(["watch", "--once"]));
+    let run = TestRepo::output(
+        repo.command()
+            .env("COLUMNS", "40")
+            .args(["watch", "--once"]),
+    );
     assert_eq!(run.code, 0, "{}", run.stderr);
     let lines: Vec<&str> = run.stdout.lines().collect();
     assert_eq!(lines[0], "git loop watch: 3 runs (1 waiting)");
-    assert!(lines[1].starts_with("ID  STATUS  ACTIVITY"), "{}", run.stdout);
+    assert!(
+        lines[1].starts_with("ID  STATUS  ACTIVITY"),
+        "{}",
+        run.stdout
+    );
     assert_eq!(lines.len(), 5, "{}", run.stdout);
-    assert!(lines.iter().all(|l| l.chars().count() <= 40), "{}", run.stdout);
-    assert!(row(&run.stdout, "r2").unwrap().contains("waiting"), "{}", run.stdout);
-    assert!(!run.stdout.contains('\x1b'), "a pipe gets no colour: {:?}", run.stdout);
+    assert!(
+        lines.iter().all(|l| l.chars().count() <= 40),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        row(&run.stdout, "r2").unwrap().contains("waiting"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        !run.stdout.contains('\x1b'),
+        "a pipe gets no colour: {:?}",
+        run.stdout
+    );
     // 80 columns without COLUMNS: the whole table fits.
     let run = repo.run(["watch", "--once"]);
-    assert!(run.stdout.lines().nth(1).unwrap().ends_with("DISK"), "{}", run.stdout);
+    assert!(
+        run.stdout.lines().nth(1).unwrap().ends_with("DISK"),
+        "{}",
+        run.stdout
+    );
 }
 
 #[test]
@@ -350,5 +396,9 @@ fn without_a_terminal_it_refuses_pointing_at_once() {
     assert_eq!(run.code, 2, "{}", run.stderr);
     assert!(run.stdout.is_empty(), "{}", run.stdout);
     assert!(run.stderr.contains("needs a terminal"), "{}", run.stderr);
-    assert!(run.stderr.contains("git loop watch --once"), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("git loop watch --once"),
+        "{}",
+        run.stderr
+    );
 }

@@ -81,7 +81,11 @@ fn title(runs: &[Run]) -> String {
     if parts.is_empty() {
         format!("git loop watch: {} {noun}", runs.len())
     } else {
-        format!("git loop watch: {} {noun} ({})", runs.len(), parts.join(", "))
+        format!(
+            "git loop watch: {} {noun} ({})",
+            runs.len(),
+            parts.join(", ")
+        )
     }
 }
 

@@ -195,7 +195,8 @@ impl View<'_> {
     }
 
     fn key(&mut self, key: KeyEvent) -> Step {
-        let ctrl_c = key.code == KeyCode::Char('c') && key.modifiers.contains(KeyModifiers::CONTROL);
+        let ctrl_c =
+            key.code == KeyCode::Char('c') && key.modifiers.contains(KeyModifiers::CONTROL);
         if ctrl_c {
             return Step::Quit;
         }
@@ -270,7 +271,12 @@ impl View<'_> {
         let marked = crate::cli::RunId::parse(id)
             .and_then(|run_id| crate::ops::mark::set_status(self.ctx, &run_id, status, &mut out));
         self.message = Some(match marked {
-            Ok(m) => format!("{}: {} -> {}", crate::style::escape(id), m.previous, m.entry.status),
+            Ok(m) => format!(
+                "{}: {} -> {}",
+                crate::style::escape(id),
+                m.previous,
+                m.entry.status
+            ),
             Err(e) => format!("not marked: {e}"),
         });
         Step::Reread
@@ -285,10 +291,7 @@ impl View<'_> {
         let selected = self.index();
         let first = selected.map_or(0, |s| (s + 1).saturating_sub(room));
         let title = [(built.title.clone(), "1")];
-        let mut lines = vec![
-            self.line(&title, width),
-            self.line(&built.header, width),
-        ];
+        let mut lines = vec![self.line(&title, width), self.line(&built.header, width)];
         for (i, row) in built.rows.iter().enumerate().skip(first).take(room) {
             let mut line = self.line(row, width);
             if Some(i) == selected {
@@ -382,7 +385,11 @@ fn diff_lines(ctx: &Ctx, run: &Run) -> Vec<String> {
             crate::style::escape(&run.entry.base_branch)
         )];
     }
-    let width = stats.iter().map(|s| s.path.chars().count()).max().unwrap_or(0);
+    let width = stats
+        .iter()
+        .map(|s| s.path.chars().count())
+        .max()
+        .unwrap_or(0);
     let mut lines: Vec<String> = stats
         .iter()
         .map(|s| {
@@ -394,11 +401,14 @@ fn diff_lines(ctx: &Ctx, run: &Run) -> Vec<String> {
             }
         })
         .collect();
-    let (added, removed) = stats
-        .iter()
-        .fold((0u64, 0u64), |(a, r), s| (a + u64::from(s.added), r + u64::from(s.removed)));
+    let (added, removed) = stats.iter().fold((0u64, 0u64), |(a, r), s| {
+        (a + u64::from(s.added), r + u64::from(s.removed))
+    });
     let files = if stats.len() == 1 { "file" } else { "files" };
-    lines.push(format!(" {} {files} changed, +{added} -{removed}", stats.len()));
+    lines.push(format!(
+        " {} {files} changed, +{added} -{removed}",
+        stats.len()
+    ));
     lines
 }
 
@@ -414,14 +424,22 @@ impl Raw {
         }));
         terminal::enable_raw_mode()?;
         let raw = Raw;
-        execute!(std::io::stderr(), terminal::EnterAlternateScreen, cursor::Hide)?;
+        execute!(
+            std::io::stderr(),
+            terminal::EnterAlternateScreen,
+            cursor::Hide
+        )?;
         Ok(raw)
     }
 }
 
 fn restore() {
     let _ = terminal::disable_raw_mode();
-    let _ = execute!(std::io::stderr(), terminal::LeaveAlternateScreen, cursor::Show);
+    let _ = execute!(
+        std::io::stderr(),
+        terminal::LeaveAlternateScreen,
+        cursor::Show
+    );
 }
 
 impl Drop for Raw {
@@ -429,4 +447,3 @@ impl Drop for Raw {
         restore();
     }
 }
-

@@ -47,16 +47,32 @@ pub fn read(ctx: &Ctx, entry: &Entry) -> Result<Option<Vec<FileStat>>> {
         if id.is_null() {
             return Vec::new();
         }
-        repo.find_object(id).map(|o| o.detach().data).unwrap_or_default()
+        repo.find_object(id)
+            .map(|o| o.detach().data)
+            .unwrap_or_default()
     };
     let mut stats = Vec::new();
     for change in &changes {
         use gix::object::tree::diff::ChangeDetached as C;
         let (before, after, mode) = match change {
-            C::Addition { id, entry_mode, .. } => (gix::ObjectId::null(repo.object_hash()), *id, *entry_mode),
-            C::Deletion { id, entry_mode, .. } => (*id, gix::ObjectId::null(repo.object_hash()), *entry_mode),
-            C::Modification { previous_id, id, entry_mode, .. } => (*previous_id, *id, *entry_mode),
-            C::Rewrite { source_id, id, entry_mode, .. } => (*source_id, *id, *entry_mode),
+            C::Addition { id, entry_mode, .. } => {
+                (gix::ObjectId::null(repo.object_hash()), *id, *entry_mode)
+            }
+            C::Deletion { id, entry_mode, .. } => {
+                (*id, gix::ObjectId::null(repo.object_hash()), *entry_mode)
+            }
+            C::Modification {
+                previous_id,
+                id,
+                entry_mode,
+                ..
+            } => (*previous_id, *id, *entry_mode),
+            C::Rewrite {
+                source_id,
+                id,
+                entry_mode,
+                ..
+            } => (*source_id, *id, *entry_mode),
         };
         if mode.is_tree() {
             continue;

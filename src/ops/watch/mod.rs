@@ -82,7 +82,12 @@ pub fn read(ctx: &Ctx, previous: Vec<Run>, full: bool) -> Result<Vec<Run>> {
 /// compares the next reading with.
 pub fn activities(runs: &[Run]) -> HashMap<String, Option<Activity>> {
     runs.iter()
-        .map(|r| (r.entry.id.as_str().to_owned(), r.activity.as_ref().map(|a| a.activity)))
+        .map(|r| {
+            (
+                r.entry.id.as_str().to_owned(),
+                r.activity.as_ref().map(|a| a.activity),
+            )
+        })
         .collect()
 }
 
@@ -99,7 +104,9 @@ pub fn became_waiting_or_done<'a>(
         .filter_map(|r| {
             let now = r.activity.as_ref()?.activity;
             let rings = matches!(now, Activity::Waiting | Activity::Done)
-                && before.get(r.entry.id.as_str()).is_none_or(|&w| w != Some(now));
+                && before
+                    .get(r.entry.id.as_str())
+                    .is_none_or(|&w| w != Some(now));
             rings.then_some((r.entry.id.as_str(), now))
         })
         .collect()
