@@ -227,3 +227,50 @@ pub fn plain(frame: &Frame, width: usize, color: bool) -> String {
     }
     text
 }
+
+/// The `d` panel's lines: one per file (` path | +3 -1`), then the totals.
+pub fn diff_lines(ctx: &crate::ctx::Ctx, run: &Run) -> Vec<String> {
+    let stats = match crate::ops::watch::diffstat::read(ctx, &run.entry) {
+        Ok(Some(stats)) => stats,
+        Ok(None) => {
+            return vec![format!(
+                "{} or its base {} does not resolve (or they share no history)",
+                crate::style::escape(&run.entry.branch()),
+                crate::style::escape(&run.entry.base_branch)
+            )];
+        }
+        Err(e) => return vec![format!("could not read the diffstat: {e}")],
+    };
+    if stats.is_empty() {
+        return vec![format!(
+            "no changes: {} has no commits of its own since it left {}",
+            crate::style::escape(&run.entry.branch()),
+            crate::style::escape(&run.entry.base_branch)
+        )];
+    }
+    let width = stats
+        .iter()
+        .map(|s| s.path.chars().count())
+        .max()
+        .unwrap_or(0);
+    let mut lines: Vec<String> = stats
+        .iter()
+        .map(|s| {
+            let path = crate::style::escape(&s.path);
+            if s.binary {
+                format!(" {path:<width$} | Bin")
+            } else {
+                format!(" {path:<width$} | +{} -{}", s.added, s.removed)
+            }
+        })
+        .collect();
+    let (added, removed) = stats.iter().fold((0u64, 0u64), |(a, r), s| {
+        (a + u64::from(s.added), r + u64::from(s.removed))
+    });
+    let files = if stats.len() == 1 { "file" } else { "files" };
+    lines.push(format!(
+        " {} {files} changed, +{added} -{removed}",
+        stats.len()
+    ));
+    lines
+}

@@ -11,6 +11,7 @@
 
 mod frame;
 mod screen;
+mod terminal;
 
 use std::io::IsTerminal;
 use std::path::Path;

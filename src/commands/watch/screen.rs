@@ -19,7 +19,6 @@ use std::time::Instant;
 use ratatui::Terminal;
 use ratatui::backend::CrosstermBackend;
 use ratatui::crossterm::event::{self, Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
-use ratatui::crossterm::{cursor, execute, terminal};
 use ratatui::layout::Rect;
 use ratatui::style::{Color as Tone, Modifier, Style};
 use ratatui::text::{Line, Span as TextSpan};
@@ -93,7 +92,7 @@ pub fn run(ctx: &Ctx, bell: bool, color: bool) -> Result<Option<PathBuf>> {
         bell,
     };
     let io = |e: std::io::Error| crate::error::Error::io("could not draw on", "the terminal", e);
-    let _raw = Raw::enter().map_err(io)?;
+    let _raw = super::terminal::Raw::enter().map_err(io)?;
     let mut terminal = Terminal::new(CrosstermBackend::new(std::io::stderr())).map_err(io)?;
     let (tx, rx) = mpsc::channel();
     let input = tx.clone();
@@ -230,7 +229,7 @@ impl View<'_> {
             },
             KeyCode::Char('d') => {
                 if let Some(run) = self.selected_run() {
-                    let lines = diff_lines(self.ctx, run);
+                    let lines = frame::diff_lines(self.ctx, run);
                     self.mode = Mode::Diff(run.entry.id.as_str().to_owned(), lines);
                 }
                 Step::Stay
@@ -362,88 +361,5 @@ impl View<'_> {
             };
         }
         style
-    }
-}
-
-/// The `d` panel's lines: one per file (` path | +3 -1`), then the totals.
-fn diff_lines(ctx: &Ctx, run: &Run) -> Vec<String> {
-    let stats = match watch::diffstat::read(ctx, &run.entry) {
-        Ok(Some(stats)) => stats,
-        Ok(None) => {
-            return vec![format!(
-                "{} or its base {} does not resolve (or they share no history)",
-                crate::style::escape(&run.entry.branch()),
-                crate::style::escape(&run.entry.base_branch)
-            )];
-        }
-        Err(e) => return vec![format!("could not read the diffstat: {e}")],
-    };
-    if stats.is_empty() {
-        return vec![format!(
-            "no changes: {} has no commits of its own since it left {}",
-            crate::style::escape(&run.entry.branch()),
-            crate::style::escape(&run.entry.base_branch)
-        )];
-    }
-    let width = stats
-        .iter()
-        .map(|s| s.path.chars().count())
-        .max()
-        .unwrap_or(0);
-    let mut lines: Vec<String> = stats
-        .iter()
-        .map(|s| {
-            let path = crate::style::escape(&s.path);
-            if s.binary {
-                format!(" {path:<width$} | Bin")
-            } else {
-                format!(" {path:<width$} | +{} -{}", s.added, s.removed)
-            }
-        })
-        .collect();
-    let (added, removed) = stats.iter().fold((0u64, 0u64), |(a, r), s| {
-        (a + u64::from(s.added), r + u64::from(s.removed))
-    });
-    let files = if stats.len() == 1 { "file" } else { "files" };
-    lines.push(format!(
-        " {} {files} changed, +{added} -{removed}",
-        stats.len()
-    ));
-    lines
-}
-
-/// The terminal as the view needs it; dropped (or on a panic), as it was.
-struct Raw;
-
-impl Raw {
-    fn enter() -> std::io::Result<Raw> {
-        let previous = std::panic::take_hook();
-        std::panic::set_hook(Box::new(move |info| {
-            restore();
-            previous(info);
-        }));
-        terminal::enable_raw_mode()?;
-        let raw = Raw;
-        execute!(
-            std::io::stderr(),
-            terminal::EnterAlternateScreen,
-            cursor::Hide
-        )?;
-        Ok(raw)
-    }
-}
-
-fn restore() {
-    let _ = terminal::disable_raw_mode();
-    let _ = execute!(
-        std::io::stderr(),
-        terminal::LeaveAlternateScreen,
-        cursor::Show
-    );
-}
-
-impl Drop for Raw {
-    fn drop(&mut self) {
-        restore();
     }
 }
