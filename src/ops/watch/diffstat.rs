@@ -36,7 +36,7 @@ pub fn read(ctx: &Ctx, entry: &Entry) -> Result<Option<Vec<FileStat>>> {
     };
     let tree = |id: gix::ObjectId| -> Result<gix::Tree<'_>> {
         repo.find_commit(id)
-            .and_then(|c| c.tree().map_err(Into::into))
+            .and_then(|c| c.tree())
             .map_err(|e| err(&e))
     };
     let (old, new) = (tree(merge_base.detach())?, tree(tip)?);
