@@ -46,6 +46,7 @@ Register-ArgumentCompleter -Native -CommandName 'git-loop' -ScriptBlock {
             [CompletionResult]::new('land', 'land', [CompletionResultType]::ParameterValue, 'Land runs onto their base: built in memory, gated, the branch moved by compare-and-swap')
             [CompletionResult]::new('pick', 'pick', [CompletionResultType]::ParameterValue, 'Pick a task''s winning attempt: escalate or land it, reject its siblings')
             [CompletionResult]::new('judge', 'judge', [CompletionResultType]::ParameterValue, 'Run a gate in every attempt of a task (<TASK>.1, ...) and rank them on evidence')
+            [CompletionResult]::new('watch', 'watch', [CompletionResultType]::ParameterValue, 'A live full-screen view of every run: status, activity, dirty/ahead/behind, merged; keys to mark, open, diff')
             [CompletionResult]::new('log', 'log', [CompletionResultType]::ParameterValue, 'Show the event log: what each command did to each run, oldest first')
             [CompletionResult]::new('trash', 'trash', [CompletionResultType]::ParameterValue, 'What destroying steps kept (refs/loop/trash/): list it, restore from it, empty it')
             [CompletionResult]::new('trust', 'trust', [CompletionResultType]::ParameterValue, 'Let the hooks in this repository''s .git-loop.toml run (for its current content)')
@@ -269,6 +270,17 @@ Register-ArgumentCompleter -Native -CommandName 'git-loop' -ScriptBlock {
             [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Kill a gate (and all it started) after AGE: <n> with s, m, h or d (default: 10m)')
             [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Repository to operate on (default: the current directory)')
             [CompletionResult]::new('--repo', '--repo', [CompletionResultType]::ParameterName, 'Repository to operate on (default: the current directory)')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Machine-readable output: one JSON document on stdout')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'No progress or summary lines on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'No progress or summary lines on stderr')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'git-loop;watch' {
+            [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Repository to operate on (default: the current directory)')
+            [CompletionResult]::new('--repo', '--repo', [CompletionResultType]::ParameterName, 'Repository to operate on (default: the current directory)')
+            [CompletionResult]::new('--once', '--once', [CompletionResultType]::ParameterName, 'Print one frame as plain text and exit (for a pipe or a script; width: COLUMNS, else 80)')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Machine-readable output: one JSON document on stdout')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'No progress or summary lines on stderr')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'No progress or summary lines on stderr')
@@ -548,6 +560,7 @@ Register-ArgumentCompleter -Native -CommandName 'git-loop' -ScriptBlock {
             [CompletionResult]::new('land', 'land', [CompletionResultType]::ParameterValue, 'Land runs onto their base: built in memory, gated, the branch moved by compare-and-swap')
             [CompletionResult]::new('pick', 'pick', [CompletionResultType]::ParameterValue, 'Pick a task''s winning attempt: escalate or land it, reject its siblings')
             [CompletionResult]::new('judge', 'judge', [CompletionResultType]::ParameterValue, 'Run a gate in every attempt of a task (<TASK>.1, ...) and rank them on evidence')
+            [CompletionResult]::new('watch', 'watch', [CompletionResultType]::ParameterValue, 'A live full-screen view of every run: status, activity, dirty/ahead/behind, merged; keys to mark, open, diff')
             [CompletionResult]::new('log', 'log', [CompletionResultType]::ParameterValue, 'Show the event log: what each command did to each run, oldest first')
             [CompletionResult]::new('trash', 'trash', [CompletionResultType]::ParameterValue, 'What destroying steps kept (refs/loop/trash/): list it, restore from it, empty it')
             [CompletionResult]::new('trust', 'trust', [CompletionResultType]::ParameterValue, 'Let the hooks in this repository''s .git-loop.toml run (for its current content)')
@@ -606,6 +619,9 @@ Register-ArgumentCompleter -Native -CommandName 'git-loop' -ScriptBlock {
             break
         }
         'git-loop;help;judge' {
+            break
+        }
+        'git-loop;help;watch' {
             break
         }
         'git-loop;help;log' {

@@ -96,6 +96,7 @@ __git_loop_opts() {
         land) echo '--queue --status --keep-going --into --strategy --gate --keep --push -m --message --dry-run -C --repo --json -q --quiet -h --help' ;;
         pick) echo '--land --into --strategy --gate --keep --push -m --message --salvage --dry-run -C --repo --json -q --quiet -h --help' ;;
         judge) echo '--gate --jobs --timeout -C --repo --json -q --quiet -h --help' ;;
+        watch) echo '--once -C --repo --json -q --quiet -h --help' ;;
         log) echo '-n --max-count --since -C --repo --json -q --quiet -h --help' ;;
         trash) echo '-C --repo --json -q --quiet -h --help' ;;
         trash/list) echo '-C --repo --json -q --quiet -h --help' ;;
@@ -175,7 +176,7 @@ __git_loop_value() {
 
 __git_loop_positional() {
     case "$1:$2" in
-        help:0) __git_loop_words 'create mark cleanup remove restore reconcile list path activity env run branches conflicts land pick judge log trash trust mcp claude-hook schema pool config completion' ;;
+        help:0) __git_loop_words 'create mark cleanup remove restore reconcile list path activity env run branches conflicts land pick judge watch log trash trust mcp claude-hook schema pool config completion' ;;
         create:0) COMPREPLY=() ;;
         mark:*) __git_loop_words "$(__git_loop_ids) active rejected escalated merged stale" ;;
         remove:*) __git_loop_words "$(__git_loop_ids)" ;;
@@ -242,7 +243,7 @@ __git_loop_reply() {
         return
     fi
     if [[ -z $sub ]]; then
-        __git_loop_words 'create mark cleanup remove restore reconcile list path activity env run branches conflicts land pick judge log trash trust mcp claude-hook schema pool config completion help'
+        __git_loop_words 'create mark cleanup remove restore reconcile list path activity env run branches conflicts land pick judge watch log trash trust mcp claude-hook schema pool config completion help'
         return
     fi
     __git_loop_positional "$sub" "$npos"

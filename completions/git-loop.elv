@@ -43,6 +43,7 @@ set edit:completion:arg-completer[git-loop] = {|@words|
             cand land 'Land runs onto their base: built in memory, gated, the branch moved by compare-and-swap'
             cand pick 'Pick a task''s winning attempt: escalate or land it, reject its siblings'
             cand judge 'Run a gate in every attempt of a task (<TASK>.1, ...) and rank them on evidence'
+            cand watch 'A live full-screen view of every run: status, activity, dirty/ahead/behind, merged; keys to mark, open, diff'
             cand log 'Show the event log: what each command did to each run, oldest first'
             cand trash 'What destroying steps kept (refs/loop/trash/): list it, restore from it, empty it'
             cand trust 'Let the hooks in this repository''s .git-loop.toml run (for its current content)'
@@ -250,6 +251,16 @@ set edit:completion:arg-completer[git-loop] = {|@words|
             cand --timeout 'Kill a gate (and all it started) after AGE: <n> with s, m, h or d (default: 10m)'
             cand -C 'Repository to operate on (default: the current directory)'
             cand --repo 'Repository to operate on (default: the current directory)'
+            cand --json 'Machine-readable output: one JSON document on stdout'
+            cand -q 'No progress or summary lines on stderr'
+            cand --quiet 'No progress or summary lines on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'git-loop;watch'= {
+            cand -C 'Repository to operate on (default: the current directory)'
+            cand --repo 'Repository to operate on (default: the current directory)'
+            cand --once 'Print one frame as plain text and exit (for a pipe or a script; width: COLUMNS, else 80)'
             cand --json 'Machine-readable output: one JSON document on stdout'
             cand -q 'No progress or summary lines on stderr'
             cand --quiet 'No progress or summary lines on stderr'
@@ -495,6 +506,7 @@ set edit:completion:arg-completer[git-loop] = {|@words|
             cand land 'Land runs onto their base: built in memory, gated, the branch moved by compare-and-swap'
             cand pick 'Pick a task''s winning attempt: escalate or land it, reject its siblings'
             cand judge 'Run a gate in every attempt of a task (<TASK>.1, ...) and rank them on evidence'
+            cand watch 'A live full-screen view of every run: status, activity, dirty/ahead/behind, merged; keys to mark, open, diff'
             cand log 'Show the event log: what each command did to each run, oldest first'
             cand trash 'What destroying steps kept (refs/loop/trash/): list it, restore from it, empty it'
             cand trust 'Let the hooks in this repository''s .git-loop.toml run (for its current content)'
@@ -537,6 +549,8 @@ set edit:completion:arg-completer[git-loop] = {|@words|
         &'git-loop;help;pick'= {
         }
         &'git-loop;help;judge'= {
+        }
+        &'git-loop;help;watch'= {
         }
         &'git-loop;help;log'= {
         }

@@ -131,6 +131,13 @@ impl Color<'_> {
     pub fn on(self) -> bool {
         self.0.is_some_and(ColorChoice::on)
     }
+
+    /// Colour on another of the process's streams (`watch` draws on
+    /// stderr's terminal): the same setting, with that stream's answer to
+    /// "is it a terminal".
+    pub fn on_stream(self, is_terminal: bool) -> bool {
+        self.0.is_some_and(|c| c.on_stream(is_terminal))
+    }
 }
 
 /// The colour decision, made once, on first use: the setting is read then
@@ -171,6 +178,17 @@ impl ColorChoice {
             });
             want_color(setting, self.stdout_is_terminal)
         })
+    }
+
+    fn on_stream(&self, is_terminal: bool) -> bool {
+        if is_terminal == self.stdout_is_terminal {
+            return self.on();
+        }
+        let setting = (self.setting)().unwrap_or_else(|bad| {
+            *self.warning.borrow_mut() = Some(bad);
+            None
+        });
+        want_color(setting, is_terminal)
     }
 
     /// The bad value the setting held, once it has been read.

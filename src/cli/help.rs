@@ -202,6 +202,20 @@ pub const CONFLICTS_EXAMPLES: &str = r#"Examples:
   git loop conflicts
   git loop conflicts --json --base main"#;
 
+pub const WATCH: &str = r#"The view is drawn on stderr's terminal, so stdout stays free for `o`: the selected run's
+path is printed there on exit, for cd "$(git loop watch)". It is redrawn when the manifest or
+the event log changes (inotify on .loop-worktrees/), and every 10 s (each worktree's dirty,
+ahead and behind are read again then), and at no other time: idle, it uses no CPU.
+Keys: up/down or j/k select; m marks the selected run (then a active, m merged, r rejected,
+e escalated, s stale; logged as git loop mark logs it); o exits printing its path; d shows
+its diffstat against its base; q, Esc or Ctrl-C quits. A run whose activity becomes waiting
+or done rings the terminal bell (watch.bell = false: no bell). Colour as list's. Without a
+terminal (stdin or stderr not one) it refuses, exit 2: --once prints one frame instead."#;
+pub const WATCH_EXAMPLES: &str = r#"Examples:
+  git loop watch
+  cd "$(git loop watch)"
+  git loop watch --once | grep waiting"#;
+
 pub const LAND: &str = r#"What lands is each run's committed work (loop/<id>), never its worktree: a run with
 uncommitted or untracked changes, an operation in progress or no commits of its own is
 skipped (dirty, operation-in-progress, empty). The landed commits are built in memory onto
@@ -333,7 +347,7 @@ The settings: base, cleanup.status, cleanup.older-than, cleanup.delete-merged-br
 cleanup.salvage, cleanup.pre-command, create.copy, create.post-command,
 create.ignore-file, create.fetch, claude.pattern, cleanup.recycle, pool.size, trash.keep,
 pool.keep, land.gate, land.strategy, land.into, land.queue-status,
-land.push-retries, judge.gate, notify.command, create.ports."#;
+land.push-retries, judge.gate, notify.command, create.ports, watch.bell."#;
 pub const CONFIG_EXAMPLES: &str = r#"Example:
   git config loop.base develop && git loop config"#;
 

@@ -24,6 +24,7 @@ mod removal;
 mod schema;
 mod trash;
 mod values;
+mod watch;
 
 pub use activity::ActivityArgs;
 pub use claude_hook::ClaudeHook;
@@ -38,6 +39,7 @@ pub use schema::{SchemaArgs, SchemaName};
 pub use trash::{TrashAction, TrashArgs};
 pub use values::{Cutoff, MinAge, RunId, StatusList};
 use values::{default_min_age, min_age_flag, since_flag, status_flag};
+pub use watch::WatchArgs;
 
 /// Give every parallel run of work its own git worktree and branch
 #[derive(Debug, Parser)]
@@ -116,6 +118,7 @@ pub enum Command {
     /// Run a gate in every attempt of a task (<TASK>.1, ...) and rank them on evidence
     #[command(long_about = help::JUDGE, after_help = help::JUDGE_EXAMPLES)]
     Judge(JudgeArgs),
+    Watch(WatchArgs),
     /// Show the event log: what each command did to each run, oldest first
     #[command(long_about = help::log(), after_help = help::LOG_EXAMPLES)]
     Log(LogArgs),

@@ -14,7 +14,7 @@ use serde::Serialize;
 use crate::config::keys::{
     TOML_CLEANUP_RECYCLE, TOML_CREATE_PORTS, TOML_JUDGE_GATE, TOML_LAND_GATE, TOML_LAND_INTO,
     TOML_LAND_PUSH_RETRIES, TOML_LAND_QUEUE_STATUS, TOML_LAND_STRATEGY, TOML_POOL_KEEP,
-    TOML_POOL_SIZE, TOML_TRASH_KEEP,
+    TOML_POOL_SIZE, TOML_TRASH_KEEP, TOML_WATCH_BELL,
 };
 use crate::config::{Settings, Sourced};
 use crate::config::{
@@ -81,6 +81,8 @@ pub struct ConfigReport {
     pub notify_command: Shown<Option<String>>,
     #[serde(rename = "create.ports")]
     pub create_ports: Shown<usize>,
+    #[serde(rename = "watch.bell")]
+    pub watch_bell: Shown<bool>,
 }
 
 impl<T> Shown<T> {
@@ -141,6 +143,7 @@ impl Report for ConfigReport {
             self.judge_gate.row(TOML_JUDGE_GATE, or_none),
             self.notify_command.row(TOML_NOTIFY_COMMAND, or_none),
             self.create_ports.row(TOML_CREATE_PORTS, usize::to_string),
+            self.watch_bell.row(TOML_WATCH_BELL, bool::to_string),
         ];
         // Values and sources come from files, git config and the
         // environment: escaped, so none can drive the terminal or split a row.
@@ -258,5 +261,6 @@ pub fn run(ctx: &Ctx) -> Result<ConfigReport> {
         judge_gate: hook(&s.judge_gate),
         notify_command: hook(&s.notify_command),
         create_ports: shown(&s.create_ports, |v| *v),
+        watch_bell: shown(&s.watch_bell, |v| *v),
     })
 }

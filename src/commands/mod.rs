@@ -26,6 +26,7 @@ pub mod schema;
 pub mod shared;
 pub mod trash;
 pub mod trust;
+pub mod watch;
 
 pub use crate::ctx::Ctx;
 
@@ -74,6 +75,7 @@ pub fn dispatch(cli: &Cli, out: &mut Out<'_>) -> std::result::Result<(), Fail> {
         Command::Land(args) => emit(land::run(&ctx()?, args, out)?, out),
         Command::Pick(args) => emit(pick::run(&ctx()?, args, out)?, out),
         Command::Judge(args) => judge::run_and_emit(&ctx()?, args, out),
+        Command::Watch(args) => watch::run(cli.repo.as_deref(), args, out),
         Command::Reconcile(args) => emit(reconcile::run(&ctx()?, args, out)?, out),
         Command::List(args) if args.salvaged => {
             let report = restore::list(&ctx()?)?;

@@ -278,8 +278,20 @@ pub const NOTIFY_COMMAND: Key = Key {
 pub const TOML_NOTIFY_COMMAND: &str = NOTIFY_COMMAND.toml;
 // --- end notify.command ---
 
+// --- watch.bell (self-contained block) ---
+/// Whether `git loop watch` rings the terminal bell when a run's activity
+/// becomes `waiting` or `done`.
+pub const WATCH_BELL: Key = Key {
+    toml: "watch.bell",
+    git: "loop.watchBell",
+    env: "GIT_LOOP_WATCH_BELL",
+};
+pub const DEFAULT_WATCH_BELL: bool = true;
+pub const TOML_WATCH_BELL: &str = WATCH_BELL.toml;
+// --- end watch.bell ---
+
 /// Every setting, in the order `git loop config` shows them.
-pub const ALL: [Key; 23] = [
+pub const ALL: [Key; 24] = [
     BASE,
     CLEANUP_STATUS,
     CLEANUP_OLDER_THAN,
@@ -303,6 +315,7 @@ pub const ALL: [Key; 23] = [
     JUDGE_GATE,
     NOTIFY_COMMAND,
     CREATE_PORTS,
+    WATCH_BELL,
 ];
 
 /// The TOML key paths by themselves (the names messages and reports use).

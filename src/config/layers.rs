@@ -59,6 +59,7 @@ pub fn defaults() -> Layer {
             judge_gate: Some(None),
             notify_command: Some(None),
             create_ports: Some(keys::DEFAULT_CREATE_PORTS),
+            watch_bell: Some(keys::DEFAULT_WATCH_BELL),
         },
     }
 }

@@ -95,6 +95,8 @@ pub struct Settings {
     pub notify_command: Sourced<Option<String>>,
     /// How many free TCP ports `create` leases to each run.
     pub create_ports: Sourced<usize>,
+    /// Whether `watch` rings the bell when a run becomes waiting or done.
+    pub watch_bell: Sourced<bool>,
     /// The repository's `.git-loop.toml` as it was read for these settings;
     /// `None` when there is none.
     pub repo_file: Option<TomlFile>,
@@ -168,6 +170,7 @@ impl Settings {
             judge_gate: pick(&all, |v| v.judge_gate.as_ref()).expect(SET),
             notify_command: pick(&all, |v| v.notify_command.as_ref()).expect(SET),
             create_ports: pick(&all, |v| v.create_ports.as_ref()).expect(SET),
+            watch_bell: pick(&all, |v| v.watch_bell.as_ref()).expect(SET),
             repo_file: None,
             repo_file_id: None,
         }
@@ -238,6 +241,7 @@ mod tests {
         assert_eq!(example.judge_gate.value, defaults.judge_gate.value);
         assert_eq!(example.notify_command.value, defaults.notify_command.value);
         assert_eq!(example.create_ports.value, defaults.create_ports.value);
+        assert_eq!(example.watch_bell.value, defaults.watch_bell.value);
         // It is read as a file, not taken for the defaults.
         assert_eq!(example.base.origin, Origin::UserFile(path));
     }

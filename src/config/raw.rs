@@ -27,6 +27,8 @@ pub struct Raw {
     pub judge: RawJudge,
     #[serde(default)]
     pub notify: RawNotify,
+    #[serde(default)]
+    pub watch: RawWatch,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -49,6 +51,12 @@ pub struct RawJudge {
 #[serde(deny_unknown_fields)]
 pub struct RawNotify {
     pub command: Option<String>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawWatch {
+    pub bell: Option<bool>,
 }
 
 #[derive(Debug, Default, Deserialize)]

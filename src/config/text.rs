@@ -38,6 +38,7 @@ impl Raw {
             keys::TOML_JUDGE_GATE => raw.judge.gate = Some(text),
             keys::TOML_NOTIFY_COMMAND => raw.notify.command = Some(text),
             keys::TOML_CREATE_PORTS => raw.create.ports = Some(SizeValue::Text(text)),
+            keys::TOML_WATCH_BELL => raw.watch.bell = Some(git_bool(&text, at)?),
             other => unreachable!("a key without a raw field: {other}"),
         }
         Ok(raw)

@@ -44,6 +44,7 @@ pub struct Values {
     pub judge_gate: Option<Option<String>>,
     pub notify_command: Option<Option<String>>,
     pub create_ports: Option<usize>,
+    pub watch_bell: Option<bool>,
 }
 
 /// Where a value being checked was set: its layer, its key, and its line
@@ -184,6 +185,7 @@ impl Raw {
             judge_gate: configured_command(self.judge.gate, &at(keys::JUDGE_GATE))?,
             notify_command: configured_command(self.notify.command, &at(keys::NOTIFY_COMMAND))?,
             create_ports: checked(self.create.ports, &at, keys::CREATE_PORTS, port_count)?,
+            watch_bell: self.watch.bell,
         })
     }
 }

@@ -25,3 +25,4 @@ pub mod restore;
 pub mod run;
 pub mod trash;
 pub mod trust;
+pub mod watch;

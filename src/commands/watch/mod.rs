@@ -1,0 +1,55 @@
+//! `git loop watch [--once]`: the adapter to [`crate::ops::watch`] (what is
+//! read, when, and when the bell rings). [`frame`] lays one frame out;
+//! [`screen`] draws it full-screen and takes the keys.
+//!
+//! `--once` prints one frame on stdout (no terminal needed: a pipe, a test)
+//! at the width `COLUMNS` says, else 80, coloured as `list` is. Without
+//! `--once`, the view needs a terminal on stdin (its keys) and stderr (where
+//! it is drawn, so that stdout carries only the path `o` chooses, for
+//! `cd "$(git loop watch)"`): without one it refuses, exit 2, pointing at
+//! `--once`, before the repository is opened.
+
+mod frame;
+mod screen;
+mod terminal;
+
+use std::io::IsTerminal;
+use std::path::Path;
+
+use crate::cli::WatchArgs;
+use crate::ctx::Ctx;
+use crate::output::{Fail, Out};
+
+/// `watch --once`'s width when `COLUMNS` does not say.
+const DEFAULT_WIDTH: usize = 80;
+
+pub fn run(repo: Option<&Path>, args: &WatchArgs, out: &mut Out<'_>) -> Result<(), Fail> {
+    if args.once {
+        let ctx = Ctx::open(repo)?;
+        let runs = crate::ops::watch::read(&ctx, Vec::new(), true)?;
+        let width = std::env::var("COLUMNS")
+            .ok()
+            .and_then(|c| c.trim().parse().ok())
+            .filter(|&w: &usize| w > 0)
+            .unwrap_or(DEFAULT_WIDTH);
+        let built = frame::build(&runs, crate::time::now());
+        out.stdout
+            .write_all(frame::plain(&built, width, out.color.on()).as_bytes())?;
+        return Ok(());
+    }
+    if !(std::io::stdin().is_terminal() && out.stderr_is_terminal) {
+        writeln!(
+            out.stderr,
+            "git-loop: error: git loop watch needs a terminal (on stdin and stderr), and there is none\n  help: `git loop watch --once` prints one frame and exits, for a pipe or a script"
+        )?;
+        return Err(Fail::Exit(2));
+    }
+    let ctx = Ctx::open(repo)?;
+    let bell = ctx.settings()?.watch_bell.value;
+    // Drawn on stderr's terminal: colour as that terminal would have it.
+    let color = out.color.on_stream(true);
+    if let Some(path) = screen::run(&ctx, bell, color)? {
+        crate::style::write_path_line(out.stdout, &path)?;
+    }
+    Ok(())
+}

@@ -1,0 +1,404 @@
+//! `git loop watch`: the live view driven as a person drives it, in a real
+//! terminal (a tmux pane of its own server: `send-keys`, `capture-pane`),
+//! and `watch --once` for a pipe. What the issue asks of it: ten runs on
+//! one screen, a mark from another shell on screen within a second, `m`
+//! marks (the manifest says so), `q` restores the terminal, the bell rings
+//! on `waiting` (and not with `watch.bell = false`), `o` prints the path,
+//! and idle it costs (next to) no CPU.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use crate::common::{BIN, TestRepo};
+
+/// A tmux server of its own (its socket in the test's directory) running
+/// `sh` in a 120x40 pane, in the repository, with the fixture's hermetic
+/// environment.
+struct Pane {
+    socket: PathBuf,
+    home: PathBuf,
+}
+
+impl Pane {
+    fn start(repo: &TestRepo) -> Pane {
+        let found = Command::new("sh")
+            .args(["-c", "command -v tmux"])
+            .output()
+            .is_ok_and(|o| o.status.success());
+        assert!(found, "tmux is missing: apt-get install tmux");
+        let pane = Pane {
+            socket: repo.base().join("watch-tmux.sock"),
+            home: repo.home.clone(),
+        };
+        let status = pane
+            .tmux()
+            .current_dir(&repo.root)
+            .env("PS1", "$ ")
+            .env("BIN", BIN)
+            .args(["new-session", "-d", "-x", "120", "-y", "40", "sh"])
+            .status()
+            .unwrap();
+        assert!(status.success(), "tmux new-session failed");
+        // dash prompts `# ` as root, whatever PS1 says.
+        pane.wait_for(
+            |s| s.lines().any(|l| l.starts_with('$') || l.starts_with('#')),
+            "a prompt",
+        );
+        pane
+    }
+
+    fn tmux(&self) -> Command {
+        let mut cmd = Command::new("tmux");
+        crate::common::hermetic(&mut cmd, &self.home);
+        cmd.env("TERM", "xterm-256color")
+            .arg("-f")
+            .arg("/dev/null")
+            .arg("-S")
+            .arg(&self.socket);
+        cmd
+    }
+
+    fn send(&self, keys: &[&str]) {
+        let status = self
+            .tmux()
+            .args(["send-keys", "-t", "0"])
+            .args(keys)
+            .status()
+            .unwrap();
+        assert!(status.success(), "tmux send-keys {keys:?} failed");
+    }
+
+    /// Type `line` and Enter.
+    fn type_line(&self, line: &str) {
+        self.send(&["-l", line]);
+        self.send(&["Enter"]);
+    }
+
+    fn screen(&self) -> String {
+        let out = self
+            .tmux()
+            .args(["capture-pane", "-p", "-t", "0"])
+            .output()
+            .unwrap();
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+
+    /// Poll the screen (every 20 ms, up to `limit`) until `done`; the
+    /// screen and how long it took.
+    fn wait_within(
+        &self,
+        limit: Duration,
+        done: impl Fn(&str) -> bool,
+        what: &str,
+    ) -> (String, Duration) {
+        let start = Instant::now();
+        loop {
+            let screen = self.screen();
+            if done(&screen) {
+                return (screen, start.elapsed());
+            }
+            assert!(
+                start.elapsed() < limit,
+                "no {what} on the screen after {limit:?}:\n{screen}"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    fn wait_for(&self, done: impl Fn(&str) -> bool, what: &str) -> String {
+        self.wait_within(Duration::from_secs(30), done, what).0
+    }
+
+    /// Start `git loop watch` (`exec`: the pane's process is the view) and
+    /// wait for its title.
+    fn watch(&self, runs: usize) -> String {
+        self.type_line("exec \"$BIN\" watch");
+        let noun = if runs == 1 { "run" } else { "runs" };
+        let title = format!("git loop watch: {runs} {noun}");
+        self.wait_for(|s| s.contains(&title), "title")
+    }
+
+    /// The pane's process id.
+    fn pid(&self) -> u32 {
+        let out = self
+            .tmux()
+            .args(["display-message", "-p", "-t", "0", "#{pane_pid}"])
+            .output()
+            .unwrap();
+        String::from_utf8_lossy(&out.stdout).trim().parse().unwrap()
+    }
+
+    /// Everything the pane's program writes from now on, into `log`.
+    fn record(&self, log: &Path) {
+        let status = self
+            .tmux()
+            .args(["pipe-pane", "-o", "-t", "0"])
+            .arg(format!("cat >> '{}'", log.display()))
+            .status()
+            .unwrap();
+        assert!(status.success(), "tmux pipe-pane failed");
+    }
+}
+
+impl Drop for Pane {
+    fn drop(&mut self) {
+        let _ = self.tmux().arg("kill-server").status();
+    }
+}
+
+/// A repository with runs `r1` … `r<n>`.
+fn with_runs(n: usize) -> TestRepo {
+    let repo = TestRepo::new();
+    for i in 1..=n {
+        repo.create(&format!("r{i}"));
+    }
+    repo
+}
+
+/// The screen's line for run `id`.
+fn row<'s>(screen: &'s str, id: &str) -> Option<&'s str> {
+    screen
+        .lines()
+        .find(|l| l.split_whitespace().next() == Some(id))
+}
+
+#[test]
+fn the_view_shows_ten_runs_and_a_mark_from_another_shell_within_a_second() {
+    let repo = with_runs(10);
+    let pane = Pane::start(&repo);
+    let screen = pane.watch(10);
+    assert!(screen.contains("STATUS  ACTIVITY  STATE"), "{screen}");
+    for i in 1..=10 {
+        let line = row(&screen, &format!("r{i}")).unwrap_or_else(|| panic!("no r{i}:\n{screen}"));
+        assert!(line.contains("active"), "{line}");
+    }
+    repo.run(["mark", "r3", "merged"]).ok();
+    let (screen, took) = pane.wait_within(
+        Duration::from_secs(3),
+        |s| row(s, "r3").is_some_and(|l| l.contains("merged")),
+        "r3 merged",
+    );
+    eprintln!("watch: a mark from another shell on screen after {took:?}");
+    assert!(took < Duration::from_secs(1), "took {took:?}:\n{screen}");
+    // Nothing else moved.
+    assert!(row(&screen, "r4").unwrap().contains("active"), "{screen}");
+}
+
+#[test]
+fn m_then_a_status_key_marks_the_selected_run_and_logs_it() {
+    let repo = with_runs(3);
+    let pane = Pane::start(&repo);
+    pane.watch(3);
+    pane.send(&["j", "m"]);
+    pane.wait_for(|s| s.contains("mark r2 as: a active"), "status prompt");
+    pane.send(&["r"]);
+    pane.wait_for(|s| s.contains("r2: active -> rejected"), "mark message");
+    assert_eq!(repo.status_of("r2").as_deref(), Some("rejected"));
+    assert_eq!(repo.status_of("r1").as_deref(), Some("active"));
+    let log = repo.run(["log"]);
+    assert!(
+        log.stdout.contains("r2: active -> rejected"),
+        "{}",
+        log.stdout
+    );
+    // Esc cancels the prompt: nothing marked.
+    pane.send(&["k", "m"]);
+    pane.wait_for(|s| s.contains("mark r1 as:"), "status prompt");
+    pane.send(&["Escape"]);
+    pane.wait_for(|s| s.contains("j/k select"), "the keys again");
+    assert_eq!(repo.status_of("r1").as_deref(), Some("active"));
+}
+
+/// `stty -a` in the pane after the view is gone: raw mode is off.
+fn assert_terminal_restored(pane: &Pane, repo: &TestRepo, n: usize) {
+    let out = repo.base().join(format!("stty-{n}"));
+    pane.type_line(&format!("stty -a > '{}'; echo restored-{n}", out.display()));
+    let screen = pane.wait_for(|s| s.contains(&format!("restored-{n}")), "the shell's echo");
+    let stty = std::fs::read_to_string(&out).unwrap();
+    let words: Vec<&str> = stty
+        .split(|c: char| c.is_whitespace() || c == ';')
+        .collect();
+    for on in ["echo", "icanon", "isig"] {
+        assert!(
+            words.contains(&on),
+            "{on} is off after watch:\n{stty}\n{screen}"
+        );
+    }
+    // Out of the alternate screen: the command line typed before the view is there.
+    assert!(screen.contains("watch; echo exit=$?"), "{screen}");
+}
+
+#[test]
+fn q_esc_and_ctrl_c_quit_and_restore_the_terminal() {
+    let repo = with_runs(2);
+    let pane = Pane::start(&repo);
+    for (n, key) in ["q", "Escape", "C-c"].iter().enumerate() {
+        pane.type_line("\"$BIN\" watch; echo exit=$?");
+        pane.wait_for(|s| s.contains("git loop watch: 2 runs"), "title");
+        pane.send(&[key]);
+        pane.wait_for(
+            |s| s.matches("exit=0").count() == n + 1,
+            &format!("exit=0 after {key}"),
+        );
+        assert_terminal_restored(&pane, &repo, n);
+    }
+}
+
+#[test]
+fn the_bell_rings_when_a_run_becomes_waiting_unless_watch_bell_is_false() {
+    for bell in [true, false] {
+        let repo = with_runs(2);
+        if !bell {
+            repo.git(["config", "loop.watchBell", "false"]);
+        }
+        let pane = Pane::start(&repo);
+        let log = repo.base().join("pane.log");
+        pane.record(&log);
+        pane.watch(2);
+        repo.run(["activity", "r1", "waiting"]).ok();
+        pane.wait_within(
+            Duration::from_secs(3),
+            |s| s.contains("r1 is waiting"),
+            "r1 is waiting",
+        );
+        // The same activity again is no transition: no second bell.
+        repo.run(["activity", "r1", "waiting"]).ok();
+        repo.run(["activity", "r2", "working"]).ok();
+        pane.wait_for(
+            |s| row(s, "r2").is_some_and(|l| l.contains("working")),
+            "r2 working",
+        );
+        let written = std::fs::read(&log).unwrap();
+        let bells = written.iter().filter(|&&b| b == 0x07).count();
+        assert_eq!(
+            bells,
+            usize::from(bell),
+            "watch.bell = {bell}: {bells} BEL written"
+        );
+    }
+}
+
+#[test]
+fn o_exits_printing_the_selected_runs_path_for_cd() {
+    let repo = with_runs(2);
+    let pane = Pane::start(&repo);
+    pane.type_line("cd \"$(\"$BIN\" watch)\" && echo now-in=$PWD");
+    pane.wait_for(|s| s.contains("git loop watch: 2 runs"), "title");
+    pane.send(&["Down", "o"]);
+    let screen = pane.wait_for(|s| s.contains("now-in=/"), "the cd");
+    let want = format!("now-in={}", repo.wt("r2").display());
+    assert!(screen.contains(&want), "{want}:\n{screen}");
+}
+
+#[test]
+fn d_shows_the_selected_runs_diffstat_against_its_base() {
+    let repo = with_runs(1);
+    let wt = repo.wt("r1");
+    std::fs::write(wt.join("README"), "hello\nmore\n").unwrap();
+    std::fs::write(wt.join("new.txt"), "a\nb\nc\n").unwrap();
+    repo.git_in(&wt, ["add", "."]);
+    repo.git_in(&wt, ["commit", "-q", "-m", "work"]);
+    let pane = Pane::start(&repo);
+    pane.watch(1);
+    pane.send(&["d"]);
+    let screen = pane.wait_for(|s| s.contains("diffstat of r1"), "the panel");
+    assert!(screen.contains("README  | +1 -0"), "{screen}");
+    assert!(screen.contains("new.txt | +3 -0"), "{screen}");
+    assert!(screen.contains("2 files changed, +4 -0"), "{screen}");
+    pane.send(&["Escape"]);
+    pane.wait_for(|s| !s.contains("diffstat of r1"), "the panel closed");
+}
+
+#[test]
+fn idle_it_uses_next_to_no_cpu() {
+    let repo = with_runs(10);
+    let pane = Pane::start(&repo);
+    pane.watch(10);
+    let pid = pane.pid();
+    let ticks = || -> u64 {
+        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap();
+        // After the command name's closing parenthesis: utime, stime are
+        // fields 14 and 15.
+        let rest = &stat[stat.rfind(')').unwrap() + 2..];
+        let fields: Vec<&str> = rest.split(' ').collect();
+        fields[11].parse::<u64>().unwrap() + fields[12].parse::<u64>().unwrap()
+    };
+    let hz: f64 = String::from_utf8(
+        Command::new("getconf")
+            .arg("CLK_TCK")
+            .output()
+            .unwrap()
+            .stdout,
+    )
+    .unwrap()
+    .trim()
+    .parse()
+    .unwrap();
+    let (before, start) = (ticks(), Instant::now());
+    std::thread::sleep(Duration::from_secs(5));
+    let (after, secs) = (ticks(), start.elapsed().as_secs_f64());
+    let share = (after - before) as f64 / hz / secs;
+    eprintln!(
+        "watch: idle CPU {:.2}% of a core ({} ticks in {secs:.1} s)",
+        share * 100.0,
+        after - before
+    );
+    assert!(share < 0.05, "idle CPU {:.2}% of a core", share * 100.0);
+}
+
+#[test]
+fn once_prints_one_frame_at_the_width_columns_says() {
+    let repo = with_runs(3);
+    repo.run(["activity", "r2", "waiting"]).ok();
+    let run = TestRepo::output(
+        repo.command()
+            .env("COLUMNS", "40")
+            .args(["watch", "--once"]),
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let lines: Vec<&str> = run.stdout.lines().collect();
+    assert_eq!(lines[0], "git loop watch: 3 runs (1 waiting)");
+    assert!(
+        lines[1].starts_with("ID  STATUS  ACTIVITY"),
+        "{}",
+        run.stdout
+    );
+    assert_eq!(lines.len(), 5, "{}", run.stdout);
+    assert!(
+        lines.iter().all(|l| l.chars().count() <= 40),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        row(&run.stdout, "r2").unwrap().contains("waiting"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        !run.stdout.contains('\x1b'),
+        "a pipe gets no colour: {:?}",
+        run.stdout
+    );
+    // 80 columns without COLUMNS: the whole table fits.
+    let run = repo.run(["watch", "--once"]);
+    assert!(
+        run.stdout.lines().nth(1).unwrap().ends_with("DISK"),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn without_a_terminal_it_refuses_pointing_at_once() {
+    let repo = with_runs(1);
+    let run = repo.run(["watch"]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(run.stdout.is_empty(), "{}", run.stdout);
+    assert!(run.stderr.contains("needs a terminal"), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("git loop watch --once"),
+        "{}",
+        run.stderr
+    );
+}
