@@ -300,7 +300,7 @@ pub const TRUST_EXAMPLES: &str = r#"Example:
   cat .git-loop.toml && git loop trust"#;
 
 pub const MCP: &str = r#"JSON-RPC 2.0, one message a line. Tools: create, mark, list, path, log, cleanup, remove,
-reconcile, branches, conflicts, restore, land, judge, pick; each result is the document the command prints
+reconcile, branches, conflicts, restore, land, pick, judge; each result is the document the command prints
 with --json. A tool that removes anything is a dry run unless its input sets
 "dry_run": false. Ends at EOF."#;
 pub const MCP_EXAMPLES: &str = r#"Example (an MCP client's configuration):

@@ -258,7 +258,8 @@ fn bash_completes_git_loop_through_gits_own_completion() {
             "run",
             "schema",
             "trash",
-            "trust"
+            "trust",
+            "watch"
         ]
     );
     assert_eq!(get("git loop mark "), IDS_AND_STATUSES);
@@ -273,6 +274,7 @@ fn bash_completes_git_loop_through_gits_own_completion() {
     assert_eq!(
         get("git loop create --"),
         [
+            "--attempts",
             "--base",
             "--fetch",
             "--help",

@@ -24,18 +24,12 @@
 //! retried, and the state on disk decides the outcome (see
 //! [`crate::worktree::remove_worktree`]).
 //!
-//! Hooks: `cleanup.pre-command` runs in each selected worktree before any
-//! removal, one at a time, under the worktree-operation lock (a slow hook
-//! delays concurrent creates; it never races a removal). Its non-zero exit
-//! keeps that entry (`hook-refused`). A hook from an untrusted repository
-//! file refuses the whole cleanup before anything changes; a dry run runs no
-//! hook. See `pre_command.rs`.
+//! Hooks: `cleanup.pre-command`: see `pre_command.rs`.
 //!
 //! Locking: the worktree-operation lock is held for the whole reclaim; the
 //! manifest mutex only to select entries and, after git is done, to drop the
 //! removed ones (and release their port leases) — matched by id *and*
-//! `createdAt`, so an entry that changed
-//! meanwhile is left alone.
+//! `createdAt`, so an entry that changed meanwhile is left alone.
 //!
 //! Outcomes, not reports: [`reclaim`] returns what became of each run (a
 //! [`Removed`] with its branch's [`Fate`], or a skip with its code); the

@@ -1,4 +1,10 @@
 //! `cleanup.pre-command`: run in each selected worktree before its removal.
+//!
+//! It runs before any removal, one at a time, under the worktree-operation
+//! lock (a slow hook delays concurrent creates; it never races a removal).
+//! Its non-zero exit keeps that entry (`hook-refused`). A hook from an
+//! untrusted repository file refuses the whole cleanup before anything
+//! changes; a dry run runs no hook.
 
 use crate::ctx::Ctx;
 use crate::error::Result;

@@ -15,7 +15,8 @@ use crate::common::TestRepo;
 
 use super::{IDS_AND_STATUSES, bash_completions, fish_completer, fixture, zsh_completer};
 
-const CREATE_FLAGS: [&str; 10] = [
+const CREATE_FLAGS: [&str; 11] = [
+    "--attempts",
     "--base",
     "--fetch",
     "--help",
@@ -27,7 +28,8 @@ const CREATE_FLAGS: [&str; 10] = [
     "--reuse",
     "--sparse",
 ];
-const LIST_FLAGS: [&str; 7] = [
+const LIST_FLAGS: [&str; 9] = [
+    "--disk",
     "--help",
     "--json",
     "--long",
@@ -35,6 +37,7 @@ const LIST_FLAGS: [&str; 7] = [
     "--repo",
     "--salvaged",
     "--status",
+    "--task",
 ];
 
 /// The README's aliases, in the repository's own config.
