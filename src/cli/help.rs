@@ -203,7 +203,7 @@ pub const CONFLICTS_EXAMPLES: &str = r#"Examples:
   git loop conflicts --json --base main"#;
 
 pub const WATCH: &str = r#"The view is drawn on stderr's terminal, so stdout stays free for `o`: the selected run's
-path is printed there on exit, for cd "$(git loop watch)". It is redrawn when the manifest or
+path is printed there on exit, for dir=$(git loop watch) && cd "$dir". It is redrawn when the manifest or
 the event log changes (inotify on .loop-worktrees/), and every 10 s (each worktree's dirty,
 ahead and behind are read again then), and at no other time: idle, it uses no CPU.
 Keys: up/down or j/k select; m marks the selected run (then a active, m merged, r rejected,
@@ -213,7 +213,7 @@ or done rings the terminal bell (watch.bell = false: no bell). Colour as list's.
 terminal (stdin or stderr not one) it refuses, exit 2: --once prints one frame instead."#;
 pub const WATCH_EXAMPLES: &str = r#"Examples:
   git loop watch
-  cd "$(git loop watch)"
+  dir=$(git loop watch) && cd "$dir"
   git loop watch --once | grep waiting"#;
 
 pub const LAND: &str = r#"What lands is each run's committed work (loop/<id>), never its worktree: a run with
