@@ -387,6 +387,17 @@ fn once_prints_one_frame_at_the_width_columns_says() {
         "{}",
         run.stdout
     );
+    // DISK is each worktree's size, as `list --disk` measures it.
+    let listed = repo.run(["--json", "list", "--disk"]).json();
+    let bytes = listed["worktrees"][0]["diskBytes"].as_u64().unwrap();
+    assert!(bytes > 0, "{listed}");
+    let r1 = row(&run.stdout, "r1").unwrap();
+    let cells: Vec<&str> = r1.split_whitespace().collect();
+    let (number, unit) = (cells[cells.len() - 2], cells[cells.len() - 1]);
+    assert!(
+        number.parse::<f64>().is_ok() && unit.ends_with('B'),
+        "DISK of r1 is a size: {r1}"
+    );
 }
 
 #[test]

@@ -3,7 +3,8 @@
 //! screen ([`super::screen`]) and `watch --once` show the same columns,
 //! the same widths and the same words. The cells are `list --long`'s
 //! (STATE as `list --long` spells it, MERGED the same verdicts) plus the
-//! activity and its age; DISK is `-` until `list --disk` exists.
+//! activity and its age; DISK is the worktree's size on disk (`list --disk`'s
+//! DISK), measured when the run first shows, `-` for a run without a worktree.
 
 use std::borrow::Cow;
 
@@ -137,7 +138,10 @@ fn row(r: &Run, now: jiff::Timestamp) -> [(Cow<'_, str>, &'static str); 9] {
         (opt(state.behind).into(), ""),
         merged,
         (crate::time::age(now, r.entry.created_at.0).into(), "2"),
-        ("-".into(), "2"),
+        match r.disk {
+            Some(Some(u)) => (crate::style::human_bytes(u.disk).into(), ""),
+            _ => ("-".into(), "2"),
+        },
     ]
 }
 

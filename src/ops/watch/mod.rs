@@ -45,6 +45,43 @@ pub const FULL_REFRESH: Duration = Duration::from_secs(10);
 /// [`crate::ops::list::State`] is taken from `previous` (by id), and only
 /// the runs `previous` did not hold are read in full.
 pub fn read(ctx: &Ctx, previous: Vec<Run>, full: bool) -> Result<Vec<Run>> {
+    let disks: HashMap<String, Option<crate::ops::disk::Usage>> = previous
+        .iter()
+        .filter_map(|r| Some((r.entry.id.as_str().to_owned(), r.disk?)))
+        .collect();
+    let mut runs = read_runs(ctx, previous, full)?;
+    with_disk(ctx, &mut runs, &disks);
+    Ok(runs)
+}
+
+/// Each run's disk use ([`crate::ops::disk`]): measured once, when the run
+/// first shows in the view (a walk of its worktree, as `list --disk`), and
+/// carried from `known` after that, so the view's refreshes never walk the
+/// worktrees again (idle, it stays idle).
+fn with_disk(
+    ctx: &Ctx,
+    runs: &mut [Run],
+    known: &HashMap<String, Option<crate::ops::disk::Usage>>,
+) {
+    let new: Vec<usize> = (0..runs.len())
+        .filter(|&i| !known.contains_key(runs[i].entry.id.as_str()))
+        .collect();
+    let measured = crate::ops::disk::of_runs(
+        ctx,
+        new.iter()
+            .map(|&i| (runs[i].entry.id.as_str(), runs[i].present)),
+    );
+    for (i, usage) in new.into_iter().zip(measured) {
+        runs[i].disk = Some(usage);
+    }
+    for run in runs.iter_mut() {
+        if let Some(usage) = known.get(run.entry.id.as_str()) {
+            run.disk = Some(*usage);
+        }
+    }
+}
+
+fn read_runs(ctx: &Ctx, previous: Vec<Run>, full: bool) -> Result<Vec<Run>> {
     let (mut stdout, mut stderr) = (std::io::sink(), std::io::sink());
     // The listing's progress line is for a terminal's stderr: the view owns
     // that terminal, so the listing writes nowhere.
