@@ -38,9 +38,20 @@ pub fn case_insensitive(dir: &Path) -> bool {
     (lower.dev(), lower.ino()) == (upper.dev(), upper.ino())
 }
 
+/// gix's status compares file times to the nanosecond, as git built with
+/// `USE_NSEC` does: an entry is *racy* (its file's content read, not only
+/// its stat) when its file was written at or after the index itself, to
+/// the nanosecond, rather than in the same second. Right after a checkout
+/// of 10,000 files nearly every entry shares the index's second, and every
+/// status read would otherwise read every file. As sound as git's rule: a
+/// file changed after the index was written has a later or equal mtime
+/// (equal: racy, read); on a filesystem without nanoseconds both are `0`
+/// and the second decides, as before.
+pub const NSEC: &str = "gitoxide.core.useNsec=true";
+
 /// Open the worktree at `path` for a status read, with
-/// [`case_overrides`].
+/// [`case_overrides`] and [`NSEC`].
 pub fn open_worktree(path: &Path) -> Result<gix::Repository> {
-    let overrides = case_overrides(path).iter().copied();
+    let overrides = case_overrides(path).iter().copied().chain([NSEC]);
     gix::open_opts(path, gix::open::Options::default().cli_overrides(overrides)).map_err(repo_err)
 }

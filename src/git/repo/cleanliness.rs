@@ -237,6 +237,14 @@ mod tests {
             false,
         );
         case("modified file", |r| r.write("a", "changed\n"), true, false);
+        // The same size, in the index's own second (its time to the
+        // nanosecond decides: see `super::NSEC`).
+        case(
+            "same size, just after",
+            |r| r.write("a", "z\n"),
+            true,
+            false,
+        );
         case(
             "staged change",
             |r| {

@@ -12,8 +12,10 @@
 //!    — and refuses ([`Advance::TargetBusy`]) while an operation is in
 //!    progress there (the kernel's [`crate::safety::OPERATION_MARKERS`]), an
 //!    unresolved conflict is in its index, its directory is missing, or a
-//!    second worktree has the branch checked out too. Then `git read-tree
-//!    -n -m -u old new` says whether the two-tree merge would go through:
+//!    second worktree has the branch checked out too. Then an in-process
+//!    read ([`clean`]) says yes when every path the landing changes is
+//!    certainly up to date there; when it is unsure, `git read-tree -n -m
+//!    -u old new` says whether the two-tree merge would go through:
 //!    a path the landing does not change keeps its index entry and its file
 //!    whatever they hold; a path it changes must be clean in the index and
 //!    the work tree, and no untracked file may be in its way. When it would
@@ -53,6 +55,7 @@ use crate::git::repo::Repo;
 use crate::safety;
 use gix::ObjectId;
 
+mod clean;
 mod unfinished;
 
 #[cfg(test)]
@@ -115,6 +118,11 @@ pub fn check(repo: &Repo, branch: &str, old: ObjectId, new: ObjectId) -> Result<
         Place::At(checkout) => {
             if let Some(busy) = unfinished::landing(repo, branch, old, &checkout)? {
                 return Ok(busy);
+            }
+            // Certainly clean, read in-process: no `read-tree -n` process.
+            // Unsure (or unreadable): git's dry run decides and words it.
+            if clean::certainly_clean(repo, &checkout, old, new).unwrap_or(false) {
+                return moved(&checkout);
             }
             dry_run(&checkout, old, new)
         }

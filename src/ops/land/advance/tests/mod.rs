@@ -8,6 +8,7 @@ use gix::ObjectId;
 use super::*;
 
 mod busy;
+mod clean;
 mod crash;
 mod fixture;
 use fixture::{Fixture, read};

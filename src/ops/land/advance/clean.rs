@@ -1,0 +1,209 @@
+//! Whether `git read-tree -m -u <old> <new>` would go through in a
+//! checkout, answered in-process when the answer is certainly yes: the
+//! dry run of [`super::check`] without a `git read-tree -n` process (which
+//! reads the whole index, 10,000 entries in the benchmark's repository, for
+//! every landing of a queue).
+//!
+//! [`certainly_clean`] says `true` only when every path the landing
+//! changes is, in the checkout, exactly as git's two-tree merge needs it,
+//! judged more strictly than git judges it:
+//! - a path `old` has (changed or deleted by the landing): its index entry
+//!   is at stage 0, with `old`'s blob and mode and no flag
+//!   (skip-worktree, intent-to-add, assume-unchanged); the file is a
+//!   regular file whose executable bit agrees, and its `lstat` equals the
+//!   entry's cached stat in every field (times to the nanosecond, size,
+//!   inode, device, owner) while the entry is not racy (its mtime is before
+//!   the index was written, to the nanosecond, as
+//!   [`crate::git::repo::NSEC`] has the status reads judge it). git calls such an entry up to date without
+//!   reading the file;
+//! - a path only `new` has: no index entry, nothing at the path, and
+//!   nothing but directories above it;
+//! - a regular file or an executable on both sides (a symlink, a submodule
+//!   or a type change: unsure);
+//! - the whole index: no unresolved conflict, not sparse, not split
+//!   (`link` extension), and the repository neither case-insensitive nor
+//!   sparse-checked-out.
+//!
+//! Anything else is *unsure*, not *dirty*: the caller asks git
+//! (`read-tree -n`, the index refreshed and asked again), whose answer and
+//! words decide, as before. A file that changes after this check is caught
+//! by the real `read-tree -m -u`, which refuses and the ref is moved back
+//! ([`super::advance`]): the same race as with git's own dry run.
+
+use std::os::unix::fs::{MetadataExt, PermissionsExt};
+use std::path::Path;
+
+use gix::ObjectId;
+use gix::bstr::{BStr, ByteSlice};
+use gix::index::entry::{Flags, Mode, Stage};
+use gix::object::tree::diff::ChangeDetached as Change;
+
+use crate::error::{Error, Result};
+use crate::git::repo::Repo;
+
+fn err(e: impl std::fmt::Display) -> Error {
+    Error::Repository(e.to_string())
+}
+
+/// `true`: `read-tree -m -u old new` in `checkout` certainly goes through
+/// (see the module doc); `false`: unsure, ask git.
+pub fn certainly_clean(repo: &Repo, checkout: &Path, old: ObjectId, new: ObjectId) -> Result<bool> {
+    let gix = repo.gix();
+    let config = gix.config_snapshot();
+    let on = |key: &str| config.boolean(key).unwrap_or(false);
+    if on("core.ignoreCase")
+        || on("core.sparseCheckout")
+        || crate::git::repo::case_insensitive(checkout)
+    {
+        return Ok(false);
+    }
+    let tree_of = |id: ObjectId| -> Result<gix::Tree<'_>> {
+        gix.find_commit(id).map_err(err)?.tree().map_err(err)
+    };
+    let (old_tree, new_tree) = (tree_of(old)?, tree_of(new)?);
+    let changes = gix
+        .diff_tree_to_tree(
+            Some(&old_tree),
+            Some(&new_tree),
+            gix::diff::Options::default().with_rewrites(None),
+        )
+        .map_err(err)?;
+    let worktree = crate::git::repo::open_worktree(checkout)?;
+    let index = worktree.index_or_empty().map_err(err)?;
+    if index.is_sparse()
+        || index.link().is_some()
+        || index
+            .entries()
+            .iter()
+            .any(|e| e.stage() != Stage::Unconflicted)
+    {
+        return Ok(false);
+    }
+    let stamp = (
+        index.timestamp().unix_seconds(),
+        index.timestamp().nanoseconds(),
+    );
+    for change in &changes {
+        let (path, was, is) = match change {
+            Change::Addition {
+                location,
+                entry_mode,
+                ..
+            } => (location, None, Some(*entry_mode)),
+            Change::Deletion {
+                location,
+                entry_mode,
+                id,
+                ..
+            } => (location, Some((*entry_mode, *id)), None),
+            Change::Modification {
+                location,
+                previous_entry_mode,
+                previous_id,
+                entry_mode,
+                ..
+            } => (
+                location,
+                Some((*previous_entry_mode, *previous_id)),
+                Some(*entry_mode),
+            ),
+            Change::Rewrite { .. } => return Ok(false),
+        };
+        // A directory's own entry: what is in it is listed on its own.
+        let tree = |m: gix::object::tree::EntryMode| m.is_tree();
+        if was.is_some_and(|(m, _)| tree(m)) && is.is_none_or(tree)
+            || was.is_none() && is.is_some_and(tree)
+        {
+            continue;
+        }
+        let file = |m: gix::object::tree::EntryMode| m.is_blob() && !m.is_link();
+        if was.is_some_and(|(m, _)| !file(m)) || is.is_some_and(|m| !file(m)) {
+            return Ok(false);
+        }
+        let fine = match was {
+            Some((mode, id)) => up_to_date(&index, checkout, path.as_bstr(), mode, id, stamp)?,
+            None => free(&index, checkout, path.as_bstr()),
+        };
+        if !fine {
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}
+
+/// The path's index entry holds `id` with `mode`, no flag, and the file's
+/// `lstat` equals its cached stat, not racily.
+fn up_to_date(
+    index: &gix::index::File,
+    checkout: &Path,
+    path: &BStr,
+    mode: gix::object::tree::EntryMode,
+    id: ObjectId,
+    stamp: (i64, u32),
+) -> Result<bool> {
+    let Some(entry) = index.entry_by_path(path) else {
+        return Ok(false);
+    };
+    let executable = mode.kind() == gix::object::tree::EntryKind::BlobExecutable;
+    let want_mode = if executable {
+        Mode::FILE_EXECUTABLE
+    } else {
+        Mode::FILE
+    };
+    let flagged = Flags::SKIP_WORKTREE | Flags::INTENT_TO_ADD | Flags::ASSUME_VALID;
+    if entry.id != id || entry.mode != want_mode || entry.flags.intersects(flagged) {
+        return Ok(false);
+    }
+    let Ok(rel) = gix::path::from_bstr(path) else {
+        return Ok(false);
+    };
+    let Ok(meta) = checkout.join(rel).symlink_metadata() else {
+        return Ok(false);
+    };
+    if !meta.file_type().is_file() || (meta.permissions().mode() & 0o100 != 0) != executable {
+        return Ok(false);
+    }
+    let s = &entry.stat;
+    // Racy: written at or after the index, to the nanosecond (see
+    // `crate::git::repo::NSEC`).
+    if (i64::from(s.mtime.secs), s.mtime.nsecs) >= stamp {
+        return Ok(false);
+    }
+    let same = u64::from(s.mtime.secs) == meta.mtime() as u64 & 0xffff_ffff
+        && i64::from(s.mtime.nsecs) == meta.mtime_nsec()
+        && u64::from(s.ctime.secs) == meta.ctime() as u64 & 0xffff_ffff
+        && i64::from(s.ctime.nsecs) == meta.ctime_nsec()
+        && u64::from(s.size) == meta.size() & 0xffff_ffff
+        && u64::from(s.ino) == meta.ino() & 0xffff_ffff
+        && u64::from(s.dev) == meta.dev() & 0xffff_ffff
+        && s.uid == meta.uid()
+        && s.gid == meta.gid();
+    Ok(same)
+}
+
+/// Nothing in the index or on disk at `path`, and nothing but directories
+/// (or nothing) above it.
+fn free(index: &gix::index::File, checkout: &Path, path: &BStr) -> bool {
+    if index.entry_by_path(path).is_some() {
+        return false;
+    }
+    let Ok(rel) = gix::path::from_bstr(path) else {
+        return false;
+    };
+    let full = checkout.join(&rel);
+    if full.symlink_metadata().is_ok() {
+        return false;
+    }
+    let mut above = rel.parent();
+    while let Some(dir) = above.filter(|d| !d.as_os_str().is_empty()) {
+        match checkout.join(dir).symlink_metadata() {
+            Ok(meta) if meta.file_type().is_dir() => {}
+            // Not there yet: git makes it.
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            // A file or a symlink in the way.
+            _ => return false,
+        }
+        above = dir.parent();
+    }
+    true
+}
