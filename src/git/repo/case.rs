@@ -47,7 +47,7 @@ pub fn case_insensitive(dir: &Path) -> bool {
 /// file changed after the index was written has a later or equal mtime
 /// (equal: racy, read); on a filesystem without nanoseconds both are `0`
 /// and the second decides, as before.
-pub const NSEC: &str = "gitoxide.core.useNsec=true";
+const NSEC: &str = "gitoxide.core.useNsec=true";
 
 /// Open the worktree at `path` for a status read, with
 /// [`case_overrides`] and [`NSEC`].

@@ -238,7 +238,7 @@ mod tests {
         );
         case("modified file", |r| r.write("a", "changed\n"), true, false);
         // The same size, in the index's own second (its time to the
-        // nanosecond decides: see `super::NSEC`).
+        // nanosecond decides: see `super::open_worktree`).
         case(
             "same size, just after",
             |r| r.write("a", "z\n"),

@@ -21,7 +21,7 @@ use crate::manifest::LOOP_DIR;
 mod case;
 mod cleanliness;
 mod discover;
-pub use case::{NSEC, case_insensitive, case_overrides, open_worktree};
+pub use case::{case_insensitive, case_overrides, open_worktree};
 pub use cleanliness::cleanliness;
 
 /// A linked worktree registered with git.

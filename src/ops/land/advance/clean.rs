@@ -14,8 +14,8 @@
 //!   entry's cached stat in every field (times to the nanosecond, size,
 //!   inode, device, owner) while the entry is not racy (its mtime is before
 //!   the index was written, to the nanosecond, as
-//!   [`crate::git::repo::NSEC`] has the status reads judge it). git calls such an entry up to date without
-//!   reading the file;
+//!   [`crate::git::repo::open_worktree`] has status reads judge it). git
+//!   calls such an entry up to date without reading the file;
 //! - a path only `new` has: no index entry, nothing at the path, and
 //!   nothing but directories above it;
 //! - a regular file or an executable on both sides (a symlink, a submodule
@@ -165,7 +165,7 @@ fn up_to_date(
     }
     let s = &entry.stat;
     // Racy: written at or after the index, to the nanosecond (see
-    // `crate::git::repo::NSEC`).
+    // `crate::git::repo::open_worktree`).
     if (i64::from(s.mtime.secs), s.mtime.nsecs) >= stamp {
         return Ok(false);
     }
