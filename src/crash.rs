@@ -24,6 +24,9 @@
 //!   branch merged (`crate::safety::branch`): a deliberately wrong proof, so
 //!   a test can show that the trash brings a wrongly deleted branch back.
 //!
+//! `pick` adds `pick-before-marks` (the manifest read, the winner and its
+//! siblings chosen, nothing marked yet).
+//!
 //! `land --push` adds the point `land-before-push` (the landing built,
 //! gated and checked, the local target not moved yet: it moves after the
 //! push; reached before each `git push`, the first and each retry).

@@ -342,3 +342,75 @@ fn json_has(doc: &Value, words: &str) -> bool {
         .as_str()
         .is_some_and(|m| m.contains(words))
 }
+
+/// `pick` paused after it read the manifest (`pick-before-marks`), while
+/// `mark` runs beside it; then let go.
+fn pick_while(repo: &TestRepo, args: &[&str], meanwhile: impl FnOnce()) -> (i32, Value) {
+    let go = repo.base().join("go-pick");
+    let until = format!("pick-before-marks:until:{}", go.display());
+    let mut all = vec!["--json", "pick"];
+    all.extend_from_slice(args);
+    let mut child = repo
+        .command()
+        .env("GIT_LOOP_TEST_CRASH", &until)
+        .args(&all)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::{BufRead, Read};
+    let mut stderr = std::io::BufReader::new(child.stderr.take().unwrap());
+    let mut line = String::new();
+    while !line.contains("paused at pick-before-marks") {
+        line.clear();
+        if stderr.read_line(&mut line).unwrap() == 0 {
+            let _ = child.kill();
+            panic!("pick exited before pick-before-marks");
+        }
+    }
+    meanwhile();
+    std::fs::write(&go, "").unwrap();
+    let mut stdout = String::new();
+    child
+        .stdout
+        .take()
+        .unwrap()
+        .read_to_string(&mut stdout)
+        .unwrap();
+    let code = child.wait().unwrap().code().unwrap_or(-1);
+    (code, serde_json::from_str(&stdout).unwrap_or(Value::Null))
+}
+
+/// Each status pick sets is a compare-and-swap of the status it read: a
+/// sibling marked by someone else while pick ran keeps that mark (it is not
+/// re-marked `rejected`), and the report says what it is now.
+#[test]
+fn a_sibling_marked_meanwhile_keeps_its_mark() {
+    let repo = task(3);
+    let (code, doc) = pick_while(&repo, &["fix.1"], || {
+        repo.run(["mark", "fix.3", "merged"]).ok();
+    });
+    assert_eq!(code, 0, "{doc}");
+    assert_eq!(repo.status_of("fix.1").as_deref(), Some("escalated"));
+    assert_eq!(repo.status_of("fix.2").as_deref(), Some("rejected"));
+    assert_eq!(repo.status_of("fix.3").as_deref(), Some("merged"));
+    assert_eq!(marks(&repo, "fix.3"), ["active->merged"]);
+    let siblings = doc.arr("siblings");
+    let fix3 = siblings.iter().find(|s| s["id"] == "fix.3").unwrap();
+    assert_eq!(fix3["to"], "merged", "{doc}");
+}
+
+/// A winner marked by someone else while pick ran is not overwritten, and
+/// nothing is picked: its siblings stay active.
+#[test]
+fn a_winner_marked_meanwhile_is_not_picked() {
+    let repo = task(2);
+    let (code, _) = pick_while(&repo, &["fix.1"], || {
+        repo.run(["mark", "fix.1", "stale"]).ok();
+    });
+    assert_ne!(code, 0);
+    assert_eq!(repo.status_of("fix.1").as_deref(), Some("stale"));
+    assert_eq!(repo.status_of("fix.2").as_deref(), Some("active"));
+    assert_eq!(marks(&repo, "fix.1"), ["active->stale"]);
+    assert!(marks(&repo, "fix.2").is_empty());
+}

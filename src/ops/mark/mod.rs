@@ -116,6 +116,71 @@ pub fn set_statuses(
     Ok(marked)
 }
 
+/// A run [`set_statuses_from`] left as it is now: its id, and its status
+/// now (`None`: gone from the manifest).
+pub type LeftAsIs = (RunId, Option<Status>);
+
+/// Set `status` on each of `expected`'s runs that is, under the mutex,
+/// still that run (the same entry: [`Entry::same_run`]) with the status it
+/// had when it was read: a compare-and-swap of each run's status. A run
+/// marked, removed or replaced by someone else since is left as it is now,
+/// and comes back in the second list with its status now (`None`: gone).
+/// Each run's lock, then the mutex, as [`set_statuses`]; one manifest write.
+pub fn set_statuses_from(
+    ctx: &Ctx,
+    expected: &[Entry],
+    status: Status,
+    out: &mut Out<'_>,
+) -> Result<(Vec<Marked>, Vec<LeftAsIs>)> {
+    if expected.is_empty() || !ctx.loop_dir_exists()? {
+        let gone = expected.iter().map(|e| (e.id.clone(), None)).collect();
+        return Ok((Vec::new(), gone));
+    }
+    let mut in_order: Vec<&RunId> = expected.iter().map(|e| &e.id).collect();
+    in_order.sort();
+    in_order.dedup();
+    let _runs = in_order
+        .iter()
+        .map(|id| {
+            crate::lock::RunLock::acquire(ctx.repo.common_dir(), id, crate::lock::RUN_LOCK_DEADLINE)
+        })
+        .collect::<Result<Vec<_>>>()?;
+    let mutex = ManifestMutex::acquire(&ctx.loop_dir())?;
+    let mut manifest = ctx.manifest.load_or_default()?;
+    let (mut marked, mut left) = (Vec::new(), Vec::new());
+    for want in expected {
+        if marked.iter().any(|m: &Marked| m.entry.id == want.id) {
+            continue;
+        }
+        match manifest.find_mut(&want.id) {
+            Some(entry) if entry.same_run(want) && entry.status == want.status => {
+                let previous = entry.status;
+                entry.status = status;
+                marked.push(Marked {
+                    entry: entry.clone(),
+                    previous,
+                });
+            }
+            now => left.push((want.id.clone(), now.map(|e| e.status))),
+        }
+    }
+    let events: Vec<Event> = marked
+        .iter()
+        .filter(|m| m.previous != status)
+        .map(|m| {
+            let mut event = Event::new(EventKind::Mark, &m.entry.id);
+            event.from = Some(m.previous.into());
+            event.to = Some(status.into());
+            event
+        })
+        .collect();
+    if !events.is_empty() {
+        ctx.manifest.write(&manifest, &mutex)?;
+        ctx.log_events(&events, out);
+    }
+    Ok((marked, left))
+}
+
 /// The first of `ids` the manifest does not hold, refused.
 fn refuse_unknown(manifest: &Manifest, ids: &[&RunId]) -> Result<()> {
     match ids.iter().find(|id| manifest.find(id).is_none()) {

@@ -134,6 +134,7 @@ pub fn pick(ctx: &Ctx, request: &Request<'_>, out: &mut Out<'_>) -> Result<Outco
         reclaimed: None,
         error: None,
     };
+    crate::crash::point("pick-before-marks");
     match request.land {
         Some(how) => {
             let landing = land_winner(ctx, id, &how, request.dry_run, out)?;
@@ -147,17 +148,32 @@ pub fn pick(ctx: &Ctx, request: &Request<'_>, out: &mut Out<'_>) -> Result<Outco
         }
         None => {
             if !request.dry_run {
-                crate::ops::mark::set_status(ctx, id, Status::Escalated, out)?;
+                escalate(ctx, entry, out)?;
             }
             outcome.winner.status = Status::Escalated;
         }
     }
-    if let Err(e) = reject(ctx, &siblings, request.dry_run, out) {
-        outcome.error = Some(e);
-        return Ok(outcome);
-    }
+    let left = match reject(ctx, &siblings, request.dry_run, out) {
+        Ok(left) => left,
+        Err(e) => {
+            outcome.error = Some(e);
+            return Ok(outcome);
+        }
+    };
     for s in &mut outcome.siblings {
-        s.status = Status::Rejected;
+        match left.iter().find(|(id, _)| id.as_str() == s.id) {
+            Some((_, now)) => {
+                let now_words = now.map_or("gone from the manifest".to_owned(), |n| {
+                    format!("now {}", n.as_str())
+                });
+                out.note(format_args!(
+                    "{}: not rejected: it changed since pick read it ({now_words})",
+                    s.id
+                ));
+                s.status = now.unwrap_or(s.previous);
+            }
+            None => s.status = Status::Rejected,
+        }
     }
     if request.salvage && !siblings.is_empty() {
         match remove_siblings(ctx, &siblings, request.dry_run, out) {
@@ -251,14 +267,43 @@ fn land_winner(
     land::land(ctx, &request, out)
 }
 
-/// Mark the siblings `rejected`: one mark for all (nothing in a dry run).
-fn reject(ctx: &Ctx, siblings: &[Entry], dry_run: bool, out: &mut Out<'_>) -> Result<()> {
-    if dry_run || siblings.is_empty() {
-        return Ok(());
+/// The winner marked `escalated` only while it is still the run read, with
+/// the status read (a compare-and-swap: a run someone marked meanwhile is
+/// not overwritten, and nothing is picked).
+fn escalate(ctx: &Ctx, entry: &Entry, out: &mut Out<'_>) -> Result<()> {
+    let (_, left) = crate::ops::mark::set_statuses_from(
+        ctx,
+        std::slice::from_ref(entry),
+        Status::Escalated,
+        out,
+    )?;
+    match left.first() {
+        None => Ok(()),
+        Some((id, now)) => Err(Error::Repository(format!(
+            "{id} changed since pick read it as {} ({}): nothing was picked",
+            entry.status.as_str(),
+            now.map_or("it is gone from the manifest".to_owned(), |n| format!(
+                "it is {} now",
+                n.as_str()
+            ))
+        ))),
     }
-    let ids: Vec<RunId> = siblings.iter().map(|e| e.id.clone()).collect();
-    crate::ops::mark::set_statuses(ctx, &ids, Status::Rejected, out)?;
-    Ok(())
+}
+
+/// Mark the siblings `rejected`: one mark for all, each only while it is
+/// as read (nothing in a dry run). The ones left as they are now, with
+/// their status now.
+fn reject(
+    ctx: &Ctx,
+    siblings: &[Entry],
+    dry_run: bool,
+    out: &mut Out<'_>,
+) -> Result<Vec<crate::ops::mark::LeftAsIs>> {
+    if dry_run || siblings.is_empty() {
+        return Ok(Vec::new());
+    }
+    let (_, left) = crate::ops::mark::set_statuses_from(ctx, siblings, Status::Rejected, out)?;
+    Ok(left)
 }
 
 /// Remove the siblings' worktrees, salvaging each dirty one first: the
