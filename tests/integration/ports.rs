@@ -281,3 +281,89 @@ fn a_port_count_out_of_range_is_refused_naming_it() {
     );
     assert!(!repo.manifest_path().exists(), "nothing recorded");
 }
+
+/// `create <TASK> --attempts N` leases each attempt its own ports (with
+/// `--ports`, or `create.ports`), distinct from each other and from every
+/// live run's, recorded in the lease file and given to `env`; the
+/// attempts' removal releases them.
+#[test]
+fn attempts_are_leased_their_own_ports() {
+    let repo = repo_with_ports(2);
+    let single = repo.run(["create", "one", "--pattern", "p", "--json"]);
+    single.ok();
+    let mut seen: HashSet<u16> = ports_of(&single.json()).into_iter().collect();
+    let made = repo.run([
+        "create",
+        "fix",
+        "--attempts",
+        "3",
+        "--pattern",
+        "p",
+        "--ports",
+        "3",
+        "--json",
+    ]);
+    made.ok();
+    let doc = made.json();
+    let attempts = doc
+        .as_array()
+        .unwrap_or_else(|| panic!("not a list: {doc}"));
+    assert_eq!(attempts.len(), 3);
+    for a in attempts {
+        let ports = ports_of(a);
+        assert_eq!(ports.len(), 3, "{a}");
+        for p in ports {
+            assert!(seen.insert(p), "port {p} leased twice: {doc}");
+        }
+    }
+    let held = leases(&repo);
+    for id in ["one", "fix.1", "fix.2", "fix.3"] {
+        assert!(held.iter().any(|(l, _)| l == id), "{id}: {held:?}");
+    }
+    let env = repo.run(["env", "fix.2", "--json"]);
+    env.ok();
+    let fix2 = attempts.iter().find(|a| a["id"] == "fix.2").unwrap();
+    assert_eq!(
+        env.json()["GIT_LOOP_PORT"].as_str().unwrap(),
+        ports_of(fix2)[0].to_string()
+    );
+    repo.run(["mark", "fix.1", "fix.2", "fix.3", "rejected"])
+        .ok();
+    repo.run(["remove", "fix.1", "fix.2", "fix.3"]).ok();
+    let held = leases(&repo);
+    assert_eq!(held.len(), 1, "{held:?}");
+    assert_eq!(held[0].0, "one");
+}
+
+/// A record of the attempts that fails (its manifest write) drops the
+/// leases made in the same hold of the mutex and undoes every attempt.
+#[test]
+fn attempts_whose_record_fails_leave_no_lease_and_no_attempt() {
+    let repo = TestRepo::new();
+    let out = repo
+        .command()
+        .env("GIT_LOOP_TEST_FAIL", "manifest-write")
+        .args([
+            "create",
+            "wide",
+            "--attempts",
+            "3",
+            "--pattern",
+            "p",
+            "--ports",
+            "2",
+        ])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{stderr}");
+    for k in 1..=3 {
+        assert!(
+            !repo.root.join(format!(".loop-worktrees/wide.{k}")).exists(),
+            "{stderr}"
+        );
+    }
+    if lease_file(&repo).exists() {
+        assert!(leases(&repo).is_empty(), "{:?}", leases(&repo));
+    }
+}

@@ -28,12 +28,18 @@
 //!   post-command left untracked files in it) is left and named. A pool
 //!   member taken by an undone attempt is removed with it, not returned.
 //! - `--reuse` is refused: attempts are always new runs.
-//! - `--ports` is refused, and `create.ports` does not apply: attempts lease
-//!   no ports yet (their record is not the single create's, which leases).
+//! - **Ports** (`--ports`, `create.ports`): each attempt is leased its own,
+//!   in the hold of the mutex that writes the N entries (a lease is only
+//!   ever made with the manifest write that records its run, as for one
+//!   create: a lease whose run is not in the manifest is free for the next
+//!   create to take). A lease that cannot be made (too few free ports)
+//!   fails the create and undoes every attempt, leases included.
 //!
 //! Because the post-command runs before the record, `git loop path
 //! <TASK>.<n>` does not know the attempt yet inside it; the `GIT_LOOP_*`
-//! variables it is given say everything about the attempt.
+//! variables it is given say everything about the attempt but its ports,
+//! which are leased with the record (`git loop env <TASK>.<n>` and `git
+//! loop run` give them afterwards).
 
 use std::sync::{Arc, Mutex};
 
@@ -69,11 +75,6 @@ pub fn validate(args: &CreateArgs, n: u32) -> Result<()> {
             "--reuse hands back one existing run, and attempts are always new runs; leave out --reuse (to carry on from one attempt: git loop create <TASK>.<n> --reuse)",
         ));
     }
-    if args.ports.is_some_and(|p| p > 0) {
-        return Err(invalid(
-            "attempts are not leased ports yet (create.ports does not apply to them either); leave out --ports",
-        ));
-    }
     if !(1..=MAX_ATTEMPTS).contains(&n) {
         return Err(invalid(&format!("give a number from 1 to {MAX_ATTEMPTS}")));
     }
@@ -106,8 +107,8 @@ pub fn run(ctx: &Ctx, args: &CreateArgs, n: u32, out: &mut Out<'_>) -> Result<Ve
         .and_then(|pooled| {
             let set_up =
                 record::set_up_all(ctx, settings, &plans, post_command.as_ref(), &window, out)?;
-            let entries = record::record_all(ctx, args, &plans, &window, out)?;
-            Ok((pooled, set_up, entries))
+            let recorded = record::record_all(ctx, args, &plans, &window, out)?;
+            Ok((pooled, set_up, recorded))
         });
     let (pooled, set_up, entries) = match made_all {
         Ok(done) => done,
@@ -120,20 +121,22 @@ pub fn run(ctx: &Ctx, args: &CreateArgs, n: u32, out: &mut Out<'_>) -> Result<Ve
         .zip(pooled)
         .zip(set_up)
         .zip(entries)
-        .map(|(((plan, pooled), (copy, post_command)), entry)| Created {
-            entry,
-            abs_path: plan.abs,
-            method: if pooled {
-                Method::Pooled
-            } else {
-                Method::Created
+        .map(
+            |(((plan, pooled), (copy, post_command)), (entry, ports))| Created {
+                entry,
+                abs_path: plan.abs,
+                method: if pooled {
+                    Method::Pooled
+                } else {
+                    Method::Created
+                },
+                upstream: plan.upstream,
+                ports,
+                copy,
+                post_command,
+                error: None,
             },
-            upstream: plan.upstream,
-            ports: Vec::new(),
-            copy,
-            post_command,
-            error: None,
-        })
+        )
         .collect();
     for c in &created {
         crate::ops::create::progress::say_done(c, out);
@@ -189,8 +192,7 @@ fn plan<'s>(
             base_commit,
             upstream: upstream.clone(),
             post_command: None,
-            // Attempts lease no ports (yet): see `validate`.
-            ports: 0,
+            ports: args.ports.unwrap_or(settings.create_ports.value),
             id,
         })
         .collect();

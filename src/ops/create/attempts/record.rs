@@ -10,6 +10,7 @@ use crate::error::{Error, Result};
 use crate::lock::ManifestMutex;
 use crate::manifest::Entry;
 use crate::ops::create::{Plan, rollback};
+use crate::ops::ports;
 use crate::output::Out;
 use crate::signals::RollbackWindow;
 
@@ -75,15 +76,17 @@ pub(super) fn set_up_all(
     Ok(set_up)
 }
 
-/// The N entries in one manifest write (the window closes with it), then a
-/// `create` event for each. The entries, as recorded.
+/// The N entries in one manifest write (the window closes with it), each
+/// attempt's ports leased in the same hold of the mutex (dropped again if
+/// the write fails), then a `create` event for each. The entries, as
+/// recorded, with their ports.
 pub(super) fn record_all(
     ctx: &Ctx,
     args: &CreateArgs,
     plans: &[Plan<'_>],
     window: &RollbackWindow,
     out: &mut Out<'_>,
-) -> Result<Vec<Entry>> {
+) -> Result<Vec<(Entry, Vec<u16>)>> {
     let mutex = ManifestMutex::acquire(&ctx.loop_dir())?;
     let mut manifest = ctx.manifest.load_or_default()?;
     refuse_active_attempts(&manifest, &args.run_id)?;
@@ -96,14 +99,35 @@ pub(super) fn record_all(
         .worktrees
         .retain(|e| !entries.iter().any(|n| n.id == e.id));
     manifest.worktrees.extend(entries.iter().cloned());
-    window.commit(|| ctx.manifest.write(&manifest, &mutex))?;
+    let leased = window.commit(|| {
+        let release = |ctx: &Ctx| {
+            let all: Vec<&Entry> = entries.iter().collect();
+            let _ = ports::release(ctx, &all, &mutex);
+        };
+        let mut leased = Vec::with_capacity(entries.len());
+        for (entry, plan) in entries.iter().zip(plans) {
+            match ports::lease(ctx, entry, &plan.abs, plan.ports, &manifest, &mutex) {
+                Ok(ports) => leased.push(ports),
+                Err(e) => {
+                    release(ctx);
+                    return Err(e);
+                }
+            }
+        }
+        if let Err(e) = ctx.manifest.write(&manifest, &mutex) {
+            release(ctx);
+            return Err(e);
+        }
+        Ok(leased)
+    })?;
     drop(mutex);
     let events: Vec<_> = entries
         .iter()
-        .map(|e| crate::ops::create::record::create_event(e, None, &[]))
+        .zip(&leased)
+        .map(|(e, ports)| crate::ops::create::record::create_event(e, None, ports))
         .collect();
     ctx.log_events(&events, out);
-    Ok(entries)
+    Ok(entries.into_iter().zip(leased).collect())
 }
 
 /// A failure before the record: undo every attempt made so far (busy, so
