@@ -76,11 +76,14 @@ pub type Release = fn(&Path, &str);
 struct Held {
     mutex: Option<(PathBuf, String, Release)>,
     temps: Vec<PathBuf>,
+    /// Gives the terminal back (`watch`'s raw mode, alternate screen).
+    terminal: Option<fn()>,
 }
 
 static HELD: Mutex<Held> = Mutex::new(Held {
     mutex: None,
     temps: Vec::new(),
+    terminal: None,
 });
 
 fn held() -> std::sync::MutexGuard<'static, Held> {
@@ -117,6 +120,9 @@ fn install() {
 /// Remove this process's temp files and mutex, and exit with 128 + `sig`.
 fn exit_now(sig: i32) -> ! {
     let state = held();
+    if let Some(restore) = state.terminal {
+        restore();
+    }
     for tmp in &state.temps {
         let _ = std::fs::remove_file(tmp);
     }
@@ -318,6 +324,18 @@ pub fn track_mutex(path: &Path, token: &str, release: Release) {
 
 pub fn untrack_mutex() {
     held().mutex = None;
+}
+
+/// While the terminal is in a state a signal must not leave it in (raw
+/// mode, the alternate screen: `watch`), SIGINT/SIGTERM call `restore`
+/// before exiting.
+pub fn track_terminal(restore: fn()) {
+    install();
+    held().terminal = Some(restore);
+}
+
+pub fn untrack_terminal() {
+    held().terminal = None;
 }
 
 pub fn track_temp(path: &Path) {

@@ -413,3 +413,30 @@ fn without_a_terminal_it_refuses_pointing_at_once() {
         run.stderr
     );
 }
+
+/// SIGTERM (and SIGINT sent with kill: in raw mode Ctrl-C is a key, not a
+/// signal) ends the view with the terminal given back: raw mode off, out
+/// of the alternate screen, exit 128 + the signal.
+#[test]
+fn sigterm_and_sigint_give_the_terminal_back() {
+    let repo = with_runs(2);
+    let pane = Pane::start(&repo);
+    let shell = pane.pid();
+    for (n, (sig, code)) in [("TERM", 143), ("INT", 130)].into_iter().enumerate() {
+        pane.type_line("\"$BIN\" watch; echo exit=$?");
+        pane.wait_for(|s| s.contains("git loop watch: 2 runs"), "title");
+        let children =
+            std::fs::read_to_string(format!("/proc/{shell}/task/{shell}/children")).unwrap();
+        let view = children.split_whitespace().next().expect("the view's pid");
+        let status = Command::new("kill")
+            .args([&format!("-{sig}"), view])
+            .status()
+            .unwrap();
+        assert!(status.success());
+        pane.wait_for(
+            |s| s.contains(&format!("exit={code}")),
+            &format!("exit={code} after SIG{sig}"),
+        );
+        assert_terminal_restored(&pane, &repo, 10 + n);
+    }
+}
