@@ -136,37 +136,18 @@ pub struct Long {
 }
 
 impl Long {
-    /// `clean`, or what a removal would have to keep, joined by `+`.
+    /// `clean`, or what a removal would have to keep, joined by `+`
+    /// ([`crate::ops::list::state_words`], as `watch` shows it).
     fn state(&self) -> String {
-        let mut parts: Vec<&str> = Vec::new();
-        if self.locked == Some(true) {
-            parts.push("locked");
-        }
-        if let Some(op) = self.operation {
-            parts.push(op);
-        }
-        if self.unreachable_commits.is_some_and(|n| n > 0) {
-            parts.push("unreachable");
-        }
-        if self.nested_repos.as_ref().is_some_and(|n| !n.is_empty()) {
-            parts.push("nested-repo");
-        }
-        if self.in_use.as_ref().is_some_and(|p| !p.is_empty()) {
-            parts.push("in-use");
-        }
-        if self.dirty == Some(true) {
-            parts.push("dirty");
-        }
-        if self.untracked == Some(true) {
-            parts.push("untracked");
-        }
-        if !parts.is_empty() {
-            return parts.join("+");
-        }
-        match (self.dirty, self.untracked) {
-            (Some(false), Some(false)) => "clean".to_owned(),
-            _ => "-".to_owned(),
-        }
+        crate::ops::list::state_words(&crate::ops::list::StateFlags {
+            locked: self.locked,
+            operation: self.operation,
+            unreachable_commits: self.unreachable_commits,
+            nested_repos: self.nested_repos.as_deref(),
+            in_use: self.in_use.as_deref(),
+            dirty: self.dirty,
+            untracked: self.untracked,
+        })
     }
 }
 

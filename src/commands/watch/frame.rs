@@ -110,7 +110,7 @@ fn row(r: &Run, now: jiff::Timestamp) -> [(Cow<'_, str>, &'static str); 9] {
     let empty = State::default();
     let state = r.state.as_ref().unwrap_or(&empty);
     let words = if r.present {
-        state_words(state)
+        state.words()
     } else {
         "missing".to_owned()
     };
@@ -143,40 +143,6 @@ fn row(r: &Run, now: jiff::Timestamp) -> [(Cow<'_, str>, &'static str); 9] {
             _ => ("-".into(), "2"),
         },
     ]
-}
-
-/// `clean`, or what a removal would have to keep, joined by `+`, as
-/// `list --long`'s STATE column spells it.
-fn state_words(s: &State) -> String {
-    let mut parts: Vec<&str> = Vec::new();
-    if s.locked == Some(true) {
-        parts.push("locked");
-    }
-    if let Some(op) = s.operation {
-        parts.push(op);
-    }
-    if s.unreachable_commits.is_some_and(|n| n > 0) {
-        parts.push("unreachable");
-    }
-    if s.nested_repos.as_ref().is_some_and(|n| !n.is_empty()) {
-        parts.push("nested-repo");
-    }
-    if s.in_use.as_ref().is_some_and(|p| !p.is_empty()) {
-        parts.push("in-use");
-    }
-    if s.dirty == Some(true) {
-        parts.push("dirty");
-    }
-    if s.untracked == Some(true) {
-        parts.push("untracked");
-    }
-    if !parts.is_empty() {
-        return parts.join("+");
-    }
-    match (s.dirty, s.untracked) {
-        (Some(false), Some(false)) => "clean".to_owned(),
-        _ => "-".to_owned(),
-    }
 }
 
 fn status_sgr(status: Status) -> &'static str {
