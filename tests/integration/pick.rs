@@ -414,3 +414,37 @@ fn a_winner_marked_meanwhile_is_not_picked() {
     assert_eq!(marks(&repo, "fix.1"), ["active->stale"]);
     assert!(marks(&repo, "fix.2").is_empty());
 }
+
+/// Without `--land`, the winner and its siblings are marked in one manifest
+/// write: a `kill -9` right after it leaves all of them marked (and one
+/// right before it, none).
+#[test]
+fn the_winner_and_its_siblings_are_marked_in_one_write() {
+    for (point, after) in [
+        ("after-manifest-rename", true),
+        ("before-manifest-rename", false),
+    ] {
+        let repo = task(3);
+        let out = repo
+            .command()
+            .env("GIT_LOOP_TEST_CRASH", point)
+            .args(["pick", "fix.2"])
+            .output()
+            .unwrap();
+        assert!(!out.status.success(), "{point}: {out:?}");
+        let (winner, sibling) = if after {
+            ("escalated", "rejected")
+        } else {
+            ("active", "active")
+        };
+        assert_eq!(repo.status_of("fix.2").as_deref(), Some(winner), "{point}");
+        for id in ["fix.1", "fix.3"] {
+            assert_eq!(
+                repo.status_of(id).as_deref(),
+                Some(sibling),
+                "{point}: {id}"
+            );
+        }
+        assert_eq!(repo.status_of("other.1").as_deref(), Some("active"));
+    }
+}

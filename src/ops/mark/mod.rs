@@ -120,23 +120,25 @@ pub fn set_statuses(
 /// now (`None`: gone from the manifest).
 pub type LeftAsIs = (RunId, Option<Status>);
 
-/// Set `status` on each of `expected`'s runs that is, under the mutex,
+/// Set each run of `changes` to its status when it is, under the mutex,
 /// still that run (the same entry: [`Entry::same_run`]) with the status it
 /// had when it was read: a compare-and-swap of each run's status. A run
 /// marked, removed or replaced by someone else since is left as it is now,
 /// and comes back in the second list with its status now (`None`: gone).
-/// Each run's lock, then the mutex, as [`set_statuses`]; one manifest write.
+/// With `first_or_none`, a first run left as it is leaves every run so:
+/// nothing is written. Each run's lock, then the mutex, as
+/// [`set_statuses`]; one manifest write, a mark event for each change.
 pub fn set_statuses_from(
     ctx: &Ctx,
-    expected: &[Entry],
-    status: Status,
+    changes: &[(&Entry, Status)],
+    first_or_none: bool,
     out: &mut Out<'_>,
 ) -> Result<(Vec<Marked>, Vec<LeftAsIs>)> {
-    if expected.is_empty() || !ctx.loop_dir_exists()? {
-        let gone = expected.iter().map(|e| (e.id.clone(), None)).collect();
+    if changes.is_empty() || !ctx.loop_dir_exists()? {
+        let gone = changes.iter().map(|(e, _)| (e.id.clone(), None)).collect();
         return Ok((Vec::new(), gone));
     }
-    let mut in_order: Vec<&RunId> = expected.iter().map(|e| &e.id).collect();
+    let mut in_order: Vec<&RunId> = changes.iter().map(|(e, _)| &e.id).collect();
     in_order.sort();
     in_order.dedup();
     let _runs = in_order
@@ -148,29 +150,34 @@ pub fn set_statuses_from(
     let mutex = ManifestMutex::acquire(&ctx.loop_dir())?;
     let mut manifest = ctx.manifest.load_or_default()?;
     let (mut marked, mut left) = (Vec::new(), Vec::new());
-    for want in expected {
+    for (n, (want, status)) in changes.iter().enumerate() {
         if marked.iter().any(|m: &Marked| m.entry.id == want.id) {
             continue;
         }
         match manifest.find_mut(&want.id) {
             Some(entry) if entry.same_run(want) && entry.status == want.status => {
                 let previous = entry.status;
-                entry.status = status;
+                entry.status = *status;
                 marked.push(Marked {
                     entry: entry.clone(),
                     previous,
                 });
             }
-            now => left.push((want.id.clone(), now.map(|e| e.status))),
+            now => {
+                left.push((want.id.clone(), now.map(|e| e.status)));
+                if n == 0 && first_or_none {
+                    return Ok((Vec::new(), left));
+                }
+            }
         }
     }
     let events: Vec<Event> = marked
         .iter()
-        .filter(|m| m.previous != status)
+        .filter(|m| m.previous != m.entry.status)
         .map(|m| {
             let mut event = Event::new(EventKind::Mark, &m.entry.id);
             event.from = Some(m.previous.into());
-            event.to = Some(status.into());
+            event.to = Some(m.entry.status.into());
             event
         })
         .collect();

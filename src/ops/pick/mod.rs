@@ -146,15 +146,19 @@ pub fn pick(ctx: &Ctx, request: &Request<'_>, out: &mut Out<'_>) -> Result<Outco
             }
             outcome.winner.status = Status::Merged;
         }
-        None => {
-            if !request.dry_run {
-                escalate(ctx, entry, out)?;
-            }
-            outcome.winner.status = Status::Escalated;
-        }
+        None => outcome.winner.status = Status::Escalated,
     }
-    let left = match reject(ctx, &siblings, request.dry_run, out) {
+    // Without --land, the winner is escalated in the same write as its
+    // siblings are rejected (a crash leaves both or neither).
+    let winner = request.land.is_none().then_some(entry);
+    let left = match mark(ctx, winner, &siblings, request.dry_run, out) {
         Ok(left) => left,
+        Err(e) if winner.is_some() => {
+            // Nothing was marked: the winner is as it was.
+            outcome.winner.status = outcome.winner.previous;
+            outcome.error = Some(e);
+            return Ok(outcome);
+        }
         Err(e) => {
             outcome.error = Some(e);
             return Ok(outcome);
@@ -267,42 +271,36 @@ fn land_winner(
     land::land(ctx, &request, out)
 }
 
-/// The winner marked `escalated` only while it is still the run read, with
-/// the status read (a compare-and-swap: a run someone marked meanwhile is
-/// not overwritten, and nothing is picked).
-fn escalate(ctx: &Ctx, entry: &Entry, out: &mut Out<'_>) -> Result<()> {
-    let (_, left) = crate::ops::mark::set_statuses_from(
-        ctx,
-        std::slice::from_ref(entry),
-        Status::Escalated,
-        out,
-    )?;
-    match left.first() {
-        None => Ok(()),
-        Some((id, now)) => Err(Error::Repository(format!(
-            "{id} changed since pick read it as {} ({}): nothing was picked",
-            entry.status.as_str(),
-            now.map_or("it is gone from the manifest".to_owned(), |n| format!(
-                "it is {} now",
-                n.as_str()
-            ))
-        ))),
-    }
-}
-
-/// Mark the siblings `rejected`: one mark for all, each only while it is
-/// as read (nothing in a dry run). The ones left as they are now, with
-/// their status now.
-fn reject(
+/// Mark the siblings `rejected`, and the `winner` (when given) `escalated`:
+/// one write, each only while it is as read (nothing in a dry run). A
+/// winner marked meanwhile fails the pick with nothing marked; the
+/// siblings left as they are now come back, with their status now.
+fn mark(
     ctx: &Ctx,
+    winner: Option<&Entry>,
     siblings: &[Entry],
     dry_run: bool,
     out: &mut Out<'_>,
 ) -> Result<Vec<crate::ops::mark::LeftAsIs>> {
-    if dry_run || siblings.is_empty() {
+    if dry_run || winner.is_none() && siblings.is_empty() {
         return Ok(Vec::new());
     }
-    let (_, left) = crate::ops::mark::set_statuses_from(ctx, siblings, Status::Rejected, out)?;
+    let mut changes: Vec<(&Entry, Status)> = Vec::with_capacity(siblings.len() + 1);
+    changes.extend(winner.map(|w| (w, Status::Escalated)));
+    changes.extend(siblings.iter().map(|s| (s, Status::Rejected)));
+    let (_, left) = crate::ops::mark::set_statuses_from(ctx, &changes, winner.is_some(), out)?;
+    if let Some(w) = winner
+        && let Some((id, now)) = left.iter().find(|(id, _)| *id == w.id)
+    {
+        return Err(Error::Repository(format!(
+            "{id} changed since pick read it as {} ({}): nothing was picked",
+            w.status.as_str(),
+            now.map_or("it is gone from the manifest".to_owned(), |n| format!(
+                "it is {} now",
+                n.as_str()
+            ))
+        )));
+    }
     Ok(left)
 }
 
