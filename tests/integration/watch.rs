@@ -302,7 +302,12 @@ fn d_shows_the_selected_runs_diffstat_against_its_base() {
     let pane = Pane::start(&repo);
     pane.watch(1);
     pane.send(&["d"]);
-    let screen = pane.wait_for(|s| s.contains("diffstat of r1"), "the panel");
+    // The panel's last line: a capture taken while the panel is still being
+    // drawn may hold its title but not all its lines.
+    let screen = pane.wait_for(
+        |s| s.contains("diffstat of r1") && s.contains("2 files changed, +4 -0"),
+        "the whole panel",
+    );
     assert!(screen.contains("README  | +1 -0"), "{screen}");
     assert!(screen.contains("new.txt | +3 -0"), "{screen}");
     assert!(screen.contains("2 files changed, +4 -0"), "{screen}");
