@@ -116,7 +116,12 @@ impl Pane {
         self.type_line("exec \"$BIN\" watch");
         let noun = if runs == 1 { "run" } else { "runs" };
         let title = format!("git loop watch: {runs} {noun}");
-        self.wait_for(|s| s.contains(&title), "title")
+        // The title and the keys line (the frame's last): a capture taken
+        // mid-draw may hold the title without every row.
+        self.wait_for(
+            |s| s.contains(&title) && s.contains("j/k select"),
+            "the whole first frame",
+        )
     }
 
     /// The pane's process id.
