@@ -91,64 +91,40 @@ pub struct State {
 }
 
 impl State {
-    /// The STATE words `list --long` and `watch` show: see [`state_words`].
+    /// `clean`, or what a removal would have to keep, joined by `+` (in
+    /// this order: locked, the operation, unreachable, nested-repo, in-use,
+    /// dirty, untracked); `-` when it was not read. The one wording of
+    /// `list --long`'s STATE column and `watch`'s.
     pub fn words(&self) -> String {
-        state_words(&StateFlags {
-            locked: self.locked,
-            operation: self.operation,
-            unreachable_commits: self.unreachable_commits,
-            nested_repos: self.nested_repos.as_deref(),
-            in_use: self.in_use.as_deref(),
-            dirty: self.dirty,
-            untracked: self.untracked,
-        })
-    }
-}
-
-/// What the STATE words are made of (`None`: not read).
-pub struct StateFlags<'a> {
-    pub locked: Option<bool>,
-    pub operation: Option<&'static str>,
-    pub unreachable_commits: Option<usize>,
-    pub nested_repos: Option<&'a [String]>,
-    pub in_use: Option<&'a [u32]>,
-    pub dirty: Option<bool>,
-    pub untracked: Option<bool>,
-}
-
-/// `clean`, or what a removal would have to keep, joined by `+` (in this
-/// order: locked, the operation, unreachable, nested-repo, in-use, dirty,
-/// untracked); `-` when it was not read. The one wording of `list --long`'s
-/// STATE column and `watch`'s.
-pub fn state_words(f: &StateFlags<'_>) -> String {
-    let mut parts: Vec<&str> = Vec::new();
-    if f.locked == Some(true) {
-        parts.push("locked");
-    }
-    if let Some(op) = f.operation {
-        parts.push(op);
-    }
-    if f.unreachable_commits.is_some_and(|n| n > 0) {
-        parts.push("unreachable");
-    }
-    if f.nested_repos.is_some_and(|n| !n.is_empty()) {
-        parts.push("nested-repo");
-    }
-    if f.in_use.is_some_and(|p| !p.is_empty()) {
-        parts.push("in-use");
-    }
-    if f.dirty == Some(true) {
-        parts.push("dirty");
-    }
-    if f.untracked == Some(true) {
-        parts.push("untracked");
-    }
-    if !parts.is_empty() {
-        return parts.join("+");
-    }
-    match (f.dirty, f.untracked) {
-        (Some(false), Some(false)) => "clean".to_owned(),
-        _ => "-".to_owned(),
+        let mut parts: Vec<&str> = Vec::new();
+        if self.locked == Some(true) {
+            parts.push("locked");
+        }
+        if let Some(op) = self.operation {
+            parts.push(op);
+        }
+        if self.unreachable_commits.is_some_and(|n| n > 0) {
+            parts.push("unreachable");
+        }
+        if self.nested_repos.as_ref().is_some_and(|n| !n.is_empty()) {
+            parts.push("nested-repo");
+        }
+        if self.in_use.as_ref().is_some_and(|p| !p.is_empty()) {
+            parts.push("in-use");
+        }
+        if self.dirty == Some(true) {
+            parts.push("dirty");
+        }
+        if self.untracked == Some(true) {
+            parts.push("untracked");
+        }
+        if !parts.is_empty() {
+            return parts.join("+");
+        }
+        match (self.dirty, self.untracked) {
+            (Some(false), Some(false)) => "clean".to_owned(),
+            _ => "-".to_owned(),
+        }
     }
 }
 

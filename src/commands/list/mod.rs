@@ -133,22 +133,10 @@ pub struct Long {
     /// included): cleanup skips it, code `in-use`.
     #[serde(rename = "inUse")]
     pub in_use: Option<Vec<u32>>,
-}
-
-impl Long {
-    /// `clean`, or what a removal would have to keep, joined by `+`
-    /// ([`crate::ops::list::state_words`], as `watch` shows it).
-    fn state(&self) -> String {
-        crate::ops::list::state_words(&crate::ops::list::StateFlags {
-            locked: self.locked,
-            operation: self.operation,
-            unreachable_commits: self.unreachable_commits,
-            nested_repos: self.nested_repos.as_deref(),
-            in_use: self.in_use.as_deref(),
-            dirty: self.dirty,
-            untracked: self.untracked,
-        })
-    }
+    /// The STATE column's words ([`State::words`]), made with the rest.
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub state: String,
 }
 
 fn opt<T: std::fmt::Display>(v: Option<T>) -> String {
@@ -184,7 +172,7 @@ impl ListReport {
             .map(|l| {
                 let long = l.long.as_ref().expect("--long fills every row");
                 let state = if l.present {
-                    long.state()
+                    long.state.clone()
                 } else {
                     "missing".to_owned()
                 };
@@ -357,7 +345,9 @@ pub fn run(
 
 impl From<State> for Long {
     fn from(s: State) -> Long {
+        let state = s.words();
         Long {
+            state,
             dirty: s.dirty,
             untracked: s.untracked,
             ahead: s.ahead,
