@@ -64,14 +64,7 @@ pub fn set_statuses(
     // one of these runs' worktrees finishes that removal before this mark is
     // applied, and a cleanup that has not started it yet sees this mark. In
     // id order, so two marks of the same runs take them in the same order.
-    let mut in_order = ids.clone();
-    in_order.sort();
-    let _runs = in_order
-        .iter()
-        .map(|id| {
-            crate::lock::RunLock::acquire(ctx.repo.common_dir(), id, crate::lock::RUN_LOCK_DEADLINE)
-        })
-        .collect::<Result<Vec<_>>>()?;
+    let _runs = lock_runs(ctx, ids.iter().copied())?;
     let mutex = ManifestMutex::acquire(&ctx.loop_dir())?;
     // Parsed again only if another command replaced it meanwhile.
     let mut manifest = if snapshot.is_current(ctx.manifest.path()) {
@@ -99,21 +92,51 @@ pub fn set_statuses(
             ));
         }
     }
+    write_marks(ctx, &manifest, &mutex, &marked, out)?;
+    Ok(marked)
+}
+
+/// Each run's lock, in id order (the same id once), so two marks of the
+/// same runs take them in the same order (see [`crate::lock`]).
+fn lock_runs<'i>(
+    ctx: &Ctx,
+    ids: impl IntoIterator<Item = &'i RunId>,
+) -> Result<Vec<crate::lock::RunLock>> {
+    let mut in_order: Vec<&RunId> = ids.into_iter().collect();
+    in_order.sort();
+    in_order.dedup();
+    in_order
+        .iter()
+        .map(|id| {
+            crate::lock::RunLock::acquire(ctx.repo.common_dir(), id, crate::lock::RUN_LOCK_DEADLINE)
+        })
+        .collect()
+}
+
+/// The manifest written and a mark event logged for each run whose status
+/// changed; nothing when none did.
+fn write_marks(
+    ctx: &Ctx,
+    manifest: &Manifest,
+    mutex: &ManifestMutex,
+    marked: &[Marked],
+    out: &mut Out<'_>,
+) -> Result<()> {
     let events: Vec<Event> = marked
         .iter()
-        .filter(|m| m.previous != status)
+        .filter(|m| m.previous != m.entry.status)
         .map(|m| {
             let mut event = Event::new(EventKind::Mark, &m.entry.id);
             event.from = Some(m.previous.into());
-            event.to = Some(status.into());
+            event.to = Some(m.entry.status.into());
             event
         })
         .collect();
     if !events.is_empty() {
-        ctx.manifest.write(&manifest, &mutex)?;
+        ctx.manifest.write(manifest, mutex)?;
         ctx.log_events(&events, out);
     }
-    Ok(marked)
+    Ok(())
 }
 
 /// A run [`set_statuses_from`] left as it is now: its id, and its status
@@ -138,15 +161,7 @@ pub fn set_statuses_from(
         let gone = changes.iter().map(|(e, _)| (e.id.clone(), None)).collect();
         return Ok((Vec::new(), gone));
     }
-    let mut in_order: Vec<&RunId> = changes.iter().map(|(e, _)| &e.id).collect();
-    in_order.sort();
-    in_order.dedup();
-    let _runs = in_order
-        .iter()
-        .map(|id| {
-            crate::lock::RunLock::acquire(ctx.repo.common_dir(), id, crate::lock::RUN_LOCK_DEADLINE)
-        })
-        .collect::<Result<Vec<_>>>()?;
+    let _runs = lock_runs(ctx, changes.iter().map(|(e, _)| &e.id))?;
     let mutex = ManifestMutex::acquire(&ctx.loop_dir())?;
     let mut manifest = ctx.manifest.load_or_default()?;
     let (mut marked, mut left) = (Vec::new(), Vec::new());
@@ -171,20 +186,7 @@ pub fn set_statuses_from(
             }
         }
     }
-    let events: Vec<Event> = marked
-        .iter()
-        .filter(|m| m.previous != m.entry.status)
-        .map(|m| {
-            let mut event = Event::new(EventKind::Mark, &m.entry.id);
-            event.from = Some(m.previous.into());
-            event.to = Some(m.entry.status.into());
-            event
-        })
-        .collect();
-    if !events.is_empty() {
-        ctx.manifest.write(&manifest, &mutex)?;
-        ctx.log_events(&events, out);
-    }
+    write_marks(ctx, &manifest, &mutex, &marked, out)?;
     Ok((marked, left))
 }
 
