@@ -45,9 +45,16 @@ fn err(e: impl std::fmt::Display) -> Error {
     Error::Repository(e.to_string())
 }
 
-/// `true`: `read-tree -m -u old new` in `checkout` certainly goes through
-/// (see the module doc); `false`: unsure, ask git.
-pub fn certainly_clean(repo: &Repo, checkout: &Path, old: ObjectId, new: ObjectId) -> Result<bool> {
+/// `true`: `read-tree -m -u old new` in `checkout` (whose index is
+/// `index`) certainly goes through (see the module doc); `false`: unsure,
+/// ask git.
+pub fn certainly_clean(
+    repo: &Repo,
+    checkout: &Path,
+    index: &gix::index::File,
+    old: ObjectId,
+    new: ObjectId,
+) -> Result<bool> {
     let gix = repo.gix();
     let config = gix.config_snapshot();
     let on = |key: &str| config.boolean(key).unwrap_or(false);
@@ -57,10 +64,7 @@ pub fn certainly_clean(repo: &Repo, checkout: &Path, old: ObjectId, new: ObjectI
     {
         return Ok(false);
     }
-    let tree_of = |id: ObjectId| -> Result<gix::Tree<'_>> {
-        gix.find_commit(id).map_err(err)?.tree().map_err(err)
-    };
-    let (old_tree, new_tree) = (tree_of(old)?, tree_of(new)?);
+    let (old_tree, new_tree) = (super::tree_of(gix, old)?, super::tree_of(gix, new)?);
     let changes = gix
         .diff_tree_to_tree(
             Some(&old_tree),
@@ -68,8 +72,6 @@ pub fn certainly_clean(repo: &Repo, checkout: &Path, old: ObjectId, new: ObjectI
             gix::diff::Options::default().with_rewrites(None),
         )
         .map_err(err)?;
-    let worktree = crate::git::repo::open_worktree(checkout)?;
-    let index = worktree.index_or_empty().map_err(err)?;
     if index.is_sparse()
         || index.link().is_some()
         || index
@@ -121,8 +123,8 @@ pub fn certainly_clean(repo: &Repo, checkout: &Path, old: ObjectId, new: ObjectI
             return Ok(false);
         }
         let fine = match was {
-            Some((mode, id)) => up_to_date(&index, checkout, path.as_bstr(), mode, id, stamp)?,
-            None => free(&index, checkout, path.as_bstr()),
+            Some((mode, id)) => up_to_date(index, checkout, path.as_bstr(), mode, id, stamp)?,
+            None => free(index, checkout, path.as_bstr()),
         };
         if !fine {
             return Ok(false);

@@ -116,12 +116,16 @@ pub fn check(repo: &Repo, branch: &str, old: ObjectId, new: ObjectId) -> Result<
         Place::Busy(busy) => Ok(busy),
         Place::Nowhere => Ok(Advance::Moved { checkout: None }),
         Place::At(checkout) => {
-            if let Some(busy) = unfinished::landing(repo, branch, old, &checkout)? {
+            // The checkout's index, read once for both checks.
+            let index = crate::git::repo::open_worktree(&checkout)?
+                .index_or_empty()
+                .map_err(|e| Error::Repository(e.to_string()))?;
+            if let Some(busy) = unfinished::landing(repo, branch, old, &checkout, &index)? {
                 return Ok(busy);
             }
             // Certainly clean, read in-process: no `read-tree -n` process.
             // Unsure (or unreadable): git's dry run decides and words it.
-            if clean::certainly_clean(repo, &checkout, old, new).unwrap_or(false) {
+            if clean::certainly_clean(repo, &checkout, &index, old, new).unwrap_or(false) {
                 return moved(&checkout);
             }
             dry_run(&checkout, old, new)
@@ -192,6 +196,15 @@ fn to_follow(
             operation: format!("checkout of {branch} made during the landing"),
         }),
     })
+}
+
+/// The tree of the commit `id`.
+fn tree_of(gix: &gix::Repository, id: ObjectId) -> Result<gix::Tree<'_>> {
+    let err = |e: &dyn std::fmt::Display| Error::Repository(e.to_string());
+    gix.find_commit(id)
+        .map_err(|e| err(&e))?
+        .tree()
+        .map_err(|e| err(&e))
 }
 
 fn hex(id: ObjectId) -> String {

@@ -37,11 +37,12 @@ pub(super) fn landing(
     branch: &str,
     tip: ObjectId,
     checkout: &Path,
+    index: &gix::index::File,
 ) -> Result<Option<Advance>> {
     let Some(before) = landed_from(repo.gix(), branch, tip)? else {
         return Ok(None);
     };
-    if !index_still_at(repo.gix(), checkout, before, tip)? {
+    if !index_still_at(repo.gix(), index, before, tip)? {
         return Ok(None);
     }
     Ok(Some(Advance::TargetBusy {
@@ -70,27 +71,21 @@ fn landed_from(gix: &gix::Repository, branch: &str, tip: ObjectId) -> Result<Opt
 }
 
 /// Whether every path that differs between `before` and `tip` has, in the
-/// index of the worktree at `checkout`, the blob it had at `before` (and at
-/// least one such path decides: a change of mode alone does not).
+/// checkout's `index`, the blob it had at `before` (and at least one such
+/// path decides: a change of mode alone does not).
 fn index_still_at(
     gix: &gix::Repository,
-    checkout: &Path,
+    index: &gix::index::File,
     before: ObjectId,
     tip: ObjectId,
 ) -> Result<bool> {
-    let tree_of = |id: ObjectId| -> Result<gix::Tree<'_>> {
-        gix.find_commit(id).map_err(err)?.tree().map_err(err)
-    };
-    let (old_tree, new_tree) = (tree_of(before)?, tree_of(tip)?);
+    let (old_tree, new_tree) = (super::tree_of(gix, before)?, super::tree_of(gix, tip)?);
     let changes = gix
         .diff_tree_to_tree(
             Some(&old_tree),
             Some(&new_tree),
             gix::diff::Options::default(),
         )
-        .map_err(err)?;
-    let index = crate::git::repo::open_worktree(checkout)?
-        .index_or_empty()
         .map_err(err)?;
     let blob = |tree: &gix::Tree<'_>, path: &BStr| -> Option<ObjectId> {
         let path = gix::path::from_bstr(path).ok()?;

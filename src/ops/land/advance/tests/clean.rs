@@ -28,7 +28,11 @@ fn aged(f: &Fixture) {
 /// What the in-process read says, after checking that git agrees when it
 /// says yes.
 fn judged(f: &Fixture, old: ObjectId, new: ObjectId) -> (bool, bool) {
-    let ours = certainly_clean(&f.repo(), &f.root, old, new).unwrap();
+    let index = crate::git::repo::open_worktree(&f.root)
+        .unwrap()
+        .index_or_empty()
+        .unwrap();
+    let ours = certainly_clean(&f.repo(), &f.root, &index, old, new).unwrap();
     let git = f
         .git_output(
             &f.root,
