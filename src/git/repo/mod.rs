@@ -52,6 +52,24 @@ pub struct Repo {
     root: PathBuf,
 }
 
+/// The file's `lstat` equals the index entry's cached stat in every field
+/// git caches (times to the nanosecond, size, inode, device, owner; each
+/// as git truncates it to 32 bits): what git, stricter than
+/// `core.checkStat`, calls up to date without reading the file (when the
+/// entry is not racy).
+pub fn stat_matches(s: &gix::index::entry::Stat, meta: &std::fs::Metadata) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    u64::from(s.mtime.secs) == meta.mtime() as u64 & 0xffff_ffff
+        && i64::from(s.mtime.nsecs) == meta.mtime_nsec()
+        && u64::from(s.ctime.secs) == meta.ctime() as u64 & 0xffff_ffff
+        && i64::from(s.ctime.nsecs) == meta.ctime_nsec()
+        && u64::from(s.size) == meta.size() & 0xffff_ffff
+        && u64::from(s.ino) == meta.ino() & 0xffff_ffff
+        && u64::from(s.dev) == meta.dev() & 0xffff_ffff
+        && s.uid == meta.uid()
+        && s.gid == meta.gid()
+}
+
 fn repo_err(e: impl std::fmt::Display) -> Error {
     Error::Repository(e.to_string())
 }

@@ -30,7 +30,7 @@
 //! by the real `read-tree -m -u`, which refuses and the ref is moved back
 //! ([`super::advance`]): the same race as with git's own dry run.
 
-use std::os::unix::fs::{MetadataExt, PermissionsExt};
+use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 
 use gix::ObjectId;
@@ -171,16 +171,7 @@ fn up_to_date(
     if (i64::from(s.mtime.secs), s.mtime.nsecs) >= stamp {
         return Ok(false);
     }
-    let same = u64::from(s.mtime.secs) == meta.mtime() as u64 & 0xffff_ffff
-        && i64::from(s.mtime.nsecs) == meta.mtime_nsec()
-        && u64::from(s.ctime.secs) == meta.ctime() as u64 & 0xffff_ffff
-        && i64::from(s.ctime.nsecs) == meta.ctime_nsec()
-        && u64::from(s.size) == meta.size() & 0xffff_ffff
-        && u64::from(s.ino) == meta.ino() & 0xffff_ffff
-        && u64::from(s.dev) == meta.dev() & 0xffff_ffff
-        && s.uid == meta.uid()
-        && s.gid == meta.gid();
-    Ok(same)
+    Ok(crate::git::repo::stat_matches(s, &meta))
 }
 
 /// Nothing in the index or on disk at `path`, and nothing but directories

@@ -27,6 +27,8 @@ use gix::status::index_worktree::Item as Change;
 use gix::status::{Item, Submodule};
 
 use super::{open_worktree, repo_err};
+
+mod walk;
 use crate::error::Result;
 
 /// What `git worktree remove` (without `--force`) would object to in a
@@ -55,6 +57,10 @@ pub fn cleanliness(path: &Path, admin_dir: &Path) -> Result<Cleanliness> {
                 && gix::path::from_bstr(e.path(&index))
                     .is_ok_and(|rel| path.join(rel).join(".git").exists())
         });
+    // A clean worktree, proved without the pass (see `walk`).
+    if !submodules && walk::certainly_clean(&repo, path, &index) {
+        return Ok(Cleanliness::default());
+    }
     // The walk's options set here, not through `status.showUntrackedFiles`:
     // untracked files count whatever the user's `git status` shows.
     let untracked_walk = repo
@@ -108,7 +114,7 @@ mod tests {
     use std::path::{Path, PathBuf};
     use std::process::Command;
 
-    use super::{Cleanliness, cleanliness};
+    use super::{Cleanliness, cleanliness, walk};
 
     struct Repo {
         dir: tempfile::TempDir,
@@ -176,6 +182,13 @@ mod tests {
             cleanliness(&self.root, &self.root.join(".git")).unwrap()
         }
 
+        /// The walk's answer alone: `true` is "certainly clean".
+        fn walk(&self) -> bool {
+            let repo = super::open_worktree(&self.root).unwrap();
+            let index = repo.index_or_empty().unwrap();
+            walk::certainly_clean(&repo, &self.root, &index)
+        }
+
         /// What `git status` says, as a [`Cleanliness`].
         fn oracle(&self) -> Cleanliness {
             let status = self.git(&["status", "--porcelain", "--untracked-files=normal"]);
@@ -201,6 +214,97 @@ mod tests {
             "{name}: git status disagrees with the case"
         );
         assert_eq!(repo.judge(), expected, "{name}");
+        // The walk never calls a worktree clean that git does not.
+        assert!(
+            !repo.walk() || expected == Cleanliness::default(),
+            "{name}: the walk called it clean"
+        );
+    }
+
+    /// Worktrees the walk proves clean by itself (git agreeing), each as
+    /// it is right after it was made: its last files written in the
+    /// index's own tick (racy, read and hashed), or, after a pause and an
+    /// index rewrite, all of them cached before it (not read).
+    #[test]
+    fn the_walk_proves_clean_worktrees_clean() {
+        let proved = |name: &str, make: &dyn Fn(&Repo)| {
+            for settled in [false, true] {
+                let repo = Repo::new();
+                make(&repo);
+                if settled {
+                    std::thread::sleep(std::time::Duration::from_millis(30));
+                    std::fs::remove_file(repo.root.join(".git/index")).unwrap();
+                    repo.git(&["reset", "-q"]);
+                    repo.git(&["update-index", "-q", "--refresh"]);
+                }
+                assert_eq!(repo.oracle(), Cleanliness::default(), "{name}: git status");
+                assert!(repo.walk(), "{name} (settled: {settled}): not proved clean");
+                assert_eq!(repo.judge(), Cleanliness::default(), "{name}");
+            }
+        };
+        proved("clean", &|_| {});
+        proved("an ignored file", &|r| r.write("d/x.log", "log\n"));
+        proved("an ignored directory", &|r| {
+            r.write(".gitignore", "*.log\nbuild/\n");
+            r.git(&["commit", "-q", "-am", "ignore build"]);
+            r.write("build/out/x", "x\n");
+        });
+        proved("a tracked file in an ignored directory", &|r| {
+            r.write(".gitignore", "*.log\nvendor/\n");
+            r.write("vendor/lib", "lib\n");
+            r.git(&["add", "-f", ".gitignore", "vendor/lib"]);
+            r.git(&["commit", "-q", "-m", "vendored"]);
+            r.write("vendor/new", "new\n");
+        });
+        proved("an executable and a symlink", &|r| {
+            let script = r.root.join("run.sh");
+            r.write("run.sh", "#!/bin/sh\n");
+            std::fs::set_permissions(&script, std::os::unix::fs::PermissionsExt::from_mode(0o755))
+                .unwrap();
+            std::os::unix::fs::symlink("d/c", r.root.join("link")).unwrap();
+            r.git(&["add", "run.sh", "link"]);
+            r.git(&["commit", "-q", "-m", "more kinds"]);
+        });
+    }
+
+    /// What the walk leaves to the status pass (unsure), each dirty in a
+    /// way a stat alone cannot show, or that only the pass may judge.
+    #[test]
+    fn the_walk_is_unsure_of_what_it_cannot_prove() {
+        let unsure = |name: &str, make: &dyn Fn(&Repo)| {
+            let repo = Repo::new();
+            make(&repo);
+            assert!(!repo.walk(), "{name}: the walk called it clean");
+        };
+        unsure("an empty untracked directory", &|r| {
+            std::fs::create_dir(r.root.join("empty")).unwrap();
+        });
+        unsure("a new file staged", &|r| {
+            r.write("n", "n\n");
+            r.git(&["add", "n"]);
+        });
+        unsure("a mode changed", &|r| {
+            std::fs::set_permissions(
+                r.root.join("a"),
+                std::os::unix::fs::PermissionsExt::from_mode(0o755),
+            )
+            .unwrap();
+        });
+        unsure("the same bytes and times after a rewrite", &|r| {
+            // Content changed, then its mtime put back: the ctime moved.
+            let path = r.root.join("a");
+            let mtime = std::fs::metadata(&path).unwrap().modified().unwrap();
+            std::fs::write(&path, "b\n").unwrap();
+            std::fs::File::options()
+                .write(true)
+                .open(&path)
+                .unwrap()
+                .set_modified(mtime)
+                .unwrap();
+        });
+        unsure("a repository inside", &|r| {
+            r.write("d/inner/.git/HEAD", "ref: refs/heads/main\n");
+        });
     }
 
     #[test]

@@ -1,0 +1,366 @@
+//! A clean worktree proved by one walk of its directories, without the
+//! status pass: the common case of [`super::cleanliness`] (a run's worktree
+//! right after its last commit), in a fraction of the pass's time.
+//!
+//! [`certainly_clean`] says `true` only when git would say clean without
+//! reading a file, judged more strictly than git judges it; anything else is
+//! *unsure*, and the status pass decides, as before:
+//! - the index: not sparse, not split, not case-insensitive; every entry at
+//!   stage 0, a file, an executable or a symlink (no submodule), with no
+//!   flag (skip-worktree, intent-to-add, assume-unchanged);
+//! - the index against `HEAD`: `HEAD`'s tree, read object by object, holds
+//!   exactly the index's paths, modes and blobs, in the index's order (this
+//!   is `git diff --cached` finding nothing; git's cache-tree is not
+//!   trusted for it);
+//! - the files against the index: every tracked path is there, of its type
+//!   and executable bit, and its `lstat` (made relative to its directory,
+//!   `fstatat`, not by its whole path) equals the entry's cached stat in
+//!   every field (see [`super::super::stat_matches`]). An entry that is
+//!   racy (its cached mtime not before the index was written, to the
+//!   nanosecond: a change in the same tick would not show in the stat) is
+//!   read, and must hash to its blob, as git reads it (the bytes as they
+//!   are, no filter: equal bytes are the committed content itself);
+//! - nothing untracked: every name in a directory that holds tracked files
+//!   is tracked, a directory of tracked files, `.git` at the top, or
+//!   ignored (an ignored directory is not entered, as git does not). An
+//!   untracked name that is not ignored, even an empty directory, is
+//!   unsure: the pass says whether it counts.
+
+use std::collections::{HashMap, HashSet};
+use std::os::unix::ffi::{OsStrExt, OsStringExt};
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+
+use gix::ObjectId;
+use gix::index::entry::{Flags, Mode, Stage};
+use gix::objs::tree::EntryKind;
+
+/// `true`: the worktree at `root` (whose index is `index`, of `repo`) is
+/// certainly clean, nothing modified, staged or untracked; `false`: unsure
+/// (see the module doc).
+pub(super) fn certainly_clean(
+    repo: &gix::Repository,
+    root: &Path,
+    index: &gix::index::File,
+) -> bool {
+    if !plain(repo, root, index) {
+        return false;
+    }
+    let Ok(head) = repo.head_tree_id() else {
+        return false;
+    };
+    if !index_is_tree(repo, head.detach(), index) {
+        return false;
+    }
+    walk(repo, root, index)
+}
+
+/// Nothing in the index or the repository that the walk does not judge.
+fn plain(repo: &gix::Repository, root: &Path, index: &gix::index::File) -> bool {
+    let config = repo.config_snapshot();
+    if config.boolean("core.ignoreCase").unwrap_or(false) || super::super::case_insensitive(root) {
+        return false;
+    }
+    if index.is_sparse() || index.link().is_some() {
+        return false;
+    }
+    let flagged = Flags::SKIP_WORKTREE | Flags::INTENT_TO_ADD | Flags::ASSUME_VALID;
+    index.entries().iter().all(|e| {
+        e.stage() == Stage::Unconflicted
+            && !e.flags.intersects(flagged)
+            && matches!(e.mode, Mode::FILE | Mode::FILE_EXECUTABLE | Mode::SYMLINK)
+    })
+}
+
+/// `HEAD`'s tree `tree` holds exactly the index's entries: a traversal in
+/// git's order (a directory sorts as its name and `/`, so the traversal's
+/// full paths come in the index's byte order) zipped with the entries.
+fn index_is_tree(repo: &gix::Repository, tree: ObjectId, index: &gix::index::File) -> bool {
+    let entries = index.entries();
+    let mut next = 0usize;
+    // (tree, the path of its directory with a trailing `/`, or empty).
+    let mut stack: Vec<(Vec<TreeItem>, usize, Vec<u8>)> = Vec::new();
+    let Some(top) = tree_entries(repo, tree) else {
+        return false;
+    };
+    stack.push((top, 0, Vec::new()));
+    while let Some((items, at, prefix)) = stack.last_mut() {
+        let Some((name, kind, id)) = items.get(*at).cloned() else {
+            stack.pop();
+            continue;
+        };
+        *at += 1;
+        let mut path = prefix.clone();
+        path.extend_from_slice(&name);
+        if kind == EntryKind::Tree {
+            let Some(sub) = tree_entries(repo, id) else {
+                return false;
+            };
+            path.push(b'/');
+            stack.push((sub, 0, path));
+            continue;
+        }
+        let mode = match kind {
+            EntryKind::Blob => Mode::FILE,
+            EntryKind::BlobExecutable => Mode::FILE_EXECUTABLE,
+            EntryKind::Link => Mode::SYMLINK,
+            _ => return false,
+        };
+        let Some(entry) = entries.get(next) else {
+            return false;
+        };
+        if entry.path(index).as_ref() as &[u8] != path.as_slice()
+            || entry.mode != mode
+            || entry.id != id
+        {
+            return false;
+        }
+        next += 1;
+    }
+    next == entries.len()
+}
+
+/// The tree's entries, in its order: name, kind, id.
+fn tree_entries(
+    repo: &gix::Repository,
+    id: ObjectId,
+) -> Option<Vec<(Vec<u8>, EntryKind, ObjectId)>> {
+    let tree = repo.find_tree(id).ok()?;
+    let decoded = tree.decode().ok()?;
+    Some(
+        decoded
+            .entries
+            .iter()
+            .map(|e| (e.filename.to_vec(), e.mode.kind(), e.oid.to_owned()))
+            .collect(),
+    )
+}
+
+/// What every thread of the walk reads: the index's paths and
+/// directories, and when the index was written (an entry cached at or
+/// after is racy).
+struct Tracked<'a> {
+    files: HashMap<&'a [u8], &'a gix::index::Entry>,
+    dirs: HashSet<&'a [u8]>,
+    stamp: (i64, u32),
+    hash: gix::hash::Kind,
+}
+
+/// The walk's shared state: directories still to read (with their count,
+/// queued or being read), whether a name already said "unsure", the
+/// tracked files found as cached, and the untracked names (judged against
+/// the ignore rules afterwards, on one thread).
+#[derive(Default)]
+struct Work {
+    queue: Mutex<Vec<(PathBuf, Vec<u8>)>>,
+    pending: AtomicUsize,
+    unsure: AtomicBool,
+    seen: AtomicUsize,
+    untracked: Mutex<Vec<(Vec<u8>, bool)>>,
+}
+
+/// Every directory of tracked files under `root` read (on as many threads
+/// as the machine has cores, up to four: the stats are most of the time,
+/// as in git's preloaded index), and the untracked names ignored.
+fn walk(repo: &gix::Repository, root: &Path, index: &gix::index::File) -> bool {
+    let tracked = Tracked::new(repo, index);
+    let work = Work::default();
+    work.queue
+        .lock()
+        .expect("not poisoned")
+        .push((root.to_path_buf(), Vec::new()));
+    work.pending.store(1, Ordering::SeqCst);
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(4));
+    std::thread::scope(|scope| {
+        for _ in 1..threads {
+            scope.spawn(|| work.run(&tracked));
+        }
+        work.run(&tracked);
+    });
+    if work.unsure.load(Ordering::SeqCst)
+        || work.seen.load(Ordering::SeqCst) != index.entries().len()
+    {
+        return false;
+    }
+    let untracked = work.untracked.into_inner().expect("not poisoned");
+    if untracked.is_empty() {
+        return true;
+    }
+    let Ok(mut excludes) = repo.excludes(
+        index,
+        None,
+        gix::worktree::stack::state::ignore::Source::WorktreeThenIdMappingIfNotSkipped,
+    ) else {
+        return false;
+    };
+    untracked.iter().all(|(path, is_dir)| {
+        let Ok(rel) = gix::path::from_byte_slice(path) else {
+            return false;
+        };
+        let mode = if *is_dir { Mode::DIR } else { Mode::FILE };
+        excludes
+            .at_path(rel, Some(mode))
+            .is_ok_and(|platform| platform.is_excluded())
+    })
+}
+
+impl<'a> Tracked<'a> {
+    fn new(repo: &gix::Repository, index: &'a gix::index::File) -> Tracked<'a> {
+        let mut files = HashMap::with_capacity(index.entries().len());
+        let mut dirs = HashSet::new();
+        let mut last_dir: &[u8] = b"";
+        for entry in index.entries() {
+            let path: &[u8] = entry.path(index);
+            files.insert(path, entry);
+            let mut dir = parent(path);
+            if dir == last_dir {
+                continue;
+            }
+            last_dir = dir;
+            while !dir.is_empty() && dirs.insert(dir) {
+                dir = parent(dir);
+            }
+        }
+        Tracked {
+            files,
+            dirs,
+            stamp: (
+                index.timestamp().unix_seconds(),
+                index.timestamp().nanoseconds(),
+            ),
+            hash: repo.object_hash(),
+        }
+    }
+}
+
+impl Work {
+    /// Read directories from the queue until none is left (or one said
+    /// unsure).
+    fn run(&self, tracked: &Tracked<'_>) {
+        loop {
+            if self.unsure.load(Ordering::Relaxed) {
+                return;
+            }
+            let next = self.queue.lock().expect("not poisoned").pop();
+            let Some((abs, rel)) = next else {
+                if self.pending.load(Ordering::SeqCst) == 0 {
+                    return;
+                }
+                std::thread::yield_now();
+                continue;
+            };
+            if !self.dir(tracked, &abs, &rel) {
+                self.unsure.store(true, Ordering::SeqCst);
+            }
+            self.pending.fetch_sub(1, Ordering::SeqCst);
+        }
+    }
+
+    /// The directory `abs` (`rel` in the worktree, empty at the top): every
+    /// name in it as the module doc says; `false` at the first that is not.
+    /// Its directories of tracked files are queued.
+    fn dir(&self, tracked: &Tracked<'_>, abs: &Path, rel: &[u8]) -> bool {
+        let Ok(names) = std::fs::read_dir(abs) else {
+            return false;
+        };
+        let mut seen = 0;
+        let mut subdirs = Vec::new();
+        let mut untracked = Vec::new();
+        for item in names {
+            let Ok(item) = item else {
+                return false;
+            };
+            let name = item.file_name();
+            let name = name.as_bytes();
+            let mut path = Vec::with_capacity(rel.len() + 1 + name.len());
+            if !rel.is_empty() {
+                path.extend_from_slice(rel);
+                path.push(b'/');
+            }
+            path.extend_from_slice(name);
+            let Ok(kind) = item.file_type() else {
+                return false;
+            };
+            if name == b".git" {
+                // The worktree's own `.git` (a file in a linked worktree);
+                // one further down is a repository of its own: unsure.
+                if rel.is_empty() {
+                    continue;
+                }
+                return false;
+            }
+            if let Some(entry) = tracked.files.get(path.as_slice()).copied() {
+                // `fstatat` on the directory's descriptor, by name.
+                let Ok(meta) = item.metadata() else {
+                    return false;
+                };
+                if !as_cached(entry, &meta) {
+                    return false;
+                }
+                let cached = (i64::from(entry.stat.mtime.secs), entry.stat.mtime.nsecs);
+                if cached >= tracked.stamp && !holds_blob(tracked.hash, &item.path(), entry) {
+                    return false;
+                }
+                seen += 1;
+            } else if tracked.dirs.contains(path.as_slice()) {
+                if !kind.is_dir() {
+                    return false;
+                }
+                subdirs.push((item.path(), path));
+            } else {
+                untracked.push((path, kind.is_dir()));
+            }
+        }
+        self.seen.fetch_add(seen, Ordering::SeqCst);
+        if !untracked.is_empty() {
+            self.untracked
+                .lock()
+                .expect("not poisoned")
+                .append(&mut untracked);
+        }
+        if !subdirs.is_empty() {
+            self.pending.fetch_add(subdirs.len(), Ordering::SeqCst);
+            self.queue
+                .lock()
+                .expect("not poisoned")
+                .append(&mut subdirs);
+        }
+        true
+    }
+}
+
+/// The racy entry's file (or symlink) at `abs` holds its blob, byte for
+/// byte.
+fn holds_blob(hash: gix::hash::Kind, abs: &Path, entry: &gix::index::Entry) -> bool {
+    let bytes = if entry.mode == Mode::SYMLINK {
+        std::fs::read_link(abs).map(|target| target.into_os_string().into_vec())
+    } else {
+        std::fs::read(abs)
+    };
+    let Ok(bytes) = bytes else {
+        return false;
+    };
+    gix::objs::compute_hash(hash, gix::objs::Kind::Blob, &bytes).is_ok_and(|id| id == entry.id)
+}
+
+/// The file is of the entry's type (and executable bit) and its stat is
+/// the entry's cached one.
+fn as_cached(entry: &gix::index::Entry, meta: &std::fs::Metadata) -> bool {
+    let kind = meta.file_type();
+    let typed = match entry.mode {
+        Mode::SYMLINK => kind.is_symlink(),
+        Mode::FILE_EXECUTABLE => kind.is_file() && meta.permissions().mode() & 0o100 != 0,
+        Mode::FILE => kind.is_file() && meta.permissions().mode() & 0o100 == 0,
+        _ => false,
+    };
+    typed && super::super::stat_matches(&entry.stat, meta)
+}
+
+/// `a/b/c` → `a/b`; `c` → empty.
+fn parent(path: &[u8]) -> &[u8] {
+    path.iter()
+        .rposition(|&b| b == b'/')
+        .map_or(&[][..], |at| &path[..at])
+}
