@@ -122,7 +122,10 @@ fn index_is_tree(repo: &gix::Repository, tree: ObjectId, index: &gix::index::Fil
     next == entries.len()
 }
 
-/// The tree's entries, in its order: name, kind, id.
+/// A tree's entry: name, kind, id.
+type TreeItem = (Vec<u8>, EntryKind, ObjectId);
+
+/// The tree's entries, in its order.
 fn tree_entries(
     repo: &gix::Repository,
     id: ObjectId,
