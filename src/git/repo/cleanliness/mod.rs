@@ -1,13 +1,22 @@
 //! What `git worktree remove` (without `--force`) would object to in a
-//! worktree, read with gix in one status pass.
+//! worktree, read with gix: by one walk when it proves the worktree clean,
+//! else in one status pass.
 //!
-//! One pass, as `git status` makes it: the `HEAD`-tree-to-index comparison,
+//! First the walk ([`walk`]): most worktrees asked about are clean (a run
+//! right after its last commit, before it lands or is removed), and a clean
+//! one is proved without the status pass: `HEAD`'s tree zipped with the
+//! index, each tracked file's stat (by name in its directory, on every
+//! core) against the index's cached one, the racy ones read and hashed, and
+//! no name that is neither tracked nor ignored. It answers only "certainly
+//! clean"; anything it cannot prove goes to the pass, which decides (10,000
+//! files: 33 ms for the pass, 17 ms for the walk, in `land`'s benchmark
+//! fixture).
+//!
+//! The pass, as `git status` makes it: the `HEAD`-tree-to-index comparison,
 //! the index-to-worktree comparison (the index's cached stats reused, the
 //! entries split among the cores) and the directory walk for untracked files
 //! run at once, and the pass stops as soon as there is nothing more to learn
-//! (a change and an untracked file both found). A clean worktree costs one
-//! parallel pass; before, a stat of every file on one thread was followed by
-//! a second walk of every directory.
+//! (a change and an untracked file both found).
 //!
 //! What counts is exactly what it always was:
 //! - *modified*: the index differs from `HEAD`'s tree (staged), or a file
