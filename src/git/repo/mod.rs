@@ -54,9 +54,9 @@ pub struct Repo {
 
 /// The file's `lstat` equals the index entry's cached stat in every field
 /// git caches (times to the nanosecond, size, inode, device, owner; each
-/// as git truncates it to 32 bits): what git, stricter than
-/// `core.checkStat`, calls up to date without reading the file (when the
-/// entry is not racy).
+/// as git truncates it to 32 bits). git calls such a file up to date
+/// without reading it when the entry is not racy, whatever `core.checkStat`
+/// says (which only lets git compare fewer fields).
 pub fn stat_matches(s: &gix::index::entry::Stat, meta: &std::fs::Metadata) -> bool {
     use std::os::unix::fs::MetadataExt;
     u64::from(s.mtime.secs) == meta.mtime() as u64 & 0xffff_ffff

@@ -36,9 +36,9 @@ use gix::status::index_worktree::Item as Change;
 use gix::status::{Item, Submodule};
 
 use super::{open_worktree, repo_err};
+use crate::error::Result;
 
 mod walk;
-use crate::error::Result;
 
 /// What `git worktree remove` (without `--force`) would object to in a
 /// worktree, read with gix.
