@@ -95,3 +95,26 @@ pub fn signal_process(pid: u32, kill: bool, permit: &Permit) -> Result<bool> {
         ))),
     }
 }
+
+/// The checkout at `checkout` (its repository `wt`, its `index` read under
+/// `lock`) moved from `old` to `new` along `steps`, with a permit for that
+/// ([`super::checkout::permit`]); see [`super::checkout::write`].
+/// `Ok(false)`: nothing changed.
+#[allow(clippy::too_many_arguments)]
+pub fn update_checkout(
+    permit: &Permit,
+    repo: &gix::Repository,
+    wt: &gix::Repository,
+    (checkout, old, new): (&std::path::Path, gix::ObjectId, gix::ObjectId),
+    index: gix::index::File,
+    lock: gix::lock::File,
+    steps: &[super::checkout::Step],
+) -> Result<bool> {
+    if !permit.covers_checkout(checkout, old, new) {
+        return Err(Error::Repository(format!(
+            "internal: no permit to update the checkout at {}",
+            checkout.display()
+        )));
+    }
+    super::checkout::write::update(permit, repo, wt, checkout, index, lock, steps)
+}

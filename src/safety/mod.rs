@@ -28,6 +28,12 @@
 //!   which that landing wrote a moment ago — copies of the run's work (or,
 //!   fast-forwarded, the run's own commits), which the run's branch still
 //!   holds in substance — so nothing goes to the trash;
+//! - [`exec::update_checkout`] (the files and index of the checkout that
+//!   has a landing's target checked out, moved from `old` to `new` as
+//!   `git read-tree -m -u` would): a permit from [`checkout::permit`] (the
+//!   target is at `new`, which descends from `old`, and every file written
+//!   over or deleted is certainly `old`'s blob: a copy of what `new`'s
+//!   history holds, so nothing goes to the trash);
 //! - [`exec::signal_process`] (SIGTERM, then SIGKILL, to a process left
 //!   working in a worktree being removed, `--reap`): a permit from
 //!   [`reap::permit`] (its working directory inside that worktree, no
@@ -55,6 +61,7 @@
 //!   strongest proof deletes.
 
 pub mod branch;
+pub mod checkout;
 pub mod exec;
 pub mod reap;
 pub mod risk;
@@ -81,6 +88,8 @@ enum Target {
     Rewind(String, gix::ObjectId, gix::ObjectId),
     /// The process with this pid and start time (clock ticks since boot).
     Process(u32, u64),
+    /// The checkout at this path moved from the first commit to the second.
+    Checkout(std::path::PathBuf, gix::ObjectId, gix::ObjectId),
 }
 
 impl Permit {
@@ -105,6 +114,17 @@ impl Permit {
             Target::Process(p, start) if p == pid => Some(start),
             _ => None,
         }
+    }
+
+    /// Whether this permit is for updating the checkout at `path` from
+    /// `old` to `new`.
+    pub fn covers_checkout(
+        &self,
+        path: &std::path::Path,
+        old: gix::ObjectId,
+        new: gix::ObjectId,
+    ) -> bool {
+        self.what == Target::Checkout(path.to_path_buf(), old, new)
     }
 
     /// Whether this permit is for moving `branch` back from `from` to `to`.

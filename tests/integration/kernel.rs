@@ -161,6 +161,7 @@ fn no_destroying_path_bypasses_the_safety_kernel() {
             "exec::delete_branch(",
             "exec::rewind_branch(",
             "exec::signal_process(",
+            "exec::update_checkout(",
         ] {
             for (i, _) in code.match_indices(call) {
                 let rest = &code[i..(i + 300).min(code.len())];
@@ -217,6 +218,7 @@ fn no_destroying_path_bypasses_the_safety_kernel() {
         "ops/create/record.rsexec::delete_branch(",
         "ops/create/rollback.rsexec::delete_branch(",
         "ops/land/advance/mod.rsexec::rewind_branch(",
+        "ops/land/advance/checkout.rsexec::update_checkout(",
         "worktree/reap.rsexec::signal_process(",
     ] {
         assert!(
@@ -237,6 +239,7 @@ fn no_destroying_path_bypasses_the_safety_kernel() {
                 "ops/land/gate/mod.rs",
                 "safety/branch.rs",
                 "ops/land/advance/mod.rs",
+                "ops/land/advance/checkout.rs",
                 "worktree/reap.rs",
             ]
             .iter()

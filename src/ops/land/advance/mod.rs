@@ -13,25 +13,29 @@
 //!    progress there (the kernel's [`crate::safety::OPERATION_MARKERS`]), an
 //!    unresolved conflict is in its index, its directory is missing, or a
 //!    second worktree has the branch checked out too. Then an in-process
-//!    read ([`clean`]) says yes when every path the landing changes is
-//!    certainly up to date there; when it is unsure, `git read-tree -n -m
-//!    -u old new` says whether the two-tree merge would go through:
-//!    a path the landing does not change keeps its index entry and its file
-//!    whatever they hold; a path it changes must be clean in the index and
-//!    the work tree, and no untracked file may be in its way. When it would
-//!    not, [`Advance::TargetDirty`] names the paths git named. A path only
-//!    "not uptodate" may be a file merely touched: the index's cached stats
-//!    are refreshed (`update-index -q --refresh`, what `git status` does)
-//!    and the dry run asked once more.
+//!    read ([`safety::checkout::certainly_clean`]) says yes when every path
+//!    the landing changes is certainly up to date there; when it is unsure,
+//!    `git read-tree -n -m -u old new` says whether the two-tree merge
+//!    would go through: a path the landing does not change keeps its index
+//!    entry and its file whatever they hold; a path it changes must be
+//!    clean in the index and the work tree, and no untracked file may be in
+//!    its way. When it would not, [`Advance::TargetDirty`] names the paths
+//!    git named. A path only "not uptodate" may be a file merely touched:
+//!    the index's cached stats are refreshed (`update-index -q --refresh`,
+//!    what `git status` does) and the dry run asked once more.
 //! 2. **the ref**: `git update-ref refs/heads/<branch> new old`, a
 //!    compare-and-swap: a concurrent move is refused, never overwritten
 //!    ([`Advance::TargetMoved`] with the value found).
-//! 3. **the checkout**: `git read-tree -m -u old new` for real, in that
-//!    worktree (after reading once more that it still has the branch
-//!    checked out). If it fails now (a file changed since the dry run), the
-//!    ref is moved back from `new` to `old` by compare-and-swap, with the
-//!    kernel's leave ([`crate::safety::undo_advance`]), and the landing is
-//!    refused as in step 1: nothing changed but two reflog lines.
+//! 3. **the checkout** (after reading once more that it still has the
+//!    branch checked out): in process ([`checkout::two_way`], under the
+//!    kernel's permit, [`safety::checkout`]) when its index lock is free,
+//!    the read is certain once more, and nothing is beyond a plain write
+//!    (an attribute, a filter, an eol or split-index setting…); else, and
+//!    whenever it is unsure, `git read-tree -m -u old new`. If that fails
+//!    (a file changed since the dry run), the ref is moved back from `new`
+//!    to `old` by compare-and-swap, with the kernel's leave
+//!    ([`crate::safety::undo_advance`]), and the landing is refused as in
+//!    step 1: nothing changed but two reflog lines.
 //!
 //! Never a stash, a reset, a `checkout -f`, nor `refs/stash`: the user's
 //! uncommitted work is either outside what the landing changes (and kept
@@ -55,8 +59,11 @@ use crate::git::repo::Repo;
 use crate::safety;
 use gix::ObjectId;
 
-mod clean;
+mod checkout;
+mod place;
 mod unfinished;
+
+use place::place;
 
 #[cfg(test)]
 mod tests;
@@ -125,7 +132,9 @@ pub fn check(repo: &Repo, branch: &str, old: ObjectId, new: ObjectId) -> Result<
             }
             // Certainly clean, read in-process: no `read-tree -n` process.
             // Unsure (or unreadable): git's dry run decides and words it.
-            if clean::certainly_clean(repo, &checkout, &index, old, new).unwrap_or(false) {
+            if safety::checkout::certainly_clean(repo.gix(), &checkout, &index, old, new)
+                .unwrap_or(false)
+            {
                 return moved(&checkout);
             }
             dry_run(&checkout, old, new)
@@ -169,6 +178,7 @@ pub fn advance(
         Err(busy) => return undo(repo, branch, old, new, message, Ok(busy)),
     };
     if let Some(path) = &checkout
+        && !checkout::two_way(repo, branch, path, old, new)?
         && let Err(failure) = plumbing::read_tree_two_way(path, &hex(old), &hex(new), false)?
     {
         let refused = refused(path, failure);
@@ -224,76 +234,6 @@ fn forward_only(repo: &Repo, branch: &str, old: ObjectId, new: ObjectId) -> Resu
     Err(Error::Repository(format!(
         "internal: {new} does not descend from {old}; a landing moves {branch} only forward"
     )))
-}
-
-/// The worktree that has `branch` checked out, read with gix: the main
-/// checkout or a linked worktree whose `HEAD` names it, or one rebasing or
-/// bisecting it (busy). Two holders, an operation in progress in the
-/// holder, or a holder whose directory is gone: busy.
-fn place(repo: &Repo, branch: &str) -> Result<Place> {
-    let full = format!("refs/heads/{branch}");
-    let main_head = repo
-        .gix()
-        .head_name()
-        .map_err(|e| Error::Repository(e.to_string()))?;
-    let mut worktrees = vec![(
-        repo.root().to_path_buf(),
-        repo.common_dir().to_path_buf(),
-        main_head.is_some_and(|name| name.as_bstr() == full.as_str()),
-    )];
-    for wt in repo.worktrees()? {
-        let on_branch = wt.branch.as_deref() == Some(branch);
-        worktrees.push((wt.path, wt.admin_dir, on_branch));
-    }
-    let mut holder: Option<PathBuf> = None;
-    for (path, admin_dir, on_branch) in worktrees {
-        let busy = |operation: &str| {
-            Ok(Place::Busy(Advance::TargetBusy {
-                checkout: path.clone(),
-                operation: operation.to_owned(),
-            }))
-        };
-        if !on_branch {
-            if let Some(operation) = working_on(&admin_dir, branch) {
-                return busy(operation);
-            }
-            continue;
-        }
-        if let Some((_, operation)) = safety::operation_in_progress(&admin_dir) {
-            return busy(operation);
-        }
-        if !path.is_dir() {
-            return busy(MISSING);
-        }
-        if holder.is_some() {
-            return busy(SECOND_CHECKOUT);
-        }
-        holder = Some(path);
-    }
-    Ok(holder.map_or(Place::Nowhere, Place::At))
-}
-
-/// The operation in `admin_dir` that has `branch` as its branch while
-/// `HEAD` is detached: a rebase of it (`rebase-merge/head-name`,
-/// `rebase-apply/head-name`) or a bisect started on it (`BISECT_START`).
-fn working_on(admin_dir: &Path, branch: &str) -> Option<&'static str> {
-    let full = format!("refs/heads/{branch}");
-    [
-        ("rebase-merge/head-name", "rebase"),
-        ("rebase-apply/head-name", "rebase"),
-        ("BISECT_START", "bisect"),
-    ]
-    .into_iter()
-    .find(|(file, _)| {
-        crate::fsx::read_regular(&admin_dir.join(file), 4096)
-            .ok()
-            .flatten()
-            .is_some_and(|text| {
-                let name = text.trim_ascii();
-                name == full.as_bytes() || name == branch.as_bytes()
-            })
-    })
-    .map(|(_, operation)| operation)
 }
 
 /// `read-tree -n -m -u old new` in the checkout: would the two-tree merge

@@ -7,12 +7,12 @@ use std::time::{Duration, SystemTime};
 
 use gix::ObjectId;
 
-use super::super::clean::certainly_clean;
 use super::fixture::Fixture;
+use crate::safety::checkout::certainly_clean;
 
 /// Every tracked file's mtime a minute back and the index refreshed (and
 /// written now): no entry is racy, as in a checkout not edited this second.
-fn aged(f: &Fixture) {
+pub(super) fn aged(f: &Fixture) {
     let past = SystemTime::now() - Duration::from_secs(60);
     for file in f.git(&f.root, &["ls-files"]).lines() {
         let handle = std::fs::File::options()
@@ -32,7 +32,7 @@ fn judged(f: &Fixture, old: ObjectId, new: ObjectId) -> (bool, bool) {
         .unwrap()
         .index_or_empty()
         .unwrap();
-    let ours = certainly_clean(&f.repo(), &f.root, &index, old, new).unwrap();
+    let ours = certainly_clean(f.repo().gix(), &f.root, &index, old, new).unwrap();
     let git = f
         .git_output(
             &f.root,

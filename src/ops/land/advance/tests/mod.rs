@@ -11,6 +11,7 @@ mod busy;
 mod clean;
 mod crash;
 mod fixture;
+mod inproc;
 use fixture::{Fixture, read};
 
 /// `advance` refuses with `expected`, and so does `check`; nothing changed

@@ -1,6 +1,6 @@
 //! Whether `git read-tree -m -u <old> <new>` would go through in a
 //! checkout, answered in-process when the answer is certainly yes: the
-//! dry run of [`super::check`] without a `git read-tree -n` process (which
+//! dry run of `ops::land::advance::check` without a `git read-tree -n` process (which
 //! reads the whole index, 10,000 entries in the benchmark's repository, for
 //! every landing of a queue).
 //!
@@ -27,44 +27,75 @@
 //! Anything else is *unsure*, not *dirty*: the caller asks git
 //! (`read-tree -n`, the index refreshed and asked again), whose answer and
 //! words decide, as before. A file that changes after this check is caught
-//! by the real `read-tree -m -u`, which refuses and the ref is moved back
-//! ([`super::advance`]): the same race as with git's own dry run.
+//! by the checkout itself ([`super::write`] proves it again under the
+//! index lock; `read-tree -m -u` refuses), and the ref is moved back
+//! (`ops::land::advance`): the same race as with git's own dry run.
+//!
+//! [`plan`] gives the proof's paths, for [`super::permit`] and the
+//! in-process checkout ([`super::write`]).
 
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 
 use gix::ObjectId;
-use gix::bstr::{BStr, ByteSlice};
+use gix::bstr::{BStr, BString, ByteSlice};
 use gix::index::entry::{Flags, Mode, Stage};
 use gix::object::tree::diff::ChangeDetached as Change;
 
 use crate::error::{Error, Result};
-use crate::git::repo::Repo;
 
 fn err(e: impl std::fmt::Display) -> Error {
     Error::Repository(e.to_string())
+}
+
+/// One path the landing changes, proved ready for the two-tree merge.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Step {
+    /// Slash-separated, relative to the checkout.
+    pub path: BString,
+    /// `old`'s blob at the path (the file is up to date with it) and
+    /// whether it is executable, or none: an addition (nothing is there).
+    pub was: Option<(ObjectId, bool)>,
+    /// `new`'s blob and whether it is executable, or none: a deletion.
+    pub is: Option<(ObjectId, bool)>,
 }
 
 /// `true`: `read-tree -m -u old new` in `checkout` (whose index is
 /// `index`) certainly goes through (see the module doc); `false`: unsure,
 /// ask git.
 pub fn certainly_clean(
-    repo: &Repo,
+    gix: &gix::Repository,
     checkout: &Path,
     index: &gix::index::File,
     old: ObjectId,
     new: ObjectId,
 ) -> Result<bool> {
-    let gix = repo.gix();
+    Ok(plan(gix, checkout, index, old, new)?.is_some())
+}
+
+/// The tree of the commit `id`.
+fn tree_of(gix: &gix::Repository, id: ObjectId) -> Result<gix::Tree<'_>> {
+    gix.find_commit(id).map_err(err)?.tree().map_err(err)
+}
+
+/// Every path `read-tree -m -u old new` changes in `checkout`, when it
+/// certainly goes through ([`certainly_clean`]); `None`: unsure.
+pub fn plan(
+    gix: &gix::Repository,
+    checkout: &Path,
+    index: &gix::index::File,
+    old: ObjectId,
+    new: ObjectId,
+) -> Result<Option<Vec<Step>>> {
     let config = gix.config_snapshot();
     let on = |key: &str| config.boolean(key).unwrap_or(false);
     if on("core.ignoreCase")
         || on("core.sparseCheckout")
         || crate::git::repo::case_insensitive(checkout)
     {
-        return Ok(false);
+        return Ok(None);
     }
-    let (old_tree, new_tree) = (super::tree_of(gix, old)?, super::tree_of(gix, new)?);
+    let (old_tree, new_tree) = (tree_of(gix, old)?, tree_of(gix, new)?);
     let changes = gix
         .diff_tree_to_tree(
             Some(&old_tree),
@@ -79,19 +110,22 @@ pub fn certainly_clean(
             .iter()
             .any(|e| e.stage() != Stage::Unconflicted)
     {
-        return Ok(false);
+        return Ok(None);
     }
     let stamp = (
         index.timestamp().unix_seconds(),
         index.timestamp().nanoseconds(),
     );
+    let mut steps = Vec::new();
     for change in &changes {
-        let (path, was, is) = match change {
+        type Side = Option<(gix::object::tree::EntryMode, ObjectId)>;
+        let (path, was, is): (_, Side, Side) = match change {
             Change::Addition {
                 location,
                 entry_mode,
+                id,
                 ..
-            } => (location, None, Some(*entry_mode)),
+            } => (location, None, Some((*entry_mode, *id))),
             Change::Deletion {
                 location,
                 entry_mode,
@@ -103,34 +137,41 @@ pub fn certainly_clean(
                 previous_entry_mode,
                 previous_id,
                 entry_mode,
+                id,
                 ..
             } => (
                 location,
                 Some((*previous_entry_mode, *previous_id)),
-                Some(*entry_mode),
+                Some((*entry_mode, *id)),
             ),
-            Change::Rewrite { .. } => return Ok(false),
+            Change::Rewrite { .. } => return Ok(None),
         };
         // A directory's own entry: what is in it is listed on its own.
-        let tree = |m: gix::object::tree::EntryMode| m.is_tree();
-        if was.is_some_and(|(m, _)| tree(m)) && is.is_none_or(tree)
-            || was.is_none() && is.is_some_and(tree)
-        {
+        let tree = |side: Side| side.is_some_and(|(m, _)| m.is_tree());
+        if tree(was) && (is.is_none() || tree(is)) || was.is_none() && tree(is) {
             continue;
         }
-        let file = |m: gix::object::tree::EntryMode| m.is_blob() && !m.is_link();
-        if was.is_some_and(|(m, _)| !file(m)) || is.is_some_and(|m| !file(m)) {
-            return Ok(false);
+        let file = |side: Side| side.is_none_or(|(m, _)| m.is_blob() && !m.is_link());
+        if !file(was) || !file(is) || !plain_path(path.as_bstr()) {
+            return Ok(None);
         }
         let fine = match was {
             Some((mode, id)) => up_to_date(index, checkout, path.as_bstr(), mode, id, stamp)?,
             None => free(index, checkout, path.as_bstr()),
         };
         if !fine {
-            return Ok(false);
+            return Ok(None);
         }
+        let executable = |m: gix::object::tree::EntryMode| {
+            m.kind() == gix::object::tree::EntryKind::BlobExecutable
+        };
+        steps.push(Step {
+            path: path.clone(),
+            was: was.map(|(m, id)| (id, executable(m))),
+            is: is.map(|(m, id)| (id, executable(m))),
+        });
     }
-    Ok(true)
+    Ok(Some(steps))
 }
 
 /// The path's index entry holds `id` with `mode`, no flag, and the file's
@@ -159,9 +200,12 @@ fn up_to_date(
     let Ok(rel) = gix::path::from_bstr(path) else {
         return Ok(false);
     };
-    let Ok(meta) = checkout.join(rel).symlink_metadata() else {
+    let Ok(meta) = checkout.join(&rel).symlink_metadata() else {
         return Ok(false);
     };
+    if !dirs_above(checkout, &rel) {
+        return Ok(false);
+    }
     if !meta.file_type().is_file() || (meta.permissions().mode() & 0o100 != 0) != executable {
         return Ok(false);
     }
@@ -199,4 +243,38 @@ fn free(index: &gix::index::File, checkout: &Path, path: &BStr) -> bool {
         above = dir.parent();
     }
     true
+}
+
+/// Every directory above `rel` in `checkout` is a directory, not a symlink
+/// to one (through which a write would land outside the checkout).
+fn dirs_above(checkout: &Path, rel: &Path) -> bool {
+    let mut above = rel.parent();
+    while let Some(dir) = above.filter(|d| !d.as_os_str().is_empty()) {
+        match checkout.join(dir).symlink_metadata() {
+            Ok(meta) if meta.file_type().is_dir() => {}
+            _ => return false,
+        }
+        above = dir.parent();
+    }
+    true
+}
+
+/// A path git checks out on every platform without a second thought: each
+/// component printable ASCII without `\\` or `:`, not `.` or `..`, not
+/// `git~…` (an NTFS short name), and neither `.git` (git's own directory)
+/// nor `.gitattributes` (which changes how files are written) nor
+/// `.gitmodules`, in any case, with or without trailing dots and spaces
+/// (which NTFS drops). Anything else is left to git, which knows its rules.
+pub(super) fn plain_path(path: &BStr) -> bool {
+    path.split(|b| *b == b'/').all(|c| {
+        let lower = c.to_ascii_lowercase();
+        let core = lower.trim_end_with(|ch| ch == '.' || ch == ' ');
+        !c.is_empty()
+            && c != b"."
+            && c != b".."
+            && !lower.starts_with(b"git~")
+            && ![&b".git"[..], b".gitattributes", b".gitmodules"].contains(&core)
+            && c.iter()
+                .all(|b| (0x20..0x7f).contains(b) && !b"\\:".contains(b))
+    })
 }
