@@ -179,7 +179,7 @@ pub fn advance(
     };
     if let Some(path) = &checkout
         && !checkout::two_way(repo, branch, path, old, new)?
-        && let Err(failure) = plumbing::read_tree_two_way(path, &hex(old), &hex(new), false)?
+        && let Err(failure) = read_tree(path, old, new, false)?
     {
         let refused = refused(path, failure);
         return undo(repo, branch, old, new, message, refused);
@@ -237,22 +237,32 @@ fn forward_only(repo: &Repo, branch: &str, old: ObjectId, new: ObjectId) -> Resu
 }
 
 /// `read-tree -n -m -u old new` in the checkout: would the two-tree merge
-/// go through? A refusal that names a path "not uptodate" is asked again
-/// once after an index refresh (the file may only have been touched).
+/// go through?
 fn dry_run(checkout: &Path, old: ObjectId, new: ObjectId) -> Result<Advance> {
-    let (old_hex, new_hex) = (hex(old), hex(new));
-    let mut failure = match plumbing::read_tree_two_way(checkout, &old_hex, &new_hex, true)? {
-        Ok(()) => return moved(checkout),
-        Err(failure) => failure,
-    };
-    if refusal::read_tree(&failure.stderr).stale {
-        plumbing::refresh_index(checkout)?;
-        failure = match plumbing::read_tree_two_way(checkout, &old_hex, &new_hex, true)? {
-            Ok(()) => return moved(checkout),
-            Err(failure) => failure,
-        };
+    match read_tree(checkout, old, new, true)? {
+        Ok(()) => moved(checkout),
+        Err(failure) => refused(checkout, failure),
     }
-    refused(checkout, failure)
+}
+
+/// `read-tree -m -u old new` in the checkout (`-n` when `dry`). A refusal
+/// that names a path "not uptodate" is asked again once after an index
+/// refresh (the file may only have been touched, or put back by the
+/// in-process checkout after a failure).
+fn read_tree(
+    checkout: &Path,
+    old: ObjectId,
+    new: ObjectId,
+    dry: bool,
+) -> Result<std::result::Result<(), CommandError>> {
+    let (old, new) = (hex(old), hex(new));
+    match plumbing::read_tree_two_way(checkout, &old, &new, dry)? {
+        Err(failure) if refusal::read_tree(&failure.stderr).stale => {
+            plumbing::refresh_index(checkout)?;
+            plumbing::read_tree_two_way(checkout, &old, &new, dry)
+        }
+        done => Ok(done),
+    }
 }
 
 fn moved(checkout: &Path) -> Result<Advance> {

@@ -10,7 +10,13 @@
 //! [`REFLOG_PREFIX`]), from `before` to the tip, and every path that entry
 //! changed still has, in the checkout's index, the blob it had at `before`.
 //! Such a checkout is refused ([`Advance::TargetBusy`]) with the command
-//! that finishes it: landing on top would carry the reversal along.
+//! that finishes it: landing on top would carry the reversal along. When
+//! the stop came while the in-process checkout was writing
+//! (`land-after-files`), the files the landing changes are (some or all)
+//! at the tip and the index, still at `before`, is locked: the message
+//! says to remove the lock and record the landing with
+//! `git read-tree -m -i` (which, unlike `-m -u`, does not refuse the files
+//! already written).
 
 use std::path::Path;
 
@@ -45,12 +51,31 @@ pub(super) fn landing(
     if !index_still_at(repo.gix(), index, before, tip)? {
         return Ok(None);
     }
-    Ok(Some(Advance::TargetBusy {
-        checkout: checkout.to_path_buf(),
-        operation: format!(
+    let git_dir = crate::git::repo::open_worktree(checkout)?
+        .git_dir()
+        .to_path_buf();
+    let lock = git_dir.join("index.lock");
+    let operation = if lock.exists() {
+        // Stopped while the in-process checkout wrote the files (all, some
+        // or none of them): the index, still at `before`, is locked.
+        format!(
+            "unfinished landing: {branch} moved from {before} to {tip} and its checkout was \
+             being updated when the landing stopped; if no git command is running there, \
+             remove {} (and any loop-land-*.tmp beside it), then \
+             `git read-tree -m -i {before} {tip}` there records the landing in the index; a \
+             file it had not written yet then shows in `git status` as changed back to \
+             {before}, and `git restore <path>` finishes it",
+            lock.display()
+        )
+    } else {
+        format!(
             "unfinished landing: {branch} moved from {before} to {tip}, its checkout did not \
              follow; `git read-tree -m -u {before} {tip}` there finishes it"
-        ),
+        )
+    };
+    Ok(Some(Advance::TargetBusy {
+        checkout: checkout.to_path_buf(),
+        operation,
     }))
 }
 

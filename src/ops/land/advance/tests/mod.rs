@@ -12,6 +12,7 @@ mod clean;
 mod crash;
 mod fixture;
 mod inproc;
+mod inproc_crash;
 use fixture::{Fixture, read};
 
 /// `advance` refuses with `expected`, and so does `check`; nothing changed
