@@ -246,12 +246,7 @@ pub fn undo_advance(
     if reference.target().try_id() != Some(new.as_ref()) {
         return None;
     }
-    let fast_forward = old == new
-        || repo
-            .merge_base(old, new)
-            .ok()
-            .flatten()
-            .is_some_and(|base| base.detach() == old);
+    let fast_forward = descends_from(repo, new, old);
     let mut platform = reference.log_iter();
     let newest = platform.rev().ok()??.next()?.ok()?;
     let ours = newest.previous_oid == old
@@ -261,4 +256,39 @@ pub fn undo_advance(
         what: Target::Rewind(branch.to_owned(), new, old),
         kept: Vec::new(),
     })
+}
+
+/// Whether `new` is `old` or descends from it (`old` is an ancestor).
+/// Exact both ways: `old` found among `new`'s nearest ancestors (a landing
+/// is a few commits on its target's tip: no merge-base computation, which
+/// walks until every other line of history is ruled out), else the merge
+/// base of the two is `old` itself. An unreadable commit: `false`.
+pub fn descends_from(repo: &gix::Repository, new: gix::ObjectId, old: gix::ObjectId) -> bool {
+    /// How many of `new`'s ancestors are looked at before asking for the
+    /// merge base.
+    const NEAR: usize = 64;
+    if old == new {
+        return true;
+    }
+    let mut queue = std::collections::VecDeque::from([new]);
+    let mut seen = std::collections::HashSet::from([new]);
+    while let Some(id) = queue.pop_front() {
+        if seen.len() > NEAR {
+            break;
+        }
+        let Ok(commit) = repo.find_commit(id) else {
+            return false;
+        };
+        for parent in commit.parent_ids() {
+            let parent = parent.detach();
+            if parent == old {
+                return true;
+            }
+            if seen.insert(parent) {
+                queue.push_back(parent);
+            }
+        }
+    }
+    repo.merge_base(old, new)
+        .is_ok_and(|base| base.is_some_and(|b| b.detach() == old))
 }

@@ -50,10 +50,7 @@ pub fn permit(
         .flatten()
         .and_then(|r| r.target().try_id().map(ToOwned::to_owned))
         == Some(new);
-    let descends = old == new
-        || repo
-            .merge_base(old, new)
-            .is_ok_and(|base| base.is_some_and(|b| b.detach() == old));
+    let descends = super::descends_from(repo, new, old);
     if !at_new || !descends {
         return Ok(None);
     }

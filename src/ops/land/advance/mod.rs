@@ -223,12 +223,7 @@ fn hex(id: ObjectId) -> String {
 
 /// A landing moves its target forward only: `new` descends from `old`.
 fn forward_only(repo: &Repo, branch: &str, old: ObjectId, new: ObjectId) -> Result<()> {
-    let forward = old == new
-        || repo
-            .gix()
-            .merge_base(old, new)
-            .is_ok_and(|base| base.is_some_and(|b| b.detach() == old));
-    if forward {
+    if safety::descends_from(repo.gix(), new, old) {
         return Ok(());
     }
     Err(Error::Repository(format!(

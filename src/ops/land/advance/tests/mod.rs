@@ -11,6 +11,7 @@ mod busy;
 mod clean;
 mod crash;
 mod fixture;
+mod forward;
 mod inproc;
 mod inproc_crash;
 use fixture::{Fixture, read};
