@@ -22,7 +22,7 @@ mod case;
 mod cleanliness;
 mod discover;
 pub use case::{case_insensitive, case_overrides, open_worktree};
-pub use cleanliness::cleanliness;
+pub use cleanliness::{Cleanliness, cleanliness};
 
 /// A linked worktree registered with git.
 #[derive(Debug, Clone)]

@@ -79,6 +79,7 @@ pub mod advance;
 pub mod build;
 mod finish;
 pub mod gate;
+mod lookahead;
 mod outcome;
 pub mod push;
 mod queue;
@@ -196,6 +197,7 @@ pub fn land(ctx: &Ctx, request: &Request<'_>, out: &mut Out<'_>) -> Result<Outco
         keep: request.keep,
         dry_run: request.dry_run,
         push: request.push.then_some(settings.land_push_retries.value),
+        read_ahead: lookahead::Slot::default(),
     };
     let mut outcome = Outcome {
         dry_run: request.dry_run,
@@ -205,23 +207,39 @@ pub fn land(ctx: &Ctx, request: &Request<'_>, out: &mut Out<'_>) -> Result<Outco
         error: None,
     };
     let mut tips = run::Tips::default();
-    let mut stopped = false;
-    for entry in entries {
-        let id = entry.id.to_string();
-        if stopped {
-            outcome.runs.push((id, Fate::NotAttempted));
-            continue;
+    // The next run's worktree read while this one lands: a queue without a
+    // gate or a push (see `lookahead`).
+    let read_ahead = entries.len() > 1 && gate.is_none() && !request.push;
+    let worktrees = if read_ahead {
+        let found = ctx.repo.loop_worktrees()?.into_iter();
+        found.map(|(id, wt)| (id, wt.path, wt.admin_dir)).collect()
+    } else {
+        Vec::new()
+    };
+    std::thread::scope(|scope| {
+        let mut ahead = lookahead::Ahead::new(worktrees);
+        let mut stopped = false;
+        for (k, entry) in entries.iter().enumerate() {
+            let id = entry.id.to_string();
+            if stopped {
+                outcome.runs.push((id, Fate::NotAttempted));
+                continue;
+            }
+            env.read_ahead.put(&id, ahead.take(&id));
+            if let Some(next) = entries.get(k + 1).filter(|_| read_ahead) {
+                ahead.start(scope, next.id.as_str());
+            }
+            let (fate, error) = match run::land_one(&env, entry, &mut tips, out) {
+                Ok(done) => done,
+                Err(e) => (Fate::NotAttempted, Some(e)),
+            };
+            stopped = error.is_some() || matches!(fate, Fate::Skipped(_)) && !request.keep_going;
+            if let Some(e) = error {
+                outcome.error.get_or_insert(e);
+            }
+            outcome.runs.push((id, fate));
         }
-        let (fate, error) = match run::land_one(&env, &entry, &mut tips, out) {
-            Ok(done) => done,
-            Err(e) => (Fate::NotAttempted, Some(e)),
-        };
-        stopped = error.is_some() || matches!(fate, Fate::Skipped(_)) && !request.keep_going;
-        if let Some(e) = error {
-            outcome.error.get_or_insert(e);
-        }
-        outcome.runs.push((id, fate));
-    }
+    });
     if outcome.into.is_none() {
         outcome.into = tips.single_target();
     }

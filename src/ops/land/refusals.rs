@@ -63,8 +63,13 @@ pub(super) fn target(
 }
 
 /// Why the run's worktree refuses the landing, if it does: what lands is
-/// the committed work, never a worktree's uncommitted state.
-pub(super) fn worktree(ctx: &Ctx, id: &str) -> Result<Option<Refusal>> {
+/// the committed work, never a worktree's uncommitted state. `read`: the
+/// worktree's cleanliness read ahead ([`super::lookahead`]), else read now.
+pub(super) fn worktree(
+    ctx: &Ctx,
+    id: &str,
+    read: Option<Result<crate::git::repo::Cleanliness>>,
+) -> Result<Option<Refusal>> {
     let Some((_, wt)) = ctx
         .repo
         .loop_worktrees()?
@@ -82,7 +87,10 @@ pub(super) fn worktree(ctx: &Ctx, id: &str) -> Result<Option<Refusal>> {
     if !wt.path.is_dir() {
         return Ok(None);
     }
-    let clean = crate::git::repo::cleanliness(&wt.path, &wt.admin_dir)?;
+    let clean = match read {
+        Some(read) => read?,
+        None => crate::git::repo::cleanliness(&wt.path, &wt.admin_dir)?,
+    };
     let what = match (clean.modified, clean.untracked) {
         (true, true) => "uncommitted changes and untracked files",
         (true, false) => "uncommitted changes",

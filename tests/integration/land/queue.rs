@@ -124,3 +124,43 @@ fn a_skip_stops_the_queue_without_keep_going_and_a_dry_run_predicts_it() {
     let doc = land(&repo, &["--queue", "--status", "rejected"], 0);
     assert_eq!(doc.ids("landed"), ["r06"]);
 }
+
+/// Without a gate the queue reads each run's worktree while the one before
+/// it lands: a dirty run is still skipped `dirty`, its files untouched.
+#[test]
+fn a_dirty_run_read_ahead_is_skipped_dirty_and_kept_as_it_was() {
+    let repo = setup();
+    ten(&repo);
+    // r04 is second in the order (read while r01 lands), r10 sixth.
+    std::fs::write(repo.wt("r04").join("r04.txt"), "uncommitted\n").unwrap();
+    std::fs::write(repo.wt("r10").join("stray.txt"), "untracked\n").unwrap();
+    let doc = land(&repo, &["--queue", "--keep-going"], 1);
+    let landed = doc.ids("landed");
+    for id in ["r04", "r10"] {
+        let skipped = doc.find_id("skipped", id);
+        assert_eq!(skipped["code"], "dirty", "{id}: {doc}");
+        assert!(!landed.contains(&id), "{doc}");
+        assert_eq!(repo.status_of(id).as_deref(), Some("escalated"));
+    }
+    assert!(
+        skipped_message(&doc, "r04").contains("uncommitted changes"),
+        "{doc}"
+    );
+    assert!(
+        skipped_message(&doc, "r10").contains("untracked files"),
+        "{doc}"
+    );
+    for id in ["r01", "r05", "r08", "r09"] {
+        assert!(landed.contains(&id), "{id}: {doc}");
+    }
+    let read = |id: &str, file: &str| std::fs::read_to_string(repo.wt(id).join(file)).unwrap();
+    assert_eq!(read("r04", "r04.txt"), "uncommitted\n");
+    assert_eq!(read("r10", "stray.txt"), "untracked\n");
+}
+
+fn skipped_message(doc: &serde_json::Value, id: &str) -> String {
+    doc.find_id("skipped", id)["message"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned()
+}

@@ -43,6 +43,8 @@ pub(super) struct Env<'a> {
     pub dry_run: bool,
     /// `--push`, with `land.push-retries`.
     pub push: Option<usize>,
+    /// The run's worktree read while the one before it landed.
+    pub read_ahead: super::lookahead::Slot,
 }
 
 /// Where each target is as this command's landings left it (in a dry run,
@@ -241,7 +243,8 @@ fn ready(env: &Env<'_>, entry: &Entry, into: &str, tips: &Tips) -> Step<(ObjectI
             format!("its branch {branch} does not exist"),
         );
     };
-    if let Some(refusal) = refusals::worktree(ctx, &entry.id)? {
+    let read = env.read_ahead.take_for(&entry.id);
+    if let Some(refusal) = refusals::worktree(ctx, &entry.id, read)? {
         return Ok(Err(refusal));
     }
     let onto = match env.dry_run.then(|| tips.get(into)).flatten() {

@@ -77,10 +77,11 @@ fn a_kill_after_the_files_before_the_index_loses_nothing_and_says_how_to_finish(
     assert!(operation.contains(&recipe), "{operation}");
     // The recipe works: the checkout is then the landing's, the user's
     // work still beside it.
-    std::fs::remove_file(git_dir.join("index.lock")).unwrap();
-    for temp in temps(&git_dir) {
-        std::fs::remove_file(git_dir.join(temp)).unwrap();
-    }
+    // As the user would: `rm` in the git dir.
+    let mut rm = vec!["index.lock".to_owned()];
+    rm.extend(temps(&git_dir));
+    let removed = Command::new("rm").args(&rm).current_dir(&git_dir).status();
+    assert!(removed.unwrap().success());
     f.git(
         &f.root,
         &["read-tree", "-m", "-i", &old.to_string(), &new.to_string()],
