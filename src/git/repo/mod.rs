@@ -116,11 +116,18 @@ impl Repo {
     /// the default `hooks/post-checkout` is present. (Saves a `git hook run`
     /// process per create in the common case of no hook.)
     pub fn may_have_post_checkout_hook(&self) -> bool {
+        self.may_have_hook("post-checkout")
+    }
+
+    /// Whether git would find a hook `name`: `core.hooksPath` is set (it is
+    /// not resolved: any setting counts), or the default `hooks/<name>` is
+    /// present.
+    pub fn may_have_hook(&self, name: &str) -> bool {
         self.here
             .config_snapshot()
             .string("core.hooksPath")
             .is_some()
-            || self.repo.common_dir().join("hooks/post-checkout").exists()
+            || self.repo.common_dir().join("hooks").join(name).exists()
     }
 
     /// Resolve `spec` to a commit id, `None` when it does not name one.

@@ -41,6 +41,9 @@
 //!    the worktree is removed with `remove`'s rules
 //!    ([`crate::ops::reclaim::remove`], which takes the worktree-operation
 //!    lock, then the run lock, then the mutex).
+//!    In a queue without a gate or a push, the next run's worktree is
+//!    read (for `dirty`) on its own thread while this run lands
+//!    ([`lookahead`]).
 //! 4. A run that is skipped stops the rest (not attempted) unless
 //!    `--keep-going`. An error (git could not be run, the repository
 //!    unreadable) stops the rest too, and is reported after what landed.

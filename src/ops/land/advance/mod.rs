@@ -23,8 +23,9 @@
 //!    git named. A path only "not uptodate" may be a file merely touched:
 //!    the index's cached stats are refreshed (`update-index -q --refresh`,
 //!    what `git status` does) and the dry run asked once more.
-//! 2. **the ref**: `git update-ref refs/heads/<branch> new old`, a
-//!    compare-and-swap: a concurrent move is refused, never overwritten
+//! 2. **the ref**: `refs/heads/<branch>` from `old` to `new`, a
+//!    compare-and-swap ([`move_ref`]; `git update-ref` when a hook may
+//!    run): a concurrent move is refused, never overwritten
 //!    ([`Advance::TargetMoved`] with the value found).
 //! 3. **the checkout** (after reading once more that it still has the
 //!    branch checked out): in process ([`checkout::two_way`], under the
@@ -40,7 +41,8 @@
 //! Never a stash, a reset, a `checkout -f`, nor `refs/stash`: the user's
 //! uncommitted work is either outside what the landing changes (and kept
 //! byte for byte, staged or not) or in its way (and the landing refused).
-//! `read-tree` runs no hook; `update-ref` runs `reference-transaction`.
+//! No hook runs but `reference-transaction` (git's `update-ref` moves the
+//! ref whenever one may exist, [`move_ref`]).
 //!
 //! Crash points ([`crate::crash`]): `land-before-ref`, `land-after-ref`
 //! (the ref moved, the checkout still at `old`: `git status` there shows the
@@ -159,13 +161,7 @@ pub fn advance(
     };
     crate::crash::point("land-before-ref");
     let full = format!("refs/heads/{branch}");
-    if let Err(e) = plumbing::update_ref(
-        repo.root(),
-        &full,
-        &new.to_string(),
-        &old.to_string(),
-        message,
-    ) {
+    if let Err(e) = move_ref(repo, &full, old, new, message) {
         let now = repo.branch_target(branch)?;
         if now != Some(old) {
             return Ok(Advance::TargetMoved { now });
@@ -186,6 +182,42 @@ pub fn advance(
     }
     crate::crash::point("land-after-checkout");
     Ok(Advance::Moved { checkout })
+}
+
+/// `full` moved from `old` to `new` by compare-and-swap, with the reflog
+/// line `message` (the reflog made if missing, as `--create-reflog`):
+/// git's `update-ref` when a `reference-transaction` hook may exist (so it
+/// runs) or the refs are not plain files; else gix's ref transaction, the
+/// same `<ref>.lock`, the same reflog line, without a process.
+fn move_ref(repo: &Repo, full: &str, old: ObjectId, new: ObjectId, message: &str) -> Result<()> {
+    use gix::refs::transaction::{Change, LogChange, PreviousValue, RefEdit, RefLog};
+    let files = repo
+        .gix()
+        .config_snapshot()
+        .string("extensions.refStorage")
+        .is_none_or(|storage| storage.eq_ignore_ascii_case(b"files"));
+    if !files || repo.may_have_hook("reference-transaction") {
+        let (new, old) = (new.to_string(), old.to_string());
+        return plumbing::update_ref(repo.root(), full, &new, &old, message);
+    }
+    let err = |e: &dyn std::fmt::Display| Error::Repository(format!("could not move {full}: {e}"));
+    let name: gix::refs::FullName = full.try_into().map_err(|e| err(&e))?;
+    repo.gix()
+        .edit_reference(RefEdit {
+            change: Change::Update {
+                log: LogChange {
+                    mode: RefLog::AndReference,
+                    force_create_reflog: true,
+                    message: message.into(),
+                },
+                expected: PreviousValue::MustExistAndMatch(gix::refs::Target::Object(old)),
+                new: gix::refs::Target::Object(new),
+            },
+            name,
+            deref: false,
+        })
+        .map_err(|e| err(&e))?;
+    Ok(())
 }
 
 /// After the ref moved, where the target is checked out now: the checkout

@@ -14,6 +14,7 @@ mod fixture;
 mod forward;
 mod inproc;
 mod inproc_crash;
+mod refmove;
 use fixture::{Fixture, read};
 
 /// `advance` refuses with `expected`, and so does `check`; nothing changed
