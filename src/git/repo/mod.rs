@@ -278,6 +278,18 @@ impl Repo {
 
     /// All linked worktrees registered with git.
     pub fn worktrees(&self) -> Result<Vec<Worktree>> {
+        let mut found = self.worktrees_as_registered()?;
+        for wt in &mut found {
+            wt.path = canonical_best_effort(&wt.path);
+        }
+        Ok(found)
+    }
+
+    /// [`Repo::worktrees`] with each path as git registered it (absolute,
+    /// not canonicalized: no `readlink` of every component of every
+    /// worktree's path), for a caller that canonicalizes only the one it
+    /// picks.
+    pub fn worktrees_as_registered(&self) -> Result<Vec<Worktree>> {
         let proxies = self.repo.worktrees().map_err(repo_err)?;
         let mut out = Vec::with_capacity(proxies.len());
         for proxy in proxies {
@@ -302,7 +314,7 @@ impl Repo {
                 None => (None, None),
             };
             out.push(Worktree {
-                path: canonical_best_effort(&base),
+                path: base,
                 branch,
                 detached_head,
                 locked,
@@ -310,6 +322,22 @@ impl Repo {
             });
         }
         Ok(out)
+    }
+
+    /// The registered worktree `.loop-worktrees/<id>` (canonical path), if
+    /// there is one: [`Repo::loop_worktrees`] for one id, canonicalizing
+    /// only the registrations named `id`.
+    pub fn loop_worktree(&self, id: &str) -> Result<Option<Worktree>> {
+        let loop_dir = self.loop_dir();
+        Ok(self
+            .worktrees_as_registered()?
+            .into_iter()
+            .filter(|wt| wt.path.file_name().is_some_and(|n| n == id))
+            .map(|mut wt| {
+                wt.path = canonical_best_effort(&wt.path);
+                wt
+            })
+            .find(|wt| wt.path.parent() == Some(loop_dir.as_path())))
     }
 
     /// Registered worktrees that are direct children of `.loop-worktrees/`,

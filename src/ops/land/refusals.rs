@@ -70,12 +70,7 @@ pub(super) fn worktree(
     id: &str,
     read: Option<Result<crate::git::repo::Cleanliness>>,
 ) -> Result<Option<Refusal>> {
-    let Some((_, wt)) = ctx
-        .repo
-        .loop_worktrees()?
-        .into_iter()
-        .find(|(n, _)| n == id)
-    else {
+    let Some(wt) = ctx.repo.loop_worktree(id)? else {
         return Ok(None);
     };
     if let Some((_, operation)) = crate::safety::operation_in_progress(&wt.admin_dir) {

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use super::{Advance, MISSING, Place, SECOND_CHECKOUT};
 use crate::error::{Error, Result};
-use crate::git::repo::Repo;
+use crate::git::repo::{Repo, canonical_best_effort};
 use crate::safety;
 
 /// The worktree that has `branch` checked out, read with gix: the main
@@ -23,7 +23,8 @@ pub(super) fn place(repo: &Repo, branch: &str) -> Result<Place> {
         repo.common_dir().to_path_buf(),
         main_head.is_some_and(|name| name.as_bstr() == full.as_str()),
     )];
-    for wt in repo.worktrees()? {
+    // Paths as registered; only the one a verdict names is canonicalized.
+    for wt in repo.worktrees_as_registered()? {
         let on_branch = wt.branch.as_deref() == Some(branch);
         worktrees.push((wt.path, wt.admin_dir, on_branch));
     }
@@ -31,7 +32,7 @@ pub(super) fn place(repo: &Repo, branch: &str) -> Result<Place> {
     for (path, admin_dir, on_branch) in worktrees {
         let busy = |operation: &str| {
             Ok(Place::Busy(Advance::TargetBusy {
-                checkout: path.clone(),
+                checkout: canonical_best_effort(&path),
                 operation: operation.to_owned(),
             }))
         };
@@ -50,7 +51,7 @@ pub(super) fn place(repo: &Repo, branch: &str) -> Result<Place> {
         if holder.is_some() {
             return busy(SECOND_CHECKOUT);
         }
-        holder = Some(path);
+        holder = Some(canonical_best_effort(&path));
     }
     Ok(holder.map_or(Place::Nowhere, Place::At))
 }
