@@ -74,7 +74,7 @@ pub fn certainly_clean(
 }
 
 /// The tree of the commit `id`.
-fn tree_of(gix: &gix::Repository, id: ObjectId) -> Result<gix::Tree<'_>> {
+pub fn tree_of(gix: &gix::Repository, id: ObjectId) -> Result<gix::Tree<'_>> {
     gix.find_commit(id).map_err(err)?.tree().map_err(err)
 }
 

@@ -240,15 +240,6 @@ fn to_follow(
     })
 }
 
-/// The tree of the commit `id`.
-fn tree_of(gix: &gix::Repository, id: ObjectId) -> Result<gix::Tree<'_>> {
-    let err = |e: &dyn std::fmt::Display| Error::Repository(e.to_string());
-    gix.find_commit(id)
-        .map_err(|e| err(&e))?
-        .tree()
-        .map_err(|e| err(&e))
-}
-
 fn hex(id: ObjectId) -> String {
     id.to_string()
 }

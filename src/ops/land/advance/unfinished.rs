@@ -26,6 +26,7 @@ use gix::bstr::BStr;
 use super::Advance;
 use crate::error::{Error, Result};
 use crate::git::repo::Repo;
+use crate::safety::checkout::clean::tree_of;
 
 /// How every reflog message of a landing begins ([`super::advance`] adds
 /// it when the caller's message lacks it), so a landing's move can be told
@@ -104,7 +105,7 @@ fn index_still_at(
     before: ObjectId,
     tip: ObjectId,
 ) -> Result<bool> {
-    let (old_tree, new_tree) = (super::tree_of(gix, before)?, super::tree_of(gix, tip)?);
+    let (old_tree, new_tree) = (tree_of(gix, before)?, tree_of(gix, tip)?);
     let changes = gix
         .diff_tree_to_tree(
             Some(&old_tree),
