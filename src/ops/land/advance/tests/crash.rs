@@ -56,22 +56,11 @@ fn a_crash_at_each_point_loses_nothing_and_is_recognised() {
         let f = Fixture::new();
         let (old, new) = f.landing();
         // The user's own work, outside what the landing changes.
-        f.write(&f.root, "b", "b staged\n");
-        f.git(&f.root, &["add", "b"]);
-        f.write(&f.root, "e", "e unstaged\n");
-        f.write(&f.root, "notes.txt", "mine\n");
+        f.users_work();
         let before = f.snapshot(&f.root);
         crash_at(point, &f, old, new);
         let after = f.snapshot(&f.root);
-        assert!(!after.stash, "{point}");
-        for (file, content) in [
-            ("b", "b staged\n"),
-            ("e", "e unstaged\n"),
-            ("notes.txt", "mine\n"),
-        ] {
-            assert_eq!(read(&f.root, file), content, "{point}: {file}");
-        }
-        assert_eq!(f.git(&f.root, &["show", ":b"]), "b staged", "{point}");
+        f.users_work_intact(point);
         let newer = f.commit_on(new, &[("a", Some("a3\n"))]);
         let repo = f.repo();
         match point {

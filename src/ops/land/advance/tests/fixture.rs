@@ -151,6 +151,29 @@ impl Fixture {
         (old, new)
     }
 
+    /// The user's own work outside what [`Fixture::landing`] changes: a
+    /// staged change (`b`), an unstaged one (`e`), an untracked file.
+    pub fn users_work(&self) {
+        self.write(&self.root, "b", "b staged\n");
+        self.git(&self.root, &["add", "b"]);
+        self.write(&self.root, "e", "e unstaged\n");
+        self.write(&self.root, "notes.txt", "mine\n");
+    }
+
+    /// [`Fixture::users_work`] as it was, staged `b` included, and no
+    /// `refs/stash`.
+    pub fn users_work_intact(&self, why: &str) {
+        assert!(!self.snapshot(&self.root).stash, "{why}: refs/stash");
+        for (file, content) in [
+            ("b", "b staged\n"),
+            ("e", "e unstaged\n"),
+            ("notes.txt", "mine\n"),
+        ] {
+            assert_eq!(read(&self.root, file), content, "{why}: {file}");
+        }
+        assert_eq!(self.git(&self.root, &["show", ":b"]), "b staged", "{why}");
+    }
+
     pub fn repo(&self) -> Repo {
         Repo::discover(&self.root).unwrap()
     }

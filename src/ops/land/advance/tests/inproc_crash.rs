@@ -18,24 +18,9 @@ use super::fixture::{Fixture, read};
 fn prepared() -> (Fixture, ObjectId, ObjectId) {
     let f = Fixture::new();
     let (old, new) = f.landing();
-    f.write(&f.root, "b", "b staged\n");
-    f.git(&f.root, &["add", "b"]);
-    f.write(&f.root, "e", "e unstaged\n");
-    f.write(&f.root, "notes.txt", "mine\n");
+    f.users_work();
     aged(&f);
     (f, old, new)
-}
-
-fn users_work_intact(f: &Fixture, why: &str) {
-    assert!(!f.snapshot(&f.root).stash, "{why}: refs/stash");
-    for (file, content) in [
-        ("b", "b staged\n"),
-        ("e", "e unstaged\n"),
-        ("notes.txt", "mine\n"),
-    ] {
-        assert_eq!(read(&f.root, file), content, "{why}: {file}");
-    }
-    assert_eq!(f.git(&f.root, &["show", ":b"]), "b staged", "{why}");
 }
 
 fn landed_files(f: &Fixture, why: &str) {
@@ -60,7 +45,7 @@ fn a_kill_after_the_files_before_the_index_loses_nothing_and_says_how_to_finish(
     crash_at("land-after-files", &f, old, new);
     assert_eq!(f.id("main"), new);
     landed_files(&f, "after the kill");
-    users_work_intact(&f, "after the kill");
+    f.users_work_intact("after the kill");
     let git_dir = f.root.join(".git");
     assert!(
         git_dir.join("index.lock").exists(),
@@ -87,7 +72,7 @@ fn a_kill_after_the_files_before_the_index_loses_nothing_and_says_how_to_finish(
         &["read-tree", "-m", "-i", &old.to_string(), &new.to_string()],
     );
     assert_eq!(f.status(&f.root), "M  b\n M e\n?? notes.txt");
-    users_work_intact(&f, "finished");
+    f.users_work_intact("finished");
     let next = check(&f.repo(), "main", new, newer).unwrap();
     assert!(matches!(next, Advance::Moved { .. }), "{next:?}");
 }
@@ -140,7 +125,7 @@ fn a_failure_at_any_step_puts_the_files_back_and_git_finishes_the_landing() {
         assert!(git_wrote, "{point}: git read-tree finished it");
         assert_eq!(f.id("main"), new, "{point}");
         landed_files(&f, point);
-        users_work_intact(&f, point);
+        f.users_work_intact(point);
         assert_eq!(f.status(&f.root), "M  b\n M e\n?? notes.txt", "{point}");
         let git_dir = f.root.join(".git");
         assert!(!git_dir.join("index.lock").exists(), "{point}: lock left");
