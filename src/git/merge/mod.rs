@@ -25,6 +25,10 @@
 //!
 //! [`TreatAsUnresolved::git`]: gix::merge::tree::TreatAsUnresolved::git
 
+mod paths;
+
+pub use paths::Changes;
+
 use std::cell::RefCell;
 
 use gix::ObjectId;
@@ -119,6 +123,12 @@ impl Merger {
     /// bases through it.
     pub fn repo(&self) -> &gix::Repository {
         &self.repo
+    }
+
+    /// What changes from tree-ish `old` to tree-ish `new`, read through
+    /// the in-memory repository (so `new` may be a merged tree).
+    pub fn changes(&self, old: ObjectId, new: ObjectId) -> Result<Changes> {
+        Changes::between(&self.repo, old, new)
     }
 
     /// The best common ancestor of commits `a` and `b` (`None`: unrelated).

@@ -1,12 +1,15 @@
 //! The merges `conflicts` computes, in memory, spread over the
 //! [`crate::fanout`] workers, each with its own [`Merger`].
 
+use std::collections::HashMap;
+use std::rc::Rc;
+
 use gix::ObjectId;
 
 use super::{Candidate, Found, Item};
 use crate::ctx::Ctx;
 use crate::error::{Error, Result};
-use crate::git::merge::Merger;
+use crate::git::merge::{Changes, Merger};
 use crate::output::Out;
 
 /// Every item's merges, by run (`found[i]` is what the item of run `i`
@@ -30,9 +33,13 @@ pub(super) fn merge_all(
             gix::open(&git_dir)
                 .map_err(|e| Error::Repository(e.to_string()))
                 .and_then(|repo| Merger::new(&repo))
+                .map(|merger| Worker {
+                    merger,
+                    changes: HashMap::new(),
+                })
         },
-        |merger, item| match merger {
-            Ok(merger) => check(merger, candidates, item),
+        |worker, item| match worker {
+            Ok(worker) => check(worker, candidates, item),
             Err(e) => Err(Error::Repository(format!(
                 "could not open the repository: {e}"
             ))),
@@ -58,16 +65,40 @@ pub(super) fn merge_all(
         .collect())
 }
 
+/// One worker's merger, and the changes it has read, by (ancestor, side).
+struct Worker {
+    merger: Merger,
+    changes: HashMap<(ObjectId, ObjectId), Rc<Changes>>,
+}
+
+impl Worker {
+    fn changes(&mut self, ancestor: ObjectId, side: ObjectId) -> Result<Rc<Changes>> {
+        if let Some(c) = self.changes.get(&(ancestor, side)) {
+            return Ok(c.clone());
+        }
+        let c = Rc::new(self.merger.changes(ancestor, side)?);
+        self.changes.insert((ancestor, side), c.clone());
+        Ok(c)
+    }
+}
+
 /// The merges of one item: its run into the base, then each partner into
-/// that result.
-fn check(merger: &Merger, candidates: &[Candidate], item: &Item) -> Result<Found> {
+/// that result — skipped as clean when the two sides' changed paths cannot
+/// meet ([`Changes::can_meet`]: the merge would take each side as it is).
+fn check(worker: &mut Worker, candidates: &[Candidate], item: &Item) -> Result<Found> {
     let a = &candidates[item.run];
-    let landed = merger.merge_commits(a.base_commit, a.tip)?;
+    let landed = worker.merger.merge_commits(a.base_commit, a.tip)?;
     let mut pairs = Vec::with_capacity(item.partners.len());
     for &j in &item.partners {
         let b = &candidates[j];
-        let ancestor = pair_ancestor(merger, a, b)?;
-        let merged = merger.merge_trees(ancestor, landed.tree, b.tip)?;
+        let ancestor = pair_ancestor(&worker.merger, a, b)?;
+        let ours = worker.changes(ancestor, landed.tree)?;
+        let theirs = worker.changes(ancestor, b.tip)?;
+        if !ours.can_meet(&theirs) {
+            pairs.push((j, Vec::new()));
+            continue;
+        }
+        let merged = worker.merger.merge_trees(ancestor, landed.tree, b.tip)?;
         pairs.push((j, merged.conflicts));
     }
     Ok(Found {

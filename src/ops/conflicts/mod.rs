@@ -30,6 +30,11 @@
 //! conflict with the base, then by how many other runs each conflicts with,
 //! then by how many files, then by id.
 //!
+//! A pair whose two sides change paths that cannot meet — no file changed
+//! by both, none where the other side has a directory — is clean without
+//! its merge (the proof is in [`crate::git::merge::Changes`]): each side's
+//! changes are read once by a tree diff, not merged once per pair.
+//!
 //! Work: one merge per run into its base, and one per pair, spread over the
 //! [`crate::fanout`] workers, each with its own in-memory [`Merger`]. A run's
 //! merge into the base is made by the worker that then merges every pair
