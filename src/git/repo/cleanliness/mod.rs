@@ -59,7 +59,7 @@ pub struct Cleanliness {
 /// the module doc.
 pub fn cleanliness(path: &Path, admin_dir: &Path) -> Result<Cleanliness> {
     let repo = open_worktree(path)?;
-    let index = repo.index_or_empty().map_err(repo_err)?;
+    let index = super::read_index(&repo)?;
     let submodules = admin_dir.join("modules").is_dir()
         || index.entries().iter().any(|e| {
             e.mode == gix::index::entry::Mode::COMMIT
@@ -82,7 +82,7 @@ pub fn cleanliness(path: &Path, admin_dir: &Path) -> Result<Cleanliness> {
     let status = repo
         .status(gix::progress::Discard)
         .map_err(repo_err)?
-        .index(gix::worktree::IndexPersistedOrInMemory::Persisted(index))
+        .index(gix::worktree::IndexPersistedOrInMemory::InMemory(index))
         .tree_index_track_renames(gix::status::tree_index::TrackRenames::Disabled)
         .index_worktree_rewrites(None)
         .index_worktree_submodules(Submodule::AsConfigured { check_dirty: true })

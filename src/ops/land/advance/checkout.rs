@@ -72,8 +72,9 @@ fn locked(
     index_path: &Path,
     lock: gix::lock::File,
 ) -> Result<bool> {
+    // Its checksum not verified, as git reads it (see `read_index`).
     let options = gix::index::decode::Options::default();
-    let Ok(index) = gix::index::File::at(index_path, wt.object_hash(), false, options) else {
+    let Ok(index) = gix::index::File::at(index_path, wt.object_hash(), true, options) else {
         return Ok(false);
     };
     if !plain_index(&index) {

@@ -126,9 +126,7 @@ pub fn check(repo: &Repo, branch: &str, old: ObjectId, new: ObjectId) -> Result<
         Place::Nowhere => Ok(Advance::Moved { checkout: None }),
         Place::At(checkout) => {
             // The checkout's index, read once for both checks.
-            let index = crate::git::repo::open_worktree(&checkout)?
-                .index_or_empty()
-                .map_err(|e| Error::Repository(e.to_string()))?;
+            let index = crate::git::repo::read_index(&crate::git::repo::open_worktree(&checkout)?)?;
             if let Some(busy) = unfinished::landing(repo, branch, old, &checkout, &index)? {
                 return Ok(busy);
             }
