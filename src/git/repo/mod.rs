@@ -306,50 +306,71 @@ impl Repo {
         let mut out = Vec::with_capacity(proxies.len());
         for proxy in proxies {
             let Ok(base) = proxy.base() else { continue };
-            let locked = proxy.lock_reason().map(|r| r.to_str_lossy().into_owned());
-            let head = proxy.id().ok().and_then(|admin| {
-                let head = format!("worktrees/{admin}/HEAD");
-                self.repo.try_find_reference(head.as_str()).ok()?
-            });
-            let (branch, detached_head) = match head.as_ref().map(|r| r.target()) {
-                Some(gix::refs::TargetRef::Symbolic(name)) => (
-                    Some(
-                        name.as_bstr()
-                            .strip_prefix(b"refs/heads/")
-                            .unwrap_or(name.as_bstr())
-                            .to_str_lossy()
-                            .into_owned(),
-                    ),
-                    None,
-                ),
-                Some(gix::refs::TargetRef::Object(id)) => (None, Some(id.to_owned())),
-                None => (None, None),
-            };
-            out.push(Worktree {
-                path: base,
-                branch,
-                detached_head,
-                locked,
-                admin_dir: proxy.git_dir().to_path_buf(),
-            });
+            out.push(self.registered(&proxy, base));
         }
         Ok(out)
     }
 
+    /// The registration `proxy`, whose worktree is at `base`: its lock and
+    /// what its `HEAD` names.
+    fn registered(&self, proxy: &gix::worktree::Proxy<'_>, base: PathBuf) -> Worktree {
+        let locked = proxy.lock_reason().map(|r| r.to_str_lossy().into_owned());
+        let (branch, detached_head) = self.head_of(proxy);
+        Worktree {
+            path: base,
+            branch,
+            detached_head,
+            locked,
+            admin_dir: proxy.git_dir().to_path_buf(),
+        }
+    }
+
+    /// The branch (short name) the registration's `HEAD` names, or the
+    /// commit it is detached at; neither when unreadable. (A caller that
+    /// needs only this of most registrations reads `gix().worktrees()`
+    /// and each one's path only where it needs it.)
+    pub fn head_of(
+        &self,
+        proxy: &gix::worktree::Proxy<'_>,
+    ) -> (Option<String>, Option<gix::ObjectId>) {
+        let head = proxy.id().ok().and_then(|admin| {
+            let head = format!("worktrees/{admin}/HEAD");
+            self.repo.try_find_reference(head.as_str()).ok()?
+        });
+        match head.as_ref().map(|r| r.target()) {
+            Some(gix::refs::TargetRef::Symbolic(name)) => (
+                Some(
+                    name.as_bstr()
+                        .strip_prefix(b"refs/heads/")
+                        .unwrap_or(name.as_bstr())
+                        .to_str_lossy()
+                        .into_owned(),
+                ),
+                None,
+            ),
+            Some(gix::refs::TargetRef::Object(id)) => (None, Some(id.to_owned())),
+            None => (None, None),
+        }
+    }
+
     /// The registered worktree `.loop-worktrees/<id>` (canonical path), if
-    /// there is one: [`Repo::loop_worktrees`] for one id, canonicalizing
-    /// only the registrations named `id`.
+    /// there is one: [`Repo::loop_worktrees`] for one id, its lock and
+    /// `HEAD` read, and its path canonicalized, only for the registrations
+    /// whose path ends in `id`.
     pub fn loop_worktree(&self, id: &str) -> Result<Option<Worktree>> {
         let loop_dir = self.loop_dir();
-        Ok(self
-            .worktrees_as_registered()?
-            .into_iter()
-            .filter(|wt| wt.path.file_name().is_some_and(|n| n == id))
-            .map(|mut wt| {
-                wt.path = canonical_best_effort(&wt.path);
-                wt
-            })
-            .find(|wt| wt.path.parent() == Some(loop_dir.as_path())))
+        for proxy in self.repo.worktrees().map_err(repo_err)? {
+            let Ok(base) = proxy.base() else { continue };
+            if base.file_name().is_none_or(|n| n != id) {
+                continue;
+            }
+            let mut wt = self.registered(&proxy, base);
+            wt.path = canonical_best_effort(&wt.path);
+            if wt.path.parent() == Some(loop_dir.as_path()) {
+                return Ok(Some(wt));
+            }
+        }
+        Ok(None)
     }
 
     /// Registered worktrees that are direct children of `.loop-worktrees/`,

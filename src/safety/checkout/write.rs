@@ -330,11 +330,19 @@ fn smudge_racy(
 /// The index written to `lock` and renamed over the index.
 fn commit(index: &gix::index::File, lock: gix::lock::File) -> std::io::Result<()> {
     crate::crash::fail_point("land-checkout-index")?;
-    let mut out = std::io::BufWriter::with_capacity(64 * 1024, lock);
-    index
-        .write_to(&mut out, gix::index::write::Options::default())
+    // Serialized to memory, then hashed in one pass: `File::write_to`
+    // feeds the SHA-1 each field of each entry on its own, which cost more
+    // than the hash itself. The bytes are the same (the trailing checksum
+    // is the SHA-1 of everything before it).
+    let mut bytes = Vec::with_capacity(index.entries().len() * 96 + 1024);
+    gix::index::State::write_to(index, &mut bytes, gix::index::write::Options::default())
         .map_err(std::io::Error::other)?;
-    let lock = out.into_inner().map_err(|e| e.into_error())?;
+    let mut hasher = gix::hash::hasher(index.object_hash());
+    hasher.update(&bytes);
+    let checksum = hasher.try_finalize().map_err(std::io::Error::other)?;
+    bytes.extend_from_slice(checksum.as_slice());
+    let mut lock = lock;
+    std::io::Write::write_all(&mut lock, &bytes)?;
     let lock_path = lock.lock_path().to_path_buf();
     lock.commit().map_err(|e| e.error)?;
     crate::signals::untrack_temp(&lock_path);

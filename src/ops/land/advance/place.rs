@@ -11,28 +11,40 @@ use crate::safety;
 /// The worktree that has `branch` checked out, read with gix: the main
 /// checkout or a linked worktree whose `HEAD` names it, or one rebasing or
 /// bisecting it (busy). Two holders, an operation in progress in the
-/// holder, or a holder whose directory is gone: busy.
+/// holder, or a holder whose directory is gone or cannot be read from its
+/// registration (named by its administrative directory): busy. (A
+/// registration without a `gitdir` file is not listed, by gix as by git.)
 pub(super) fn place(repo: &Repo, branch: &str) -> Result<Place> {
     let full = format!("refs/heads/{branch}");
     let main_head = repo
         .gix()
         .head_name()
         .map_err(|e| Error::Repository(e.to_string()))?;
+    let proxies = repo
+        .gix()
+        .worktrees()
+        .map_err(|e| Error::Repository(e.to_string()))?;
+    // (path, or the registration to read it from; admin dir; on branch).
+    // A linked worktree's path (its `gitdir` file) is read only where a
+    // verdict needs it, and only that one is canonicalized.
     let mut worktrees = vec![(
-        repo.root().to_path_buf(),
+        Ok(repo.root().to_path_buf()),
         repo.common_dir().to_path_buf(),
         main_head.is_some_and(|name| name.as_bstr() == full.as_str()),
     )];
-    // Paths as registered; only the one a verdict names is canonicalized.
-    for wt in repo.worktrees_as_registered()? {
-        let on_branch = wt.branch.as_deref() == Some(branch);
-        worktrees.push((wt.path, wt.admin_dir, on_branch));
+    for proxy in &proxies {
+        let on_branch = repo.head_of(proxy).0.as_deref() == Some(branch);
+        worktrees.push((Err(proxy), proxy.git_dir().to_path_buf(), on_branch));
     }
     let mut holder: Option<PathBuf> = None;
     for (path, admin_dir, on_branch) in worktrees {
+        let path = || match &path {
+            Ok(path) => Some(path.clone()),
+            Err(proxy) => proxy.base().ok(),
+        };
         let busy = |operation: &str| {
             Ok(Place::Busy(Advance::TargetBusy {
-                checkout: canonical_best_effort(&path),
+                checkout: path().map_or_else(|| admin_dir.clone(), |p| canonical_best_effort(&p)),
                 operation: operation.to_owned(),
             }))
         };
@@ -45,9 +57,9 @@ pub(super) fn place(repo: &Repo, branch: &str) -> Result<Place> {
         if let Some((_, operation)) = safety::operation_in_progress(&admin_dir) {
             return busy(operation);
         }
-        if !path.is_dir() {
+        let Some(path) = path().filter(|p| p.is_dir()) else {
             return busy(MISSING);
-        }
+        };
         if holder.is_some() {
             return busy(SECOND_CHECKOUT);
         }

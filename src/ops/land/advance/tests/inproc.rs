@@ -124,6 +124,13 @@ fn the_in_process_checkout_is_what_git_read_tree_makes() {
         two_way(&repo, "main", &f.root, old, new).unwrap(),
         "in-process"
     );
+    // The index as written: its trailer is the SHA-1 of what precedes it
+    // (git checks this in `fsck`; the index is hashed in one pass).
+    let bytes = std::fs::read(f.root.join(".git/index")).unwrap();
+    let (body, trailer) = bytes.split_at(bytes.len() - 20);
+    let mut hasher = gix::hash::hasher(gix::hash::Kind::Sha1);
+    hasher.update(body);
+    assert_eq!(hasher.try_finalize().unwrap().as_slice(), trailer);
     let (old_hex, new_hex) = (old.to_string(), new.to_string());
     f.git(&twin, &["read-tree", "-m", "-u", &old_hex, &new_hex]);
     let (ours, git) = (made(&f, &f.root), made(&f, &twin));
