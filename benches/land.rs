@@ -22,7 +22,8 @@
 //! (removing it is `cleanup`'s cost, measured in `compare.rs`). The runs
 //! are made untimed before each side: git-loop's by `git loop create`,
 //! git's by `git worktree add -b` (so git-loop's manifest holds only its
-//! own), their commits by one `git fast-import`. `BENCH_QUICK=1` runs one
+//! own), their commits by one `git fast-import`, then `sync` (the fresh
+//! checkouts written back before either side is timed). `BENCH_QUICK=1` runs one
 //! pair a row; `BENCH_ITERS=<n>` sets the count.
 
 mod common;
@@ -184,6 +185,10 @@ impl Fixture<'_> {
             run(env.git(&self.wt(id), &["reset", "-q", "--hard"]));
         }
         run(env.git(repo, &["reset", "-q", "--hard", &self.m1]));
+        // The runs' fresh checkouts (200,000 files for a queue) written back
+        // before the clock starts, so neither side is timed against the
+        // fixture's writeback.
+        let _ = std::process::Command::new("sync").status();
         ids
     }
 
