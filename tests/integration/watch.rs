@@ -218,7 +218,12 @@ fn m_then_a_status_key_marks_the_selected_run_and_logs_it() {
 /// `stty -a` in the pane after the view is gone: raw mode is off.
 fn assert_terminal_restored(pane: &Pane, repo: &TestRepo, n: usize) {
     let out = repo.base().join(format!("stty-{n}"));
-    pane.type_line(&format!("stty -a > '{}'; echo restored-{n}", out.display()));
+    // Quoted as typed, so only the echo's output (not the command line
+    // itself) matches: then `stty` has written its file.
+    pane.type_line(&format!(
+        "stty -a > '{}'; echo 'restored'-{n}",
+        out.display()
+    ));
     let screen = pane.wait_for(|s| s.contains(&format!("restored-{n}")), "the shell's echo");
     let stty = std::fs::read_to_string(&out).unwrap();
     let words: Vec<&str> = stty

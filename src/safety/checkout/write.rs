@@ -330,10 +330,8 @@ fn smudge_racy(
 /// The index written to `lock` and renamed over the index.
 fn commit(index: &gix::index::File, lock: gix::lock::File) -> std::io::Result<()> {
     crate::crash::fail_point("land-checkout-index")?;
-    // Serialized to memory, then hashed in one pass: `File::write_to`
-    // feeds the SHA-1 each field of each entry on its own, which cost more
-    // than the hash itself. The bytes are the same (the trailing checksum
-    // is the SHA-1 of everything before it).
+    // Serialized, then hashed in one pass (`File::write_to` hashes field by
+    // field); the same bytes: the trailer is the SHA-1 of all before it.
     let mut bytes = Vec::with_capacity(index.entries().len() * 96 + 1024);
     gix::index::State::write_to(index, &mut bytes, gix::index::write::Options::default())
         .map_err(std::io::Error::other)?;
