@@ -288,25 +288,17 @@ impl Repo {
         Ok(out)
     }
 
-    /// All linked worktrees registered with git.
+    /// All linked worktrees registered with git, each path canonicalized
+    /// (a caller that needs one path reads `gix().worktrees()`, as
+    /// [`Repo::loop_worktree`] does).
     pub fn worktrees(&self) -> Result<Vec<Worktree>> {
-        let mut found = self.worktrees_as_registered()?;
-        for wt in &mut found {
-            wt.path = canonical_best_effort(&wt.path);
-        }
-        Ok(found)
-    }
-
-    /// [`Repo::worktrees`] with each path as git registered it (absolute,
-    /// not canonicalized: no `readlink` of every component of every
-    /// worktree's path), for a caller that canonicalizes only the one it
-    /// picks.
-    pub fn worktrees_as_registered(&self) -> Result<Vec<Worktree>> {
         let proxies = self.repo.worktrees().map_err(repo_err)?;
         let mut out = Vec::with_capacity(proxies.len());
         for proxy in proxies {
             let Ok(base) = proxy.base() else { continue };
-            out.push(self.registered(&proxy, base));
+            let mut wt = self.registered(&proxy, base);
+            wt.path = canonical_best_effort(&wt.path);
+            out.push(wt);
         }
         Ok(out)
     }

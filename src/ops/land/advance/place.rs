@@ -24,23 +24,23 @@ pub(super) fn place(repo: &Repo, branch: &str) -> Result<Place> {
         .gix()
         .worktrees()
         .map_err(|e| Error::Repository(e.to_string()))?;
-    // (path, or the registration to read it from; admin dir; on branch).
+    // (the registration, none for the main checkout; admin dir; on branch).
     // A linked worktree's path (its `gitdir` file) is read only where a
     // verdict needs it, and only that one is canonicalized.
     let mut worktrees = vec![(
-        Ok(repo.root().to_path_buf()),
+        None,
         repo.common_dir().to_path_buf(),
         main_head.is_some_and(|name| name.as_bstr() == full.as_str()),
     )];
     for proxy in &proxies {
         let on_branch = repo.head_of(proxy).0.as_deref() == Some(branch);
-        worktrees.push((Err(proxy), proxy.git_dir().to_path_buf(), on_branch));
+        worktrees.push((Some(proxy), proxy.git_dir().to_path_buf(), on_branch));
     }
     let mut holder: Option<PathBuf> = None;
-    for (path, admin_dir, on_branch) in worktrees {
-        let path = || match &path {
-            Ok(path) => Some(path.clone()),
-            Err(proxy) => proxy.base().ok(),
+    for (proxy, admin_dir, on_branch) in worktrees {
+        let path = || match proxy {
+            None => Some(repo.root().to_path_buf()),
+            Some(proxy) => proxy.base().ok(),
         };
         let busy = |operation: &str| {
             Ok(Place::Busy(Advance::TargetBusy {
