@@ -41,9 +41,10 @@
 //!    the worktree is removed with `remove`'s rules
 //!    ([`crate::ops::reclaim::remove`], which takes the worktree-operation
 //!    lock, then the run lock, then the mutex).
-//!    In a queue without a gate or a push, the next run's worktree is
-//!    read (for `dirty`) on its own thread while this run lands
-//!    ([`lookahead`]).
+//!    Without a gate or a push, when more than one run may land, the
+//!    runs' worktrees are read (for `dirty`) on a thread of their own
+//!    from the start, while a queue is ordered and the runs before them
+//!    land ([`lookahead`]).
 //! 4. A run that is skipped stops the rest (not attempted) unless
 //!    `--keep-going`. An error (git could not be run, the repository
 //!    unreadable) stops the rest too, and is reported after what landed.
@@ -182,13 +183,23 @@ pub fn land(ctx: &Ctx, request: &Request<'_>, out: &mut Out<'_>) -> Result<Outco
     } else {
         Manifest::default()
     };
-    let entries = match request.which {
-        Which::Runs(ids) => named(&manifest, ids)?,
-        Which::Queue(statuses) => {
-            let statuses = statuses.unwrap_or(&settings.land_queue_status.value);
-            queue::ordered(ctx, &manifest, statuses, into, out)?
-        }
+    let statuses = match request.which {
+        Which::Runs(_) => None,
+        Which::Queue(statuses) => Some(statuses.unwrap_or(&settings.land_queue_status.value)),
     };
+    // The runs' worktrees read on a thread of their own, ahead of their
+    // turn: more than one run may land, no gate, no push (see `lookahead`).
+    let read_ahead = gate.is_none()
+        && !request.push
+        && match request.which {
+            Which::Runs(ids) => ids.len() > 1,
+            Which::Queue(_) => true,
+        };
+    let readings = lookahead::Readings::new(if read_ahead {
+        to_read(ctx, &manifest, request.which, statuses)?
+    } else {
+        Vec::new()
+    });
     let merger = Merger::new(ctx.repo.gix())?;
     let env = run::Env {
         ctx,
@@ -206,32 +217,34 @@ pub fn land(ctx: &Ctx, request: &Request<'_>, out: &mut Out<'_>) -> Result<Outco
         dry_run: request.dry_run,
         strategy,
         into: into.map(str::to_owned),
-        runs: Vec::with_capacity(entries.len()),
+        runs: Vec::new(),
         error: None,
     };
     let mut tips = run::Tips::default();
-    // The next run's worktree read while this one lands: a queue without a
-    // gate or a push (see `lookahead`).
-    let read_ahead = entries.len() > 1 && gate.is_none() && !request.push;
-    let worktrees = if read_ahead {
-        let found = ctx.repo.loop_worktrees()?.into_iter();
-        found.map(|(id, wt)| (id, wt.path, wt.admin_dir)).collect()
-    } else {
-        Vec::new()
-    };
-    std::thread::scope(|scope| {
-        let mut ahead = lookahead::Ahead::new(worktrees);
+    std::thread::scope(|scope| -> Result<()> {
+        // However this ends, the reader starts no reading after it.
+        let _stop = lookahead::StopOnDrop(&readings);
+        if read_ahead {
+            scope.spawn(|| readings.serve());
+        }
+        let entries = match (request.which, statuses) {
+            (Which::Queue(_), Some(statuses)) => {
+                let entries = queue::ordered(ctx, &manifest, statuses, into, out)?;
+                let order: Vec<&str> = entries.iter().map(|e| e.id.as_str()).collect();
+                readings.order(&order);
+                entries
+            }
+            (Which::Runs(ids), _) => named(&manifest, ids)?,
+            (Which::Queue(_), None) => unreachable!("a queue has its statuses"),
+        };
         let mut stopped = false;
-        for (k, entry) in entries.iter().enumerate() {
+        for entry in &entries {
             let id = entry.id.to_string();
             if stopped {
                 outcome.runs.push((id, Fate::NotAttempted));
                 continue;
             }
-            env.read_ahead.put(&id, ahead.take(&id));
-            if let Some(next) = entries.get(k + 1).filter(|_| read_ahead) {
-                ahead.start(scope, next.id.as_str());
-            }
+            env.read_ahead.put(&id, readings.take(&id));
             let (fate, error) = match run::land_one(&env, entry, &mut tips, out) {
                 Ok(done) => done,
                 Err(e) => (Fate::NotAttempted, Some(e)),
@@ -242,11 +255,44 @@ pub fn land(ctx: &Ctx, request: &Request<'_>, out: &mut Out<'_>) -> Result<Outco
             }
             outcome.runs.push((id, fate));
         }
-    });
+        Ok(())
+    })?;
     if outcome.into.is_none() {
         outcome.into = tips.single_target();
     }
     Ok(outcome)
+}
+
+/// The worktrees of the runs that may land, to read ahead: those named, in
+/// the order named, or those in the queue's status set, by id (until the
+/// landing order is known).
+fn to_read(
+    ctx: &Ctx,
+    manifest: &Manifest,
+    which: Which<'_>,
+    statuses: Option<&[Status]>,
+) -> Result<Vec<lookahead::Job>> {
+    let mut ids: Vec<&str> = match which {
+        Which::Runs(ids) => ids.iter().map(RunId::as_str).collect(),
+        Which::Queue(_) => manifest
+            .worktrees
+            .iter()
+            .filter(|e| statuses.is_some_and(|s| s.contains(&e.status)))
+            .map(|e| e.id.as_str())
+            .collect(),
+    };
+    if matches!(which, Which::Queue(_)) {
+        ids.sort_unstable();
+    }
+    let mut found: std::collections::HashMap<String, crate::git::repo::Worktree> =
+        ctx.repo.loop_worktrees()?.into_iter().collect();
+    Ok(ids
+        .into_iter()
+        .filter_map(|id| {
+            let wt = found.remove(id)?;
+            Some((id.to_owned(), wt.path, wt.admin_dir))
+        })
+        .collect())
 }
 
 /// The gate: `--gate` (the user's own, trusted), else `land.gate` with the

@@ -158,6 +158,28 @@ fn a_dirty_run_read_ahead_is_skipped_dirty_and_kept_as_it_was() {
     assert_eq!(read("r10", "stray.txt"), "untracked\n");
 }
 
+/// Runs named on the command line are read ahead too (from the start, in
+/// the order named): a dirty one named last, and one named twice, are
+/// judged as if read at their turn.
+#[test]
+fn named_runs_read_ahead_skip_the_dirty_one_and_land_the_rest_in_the_order_named() {
+    let repo = setup();
+    ten(&repo);
+    std::fs::write(repo.wt("r05").join("r05.txt"), "uncommitted\n").unwrap();
+    let doc = land(
+        &repo,
+        &["r09", "r01", "r09", "r05", "r08", "--keep-going"],
+        1,
+    );
+    assert_eq!(doc.ids("landed"), ["r09", "r01", "r08"], "{doc}");
+    assert_eq!(doc.find_id("skipped", "r05")["code"], "dirty", "{doc}");
+    assert_eq!(
+        std::fs::read_to_string(repo.wt("r05").join("r05.txt")).unwrap(),
+        "uncommitted\n"
+    );
+    assert_eq!(repo.status_of("r05").as_deref(), Some("escalated"));
+}
+
 fn skipped_message(doc: &serde_json::Value, id: &str) -> String {
     doc.find_id("skipped", id)["message"]
         .as_str()
