@@ -145,8 +145,8 @@ fn tree_entries(
 /// directories, and when the index was written (an entry cached at or
 /// after is racy).
 struct Tracked<'a> {
-    files: HashMap<&'a [u8], &'a gix::index::Entry>,
-    dirs: HashSet<&'a [u8]>,
+    files: HashMap<&'a [u8], &'a gix::index::Entry, Fx>,
+    dirs: HashSet<&'a [u8], Fx>,
     stamp: (i64, u32),
     hash: gix::hash::Kind,
 }
@@ -211,8 +211,8 @@ fn walk(repo: &gix::Repository, root: &Path, index: &gix::index::File) -> bool {
 
 impl<'a> Tracked<'a> {
     fn new(repo: &gix::Repository, index: &'a gix::index::File) -> Tracked<'a> {
-        let mut files = HashMap::with_capacity(index.entries().len());
-        let mut dirs = HashSet::new();
+        let mut files = HashMap::with_capacity_and_hasher(index.entries().len(), Fx::default());
+        let mut dirs = HashSet::with_hasher(Fx::default());
         let mut last_dir: &[u8] = b"";
         for entry in index.entries() {
             let path: &[u8] = entry.path(index);
@@ -271,17 +271,19 @@ impl Work {
         let mut seen = 0;
         let mut subdirs = Vec::new();
         let mut untracked = Vec::new();
+        // Each name's path in the worktree, built in one buffer.
+        let mut path = rel.to_vec();
+        if !rel.is_empty() {
+            path.push(b'/');
+        }
+        let prefix = path.len();
         for item in names {
             let Ok(item) = item else {
                 return false;
             };
             let name = item.file_name();
             let name = name.as_bytes();
-            let mut path = Vec::with_capacity(rel.len() + 1 + name.len());
-            if !rel.is_empty() {
-                path.extend_from_slice(rel);
-                path.push(b'/');
-            }
+            path.truncate(prefix);
             path.extend_from_slice(name);
             let Ok(kind) = item.file_type() else {
                 return false;
@@ -311,9 +313,9 @@ impl Work {
                 if !kind.is_dir() {
                     return false;
                 }
-                subdirs.push((item.path(), path));
+                subdirs.push((item.path(), path.clone()));
             } else {
-                untracked.push((path, kind.is_dir()));
+                untracked.push((path.clone(), kind.is_dir()));
             }
         }
         self.seen.fetch_add(seen, Ordering::SeqCst);
@@ -360,6 +362,32 @@ fn as_cached(entry: &gix::index::Entry, meta: &std::fs::Metadata) -> bool {
     };
     typed && super::super::stat_matches(&entry.stat, meta)
 }
+
+/// The hasher of the walk's path sets: paths of the user's own index, so
+/// no need of SipHash's resistance to chosen keys; eight bytes a step
+/// (FxHash's mixing).
+#[derive(Default, Clone, Copy)]
+struct PathHasher(u64);
+
+impl std::hash::Hasher for PathHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        const K: u64 = 0x517c_c1b7_2722_0a95;
+        let mut chunks = bytes.chunks_exact(8);
+        for chunk in &mut chunks {
+            let word = u64::from_le_bytes(chunk.try_into().expect("eight bytes"));
+            self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(K);
+        }
+        for &byte in chunks.remainder() {
+            self.0 = (self.0.rotate_left(5) ^ u64::from(byte)).wrapping_mul(K);
+        }
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+type Fx = std::hash::BuildHasherDefault<PathHasher>;
 
 /// `a/b/c` → `a/b`; `c` → empty.
 fn parent(path: &[u8]) -> &[u8] {
