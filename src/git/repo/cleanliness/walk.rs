@@ -26,7 +26,7 @@
 //!   untracked name that is not ignored, even an empty directory, is
 //!   unsure: the pass says whether it counts.
 
-use std::collections::{HashMap, HashSet};
+use std::ops::Range;
 use std::os::unix::ffi::{OsStrExt, OsStringExt};
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
@@ -141,15 +141,18 @@ fn tree_entries(
     )
 }
 
-/// What every thread of the walk reads: the index's paths and
-/// directories, and when the index was written (an entry cached at or
-/// after is racy).
+/// What every thread of the walk reads: the index (its entries sorted by
+/// path, as [`index_is_tree`] proved: a directory's entries are one run of
+/// them), and when it was written (an entry cached at or after is racy).
 struct Tracked<'a> {
-    files: HashMap<&'a [u8], &'a gix::index::Entry, Fx>,
-    dirs: HashSet<&'a [u8], Fx>,
+    index: &'a gix::index::File,
     stamp: (i64, u32),
     hash: gix::hash::Kind,
 }
+
+/// A directory to read: where it is, its path in the worktree (empty at
+/// the top), and its run of the index's entries.
+type Dir = (PathBuf, Vec<u8>, Range<usize>);
 
 /// The walk's shared state: directories still to read (with their count,
 /// queued or being read), whether a name already said "unsure", the
@@ -157,7 +160,7 @@ struct Tracked<'a> {
 /// the ignore rules afterwards, on one thread).
 #[derive(Default)]
 struct Work {
-    queue: Mutex<Vec<(PathBuf, Vec<u8>)>>,
+    queue: Mutex<Vec<Dir>>,
     pending: AtomicUsize,
     unsure: AtomicBool,
     seen: AtomicUsize,
@@ -168,14 +171,22 @@ struct Work {
 /// as the machine has cores, up to four: the stats are most of the time,
 /// as in git's preloaded index), and the untracked names ignored.
 fn walk(repo: &gix::Repository, root: &Path, index: &gix::index::File) -> bool {
-    let tracked = Tracked::new(repo, index);
+    let tracked = Tracked {
+        index,
+        stamp: (
+            index.timestamp().unix_seconds(),
+            index.timestamp().nanoseconds(),
+        ),
+        hash: repo.object_hash(),
+    };
     let work = Work::default();
-    work.queue
-        .lock()
-        .expect("not poisoned")
-        .push((root.to_path_buf(), Vec::new()));
+    work.queue.lock().expect("not poisoned").push((
+        root.to_path_buf(),
+        Vec::new(),
+        0..index.entries().len(),
+    ));
     work.pending.store(1, Ordering::SeqCst);
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(4));
+    let threads = cores().min(4);
     std::thread::scope(|scope| {
         for _ in 1..threads {
             scope.spawn(|| work.run(&tracked));
@@ -209,33 +220,50 @@ fn walk(repo: &gix::Repository, root: &Path, index: &gix::index::File) -> bool {
     })
 }
 
-impl<'a> Tracked<'a> {
-    fn new(repo: &gix::Repository, index: &'a gix::index::File) -> Tracked<'a> {
-        let mut files = HashMap::with_capacity_and_hasher(index.entries().len(), Fx::default());
-        let mut dirs = HashSet::with_hasher(Fx::default());
-        let mut last_dir: &[u8] = b"";
-        for entry in index.entries() {
-            let path: &[u8] = entry.path(index);
-            files.insert(path, entry);
-            let mut dir = parent(path);
-            if dir == last_dir {
-                continue;
-            }
-            last_dir = dir;
-            while !dir.is_empty() && dirs.insert(dir) {
-                dir = parent(dir);
-            }
+/// The machine's cores, asked once (each asking reads the cgroup's files).
+fn cores() -> usize {
+    static CORES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+}
+
+/// A tracked name in a directory: a file (its entry), or a directory of
+/// tracked files (its run of the entries).
+enum Child<'a> {
+    File(&'a gix::index::Entry),
+    Dir(Range<usize>),
+}
+
+/// The tracked names of the directory whose entries are `range` of
+/// `index`'s (each path starting with the directory's, `prefix` bytes
+/// long with its `/`), sorted by name; `None` when a name comes twice
+/// (an index not sorted as `index_is_tree` proved: unsure).
+fn children(
+    index: &gix::index::File,
+    range: Range<usize>,
+    prefix: usize,
+) -> Option<Vec<(&[u8], Child<'_>)>> {
+    let entries = index.entries();
+    let mut out = Vec::new();
+    let mut at = range.start;
+    while at < range.end {
+        let path: &[u8] = entries[at].path(index);
+        let rest = path.get(prefix..)?;
+        let Some(slash) = rest.iter().position(|&b| b == b'/') else {
+            out.push((rest, Child::File(&entries[at])));
+            at += 1;
+            continue;
+        };
+        // The directory's entries: those after, under the same `name/`.
+        let under = &path[..prefix + slash + 1];
+        let start = at;
+        at += 1;
+        while at < range.end && entries[at].path(index).starts_with(under) {
+            at += 1;
         }
-        Tracked {
-            files,
-            dirs,
-            stamp: (
-                index.timestamp().unix_seconds(),
-                index.timestamp().nanoseconds(),
-            ),
-            hash: repo.object_hash(),
-        }
+        out.push((&rest[..slash], Child::Dir(start..at)));
     }
+    out.sort_unstable_by(|a, b| a.0.cmp(b.0));
+    out.windows(2).all(|w| w[0].0 != w[1].0).then_some(out)
 }
 
 impl Work {
@@ -247,36 +275,44 @@ impl Work {
                 return;
             }
             let next = self.queue.lock().expect("not poisoned").pop();
-            let Some((abs, rel)) = next else {
+            let Some((abs, rel, range)) = next else {
                 if self.pending.load(Ordering::SeqCst) == 0 {
                     return;
                 }
                 std::thread::yield_now();
                 continue;
             };
-            if !self.dir(tracked, &abs, &rel) {
+            if !self.dir(tracked, &abs, &rel, range) {
                 self.unsure.store(true, Ordering::SeqCst);
             }
             self.pending.fetch_sub(1, Ordering::SeqCst);
         }
     }
 
-    /// The directory `abs` (`rel` in the worktree, empty at the top): every
-    /// name in it as the module doc says; `false` at the first that is not.
-    /// Its directories of tracked files are queued.
-    fn dir(&self, tracked: &Tracked<'_>, abs: &Path, rel: &[u8]) -> bool {
+    /// The directory `abs` (`rel` in the worktree, empty at the top; its
+    /// entries `range`): every name in it as the module doc says; `false`
+    /// at the first that is not. Its directories of tracked files are
+    /// queued.
+    fn dir(&self, tracked: &Tracked<'_>, abs: &Path, rel: &[u8], range: Range<usize>) -> bool {
         let Ok(names) = std::fs::read_dir(abs) else {
             return false;
         };
-        let mut seen = 0;
-        let mut subdirs = Vec::new();
-        let mut untracked = Vec::new();
         // Each name's path in the worktree, built in one buffer.
         let mut path = rel.to_vec();
         if !rel.is_empty() {
             path.push(b'/');
         }
         let prefix = path.len();
+        let Some(children) = children(tracked.index, range, prefix) else {
+            return false;
+        };
+        let files = children
+            .iter()
+            .filter(|(_, c)| matches!(c, Child::File(_)))
+            .count();
+        let mut seen = 0;
+        let mut subdirs = Vec::new();
+        let mut untracked = Vec::new();
         for item in names {
             let Ok(item) = item else {
                 return false;
@@ -296,27 +332,37 @@ impl Work {
                 }
                 return false;
             }
-            if let Some(entry) = tracked.files.get(path.as_slice()).copied() {
-                // `fstatat` on the directory's descriptor, by name.
-                let Ok(meta) = item.metadata() else {
-                    return false;
-                };
-                if !as_cached(entry, &meta) {
-                    return false;
+            let child = children
+                .binary_search_by(|(tracked, _)| (*tracked).cmp(name))
+                .ok()
+                .map(|at| &children[at].1);
+            match child {
+                Some(Child::File(entry)) => {
+                    // `fstatat` on the directory's descriptor, by name.
+                    let Ok(meta) = item.metadata() else {
+                        return false;
+                    };
+                    if !as_cached(entry, &meta) {
+                        return false;
+                    }
+                    let cached = (i64::from(entry.stat.mtime.secs), entry.stat.mtime.nsecs);
+                    if cached >= tracked.stamp && !holds_blob(tracked.hash, &item.path(), entry) {
+                        return false;
+                    }
+                    seen += 1;
                 }
-                let cached = (i64::from(entry.stat.mtime.secs), entry.stat.mtime.nsecs);
-                if cached >= tracked.stamp && !holds_blob(tracked.hash, &item.path(), entry) {
-                    return false;
+                Some(Child::Dir(range)) => {
+                    if !kind.is_dir() {
+                        return false;
+                    }
+                    subdirs.push((item.path(), path.clone(), range.clone()));
                 }
-                seen += 1;
-            } else if tracked.dirs.contains(path.as_slice()) {
-                if !kind.is_dir() {
-                    return false;
-                }
-                subdirs.push((item.path(), path.clone()));
-            } else {
-                untracked.push((path.clone(), kind.is_dir()));
+                None => untracked.push((path.clone(), kind.is_dir())),
             }
+        }
+        if seen != files {
+            // A tracked file is not there.
+            return false;
         }
         self.seen.fetch_add(seen, Ordering::SeqCst);
         if !untracked.is_empty() {
@@ -361,37 +407,4 @@ fn as_cached(entry: &gix::index::Entry, meta: &std::fs::Metadata) -> bool {
         _ => false,
     };
     typed && super::super::stat_matches(&entry.stat, meta)
-}
-
-/// The hasher of the walk's path sets: paths of the user's own index, so
-/// no need of SipHash's resistance to chosen keys; eight bytes a step
-/// (FxHash's mixing).
-#[derive(Default, Clone, Copy)]
-struct PathHasher(u64);
-
-impl std::hash::Hasher for PathHasher {
-    fn write(&mut self, bytes: &[u8]) {
-        const K: u64 = 0x517c_c1b7_2722_0a95;
-        let mut chunks = bytes.chunks_exact(8);
-        for chunk in &mut chunks {
-            let word = u64::from_le_bytes(chunk.try_into().expect("eight bytes"));
-            self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(K);
-        }
-        for &byte in chunks.remainder() {
-            self.0 = (self.0.rotate_left(5) ^ u64::from(byte)).wrapping_mul(K);
-        }
-    }
-
-    fn finish(&self) -> u64 {
-        self.0
-    }
-}
-
-type Fx = std::hash::BuildHasherDefault<PathHasher>;
-
-/// `a/b/c` → `a/b`; `c` → empty.
-fn parent(path: &[u8]) -> &[u8] {
-    path.iter()
-        .rposition(|&b| b == b'/')
-        .map_or(&[][..], |at| &path[..at])
 }
