@@ -38,6 +38,7 @@ use gix::status::{Item, Submodule};
 use super::{open_worktree, repo_err};
 use crate::error::Result;
 
+mod head;
 mod walk;
 
 /// What `git worktree remove` (without `--force`) would object to in a

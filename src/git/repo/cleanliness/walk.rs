@@ -11,7 +11,7 @@
 //! - the index against `HEAD`: `HEAD`'s tree, read object by object, holds
 //!   exactly the index's paths, modes and blobs, in the index's order (this
 //!   is `git diff --cached` finding nothing; git's cache-tree is not
-//!   trusted for it);
+//!   trusted for it; [`super::head`]);
 //! - the files against the index: every tracked path is there, of its type
 //!   and executable bit, and its `lstat` (made relative to its directory,
 //!   `fstatat`, not by its whole path) equals the entry's cached stat in
@@ -33,9 +33,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
-use gix::ObjectId;
 use gix::index::entry::{Flags, Mode, Stage};
-use gix::objs::tree::EntryKind;
 
 /// `true`: the worktree at `root` (whose index is `index`, of `repo`) is
 /// certainly clean, nothing modified, staged or untracked; `false`: unsure
@@ -51,7 +49,7 @@ pub(super) fn certainly_clean(
     let Ok(head) = repo.head_tree_id() else {
         return false;
     };
-    if !index_is_tree(repo, head.detach(), index) {
+    if !super::head::index_is_tree(repo, head.detach(), index) {
         return false;
     }
     walk(repo, root, index)
@@ -74,76 +72,10 @@ fn plain(repo: &gix::Repository, root: &Path, index: &gix::index::File) -> bool 
     })
 }
 
-/// `HEAD`'s tree `tree` holds exactly the index's entries: a traversal in
-/// git's order (a directory sorts as its name and `/`, so the traversal's
-/// full paths come in the index's byte order) zipped with the entries.
-fn index_is_tree(repo: &gix::Repository, tree: ObjectId, index: &gix::index::File) -> bool {
-    let entries = index.entries();
-    let mut next = 0usize;
-    // (tree, the path of its directory with a trailing `/`, or empty).
-    let mut stack: Vec<(Vec<TreeItem>, usize, Vec<u8>)> = Vec::new();
-    let Some(top) = tree_entries(repo, tree) else {
-        return false;
-    };
-    stack.push((top, 0, Vec::new()));
-    while let Some((items, at, prefix)) = stack.last_mut() {
-        let Some((name, kind, id)) = items.get(*at).cloned() else {
-            stack.pop();
-            continue;
-        };
-        *at += 1;
-        let mut path = prefix.clone();
-        path.extend_from_slice(&name);
-        if kind == EntryKind::Tree {
-            let Some(sub) = tree_entries(repo, id) else {
-                return false;
-            };
-            path.push(b'/');
-            stack.push((sub, 0, path));
-            continue;
-        }
-        let mode = match kind {
-            EntryKind::Blob => Mode::FILE,
-            EntryKind::BlobExecutable => Mode::FILE_EXECUTABLE,
-            EntryKind::Link => Mode::SYMLINK,
-            _ => return false,
-        };
-        let Some(entry) = entries.get(next) else {
-            return false;
-        };
-        if entry.path(index).as_ref() as &[u8] != path.as_slice()
-            || entry.mode != mode
-            || entry.id != id
-        {
-            return false;
-        }
-        next += 1;
-    }
-    next == entries.len()
-}
-
-/// A tree's entry: name, kind, id.
-type TreeItem = (Vec<u8>, EntryKind, ObjectId);
-
-/// The tree's entries, in its order.
-fn tree_entries(
-    repo: &gix::Repository,
-    id: ObjectId,
-) -> Option<Vec<(Vec<u8>, EntryKind, ObjectId)>> {
-    let tree = repo.find_tree(id).ok()?;
-    let decoded = tree.decode().ok()?;
-    Some(
-        decoded
-            .entries
-            .iter()
-            .map(|e| (e.filename.to_vec(), e.mode.kind(), e.oid.to_owned()))
-            .collect(),
-    )
-}
-
 /// What every thread of the walk reads: the index (its entries sorted by
-/// path, as [`index_is_tree`] proved: a directory's entries are one run of
-/// them), and when it was written (an entry cached at or after is racy).
+/// path, as [`super::head::index_is_tree`] proved: a directory's entries
+/// are one run of them), and when it was written (an entry cached at or
+/// after is racy).
 struct Tracked<'a> {
     index: &'a gix::index::File,
     stamp: (i64, u32),
@@ -236,7 +168,7 @@ enum Child<'a> {
 /// The tracked names of the directory whose entries are `range` of
 /// `index`'s (each path starting with the directory's, `prefix` bytes
 /// long with its `/`), sorted by name; `None` when a name comes twice
-/// (an index not sorted as `index_is_tree` proved: unsure).
+/// (an index not sorted as `head::index_is_tree` proved: unsure).
 fn children(
     index: &gix::index::File,
     range: Range<usize>,
