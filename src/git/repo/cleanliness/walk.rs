@@ -29,9 +29,10 @@
 use std::ops::Range;
 use std::os::unix::ffi::{OsStrExt, OsStringExt};
 use std::os::unix::fs::PermissionsExt;
+use std::panic::AssertUnwindSafe;
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Condvar, Mutex};
 
 use gix::index::entry::{Flags, Mode, Stage};
 
@@ -86,14 +87,22 @@ struct Tracked<'a> {
 /// the top), and its run of the index's entries.
 type Dir = (PathBuf, Vec<u8>, Range<usize>);
 
-/// The walk's shared state: directories still to read (with their count,
-/// queued or being read), whether a name already said "unsure", the
+/// The directories queued, and how many are queued or being read: the
+/// walk is over when none is.
+#[derive(Default)]
+struct Queue {
+    dirs: Vec<Dir>,
+    pending: usize,
+}
+
+/// The walk's shared state: directories still to read (and a thread with
+/// none waits on `ready`), whether a name already said "unsure", the
 /// tracked files found as cached, and the untracked names (judged against
 /// the ignore rules afterwards, on one thread).
 #[derive(Default)]
 struct Work {
-    queue: Mutex<Vec<Dir>>,
-    pending: AtomicUsize,
+    queue: Mutex<Queue>,
+    ready: Condvar,
     unsure: AtomicBool,
     seen: AtomicUsize,
     untracked: Mutex<Vec<(Vec<u8>, bool)>>,
@@ -112,12 +121,13 @@ fn walk(repo: &gix::Repository, root: &Path, index: &gix::index::File) -> bool {
         hash: repo.object_hash(),
     };
     let work = Work::default();
-    work.queue.lock().expect("not poisoned").push((
-        root.to_path_buf(),
-        Vec::new(),
-        0..index.entries().len(),
-    ));
-    work.pending.store(1, Ordering::SeqCst);
+    {
+        let mut queue = work.queue.lock().expect("not poisoned");
+        queue
+            .dirs
+            .push((root.to_path_buf(), Vec::new(), 0..index.entries().len()));
+        queue.pending = 1;
+    }
     let threads = cores().min(4);
     std::thread::scope(|scope| {
         for _ in 1..threads {
@@ -200,32 +210,51 @@ fn children(
 
 impl Work {
     /// Read directories from the queue until none is left (or one said
-    /// unsure).
+    /// unsure). A thread with nothing to read waits until a directory is
+    /// queued or the walk is over, rather than spinning beside those still
+    /// reading; a directory whose reading panicked is unsure (so no thread
+    /// waits for it forever).
     fn run(&self, tracked: &Tracked<'_>) {
+        let mut queue = self.queue.lock().expect("not poisoned");
         loop {
-            if self.unsure.load(Ordering::Relaxed) {
+            if self.unsure.load(Ordering::SeqCst) || queue.pending == 0 {
+                // Over: wake the threads still waiting.
+                self.ready.notify_all();
                 return;
             }
-            let next = self.queue.lock().expect("not poisoned").pop();
-            let Some((abs, rel, range)) = next else {
-                if self.pending.load(Ordering::SeqCst) == 0 {
-                    return;
-                }
-                std::thread::yield_now();
+            let Some((abs, rel, range)) = queue.dirs.pop() else {
+                queue = self.ready.wait(queue).expect("not poisoned");
                 continue;
             };
-            if !self.dir(tracked, &abs, &rel, range) {
+            drop(queue);
+            let mut subdirs = Vec::new();
+            let read = std::panic::catch_unwind(AssertUnwindSafe(|| {
+                self.dir(tracked, &abs, &rel, range, &mut subdirs)
+            }));
+            if !matches!(read, Ok(true)) {
                 self.unsure.store(true, Ordering::SeqCst);
             }
-            self.pending.fetch_sub(1, Ordering::SeqCst);
+            queue = self.queue.lock().expect("not poisoned");
+            queue.pending = queue.pending - 1 + subdirs.len();
+            if !subdirs.is_empty() {
+                queue.dirs.append(&mut subdirs);
+                self.ready.notify_all();
+            }
         }
     }
 
     /// The directory `abs` (`rel` in the worktree, empty at the top; its
     /// entries `range`): every name in it as the module doc says; `false`
-    /// at the first that is not. Its directories of tracked files are
-    /// queued.
-    fn dir(&self, tracked: &Tracked<'_>, abs: &Path, rel: &[u8], range: Range<usize>) -> bool {
+    /// at the first that is not. Its directories of tracked files go to
+    /// `subdirs`, to queue.
+    fn dir(
+        &self,
+        tracked: &Tracked<'_>,
+        abs: &Path,
+        rel: &[u8],
+        range: Range<usize>,
+        subdirs: &mut Vec<Dir>,
+    ) -> bool {
         let Ok(names) = std::fs::read_dir(abs) else {
             return false;
         };
@@ -243,7 +272,6 @@ impl Work {
             .filter(|(_, c)| matches!(c, Child::File(_)))
             .count();
         let mut seen = 0;
-        let mut subdirs = Vec::new();
         let mut untracked = Vec::new();
         for item in names {
             let Ok(item) = item else {
@@ -302,13 +330,6 @@ impl Work {
                 .lock()
                 .expect("not poisoned")
                 .append(&mut untracked);
-        }
-        if !subdirs.is_empty() {
-            self.pending.fetch_add(subdirs.len(), Ordering::SeqCst);
-            self.queue
-                .lock()
-                .expect("not poisoned")
-                .append(&mut subdirs);
         }
         true
     }
