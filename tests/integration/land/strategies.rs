@@ -218,3 +218,45 @@ fn keep_leaves_the_worktree_and_the_branch_and_marks_the_run_merged() {
     assert_eq!(repo.status_of("k").as_deref(), Some("merged"));
     assert_clean(&repo);
 }
+
+/// Without a committer identity (none in git's config or the environment):
+/// a landing that needs no new commit moves the target as `git merge
+/// --ff-only` would, its reflog line by git's default identity; one that
+/// writes commits is refused as a setting to make (`invalid-config`,
+/// naming user.name and user.email), and changes nothing.
+#[test]
+fn without_a_committer_identity_a_fast_forward_lands_and_a_rebase_is_refused() {
+    let repo = setup();
+    let no_identity = |args: &[&str]| {
+        let mut cmd = repo.command();
+        for var in [
+            "GIT_AUTHOR_NAME",
+            "GIT_AUTHOR_EMAIL",
+            "GIT_COMMITTER_NAME",
+            "GIT_COMMITTER_EMAIL",
+        ] {
+            cmd.env_remove(var);
+        }
+        cmd.args(args);
+        TestRepo::output(&mut cmd)
+    };
+    three_commits(&repo, "ff");
+    let tip = rev(&repo, "loop/ff");
+    no_identity(&["land", "ff"]).ok();
+    assert_eq!(rev(&repo, "main"), tip, "main moved to the run's tip");
+    assert_landed(&repo, "ff", &tip);
+    let reflog = repo.git(["reflog", "-1", "--format=%gs", "main"]);
+    assert!(reflog.starts_with("git-loop land ff"), "{reflog}");
+
+    three_commits(&repo, "rb");
+    advance_main(&repo, "g", "main moved on\n");
+    let before = state(&repo);
+    let run = no_identity(&["--json", "land", "rb"]);
+    run.code(1);
+    let doc = run.json();
+    assert_eq!(doc["error"]["code"], "invalid-config", "{doc}");
+    let message = doc["error"].text("message");
+    assert!(message.contains("no committer identity"), "{message}");
+    assert!(run.stderr.contains("user.name"), "{}", run.stderr);
+    assert_eq!(state(&repo), before, "a refused landing changed something");
+}

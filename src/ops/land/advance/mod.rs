@@ -185,8 +185,10 @@ pub fn advance(
 /// `full` moved from `old` to `new` by compare-and-swap, with the reflog
 /// line `message` (the reflog made if missing, as `--create-reflog`):
 /// git's `update-ref` when a `reference-transaction` hook may exist (so it
-/// runs) or the refs are not plain files; else gix's ref transaction, the
-/// same `<ref>.lock`, the same reflog line, without a process.
+/// runs), the refs are not plain files, or no committer identity is set
+/// (git writes the reflog line with its default one, as for `git merge
+/// --ff-only`; gix has none and would refuse); else gix's ref transaction,
+/// the same `<ref>.lock`, the same reflog line, without a process.
 fn move_ref(repo: &Repo, full: &str, old: ObjectId, new: ObjectId, message: &str) -> Result<()> {
     use gix::refs::transaction::{Change, LogChange, PreviousValue, RefEdit, RefLog};
     let files = repo
@@ -194,7 +196,8 @@ fn move_ref(repo: &Repo, full: &str, old: ObjectId, new: ObjectId, message: &str
         .config_snapshot()
         .string("extensions.refStorage")
         .is_none_or(|storage| storage.eq_ignore_ascii_case(b"files"));
-    if !files || repo.may_have_hook("reference-transaction") {
+    let identity = repo.gix().committer().is_some();
+    if !files || !identity || repo.may_have_hook("reference-transaction") {
         let (new, old) = (new.to_string(), old.to_string());
         return plumbing::update_ref(repo.root(), full, &new, &old, message);
     }

@@ -5,7 +5,7 @@ use gix::ObjectId;
 use gix::bstr::{BStr, BString, ByteSlice};
 
 use super::repo_err;
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::git::merge::Merger;
 
 /// The repository's committer identity, now, as a header value
@@ -14,11 +14,13 @@ pub(super) fn committer(merger: &Merger) -> Result<BString> {
     let sig = merger
         .repo()
         .committer()
-        .ok_or_else(|| {
-            repo_err(
-                "no committer identity to land with: set user.name and user.email \
-                 (or GIT_COMMITTER_NAME and GIT_COMMITTER_EMAIL)",
-            )
+        .ok_or_else(|| Error::Config {
+            origin: "git config (user.name, user.email)".into(),
+            message: "no committer identity to land with".into(),
+            help: "set them, as git asks before a commit: git config --global user.name \"Your Name\" \
+                   and git config --global user.email you@example.com (or GIT_COMMITTER_NAME and \
+                   GIT_COMMITTER_EMAIL)"
+                .into(),
         })?
         .map_err(|e| repo_err(format!("invalid committer identity: {e}")))?
         .trim();

@@ -98,6 +98,8 @@ fn without_a_committer_identity_only_a_landing_that_writes_commits_is_refused() 
             err.to_string().contains("no committer identity"),
             "{strategy:?}: {err}"
         );
+        // A setting to make, not a repository that could not be read.
+        assert_eq!(err.code(), "invalid-config", "{strategy:?}: {err}");
     }
 }
 
