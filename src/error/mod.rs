@@ -355,6 +355,11 @@ pub enum Error {
 pub struct Failure {
     pub code: &'static str,
     pub message: String,
+    /// The error's help, for the human diagnostic (not in the JSON, whose
+    /// failure shape is `{"code","message"}`).
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub help: Option<String>,
 }
 
 impl From<&Error> for Failure {
@@ -362,6 +367,7 @@ impl From<&Error> for Failure {
         Failure {
             code: e.code(),
             message: e.to_string(),
+            help: miette::Diagnostic::help(e).map(|h| h.to_string()),
         }
     }
 }

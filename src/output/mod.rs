@@ -325,6 +325,9 @@ pub fn emit<R: Report>(report: R, out: &mut Out<'_>) -> std::result::Result<(), 
             "git-loop: error: {}",
             crate::style::escape(&failure.message)
         )?;
+        if let Some(help) = &failure.help {
+            writeln!(out.stderr, "  help: {}", crate::style::escape(help))?;
+        }
         return Err(Fail::Exit(1));
     }
     Ok(())

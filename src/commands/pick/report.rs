@@ -98,10 +98,16 @@ impl PickReport {
         } = outcome;
         let land = landing.map(LandReport::new);
         let mut error = error.as_ref().map(Failure::from);
-        if let Some(Failure { code, message }) = land.as_ref().and_then(|l| l.error.as_ref()) {
+        if let Some(Failure {
+            code,
+            message,
+            help,
+        }) = land.as_ref().and_then(|l| l.error.as_ref())
+        {
             error.get_or_insert(Failure {
                 code,
                 message: message.clone(),
+                help: help.clone(),
             });
         }
         let mut removed = Vec::new();

@@ -156,6 +156,7 @@ impl LandReport {
                     if runs == 1 { "" } else { "s" },
                     which.join(", ")
                 ),
+                help: None,
             });
         }
         report.error = report.error.or(not_pushed);
@@ -176,6 +177,7 @@ fn not_pushed(runs: &[(String, Fate)]) -> Option<Failure> {
     (!which.is_empty()).then(|| Failure {
         code: "not-pushed",
         message: format!("landed locally but not pushed: {}", which.join("; ")),
+        help: None,
     })
 }
 

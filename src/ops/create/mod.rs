@@ -300,6 +300,7 @@ fn finish(
                     outcome.describe(),
                     plan.rel
                 ),
+                help: None,
             });
         }
         created.post_command = Some(outcome);

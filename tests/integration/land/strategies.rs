@@ -257,6 +257,13 @@ fn without_a_committer_identity_a_fast_forward_lands_and_a_rebase_is_refused() {
     assert_eq!(doc["error"]["code"], "invalid-config", "{doc}");
     let message = doc["error"].text("message");
     assert!(message.contains("no committer identity"), "{message}");
-    assert!(run.stderr.contains("user.name"), "{}", run.stderr);
+    // The diagnostic's help says what to set, as git asks before a commit.
+    assert!(
+        run.stderr
+            .lines()
+            .any(|l| l.starts_with("  help: ") && l.contains("git config --global user.email")),
+        "{}",
+        run.stderr
+    );
     assert_eq!(state(&repo), before, "a refused landing changed something");
 }
