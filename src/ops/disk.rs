@@ -33,7 +33,7 @@
 use std::collections::HashSet;
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
-use std::sync::{Condvar, Mutex};
+use std::sync::Mutex;
 
 /// `list --disk`: the size of the worktree of each run (`(id, present)`),
 /// all walked at once; `None` for one whose directory is gone.
@@ -109,13 +109,6 @@ struct Job {
     dir: PathBuf,
 }
 
-/// The queue the walkers share: directories not yet read, and how many
-/// walkers are reading one (the walk is over when both are zero).
-struct Queue {
-    jobs: Vec<Job>,
-    busy: usize,
-}
-
 /// What one worktree's walk found so far, and the filesystem it stays on.
 struct Root {
     dev: u64,
@@ -151,52 +144,19 @@ pub fn usages(roots: &[PathBuf]) -> Vec<Option<Usage>> {
         }
         states.push(state);
     }
-    let queue = Mutex::new(Queue { jobs, busy: 0 });
-    let wake = Condvar::new();
-    let workers = std::thread::available_parallelism().map_or(1, |n| n.get());
-    std::thread::scope(|scope| {
-        for _ in 0..workers {
-            scope.spawn(|| walker(&queue, &wake, &states));
-        }
+    crate::fanout::drain(jobs, crate::fanout::cores(), |job, more| {
+        let root = states[job.root].as_ref().expect("a job's root was read");
+        let (found, subdirs) = read_dir(&job.dir, root);
+        more.extend(subdirs.into_iter().map(|dir| Job {
+            root: job.root,
+            dir,
+        }));
+        *root.usage.lock().unwrap_or_else(|e| e.into_inner()) += found;
     });
     states
         .into_iter()
         .map(|s| s.map(|s| s.usage.into_inner().unwrap_or_else(|e| e.into_inner())))
         .collect()
-}
-
-/// Take directories from the queue until none is left and no walker can
-/// add one.
-fn walker(queue: &Mutex<Queue>, wake: &Condvar, roots: &[Option<Root>]) {
-    let lock = || queue.lock().unwrap_or_else(|e| e.into_inner());
-    loop {
-        let job = {
-            let mut q = lock();
-            loop {
-                if let Some(job) = q.jobs.pop() {
-                    q.busy += 1;
-                    break job;
-                }
-                if q.busy == 0 {
-                    wake.notify_all();
-                    return;
-                }
-                q = wake.wait(q).unwrap_or_else(|e| e.into_inner());
-            }
-        };
-        let root = roots[job.root].as_ref().expect("a job's root was read");
-        let (found, subdirs) = read_dir(&job.dir, root);
-        let mut q = lock();
-        q.busy -= 1;
-        q.jobs.extend(subdirs.into_iter().map(|dir| Job {
-            root: job.root,
-            dir,
-        }));
-        drop(q);
-        *root.usage.lock().unwrap_or_else(|e| e.into_inner()) += found;
-        // New directories to take, or the last walker done: wake the rest.
-        wake.notify_all();
-    }
 }
 
 /// The usage of the entries of `dir` (not `dir` itself), and its

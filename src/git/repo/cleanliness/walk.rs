@@ -31,8 +31,8 @@ use std::os::unix::ffi::{OsStrExt, OsStringExt};
 use std::os::unix::fs::PermissionsExt;
 use std::panic::AssertUnwindSafe;
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Condvar, Mutex};
 
 use gix::index::entry::{Flags, Mode, Stage};
 
@@ -87,22 +87,11 @@ struct Tracked<'a> {
 /// the top), and its run of the index's entries.
 type Dir = (PathBuf, Vec<u8>, Range<usize>);
 
-/// The directories queued, and how many are queued or being read: the
-/// walk is over when none is.
-#[derive(Default)]
-struct Queue {
-    dirs: Vec<Dir>,
-    pending: usize,
-}
-
-/// The walk's shared state: directories still to read (and a thread with
-/// none waits on `ready`), whether a name already said "unsure", the
+/// The walk's shared state: whether a name already said "unsure", the
 /// tracked files found as cached, and the untracked names (judged against
 /// the ignore rules afterwards, on one thread).
 #[derive(Default)]
 struct Work {
-    queue: Mutex<Queue>,
-    ready: Condvar,
     unsure: AtomicBool,
     seen: AtomicUsize,
     untracked: Mutex<Vec<(Vec<u8>, bool)>>,
@@ -121,19 +110,9 @@ fn walk(repo: &gix::Repository, root: &Path, index: &gix::index::File) -> bool {
         hash: repo.object_hash(),
     };
     let work = Work::default();
-    {
-        let mut queue = work.queue.lock().expect("not poisoned");
-        queue
-            .dirs
-            .push((root.to_path_buf(), Vec::new(), 0..index.entries().len()));
-        queue.pending = 1;
-    }
-    let threads = cores().min(4);
-    std::thread::scope(|scope| {
-        for _ in 1..threads {
-            scope.spawn(|| work.run(&tracked));
-        }
-        work.run(&tracked);
+    let top = (root.to_path_buf(), Vec::new(), 0..index.entries().len());
+    crate::fanout::drain(vec![top], crate::fanout::cores().min(4), |dir, subdirs| {
+        work.read(&tracked, dir, subdirs);
     });
     if work.unsure.load(Ordering::SeqCst)
         || work.seen.load(Ordering::SeqCst) != index.entries().len()
@@ -160,12 +139,6 @@ fn walk(repo: &gix::Repository, root: &Path, index: &gix::index::File) -> bool {
             .at_path(rel, Some(mode))
             .is_ok_and(|platform| platform.is_excluded())
     })
-}
-
-/// The machine's cores, asked once (each asking reads the cgroup's files).
-fn cores() -> usize {
-    static CORES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
-    *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
 }
 
 /// A tracked name in a directory: a file (its entry), or a directory of
@@ -209,37 +182,19 @@ fn children(
 }
 
 impl Work {
-    /// Read directories from the queue until none is left (or one said
-    /// unsure). A thread with nothing to read waits until a directory is
-    /// queued or the walk is over, rather than spinning beside those still
-    /// reading; a directory whose reading panicked is unsure (so no thread
-    /// waits for it forever).
-    fn run(&self, tracked: &Tracked<'_>) {
-        let mut queue = self.queue.lock().expect("not poisoned");
-        loop {
-            if self.unsure.load(Ordering::SeqCst) || queue.pending == 0 {
-                // Over: wake the threads still waiting.
-                self.ready.notify_all();
-                return;
-            }
-            let Some((abs, rel, range)) = queue.dirs.pop() else {
-                queue = self.ready.wait(queue).expect("not poisoned");
-                continue;
-            };
-            drop(queue);
-            let mut subdirs = Vec::new();
-            let read = std::panic::catch_unwind(AssertUnwindSafe(|| {
-                self.dir(tracked, &abs, &rel, range, &mut subdirs)
-            }));
-            if !matches!(read, Ok(true)) {
-                self.unsure.store(true, Ordering::SeqCst);
-            }
-            queue = self.queue.lock().expect("not poisoned");
-            queue.pending = queue.pending - 1 + subdirs.len();
-            if !subdirs.is_empty() {
-                queue.dirs.append(&mut subdirs);
-                self.ready.notify_all();
-            }
+    /// One directory taken from the walk's stack (none once a name said
+    /// unsure: the rest are dropped unread); a reading that panicked is
+    /// unsure.
+    fn read(&self, tracked: &Tracked<'_>, (abs, rel, range): Dir, subdirs: &mut Vec<Dir>) {
+        if self.unsure.load(Ordering::SeqCst) {
+            return;
+        }
+        let read = std::panic::catch_unwind(AssertUnwindSafe(|| {
+            self.dir(tracked, &abs, &rel, range, subdirs)
+        }));
+        if !matches!(read, Ok(true)) {
+            subdirs.clear();
+            self.unsure.store(true, Ordering::SeqCst);
         }
     }
 
