@@ -48,7 +48,9 @@ impl Ctx {
         if let Some(s) = self.settings.get() {
             return Ok(s);
         }
-        let loaded = Settings::load(self.repo.root(), self.repo.config().plumbing())?;
+        let loaded = Settings::load(self.repo.root(), self.repo.config().plumbing(), |id| {
+            crate::configured_command::trust::is_trusted(self.repo.common_dir(), id)
+        })?;
         Ok(self.settings.get_or_init(|| loaded))
     }
 

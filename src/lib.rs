@@ -79,6 +79,8 @@ pub fn run(
     stderr: &mut dyn Write,
     terminal: Terminal,
 ) -> i32 {
+    // Fixed before anything is done: nothing this command makes is older.
+    time::started();
     let cli = match cli::Cli::try_parse_from(&args) {
         Ok(cli) => cli,
         Err(e) => {
@@ -148,6 +150,9 @@ pub fn run(
             e.exit_code()
         }
     };
+    for note in config::take_notes() {
+        out.note(format_args!("{note}"));
+    }
     if let Some(bad) = color.take_warning() {
         out.note(format_args!("warning: {bad}"));
     }

@@ -16,6 +16,15 @@ pub fn now() -> Timestamp {
     Timestamp::now()
 }
 
+static STARTED: std::sync::OnceLock<Timestamp> = std::sync::OnceLock::new();
+
+/// When this command started, to the second (the trash names entries to
+/// the second): [`crate::run`] reads it first thing, so it is fixed before
+/// anything is done. What a command made is never older than this.
+pub fn started() -> Timestamp {
+    *STARTED.get_or_init(|| Timestamp::from_second(now().as_second()).unwrap_or(Timestamp::MIN))
+}
+
 /// A stored timestamp at one width, to the second (`2026-11-30T19:30:50Z`),
 /// for columns that line up. Text that is not a timestamp is returned as it
 /// is (the log is text anyone can write).

@@ -294,7 +294,9 @@ content. Trust is recorded for the file's exact content (its git blob id) in
 .git/git-loop/trusted, with the content of every file of the work tree its hooks name
 (`sh ./setup.sh` names setup.sh); after any change to the file or to one of those, trust it
 again. Not covered: what those files run or read in turn, and what a hook reaches without
-naming it (a variable, an absolute path, make's Makefile, programs on PATH). Hooks from git
+naming it (a variable, an absolute path, make's Makefile, programs on PATH). Until then a
+value of the file that weakens a guard (cleanup.status, trash.keep, create.copy, ...: the
+class column of docs/cli.md's key table) is ignored, with a note. Hooks and values from git
 config, your own config file or the environment need no trust."#;
 pub const TRUST_EXAMPLES: &str = r#"Example:
   cat .git-loop.toml && git loop trust"#;

@@ -233,7 +233,7 @@ pub fn run(ctx: &Ctx) -> Result<ConfigReport> {
             format!("{} ({trust_state})", sourced.origin)
         },
     };
-    Ok(ConfigReport {
+    let mut report = ConfigReport {
         base: base_shown(ctx, &s.base)?,
         cleanup_status: shown(&s.cleanup_status, |v| {
             v.iter().map(|st| st.as_str().to_owned()).collect()
@@ -262,5 +262,28 @@ pub fn run(ctx: &Ctx) -> Result<ConfigReport> {
         notify_command: hook(&s.notify_command),
         create_ports: shown(&s.create_ports, |v| *v),
         watch_bell: shown(&s.watch_bell, |v| *v),
-    })
+    };
+    // A value the untrusted repository file set and that was ignored: said
+    // beside the value that applies instead (see `config::keys::Class`).
+    let ignored = [
+        (TOML_CLEANUP_STATUS, &mut report.cleanup_status.source),
+        (
+            TOML_CLEANUP_DELETE_MERGED,
+            &mut report.cleanup_delete_merged_branches.source,
+        ),
+        (TOML_CLEANUP_SALVAGE, &mut report.cleanup_salvage.source),
+        (TOML_CREATE_COPY, &mut report.create_copy.source),
+        (TOML_CLEANUP_RECYCLE, &mut report.cleanup_recycle.source),
+        (TOML_TRASH_KEEP, &mut report.trash_keep.source),
+        (TOML_POOL_KEEP, &mut report.pool_keep.source),
+        (TOML_LAND_QUEUE_STATUS, &mut report.land_queue_status.source),
+    ];
+    for (key, source) in ignored {
+        if s.ignored.contains(&key) {
+            source.push_str(
+                " (.git-loop.toml's value ignored: not trusted; `git loop trust` trusts it)",
+            );
+        }
+    }
+    Ok(report)
 }

@@ -2,6 +2,7 @@
 //! --json`), its git-config key, its environment variable, and beside them
 //! its built-in default. Adding a setting starts here.
 
+pub use super::class::Class;
 use crate::manifest::Status;
 
 /// The three names of one setting.
@@ -13,6 +14,9 @@ pub struct Key {
     pub git: &'static str,
     /// The environment variable (`GIT_LOOP_CLEANUP_STATUS`).
     pub env: &'static str,
+    /// What a value may do, which decides whether the repository's own
+    /// `.git-loop.toml` may set it before `git loop trust` ([`Class`]).
+    pub class: Class,
 }
 
 /// The branch (or commit-ish) `create` starts from.
@@ -20,6 +24,7 @@ pub const BASE: Key = Key {
     toml: "base",
     git: "loop.base",
     env: "GIT_LOOP_BASE",
+    class: Class::Plain,
 };
 pub const DEFAULT_BASE: &str = "main";
 
@@ -28,6 +33,7 @@ pub const CLEANUP_STATUS: Key = Key {
     toml: "cleanup.status",
     git: "loop.cleanupStatus",
     env: "GIT_LOOP_CLEANUP_STATUS",
+    class: Class::WeakensGuard,
 };
 pub const DEFAULT_CLEANUP_STATUS: [Status; 2] = [Status::Rejected, Status::Escalated];
 
@@ -36,6 +42,7 @@ pub const CLEANUP_OLDER_THAN: Key = Key {
     toml: "cleanup.older-than",
     git: "loop.cleanupOlderThan",
     env: "GIT_LOOP_CLEANUP_OLDER_THAN",
+    class: Class::Plain,
 };
 
 /// Delete a removed run's branch when it is merged into its base.
@@ -43,6 +50,7 @@ pub const CLEANUP_DELETE_MERGED: Key = Key {
     toml: "cleanup.delete-merged-branches",
     git: "loop.cleanupDeleteMergedBranches",
     env: "GIT_LOOP_CLEANUP_DELETE_MERGED_BRANCHES",
+    class: Class::WeakensGuard,
 };
 pub const DEFAULT_CLEANUP_DELETE_MERGED: bool = false;
 
@@ -51,6 +59,7 @@ pub const CLEANUP_SALVAGE: Key = Key {
     toml: "cleanup.salvage",
     git: "loop.cleanupSalvage",
     env: "GIT_LOOP_CLEANUP_SALVAGE",
+    class: Class::WeakensGuard,
 };
 pub const DEFAULT_CLEANUP_SALVAGE: bool = false;
 
@@ -59,6 +68,7 @@ pub const CLEANUP_PRE_COMMAND: Key = Key {
     toml: "cleanup.pre-command",
     git: "loop.cleanupPreCommand",
     env: "GIT_LOOP_CLEANUP_PRE_COMMAND",
+    class: Class::RunsCommand,
 };
 
 /// Patterns of untracked or ignored files copied into a new worktree. None
@@ -67,6 +77,7 @@ pub const CREATE_COPY: Key = Key {
     toml: "create.copy",
     git: "loop.createCopy",
     env: "GIT_LOOP_CREATE_COPY",
+    class: Class::WeakensGuard,
 };
 
 /// A hook run in a new worktree after `create`. None by default.
@@ -74,6 +85,7 @@ pub const CREATE_POST_COMMAND: Key = Key {
     toml: "create.post-command",
     git: "loop.createPostCommand",
     env: "GIT_LOOP_CREATE_POST_COMMAND",
+    class: Class::RunsCommand,
 };
 
 /// Where `create` writes the `.loop-worktrees/` ignore line.
@@ -81,6 +93,7 @@ pub const CREATE_IGNORE_FILE: Key = Key {
     toml: "create.ignore-file",
     git: "loop.createIgnoreFile",
     env: "GIT_LOOP_CREATE_IGNORE_FILE",
+    class: Class::Plain,
 };
 pub const DEFAULT_CREATE_IGNORE_FILE: IgnoreFile = IgnoreFile::Gitignore;
 
@@ -90,6 +103,7 @@ pub const CREATE_FETCH: Key = Key {
     toml: "create.fetch",
     git: "loop.createFetch",
     env: "GIT_LOOP_CREATE_FETCH",
+    class: Class::Plain,
 };
 pub const DEFAULT_CREATE_FETCH: bool = false;
 
@@ -98,6 +112,7 @@ pub const CLAUDE_PATTERN: Key = Key {
     toml: "claude.pattern",
     git: "loop.claudePattern",
     env: "GIT_LOOP_CLAUDE_PATTERN",
+    class: Class::Plain,
 };
 pub const DEFAULT_CLAUDE_PATTERN: &str = "claude-code";
 
@@ -106,6 +121,7 @@ pub const CLEANUP_RECYCLE: Key = Key {
     toml: "cleanup.recycle",
     git: "loop.cleanupRecycle",
     env: "GIT_LOOP_CLEANUP_RECYCLE",
+    class: Class::WeakensGuard,
 };
 pub const DEFAULT_CLEANUP_RECYCLE: bool = false;
 
@@ -114,6 +130,7 @@ pub const POOL_SIZE: Key = Key {
     toml: "pool.size",
     git: "loop.poolSize",
     env: "GIT_LOOP_POOL_SIZE",
+    class: Class::Plain,
 };
 pub const DEFAULT_POOL_SIZE: usize = 4;
 /// The largest `pool.size` accepted (each member is a whole checkout).
@@ -125,6 +142,7 @@ pub const TRASH_KEEP: Key = Key {
     toml: "trash.keep",
     git: "loop.trashKeep",
     env: "GIT_LOOP_TRASH_KEEP",
+    class: Class::WeakensGuard,
 };
 /// 30 days.
 pub const DEFAULT_TRASH_KEEP: jiff::SignedDuration = jiff::SignedDuration::from_hours(30 * 24);
@@ -136,6 +154,7 @@ pub const POOL_KEEP: Key = Key {
     toml: "pool.keep",
     git: "loop.poolKeep",
     env: "GIT_LOOP_POOL_KEEP",
+    class: Class::WeakensGuard,
 };
 /// The build and dependency directories people keep warm: Rust/Maven
 /// `target/`, npm `node_modules/`, Python `.venv/`, CMake/Gradle `build/`,
@@ -152,6 +171,7 @@ pub const LAND_GATE: Key = Key {
     toml: "land.gate",
     git: "loop.landGate",
     env: "GIT_LOOP_LAND_GATE",
+    class: Class::RunsCommand,
 };
 pub const TOML_LAND_GATE: &str = LAND_GATE.toml;
 // --- end land.gate ---
@@ -162,6 +182,7 @@ pub const JUDGE_GATE: Key = Key {
     toml: "judge.gate",
     git: "loop.judgeGate",
     env: "GIT_LOOP_JUDGE_GATE",
+    class: Class::RunsCommand,
 };
 pub const TOML_JUDGE_GATE: &str = JUDGE_GATE.toml;
 // --- end judge.gate ---
@@ -172,6 +193,7 @@ pub const LAND_STRATEGY: Key = Key {
     toml: "land.strategy",
     git: "loop.landStrategy",
     env: "GIT_LOOP_LAND_STRATEGY",
+    class: Class::Plain,
 };
 pub const DEFAULT_LAND_STRATEGY: LandStrategy = LandStrategy::Rebase;
 
@@ -181,6 +203,7 @@ pub const LAND_INTO: Key = Key {
     toml: "land.into",
     git: "loop.landInto",
     env: "GIT_LOOP_LAND_INTO",
+    class: Class::Plain,
 };
 
 /// The statuses `land --queue` lands (`--status`).
@@ -188,6 +211,7 @@ pub const LAND_QUEUE_STATUS: Key = Key {
     toml: "land.queue-status",
     git: "loop.landQueueStatus",
     env: "GIT_LOOP_LAND_QUEUE_STATUS",
+    class: Class::WeakensGuard,
 };
 pub const DEFAULT_LAND_QUEUE_STATUS: [Status; 1] = [Status::Escalated];
 
@@ -197,6 +221,7 @@ pub const LAND_PUSH_RETRIES: Key = Key {
     toml: "land.push-retries",
     git: "loop.landPushRetries",
     env: "GIT_LOOP_LAND_PUSH_RETRIES",
+    class: Class::Plain,
 };
 pub const DEFAULT_LAND_PUSH_RETRIES: usize = 3;
 /// The most `land.push-retries` accepted.
@@ -258,6 +283,7 @@ pub const CREATE_PORTS: Key = Key {
     toml: "create.ports",
     git: "loop.createPorts",
     env: "GIT_LOOP_CREATE_PORTS",
+    class: Class::Plain,
 };
 pub const DEFAULT_CREATE_PORTS: usize = 0;
 /// The most `create.ports` (and `--ports`) accepted.
@@ -274,6 +300,7 @@ pub const NOTIFY_COMMAND: Key = Key {
     toml: "notify.command",
     git: "loop.notifyCommand",
     env: "GIT_LOOP_NOTIFY_COMMAND",
+    class: Class::RunsCommand,
 };
 pub const TOML_NOTIFY_COMMAND: &str = NOTIFY_COMMAND.toml;
 // --- end notify.command ---
@@ -285,6 +312,7 @@ pub const WATCH_BELL: Key = Key {
     toml: "watch.bell",
     git: "loop.watchBell",
     env: "GIT_LOOP_WATCH_BELL",
+    class: Class::Plain,
 };
 pub const DEFAULT_WATCH_BELL: bool = true;
 pub const TOML_WATCH_BELL: &str = WATCH_BELL.toml;

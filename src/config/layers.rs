@@ -159,6 +159,11 @@ impl TomlFile {
         }
     }
 
+    /// The file's text, as read.
+    pub(super) fn text(&self) -> &str {
+        &self.text
+    }
+
     pub fn origin(&self) -> Origin {
         if self.in_repo {
             Origin::RepoFile(self.path.clone())

@@ -32,12 +32,14 @@ use jiff::SignedDuration;
 use crate::error::Result;
 use crate::manifest::Status;
 
+mod class;
 pub mod git;
 pub mod keys;
 pub mod layers;
 pub mod raw;
 pub mod source;
 mod text;
+mod untrusted;
 pub mod validate;
 
 pub use keys::{
@@ -102,25 +104,50 @@ pub struct Settings {
     pub repo_file: Option<TomlFile>,
     /// Its git blob id (what `git hash-object` prints for it).
     pub repo_file_id: Option<String>,
+    /// The keys whose values the repository's file set but that were
+    /// ignored because the file is not trusted ([`keys::Class`]).
+    pub ignored: Vec<&'static str>,
 }
 
 impl Settings {
     /// The effective settings for the repository at `root`, whose git config
     /// (with git's own cascade) is `config`.
-    pub fn load(root: &Path, config: &gix::config::File) -> Result<Settings> {
+    /// `is_trusted` says whether a blob id is trusted: a value of the repository's own
+    /// file that is not plain takes effect only once that file is trusted
+    /// (see [`keys::Class`]); the keys ignored are noted ([`take_notes`]).
+    pub fn load(
+        root: &Path,
+        config: &gix::config::File,
+        is_trusted: impl FnOnce(&str) -> Result<bool>,
+    ) -> Result<Settings> {
         let user = match user_toml_path() {
             Some(path) => TomlFile::read_user(&path)?,
             None => None,
         };
         let repo = TomlFile::read_repo(root)?;
+        let repo_file_id = repo.as_ref().map(|f| crate::git::blob_id(&f.bytes));
         let mut all = Vec::new();
-        for file in user.iter().chain(repo.iter()) {
+        if let Some(file) = &user {
             all.push(file.layer()?);
+        }
+        let mut ignored = Vec::new();
+        if let (Some(file), Some(id)) = (&repo, &repo_file_id) {
+            if is_trusted(id)? {
+                all.push(file.layer()?);
+            } else {
+                let (layer, keys) = untrusted::layer(file)?;
+                all.push(layer);
+                ignored = keys;
+            }
         }
         all.extend(git::layers(config)?);
         all.extend(layers::env()?);
         let mut settings = Settings::merge(&all);
-        settings.repo_file_id = repo.as_ref().map(|f| crate::git::blob_id(&f.bytes));
+        if !ignored.is_empty() {
+            note_ignored(&repo_toml_path(root), &ignored);
+        }
+        settings.ignored = ignored;
+        settings.repo_file_id = repo_file_id;
         settings.repo_file = repo;
         Ok(settings)
     }
@@ -173,8 +200,33 @@ impl Settings {
             watch_bell: pick(&all, |v| v.watch_bell.as_ref()).expect(SET),
             repo_file: None,
             repo_file_id: None,
+            ignored: Vec::new(),
         }
     }
+}
+
+/// The notes said once a command is done, each once: which keys of an
+/// untrusted repository file were ignored.
+static NOTES: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
+
+fn note_ignored(file: &Path, keys: &[&'static str]) {
+    let line = format!(
+        "note: ignored {} from {}: a value that {}, from a file that is not trusted \
+         (what applies instead: `git loop config`); `git loop trust` trusts its current content",
+        keys.join(", "),
+        file.display(),
+        keys::Class::WeakensGuard.as_str(),
+    );
+    let mut notes = NOTES.lock().unwrap_or_else(|e| e.into_inner());
+    if !notes.contains(&line) {
+        notes.push(line);
+    }
+}
+
+/// The notes gathered while settings were read ([`Settings::load`]), once
+/// each; the caller says them on stderr.
+pub fn take_notes() -> Vec<String> {
+    std::mem::take(&mut *NOTES.lock().unwrap_or_else(|e| e.into_inner()))
 }
 
 #[cfg(test)]

@@ -227,7 +227,7 @@ pub fn empty(
 }
 
 /// What a cleanup runs after its removals (not a dry run): drop the
-/// entries older than `trash.keep`, under the worktree-operation lock and
+/// entries older than `trash.keep` and made before this command started, under the worktree-operation lock and
 /// the manifest mutex. A failure to read or drop an entry is a warning: an
 /// entry kept too long loses nothing.
 pub fn expire(ctx: &Ctx, out: &mut Out<'_>) -> Result<()> {
@@ -242,8 +242,13 @@ pub fn expire(ctx: &Ctx, out: &mut Out<'_>) -> Result<()> {
         out.note(format_args!("{waiting}"))
     })?;
     let _mutex = ManifestMutex::acquire(&ctx.loop_dir())?;
+    // Never an entry this very command made, whatever `trash.keep` says
+    // (`0s` would otherwise drop what a removal just kept): only entries
+    // from before it started.
+    let started = crate::time::started();
     let old: Vec<Entry> = trash::older_than(&entries, crate::time::now(), keep)
         .into_iter()
+        .filter(|e| e.trashed < started)
         .cloned()
         .collect();
     if !old.is_empty() {

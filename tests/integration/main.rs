@@ -61,7 +61,8 @@ mod in_use; // a worktree a process works in is never removed under it
 mod kernel;
 mod read_only; // read commands take no mutex and write nothing
 mod reap; // remove/cleanup --reap: processes left in a worktree terminated, never one on a terminal
-mod safety; // what removal must see: hidden changes, unreachable commits, nested repos // every destroying call site goes through src/safety/; the trash
+mod safety;
+mod untrusted; // an untrusted .git-loop.toml: only plain values apply; the trash never expires its own entries // what removal must see: hidden changes, unreachable commits, nested repos // every destroying call site goes through src/safety/; the trash
 
 // Crashes and interrupts.
 mod crash; // kill -9 at every crash point, failed manifest writes

@@ -259,7 +259,10 @@ fn an_untrusted_repository_gate_is_refused() {
     )
     .unwrap();
     let repo = f.repo();
-    let settings = crate::config::Settings::load(&f.root, &repo.gix().config_snapshot()).unwrap();
+    let settings = crate::config::Settings::load(&f.root, &repo.gix().config_snapshot(), |id| {
+        crate::configured_command::trust::is_trusted(repo.common_dir(), id)
+    })
+    .unwrap();
     let err = lookup(&settings, Kind::LandGate, &f.root, repo.common_dir()).unwrap_err();
     assert_eq!(err.code(), "untrusted-hook");
     assert!(err.to_string().contains("land.gate"), "{err}");
