@@ -146,7 +146,7 @@ complete -c git-loop -n "__fish_git_loop_using_subcommand land" -l strategy -d '
 squash\t'One commit with the run\'s whole change'
 merge\t'A merge commit of the target\'s tip and the run\'s tip'
 ff\t'Only when the target\'s tip is an ancestor of the run\'s tip'"
-complete -c git-loop -n "__fish_git_loop_using_subcommand land" -l gate -d 'A command that must pass in a scratch checkout of the landed commit first (sh -c)' -r
+complete -c git-loop -n "__fish_git_loop_using_subcommand land" -l gate -d 'A command that must pass in a scratch checkout of the landed commit first (sh -c)' -r -f -a "(__fish_complete_command)"
 complete -c git-loop -n "__fish_git_loop_using_subcommand land" -s m -l message -d 'The message of a squash or merge commit' -r
 complete -c git-loop -n "__fish_git_loop_using_subcommand land" -s C -l repo -d 'Repository to operate on (default: the current directory)' -r -F
 complete -c git-loop -n "__fish_git_loop_using_subcommand land" -l queue -d 'Land every run in the status set (--status), in `git loop conflicts`\' landing order'
@@ -162,7 +162,7 @@ complete -c git-loop -n "__fish_git_loop_using_subcommand pick" -l strategy -d '
 squash\t'One commit with the run\'s whole change'
 merge\t'A merge commit of the target\'s tip and the run\'s tip'
 ff\t'Only when the target\'s tip is an ancestor of the run\'s tip'"
-complete -c git-loop -n "__fish_git_loop_using_subcommand pick" -l gate -d 'A command that must pass in a scratch checkout of the landed commit first (sh -c)' -r
+complete -c git-loop -n "__fish_git_loop_using_subcommand pick" -l gate -d 'A command that must pass in a scratch checkout of the landed commit first (sh -c)' -r -f -a "(__fish_complete_command)"
 complete -c git-loop -n "__fish_git_loop_using_subcommand pick" -s m -l message -d 'The message of a squash or merge commit' -r
 complete -c git-loop -n "__fish_git_loop_using_subcommand pick" -s C -l repo -d 'Repository to operate on (default: the current directory)' -r -F
 complete -c git-loop -n "__fish_git_loop_using_subcommand pick" -l land -d 'Land the winner (git loop land\'s rules and options) instead of marking it escalated'
@@ -173,7 +173,7 @@ complete -c git-loop -n "__fish_git_loop_using_subcommand pick" -l dry-run -d 'R
 complete -c git-loop -n "__fish_git_loop_using_subcommand pick" -l json -d 'Machine-readable output: one JSON document on stdout'
 complete -c git-loop -n "__fish_git_loop_using_subcommand pick" -s q -l quiet -d 'No progress or summary lines on stderr'
 complete -c git-loop -n "__fish_git_loop_using_subcommand pick" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c git-loop -n "__fish_git_loop_using_subcommand judge" -l gate -d 'The command that tests an attempt, run in its worktree (sh -c; default: config judge.gate)' -r
+complete -c git-loop -n "__fish_git_loop_using_subcommand judge" -l gate -d 'The command that tests an attempt, run in its worktree (sh -c; default: config judge.gate)' -r -f -a "(__fish_complete_command)"
 complete -c git-loop -n "__fish_git_loop_using_subcommand judge" -l jobs -d 'How many gates run at a time (default: the number of cores)' -r
 complete -c git-loop -n "__fish_git_loop_using_subcommand judge" -l timeout -d 'Kill a gate (and all it started) after AGE: <n> with s, m, h or d (default: 10m)' -r
 complete -c git-loop -n "__fish_git_loop_using_subcommand judge" -s C -l repo -d 'Repository to operate on (default: the current directory)' -r -F

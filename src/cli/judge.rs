@@ -13,7 +13,10 @@ pub struct JudgeArgs {
     pub task: String,
 
     /// The command that tests an attempt, run in its worktree (sh -c; default: config judge.gate)
-    #[arg(long, value_name = "CMD")]
+    // Not in the MCP tool's input: no caller names a command to run
+    // (`mcp::tools`); over MCP only the configured, trusted gate runs.
+    #[arg(long, value_name = "CMD", value_hint = clap::ValueHint::CommandString)]
+    #[schemars(skip)]
     pub gate: Option<String>,
 
     /// How many gates run at a time (default: the number of cores)

@@ -52,7 +52,10 @@ pub struct LandOptions {
     pub strategy: Option<LandStrategy>,
 
     /// A command that must pass in a scratch checkout of the landed commit first (sh -c)
-    #[arg(long, value_name = "CMD")]
+    // Not in the MCP tools' input (`land`, `pick`): no caller names a
+    // command to run (`mcp::tools`); over MCP only `land.gate` runs.
+    #[arg(long, value_name = "CMD", value_hint = clap::ValueHint::CommandString)]
+    #[schemars(skip)]
     pub gate: Option<String>,
 
     /// Leave each landed run's worktree and branch in place

@@ -287,7 +287,12 @@ pub struct RunArgs {
     pub run_id: RunId,
 
     /// The command and its arguments, after `--`
-    #[arg(last = true, required = true, value_name = "COMMAND")]
+    #[arg(
+        last = true,
+        required = true,
+        value_name = "COMMAND",
+        value_hint = clap::ValueHint::CommandWithArguments
+    )]
     pub command: Vec<std::ffi::OsString>,
 }
 

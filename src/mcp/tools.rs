@@ -77,7 +77,12 @@ macro_rules! tools {
 
 // Every command an agent may call. `run` is not one (it executes an
 // arbitrary command), nor `trust` (trusting a repository's hooks is a
-// person's decision) or `config`.
+// person's decision) or `config`. No tool's input names a command to run:
+// an argument that takes one (a clap `ValueHint::Command*`, such as
+// `--gate`) is `#[schemars(skip)]`, so it is not in the schema and a call
+// that passes it is refused as an unknown argument; `judge`, `land` and
+// `pick` run only the configured gate, trusted as the hooks are. A test
+// (`mcp::no_tool_takes_a_command_to_run`) holds every tool to it.
 tools! {
     "create" => CreateArgs, Writes;
     "mark" => MarkArgs, Writes;

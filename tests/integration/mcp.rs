@@ -662,22 +662,26 @@ fn pick_is_a_dry_run_unless_told_otherwise() {
     server.finish();
 }
 
-/// `judge` as a tool: the gate runs in each attempt, the result is the
-/// command's document; a gate from the repository's file is refused until
-/// trusted, as on the command line.
+/// `judge` as a tool: the configured gate runs in each attempt, the result
+/// is the command's document; a gate from the repository's file is refused
+/// until trusted, as on the command line.
 #[test]
 fn the_judge_tool_runs_the_gate_and_ranks_the_attempts() {
     let repo = TestRepo::new();
     repo.run(["create", "t.1", "--pattern", "x"]).ok();
     repo.run(["create", "t.2", "--pattern", "x"]).ok();
+    // The configured gate (git config is the user's own: no trust needed);
+    // no caller names one.
+    let gate = r#"[ "$GIT_LOOP_ID" = t.2 ]"#;
+    repo.git(["config", "loop.judgeGate", gate]);
     let mut server = Server::start(&repo);
     server.initialize();
-    let gate = r#"[ "$GIT_LOOP_ID" = t.2 ]"#;
-    let (doc, failed) = server.call("judge", json!({"task": "t", "gate": gate, "jobs": 2}));
+    let (doc, failed) = server.call("judge", json!({"task": "t", "jobs": 2}));
     assert!(!failed, "{doc}");
     assert_eq!(doc.ids("attempts"), ["t.2", "t.1"], "{doc}");
     assert_eq!(doc["attempts"][0]["passed"], true, "{doc}");
     assert_eq!(doc["attempts"][1]["exitCode"], 1, "{doc}");
+    repo.git(["config", "--unset", "loop.judgeGate"]);
     std::fs::write(
         repo.root.join(".git-loop.toml"),
         "[judge]\ngate = \"true\"\n",
@@ -686,5 +690,106 @@ fn the_judge_tool_runs_the_gate_and_ranks_the_attempts() {
     let (doc, failed) = server.call("judge", json!({"task": "t"}));
     assert!(failed, "{doc}");
     assert_eq!(doc["error"]["code"], "untrusted-hook", "{doc}");
+    server.finish();
+}
+
+/// Whether a clap argument takes a command to run.
+fn takes_a_command(arg: &clap::Arg) -> bool {
+    use clap::ValueHint::{CommandName, CommandString, CommandWithArguments};
+    matches!(
+        arg.get_value_hint(),
+        CommandName | CommandString | CommandWithArguments
+    )
+}
+
+/// No MCP tool runs a command its caller names: every property of every
+/// tool's input schema is an argument of its command that takes no command
+/// (`repo` aside), and every argument of the whole CLI that takes one
+/// (value name `CMD` or `COMMAND`, or "sh -c" in its help) says so with
+/// clap's value hint, so a new one cannot slip into a tool unclassified.
+/// Then a call that passes `gate` to `judge`, `land` or `pick` is refused
+/// and runs nothing.
+#[test]
+fn no_tool_takes_a_command_to_run() {
+    use clap::CommandFactory;
+    let cli = git_loop::cli::Cli::command();
+    fn every_arg(cmd: &clap::Command, out: &mut Vec<(String, clap::Arg)>) {
+        for arg in cmd.get_arguments() {
+            out.push((cmd.get_name().to_owned(), arg.clone()));
+        }
+        for sub in cmd.get_subcommands() {
+            every_arg(sub, out);
+        }
+    }
+    let mut all = Vec::new();
+    every_arg(&cli, &mut all);
+    let mut commands = 0;
+    for (cmd, arg) in &all {
+        let names: Vec<String> = arg
+            .get_value_names()
+            .map(|v| v.iter().map(|n| n.to_string()).collect())
+            .unwrap_or_default();
+        let help = arg.get_help().map(|h| h.to_string()).unwrap_or_default();
+        if names.iter().any(|n| n == "CMD" || n == "COMMAND") || help.contains("sh -c") {
+            assert!(
+                takes_a_command(arg),
+                "{cmd} {}: takes a command; give it clap's ValueHint::CommandString",
+                arg.get_id()
+            );
+            commands += 1;
+        }
+    }
+    assert!(commands >= 3, "judge --gate, land --gate, run's COMMAND");
+
+    let repo = TestRepo::new();
+    let mut server = Server::start(&repo);
+    server.initialize();
+    let tools = server.result("tools/list", json!({}));
+    for tool in tools.arr("tools") {
+        let name = tool.text("name");
+        let sub = cli.find_subcommand(name).unwrap();
+        let properties = tool["inputSchema"]["properties"].as_object().unwrap();
+        for key in properties.keys().filter(|k| *k != "repo") {
+            let arg = sub
+                .get_arguments()
+                .find(|a| {
+                    a.get_id() == key.as_str()
+                        || (a.is_positional()
+                            && a.get_value_names()
+                                .is_some_and(|v| v.iter().any(|n| n.to_lowercase() == *key)))
+                })
+                .unwrap_or_else(|| panic!("tool {name}'s {key} is no argument of `{name}`"));
+            assert!(
+                !takes_a_command(arg),
+                "tool {name} takes a command to run in {key:?}"
+            );
+        }
+    }
+
+    // Passed anyway: refused, nothing run.
+    repo.run(["create", "t.1", "--pattern", "x"]).ok();
+    let marker = repo.base().join("ran");
+    let gate = format!("touch '{}'", marker.display());
+    for (tool, input) in [
+        ("judge", json!({"task": "t", "gate": gate})),
+        (
+            "land",
+            json!({"run_ids": ["t.1"], "gate": gate, "dry_run": false}),
+        ),
+        (
+            "pick",
+            json!({"run_id": "t.1", "land": true, "gate": gate, "dry_run": false}),
+        ),
+    ] {
+        let (doc, failed) = server.call(tool, input);
+        assert!(failed, "{tool}: {doc}");
+        assert_eq!(doc["error"]["code"], "usage", "{tool}: {doc}");
+        assert!(
+            doc["error"]["message"].as_str().unwrap().contains("gate"),
+            "{doc}"
+        );
+    }
+    assert!(!marker.exists(), "a caller's gate ran");
+    assert_eq!(repo.status_of("t.1").as_deref(), Some("active"));
     server.finish();
 }
