@@ -18,6 +18,7 @@ impl Error {
             Error::NotInRun { .. } => "usage",
             Error::NotARepo { .. } => "not-a-repo",
             Error::BareRepo { .. } => "bare-repo",
+            Error::UnsupportedRepository { .. } => "unsupported-repository",
             Error::InvalidManifest { .. } => "invalid-manifest",
             Error::UnsafePath { .. } => "unsafe-path",
             Error::ActiveExists { .. } => "active-exists",

@@ -28,3 +28,16 @@ pub(super) fn attempts_active_help(task: &str) -> String {
         "judge and pick them (git loop judge {task}, then git loop pick <ID>), or mark them finished (git loop mark <ID>... rejected); or give the task another name"
     )
 }
+
+/// What to do about a repository format git-loop cannot read.
+pub(super) fn unsupported_help(extension: &str, value: &str) -> String {
+    match extension.to_ascii_lowercase().as_str() {
+        "extensions.refstorage" => format!(
+            "nothing was changed; git-loop reads only files-backend refs today: `git refs migrate --ref-format=files` (git 2.46 or later) converts this repository's refs from {value} back, and `git refs migrate --ref-format={value}` converts them again"
+        ),
+        "extensions.objectformat" => format!(
+            "nothing was changed; git-loop reads only SHA-1 repositories today, and git cannot convert a {value} repository to SHA-1: use git itself here"
+        ),
+        _ => "nothing was changed; this extension may change what a ref or an object is, so git-loop does not guess: use git itself here".to_owned(),
+    }
+}

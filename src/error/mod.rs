@@ -74,6 +74,17 @@ pub enum Error {
     ))]
     BareRepo { path: PathBuf, what: String },
 
+    /// A format git-loop cannot read whole (`crate::git::repo::format`).
+    #[error(
+        "{path} sets {extension} = {value}, which git-loop cannot read yet: it refuses the repository rather than half-read it"
+    )]
+    #[diagnostic(help("{}", unsupported_help(extension, value)))]
+    UnsupportedRepository {
+        path: PathBuf,
+        extension: String,
+        value: String,
+    },
+
     #[error("{} is not inside a run's worktree{what}", dir.display())]
     NotInRun {
         dir: PathBuf,
@@ -377,7 +388,7 @@ mod constructors;
 mod help;
 pub mod suggest;
 
-use help::{active_exists_help, attempts_active_help, branch_exists_help};
+use help::{active_exists_help, attempts_active_help, branch_exists_help, unsupported_help};
 
 #[cfg(test)]
 mod tests;

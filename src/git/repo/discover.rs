@@ -17,17 +17,28 @@ impl Repo {
                 given: false,
             });
         }
-        let found =
-            gix::discover_with_environment_overrides(&start).map_err(|e| Error::NotARepo {
-                detail: format!(" ({e})"),
-                path: start.clone(),
-                given: false,
-            })?;
+        let found = match gix::discover_with_environment_overrides(&start) {
+            Ok(found) => found,
+            // gix refuses some formats outright: say which, when it is that.
+            Err(e) => {
+                return Err(
+                    super::format::refusal_on_disk(&start).unwrap_or(Error::NotARepo {
+                        detail: format!(" ({e})"),
+                        path: start.clone(),
+                        given: false,
+                    }),
+                );
+            }
+        };
         let main = found.main_repo().map_err(|e| Error::NotARepo {
             detail: format!(" (could not open the main repository: {e})"),
             path: start.clone(),
             given: false,
         })?;
+        super::format::check(
+            &canonical_best_effort(main.common_dir()),
+            &main.config_snapshot(),
+        )?;
         let Some(workdir) = main.workdir() else {
             // Canonical: from a linked worktree gix reaches the bare
             // repository as `<bare>/worktrees/<name>/../..`.

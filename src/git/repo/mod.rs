@@ -6,6 +6,9 @@
 //!   same manifest.
 //! - A bare repository (or a linked worktree of one) has no main worktree to
 //!   hold `.loop-worktrees/`, and is refused (`bare-repo`), naming it.
+//! - A repository git-loop cannot read whole (reftable refs, SHA-256 ids, an
+//!   unknown extension) is refused before anything is read
+//!   (`unsupported-repository`, see [`format`]).
 //! - Registered worktrees are read like `git worktree list --porcelain`: from
 //!   `.git/worktrees/<admin>/` (path, lock), and each one's HEAD as the ref
 //!   `worktrees/<admin>/HEAD` of the main repository — no repository is opened
@@ -21,6 +24,7 @@ use crate::manifest::LOOP_DIR;
 mod case;
 mod cleanliness;
 mod discover;
+mod format;
 pub use case::{case_insensitive, case_overrides, open_worktree};
 pub use cleanliness::{Cleanliness, cleanliness};
 

@@ -1,0 +1,148 @@
+//! Repositories git makes in formats git-loop cannot read whole yet:
+//! reftable refs, SHA-256 object ids, an extension it does not know. Each
+//! is refused by every command before anything is read or written
+//! (`unsupported-repository`, naming the extension), never half-read.
+
+use std::fs;
+
+use crate::common::{TestRepo, git_line, git_ok, manifest_with, snapshot};
+
+/// Every command that opens the repository, as typed.
+const COMMANDS: &[&[&str]] = &[
+    &["list"],
+    &["list", "--long"],
+    &["create", "n", "--pattern", "p"],
+    &["mark", "x", "rejected"],
+    &["cleanup"],
+    &["cleanup", "--dry-run"],
+    &["remove", "x"],
+    &["reconcile"],
+    &["branches", "--delete-merged"],
+    &["trash"],
+    &["land", "x"],
+    &["conflicts"],
+    &["config"],
+    &["log"],
+    &["path", "x"],
+    &["restore", "x"],
+];
+
+/// `TestRepo::new()`'s repository made again by `git init` with `args`.
+fn repo_made_with(args: &[&str]) -> TestRepo {
+    let repo = TestRepo::new();
+    fs::remove_dir_all(repo.root.join(".git")).unwrap();
+    let mut init = vec!["init", "-q", "-b", "main"];
+    init.extend_from_slice(args);
+    git_ok(&repo, &repo.root, &init);
+    git_ok(&repo, &repo.root, &["add", "README"]);
+    git_ok(&repo, &repo.root, &["commit", "-q", "-m", "initial"]);
+    repo
+}
+
+/// Every command refuses `repo` naming `extension`, and nothing under the
+/// work tree or `.git` changes.
+fn every_command_refuses(repo: &TestRepo, extension: &str) {
+    let state = || (snapshot(&repo.root), snapshot(&repo.root.join(".git")));
+    let before = state();
+    for args in COMMANDS {
+        let mut json = vec!["--json"];
+        json.extend_from_slice(args);
+        let run = repo.run(&json);
+        run.code(1);
+        assert_eq!(
+            run.json()["error"]["code"],
+            "unsupported-repository",
+            "{args:?}: {}",
+            run.json()
+        );
+        let message = run.json()["error"]["message"].as_str().unwrap().to_owned();
+        assert!(message.contains(extension), "{args:?}: {message}");
+        let human = repo.run(*args);
+        human.code(1);
+        assert!(
+            human.stderr.contains("help: nothing was changed"),
+            "{args:?}: {}",
+            human.stderr
+        );
+    }
+    assert!(state() == before, "a refused command changed something");
+}
+
+/// A reftable repository: a run whose detached HEAD holds the only copy of
+/// a commit, recorded `rejected`. Every command refuses; the worktree and
+/// its commit stay.
+#[test]
+fn a_reftable_repository_is_refused_by_every_command_and_its_runs_kept() {
+    let repo = repo_made_with(&["--ref-format=reftable"]);
+    let wt = repo.wt("x");
+    git_ok(
+        &repo,
+        &repo.root,
+        &[
+            "worktree",
+            "add",
+            "-q",
+            "--detach",
+            wt.to_str().unwrap(),
+            "HEAD",
+        ],
+    );
+    fs::write(wt.join("work"), "only here\n").unwrap();
+    git_ok(&repo, &wt, &["add", "work"]);
+    git_ok(&repo, &wt, &["commit", "-q", "-m", "lone"]);
+    let lone = git_line(&repo, &wt, &["rev-parse", "HEAD"]);
+    repo.write_manifest(&manifest_with(&[("x", "rejected", "2026-01-01T00:00:00Z")]));
+    every_command_refuses(&repo, "extensions.refstorage = reftable");
+    assert!(wt.join("work").exists());
+    assert_eq!(git_line(&repo, &wt, &["rev-parse", "HEAD"]), lone);
+}
+
+/// A repository converted to reftable by `git refs migrate` after runs
+/// were made with the files backend.
+#[test]
+fn a_repository_migrated_to_reftable_is_refused() {
+    let repo = TestRepo::new();
+    repo.create("x").ok();
+    repo.run(["mark", "x", "rejected"]).ok();
+    repo.run(["remove", "x"]).ok();
+    // git 2.47 migrates no reflogs yet.
+    fs::remove_dir_all(repo.root.join(".git/logs")).unwrap();
+    git_ok(
+        &repo,
+        &repo.root,
+        &["refs", "migrate", "--ref-format=reftable"],
+    );
+    assert!(repo.branch_exists("loop/x"));
+    every_command_refuses(&repo, "extensions.refstorage = reftable");
+    assert!(repo.branch_exists("loop/x"));
+}
+
+#[test]
+fn a_sha256_repository_is_refused_naming_its_object_format() {
+    let repo = repo_made_with(&["--object-format=sha256"]);
+    every_command_refuses(&repo, "extensions.objectformat = sha256");
+}
+
+/// An extension git-loop does not know may change what a ref or an object
+/// is: refused, named; a known harmless one (`worktreeConfig`) is not.
+#[test]
+fn an_unknown_extension_is_refused_and_a_known_harmless_one_is_not() {
+    let repo = TestRepo::new();
+    git_ok(
+        &repo,
+        &repo.root,
+        &["config", "core.repositoryFormatVersion", "1"],
+    );
+    git_ok(
+        &repo,
+        &repo.root,
+        &["config", "extensions.worktreeConfig", "true"],
+    );
+    repo.run(["list"]).ok();
+    git_ok(
+        &repo,
+        &repo.root,
+        &["config", "extensions.someFutureThing", "yes"],
+    );
+    every_command_refuses(&repo, "extensions.somefuturething = yes");
+}
