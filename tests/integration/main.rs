@@ -76,6 +76,7 @@ mod concurrency; // parallel creates, marks racing cleanups, stress runs
 mod locks; // the ops lock and lock files a clone brought as symlinks
 mod mutex; // the manifest mutex: stale, live, timeouts, signals
 mod storm; // a long mixed run with every destroying step (and the trash)
+mod storm_land; // landings onto a real main checkout with Ctrl-C, kill -9 and core.autocrlf
 
 // Agents.
 mod claude_hook; // git loop claude-hook create|remove

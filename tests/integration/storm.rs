@@ -18,38 +18,18 @@
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fs;
-use std::io::Write as _;
 use std::os::unix::process::ExitStatusExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Stdio};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant, SystemTime};
+use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-use crate::common::{JsonExt, TestRepo, age_file};
-
-/// xorshift64*: enough randomness for a storm, no dependency.
-struct Rng(u64);
-
-impl Rng {
-    fn new(seed: u64) -> Rng {
-        Rng(seed | 1)
-    }
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-    fn pct(&mut self, p: u64) -> bool {
-        self.next() % 100 < p
-    }
-}
+use crate::common::{
+    JsonExt, Rng, TestRepo, age_file, blob_ids, env_or, hash_paths, seed_from_env,
+};
 
 /// What the workers know of one run (by id).
 #[derive(Default, Clone)]
@@ -107,13 +87,6 @@ struct Storm {
     kill_ms: u64,
     /// Leave a killed holder's mutex to go stale in real time (30 s).
     real_time: bool,
-}
-
-fn env_or(name: &str, default: u64) -> u64 {
-    std::env::var(name)
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
 }
 
 impl Storm {
@@ -657,50 +630,6 @@ impl Storm {
     }
 }
 
-/// Blob ids of `contents`, as git would store them.
-fn blob_ids(repo: &TestRepo, dir: &Path, contents: &[&str]) -> Vec<String> {
-    fs::create_dir_all(dir).unwrap();
-    let paths: Vec<PathBuf> = contents
-        .iter()
-        .enumerate()
-        .map(|(i, c)| {
-            let p = dir.join(format!("{i}"));
-            fs::write(&p, c).unwrap();
-            p
-        })
-        .collect();
-    hash_paths(repo, &paths)
-}
-
-fn hash_paths(repo: &TestRepo, paths: &[PathBuf]) -> Vec<String> {
-    if paths.is_empty() {
-        return Vec::new();
-    }
-    let mut cmd = std::process::Command::new("git");
-    crate::common::hermetic(&mut cmd, &repo.home);
-    let mut child = cmd
-        .current_dir(&repo.root)
-        .args(["hash-object", "--no-filters", "--stdin-paths"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    let list: String = paths
-        .iter()
-        .map(|p| format!("{}\n", p.to_str().unwrap()))
-        .collect();
-    let feeder = std::thread::spawn(move || stdin.write_all(list.as_bytes()));
-    let out = child.wait_with_output().unwrap();
-    feeder.join().unwrap().unwrap();
-    assert!(out.status.success());
-    String::from_utf8(out.stdout)
-        .unwrap()
-        .lines()
-        .map(str::to_owned)
-        .collect()
-}
-
 /// Every regular file under `dir`, not descending into `.git` (a file in a
 /// worktree, a directory in a nested repository).
 fn files_under(dir: &Path, out: &mut Vec<PathBuf>) {
@@ -725,13 +654,7 @@ fn files_under(dir: &Path, out: &mut Vec<PathBuf>) {
 fn a_storm_with_branch_deletion_recycling_and_salvage_loses_nothing() {
     let secs = env_or("STORM_SECS", 75);
     let workers = env_or("STORM_WORKERS", 32) as usize;
-    let seed = env_or(
-        "STORM_SEED",
-        SystemTime::now()
-            .duration_since(SystemTime::UNIX_EPOCH)
-            .unwrap()
-            .as_nanos() as u64,
-    );
+    let seed = seed_from_env();
     let kill_ms = env_or("STORM_KILL_MS", 700).max(1);
     let real_time = std::env::var_os("STORM_REAL_TIME").is_some();
     eprintln!(

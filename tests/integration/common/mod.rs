@@ -14,6 +14,9 @@
 //!   watchdog with its output as bytes ([`run_in`], [`run_raw`]).
 //! - [`files`]: a worktree made dirty in every way ([`make_dirty`]), a
 //!   byte-for-byte [`snapshot`], [`age_file`], [`make_executable`].
+//! - [`storm`]: what the storms share: a seeded [`Rng`], sizes from the
+//!   environment ([`env_or`], [`seed_from_env`]), [`blob_ids`] and
+//!   [`hash_paths`] as git computes them.
 //! - [`image`]: an XFS (reflink) or ext4 image loop-mounted ([`mount_image`]),
 //!   unmounted when dropped.
 //!
@@ -26,6 +29,7 @@ pub mod image;
 pub mod process;
 pub mod repo;
 pub mod run;
+pub mod storm;
 
 pub use files::*;
 pub use git::*;
@@ -33,3 +37,4 @@ pub use image::*;
 pub use process::*;
 pub use repo::*;
 pub use run::*;
+pub use storm::*;
