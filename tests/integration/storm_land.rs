@@ -526,12 +526,37 @@ impl Storm {
             self.failure("an unfinished landing's message names no move", message);
             return;
         };
+        // The user reads the message first: a landing still writing the
+        // checkout has finished by then.
+        std::thread::sleep(Duration::from_millis(500));
         if !still_unfinished(repo, &before, &tip) {
             return;
         }
+        if message.contains("index.lock") {
+            // "If no git command is running there": the user looks first.
+            let until = Instant::now() + Duration::from_secs(5);
+            while git_running_in(&repo.root) && Instant::now() < until {
+                std::thread::sleep(Duration::from_millis(50));
+            }
+        }
         let status = porcelain(repo);
         self.count("unfinished landings met during the storm", 1);
-        match follow(repo, message) {
+        let mut result = follow(repo, message);
+        for _ in 0..20 {
+            // A git command (an orphaned `read-tree` of a landing killed
+            // alone) holds the index: the recipe is for when none runs.
+            match &result {
+                Err(e) if e.contains("index.lock") => {
+                    std::thread::sleep(Duration::from_millis(100));
+                    if !still_unfinished(repo, &before, &tip) {
+                        return;
+                    }
+                    result = follow(repo, message);
+                }
+                _ => break,
+            }
+        }
+        match result {
             Ok(_) => self.count("unfinished landings finished by their recipe", 1),
             Err(e) => {
                 self.failure(
@@ -693,6 +718,20 @@ fn descendants(pid: u32, out: &mut Vec<u32>) {
     }
 }
 
+/// Whether a git command runs in `dir` (its working directory); `git
+/// loop`, only git-loop's parent, does not count.
+fn git_running_in(dir: &Path) -> bool {
+    let Ok(procs) = fs::read_dir("/proc") else {
+        return false;
+    };
+    procs.flatten().any(|p| {
+        fs::read_to_string(p.path().join("comm")).is_ok_and(|c| c.trim() == "git")
+            && fs::read_link(p.path().join("cwd")).is_ok_and(|cwd| cwd == dir)
+            && fs::read(p.path().join("cmdline"))
+                .is_ok_and(|c| c.split(|b| *b == 0).nth(1) != Some(&b"loop"[..]))
+    })
+}
+
 /// A process that is gone (or a zombie).
 fn dead(pid: u32) -> bool {
     match fs::read_to_string(format!("/proc/{pid}/stat")) {
@@ -723,11 +762,19 @@ fn age_dead_holders(repo: &TestRepo) {
 }
 
 /// `git status --porcelain` of the main checkout, every untracked file
-/// named, sorted.
+/// named, sorted; read with `core.autocrlf = true` whatever the toggler
+/// set, so that a file checked out with CRLF endings while it was set is not
+/// taken for a change while it is not.
 fn porcelain(repo: &TestRepo) -> Vec<String> {
     let out = repo.git_in(
         &repo.root,
-        ["status", "--porcelain", "--untracked-files=all"],
+        [
+            "-c",
+            "core.autocrlf=true",
+            "status",
+            "--porcelain",
+            "--untracked-files=all",
+        ],
     );
     let mut lines: Vec<String> = String::from_utf8_lossy(&out.stdout)
         .lines()
