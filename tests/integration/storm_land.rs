@@ -268,74 +268,100 @@ impl Storm {
             let pause = self.kill_ms / 2 + rng.below(self.kill_ms as usize) as u64;
             std::thread::sleep(Duration::from_millis(pause));
             age_dead_holders(&self.repo);
-            let any = rng.pct(15);
-            // Wait (up to 2 s) for a landing to be running.
-            let until = Instant::now() + Duration::from_secs(2);
-            let victims = loop {
-                let victims: Vec<(Arc<Mutex<Child>>, Arc<AtomicBool>)> = self
-                    .live
-                    .lock()
-                    .unwrap()
-                    .values()
-                    .filter(|l| any || l.landing)
-                    .map(|l| (l.child.clone(), l.signalled.clone()))
-                    .collect();
-                if !victims.is_empty() || Instant::now() > until {
-                    break victims;
-                }
-                std::thread::sleep(Duration::from_millis(5));
-            };
-            if victims.is_empty() {
-                continue;
-            }
-            let (victim, signalled) = &victims[rng.below(victims.len())];
-            let mut child = victim.lock().unwrap();
             let roll = rng.below(100);
-            let (what, signal, group) = match roll {
-                0..=54 => {
-                    // Wait (up to 1 s) for git to write the checkout.
-                    let until = Instant::now() + Duration::from_secs(1);
-                    let mut found = false;
-                    while Instant::now() < until && matches!(child.try_wait(), Ok(None)) {
-                        if writing_checkout(child.id()) {
-                            found = true;
-                            break;
-                        }
-                        std::thread::sleep(Duration::from_millis(1));
-                    }
-                    if found {
-                        ("SIGINT during read-tree -m -u", "INT", true)
-                    } else {
-                        ("SIGINT, no read-tree seen in 1 s", "INT", true)
-                    }
+            let hit = if roll < 55 {
+                self.hunt()
+            } else {
+                let (what, signal, group) = match roll {
+                    55..=79 => ("SIGINT", "INT", true),
+                    80..=89 => ("SIGKILL to the group", "KILL", true),
+                    _ => ("SIGKILL to the process alone", "KILL", false),
+                };
+                let any = rng.pct(15);
+                let victims = self.victims(any);
+                if victims.is_empty() {
+                    continue;
                 }
-                55..=79 => ("SIGINT", "INT", true),
-                80..=89 => ("SIGKILL to the group", "KILL", true),
-                _ => ("SIGKILL to the process alone", "KILL", false),
+                let victim = &victims[rng.below(victims.len())];
+                self.signal(victim, signal, group).then_some(what)
             };
-            if !matches!(child.try_wait(), Ok(None)) {
-                continue;
-            }
-            let pid = child.id();
-            signalled.store(true, Ordering::Relaxed);
-            // The leader is not reaped (its lock is held): its pid and
-            // group are still its own.
-            send(
-                signal,
-                &if group {
-                    format!("-{pid}")
-                } else {
-                    pid.to_string()
-                },
-            );
-            drop(child);
+            let Some(what) = hit else { continue };
             self.signals.fetch_add(1, Ordering::Relaxed);
             self.count(&format!("signals: {what}"), 1);
-            if signal == "KILL" {
+            if what.contains("SIGKILL") {
                 std::thread::sleep(Duration::from_millis(50));
                 age_dead_holders(&self.repo);
             }
         }
+    }
+
+    /// The running git-loop processes, landings only unless `any`; waits
+    /// (up to 2 s) for one.
+    fn victims(&self, any: bool) -> Vec<(Arc<Mutex<Child>>, Arc<AtomicBool>)> {
+        let until = Instant::now() + Duration::from_secs(2);
+        loop {
+            let victims: Vec<_> = self
+                .live
+                .lock()
+                .unwrap()
+                .values()
+                .filter(|l| any || l.landing)
+                .map(|l| (l.child.clone(), l.signalled.clone()))
+                .collect();
+            if !victims.is_empty() || Instant::now() > until {
+                return victims;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+    }
+
+    /// `signal` to the victim's process group (or to it alone), if it is
+    /// still running; the leader is not reaped while its lock is held, so
+    /// its pid and group are still its own.
+    fn signal(
+        &self,
+        victim: &(Arc<Mutex<Child>>, Arc<AtomicBool>),
+        signal: &str,
+        group: bool,
+    ) -> bool {
+        let (child, signalled) = victim;
+        let mut child = child.lock().unwrap();
+        if !matches!(child.try_wait(), Ok(None)) {
+            return false;
+        }
+        let pid = child.id();
+        signalled.store(true, Ordering::Relaxed);
+        let target = if group {
+            format!("-{pid}")
+        } else {
+            pid.to_string()
+        };
+        send(signal, &target);
+        true
+    }
+
+    /// For up to 2 s, watch every running landing: SIGINT to the group of
+    /// the first one under which git writes the checkout (`read-tree -m
+    /// -u`), or of the only one running while the main checkout's index is
+    /// locked (git-loop writing it in process, or a git it runs).
+    fn hunt(&self) -> Option<&'static str> {
+        let lock = self.repo.root.join(".git/index.lock");
+        let until = Instant::now() + Duration::from_secs(2);
+        while Instant::now() < until && !self.done.load(Ordering::Relaxed) {
+            let landings = self.victims(false);
+            for victim in &landings {
+                let pid = victim.0.lock().unwrap().id();
+                if writing_checkout(pid) && self.signal(victim, "INT", true) {
+                    return Some("SIGINT during read-tree -m -u (hunted)");
+                }
+            }
+            if landings.len() == 1 && lock.exists() && self.signal(&landings[0], "INT", true) {
+                return Some("SIGINT while the index is locked, one landing running (hunted)");
+            }
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        self.count("hunts that found no checkout being written in 2 s", 1);
+        None
     }
 
     /// Flip `core.autocrlf` between set and unset every 2–4 s.
@@ -370,7 +396,7 @@ impl Storm {
         let mut files: Vec<(String, String)> = Vec::new();
         let roll = rng.below(100);
         if roll < 12 {
-            for k in 0..40 + rng.below(160) {
+            for k in 0..20 + rng.below(100) {
                 files.push((
                     format!("r/{id}/bulk-{n}/{k}.txt"),
                     format!("bulk {id} {n} {k}\nsecond line\n"),
@@ -967,7 +993,7 @@ fn a_landing_storm_with_ctrl_c_loses_nothing_and_leaves_the_checkout_explained()
         .unwrap();
     }
     fs::create_dir_all(root.join("base")).unwrap();
-    for k in 0..300 {
+    for k in 0..100 {
         fs::write(root.join(format!("base/{k}.txt")), format!("base {k}\n")).unwrap();
     }
     fs::write(root.join("notes.txt"), "my notes\n").unwrap();
@@ -1150,11 +1176,30 @@ fn a_landing_storm_with_ctrl_c_loses_nothing_and_leaves_the_checkout_explained()
         &root,
         ["fsck", "--unreachable", "--no-reflogs", "--no-progress"],
     );
-    assert!(
-        fsck.status.success(),
-        "git fsck failed: {}",
-        String::from_utf8_lossy(&fsck.stderr)
-    );
+    // A `git worktree add` killed part way leaves an orphan whose HEAD
+    // points at nothing, which fsck complains of (reconcile lists it, and
+    // removes it when named); any other complaint is a failure.
+    let orphans: Vec<String> = serde_json::from_str::<Value>(&fin.stdout)
+        .ok()
+        .and_then(|v| {
+            v["orphans"].as_array().map(|a| {
+                a.iter()
+                    .filter_map(|o| o["id"].as_str().map(str::to_owned))
+                    .collect()
+            })
+        })
+        .unwrap_or_default();
+    let mut fsck_notes = Vec::new();
+    for line in String::from_utf8_lossy(&fsck.stderr).lines() {
+        let orphan_head = orphans
+            .iter()
+            .any(|id| line.starts_with(&format!("error: worktrees/{id}/HEAD: ")));
+        if orphan_head {
+            fsck_notes.push(line.to_owned());
+        } else if line.starts_with("error") || line.starts_with("fatal") {
+            failed.push(format!("git fsck: {line}"));
+        }
+    }
     let unreachable: BTreeSet<String> = String::from_utf8_lossy(&fsck.stdout)
         .lines()
         .filter_map(|l| l.split_whitespace().nth(2).map(str::to_owned))
@@ -1277,6 +1322,7 @@ fn a_landing_storm_with_ctrl_c_loses_nothing_and_leaves_the_checkout_explained()
          land event, only main's reflog (stopped after the ref moved): {unlogged}"
     );
     eprintln!("  the main checkout: {checkout_story}");
+    eprintln!("  orphans after the storm: {orphans:?}; fsck about them: {fsck_notes:?}");
     eprintln!("  failures of git-loop commands that no signal explains:");
     for (what, (n, first)) in &ledger.failures {
         eprintln!(
