@@ -20,11 +20,23 @@
 //! a `shared/` file), mark them escalated or rejected, and run
 //! `land <id>`, `land --queue`, `cleanup` and `list --long` at random, each
 //! git-loop in a process group of its own, half of them through `git loop`
-//! (git the parent, forwarding the signal as it does). The killer picks a
-//! running landing: mostly it waits until a `git read-tree -m -u` runs under
-//! it and sends SIGINT to its group then; otherwise SIGINT to the group at a
-//! random moment, or SIGKILL to the group or to the process alone. A mutex
-//! whose holder was killed is aged past its 30 s stale time at once.
+//! (git the parent, forwarding the signal as it does). The killer, about
+//! every `STORM_LAND_KILL_MS`: half the time it hunts — watches every
+//! running landing for up to 2 s and sends SIGINT to the group of the first
+//! one under which a `git read-tree -m -u` runs, or of the only one running
+//! while the main checkout's index is locked (git-loop writing it in
+//! process); otherwise SIGINT to the group of a random landing (now and
+//! then of any git-loop) at a random moment, or SIGKILL to the group or to
+//! the process alone. A mutex whose holder was killed is aged past its 30 s
+//! stale time at once.
+//!
+//! The user acts as the messages say: when a landing names an unfinished
+//! landing, the user (one at a time) waits half a second, and if it is
+//! still unfinished follows its recipe; a recipe that fails is a failure of
+//! the storm (then `git read-tree -m -i` and `git restore` finish it, so the
+//! storm goes on). A `packed-refs.lock` a kill -9 left (2 s old: nothing
+//! holds it that long here) is removed, as git says to, when a command
+//! fails on it; such removals are counted in the report.
 //!
 //! Afterwards: every commit a worker made is reachable (`git fsck
 //! --unreachable --no-reflogs` names none); the user's files are byte for
@@ -199,6 +211,9 @@ impl Storm {
             stderr,
         };
         let cmd = args.iter().find(|a| !a.starts_with('-')).unwrap_or(&"?");
+        if !outcome.signalled && outcome.stderr.contains("lock packed refs") {
+            self.user_unlocks("packed-refs.lock");
+        }
         if outcome.signalled {
             let how = match status.signal() {
                 Some(s) => format!("signal {s}"),
@@ -541,6 +556,23 @@ impl Storm {
         }
     }
 
+    /// What the user does when a command cannot take one of git's locks
+    /// in the main checkout's git directory: once it is 2 s old (no git
+    /// operation holds one that long here), it was left by a kill -9, and
+    /// is removed as git says to ("remove the file manually").
+    fn user_unlocks(&self, name: &str) {
+        let _user = self.user.lock().unwrap();
+        let lock = self.repo.root.join(".git").join(name);
+        let old = |p: &Path| {
+            fs::metadata(p)
+                .and_then(|m| m.modified())
+                .is_ok_and(|t| t.elapsed().unwrap_or_default() > Duration::from_secs(2))
+        };
+        if old(&lock) && fs::remove_file(&lock).is_ok() {
+            self.count(&format!("stale {name} left by a kill -9, removed"), 1);
+        }
+    }
+
     /// What the user does when a landing names an unfinished one: follow
     /// its recipe (one user: one recipe at a time). A recipe that fails is
     /// a failure of the storm; the landing is then finished another way so
@@ -839,6 +871,12 @@ fn probe(storm: &Storm, id: &str) -> Outcome {
     fs::write(wt.join(format!("r/{id}/p.txt")), "probe\n").unwrap();
     assert!(storm.git(&wt, &["add", "r"]).0);
     assert!(storm.git(&wt, &["commit", "-q", "-m", "probe"]).0);
+    let o = storm.gl(false, &["--json", "land", id]);
+    if !o.stderr.contains("lock packed refs") {
+        return o;
+    }
+    std::thread::sleep(Duration::from_millis(2100));
+    storm.user_unlocks("packed-refs.lock");
     storm.gl(false, &["--json", "land", id])
 }
 
@@ -1031,7 +1069,7 @@ fn a_landing_storm_with_ctrl_c_loses_nothing_and_leaves_the_checkout_explained()
     std::thread::scope(|s| {
         let storm = &storm;
         let killer = s.spawn(move || storm.killer(seed ^ 0xdead_beef));
-        let toggler = toggle.then(|| s.spawn(move || storm.toggler(seed ^ 0xc0ff_ee)));
+        let toggler = toggle.then(|| s.spawn(move || storm.toggler(seed ^ 0x00c0_ffee)));
         let handles: Vec<_> = (0..workers)
             .map(|w| {
                 let seed = seed.wrapping_add((w as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15));
