@@ -88,8 +88,9 @@ struct RunLedger {
 struct Ledger {
     runs: BTreeMap<String, RunLedger>,
     counts: BTreeMap<String, usize>,
-    /// Failures of a git-loop command that no signal explains, by its shape:
-    /// how many, and the first one's arguments and stderr.
+    /// Failures of a git-loop command that no signal explains, by its shape
+    /// (how many, and the first one's arguments and stderr), and the
+    /// storm's own failures (`TEST: `, with the first one's detail).
     failures: BTreeMap<String, (usize, String)>,
 }
 
@@ -1006,24 +1007,15 @@ fn run_of(path: &str) -> Option<&str> {
     path.strip_prefix("r/")?.split('/').next()
 }
 
-#[test]
-#[ignore = "long: a landing storm with Ctrl-C to the process group for STORM_LAND_SECS (45 s); run by scripts/test"]
-fn a_landing_storm_with_ctrl_c_loses_nothing_and_leaves_the_checkout_explained() {
-    let secs = env_or("STORM_LAND_SECS", 45);
-    let workers = env_or("STORM_LAND_WORKERS", 8) as usize;
-    let kill_ms = env_or("STORM_LAND_KILL_MS", 600).max(1);
-    let toggle = std::env::var("STORM_LAND_AUTOCRLF").as_deref() != Ok("always");
-    let seed = seed_from_env();
-    eprintln!(
-        "storm_land: {workers} workers for {secs} s, a signal every {kill_ms} ms on average, \
-         core.autocrlf {}, STORM_SEED={seed}",
-        if toggle { "flipping" } else { "always true" }
-    );
+/// A repository whose main checkout is on `main` with tracked files, the
+/// user's own unstaged and staged changes and ignored `.env`, and
+/// `core.autocrlf = true`.
+fn main_checkout() -> TestRepo {
     let repo = TestRepo::new();
     let root = repo.root.clone();
     fs::write(root.join(".gitignore"), ".loop-worktrees/\n.env\n").unwrap();
+    fs::create_dir_all(root.join("shared")).unwrap();
     for k in 0..SHARED {
-        fs::create_dir_all(root.join("shared")).unwrap();
         fs::write(
             root.join(format!("shared/s{k}.txt")),
             format!("shared {k}\n"),
@@ -1045,6 +1037,108 @@ fn a_landing_storm_with_ctrl_c_loses_nothing_and_leaves_the_checkout_explained()
     fs::write(root.join(".env"), ENV).unwrap();
     repo.git(["config", "core.autocrlf", "true"]);
     assert!(user_only(&porcelain(&repo)), "{:?}", porcelain(&repo));
+    repo
+}
+
+/// The main checkout after the storm: only the user's change, or an
+/// unfinished landing that the next landing names, with a recipe that
+/// leaves only that; then a landing lands. Returns what happened, in words.
+fn check_checkout(storm: &Storm, failed: &mut Vec<String>) -> String {
+    let repo = &storm.repo;
+    let after_storm = porcelain(repo);
+    let index_lock = repo.root.join(".git/index.lock").exists();
+    let mut checkout_story = format!(
+        "git status after the storm: {}{}",
+        shown(&after_storm),
+        if index_lock {
+            ", .git/index.lock present"
+        } else {
+            ""
+        }
+    );
+    let list = storm.gl(false, &["list"]);
+    let list_names_it = format!("{}{}", list.stdout, list.stderr).contains("unfinished landing");
+    let first = probe(storm, "probe-1");
+    let first_json = first.json().unwrap_or_default();
+    let refusal = &first_json["skipped"][0];
+    let message = refusal["message"].as_str().unwrap_or("").to_owned();
+    if user_only(&after_storm) {
+        if !first.ok() {
+            failed.push(format!(
+                "{checkout_story}; the next landing did not land: {}",
+                first.stderr.trim()
+            ));
+        }
+    } else if message.contains("unfinished landing") {
+        checkout_story.push_str(&format!(
+            "; the next landing said {}: {message}; `git loop list` {}",
+            refusal["code"],
+            if list_names_it {
+                "names it too"
+            } else {
+                "does not name it"
+            }
+        ));
+        match follow(repo, &message) {
+            Ok(done) => {
+                let after = porcelain(repo);
+                checkout_story.push_str(&format!(
+                    "; followed ({done:?}), git status: {}",
+                    shown(&after)
+                ));
+                if user_only(&after) {
+                    storm.count("unfinished landings finished by their recipe", 1);
+                    let again = storm.gl(false, &["--json", "land", "probe-1"]);
+                    if !again.ok() {
+                        failed.push(format!(
+                            "{checkout_story}; then the landing still did not land: {}",
+                            again.stderr.trim()
+                        ));
+                    }
+                } else {
+                    failed.push(format!(
+                        "{checkout_story}: the recipe left more than the user's change"
+                    ));
+                }
+            }
+            Err(e) => failed.push(format!(
+                "{checkout_story}; following the recipe failed: {e}"
+            )),
+        }
+    } else {
+        failed.push(format!(
+            "{checkout_story}: modifications no landing explains; the next landing {}: {} (`git loop list` {} an unfinished landing)",
+            if first.ok() { "landed over them" } else { "was refused" },
+            if first.ok() { String::new() } else { first.stderr.trim().to_owned() },
+            if list_names_it { "names" } else { "names no" }
+        ));
+    }
+    let end_status = porcelain(repo);
+    if !user_only(&end_status) && !failed.iter().any(|f| f.starts_with("git status")) {
+        failed.push(format!(
+            "{checkout_story}; after the last landing, git status: {}",
+            shown(&end_status)
+        ));
+    }
+
+    checkout_story
+}
+
+#[test]
+#[ignore = "long: a landing storm with Ctrl-C to the process group for STORM_LAND_SECS (45 s); run by scripts/test"]
+fn a_landing_storm_with_ctrl_c_loses_nothing_and_leaves_the_checkout_explained() {
+    let secs = env_or("STORM_LAND_SECS", 45);
+    let workers = env_or("STORM_LAND_WORKERS", 8) as usize;
+    let kill_ms = env_or("STORM_LAND_KILL_MS", 600).max(1);
+    let toggle = std::env::var("STORM_LAND_AUTOCRLF").as_deref() != Ok("always");
+    let seed = seed_from_env();
+    eprintln!(
+        "storm_land: {workers} workers for {secs} s, a signal every {kill_ms} ms on average, \
+         core.autocrlf {}, STORM_SEED={seed}",
+        if toggle { "flipping" } else { "always true" }
+    );
+    let repo = main_checkout();
+    let root = repo.root.clone();
     let start_tip = repo.git(["rev-parse", "main"]).trim().to_owned();
 
     let scratch = repo.base().join("scratch");
@@ -1115,83 +1209,7 @@ fn a_landing_storm_with_ctrl_c_loses_nothing_and_leaves_the_checkout_explained()
         failed.push(format!("the main checkout's HEAD is {head:?}"));
     }
 
-    // The main checkout: only the user's change, or an unfinished landing
-    // that the next landing names, with a recipe that leaves only that.
-    let after_storm = porcelain(repo);
-    let index_lock = repo.root.join(".git/index.lock").exists();
-    let mut checkout_story = format!(
-        "git status after the storm: {}{}",
-        shown(&after_storm),
-        if index_lock {
-            ", .git/index.lock present"
-        } else {
-            ""
-        }
-    );
-    let list = storm.gl(false, &["list"]);
-    let list_names_it = format!("{}{}", list.stdout, list.stderr).contains("unfinished landing");
-    let first = probe(&storm, "probe-1");
-    let first_json = first.json().unwrap_or_default();
-    let refusal = &first_json["skipped"][0];
-    let message = refusal["message"].as_str().unwrap_or("").to_owned();
-    if user_only(&after_storm) {
-        if !first.ok() {
-            failed.push(format!(
-                "{checkout_story}; the next landing did not land: {}",
-                first.stderr.trim()
-            ));
-        }
-    } else if message.contains("unfinished landing") {
-        checkout_story.push_str(&format!(
-            "; the next landing said {}: {message}; `git loop list` {}",
-            refusal["code"],
-            if list_names_it {
-                "names it too"
-            } else {
-                "does not name it"
-            }
-        ));
-        match follow(repo, &message) {
-            Ok(done) => {
-                let after = porcelain(repo);
-                checkout_story.push_str(&format!(
-                    "; followed ({done:?}), git status: {}",
-                    shown(&after)
-                ));
-                if user_only(&after) {
-                    storm.count("unfinished landings finished by their recipe", 1);
-                    let again = storm.gl(false, &["--json", "land", "probe-1"]);
-                    if !again.ok() {
-                        failed.push(format!(
-                            "{checkout_story}; then the landing still did not land: {}",
-                            again.stderr.trim()
-                        ));
-                    }
-                } else {
-                    failed.push(format!(
-                        "{checkout_story}: the recipe left more than the user's change"
-                    ));
-                }
-            }
-            Err(e) => failed.push(format!(
-                "{checkout_story}; following the recipe failed: {e}"
-            )),
-        }
-    } else {
-        failed.push(format!(
-            "{checkout_story}: modifications no landing explains; the next landing {}: {} (`git loop list` {} an unfinished landing)",
-            if first.ok() { "landed over them" } else { "was refused" },
-            if first.ok() { String::new() } else { first.stderr.trim().to_owned() },
-            if list_names_it { "names" } else { "names no" }
-        ));
-    }
-    let end_status = porcelain(repo);
-    if !user_only(&end_status) && failed.is_empty() {
-        failed.push(format!(
-            "{checkout_story}; after the last landing, git status: {}",
-            shown(&end_status)
-        ));
-    }
+    let checkout_story = check_checkout(&storm, &mut failed);
 
     // The user's files, byte for byte.
     let read = |p: &str| fs::read_to_string(root.join(p)).unwrap_or_else(|e| format!("({e})"));
