@@ -940,7 +940,9 @@ fn restore_left(repo: &TestRepo, before: &str, tip: &str, done: &mut Vec<String>
 
 /// Follow the recipe an unfinished landing's message gives, as the user
 /// would: remove the index lock (and `loop-land-*.tmp`) when it says so,
-/// run its `git read-tree`, then `git restore` what it says to restore.
+/// then run each command it quotes, in order, in the main checkout (with
+/// `sh`: a recipe may be a pipeline); `git restore <path>` is run for each
+/// of the landing's paths whose file differs from the index.
 fn follow(repo: &TestRepo, message: &str) -> Result<Vec<String>, String> {
     let mut done = Vec::new();
     if message.contains("index.lock") {
@@ -954,23 +956,35 @@ fn follow(repo: &TestRepo, message: &str) -> Result<Vec<String>, String> {
         }
         done.push("removed .git/index.lock and loop-land-*.tmp".to_owned());
     }
-    let commands: Vec<&str> = message.split('`').skip(1).step_by(2).collect();
-    let Some(read_tree) = commands.iter().find(|c| c.starts_with("git read-tree")) else {
-        return Err(format!("no `git read-tree` command in: {message}"));
-    };
-    let args: Vec<&str> = read_tree.split_whitespace().skip(1).collect();
-    let out = repo.git_in(&repo.root, &args);
-    done.push(read_tree.to_string());
-    if !out.status.success() {
-        return Err(format!(
-            "{read_tree} failed: {}",
-            String::from_utf8_lossy(&out.stderr).trim()
-        ));
+    let commands: Vec<&str> = message
+        .split('`')
+        .skip(1)
+        .step_by(2)
+        .filter(|c| c.starts_with("git "))
+        .collect();
+    if commands.is_empty() {
+        return Err(format!("no command to run in: {message}"));
     }
-    if commands.iter().any(|c| c.starts_with("git restore"))
-        && let Some((before, tip)) = moved_from_to(message)
-    {
-        restore_left(repo, &before, &tip, &mut done);
+    for command in commands {
+        if command.contains("<path>") {
+            let (before, tip) = moved_from_to(message).ok_or("no move named")?;
+            restore_left(repo, &before, &tip, &mut done);
+            continue;
+        }
+        let mut sh = Command::new("sh");
+        hermetic(&mut sh, &repo.home);
+        let out = sh
+            .current_dir(&repo.root)
+            .args(["-c", command])
+            .output()
+            .unwrap();
+        done.push(command.to_owned());
+        if !out.status.success() {
+            return Err(format!(
+                "{command} failed: {}",
+                String::from_utf8_lossy(&out.stderr).trim()
+            ));
+        }
     }
     Ok(done)
 }
