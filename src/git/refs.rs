@@ -92,12 +92,10 @@ pub fn apply(
     let head = head_leaf(repo);
     let through_head =
         |e: &Edit| matches!(e, Edit::Update { name, .. } if Some(name) == head.as_ref());
-    if edits.iter().any(through_head) {
-        match in_process_through_head(repo, message, create_reflog, edits, head.as_deref()) {
-            Ok(true) => return Ok(()),
-            Ok(false) => {}
-            Err(e) => return Err(e),
-        }
+    if edits.iter().any(through_head)
+        && in_process_through_head(repo, message, create_reflog, edits, head.as_deref())?
+    {
+        return Ok(());
     }
     let ref_edits = edits
         .iter()
