@@ -89,7 +89,10 @@ pub fn apply(
         return crate::git::plumbing::update_refs(dir, message, create_reflog, &commands)?
             .map_err(|e| Error::Git(e.to_string()));
     }
-    let head = head_leaf(repo);
+    // Only a move may go through `HEAD` (deletions and creations never
+    // do): `HEAD` is not read for them.
+    let moves = edits.iter().any(|e| matches!(e, Edit::Update { .. }));
+    let head = moves.then(|| head_leaf(repo)).flatten();
     let through_head =
         |e: &Edit| matches!(e, Edit::Update { name, .. } if Some(name) == head.as_ref());
     if edits.iter().any(through_head)

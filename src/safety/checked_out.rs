@@ -41,9 +41,7 @@ fn named_in(admin_dir: &Path, file: &str) -> Option<String> {
 /// `refs/heads/<branch>`, itself or through symbolic refs.
 pub fn reaches(repo: &gix::Repository, full: &str, branch: &str) -> bool {
     let want = format!("refs/heads/{branch}");
-    crate::git::refs::chain(repo, full)
-        .iter()
-        .any(|name| *name == want)
+    crate::git::refs::chain(repo, full).contains(&want)
 }
 
 /// The operation in `admin_dir` that has `branch` as its branch while
