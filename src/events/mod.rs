@@ -29,6 +29,7 @@ use crate::safety::skip::{SkipCode, SkippedEntry};
 
 mod activity;
 mod judge;
+mod retired;
 mod tail;
 pub use activity::Activity;
 pub use judge::{Judgement, latest_judgements};

@@ -1,7 +1,9 @@
 //! Everything that touches git: [`repo`] reads through gix, [`cmd`] is the only
 //! place that spawns the `git` binary (for `git worktree add` and
 //! `git worktree remove` and `git hook run`) but [`plumbing`], which runs
-//! salvage and restore's plumbing; [`error`] is what a failed call of
+//! salvage and restore's plumbing; [`refs`] writes and deletes every ref
+//! (by git when a `reference-transaction` hook may run) and follows
+//! symbolic refs; [`error`] is what a failed call of
 //! either said; [`refusal`] reads git's refusal texts,
 //! [`progress`] copies git's checkout progress to a terminal,
 //! [`merge`] merges trees in memory, [`merged`] tells whether a run's work
@@ -14,6 +16,7 @@ pub mod merged;
 pub mod patch_id;
 pub mod plumbing;
 pub mod progress;
+pub mod refs;
 pub mod refusal;
 pub mod repo;
 

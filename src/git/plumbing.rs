@@ -211,3 +211,48 @@ pub fn refresh_index(dir: &Path) -> Result<()> {
     let args = ["update-index", "-q", "--refresh"].map(OsStr::new);
     try_git(dir, None, &args).map(drop)
 }
+
+/// `git update-ref [--create-reflog] -m <msg> --stdin` in `dir`, fed
+/// `commands` (`create <ref> <new>`, `update <ref> <new> <old>`, `delete
+/// <ref> <old>`, one a line): one transaction, each old value a
+/// compare-and-swap, the `reference-transaction` hook run as for any ref
+/// git writes (it may refuse: git's failure comes back whole). The outer
+/// error only when git could not be run at all.
+pub fn update_refs(
+    dir: &Path,
+    msg: &str,
+    create_reflog: bool,
+    commands: &str,
+) -> Result<std::result::Result<(), CommandError>> {
+    use std::io::Write;
+    let mut args = vec!["update-ref"];
+    if create_reflog {
+        args.push("--create-reflog");
+    }
+    args.extend(["-m", msg, "--stdin"]);
+    let mut cmd = Command::new("git");
+    super::cmd::without_repo_env(cmd.arg("-C").arg(dir).args(&args))
+        .env("LC_ALL", "C")
+        .env("GIT_TERMINAL_PROMPT", "0")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped());
+    let mut child = cmd
+        .spawn()
+        .map_err(|e| Error::io("could not run", "git", e))?;
+    let fed = child
+        .stdin
+        .take()
+        .map(|mut stdin| stdin.write_all(commands.as_bytes()));
+    let output = child
+        .wait_with_output()
+        .map_err(|e| Error::io("could not run", "git", e))?;
+    if output.status.success() && !matches!(fed, Some(Err(_))) {
+        return Ok(Ok(()));
+    }
+    Ok(Err(CommandError {
+        args: args.iter().map(|a| (*a).to_owned()).collect(),
+        status: output.status.code(),
+        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+    }))
+}

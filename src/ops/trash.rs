@@ -99,17 +99,13 @@ pub fn restore(
 }
 
 /// The branch `entry` comes back as: `as_branch`, or its default; refused
-/// unless it is a valid branch name.
+/// unless git accepts it as a branch name (`HEAD` never).
 fn branch_for(entry: &Entry, as_branch: Option<&str>) -> Result<String> {
     let branch = match as_branch {
         Some(b) => b.to_owned(),
         None => default_branch(entry),
     };
-    let full = format!("refs/heads/{branch}");
-    let valid = !branch.starts_with('-')
-        && gix::refs::FullName::try_from(full.as_str()).is_ok()
-        && gix::validate::reference::name(full.as_str().into()).is_ok();
-    if !valid {
+    if !crate::git::refs::valid_branch_name(&branch) {
         return Err(Error::InvalidBranchName { name: branch });
     }
     Ok(branch)
@@ -137,27 +133,14 @@ fn kept_commit(ctx: &Ctx, entry: &Entry) -> Result<gix::ObjectId> {
 /// Create `branch` at `tip` by a compare-and-swap on "no such ref": an
 /// existing branch is never moved.
 fn create_branch(ctx: &Ctx, branch: &str, tip: gix::ObjectId, entry: &Entry) -> Result<()> {
-    use gix::refs::transaction::{Change, LogChange, PreviousValue, RefEdit, RefLog};
     let full = format!("refs/heads/{branch}");
-    ctx.repo
-        .gix()
-        .edit_reference(RefEdit {
-            change: Change::Update {
-                log: LogChange {
-                    mode: RefLog::AndReference,
-                    force_create_reflog: false,
-                    message: format!("git-loop: trash restore {}", entry.name).into(),
-                },
-                expected: PreviousValue::MustNotExist,
-                new: gix::refs::Target::Object(tip),
-            },
-            name: full.as_str().try_into().map_err(
-                |e: gix::validate::reference::name::Error| Error::Repository(e.to_string()),
-            )?,
-            deref: false,
-        })
-        .map_err(|e| Error::Repository(format!("could not create {full}: {e}")))?;
-    Ok(())
+    let create = crate::git::refs::Edit::Create {
+        name: full.clone(),
+        new: tip,
+    };
+    let message = format!("git-loop: trash restore {}", entry.name);
+    crate::git::refs::apply(ctx.repo.gix(), &message, false, &[create])
+        .map_err(|e| Error::Repository(format!("could not create {full}: {e}")))
 }
 
 /// Drop `entries` (already chosen), logging each as `trash-expire` with

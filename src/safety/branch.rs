@@ -1,5 +1,4 @@
-//! May this branch be deleted? The one merged verdict, with its guards, and
-//! the one deletion: trash first, then a compare-and-swap.
+//! May this branch be deleted? The one merged verdict, with its guards.
 //!
 //! [`judge`] is what `list --long`, `mark --detect-merged`, `branches` and
 //! `cleanup --delete-merged-branches` all ask. Its guards, in order:
@@ -23,17 +22,16 @@
 //! (no commits of its own). Anything else (a patch-id likeness, a verdict
 //! that could not be computed) keeps the branch.
 //!
-//! [`delete`] keeps the tip under `refs/loop/trash/` (see [`super::trash`])
-//! before the compare-and-swap delete at the exact tip judged, so even a
-//! wrong proof loses nothing for `trash.keep`: `git loop trash restore
-//! <branch>` brings it back.
+//! [`super::retire`] (the one deletion) keeps the tip under
+//! `refs/loop/trash/` (see [`super::trash`]) before the compare-and-swap
+//! delete at the exact tip judged, so even a wrong proof loses nothing for
+//! `trash.keep`: `git loop trash restore <branch>` brings it back.
 //!
 //! `GIT_LOOP_TEST_FORCE_MERGED=1` (tests only, see [`crate::crash`]) makes
 //! every verdict "merged", to show that a wrong proof is recoverable.
 
 use gix::ObjectId;
 
-use super::{Permit, Target, trash};
 use crate::error::Result;
 use crate::git::merged::{Detector, MergedBy, Verdict, base_reads_branch, branch_start};
 
@@ -140,84 +138,5 @@ pub fn judge(
         verdict: Some(verdict),
         guard: None,
         deletable,
-    })
-}
-
-/// Why a branch was kept.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum KeepCode {
-    /// Not proven merged (or a guard stopped the proof).
-    NotMerged,
-    /// Checked out (or being rebased or bisected) in some worktree.
-    CheckedOut,
-    /// Its tip changed after it was judged: the compare-and-swap refused.
-    Moved,
-}
-
-/// What [`delete`] did.
-#[derive(Debug)]
-pub enum Deletion {
-    /// Deleted at `tip`, kept in the trash as `trash_ref`.
-    Deleted {
-        tip: ObjectId,
-        merged_by: Option<MergedBy>,
-        trash_ref: String,
-    },
-    Kept(KeepCode, String),
-}
-
-/// Delete `branch` (short name) at `tip`, as judged: only when `judged` is
-/// deletable and no worktree has it checked out (`checked_out`: as `git
-/// branch -d` judges, [`crate::git::repo::Repo::checked_out_branches`]); the
-/// tip goes to the trash first; then a compare-and-swap delete at `tip`.
-pub fn delete(
-    repo: &crate::git::repo::Repo,
-    branch: &str,
-    tip: ObjectId,
-    judged: &Judged,
-    checked_out: &std::collections::HashSet<String>,
-) -> Result<Deletion> {
-    if !judged.deletable {
-        let why = match (&judged.guard, judged.verdict) {
-            (Some(guard), _) => guard.clone(),
-            (None, Some(Verdict::Empty)) => "no commits of its own, and not in its base".to_owned(),
-            (None, Some(Verdict::Probable(by))) => format!(
-                "not proven merged into its base (patch ids say probably {by}-merged, but merging it would still change the base)"
-            ),
-            _ => "not proven merged into its base".to_owned(),
-        };
-        return Ok(Deletion::Kept(KeepCode::NotMerged, why));
-    }
-    if checked_out.contains(branch) {
-        return Ok(Deletion::Kept(
-            KeepCode::CheckedOut,
-            format!("{branch} is checked out in a worktree"),
-        ));
-    }
-    let merged_by = judged.merged_by();
-    let keep = trash::Keep::branch(branch, tip, trash::Reason::of_merge(merged_by));
-    let trash_ref = trash::keep(repo.gix(), &keep)?;
-    crate::crash::point("before-branch-delete");
-    let permit = Permit {
-        what: Target::Branch(branch.to_owned(), tip),
-        kept: vec![trash_ref.clone()],
-    };
-    if let Err(e) = crate::safety::exec::delete_branch(repo, branch, tip, &permit) {
-        // Not deleted. The trash entry stays: it may not be this process's
-        // alone (two deleters of one branch in one second write the same
-        // name, and the other's delete may have succeeded), and an entry a
-        // branch also holds costs nothing; it expires with the rest.
-        if repo.branch_target(branch)? == Some(tip) {
-            return Err(e);
-        }
-        return Ok(Deletion::Kept(
-            KeepCode::Moved,
-            format!("{branch} moved after it was found merged at {tip}"),
-        ));
-    }
-    Ok(Deletion::Deleted {
-        tip,
-        merged_by,
-        trash_ref,
     })
 }

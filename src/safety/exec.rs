@@ -38,7 +38,7 @@ pub fn delete_branch(
             "internal: no permit to delete {branch} at {expected}"
         )));
     }
-    repo.delete_branch_unguarded(branch, expected)
+    crate::git::refs::delete_branch_unguarded(repo.gix(), branch, expected)
 }
 
 /// Move `refs/heads/<branch>` back from `from` to `to` by compare-and-swap

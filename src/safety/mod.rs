@@ -14,8 +14,10 @@
 //!   gate's output, are nobody's work: [`scratch::clear`] deletes them
 //!   before the registration goes);
 //! - [`crate::git::repo::Repo::delete_branch_if_at`] (a compare-and-swap
-//!   delete): a permit from [`branch::delete`] (the strongest merged proof
-//!   held, and the tip kept in the trash first), or from
+//!   delete): a permit from [`retire::retire`] (the strongest merged proof
+//!   held, the branch checked out nowhere, and the tip kept in the trash
+//!   first: retiring a run's branch is this one operation for land,
+//!   cleanup and `branches`), or from
 //!   [`rollback_branch`] for a branch this process created at that very
 //!   commit and is undoing (nothing could be lost: it holds no commit of its
 //!   own);
@@ -53,6 +55,8 @@
 //!
 //! The rules live here once each:
 //! - the in-progress markers ([`OPERATION_MARKERS`]);
+//! - which branches are checked out, through symbolic refs and the files
+//!   that name a branch while `HEAD` is detached ([`checked_out`]);
 //! - the refs that hold commits for good ([`holding_prefixes`]: branches,
 //!   tags, remote-tracking branches, `refs/loop/` but not the trash, which
 //!   expires);
@@ -61,9 +65,11 @@
 //!   strongest proof deletes.
 
 pub mod branch;
+pub mod checked_out;
 pub mod checkout;
 pub mod exec;
 pub mod reap;
+pub mod retire;
 pub mod risk;
 pub mod scratch;
 pub mod skip;

@@ -27,11 +27,11 @@
 //! Entries older than `trash.keep` are dropped by later cleanups (logged
 //! `trash-expire`); `git loop trash empty` drops them on demand.
 
-use gix::refs::transaction::{Change, LogChange, PreviousValue, RefEdit, RefLog};
-use gix::refs::{FullName, Target};
+use gix::refs::FullName;
 use jiff::Timestamp;
 
 use crate::error::{Error, Result};
+use crate::git::refs::Edit;
 
 pub const PREFIX: &str = "refs/loop/trash/";
 
@@ -173,10 +173,11 @@ fn parse_stamp(text: &str) -> Option<Timestamp> {
 
 /// Keep `what` in the trash; returns the new ref's full name. Never
 /// overwrites an entry: a name taken by another tip gets the next `.N`. A
-/// name already holding this very tip is shared (gix accepts "must not
-/// exist" for a ref that already points where it would): two deleters of
-/// one branch in one second keep one entry, which is why a failed delete
-/// never drops it.
+/// name already holding this very tip is shared: two deleters of one
+/// branch in one second keep one entry, which is why a failed delete never
+/// drops it. Written through the ref layer ([`crate::git::refs`]), so a
+/// `reference-transaction` hook runs (and may refuse it: then nothing is
+/// deleted).
 pub fn keep(repo: &gix::Repository, what: &Keep) -> Result<String> {
     let at = crate::time::now();
     let stamp = stamp(at);
@@ -186,35 +187,25 @@ pub fn keep(repo: &gix::Repository, what: &Keep) -> Result<String> {
             n => format!("{stamp}.{n}"),
         };
         let name = format!("{PREFIX}{stamp}/{}/{}", what.reason.as_str(), what.original);
-        let full: FullName = name.as_str().try_into().map_err(repo_err)?;
-        let edit = RefEdit {
-            change: Change::Update {
-                log: LogChange {
-                    mode: RefLog::AndReference,
-                    force_create_reflog: false,
-                    message: format!("git-loop: trash ({})", what.reason.as_str()).into(),
-                },
-                expected: PreviousValue::MustNotExist,
-                new: Target::Object(what.tip),
-            },
-            name: full,
-            deref: false,
+        FullName::try_from(name.as_str()).map_err(repo_err)?;
+        let create = Edit::Create {
+            name: name.clone(),
+            new: what.tip,
         };
-        match repo.edit_reference(edit) {
-            Ok(_) => return Ok(name),
-            Err(e) => {
-                if repo
-                    .try_find_reference(name.as_str())
-                    .ok()
-                    .flatten()
-                    .is_none()
-                {
+        let message = format!("git-loop: trash ({})", what.reason.as_str());
+        match crate::git::refs::apply(repo, &message, false, &[create]) {
+            Ok(()) => return Ok(name),
+            Err(e) => match repo.try_find_reference(name.as_str()).ok().flatten() {
+                None => {
                     return Err(Error::Repository(format!(
                         "could not keep {} in the trash as {name}: {e}",
                         what.original
                     )));
                 }
-            }
+                // This very tip already: shared (see above).
+                Some(r) if r.target().try_id() == Some(what.tip.as_ref()) => return Ok(name),
+                Some(_) => {}
+            },
         }
     }
     Err(Error::Repository(format!(
@@ -311,25 +302,19 @@ pub fn drop_entry(repo: &gix::Repository, entry: &Entry) -> Result<()> {
 pub fn drop_all(repo: &gix::Repository, entries: &[Entry]) -> Result<()> {
     let mut edits = Vec::with_capacity(entries.len());
     for entry in entries {
-        let full: FullName = entry.refname.as_str().try_into().map_err(repo_err)?;
         let tip = gix::ObjectId::from_hex(entry.tip.as_bytes()).map_err(repo_err)?;
-        edits.push(RefEdit {
-            change: Change::Delete {
-                expected: PreviousValue::MustExistAndMatch(Target::Object(tip)),
-                log: RefLog::AndReference,
-            },
-            name: full,
-            deref: false,
+        edits.push(Edit::Delete {
+            name: entry.refname.clone(),
+            old: tip,
         });
     }
-    repo.edit_references(edits).map_err(|e| {
+    crate::git::refs::apply(repo, "git-loop: trash drop", false, &edits).map_err(|e| {
         let what = match entries {
             [one] => one.refname.clone(),
             many => format!("{} trash entries", many.len()),
         };
         Error::Repository(format!("could not drop {what}: {e}"))
-    })?;
-    Ok(())
+    })
 }
 
 /// The entries kept before `now − keep`.

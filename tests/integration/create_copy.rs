@@ -47,6 +47,14 @@ fn matching_ignored_and_untracked_files_are_copied() {
         "[create]\ncopy = [\".env\", \".env.local\", \"/config/*.local\", \"node_modules/\"]\n",
     )
     .unwrap();
+    // Untrusted, the repository's file copies nothing (`create.copy` widens
+    // what is copied: it weakens a guard), and a note says so.
+    let run = repo.run(["--json", "create", "r0", "--pattern", "p"]);
+    run.ok();
+    assert!(run.json()["copy"].is_null(), "{}", run.json());
+    assert!(!repo.wt("r0").join(".env").exists());
+    assert!(run.stderr.contains("create.copy"), "{}", run.stderr);
+    repo.run(["trust"]).ok();
     let run = repo.run(["--json", "create", "r1", "--pattern", "p"]);
     run.ok();
     let v = run.json();

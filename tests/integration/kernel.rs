@@ -101,9 +101,10 @@ fn no_destroying_path_bypasses_the_safety_kernel() {
                 || path.contains("/tests/"),
             "src/{path} signals a process around the kernel"
         );
-        for raw in [".worktree_remove_unguarded(", ".delete_branch_unguarded("] {
+        for raw in [".worktree_remove_unguarded(", "delete_branch_unguarded("] {
+            let defined = path == "git/refs.rs" && code.matches(raw).count() == 1;
             assert!(
-                !code.contains(raw) || path == "safety/exec.rs",
+                !code.contains(raw) || path == "safety/exec.rs" || defined,
                 "src/{path} calls {raw} around the kernel"
             );
         }
@@ -125,17 +126,27 @@ fn no_destroying_path_bypasses_the_safety_kernel() {
                 "src/{path} names a permit's target"
             );
         }
-        // A ref is deleted only by the permit-checked primitive or the
-        // kernel itself (the trash's own entries).
-        if code.contains("Change::Delete") {
+        // A ref is deleted only through the ref layer (`git/refs.rs`, which
+        // runs the `reference-transaction` hook), asked by the
+        // permit-checked primitive or the kernel itself (the trash's own
+        // entries); no other route (`git update-ref -d`, `delete <ref>` on
+        // its stdin) exists.
+        if code.contains("Change::Delete") || code.contains("delete {name}") {
+            assert_eq!(
+                path, "git/refs.rs",
+                "src/{path} deletes a ref around the ref layer"
+            );
+        }
+        if code.contains("Edit::Delete") {
             assert!(
-                in_kernel || path == "git/repo/mod.rs",
+                in_kernel || path == "git/refs.rs",
                 "src/{path} deletes a ref without the kernel"
             );
         }
-        if path == "git/repo/mod.rs" {
-            // Only the one beneath the kernel's branch delete.
-            assert_eq!(code.matches("Change::Delete").count(), 1, "git/repo/mod.rs");
+        if path == "git/refs.rs" {
+            // Only the one beneath the kernel's branch delete is built here.
+            let built = code.matches("= Edit::Delete {").count();
+            assert_eq!(built, 1, "git/refs.rs builds one delete");
         }
         // No other way to remove a worktree or delete a branch or ref: no
         // git argument list (`&["…", …]`) holds a destroying word.
@@ -202,8 +213,8 @@ fn no_destroying_path_bypasses_the_safety_kernel() {
     }
     // Every path that removes a worktree or deletes a branch was found: the
     // removal, the leftover's finish, create's rollbacks (of a failed add, a
-    // failed record, a signal), the kernel's branch deletion (cleanup,
-    // branches, and the landing to come all go through it), and a landing's
+    // failed record, a signal), the kernel's one retirement of a branch
+    // (cleanup, branches and land's finish all call it), and a landing's
     // move of its target back when the checkout could not follow.
     callers.sort();
     callers.dedup();
@@ -213,7 +224,7 @@ fn no_destroying_path_bypasses_the_safety_kernel() {
         "ops/create/record.rsexec::worktree_remove(",
         "ops/create/rollback.rsexec::worktree_remove(",
         "ops/land/gate/mod.rsexec::worktree_remove(",
-        "safety/branch.rsexec::delete_branch(",
+        "safety/retire.rsexec::delete_branch(",
         "ops/create/add.rsexec::delete_branch(",
         "ops/create/record.rsexec::delete_branch(",
         "ops/create/rollback.rsexec::delete_branch(",
@@ -237,7 +248,7 @@ fn no_destroying_path_bypasses_the_safety_kernel() {
                 "ops/create/record.rs",
                 "ops/create/rollback.rs",
                 "ops/land/gate/mod.rs",
-                "safety/branch.rs",
+                "safety/retire.rs",
                 "ops/land/advance/mod.rs",
                 "ops/land/advance/checkout.rs",
                 "worktree/reap.rs",

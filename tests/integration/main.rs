@@ -61,6 +61,7 @@ mod in_use; // a worktree a process works in is never removed under it
 mod kernel;
 mod read_only; // read commands take no mutex and write nothing
 mod reap; // remove/cleanup --reap: processes left in a worktree terminated, never one on a terminal
+mod refs; // the ref layer: symbolic refs, the reference-transaction hook, reflogs, names git refuses
 mod repo_formats; // reftable, SHA-256, unknown extensions: refused by every command, never half-read
 mod safety;
 mod untrusted; // an untrusted .git-loop.toml: only plain values apply; the trash never expires its own entries // what removal must see: hidden changes, unreachable commits, nested repos // every destroying call site goes through src/safety/; the trash

@@ -9,9 +9,9 @@
 
 use serde::Serialize;
 
-use crate::ops::reclaim::{Fate, Kept, Reclaimed, Removed};
+use crate::ops::reclaim::{Fate, Reclaimed, Removed};
 use crate::output::{Out, Report};
-use crate::safety::branch::KeepCode;
+use crate::safety::retire::{KeepCode, Retired};
 use crate::worktree::SkippedEntry;
 
 #[derive(Debug, Serialize, schemars::JsonSchema)]
@@ -45,21 +45,10 @@ pub struct RemovedEntry {
 
 #[derive(Debug, Serialize, schemars::JsonSchema)]
 pub struct KeptBranch {
-    pub code: KeptCode,
+    /// Why it was kept: `not-merged`, `checked-out`, `moved`, `refused`
+    /// (the safety kernel's one vocabulary for every branch it keeps).
+    pub code: KeepCode,
     pub reason: String,
-}
-
-/// Why `--delete-merged-branches` kept a removed run's branch.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
-#[serde(rename_all = "kebab-case")]
-pub enum KeptCode {
-    /// Its work is not in the run's base (or the base is gone).
-    NotMerged,
-    /// Checked out (or being rebased or bisected) in some worktree.
-    CheckedOut,
-    /// Its tip changed after it was found merged: the compare-and-swap
-    /// deletion refused.
-    Moved,
 }
 
 #[derive(Debug, Serialize, schemars::JsonSchema)]
@@ -118,37 +107,23 @@ impl From<Removed> for RemovedEntry {
         };
         match r.branch {
             Fate::Untouched => {}
-            Fate::Deleted {
+            Fate::Retired(Retired::Deleted {
                 merged_by,
                 trash_ref,
                 ..
-            } => {
+            }) => {
                 removed.branch_deleted = Some(true);
                 removed.branch_merged_by = Some(merged_by);
                 removed.branch_trash = Some(trash_ref);
             }
-            Fate::Kept(kept) => {
+            Fate::Retired(Retired::Kept { code, reason }) => {
                 removed.branch_deleted = Some(false);
-                removed.branch_kept = match kept {
-                    Kept::NoBranch => None,
-                    Kept::Refused { code, reason } => Some(KeptBranch {
-                        code: KeptCode::from(code),
-                        reason,
-                    }),
-                };
+                // No branch: nothing to say why it was kept.
+                removed.branch_kept =
+                    (code != KeepCode::Gone).then_some(KeptBranch { code, reason });
             }
         }
         removed
-    }
-}
-
-impl From<KeepCode> for KeptCode {
-    fn from(code: KeepCode) -> KeptCode {
-        match code {
-            KeepCode::NotMerged => KeptCode::NotMerged,
-            KeepCode::CheckedOut => KeptCode::CheckedOut,
-            KeepCode::Moved => KeptCode::Moved,
-        }
     }
 }
 

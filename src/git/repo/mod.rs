@@ -198,27 +198,6 @@ impl Repo {
             .is_some())
     }
 
-    /// Delete `refs/heads/<branch>` only if it still points at `expected`.
-    /// Called only by the safety kernel (`crate::safety::exec`), with its
-    /// permit; a test (`kernel.rs`) fails when anything else calls it.
-    pub fn delete_branch_unguarded(&self, branch: &str, expected: gix::ObjectId) -> Result<()> {
-        use gix::refs::transaction::{Change, PreviousValue, RefEdit, RefLog};
-        let name: gix::refs::FullName = format!("refs/heads/{branch}")
-            .try_into()
-            .map_err(repo_err)?;
-        self.repo
-            .edit_reference(RefEdit {
-                change: Change::Delete {
-                    expected: PreviousValue::MustExistAndMatch(gix::refs::Target::Object(expected)),
-                    log: RefLog::AndReference,
-                },
-                name,
-                deref: false,
-            })
-            .map_err(repo_err)?;
-        Ok(())
-    }
-
     /// Every branch `refs/heads/loop/*`, short name (`loop/x`) and tip,
     /// sorted by name. A name that is not UTF-8, or a symbolic ref, is left
     /// out (named in the second list, so the caller can say so):
@@ -253,43 +232,6 @@ impl Repo {
     pub fn short_id(&self, id: gix::ObjectId) -> String {
         use gix::prelude::ObjectIdExt;
         id.attach(&self.repo).shorten_or_id().to_string()
-    }
-
-    /// Branches (short names) git considers checked out anywhere, as `git
-    /// branch -d` does: the HEAD of the main worktree and of every linked
-    /// one, and a branch being rebased or bisected in any of them (its
-    /// `rebase-merge/head-name`, `rebase-apply/head-name` or `BISECT_START`).
-    pub fn checked_out_branches(&self) -> Result<std::collections::HashSet<String>> {
-        let mut out = std::collections::HashSet::new();
-        let short = |name: &[u8]| -> String {
-            let name = name.trim_ascii();
-            name.strip_prefix(b"refs/heads/")
-                .unwrap_or(name)
-                .to_str_lossy()
-                .into_owned()
-        };
-        if let Some(head) = self.repo.head_name().map_err(repo_err)? {
-            out.insert(short(head.as_bstr()));
-        }
-        let mut admin_dirs = vec![self.repo.common_dir().to_path_buf()];
-        for wt in self.worktrees()? {
-            if let Some(branch) = wt.branch {
-                out.insert(branch);
-            }
-            admin_dirs.push(wt.admin_dir);
-        }
-        for dir in admin_dirs {
-            for file in [
-                "rebase-merge/head-name",
-                "rebase-apply/head-name",
-                "BISECT_START",
-            ] {
-                if let Ok(Some(text)) = crate::fsx::read_regular(&dir.join(file), 4096) {
-                    out.insert(short(&text));
-                }
-            }
-        }
-        Ok(out)
     }
 
     /// All linked worktrees registered with git, each path canonicalized

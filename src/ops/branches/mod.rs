@@ -47,7 +47,7 @@ use serde::Serialize;
 
 use crate::ctx::Ctx;
 use crate::error::{Error, Result};
-use crate::git::merged::{Detector, MergedBy, Verdict};
+use crate::git::merged::{Detector, Verdict};
 use crate::output::Out;
 
 /// Why a merged-or-not branch was not deleted when deletion was asked.
@@ -62,6 +62,9 @@ pub enum KeptCode {
     Recorded,
     /// Its tip changed after it was checked: the compare-and-swap refused.
     Moved,
+    /// git refused the deletion (a `reference-transaction` hook, a lock):
+    /// kept, as `git branch -d` would keep it.
+    Refused,
     /// The deletion failed otherwise (the error is reported).
     Error,
 }
@@ -73,6 +76,7 @@ impl KeptCode {
             KeptCode::CheckedOut => "checked-out",
             KeptCode::Recorded => "recorded",
             KeptCode::Moved => "moved",
+            KeptCode::Refused => "refused",
             KeptCode::Error => "error",
         }
     }
@@ -173,7 +177,7 @@ fn list(ctx: &Ctx, base_name: &str, out: &mut Out<'_>) -> Result<Vec<Leftover>> 
             "warning: {name} is left out: its name is not UTF-8, or it is a symbolic ref"
         ));
     }
-    let checked_out = ctx.repo.checked_out_branches()?;
+    let checked_out = crate::safety::checked_out::branches(&ctx.repo)?;
     let mut leftovers = Vec::new();
     let mut detector = Detector::new(ctx.repo.gix())?;
     for (branch, tip) in found {
@@ -232,12 +236,5 @@ fn first_reason(l: &Leftover, recorded: bool, checked_out: bool) -> Option<KeptC
         Some(KeptCode::CheckedOut)
     } else {
         None
-    }
-}
-
-impl Leftover {
-    /// How the branch's work reached the base, when proven merged.
-    pub fn merged_by(&self) -> Option<MergedBy> {
-        self.verdict.and_then(Verdict::merged_by)
     }
 }

@@ -88,10 +88,10 @@ pub(super) fn remove_worktree(ctx: &Ctx, id: &str, out: &mut Out<'_>) -> Worktre
     }
 }
 
-/// The landed run's branch deleted through the safety kernel: judged
-/// against the target it landed in, at the tip that landed, its tip kept
-/// in the trash first; logged as `branch-delete`. Kept, with the reason,
-/// otherwise.
+/// The landed run's branch retired by the safety kernel
+/// ([`crate::safety::retire`]): judged against the target it landed in, at
+/// the tip that landed, its tip kept in the trash first; logged as
+/// `branch-delete`. Kept, with the reason, otherwise.
 pub(super) fn delete_branch(
     ctx: &Ctx,
     entry: &Entry,
@@ -114,44 +114,32 @@ fn try_delete_branch(
     into: &str,
     out: &mut Out<'_>,
 ) -> Result<BranchFate> {
-    use crate::safety::branch::Deletion;
+    use crate::safety::retire::{Retired, retire};
+    let mut detector = crate::git::merged::Detector::new(ctx.repo.gix())?;
+    let checked_out = crate::safety::checked_out::branches(&ctx.repo)?;
     let branch = entry.branch();
-    let kept = |reason: String| Ok(BranchFate::Kept { reason });
-    let Some(tip) = ctx.repo.branch_target(&branch)? else {
-        return kept(format!("{branch} no longer exists"));
-    };
-    if tip != landed_tip {
-        return kept(format!(
-            "{branch} moved to {} after {} landed",
-            ctx.repo.short_id(tip),
-            ctx.repo.short_id(landed_tip)
-        ));
+    let retired = retire(
+        &ctx.repo,
+        &mut detector,
+        &checked_out,
+        &branch,
+        landed_tip,
+        into,
+    )?;
+    if let Some(event) = retired.event() {
+        let mutex = ManifestMutex::acquire(&ctx.loop_dir())?;
+        ctx.log_events(&[event], out);
+        drop(mutex);
     }
-    let repo = ctx.repo.gix();
-    let mut detector = crate::git::merged::Detector::new(repo)?;
-    let judged = crate::safety::branch::judge(repo, &mut detector, &branch, tip, into)?;
-    let checked_out = ctx.repo.checked_out_branches()?;
-    match crate::safety::branch::delete(&ctx.repo, &branch, tip, &judged, &checked_out)? {
-        Deletion::Deleted {
-            tip,
+    Ok(match retired {
+        Retired::Deleted {
             merged_by,
             trash_ref,
-        } => {
-            let mut event = Event::new(EventKind::BranchDelete, &entry.id);
-            let by = merged_by.map_or("no commits of its own".to_owned(), |b| {
-                format!("merged: {b}")
-            });
-            event.detail = Some(format!(
-                "branch {branch} deleted at {tip} ({by}, landed into {into}); kept as {trash_ref}"
-            ));
-            let mutex = ManifestMutex::acquire(&ctx.loop_dir())?;
-            ctx.log_events(&[event], out);
-            drop(mutex);
-            Ok(BranchFate::Deleted {
-                merged_by,
-                trash_ref,
-            })
-        }
-        Deletion::Kept(_, reason) => kept(format!("{reason} ({into})")),
-    }
+            ..
+        } => BranchFate::Deleted {
+            merged_by,
+            trash_ref,
+        },
+        Retired::Kept { reason, .. } => BranchFate::Kept { reason },
+    })
 }

@@ -167,16 +167,20 @@ pub fn land(ctx: &Ctx, request: &Request<'_>, out: &mut Out<'_>) -> Result<Outco
             )
         }),
     };
-    if let Some((into, what)) = &into
-        && ctx.repo.branch_target(into)?.is_none()
-    {
-        return Err(Error::BaseNotFound {
-            what: format!("{what}: no local branch {into}, so it"),
-            help: "land moves a local branch: `git branch` lists them; --into <BRANCH> names one"
-                .into(),
-        });
-    }
-    let into = into.map(|(into, _)| into);
+    let into = match into {
+        None => None,
+        Some((into, what)) => match refusals::local_branch(ctx, into)? {
+            Some(branch) => Some(branch),
+            None => {
+                return Err(Error::BaseNotFound {
+                    what: format!("{what}: no local branch {into}, so it"),
+                    help: "land moves a local branch: `git branch` lists them; --into <BRANCH> names one"
+                        .into(),
+                });
+            }
+        },
+    };
+    let into = into.as_deref();
     let gate = gate_command(ctx, request.gate)?;
     let manifest = if ctx.loop_dir_exists()? {
         ctx.manifest.load_or_default()?

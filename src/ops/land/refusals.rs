@@ -46,12 +46,12 @@ pub(super) fn target(
         None => {
             let base = entry.base_branch.as_str();
             let local = base.strip_prefix("refs/heads/").unwrap_or(base);
-            if ctx.repo.branch_target(local)?.is_none() {
+            let Some(local) = local_branch(ctx, local)? else {
                 return no_target(format!(
                     "its base {base:?} is not a local branch: pass --into <BRANCH> (or set land.into)"
                 ));
-            }
-            local.to_owned()
+            };
+            local
         }
     };
     if into == entry.branch() {
@@ -60,6 +60,16 @@ pub(super) fn target(
         ));
     }
     Ok(Ok(into))
+}
+
+/// The local branch `name` is, through symbolic refs (`master` kept as a
+/// symbolic ref to `main` is `main`: the branch a landing moves, whose
+/// checkout it updates), when it exists and holds a commit.
+pub(super) fn local_branch(ctx: &Ctx, name: &str) -> Result<Option<String>> {
+    let Some(branch) = crate::git::refs::branch_behind(ctx.repo.gix(), name) else {
+        return Ok(None);
+    };
+    Ok(ctx.repo.branch_target(&branch)?.map(|_| branch))
 }
 
 /// Why the run's worktree refuses the landing, if it does: what lands is

@@ -6,16 +6,18 @@
 //! own whose tip the base contains. It is deleted by a compare-and-swap on
 //! the exact tip judged (a branch moved after the check is kept, code
 //! `moved`), and only when no worktree has it checked out (as `git branch
-//! -d` judges, code `checked-out`). The deletion is logged with the tip, the
-//! proof and the trash ref, so `git loop trash restore loop/<id>` brings it
-//! back.
+//! -d` judges, through symbolic refs, code `checked-out`), and a
+//! `reference-transaction` hook may refuse it (code `refused`): the one
+//! retirement of the kernel, [`crate::safety::retire`]. The deletion is
+//! logged with the tip, the proof and the trash ref, so `git loop trash
+//! restore loop/<id>` brings it back.
 
 use super::Removed;
 use crate::ctx::Ctx;
 use crate::error::{Error, Result};
-use crate::git::merged::{Detector, MergedBy};
+use crate::git::merged::Detector;
 use crate::manifest::Entry;
-use crate::safety::branch::{Deletion, KeepCode};
+use crate::safety::retire::{KeepCode, Retired, retire};
 
 /// What became of a removed run's branch.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -23,32 +25,16 @@ pub enum Fate {
     /// Not looked at: deleting merged branches was not asked for, or
     /// judging it failed.
     Untouched,
-    /// Deleted at `tip` (its work is in the base: `merged_by`, or `None`
-    /// when the run made no commits), kept in the trash as `trash_ref`.
-    Deleted {
-        tip: gix::ObjectId,
-        merged_by: Option<MergedBy>,
-        trash_ref: String,
-    },
-    /// Kept.
-    Kept(Kept),
-}
-
-/// Why a branch asked to be deleted was kept.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Kept {
-    /// There was no branch.
-    NoBranch,
-    /// The kernel refused, with why (naming the base when not merged).
-    Refused { code: KeepCode, reason: String },
+    /// The kernel's answer: deleted (kept in the trash), or kept and why.
+    Retired(Retired),
 }
 
 /// Decide the fate of each removed run's branch (`--delete-merged-branches`).
 /// A failure for one run leaves its branch untouched and is kept as the
 /// first error (if none is yet); the others are still decided.
 pub(super) fn decide(ctx: &Ctx, removed: &mut [Removed], error: &mut Option<Error>) {
-    let ready =
-        Detector::new(ctx.repo.gix()).and_then(|d| Ok((d, ctx.repo.checked_out_branches()?)));
+    let ready = Detector::new(ctx.repo.gix())
+        .and_then(|d| Ok((d, crate::safety::checked_out::branches(&ctx.repo)?)));
     let (mut detector, checked_out) = match ready {
         Ok(ready) => ready,
         Err(e) => {
@@ -66,7 +52,7 @@ pub(super) fn decide(ctx: &Ctx, removed: &mut [Removed], error: &mut Option<Erro
     }
 }
 
-/// Delete `loop/<id>` if its work is in the run's base; see the module doc.
+/// Retire `loop/<id>` at its tip against the run's base; see the module doc.
 fn fate(
     ctx: &Ctx,
     detector: &mut Detector<'_>,
@@ -75,28 +61,12 @@ fn fate(
 ) -> Result<Fate> {
     let branch = entry.branch();
     let Some(tip) = ctx.repo.branch_target(&branch)? else {
-        return Ok(Fate::Kept(Kept::NoBranch));
+        return Ok(Fate::Retired(Retired::Kept {
+            code: KeepCode::Gone,
+            reason: format!("{branch} does not exist"),
+        }));
     };
-    let judged =
-        crate::safety::branch::judge(ctx.repo.gix(), detector, &branch, tip, &entry.base_branch)?;
-    Ok(
-        match crate::safety::branch::delete(&ctx.repo, &branch, tip, &judged, checked_out)? {
-            Deletion::Deleted {
-                tip,
-                merged_by,
-                trash_ref,
-            } => Fate::Deleted {
-                tip,
-                merged_by,
-                trash_ref,
-            },
-            Deletion::Kept(code, reason) => Fate::Kept(Kept::Refused {
-                code,
-                reason: match code {
-                    KeepCode::NotMerged => format!("{reason} ({})", entry.base_branch),
-                    _ => reason,
-                },
-            }),
-        },
-    )
+    let base = &entry.base_branch;
+    let retired = retire(&ctx.repo, detector, checked_out, &branch, tip, base)?;
+    Ok(Fate::Retired(retired))
 }

@@ -50,7 +50,7 @@ mod guarded;
 mod pre_command;
 mod selection;
 
-pub use branch::{Fate, Kept};
+pub use branch::Fate;
 pub use selection::{Cleanup, cleanup, remove};
 
 /// Puts a worktree that would be removed back into the warm pool instead
@@ -324,23 +324,8 @@ fn events(reclaimed: &Reclaimed) -> Vec<crate::events::Event> {
         if !r.logged {
             events.push(Event::new(EventKind::Remove, &r.entry.id));
         }
-        if let Fate::Deleted {
-            tip,
-            merged_by,
-            trash_ref,
-        } = &r.branch
-        {
-            let mut e = Event::new(EventKind::BranchDelete, &r.entry.id);
-            let branch = r.entry.branch();
-            e.detail = Some(match merged_by {
-                Some(by) => {
-                    format!("branch {branch} deleted at {tip} (merged: {by}); kept as {trash_ref}")
-                }
-                None => format!(
-                    "branch {branch} deleted at {tip} (no commits of its own); kept as {trash_ref}"
-                ),
-            });
-            events.push(e);
+        if let Fate::Retired(retired) = &r.branch {
+            events.extend(retired.event());
         }
     }
     events.extend(reclaimed.skipped.iter().map(SkippedEntry::event));
@@ -350,6 +335,7 @@ fn events(reclaimed: &Reclaimed) -> Vec<crate::events::Event> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::safety::retire::{KeepCode, Retired};
 
     fn removed(id: &str, logged: bool, branch: Fate) -> Removed {
         let json = format!(
@@ -370,17 +356,20 @@ mod tests {
     #[test]
     fn events_are_built_from_the_outcomes() {
         let tip = gix::ObjectId::null(gix::hash::Kind::Sha1);
-        let deleted = Fate::Deleted {
+        let deleted = Fate::Retired(Retired::Deleted {
+            branch: "loop/b".into(),
+            base: "main".into(),
             tip,
             merged_by: None,
             trash_ref: "refs/loop/trash/t/branch/loop/b".into(),
-        };
+        });
+        let gone = Fate::Retired(Retired::Kept {
+            code: KeepCode::Gone,
+            reason: "loop/a does not exist".into(),
+        });
         let reclaimed = Reclaimed {
             dry_run: false,
-            removed: vec![
-                removed("a", true, Fate::Kept(Kept::NoBranch)),
-                removed("b", false, deleted),
-            ],
+            removed: vec![removed("a", true, gone), removed("b", false, deleted)],
             skipped: vec![SkippedEntry::new("c", Skip::new("dirty", SkipCode::Dirty))],
             error: None,
         };
@@ -390,7 +379,7 @@ mod tests {
         assert_eq!(
             events[1].detail.as_deref(),
             Some(format!(
-                "branch loop/b deleted at {tip} (no commits of its own); kept as refs/loop/trash/t/branch/loop/b"
+                "branch loop/b deleted at {tip} (no commits of its own; in main); kept as refs/loop/trash/t/branch/loop/b"
             ))
             .as_deref()
         );

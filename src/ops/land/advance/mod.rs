@@ -183,42 +183,18 @@ pub fn advance(
 }
 
 /// `full` moved from `old` to `new` by compare-and-swap, with the reflog
-/// line `message` (the reflog made if missing, as `--create-reflog`):
-/// git's `update-ref` when a `reference-transaction` hook may exist (so it
-/// runs), the refs are not plain files, or no committer identity is set
-/// (git writes the reflog line with its default one, as for `git merge
-/// --ff-only`; gix has none and would refuse); else gix's ref transaction,
-/// the same `<ref>.lock`, the same reflog line, without a process.
+/// line `message` (the reflog made if missing, as `--create-reflog`),
+/// through the ref layer ([`crate::git::refs`]): git's `update-ref` when a
+/// `reference-transaction` hook may exist (so it runs), the refs are not
+/// plain files, or no committer identity is set (git writes the reflog
+/// line with its default one, as for `git merge --ff-only`); else gix, in
+/// process, through `HEAD` when the main checkout is on it (so `HEAD`'s
+/// reflog has the line too).
 fn move_ref(repo: &Repo, full: &str, old: ObjectId, new: ObjectId, message: &str) -> Result<()> {
-    use gix::refs::transaction::{Change, LogChange, PreviousValue, RefEdit, RefLog};
-    let files = repo
-        .gix()
-        .config_snapshot()
-        .string("extensions.refStorage")
-        .is_none_or(|storage| storage.eq_ignore_ascii_case(b"files"));
-    let identity = repo.gix().committer().is_some();
-    if !files || !identity || repo.may_have_hook("reference-transaction") {
-        let (new, old) = (new.to_string(), old.to_string());
-        return plumbing::update_ref(repo.root(), full, &new, &old, message);
-    }
-    let err = |e: &dyn std::fmt::Display| Error::Repository(format!("could not move {full}: {e}"));
-    let name: gix::refs::FullName = full.try_into().map_err(|e| err(&e))?;
-    repo.gix()
-        .edit_reference(RefEdit {
-            change: Change::Update {
-                log: LogChange {
-                    mode: RefLog::AndReference,
-                    force_create_reflog: true,
-                    message: message.into(),
-                },
-                expected: PreviousValue::MustExistAndMatch(gix::refs::Target::Object(old)),
-                new: gix::refs::Target::Object(new),
-            },
-            name,
-            deref: false,
-        })
-        .map_err(|e| err(&e))?;
-    Ok(())
+    let name = full.to_owned();
+    let update = crate::git::refs::Edit::Update { name, old, new };
+    crate::git::refs::apply(repo.gix(), message, true, &[update])
+        .map_err(|e| Error::Repository(format!("could not move {full}: {e}")))
 }
 
 /// After the ref moved, where the target is checked out now: the checkout

@@ -1,21 +1,23 @@
 //! Where the target is checked out, read with gix: the worktree a landing
 //! updates, or what makes it busy.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use super::{Advance, MISSING, Place, SECOND_CHECKOUT};
 use crate::error::{Error, Result};
 use crate::git::repo::{Repo, canonical_best_effort};
 use crate::safety;
+use crate::safety::checked_out::{reaches, working_on};
 
 /// The worktree that has `branch` checked out, read with gix: the main
-/// checkout or a linked worktree whose `HEAD` names it, or one rebasing or
-/// bisecting it (busy). Two holders, an operation in progress in the
+/// checkout or a linked worktree whose `HEAD` reaches it (directly or
+/// through symbolic refs: `HEAD → master → main` has `main` checked out),
+/// or one rebasing or bisecting it (busy); as the kernel's
+/// [`safety::checked_out`] judges. Two holders, an operation in progress in the
 /// holder, or a holder whose directory is gone or cannot be read from its
 /// registration (named by its administrative directory): busy. (A
 /// registration without a `gitdir` file is not listed, by gix as by git.)
 pub(super) fn place(repo: &Repo, branch: &str) -> Result<Place> {
-    let full = format!("refs/heads/{branch}");
     let main_head = repo
         .gix()
         .head_name()
@@ -30,10 +32,13 @@ pub(super) fn place(repo: &Repo, branch: &str) -> Result<Place> {
     let mut worktrees = vec![(
         None,
         repo.common_dir().to_path_buf(),
-        main_head.is_some_and(|name| name.as_bstr() == full.as_str()),
+        main_head.is_some_and(|name| reaches(repo.gix(), &name.as_bstr().to_string(), branch)),
     )];
     for proxy in &proxies {
-        let on_branch = repo.head_of(proxy).0.as_deref() == Some(branch);
+        let on_branch = repo
+            .head_of(proxy)
+            .0
+            .is_some_and(|head| reaches(repo.gix(), &format!("refs/heads/{head}"), branch));
         worktrees.push((Some(proxy), proxy.git_dir().to_path_buf(), on_branch));
     }
     let mut holder: Option<PathBuf> = None;
@@ -49,7 +54,7 @@ pub(super) fn place(repo: &Repo, branch: &str) -> Result<Place> {
             }))
         };
         if !on_branch {
-            if let Some(operation) = working_on(&admin_dir, branch) {
+            if let Some(operation) = working_on(repo.gix(), &admin_dir, branch) {
                 return busy(operation);
             }
             continue;
@@ -66,27 +71,4 @@ pub(super) fn place(repo: &Repo, branch: &str) -> Result<Place> {
         holder = Some(canonical_best_effort(&path));
     }
     Ok(holder.map_or(Place::Nowhere, Place::At))
-}
-
-/// The operation in `admin_dir` that has `branch` as its branch while
-/// `HEAD` is detached: a rebase of it (`rebase-merge/head-name`,
-/// `rebase-apply/head-name`) or a bisect started on it (`BISECT_START`).
-fn working_on(admin_dir: &Path, branch: &str) -> Option<&'static str> {
-    let full = format!("refs/heads/{branch}");
-    [
-        ("rebase-merge/head-name", "rebase"),
-        ("rebase-apply/head-name", "rebase"),
-        ("BISECT_START", "bisect"),
-    ]
-    .into_iter()
-    .find(|(file, _)| {
-        crate::fsx::read_regular(&admin_dir.join(file), 4096)
-            .ok()
-            .flatten()
-            .is_some_and(|text| {
-                let name = text.trim_ascii();
-                name == full.as_bytes() || name == branch.as_bytes()
-            })
-    })
-    .map(|(_, operation)| operation)
 }

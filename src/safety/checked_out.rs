@@ -1,0 +1,87 @@
+//! Which branches are checked out, as `git branch -d` judges: the one list
+//! a deletion ([`super::branch`]) and a landing (which updates the
+//! checkout that has its target, `crate::ops::land::advance`) both read.
+//!
+//! A branch is checked out in a worktree when that worktree's `HEAD`
+//! reaches it — directly (`ref: refs/heads/loop/x`) or through symbolic
+//! refs (`HEAD → review → loop/x`: git refuses `git branch -d loop/x`
+//! there too; deleting it would leave that checkout on an unborn branch
+//! with every file staged as new) — and while `HEAD` is detached when a
+//! rebase or a bisect started on it ([`BRANCH_FILES`], whose name may be a
+//! symbolic ref too). Symbolic refs are followed by
+//! [`crate::git::refs::chain`].
+
+use std::collections::HashSet;
+use std::path::Path;
+
+use crate::error::Result;
+use crate::git::repo::Repo;
+
+/// The files of a worktree's admin dir that name its branch while `HEAD`
+/// is detached, and the operation each means.
+pub const BRANCH_FILES: [(&str, &str); 3] = [
+    ("rebase-merge/head-name", "rebase"),
+    ("rebase-apply/head-name", "rebase"),
+    ("BISECT_START", "bisect"),
+];
+
+/// The full ref name a branch file holds: `refs/heads/main` as a rebase
+/// writes it, `main` as a bisect does.
+fn named_in(admin_dir: &Path, file: &str) -> Option<String> {
+    let text = crate::fsx::read_regular(&admin_dir.join(file), 4096).ok()??;
+    let name = String::from_utf8_lossy(text.trim_ascii()).into_owned();
+    match name.starts_with("refs/") {
+        true => Some(name),
+        false if name.is_empty() => None,
+        false => Some(format!("refs/heads/{name}")),
+    }
+}
+
+/// Whether `full` (a `HEAD`'s target, a branch file's name) reaches
+/// `refs/heads/<branch>`, itself or through symbolic refs.
+pub fn reaches(repo: &gix::Repository, full: &str, branch: &str) -> bool {
+    let want = format!("refs/heads/{branch}");
+    crate::git::refs::chain(repo, full).contains(&want)
+}
+
+/// The operation in `admin_dir` that has `branch` as its branch while
+/// `HEAD` is detached (see [`BRANCH_FILES`]), if any.
+pub fn working_on(repo: &gix::Repository, admin_dir: &Path, branch: &str) -> Option<&'static str> {
+    BRANCH_FILES
+        .iter()
+        .find(|(file, _)| named_in(admin_dir, file).is_some_and(|n| reaches(repo, &n, branch)))
+        .map(|(_, operation)| *operation)
+}
+
+/// Every branch (short name) checked out anywhere: each name on the way
+/// from the main checkout's `HEAD` and every linked worktree's, and from
+/// each one's branch files (see the module doc).
+pub fn branches(repo: &Repo) -> Result<HashSet<String>> {
+    let gix = repo.gix();
+    let mut starts = Vec::new();
+    if let Some(head) = gix
+        .head_name()
+        .map_err(|e| crate::error::Error::Repository(e.to_string()))?
+    {
+        starts.push(head.as_bstr().to_string());
+    }
+    let mut admin_dirs = vec![repo.common_dir().to_path_buf()];
+    for wt in repo.worktrees()? {
+        if let Some(branch) = wt.branch {
+            starts.push(format!("refs/heads/{branch}"));
+        }
+        admin_dirs.push(wt.admin_dir);
+    }
+    for dir in &admin_dirs {
+        starts.extend(BRANCH_FILES.iter().filter_map(|(f, _)| named_in(dir, f)));
+    }
+    let mut out = HashSet::new();
+    for start in starts {
+        for name in crate::git::refs::chain(gix, &start) {
+            if let Some(short) = name.strip_prefix("refs/heads/") {
+                out.insert(short.to_owned());
+            }
+        }
+    }
+    Ok(out)
+}
