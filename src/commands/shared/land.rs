@@ -73,8 +73,8 @@ pub struct LandedRun {
 pub struct SkippedRun {
     pub id: String,
     /// `no-target`, `no-branch`, `dirty`, `operation-in-progress`, `empty`,
-    /// `conflict`, `not-fast-forward`, `gate-failed`, `target-moved`,
-    /// `target-dirty`, `target-busy`.
+    /// `conflict`, `not-fast-forward`, `has-merges`, `gate-failed`,
+    /// `target-moved`, `target-dirty`, `target-busy`.
     pub code: &'static str,
     pub message: String,
     /// The paths in question: a conflict's, or the target checkout's local

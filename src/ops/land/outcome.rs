@@ -22,6 +22,9 @@ pub enum Code {
     Conflict,
     /// `--strategy ff` and the target is not an ancestor of the run.
     NotFastForward,
+    /// `--strategy rebase` and the run's merge commits bring content the
+    /// replay of its other commits would drop.
+    HasMerges,
     GateFailed,
     /// The target is not at the tip the landing was built on.
     TargetMoved,
@@ -41,6 +44,7 @@ impl Code {
             Code::Empty => "empty",
             Code::Conflict => "conflict",
             Code::NotFastForward => "not-fast-forward",
+            Code::HasMerges => "has-merges",
             Code::GateFailed => "gate-failed",
             Code::TargetMoved => "target-moved",
             Code::TargetDirty => "target-dirty",
