@@ -30,6 +30,9 @@ pub enum Code {
     TargetMoved,
     /// The target's checkout has local changes in paths the landing changes.
     TargetDirty,
+    /// Files the target's checkout does not track (ignored ones) stand
+    /// where the landing writes.
+    TargetIgnored,
     /// The target's checkout has an operation in progress.
     TargetBusy,
 }
@@ -48,6 +51,7 @@ impl Code {
             Code::GateFailed => "gate-failed",
             Code::TargetMoved => "target-moved",
             Code::TargetDirty => "target-dirty",
+            Code::TargetIgnored => "target-ignored",
             Code::TargetBusy => "target-busy",
         }
     }

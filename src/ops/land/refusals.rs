@@ -205,6 +205,15 @@ pub(super) fn advance(ctx: &Ctx, refusal: Advance, into: &str, onto: ObjectId) -
             paths,
             ..Refusal::new(Code::TargetDirty, String::new())
         },
+        Advance::TargetIgnored { checkout, paths } => Refusal {
+            message: format!(
+                "{} (where {into} is checked out) has files git does not track (ignored ones, never committed) where the landing writes, which git would overwrite or delete: {}; move them aside, then land again",
+                checkout.display(),
+                paths.join(", ")
+            ),
+            paths,
+            ..Refusal::new(Code::TargetIgnored, String::new())
+        },
         Advance::TargetBusy {
             checkout,
             operation,

@@ -22,7 +22,12 @@
 //!    its way. When it would not, [`Advance::TargetDirty`] names the paths
 //!    git named. A path only "not uptodate" may be a file merely touched:
 //!    the index's cached stats are refreshed (`update-index -q --refresh`,
-//!    what `git status` does) and the dry run asked once more.
+//!    what `git status` does) and the dry run asked once more. When it
+//!    would, git would also overwrite or delete an ignored file (a `.env`,
+//!    a `build/` directory) where the landing writes a file:
+//!    [`safety::checkout::untracked`] names those, and the landing is
+//!    refused ([`Advance::TargetIgnored`]). (The in-process read needs
+//!    nothing at all where a file is added, so it never meets one.)
 //! 2. **the ref**: `refs/heads/<branch>` from `old` to `new`, a
 //!    compare-and-swap ([`move_ref`]; `git update-ref` when a hook may
 //!    run): a concurrent move is refused, never overwritten
@@ -32,7 +37,9 @@
 //!    kernel's permit, [`safety::checkout`]) when its index lock is free,
 //!    the read is certain once more, and nothing is beyond a plain write
 //!    (an attribute, a filter, an eol or split-index setting…); else, and
-//!    whenever it is unsure, `git read-tree -m -u old new`. If that fails
+//!    whenever it is unsure, `git read-tree -m -u old new`, once no
+//!    ignored file is found again in its way (else undone as below,
+//!    [`Advance::TargetIgnored`]). If that fails
 //!    (a file changed since the dry run), the ref is moved back from `new`
 //!    to `old` by compare-and-swap, with the kernel's leave
 //!    ([`crate::safety::undo_advance`]), and the landing is refused as in
@@ -81,6 +88,13 @@ pub enum Advance {
     /// The checkout of the target has local changes (or untracked files) in
     /// paths the landing changes: nothing moved.
     TargetDirty {
+        checkout: PathBuf,
+        paths: Vec<String>,
+    },
+    /// Files the checkout's index does not list (ignored ones, a `.env`)
+    /// stand where the landing writes: git would overwrite or delete them
+    /// (a directory named with a trailing `/`). Nothing moved.
+    TargetIgnored {
         checkout: PathBuf,
         paths: Vec<String>,
     },
@@ -137,7 +151,10 @@ pub fn check(repo: &Repo, branch: &str, old: ObjectId, new: ObjectId) -> Result<
             {
                 return moved(&checkout);
             }
-            dry_run(&checkout, old, new)
+            match dry_run(&checkout, old, new)? {
+                Advance::Moved { .. } => checkout::untracked(repo, &checkout, &index, old, new),
+                refused => Ok(refused),
+            }
         }
     }
 }
@@ -173,10 +190,17 @@ pub fn advance(
     };
     if let Some(path) = &checkout
         && !checkout::two_way(repo, branch, path, old, new)?
-        && let Err(failure) = read_tree(path, old, new, false)?
     {
-        let refused = refused(path, failure);
-        return undo(repo, branch, old, new, message, refused);
+        // Left to git, which overwrites ignored files: looked for again.
+        let index = crate::git::repo::read_index(&crate::git::repo::open_worktree(path)?)?;
+        let ignored = checkout::untracked(repo, path, &index, old, new)?;
+        if let Advance::TargetIgnored { .. } = ignored {
+            return undo(repo, branch, old, new, message, Ok(ignored));
+        }
+        if let Err(failure) = read_tree(path, old, new, false)? {
+            let refused = refused(path, failure);
+            return undo(repo, branch, old, new, message, refused);
+        }
     }
     crate::crash::point("land-after-checkout");
     Ok(Advance::Moved { checkout })
@@ -350,6 +374,11 @@ fn why(outcome: &Result<Advance>) -> String {
     match outcome {
         Ok(Advance::TargetDirty { checkout, paths }) => format!(
             "local changes in {} at {}",
+            paths.join(", "),
+            checkout.display()
+        ),
+        Ok(Advance::TargetIgnored { checkout, paths }) => format!(
+            "untracked files in the way: {} at {}",
             paths.join(", "),
             checkout.display()
         ),
