@@ -17,6 +17,10 @@ mod inproc_crash;
 mod refmove;
 use fixture::{Fixture, read};
 
+fn hex(id: ObjectId) -> String {
+    id.to_string()
+}
+
 /// `advance` refuses with `expected`, and so does `check`; nothing changed
 /// (refs, HEAD, the index file's bytes, every file, no `refs/stash`).
 fn refused_and_unchanged(f: &Fixture, old: ObjectId, new: ObjectId, expected: Advance) {
