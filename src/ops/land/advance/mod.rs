@@ -67,7 +67,6 @@
 use std::path::PathBuf;
 
 use crate::error::{Error, Result};
-use crate::git::plumbing;
 use crate::git::repo::Repo;
 use crate::safety;
 use gix::ObjectId;
