@@ -251,6 +251,11 @@ impl RollbackWindow {
         w.busy = true;
     }
 
+    /// A signal arrived while busy: [`Self::leave`] will act on it.
+    pub fn interrupted(&self) -> bool {
+        window().pending.is_some()
+    }
+
     /// The child returned: the checkpoint. A pending signal rolls back here
     /// (and exits).
     pub fn leave(&self) {

@@ -221,9 +221,12 @@ uncommitted or untracked changes, an operation in progress or no commits of its 
 skipped (dirty, operation-in-progress, empty). The landed commits are built in memory onto
 the target's tip (rebase: the run's commits replayed, authors and messages kept; squash: one
 commit; merge: a merge commit; ff: only when the target is an ancestor); a conflict skips the
-run with its paths (conflict). A gate runs in a scratch checkout of the result (gate-failed).
+run with its paths (conflict). A rebase replays only non-merge commits: a run whose merge
+commits bring content of their own is skipped (has-merges; --strategy merge or squash lands
+it). A gate runs in a scratch checkout of the result (gate-failed).
 The target moves by compare-and-swap from the tip it was built on (target-moved), and the
-worktree that has it checked out is updated only where it is clean (target-dirty): never a
+worktree that has it checked out is updated only where it is clean (target-dirty), and never
+over a file it ignores (an untracked .env, a build/ directory: target-ignored): never a
 stash, a reset or a forced checkout. Then the run is marked merged, its worktree removed
 with remove's rules (--keep leaves it) and its branch deleted at the landed tip only when
 proven merged, its tip kept in the trash. --queue lands the runs of --status in conflicts'

@@ -28,7 +28,23 @@ pub fn try_git(
     index: Option<&Path>,
     args: &[&OsStr],
 ) -> Result<std::result::Result<String, CommandError>> {
+    try_git_as(dir, index, args, false)
+}
+
+/// [`try_git`]; `own_group`: git in a process group of its own, so that
+/// the terminal's Ctrl-C (sent to the foreground group) does not reach it:
+/// git-loop decides what a signal does while it runs.
+fn try_git_as(
+    dir: &Path,
+    index: Option<&Path>,
+    args: &[&OsStr],
+    own_group: bool,
+) -> Result<std::result::Result<String, CommandError>> {
+    use std::os::unix::process::CommandExt;
     let mut cmd = Command::new("git");
+    if own_group {
+        cmd.process_group(0);
+    }
     super::cmd::without_repo_env(cmd.arg("-C").arg(dir).args(args))
         .env("LC_ALL", "C")
         .env("GIT_TERMINAL_PROMPT", "0")
@@ -185,7 +201,10 @@ pub fn update_ref(dir: &Path, name: &str, new: &str, old: &str, msg: &str) -> Re
 /// or not; a path they differ in must be clean in the index and the work
 /// tree (at `old`), and an untracked file in its way refuses. It writes
 /// the index and the files, never a ref, and runs no hook. git's refusal
-/// comes back whole, for [`super::refusal::read_tree`] to read.
+/// comes back whole, for [`super::refusal::read_tree`] to read. The write
+/// (not the dry run) runs in a process group of its own: a Ctrl-C does not
+/// stop git half-way through the files, and git-loop, which waits for it,
+/// says how the landing ended (`ops::land::advance`).
 pub fn read_tree_two_way(
     dir: &Path,
     old: &str,
@@ -198,7 +217,7 @@ pub fn read_tree_two_way(
     }
     args.extend([old, new]);
     let args: Vec<&OsStr> = args.into_iter().map(OsStr::new).collect();
-    Ok(try_git(dir, None, &args)?.map(drop))
+    Ok(try_git_as(dir, None, &args, !dry_run)?.map(drop))
 }
 
 /// `git update-index -q --refresh` in the worktree `dir`: the index's

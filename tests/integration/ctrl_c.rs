@@ -8,7 +8,7 @@ use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
 
-use crate::common::{BIN, TestRepo, hermetic};
+use crate::common::{BIN, TestRepo, git_line, git_ok, hermetic, snapshot};
 use crate::common::{assert_rolled_back, make_executable, repo_with_tree};
 
 /// `git loop <args>` as a terminal runs it: git the parent of git-loop (the
@@ -220,4 +220,191 @@ fn a_second_ctrl_c_through_git_loop_still_exits_at_once() {
     assert!(repo.branch_exists("loop/y"));
     assert!(!repo.mutex_path().exists());
     drop(ops);
+}
+
+/// Files in the main checkout's landings below: enough that `git
+/// read-tree` takes a measurable time to write them.
+const FILES: usize = 3000;
+
+/// `FILES` files under `many/` in `dir`, each holding `tag`.
+fn write_many(dir: &Path, tag: &str) {
+    for i in 0..FILES {
+        let sub = dir.join(format!("many/{}", i % 30));
+        fs::create_dir_all(&sub).unwrap();
+        fs::write(sub.join(format!("f{i}")), format!("{i}: {tag}\n")).unwrap();
+    }
+}
+
+/// The main checkout's files, `.loop-worktrees/` left out.
+fn main_files(repo: &TestRepo) -> std::collections::BTreeMap<String, (String, Vec<u8>)> {
+    let mut files = snapshot(&repo.root);
+    files.retain(|p, _| !p.starts_with(".loop-worktrees"));
+    files
+}
+
+/// A main checkout git writes itself (`core.autocrlf`: not the plain case
+/// git-loop writes in process), `FILES` files under `many/`.
+fn repo_git_checks_out() -> TestRepo {
+    let repo = TestRepo::new();
+    repo.git(["config", "core.autocrlf", "true"]);
+    fs::write(repo.root.join(".gitignore"), ".loop-worktrees/\n").unwrap();
+    write_many(&repo.root, "main");
+    repo.git(["add", "-A"]);
+    repo.git(["commit", "-qm", "many files"]);
+    repo
+}
+
+/// Run `id` changing every file under `many/`.
+fn run_changing_all(repo: &TestRepo, id: &str) {
+    repo.create(id);
+    let wt = repo.wt(id);
+    write_many(&wt, id);
+    git_ok(repo, &wt, &["add", "-A"]);
+    git_ok(repo, &wt, &["commit", "-qm", &format!("{id} changes all")]);
+}
+
+/// What an interrupted landing left, checked: landed and the checkout
+/// updated, or not landed and the checkout as it was, each as the message
+/// says.
+fn assert_landed_or_not(repo: &TestRepo, at: &str, old: &str, before: &Before, stderr: &str) {
+    let main = git_line(repo, &repo.root, &["rev-parse", "main"]);
+    let status = repo.git(["status", "--porcelain"]);
+    let changed = status.lines().count();
+    if main == old {
+        assert_eq!(
+            changed, 0,
+            "{at}: not landed, yet {changed} changes\n{stderr}"
+        );
+        assert!(
+            main_files(repo) == *before,
+            "{at}: the files changed\n{stderr}"
+        );
+        assert!(
+            stderr.contains("interrupted: nothing landed"),
+            "{at}: the message does not say nothing landed\n{stderr}"
+        );
+    } else {
+        assert_eq!(changed, 0, "{at}: landed, {changed} changes\n{stderr}");
+        assert!(
+            stderr.contains("interrupted: landed") || stderr.contains("landed 1 of 1"),
+            "{at}: the message does not say it landed\n{stderr}"
+        );
+    }
+}
+
+type Before = std::collections::BTreeMap<String, (String, Vec<u8>)>;
+
+/// Ctrl-C (through `git loop`, to the process group) while `git read-tree
+/// -m -u` writes a landing's checkout, at several moments after the target
+/// moved: git-loop never moves the target back under a half-written
+/// checkout; the landing ends landed with its checkout updated, or not
+/// landed with the checkout as it was, and the message says which.
+#[test]
+fn ctrl_c_while_git_writes_a_landings_checkout_ends_landed_or_not_as_it_says() {
+    let repo = repo_git_checks_out();
+    for (n, delay) in [0u64, 1, 3, 8, 15, 30, 60, 120].into_iter().enumerate() {
+        let id = format!("c{n}");
+        run_changing_all(&repo, &id);
+        let old = git_line(&repo, &repo.root, &["rev-parse", "main"]);
+        let before = main_files(&repo);
+        let go = repo.base().join(format!("go-{n}"));
+        let spec = format!("land-after-ref:until:{}", go.display());
+        let envs = [("GIT_LOOP_TEST_CRASH", spec.as_str())];
+        let mut child = spawn_through_git(&repo, &envs, &["land", &id]);
+        let rest = until_line(&mut child, "paused at land-after-ref");
+        fs::write(&go, "").unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(delay));
+        ctrl_c(&child);
+        child.wait().unwrap();
+        let stderr = rest.join().unwrap();
+        assert_landed_or_not(&repo, &format!("{delay} ms"), &old, &before, &stderr);
+    }
+}
+
+/// The pid of a `git read-tree -m -u` (not `-n`) running in `root`.
+fn read_tree_in(root: &Path) -> Option<u32> {
+    let root = root.to_str().unwrap();
+    fs::read_dir("/proc").ok()?.flatten().find_map(|entry| {
+        let pid: u32 = entry.file_name().to_str()?.parse().ok()?;
+        let cmdline = fs::read(entry.path().join("cmdline")).ok()?;
+        let args: Vec<&[u8]> = cmdline.split(|b| *b == 0).collect();
+        let has = |a: &str| args.contains(&a.as_bytes());
+        (has("read-tree") && has("-u") && !has("-n") && has(root)).then_some(pid)
+    })
+}
+
+/// git's `read-tree` killed part way through the files (a signal to git
+/// alone, as a Ctrl-C no longer reaches it): git-loop leaves the target
+/// where the files are going, says so with the command that finishes it,
+/// the next landing says the same, and the command finishes it.
+#[test]
+fn a_read_tree_killed_part_way_is_named_with_the_command_that_finishes_it() {
+    let repo = repo_git_checks_out();
+    repo.create("probe");
+    fs::write(repo.wt("probe").join("probe.txt"), "probe\n").unwrap();
+    git_ok(&repo, &repo.wt("probe"), &["add", "probe.txt"]);
+    git_ok(&repo, &repo.wt("probe"), &["commit", "-qm", "probe"]);
+    for attempt in 0..10 {
+        let id = format!("k{attempt}");
+        run_changing_all(&repo, &id);
+        let old = git_line(&repo, &repo.root, &["rev-parse", "main"]);
+        let mut child = repo
+            .command()
+            .args(["land", &id])
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        // Once git wrote the first file (in index order) of the landing.
+        let first = repo.root.join("many/0/f0");
+        let pid = loop {
+            let pid = read_tree_in(&repo.root);
+            let written = fs::read_to_string(&first).is_ok_and(|t| t.contains(id.as_str()));
+            if pid.is_some() && written {
+                break pid;
+            }
+            if child.try_wait().unwrap().is_some() {
+                break None;
+            }
+        };
+        if let Some(pid) = pid {
+            let _ = Command::new("kill")
+                .args(["-INT", &pid.to_string()])
+                .status();
+        }
+        let out = child.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+        let main = git_line(&repo, &repo.root, &["rev-parse", "main"]);
+        let changed = repo.git(["status", "--porcelain"]).lines().count();
+        if main == old || changed == 0 {
+            // Killed before it wrote anything (moved back: nothing changed),
+            // or not caught before it was done (landed).
+            assert_eq!(changed, 0, "{attempt}: {stderr}");
+            continue;
+        }
+        assert_eq!(out.status.code(), Some(1), "{stderr}");
+        assert!(stderr.contains("partly updated"), "{stderr}");
+        // The next landing names it, with the same command.
+        let next = repo.run(["--json", "land", "probe"]);
+        next.code(1);
+        let skipped = &next.json()["skipped"][0];
+        assert_eq!(skipped["code"], "target-busy", "{skipped}");
+        let message = skipped["message"].as_str().unwrap();
+        assert!(message.contains("unfinished landing"), "{message}");
+        let recipe = message
+            .split('`')
+            .find(|part| part.starts_with("git diff-tree"))
+            .unwrap_or_else(|| panic!("no recipe in {message}"));
+        assert!(stderr.contains(recipe), "{stderr}");
+        let mut sh = Command::new("sh");
+        hermetic(&mut sh, &repo.home);
+        let ran = sh.args(["-c", recipe]).current_dir(&repo.root).status();
+        let ran = ran.unwrap();
+        assert!(ran.success(), "{recipe}");
+        assert_eq!(repo.git(["status", "--porcelain"]), "", "after {recipe}");
+        assert_eq!(git_line(&repo, &repo.root, &["rev-parse", "main"]), main);
+        repo.run(["land", "probe"]).ok();
+        return;
+    }
+    panic!("git's read-tree was never caught part way in 10 landings");
 }

@@ -73,12 +73,12 @@ pub struct LandedRun {
 pub struct SkippedRun {
     pub id: String,
     /// `no-target`, `no-branch`, `dirty`, `operation-in-progress`, `empty`,
-    /// `conflict`, `not-fast-forward`, `gate-failed`, `target-moved`,
-    /// `target-dirty`, `target-busy`.
+    /// `conflict`, `not-fast-forward`, `has-merges`, `gate-failed`,
+    /// `target-moved`, `target-dirty`, `target-ignored`, `target-busy`.
     pub code: &'static str,
     pub message: String,
     /// The paths in question: a conflict's, or the target checkout's local
-    /// changes in the way.
+    /// changes or ignored files in the way.
     pub paths: Vec<String>,
     /// The branch it was to land in, when known.
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -22,11 +22,17 @@ pub enum Code {
     Conflict,
     /// `--strategy ff` and the target is not an ancestor of the run.
     NotFastForward,
+    /// `--strategy rebase` and the run's merge commits bring content the
+    /// replay of its other commits would drop.
+    HasMerges,
     GateFailed,
     /// The target is not at the tip the landing was built on.
     TargetMoved,
     /// The target's checkout has local changes in paths the landing changes.
     TargetDirty,
+    /// Files the target's checkout does not track (ignored ones) stand
+    /// where the landing writes.
+    TargetIgnored,
     /// The target's checkout has an operation in progress.
     TargetBusy,
 }
@@ -41,9 +47,11 @@ impl Code {
             Code::Empty => "empty",
             Code::Conflict => "conflict",
             Code::NotFastForward => "not-fast-forward",
+            Code::HasMerges => "has-merges",
             Code::GateFailed => "gate-failed",
             Code::TargetMoved => "target-moved",
             Code::TargetDirty => "target-dirty",
+            Code::TargetIgnored => "target-ignored",
             Code::TargetBusy => "target-busy",
         }
     }

@@ -6,6 +6,7 @@ use gix::ObjectId;
 
 use super::GATE_TIMEOUT;
 use super::advance::Advance;
+use super::build::{Build, Built};
 use super::gate::GateRun;
 use super::outcome::Code;
 use crate::ctx::Ctx;
@@ -110,6 +111,55 @@ pub(super) fn worktree(
     )))
 }
 
+/// The landing built of `branch` onto `into` (at `onto`), or why not.
+pub(super) fn build(
+    ctx: &Ctx,
+    branch: &str,
+    into: &str,
+    onto: ObjectId,
+    build: Build,
+) -> Result<std::result::Result<Built, Refusal>> {
+    let short = ctx.repo.short_id(onto);
+    let (code, message, paths) = match build {
+        Build::Built(built) => return Ok(Ok(built)),
+        Build::Conflict { paths } => (
+            Code::Conflict,
+            format!(
+                "landing {branch} onto {into} ({short}) conflicts in {}",
+                paths.join(", ")
+            ),
+            paths,
+        ),
+        Build::NotFastForward => (
+            Code::NotFastForward,
+            format!(
+                "{into} ({short}) is not an ancestor of {branch}: --strategy ff cannot land it (rebase, squash or merge can)"
+            ),
+            vec![],
+        ),
+        Build::HasMerges { merges } => {
+            let merges: Vec<String> = merges.iter().map(|m| ctx.repo.short_id(*m)).collect();
+            (
+                Code::HasMerges,
+                format!(
+                    "{branch} has merge commits ({}) whose content a rebase, which replays only the other commits, would drop: land it with --strategy merge (or squash)",
+                    merges.join(", ")
+                ),
+                vec![],
+            )
+        }
+        Build::Empty => (
+            Code::Empty,
+            format!("its commits are all in {into} ({short}) already"),
+            vec![],
+        ),
+    };
+    Ok(Err(Refusal {
+        paths,
+        ..Refusal::new(code, message)
+    }))
+}
+
 /// A gate that did not pass.
 pub(super) fn gate_failed(run: GateRun) -> Refusal {
     let how = match (run.timed_out, run.exit_code) {
@@ -164,6 +214,15 @@ pub(super) fn advance(ctx: &Ctx, refusal: Advance, into: &str, onto: ObjectId) -
             ),
             paths,
             ..Refusal::new(Code::TargetDirty, String::new())
+        },
+        Advance::TargetIgnored { checkout, paths } => Refusal {
+            message: format!(
+                "{} (where {into} is checked out) has files git does not track (ignored ones, never committed) where the landing writes, which git would overwrite or delete: {}; move them aside, then land again",
+                checkout.display(),
+                paths.join(", ")
+            ),
+            paths,
+            ..Refusal::new(Code::TargetIgnored, String::new())
         },
         Advance::TargetBusy {
             checkout,

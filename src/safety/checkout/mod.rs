@@ -26,6 +26,7 @@ use super::{Permit, Target};
 use crate::error::Result;
 
 pub mod clean;
+pub mod untracked;
 pub(crate) mod write;
 
 pub use clean::{Step, certainly_clean};

@@ -14,6 +14,8 @@ use serde_json::Value;
 use crate::common::{TestRepo, git_line, git_ok, snapshot};
 
 mod crash;
+mod ignored;
+mod merges;
 mod push;
 mod queue;
 mod refusals;

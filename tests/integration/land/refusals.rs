@@ -218,3 +218,39 @@ fn a_target_moved_after_the_build_is_refused_and_nothing_is_lost() {
     let doc = land(&repo, &["m"], 0);
     assert_eq!(doc.find_id("landed", "m")["from"], theirs.as_str());
 }
+
+/// A refusal changes nothing, not even an ignored directory: a failing
+/// gate (set in git config, so trusted) and a target that moved while the
+/// gate ran leave no `.loop-worktrees/.land-gate/` behind.
+#[test]
+fn a_refused_gated_landing_leaves_no_scratch_directory() {
+    let repo = setup();
+    three_commits(&repo, "gd");
+    let scratch_dir = repo.loop_dir().join(".land-gate");
+    repo.git(["config", "loop.landGate", "echo no; exit 1"]);
+    refused(&repo, "gd", &[], "gate-failed");
+    assert!(!scratch_dir.exists(), "a failed gate left .land-gate/");
+    // A gate that passes, while the target moves under it.
+    let theirs = advance_main(&repo, "g", "moved before\n");
+    let script = format!(
+        "git -C '{}' commit -q --allow-empty -m during",
+        repo.root.display()
+    );
+    repo.git(["config", "loop.landGate", &script]);
+    let doc = land(&repo, &["gd"], 1);
+    assert_eq!(
+        doc.find_id("skipped", "gd")["code"],
+        "target-moved",
+        "{doc}"
+    );
+    assert_ne!(rev(&repo, "main"), theirs);
+    assert!(!scratch_dir.exists(), "a refused landing left .land-gate/");
+    // One another process made (or left) is not this landing's to remove.
+    std::fs::create_dir(&scratch_dir).unwrap();
+    repo.git(["config", "loop.landGate", "exit 1"]);
+    refused(&repo, "gd", &[], "gate-failed");
+    assert!(
+        scratch_dir.is_dir(),
+        "a .land-gate/ it did not make is kept"
+    );
+}

@@ -28,6 +28,7 @@ use std::path::Path;
 
 use gix::ObjectId;
 
+use super::Advance;
 use crate::error::{Error, Result};
 use crate::git::repo::Repo;
 use crate::safety;
@@ -97,6 +98,27 @@ fn locked(
         lock,
         &steps,
     )
+}
+
+/// [`Advance::TargetIgnored`] when files the index of `checkout` does not
+/// list stand where the checkout from `old` to `new` writes
+/// ([`safety::checkout::untracked`]), else [`Advance::Moved`].
+pub(super) fn untracked(
+    repo: &Repo,
+    checkout: &Path,
+    index: &gix::index::File,
+    old: ObjectId,
+    new: ObjectId,
+) -> Result<Advance> {
+    let paths = safety::checkout::untracked::in_the_way(repo.gix(), checkout, index, old, new)?;
+    let checkout = checkout.to_path_buf();
+    Ok(if paths.is_empty() {
+        Advance::Moved {
+            checkout: Some(checkout),
+        }
+    } else {
+        Advance::TargetIgnored { checkout, paths }
+    })
 }
 
 /// No setting that changes how git writes the files or the index.

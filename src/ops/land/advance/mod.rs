@@ -22,7 +22,12 @@
 //!    its way. When it would not, [`Advance::TargetDirty`] names the paths
 //!    git named. A path only "not uptodate" may be a file merely touched:
 //!    the index's cached stats are refreshed (`update-index -q --refresh`,
-//!    what `git status` does) and the dry run asked once more.
+//!    what `git status` does) and the dry run asked once more. When it
+//!    would, git would also overwrite or delete an ignored file (a `.env`,
+//!    a `build/` directory) where the landing writes a file:
+//!    [`safety::checkout::untracked`] names those, and the landing is
+//!    refused ([`Advance::TargetIgnored`]). (The in-process read needs
+//!    nothing at all where a file is added, so it never meets one.)
 //! 2. **the ref**: `refs/heads/<branch>` from `old` to `new`, a
 //!    compare-and-swap ([`move_ref`]; `git update-ref` when a hook may
 //!    run): a concurrent move is refused, never overwritten
@@ -32,11 +37,18 @@
 //!    kernel's permit, [`safety::checkout`]) when its index lock is free,
 //!    the read is certain once more, and nothing is beyond a plain write
 //!    (an attribute, a filter, an eol or split-index setting…); else, and
-//!    whenever it is unsure, `git read-tree -m -u old new`. If that fails
-//!    (a file changed since the dry run), the ref is moved back from `new`
-//!    to `old` by compare-and-swap, with the kernel's leave
+//!    whenever it is unsure, `git read-tree -m -u old new`, once no
+//!    ignored file is found again in its way (else undone as below,
+//!    [`Advance::TargetIgnored`]). If git refuses (a file changed since
+//!    the dry run: git writes nothing then), the ref is moved back from
+//!    `new` to `old` by compare-and-swap, with the kernel's leave
 //!    ([`crate::safety::undo_advance`]), and the landing is refused as in
-//!    step 1: nothing changed but two reflog lines.
+//!    step 1: nothing changed but two reflog lines. If git stopped part
+//!    way through the files (killed), the ref stays: the error names the
+//!    command that finishes it ([`read_tree`]).
+//!
+//! From just before the ref moves to the end of step 3, Ctrl-C and
+//! SIGTERM wait, then say how the landing ended ([`interrupt`]).
 //!
 //! Never a stash, a reset, a `checkout -f`, nor `refs/stash`: the user's
 //! uncommitted work is either outside what the landing changes (and kept
@@ -49,23 +61,24 @@
 //! landing reversed as staged changes, every file as it was;
 //! `git read-tree -m -u <old> <new>` finishes it, and [`check`] recognises
 //! such a checkout on the next landing: [`Advance::TargetBusy`] naming that
-//! command), `land-after-checkout`.
+//! command; one `git read-tree` left partly written is recognised too, with
+//! its own command, [`unfinished`]), `land-after-checkout`.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use crate::error::{Error, Result};
-use crate::git::error::CommandError;
-use crate::git::plumbing;
-use crate::git::refusal;
 use crate::git::repo::Repo;
 use crate::safety;
 use gix::ObjectId;
 
 mod checkout;
+mod interrupt;
 mod place;
+mod read_tree;
 mod unfinished;
 
 use place::place;
+use read_tree::Wrote;
 
 #[cfg(test)]
 mod tests;
@@ -81,6 +94,13 @@ pub enum Advance {
     /// The checkout of the target has local changes (or untracked files) in
     /// paths the landing changes: nothing moved.
     TargetDirty {
+        checkout: PathBuf,
+        paths: Vec<String>,
+    },
+    /// Files the checkout's index does not list (ignored ones, a `.env`)
+    /// stand where the landing writes: git would overwrite or delete them
+    /// (a directory named with a trailing `/`). Nothing moved.
+    TargetIgnored {
         checkout: PathBuf,
         paths: Vec<String>,
     },
@@ -135,9 +155,14 @@ pub fn check(repo: &Repo, branch: &str, old: ObjectId, new: ObjectId) -> Result<
             if safety::checkout::certainly_clean(repo.gix(), &checkout, &index, old, new)
                 .unwrap_or(false)
             {
-                return moved(&checkout);
+                return Ok(Advance::Moved {
+                    checkout: Some(checkout),
+                });
             }
-            dry_run(&checkout, old, new)
+            match read_tree::dry_run(&checkout, old, new)? {
+                Advance::Moved { .. } => checkout::untracked(repo, &checkout, &index, old, new),
+                refused => Ok(refused),
+            }
         }
     }
 }
@@ -158,6 +183,23 @@ pub fn advance(
         refused => return Ok(refused),
     };
     crate::crash::point("land-before-ref");
+    // From here a Ctrl-C waits until the landing ended, landed or not.
+    let window = interrupt::Window::open(branch);
+    let outcome = move_and_follow(repo, branch, (old, new), message, checked);
+    window.close(repo, branch, (old, new), &outcome);
+    outcome
+}
+
+/// [`advance`] from the ref's move on: the ref moved, and the checkout
+/// (`checked`, when the target is checked out) made to follow; undone when
+/// it cannot.
+fn move_and_follow(
+    repo: &Repo,
+    branch: &str,
+    (old, new): (ObjectId, ObjectId),
+    message: &str,
+    checked: Option<PathBuf>,
+) -> Result<Advance> {
     let full = format!("refs/heads/{branch}");
     if let Err(e) = move_ref(repo, &full, old, new, message) {
         let now = repo.branch_target(branch)?;
@@ -173,10 +215,18 @@ pub fn advance(
     };
     if let Some(path) = &checkout
         && !checkout::two_way(repo, branch, path, old, new)?
-        && let Err(failure) = read_tree(path, old, new, false)?
     {
-        let refused = refused(path, failure);
-        return undo(repo, branch, old, new, message, refused);
+        // Left to git, which overwrites ignored files: looked for again.
+        let index = crate::git::repo::read_index(&crate::git::repo::open_worktree(path)?)?;
+        let ignored = checkout::untracked(repo, path, &index, old, new)?;
+        if let Advance::TargetIgnored { .. } = ignored {
+            return undo(repo, branch, old, new, message, Ok(ignored));
+        }
+        match read_tree::write(repo, branch, path, old, new)? {
+            Wrote::Done => {}
+            Wrote::Nothing(refused) => return undo(repo, branch, old, new, message, refused),
+            Wrote::Partly(e) => return Err(e),
+        }
     }
     crate::crash::point("land-after-checkout");
     Ok(Advance::Moved { checkout })
@@ -217,10 +267,6 @@ fn to_follow(
     })
 }
 
-fn hex(id: ObjectId) -> String {
-    id.to_string()
-}
-
 /// A landing moves its target forward only: `new` descends from `old`.
 fn forward_only(repo: &Repo, branch: &str, old: ObjectId, new: ObjectId) -> Result<()> {
     if safety::descends_from(repo.gix(), new, old) {
@@ -229,61 +275,6 @@ fn forward_only(repo: &Repo, branch: &str, old: ObjectId, new: ObjectId) -> Resu
     Err(Error::Repository(format!(
         "internal: {new} does not descend from {old}; a landing moves {branch} only forward"
     )))
-}
-
-/// `read-tree -n -m -u old new` in the checkout: would the two-tree merge
-/// go through?
-fn dry_run(checkout: &Path, old: ObjectId, new: ObjectId) -> Result<Advance> {
-    match read_tree(checkout, old, new, true)? {
-        Ok(()) => moved(checkout),
-        Err(failure) => refused(checkout, failure),
-    }
-}
-
-/// `read-tree -m -u old new` in the checkout (`-n` when `dry`). A refusal
-/// that names a path "not uptodate" is asked again once after an index
-/// refresh (the file may only have been touched, or put back by the
-/// in-process checkout after a failure).
-fn read_tree(
-    checkout: &Path,
-    old: ObjectId,
-    new: ObjectId,
-    dry: bool,
-) -> Result<std::result::Result<(), CommandError>> {
-    let (old, new) = (hex(old), hex(new));
-    match plumbing::read_tree_two_way(checkout, &old, &new, dry)? {
-        Err(failure) if refusal::read_tree(&failure.stderr).stale => {
-            plumbing::refresh_index(checkout)?;
-            plumbing::read_tree_two_way(checkout, &old, &new, dry)
-        }
-        done => Ok(done),
-    }
-}
-
-fn moved(checkout: &Path) -> Result<Advance> {
-    Ok(Advance::Moved {
-        checkout: Some(checkout.to_path_buf()),
-    })
-}
-
-/// git's refusal of the two-tree merge as an outcome: the paths in the way
-/// ([`Advance::TargetDirty`]), an unresolved conflict
-/// ([`Advance::TargetBusy`]), or, naming none, git's failure as an error.
-fn refused(checkout: &Path, failure: CommandError) -> Result<Advance> {
-    let found = refusal::read_tree(&failure.stderr);
-    if found.unmerged {
-        return Ok(Advance::TargetBusy {
-            checkout: checkout.to_path_buf(),
-            operation: UNMERGED.to_owned(),
-        });
-    }
-    if found.paths.is_empty() {
-        return Err(Error::Git(format!("{failure} (in {})", checkout.display())));
-    }
-    Ok(Advance::TargetDirty {
-        checkout: checkout.to_path_buf(),
-        paths: found.paths,
-    })
 }
 
 /// The ref moved but the checkout could not follow: move the ref back from
@@ -326,6 +317,11 @@ fn why(outcome: &Result<Advance>) -> String {
     match outcome {
         Ok(Advance::TargetDirty { checkout, paths }) => format!(
             "local changes in {} at {}",
+            paths.join(", "),
+            checkout.display()
+        ),
+        Ok(Advance::TargetIgnored { checkout, paths }) => format!(
+            "untracked files in the way: {} at {}",
             paths.join(", "),
             checkout.display()
         ),

@@ -16,7 +16,10 @@
 //! at the tip and the index, still at `before`, is locked: the message
 //! says to remove the lock and record the landing with
 //! `git read-tree -m -i` (which, unlike `-m -u`, does not refuse the files
-//! already written).
+//! already written). When git's own `read-tree` stopped part way (killed:
+//! no lock left, but some files of the landing written, deleted or added
+//! since the index cached them), the message gives [`finish_partly`]'s
+//! command, which sets exactly the landing's paths to the tip.
 
 use std::path::Path;
 
@@ -67,6 +70,13 @@ pub(super) fn landing(
              file it had not written yet then shows in `git status` as changed back to \
              {before}, and `git restore <path>` finishes it",
             lock.display()
+        )
+    } else if partly_written(repo.gix(), checkout, index, before, tip)? {
+        // git's read-tree stopped part way (killed): some files at the tip.
+        format!(
+            "unfinished landing: {branch} moved from {before} to {tip}, its checkout only \
+             partly updated; {} there finishes it",
+            finish_partly(before, tip)
         )
     } else {
         format!(
@@ -131,6 +141,75 @@ fn index_still_at(
         decisive = true;
     }
     Ok(decisive)
+}
+
+/// The command that finishes a landing whose checkout git's `read-tree`
+/// left partly written (the index at `before`, some files at `tip`): every
+/// path the landing changes, and only those, set to `tip` in the index and
+/// the files (each was clean at `before` when the landing began).
+pub(super) fn finish_partly(before: ObjectId, tip: ObjectId) -> String {
+    format!(
+        "`git diff-tree -r -z --name-only {before} {tip} | git --literal-pathspecs restore \
+         --source={tip} --staged --worktree --pathspec-from-file=- --pathspec-file-nul`"
+    )
+}
+
+/// Whether the checkout at `checkout` is still wholly at `before` in the
+/// paths the landing to `tip` changes: its index holds their `before`
+/// blobs and no file of them was written, deleted or added since the index
+/// cached it.
+pub(super) fn untouched(
+    repo: &Repo,
+    checkout: &Path,
+    before: ObjectId,
+    tip: ObjectId,
+) -> Result<bool> {
+    let wt = crate::git::repo::open_worktree(checkout)?;
+    let index = crate::git::repo::read_index(&wt)?;
+    Ok(!wt.git_dir().join("index.lock").exists()
+        && index_still_at(repo.gix(), &index, before, tip)?
+        && !partly_written(repo.gix(), checkout, &index, before, tip)?)
+}
+
+/// Whether any path that differs between `before` and `tip` is not, on
+/// disk, what the index (at `before`) cached: a file of `before` gone or
+/// with another stat, a file only `tip` has present. (A stat git had not
+/// cached counts too: the answer errs towards "written".)
+fn partly_written(
+    gix: &gix::Repository,
+    checkout: &Path,
+    index: &gix::index::File,
+    before: ObjectId,
+    tip: ObjectId,
+) -> Result<bool> {
+    let (old_tree, new_tree) = (tree_of(gix, before)?, tree_of(gix, tip)?);
+    let changes = gix
+        .diff_tree_to_tree(
+            Some(&old_tree),
+            Some(&new_tree),
+            gix::diff::Options::default().with_rewrites(None),
+        )
+        .map_err(err)?;
+    for change in changes.iter().filter(|c| !c.entry_mode().is_tree()) {
+        let path = change.location();
+        let Ok(rel) = gix::path::from_bstr(path) else {
+            return Ok(true);
+        };
+        let on_disk = checkout.join(rel).symlink_metadata();
+        let was = old_tree
+            .lookup_entry_by_path(gix::path::from_bstr(path).map_err(err)?)
+            .map_err(err)?
+            .filter(|e| !e.mode().is_tree());
+        let written = match (was, index.entry_by_path(path), on_disk) {
+            (Some(_), Some(entry), Ok(meta)) => !crate::git::repo::stat_matches(&entry.stat, &meta),
+            (Some(_), _, _) => true,
+            (None, _, on_disk) => on_disk.is_ok(),
+        };
+        if written {
+            return Ok(true);
+        }
+    }
+    Ok(false)
 }
 
 /// `message`, beginning with [`REFLOG_PREFIX`].

@@ -26,6 +26,13 @@
 //!   - a pick whose change is already in the target (the tree is unchanged
 //!     after the merge) is dropped; a commit that was empty to begin with
 //!     (`--allow-empty`) is kept;
+//!   - a run with merge commits lands only when the replay carries all
+//!     they bring: when the replayed tree is the tree of merging the run's
+//!     tip into the target (what `merge` and `squash` would land). Else —
+//!     a merge that adds or resolves content of its own (an "evil" merge,
+//!     a conflict resolved in it), which a replay of the other commits
+//!     drops — [`Build::HasMerges`]: never "landed" while content stays
+//!     behind. A run that merged its base to catch up replays cleanly;
 //!   - a conflict in any pick refuses the whole landing with that pick's
 //!     paths. git would also drop, before picking, a commit whose patch id
 //!     matches one in the target; a patch id is evidence, not proof
@@ -121,6 +128,11 @@ pub enum Build {
     },
     /// `ff` asked, and the target's tip is not an ancestor of the run's tip.
     NotFastForward,
+    /// `rebase` asked, and the run has merge commits whose content the
+    /// replay (of the non-merge commits only) would not carry: these.
+    HasMerges {
+        merges: Vec<ObjectId>,
+    },
     /// The run has no commits of its own over the target (or all of them are
     /// already in it).
     Empty,
@@ -138,7 +150,10 @@ pub fn build(merger: &Merger, req: &Request<'_>) -> Result<Build> {
         return Ok(Build::Empty);
     }
     match req.strategy {
-        Strategy::Rebase => rebase::rebase(merger, req.onto, &commits),
+        Strategy::Rebase => {
+            let built = rebase::rebase(merger, req.onto, &commits)?;
+            rebase::carries_merges(merger, req, &commits, built)
+        }
         Strategy::Squash => one_commit::squash(merger, req, &commits),
         Strategy::Merge => one_commit::merge(merger, req, &commits),
         Strategy::Ff => {

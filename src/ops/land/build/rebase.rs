@@ -1,5 +1,6 @@
 //! The rebase strategy: the run's non-merge commits replayed one by one
-//! onto the target's tip (the module doc of [`super`] says how).
+//! onto the target's tip, and a run with merges landed only when that
+//! replay carries them (the module doc of [`super`] says how).
 
 use std::collections::HashMap;
 
@@ -7,7 +8,7 @@ use gix::ObjectId;
 use gix::bstr::{BString, ByteSlice};
 
 use super::commit::{committer, write_commit};
-use super::{Build, Built, RunCommit, conflict, repo_err, tree_of};
+use super::{Build, Built, Request, RunCommit, conflict, repo_err, tree_of};
 use crate::error::Result;
 use crate::git::merge::Merger;
 
@@ -102,5 +103,37 @@ fn pick(
         Pick::Dropped
     } else {
         Pick::Tree(merged.tree)
+    })
+}
+
+/// The rebase of a run with merge commits stands only when it carries all
+/// they bring: its tree (the target's own, when every pick dropped) is the
+/// tree of merging the run's tip into the target. Otherwise
+/// [`Build::HasMerges`]. A run without merges, or a build that did not
+/// build (a conflict), is returned as it is.
+pub(super) fn carries_merges(
+    merger: &Merger,
+    req: &Request<'_>,
+    commits: &[RunCommit],
+    built: Build,
+) -> Result<Build> {
+    let merges: Vec<ObjectId> = commits
+        .iter()
+        .filter(|c| c.parents.len() > 1)
+        .map(|c| c.id)
+        .collect();
+    let replayed = match &built {
+        _ if merges.is_empty() => return Ok(built),
+        Build::Built(b) => tree_of(merger, b.tip)?,
+        Build::Empty => tree_of(merger, req.onto)?,
+        Build::Conflict { .. } | Build::NotFastForward | Build::HasMerges { .. } => {
+            return Ok(built);
+        }
+    };
+    let whole = merger.merge_commits(req.onto, req.run_tip)?;
+    Ok(if whole.is_clean() && whole.tree == replayed {
+        built
+    } else {
+        Build::HasMerges { merges }
     })
 }

@@ -27,7 +27,9 @@
 //! safety kernel ([`crate::safety::scratch`]): its files are the commit's
 //! and the gate's output, nobody's work, so they are deleted, then `git
 //! worktree remove` (never `--force`) unregisters the missing directory
-//! under the worktree-operation lock. One the kernel will not let go (a
+//! under the worktree-operation lock, and `.land-gate/` itself goes when
+//! this process made it and it is empty: a landing, refused or not,
+//! leaves nothing behind, not even an ignored directory. One the kernel will not let go (a
 //! process the gate left working in it, a commit made in it) is left where
 //! it is and named in [`GateRun::scratch_left`]: nothing is ever lost.
 //!
@@ -172,6 +174,10 @@ struct Scratch {
     name: String,
     abs: PathBuf,
     commit: ObjectId,
+    /// This process made `.land-gate/` for it: once the scratch checkout
+    /// is gone, the directory goes too when nothing else is in it (a
+    /// landing, refused or not, leaves no trace of its gate).
+    made_dir: bool,
 }
 
 impl Scratch {
@@ -179,8 +185,14 @@ impl Scratch {
     /// out yet), under the worktree-operation lock.
     fn add(repo: &Repo, git: &Git, commit: ObjectId) -> Result<Scratch> {
         static NEXT: AtomicU64 = AtomicU64::new(1);
-        let dir = prepare_dir(repo)?;
-        let _lock = OpsLock::acquire(&repo.loop_dir(), crate::signals::say)?;
+        // `.loop-worktrees/` (an empty directory git does not show) holds
+        // the lock; `.land-gate/` is made under it, so that another
+        // landing's `remove` cannot take it away before this one uses it.
+        let loop_dir = repo.loop_dir();
+        ensure_dir(&loop_dir)?;
+        let _lock = OpsLock::acquire(&loop_dir, crate::signals::say)?;
+        let dir = loop_dir.join(scratch::SCRATCH_DIR);
+        let made_dir = ensure_dir(&dir)?;
         // A name no directory has (one with this pid may be left from a
         // process long gone).
         let (name, abs) = loop {
@@ -191,10 +203,19 @@ impl Scratch {
             }
         };
         let rel = scratch::rel_path(&name);
-        if let Err(failure) = git.worktree_add_detached(&rel, &commit.to_string())? {
+        let added = git.worktree_add_detached(&rel, &commit.to_string());
+        if !matches!(added, Ok(Ok(()))) {
+            remove_dir_made(&dir, made_dir);
+        }
+        if let Err(failure) = added? {
             return Err(Error::from(failure));
         }
-        Ok(Scratch { name, abs, commit })
+        Ok(Scratch {
+            name,
+            abs,
+            commit,
+            made_dir,
+        })
     }
 
     /// git's own checkout of the commit into it.
@@ -237,8 +258,16 @@ impl Scratch {
             return left(why);
         }
         let rel = scratch::rel_path(&self.name);
-        let unregistered = OpsLock::acquire(&repo.loop_dir(), crate::signals::say)
-            .and_then(|_lock| crate::safety::exec::worktree_remove(git, &rel, &permit));
+        let unregistered =
+            OpsLock::acquire(&repo.loop_dir(), crate::signals::say).and_then(|_lock| {
+                let removed = crate::safety::exec::worktree_remove(git, &rel, &permit);
+                if matches!(removed, Ok(Ok(())))
+                    && let Some(dir) = self.abs.parent()
+                {
+                    remove_dir_made(dir, self.made_dir);
+                }
+                removed
+            });
         match unregistered {
             Ok(Ok(())) => None,
             Ok(Err(refusal)) => left(format!(
@@ -252,30 +281,31 @@ impl Scratch {
     }
 }
 
-/// `.loop-worktrees/.land-gate/`, made when missing (`.loop-worktrees/`
-/// too: an empty directory git does not show), refusing a symlink or a
-/// file in the way.
-fn prepare_dir(repo: &Repo) -> Result<PathBuf> {
-    let loop_dir = repo.loop_dir();
-    let dir = loop_dir.join(scratch::SCRATCH_DIR);
-    for d in [&loop_dir, &dir] {
-        match std::fs::symlink_metadata(d) {
-            Ok(meta) if meta.is_dir() => {}
-            Ok(_) => {
-                return Err(Error::UnsafePath {
-                    path: d.clone(),
-                    reason: "it is not a directory (a symlink or a file); the gate's scratch checkouts are made inside .loop-worktrees".into(),
-                });
-            }
-            Err(_) => std::fs::create_dir(d)
-                .or_else(|e| match e.kind() {
-                    std::io::ErrorKind::AlreadyExists => Ok(()),
-                    _ => Err(e),
-                })
-                .map_err(|e| Error::io("could not create", d, e))?,
-        }
+/// `d` made when missing (`true` when this call made it), refusing a
+/// symlink or a file in the way.
+fn ensure_dir(d: &std::path::Path) -> Result<bool> {
+    match std::fs::symlink_metadata(d) {
+        Ok(meta) if meta.is_dir() => Ok(false),
+        Ok(_) => Err(Error::UnsafePath {
+            path: d.to_path_buf(),
+            reason: "it is not a directory (a symlink or a file); the gate's scratch checkouts are made inside .loop-worktrees".into(),
+        }),
+        Err(_) => match std::fs::create_dir(d) {
+            Ok(()) => Ok(true),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(false),
+            Err(e) => Err(Error::io("could not create", d, e)),
+        },
     }
-    Ok(dir)
+}
+
+/// `.land-gate/` removed when this process made it and it is empty
+/// (`remove_dir` removes only an empty directory: another landing's
+/// scratch checkout, or anything else in it, keeps it); called under the
+/// worktree-operation lock.
+fn remove_dir_made(dir: &std::path::Path, made: bool) {
+    if made {
+        let _ = std::fs::remove_dir(dir);
+    }
 }
 
 #[cfg(test)]

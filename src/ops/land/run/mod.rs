@@ -14,7 +14,7 @@ use std::ffi::OsStr;
 use gix::ObjectId;
 
 use super::advance::{self, Advance};
-use super::build::{self, Build, Built, Strategy};
+use super::build::{self, Built, Strategy};
 use super::gate::{self, GateRun};
 use super::outcome::{BranchFate, Code, Landed, Skipped, WorktreeFate};
 use super::push::Push;
@@ -281,34 +281,8 @@ fn build_on(
         run_id: &entry.id,
         into,
     };
-    let short = env.ctx.repo.short_id(onto);
-    let (code, message, paths) = match build::build(env.merger, &request)? {
-        Build::Built(built) => return Ok(Ok(built)),
-        Build::Conflict { paths } => (
-            Code::Conflict,
-            format!(
-                "landing {branch} onto {into} ({short}) conflicts in {}",
-                paths.join(", ")
-            ),
-            paths,
-        ),
-        Build::NotFastForward => (
-            Code::NotFastForward,
-            format!(
-                "{into} ({short}) is not an ancestor of {branch}: --strategy ff cannot land it (rebase, squash or merge can)"
-            ),
-            vec![],
-        ),
-        Build::Empty => (
-            Code::Empty,
-            format!("its commits are all in {into} ({short}) already"),
-            vec![],
-        ),
-    };
-    Ok(Err(Refusal {
-        paths,
-        ..Refusal::new(code, message)
-    }))
+    let build = build::build(env.merger, &request)?;
+    refusals::build(env.ctx, &branch, into, onto, build)
 }
 
 /// The gate, when there is one, in a scratch checkout of `commit`.

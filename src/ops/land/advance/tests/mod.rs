@@ -17,6 +17,10 @@ mod inproc_crash;
 mod refmove;
 use fixture::{Fixture, read};
 
+fn hex(id: ObjectId) -> String {
+    id.to_string()
+}
+
 /// `advance` refuses with `expected`, and so does `check`; nothing changed
 /// (refs, HEAD, the index file's bytes, every file, no `refs/stash`).
 fn refused_and_unchanged(f: &Fixture, old: ObjectId, new: ObjectId, expected: Advance) {
@@ -299,7 +303,8 @@ fn undoing_a_landing_moves_the_ref_back_only_while_it_is_the_landings() {
     let (old, new) = f.landing();
     let repo = f.repo();
     let message = unfinished::stamped("land x");
-    plumbing::update_ref(&f.root, "refs/heads/main", &hex(new), &hex(old), &message).unwrap();
+    crate::git::plumbing::update_ref(&f.root, "refs/heads/main", &hex(new), &hex(old), &message)
+        .unwrap();
     let dirty = Advance::TargetDirty {
         checkout: f.root.clone(),
         paths: vec!["a".to_owned()],
@@ -310,7 +315,8 @@ fn undoing_a_landing_moves_the_ref_back_only_while_it_is_the_landings() {
 
     // Moved again by someone since: left where it is, the error says how
     // to finish.
-    plumbing::update_ref(&f.root, "refs/heads/main", &hex(new), &hex(old), &message).unwrap();
+    crate::git::plumbing::update_ref(&f.root, "refs/heads/main", &hex(new), &hex(old), &message)
+        .unwrap();
     let other = f.commit_on(new, &[("e", Some("e2\n"))]);
     f.git(
         &f.root,

@@ -149,3 +149,34 @@ fn committer_from_env_child() {
         );
     }
 }
+
+/// A run whose own commit is already in the target, and whose merge (of
+/// the target, to catch up) adds content of its own: the replay is empty,
+/// but the run is not in the target, so it is `HasMerges`, never `Empty`;
+/// squash and merge carry the merge's content.
+#[test]
+fn a_merge_with_content_of_its_own_is_has_merges_even_when_the_replay_is_empty() {
+    let f = Fixture::new();
+    f.commit_on("main", &[("a.txt", "a\n")], "base", ALICE);
+    f.branch("loop/r1", "main");
+    f.commit_on("loop/r1", &[("a.txt", "a, changed\n")], "change", BOB);
+    f.commit_on("main", &[("a.txt", "a, changed\n")], "the same", CAROL);
+    f.git(&["checkout", "-q", "loop/r1"]);
+    f.git(&["merge", "-q", "--no-ff", "--no-commit", "main"]);
+    std::fs::write(f.path().join("evil.txt"), "only in the merge\n").unwrap();
+    f.git(&["add", "evil.txt"]);
+    f.git(&["commit", "-q", "-m", "merge main, and evil"]);
+    let merger = f.merger();
+    let (onto, run_tip) = (f.id("main"), f.id("loop/r1"));
+    assert_eq!(
+        build(&merger, &req(onto, run_tip, Strategy::Rebase)).unwrap(),
+        Build::HasMerges {
+            merges: vec![run_tip]
+        }
+    );
+    for strategy in [Strategy::Squash, Strategy::Merge] {
+        let b = built(build(&merger, &req(onto, run_tip, strategy)).unwrap());
+        let tree = merger.repo().find_commit(b.tip).unwrap().tree().unwrap();
+        assert!(tree.find_entry("evil.txt").is_some(), "{strategy:?}");
+    }
+}

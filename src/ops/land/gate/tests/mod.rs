@@ -42,14 +42,15 @@ impl Fixture {
         ObjectId::from_hex(self.git(&["rev-parse", "HEAD"]).as_bytes()).unwrap()
     }
 
-    /// Nothing of a scratch checkout is left: no directory under
-    /// `.land-gate/`, no registration but the main worktree's.
+    /// Nothing of a scratch checkout is left: not even `.land-gate/` (the
+    /// gate made it), no registration but the main worktree's.
     fn assert_no_scratch(&self) {
         let dir = self.root.join(".loop-worktrees").join(scratch::SCRATCH_DIR);
         let left: Vec<_> = std::fs::read_dir(&dir)
             .map(|d| d.flatten().map(|e| e.path()).collect())
             .unwrap_or_default();
         assert!(left.is_empty(), "left: {left:?}");
+        assert!(!dir.exists(), "{} is left", dir.display());
         let list = self.git(&["worktree", "list", "--porcelain"]);
         assert!(!list.contains(scratch::SCRATCH_DIR), "{list}");
         let status = self.git(&["status", "--porcelain", "--untracked-files=all"]);
