@@ -230,8 +230,14 @@ pub(super) fn advance(ctx: &Ctx, refusal: Advance, into: &str, onto: ObjectId) -
         } => Refusal::new(
             Code::TargetBusy,
             format!(
-                "{} (where {into} is checked out) has a {operation} in progress: finish or abort it first",
-                checkout.display()
+                "{} (where {into} is checked out) has {} {operation} in progress: finish or abort it first",
+                checkout.display(),
+                // "an unfinished landing", "a rebase"
+                if operation.starts_with(['a', 'e', 'i', 'o', 'u']) {
+                    "an"
+                } else {
+                    "a"
+                },
             ),
         ),
     }
