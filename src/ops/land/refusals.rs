@@ -93,9 +93,20 @@ pub(super) fn worktree(
     if !wt.path.is_dir() {
         return Ok(None);
     }
+    let read = read.unwrap_or_else(|| crate::git::repo::cleanliness(&wt.path, &wt.admin_dir));
+    // A worktree git-loop cannot read (its `.git` file gone, say) may hold
+    // work it cannot see: that run is refused as a dirty one is, and kept;
+    // never an error that stops every other run of a queue.
     let clean = match read {
-        Some(read) => read?,
-        None => crate::git::repo::cleanliness(&wt.path, &wt.admin_dir)?,
+        Ok(clean) => clean,
+        Err(e) => {
+            return Ok(Some(Refusal::new(
+                Code::Dirty,
+                format!(
+                    "its worktree could not be read ({e}): what lands is the run's commits, and only from a worktree git-loop can see is clean; repair it (`git worktree repair`) or remove the run"
+                ),
+            )));
+        }
     };
     let what = match (clean.modified, clean.untracked) {
         (true, true) => "uncommitted changes and untracked files",

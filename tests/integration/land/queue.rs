@@ -180,6 +180,30 @@ fn named_runs_read_ahead_skip_the_dirty_one_and_land_the_rest_in_the_order_named
     assert_eq!(repo.status_of("r05").as_deref(), Some("escalated"));
 }
 
+/// A run whose worktree cannot be read (its `.git` file gone) is skipped
+/// `dirty`, saying why, and kept as it is; with `--keep-going` the queue
+/// lands the rest instead of stopping every run.
+#[test]
+fn a_run_whose_worktree_cannot_be_read_is_skipped_and_the_queue_goes_on() {
+    let repo = setup();
+    ten(&repo);
+    std::fs::remove_file(repo.wt("r04").join(".git")).unwrap();
+    let doc = land(&repo, &["--queue", "--keep-going"], 1);
+    let skipped = doc.find_id("skipped", "r04");
+    assert_eq!(skipped["code"], "dirty", "{doc}");
+    assert!(
+        skipped_message(&doc, "r04").contains("could not be read"),
+        "{doc}"
+    );
+    let landed = doc.ids("landed");
+    for id in ["r01", "r05", "r08", "r09"] {
+        assert!(landed.contains(&id), "{id}: {doc}");
+    }
+    assert!(!landed.contains(&"r04"), "{doc}");
+    assert_eq!(repo.status_of("r04").as_deref(), Some("escalated"));
+    assert!(repo.wt("r04").join("r04.txt").exists());
+}
+
 fn skipped_message(doc: &serde_json::Value, id: &str) -> String {
     doc.find_id("skipped", id)["message"]
         .as_str()
