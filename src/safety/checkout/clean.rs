@@ -78,6 +78,22 @@ pub fn tree_of(gix: &gix::Repository, id: ObjectId) -> Result<gix::Tree<'_>> {
     gix.find_commit(id).map_err(err)?.tree().map_err(err)
 }
 
+/// What changes from the tree `old` to `new`, path by path as `read-tree
+/// -m -u` sees it: no rename detection (a rename is a deletion and an
+/// addition).
+pub fn changes(
+    gix: &gix::Repository,
+    old: &gix::Tree<'_>,
+    new: &gix::Tree<'_>,
+) -> Result<Vec<Change>> {
+    gix.diff_tree_to_tree(
+        Some(old),
+        Some(new),
+        gix::diff::Options::default().with_rewrites(None),
+    )
+    .map_err(err)
+}
+
 /// Every path `read-tree -m -u old new` changes in `checkout`, when it
 /// certainly goes through ([`certainly_clean`]); `None`: unsure.
 pub fn plan(
@@ -96,13 +112,7 @@ pub fn plan(
         return Ok(None);
     }
     let (old_tree, new_tree) = (tree_of(gix, old)?, tree_of(gix, new)?);
-    let changes = gix
-        .diff_tree_to_tree(
-            Some(&old_tree),
-            Some(&new_tree),
-            gix::diff::Options::default().with_rewrites(None),
-        )
-        .map_err(err)?;
+    let changes = changes(gix, &old_tree, &new_tree)?;
     if index.is_sparse()
         || index.link().is_some()
         || index

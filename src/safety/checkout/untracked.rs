@@ -38,7 +38,7 @@ use gix::ObjectId;
 use gix::bstr::{BStr, BString, ByteSlice};
 use gix::object::tree::diff::ChangeDetached as Change;
 
-use super::clean::tree_of;
+use super::clean::{changes, tree_of};
 use crate::error::{Error, Result};
 
 fn err(e: impl std::fmt::Display) -> Error {
@@ -62,13 +62,7 @@ pub fn in_the_way(
     new: ObjectId,
 ) -> Result<Vec<String>> {
     let (old_tree, new_tree) = (tree_of(gix, old)?, tree_of(gix, new)?);
-    let changes = gix
-        .diff_tree_to_tree(
-            Some(&old_tree),
-            Some(&new_tree),
-            gix::diff::Options::default().with_rewrites(None),
-        )
-        .map_err(err)?;
+    let changes = changes(gix, &old_tree, &new_tree)?;
     let mut found = Vec::new();
     for change in &changes {
         let (path, was_file, is_file) = match change {

@@ -183,13 +183,7 @@ fn partly_written(
     tip: ObjectId,
 ) -> Result<bool> {
     let (old_tree, new_tree) = (tree_of(gix, before)?, tree_of(gix, tip)?);
-    let changes = gix
-        .diff_tree_to_tree(
-            Some(&old_tree),
-            Some(&new_tree),
-            gix::diff::Options::default().with_rewrites(None),
-        )
-        .map_err(err)?;
+    let changes = crate::safety::checkout::clean::changes(gix, &old_tree, &new_tree)?;
     for change in changes.iter().filter(|c| !c.entry_mode().is_tree()) {
         let path = change.location();
         let Ok(rel) = gix::path::from_bstr(path) else {
