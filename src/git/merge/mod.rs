@@ -76,12 +76,14 @@ pub struct Merger {
     /// the index, `O(files)`), and the commit graph. Made at the first merge
     /// (a merger that only finds merge bases never reads the index).
     caches: RefCell<Option<Caches>>,
+    /// The repository's commit-graph file, when it has one and it is
+    /// enabled: read once, at the first merge or merge-base query.
+    commit_graph: std::cell::OnceCell<Option<gix::commitgraph::Graph>>,
 }
 
 struct Caches {
     diff: gix::diff::blob::Platform,
     blob_merge: gix::merge::blob::Platform,
-    commit_graph: Option<gix::commitgraph::Graph>,
 }
 
 impl Merger {
@@ -93,7 +95,17 @@ impl Merger {
             repo,
             options,
             caches: RefCell::new(None),
+            commit_graph: Default::default(),
         })
+    }
+
+    /// The commit-graph, read at the first call.
+    fn commit_graph(&self) -> Result<Option<&gix::commitgraph::Graph>> {
+        if self.commit_graph.get().is_none() {
+            let graph = self.repo.commit_graph_if_enabled().map_err(repo_err)?;
+            let _ = self.commit_graph.set(graph);
+        }
+        Ok(self.commit_graph.get().and_then(Option::as_ref))
     }
 
     /// Run `merge` with the caches, made on first use; the diff's resource
@@ -111,7 +123,6 @@ impl Merger {
                     .repo
                     .merge_resource_cache(Default::default())
                     .map_err(repo_err)?,
-                commit_graph: self.repo.commit_graph_if_enabled().map_err(repo_err)?,
             }),
         };
         let out = merge(caches);
@@ -133,15 +144,67 @@ impl Merger {
 
     /// The best common ancestor of commits `a` and `b` (`None`: unrelated).
     pub fn merge_base(&self, a: ObjectId, b: ObjectId) -> Result<Option<ObjectId>> {
-        merge_base(&self.repo, a, b)
+        if a == b {
+            return Ok(Some(a));
+        }
+        let mut graph = self.repo.revision_graph(self.commit_graph()?);
+        Ok(self
+            .repo
+            .merge_base_with_graph(a, b, &mut graph)
+            .map_err(|e| repo_err(format!("could not find a merge base of {a} and {b}: {e}")))?
+            .map(gix::Id::detach))
+    }
+
+    /// Every best common ancestor of commits `a` and `b`, as `git
+    /// merge-base --all a b` prints them (empty: unrelated). More than one
+    /// (a criss-cross history) and a merge goes over a virtual base made by
+    /// merging them, as git's does: see [`Merger::merge_commits`].
+    pub fn merge_bases(&self, a: ObjectId, b: ObjectId) -> Result<Vec<ObjectId>> {
+        if a == b {
+            return Ok(vec![a]);
+        }
+        let mut graph = self.repo.revision_graph(self.commit_graph()?);
+        Ok(self
+            .repo
+            .merge_bases_many_with_graph(a, &[b], &mut graph)
+            .map_err(|e| {
+                repo_err(format!(
+                    "could not find the merge bases of {a} and {b}: {e}"
+                ))
+            })?
+            .into_iter()
+            .map(gix::Id::detach)
+            .collect())
+    }
+
+    /// A commit of `tree` with `parents`, written to the merger's memory
+    /// only (as a landing by merge would make it): later merges and merge
+    /// bases can start from it.
+    pub fn commit_in_memory(&self, tree: ObjectId, parents: &[ObjectId]) -> Result<ObjectId> {
+        let who = gix::actor::Signature {
+            name: "git-loop".into(),
+            email: "git-loop@localhost".into(),
+            time: gix::date::Time::new(0, 0),
+        };
+        let commit = gix::objs::Commit {
+            tree,
+            parents: parents.iter().copied().collect(),
+            author: who.clone(),
+            committer: who,
+            encoding: None,
+            message: "in-memory landing\n".into(),
+            extra_headers: Vec::new(),
+        };
+        Ok(self.repo.write_object(&commit).map_err(repo_err)?.detach())
     }
 
     /// Merge commit `theirs` into commit `ours` over their merge base(s),
     /// as `git merge-tree --write-tree ours theirs` does.
     pub fn merge_commits(&self, ours: ObjectId, theirs: ObjectId) -> Result<MergeResult> {
         let options: gix::merge::commit::Options = self.options.clone().into();
+        let commit_graph = self.commit_graph()?;
         self.with_caches(|caches| {
-            let mut graph = self.repo.revision_graph(caches.commit_graph.as_ref());
+            let mut graph = self.repo.revision_graph(commit_graph);
             let outcome = gix::merge::plumbing::commit(
                 ours,
                 theirs,

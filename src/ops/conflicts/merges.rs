@@ -82,43 +82,49 @@ impl Worker {
     }
 }
 
-/// The merges of one item: its run into the base, then each partner into
-/// that result — skipped as clean when the two sides' changed paths cannot
-/// meet ([`Changes::can_meet`]: the merge would take each side as it is).
+/// The merges of one item: its run into the base — kept as an in-memory
+/// merge commit `M` (parents: the base, the run), as a landing by merge
+/// makes it — then each partner into `M` over their merge base(s), as `git
+/// merge-tree --write-tree M <partner>` merges: over the one best common
+/// ancestor, or, when there are several (a criss-cross history), over the
+/// virtual base git builds by merging them. Over one ancestor, a pair whose
+/// two sides' changed paths cannot meet is clean without its merge
+/// ([`Changes::can_meet`]: the merge would take each side as it is).
 fn check(worker: &mut Worker, candidates: &[Candidate], item: &Item) -> Result<Found> {
     let a = &candidates[item.run];
     let landed = worker.merger.merge_commits(a.base_commit, a.tip)?;
+    let landed_commit = worker
+        .merger
+        .commit_in_memory(landed.tree, &[a.base_commit, a.tip])?;
     let mut pairs = Vec::with_capacity(item.partners.len());
     for &j in &item.partners {
         let b = &candidates[j];
-        let ancestor = pair_ancestor(&worker.merger, a, b)?;
-        let ours = worker.changes(ancestor, landed.tree)?;
-        let theirs = worker.changes(ancestor, b.tip)?;
-        if !ours.can_meet(&theirs) {
-            pairs.push((j, Vec::new()));
-            continue;
-        }
-        let merged = worker.merger.merge_trees(ancestor, landed.tree, b.tip)?;
-        pairs.push((j, merged.conflicts));
+        let bases = worker.merger.merge_bases(landed_commit, b.tip)?;
+        let conflicts = match bases.as_slice() {
+            [] => {
+                return Err(Error::Repository(format!(
+                    "{} shares no history with its base",
+                    b.id
+                )));
+            }
+            [ancestor] => {
+                let ours = worker.changes(*ancestor, landed.tree)?;
+                let theirs = worker.changes(*ancestor, b.tip)?;
+                if !ours.can_meet(&theirs) {
+                    pairs.push((j, Vec::new()));
+                    continue;
+                }
+                worker
+                    .merger
+                    .merge_trees(*ancestor, landed.tree, b.tip)?
+                    .conflicts
+            }
+            _ => worker.merger.merge_commits(landed_commit, b.tip)?.conflicts,
+        };
+        pairs.push((j, conflicts));
     }
     Ok(Found {
         base_conflicts: landed.conflicts,
         pairs,
     })
-}
-
-/// The common ancestor of "the base with `a` landed" and `b`: the merge
-/// base of the base and `b`, unless the merge base of `a` and `b` descends
-/// from it (the runs share commits the base does not have).
-fn pair_ancestor(merger: &Merger, a: &Candidate, b: &Candidate) -> Result<ObjectId> {
-    let via_base = merger
-        .merge_base(a.base_commit, b.tip)?
-        .ok_or_else(|| Error::Repository(format!("{} shares no history with its base", b.id)))?;
-    let Some(via_a) = merger.merge_base(a.tip, b.tip)? else {
-        return Ok(via_base);
-    };
-    if via_a != via_base && merger.merge_base(via_base, via_a)? == Some(via_base) {
-        return Ok(via_a);
-    }
-    Ok(via_base)
 }

@@ -10,9 +10,13 @@
 //!   a run cannot land cleanly by itself; it needs a rebase or a merge first.
 //! - **A pair conflicts**: for runs `A` and `B` (A before B by id) landing
 //!   in the same base branch, land `A` first — the in-memory merge `M` of
-//!   `A` into the base — then merge `B` into `M` over their best common
-//!   ancestor (the merge base of the base and `B`, or of `A` and `B` when
-//!   that one is newer, as when `B` was started from `A`). The pair's files
+//!   `A` into the base, kept as an in-memory merge commit with parents the
+//!   base and `A` — then merge `B` into `M` as `git merge-tree --write-tree
+//!   M B` would: over their best common ancestor (the merge base of the
+//!   base and `B`, or of `A` and `B` when that one is newer, as when `B` was
+//!   started from `A`), or, when they have several (a criss-cross history:
+//!   `A` and `B` each merged the same two topics), over the virtual base
+//!   git makes by merging those. The pair's files
 //!   are those this second merge leaves conflicted and that conflict in
 //!   neither run's own merge into the base: a conflict one run has with the
 //!   base by itself is reported once, for that run, not again for each of

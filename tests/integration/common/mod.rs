@@ -14,6 +14,8 @@
 //!   watchdog with its output as bytes ([`run_in`], [`run_raw`]).
 //! - [`files`]: a worktree made dirty in every way ([`make_dirty`]), a
 //!   byte-for-byte [`snapshot`], [`age_file`], [`make_executable`].
+//! - [`history`]: a history of real shape written as a `git fast-import`
+//!   stream (also used by the benches).
 //! - [`storm`]: what the storms share: a seeded [`Rng`], sizes from the
 //!   environment ([`env_or`], [`seed_from_env`]), [`blob_ids`] and
 //!   [`hash_paths`] as git computes them.
@@ -25,6 +27,7 @@
 
 pub mod files;
 pub mod git;
+pub mod history;
 pub mod image;
 pub mod process;
 pub mod repo;

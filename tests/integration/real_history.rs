@@ -1,0 +1,173 @@
+//! A history of real shape (`common::history`: ~100,000 commits, thousands
+//! of topic merges, topics on topics in criss-cross), and the predictions
+//! made on it compared with what git itself does.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::process::Command;
+
+use crate::common::history::{self, Shape, Summary};
+use crate::common::{JsonExt, TestRepo, hermetic};
+
+/// `repo` with the history of `shape` imported over its `main`.
+pub fn import(repo: &TestRepo, shape: &Shape) -> Summary {
+    let mut git = Command::new("git");
+    hermetic(&mut git, &repo.home);
+    git.current_dir(&repo.root);
+    let summary = history::import(git, shape);
+    repo.git(["reset", "-q", "--hard", "main"]);
+    summary
+}
+
+/// The open topics of `summary` as active runs `t<n>` on `main`.
+fn runs_of(repo: &TestRepo, topics: &[String]) -> Vec<String> {
+    let mut ids = Vec::new();
+    for topic in topics {
+        let id = format!("t{}", topic.trim_start_matches("topic/"));
+        repo.git(["update-ref", &format!("refs/heads/loop/{id}"), topic]);
+        ids.push(id);
+    }
+    let entries: Vec<(&str, &str, &str)> = ids
+        .iter()
+        .map(|id| (id.as_str(), "active", "2026-01-01T00:00:00Z"))
+        .collect();
+    repo.write_manifest(&crate::common::manifest_with(&entries));
+    ids
+}
+
+/// `git merge-tree --write-tree --name-only <ours> <theirs>`: the merged
+/// tree and the conflicted paths.
+fn merge_tree(repo: &TestRepo, ours: &str, theirs: &str) -> (String, BTreeSet<String>) {
+    let out = repo.git_in(
+        &repo.root,
+        ["merge-tree", "--write-tree", "--name-only", ours, theirs],
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        matches!(out.status.code(), Some(0 | 1)),
+        "merge-tree {ours} {theirs}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let mut lines = text.lines();
+    let tree = lines.next().unwrap().to_owned();
+    let files = lines
+        .take_while(|l| !l.is_empty())
+        .map(str::to_owned)
+        .collect();
+    (tree, files)
+}
+
+/// What git says of every pair of `ids` landing on `main` one after the
+/// other (the first merged, then the second into that): the pair's files,
+/// without those either run conflicts in with `main` by itself.
+fn git_pairs(repo: &TestRepo, ids: &[String]) -> BTreeMap<(String, String), BTreeSet<String>> {
+    let mut own = BTreeMap::new();
+    let mut landed = BTreeMap::new();
+    for id in ids {
+        let branch = format!("loop/{id}");
+        let (tree, files) = merge_tree(repo, "main", &branch);
+        let commit = repo.git([
+            "commit-tree",
+            &tree,
+            "-p",
+            "main",
+            "-p",
+            &branch,
+            "-m",
+            "land",
+        ]);
+        landed.insert(id.clone(), commit.trim().to_owned());
+        own.insert(id.clone(), files);
+    }
+    let mut pairs = BTreeMap::new();
+    for (i, a) in ids.iter().enumerate() {
+        for b in &ids[i + 1..] {
+            let (_, files) = merge_tree(repo, &landed[a], &format!("loop/{b}"));
+            let files: BTreeSet<String> = files
+                .into_iter()
+                .filter(|f| !own[a].contains(f) && !own[b].contains(f))
+                .collect();
+            if !files.is_empty() {
+                pairs.insert((a.clone(), b.clone()), files);
+            }
+        }
+    }
+    pairs
+}
+
+fn ours_pairs(v: &serde_json::Value) -> BTreeMap<(String, String), BTreeSet<String>> {
+    v.arr("pairs")
+        .iter()
+        .map(|p| {
+            let runs = p["runs"].as_array().unwrap();
+            let key = (
+                runs[0].as_str().unwrap().to_owned(),
+                runs[1].as_str().unwrap().to_owned(),
+            );
+            let files = p
+                .arr("files")
+                .iter()
+                .map(|f| f.as_str().unwrap().to_owned())
+                .collect();
+            (key, files)
+        })
+        .collect()
+}
+
+/// Over criss-cross merge bases (topics built on the same two topics,
+/// each merging them itself) the pair prediction is git's, pair by pair:
+/// merged over the virtual base git builds, not over one of the bases.
+#[test]
+fn pair_predictions_over_criss_cross_bases_equal_git_merge_tree() {
+    let repo = TestRepo::new();
+    let shape = Shape {
+        open: 50,
+        ..Shape::real()
+    };
+    let t = std::time::Instant::now();
+    let summary = import(&repo, &shape);
+    eprintln!("imported {summary:?} in {:?}", t.elapsed());
+    assert_eq!(summary.open.len(), 50, "{summary:?}");
+    assert!(summary.criss_cross >= 10, "{summary:?}");
+    repo.git(["commit-graph", "write", "--reachable"]);
+    let ids = runs_of(&repo, &summary.open);
+    // Some pair really has two merge bases, or the test proves nothing.
+    let crossed = ids
+        .iter()
+        .enumerate()
+        .flat_map(|(i, a)| ids[i + 1..].iter().map(move |b| (a, b)))
+        .filter(|(a, b)| {
+            let bases = repo.git([
+                "merge-base",
+                "--all",
+                &format!("loop/{a}"),
+                &format!("loop/{b}"),
+            ]);
+            bases.lines().count() > 1
+        })
+        .count();
+    assert!(
+        crossed >= 20,
+        "only {crossed} pairs with several merge bases"
+    );
+
+    let run = repo.run(["--json", "conflicts"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let v = run.json();
+    assert_eq!(v["pairsChecked"], 50 * 49 / 2);
+    let expected = git_pairs(&repo, &ids);
+    let ours = ours_pairs(&v);
+    let wrong: Vec<_> = expected
+        .iter()
+        .filter(|(k, f)| ours.get(k) != Some(f))
+        .chain(ours.iter().filter(|(k, _)| !expected.contains_key(k)))
+        .collect();
+    assert!(
+        wrong.is_empty(),
+        "{} of {} pairs differ from git (git finds {} conflicting, git-loop {}): {:?}",
+        wrong.len(),
+        50 * 49 / 2,
+        expected.len(),
+        ours.len(),
+        &wrong[..wrong.len().min(5)]
+    );
+}
