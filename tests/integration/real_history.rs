@@ -171,3 +171,36 @@ fn pair_predictions_over_criss_cross_bases_equal_git_merge_tree() {
         &wrong[..wrong.len().min(5)]
     );
 }
+
+/// The slider case through `conflicts`: one run deletes line 3, the other
+/// two lines that fit at 5–6 or 4–5. git's merge places the second
+/// deletion at 5–6, a line apart from the first, and merges cleanly; so
+/// does the prediction (it used to place it at 4–5 and call it a conflict).
+#[test]
+fn a_block_deletion_that_can_slide_is_no_conflict_as_in_git() {
+    let repo = TestRepo::new();
+    let base = "a\nb\nc\nstmt1;\n    if x {\nstmt1;\n    stmt1;\nd\n";
+    std::fs::write(repo.root.join("f.rs"), base).unwrap();
+    repo.git(["add", "f.rs"]);
+    repo.git(["commit", "-qm", "f.rs"]);
+    for (id, text) in [
+        ("one", "a\nb\nstmt1;\n    if x {\nstmt1;\n    stmt1;\nd\n"),
+        ("two", "a\nb\nc\nstmt1;\n    stmt1;\nd\n"),
+    ] {
+        repo.git(["checkout", "-qb", &format!("loop/{id}"), "main"]);
+        std::fs::write(repo.root.join("f.rs"), text).unwrap();
+        repo.git(["commit", "-qam", id]);
+    }
+    repo.git(["checkout", "-q", "main"]);
+    repo.write_manifest(&crate::common::manifest_with(&[
+        ("one", "active", "2026-01-01T00:00:00Z"),
+        ("two", "active", "2026-01-01T00:00:00Z"),
+    ]));
+    let (_, git_files) = merge_tree(&repo, "loop/one", "loop/two");
+    assert!(git_files.is_empty(), "git's merge conflicts: {git_files:?}");
+    let run = repo.run(["--json", "conflicts"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let v = run.json();
+    assert_eq!(v["pairsChecked"], 1);
+    assert!(v.arr("pairs").is_empty(), "{v}");
+}

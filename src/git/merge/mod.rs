@@ -7,6 +7,11 @@
 //!   an in-memory object store layered over the repository's ([`Merger`]
 //!   holds a clone of the repository with object memory enabled), so the
 //!   object database is not written either: the merge leaves no trace.
+//! - Merges diff as git's merges do: `histogram` unless `diff.algorithm`
+//!   is set ([`merge_options`]), and ambiguous hunks slid as far down as
+//!   they go, without `git diff`'s indent heuristic (gix-merge is patched
+//!   for that: vendor/README.md). Either difference alone makes conflicts
+//!   git does not have.
 //! - Merge options are read from the repository's configuration once
 //!   (`merge.renames`, `diff.algorithm`, `merge.conflictStyle`…), like git,
 //!   and what every merge needs besides (the attribute stacks of the diff
@@ -90,7 +95,7 @@ impl Merger {
     pub fn new(repo: &gix::Repository) -> Result<Merger> {
         let mut repo = repo.clone().with_object_memory();
         repo.object_cache_size_if_unset(OBJECT_CACHE_BYTES);
-        let options = repo.tree_merge_options().map_err(repo_err)?;
+        let options = merge_options(&repo)?;
         Ok(Merger {
             repo,
             options,
@@ -286,6 +291,21 @@ impl Merger {
             merge_base: None,
         })
     }
+}
+
+/// The repository's merge options, with git's diff algorithm for merges:
+/// `histogram` (merge-ort's default, whatever `diff.algorithm` says for
+/// `git diff`), unless `diff.algorithm` is set, which `git merge` and `git
+/// rebase` then use (`git merge-tree` alone ignores it). gix would take
+/// `diff.algorithm`'s own default, Myers, and place changes where git's
+/// merge does not.
+fn merge_options(repo: &gix::Repository) -> Result<gix::merge::tree::Options> {
+    let mut options: gix::merge::plumbing::tree::Options =
+        repo.tree_merge_options().map_err(repo_err)?.into();
+    if repo.config_snapshot().string("diff.algorithm").is_none() {
+        options.blob_merge.text.diff_algorithm = gix::diff::blob::Algorithm::Histogram;
+    }
+    Ok(options.into())
 }
 
 fn labels() -> gix::merge::blob::builtin_driver::text::Labels<'static> {

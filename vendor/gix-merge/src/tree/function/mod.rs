@@ -1,0 +1,4 @@
+mod change;
+mod resolve;
+
+pub use resolve::tree;
