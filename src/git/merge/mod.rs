@@ -350,4 +350,6 @@ pub fn merge_trees(
 }
 
 #[cfg(test)]
+mod agree;
+#[cfg(test)]
 pub(crate) mod tests;
