@@ -214,6 +214,7 @@ Register-ArgumentCompleter -Native -CommandName 'git-loop' -ScriptBlock {
         }
         'git-loop;conflicts' {
             [CompletionResult]::new('--base', '--base', [CompletionResultType]::ParameterName, 'Land every run in this branch or commit (default: the base each run was created from)')
+            [CompletionResult]::new('--status', '--status', [CompletionResultType]::ParameterName, 'The statuses of the runs to check, comma-separated (default: active; `land --queue` takes escalated)')
             [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Repository to operate on (default: the current directory)')
             [CompletionResult]::new('--repo', '--repo', [CompletionResultType]::ParameterName, 'Repository to operate on (default: the current directory)')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Machine-readable output: one JSON document on stdout')

@@ -92,7 +92,7 @@ __git_loop_opts() {
         env) echo '-C --repo --json -q --quiet -h --help' ;;
         run) echo '-C --repo --json -q --quiet -h --help' ;;
         branches) echo '--delete-merged --dry-run -C --repo --json -q --quiet -h --help' ;;
-        conflicts) echo '--base -C --repo --json -q --quiet -h --help' ;;
+        conflicts) echo '--base --status -C --repo --json -q --quiet -h --help' ;;
         land) echo '--queue --status --keep-going --into --strategy --gate --keep --push -m --message --dry-run -C --repo --json -q --quiet -h --help' ;;
         pick) echo '--land --into --strategy --gate --keep --push -m --message --salvage --dry-run -C --repo --json -q --quiet -h --help' ;;
         judge) echo '--gate --jobs --timeout -C --repo --json -q --quiet -h --help' ;;
@@ -129,7 +129,7 @@ __git_loop_nested() {
 
 __git_loop_takes_value() {
     case "$1:$2" in
-        *:-C|*:--repo|create:--pattern|create:--base|create:--sparse|create:--ports|create:--attempts|cleanup:--status|cleanup:--older-than|reconcile:--remove-orphan|reconcile:--adopt|reconcile:--min-age|list:--status|list:--task|activity:--note|conflicts:--base|land:--status|land:--into|land:--strategy|land:--gate|land:-m|land:--message|pick:--into|pick:--strategy|pick:--gate|pick:-m|pick:--message|judge:--gate|judge:--jobs|judge:--timeout|log:-n|log:--max-count|log:--since|trash/restore:--as|trash/empty:--older-than) return 0 ;;
+        *:-C|*:--repo|create:--pattern|create:--base|create:--sparse|create:--ports|create:--attempts|cleanup:--status|cleanup:--older-than|reconcile:--remove-orphan|reconcile:--adopt|reconcile:--min-age|list:--status|list:--task|activity:--note|conflicts:--base|conflicts:--status|land:--status|land:--into|land:--strategy|land:--gate|land:-m|land:--message|pick:--into|pick:--strategy|pick:--gate|pick:-m|pick:--message|judge:--gate|judge:--jobs|judge:--timeout|log:-n|log:--max-count|log:--since|trash/restore:--as|trash/empty:--older-than) return 0 ;;
     esac
     return 1
 }
@@ -151,6 +151,7 @@ __git_loop_value() {
         list:--task) COMPREPLY=() ;;
         activity:--note) COMPREPLY=() ;;
         conflicts:--base) __git_loop_words "$(__git_loop_branches)" ;;
+        conflicts:--status) __git_loop_csv 'active rejected escalated merged stale' ;;
         land:--status) __git_loop_csv 'active rejected escalated merged stale' ;;
         land:--into) __git_loop_words "$(__git_loop_branches)" ;;
         land:--strategy) COMPREPLY=() ;;

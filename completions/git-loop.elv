@@ -198,6 +198,7 @@ set edit:completion:arg-completer[git-loop] = {|@words|
         }
         &'git-loop;conflicts'= {
             cand --base 'Land every run in this branch or commit (default: the base each run was created from)'
+            cand --status 'The statuses of the runs to check, comma-separated (default: active; `land --queue` takes escalated)'
             cand -C 'Repository to operate on (default: the current directory)'
             cand --repo 'Repository to operate on (default: the current directory)'
             cand --json 'Machine-readable output: one JSON document on stdout'

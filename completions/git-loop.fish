@@ -136,6 +136,7 @@ complete -c git-loop -n "__fish_git_loop_using_subcommand branches" -l json -d '
 complete -c git-loop -n "__fish_git_loop_using_subcommand branches" -s q -l quiet -d 'No progress or summary lines on stderr'
 complete -c git-loop -n "__fish_git_loop_using_subcommand branches" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-loop -n "__fish_git_loop_using_subcommand conflicts" -l base -d 'Land every run in this branch or commit (default: the base each run was created from)' -r
+complete -c git-loop -n "__fish_git_loop_using_subcommand conflicts" -l status -d 'The statuses of the runs to check, comma-separated (default: active; `land --queue` takes escalated)' -r
 complete -c git-loop -n "__fish_git_loop_using_subcommand conflicts" -s C -l repo -d 'Repository to operate on (default: the current directory)' -r -F
 complete -c git-loop -n "__fish_git_loop_using_subcommand conflicts" -l json -d 'Machine-readable output: one JSON document on stdout'
 complete -c git-loop -n "__fish_git_loop_using_subcommand conflicts" -s q -l quiet -d 'No progress or summary lines on stderr'
@@ -345,7 +346,7 @@ function __fish_git_loop_positional
                 return 1
             case '--*=*'
             case '-*'
-                if contains -- $word -C --repo; or contains -- "$sub:$word" create:--pattern create:--base create:--sparse create:--ports create:--attempts cleanup:--status cleanup:--older-than reconcile:--remove-orphan reconcile:--adopt reconcile:--min-age list:--status list:--task activity:--note conflicts:--base land:--status land:--into land:--strategy land:--gate land:-m land:--message pick:--into pick:--strategy pick:--gate pick:-m pick:--message judge:--gate judge:--jobs judge:--timeout log:-n log:--max-count log:--since
+                if contains -- $word -C --repo; or contains -- "$sub:$word" create:--pattern create:--base create:--sparse create:--ports create:--attempts cleanup:--status cleanup:--older-than reconcile:--remove-orphan reconcile:--adopt reconcile:--min-age list:--status list:--task activity:--note conflicts:--base conflicts:--status land:--status land:--into land:--strategy land:--gate land:-m land:--message pick:--into pick:--strategy pick:--gate pick:-m pick:--message judge:--gate judge:--jobs judge:--timeout log:-n log:--max-count log:--since
                     set pending $word
                 end
             case '*'
@@ -396,6 +397,7 @@ complete -c git-loop -n "__fish_git_loop_positional activity 1" -f -a "working w
 complete -c git-loop -n "__fish_git_loop_positional env 0" -f -a "(git-loop list --ids 2>/dev/null)"
 complete -c git-loop -n "__fish_git_loop_positional run 0" -f -a "(git-loop list --ids 2>/dev/null)"
 complete -c git-loop -n "__fish_git_loop_using_subcommand conflicts" -l base -x -a "(git for-each-ref --format='%(refname:short)' refs/heads/ refs/remotes/ 2>/dev/null)"
+complete -c git-loop -n "__fish_git_loop_using_subcommand conflicts" -l status -x -a "(__fish_git_loop_csv active rejected escalated merged stale)"
 complete -c git-loop -n "__fish_git_loop_positional land 0 +" -f -a "(git-loop list --ids 2>/dev/null)"
 complete -c git-loop -n "__fish_git_loop_using_subcommand land" -l status -x -a "(__fish_git_loop_csv active rejected escalated merged stale)"
 complete -c git-loop -n "__fish_git_loop_using_subcommand land" -l into -x -a "(git for-each-ref --format='%(refname:short)' refs/heads/ refs/remotes/ 2>/dev/null)"

@@ -326,6 +326,10 @@ pub struct ConflictsArgs {
     /// Land every run in this branch or commit (default: the base each run was created from)
     #[arg(long, value_name = "BRANCH")]
     pub base: Option<String>,
+
+    /// The statuses of the runs to check, comma-separated (default: active; `land --queue` takes escalated)
+    #[arg(long, value_name = "CSV", value_parser = status_flag)]
+    pub status: Option<StatusList>,
 }
 
 #[derive(Debug, Args, JsonSchema)]

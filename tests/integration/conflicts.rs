@@ -256,3 +256,61 @@ fn a_run_started_from_another_is_merged_over_their_own_merge_base() {
     let pairs: Vec<&serde_json::Value> = v.arr("pairs").iter().map(|p| &p["runs"]).collect();
     assert_eq!(pairs, [&serde_json::json!(["a", "c"])], "{v}");
 }
+
+/// `--status` picks the runs as `land --queue` does: with only escalated
+/// runs, the default (active) looks at none and says what it left and how
+/// to see them; `--status escalated` checks them; `--json` names the
+/// statuses looked at. A bad status is a usage error naming it.
+#[test]
+fn status_picks_the_runs_and_the_report_says_which() {
+    let repo = setup();
+    for id in ["a", "b", "c"] {
+        repo.create(id);
+    }
+    edit_line(&repo, "a", "f", 3, "three from a");
+    edit_line(&repo, "b", "f", 3, "three from b");
+    edit_line(&repo, "c", "f", 9, "nine from c");
+    for id in ["a", "b"] {
+        repo.run(["mark", id, "escalated"]).ok();
+    }
+
+    let run = repo.run(["conflicts"]);
+    run.ok();
+    assert!(
+        run.stdout.contains("1 active run, 0 pairs:") && !run.stdout.contains("not looked at"),
+        "{}",
+        run.stdout
+    );
+    repo.run(["mark", "c", "rejected"]).ok();
+    let run = repo.run(["conflicts"]);
+    run.ok();
+    assert!(
+        run.stdout.contains("0 active runs, 0 pairs:")
+            && run.stdout.contains(
+                "not looked at: 2 escalated, 1 rejected (`--status escalated` checks those)"
+            ),
+        "{}",
+        run.stdout
+    );
+    let v = repo.run(["--json", "conflicts"]).json();
+    assert_eq!(v["statuses"], serde_json::json!(["active"]));
+    assert!(v.ids("runs").is_empty());
+
+    let v = repo
+        .run(["--json", "conflicts", "--status", "escalated"])
+        .json();
+    assert_eq!(v["statuses"], serde_json::json!(["escalated"]));
+    assert_eq!(v.ids("runs"), ["a", "b"]);
+    assert_eq!(v["pairs"][0]["files"], serde_json::json!(["f"]));
+    let run = repo.run(["conflicts", "--status", "escalated,rejected"]);
+    assert!(
+        run.stdout
+            .contains("3 escalated or rejected runs, 3 pairs:"),
+        "{}",
+        run.stdout
+    );
+
+    let bad = repo.run(["conflicts", "--status", "escalatd"]);
+    assert_eq!(bad.code, 2, "{}", bad.stderr);
+    assert!(bad.stderr.contains("escalatd"), "{}", bad.stderr);
+}

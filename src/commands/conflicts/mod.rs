@@ -1,4 +1,4 @@
-//! `git loop conflicts [--base <BRANCH>]`: the adapter to
+//! `git loop conflicts [--base <BRANCH>] [--status <S,…>]`: the adapter to
 //! [`crate::ops::conflicts`] (read-only, in memory: the rules and the
 //! merges are there) and the report built from its outcome.
 
@@ -12,6 +12,7 @@ use crate::error::Result;
 use crate::output::Out;
 
 pub fn run(ctx: &Ctx, args: &ConflictsArgs, out: &mut Out<'_>) -> Result<ConflictsReport> {
-    let outcome = crate::ops::conflicts::run(ctx, args.base.as_deref(), out)?;
+    let statuses = args.status.as_ref().map(|s| s.0.as_slice());
+    let outcome = crate::ops::conflicts::run(ctx, args.base.as_deref(), statuses, out)?;
     Ok(ConflictsReport::from(outcome))
 }

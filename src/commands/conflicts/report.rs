@@ -6,7 +6,9 @@
 //! conflicting pairs only (`pairsChecked` counts all), runs and pairs by id.
 //!
 //! Text: one line per run that conflicts with its base, one per conflicting
-//! pair, the landing order, and a summary line; ids and paths escaped.
+//! pair, the landing order, and a summary line naming the statuses looked
+//! at; ids and paths escaped. When no run had those statuses, a line says
+//! how many runs of each other status there are and how to choose them.
 
 use serde::Serialize;
 
@@ -22,9 +24,14 @@ pub struct ConflictsReport {
     pub pairs_checked: usize,
     pub landing_order: Vec<String>,
     pub skipped: Vec<Skipped>,
+    /// The statuses of the runs looked at (`--status`; default `active`).
+    pub statuses: Vec<String>,
+    /// How many runs of each other status were not looked at.
+    #[serde(skip)]
+    pub not_looked_at: Vec<(String, usize)>,
 }
 
-/// One active run checked.
+/// One run checked.
 #[derive(Debug, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct RunConflicts {
@@ -46,7 +53,7 @@ pub struct PairConflict {
     pub files: Vec<String>,
 }
 
-/// An active run that was not checked, and why.
+/// A run of the statuses asked for that was not checked, and why.
 #[derive(Debug, Serialize, schemars::JsonSchema)]
 pub struct Skipped {
     pub id: String,
@@ -84,6 +91,12 @@ impl From<Outcome> for ConflictsReport {
                     id: s.id,
                     reason: s.reason,
                 })
+                .collect(),
+            statuses: o.statuses.iter().map(|s| s.as_str().to_owned()).collect(),
+            not_looked_at: o
+                .not_looked_at
+                .iter()
+                .map(|(s, n)| (s.as_str().to_owned(), *n))
                 .collect(),
         }
     }
@@ -143,7 +156,21 @@ impl Report for ConflictsReport {
                 escape(&s.reason)
             )?;
         }
-        writeln!(out.stdout, "{}", self.summary(with_base.len()))
+        writeln!(out.stdout, "{}", self.summary(with_base.len()))?;
+        if self.runs.is_empty() && self.skipped.is_empty() && !self.not_looked_at.is_empty() {
+            let others: Vec<String> = self
+                .not_looked_at
+                .iter()
+                .map(|(status, n)| format!("{n} {status}"))
+                .collect();
+            let first = &self.not_looked_at[0].0;
+            writeln!(
+                out.stdout,
+                "not looked at: {} (`--status {first}` checks those)",
+                others.join(", ")
+            )?;
+        }
+        Ok(())
     }
 }
 
@@ -152,9 +179,14 @@ impl ConflictsReport {
     fn summary(&self, with_base: usize) -> String {
         let plural =
             |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+        let which = self.statuses.join(" or ");
         format!(
             "{}, {}: {} conflicting with the base, {}",
-            plural(self.runs.len(), "active run", "active runs"),
+            plural(
+                self.runs.len(),
+                &format!("{which} run"),
+                &format!("{which} runs")
+            ),
             plural(self.pairs_checked, "pair", "pairs"),
             plural(with_base, "run", "runs"),
             plural(self.pairs.len(), "conflicting pair", "conflicting pairs"),

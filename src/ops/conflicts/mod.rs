@@ -1,5 +1,7 @@
-//! `git loop conflicts [--base <BRANCH>]`'s analysis — which active runs
-//! would conflict when landed, and in which files. Read-only: every merge is computed in
+//! `git loop conflicts [--base <BRANCH>] [--status <S,…>]`'s analysis —
+//! which runs (the active ones, or those of the statuses asked for, as
+//! `land --queue` takes its runs) would conflict when landed, and in which
+//! files. Read-only: every merge is computed in
 //! memory ([`crate::git::merge`]): no worktree, index, ref or object is
 //! written, and no mutex is taken (the manifest is read as `list` reads it).
 //!
@@ -88,10 +90,15 @@ struct Found {
     pairs: Vec<(usize, Vec<BString>)>,
 }
 
-/// Check every active run, landing each in `base` when given (else in its
-/// recorded base).
-pub fn run(ctx: &Ctx, base: Option<&str>, out: &mut Out<'_>) -> Result<Outcome> {
-    run_of(ctx, base, &[Status::Active], out)
+/// Check every run whose status is in `statuses` (`None`: the active
+/// ones), landing each in `base` when given (else in its recorded base).
+pub fn run(
+    ctx: &Ctx,
+    base: Option<&str>,
+    statuses: Option<&[Status]>,
+    out: &mut Out<'_>,
+) -> Result<Outcome> {
+    run_of(ctx, base, statuses.unwrap_or(&[Status::Active]), out)
 }
 
 /// [`run`] for the runs whose status is in `statuses` (`land --queue`'s
@@ -116,17 +123,27 @@ pub fn run_of(
                 .into(),
         });
     }
-    let mut active: Vec<&Entry> = manifest
+    let (mut active, others): (Vec<&Entry>, Vec<&Entry>) = manifest
         .worktrees
         .iter()
-        .filter(|e| statuses.contains(&e.status))
-        .collect();
+        .partition(|e| statuses.contains(&e.status));
     active.sort_by(|a, b| a.id.cmp(&b.id));
     let (candidates, skipped) = candidates(ctx, base, active)?;
     let items = items(&candidates);
     let found = merges::merge_all(ctx, &candidates, &items, out)?;
     let pairs_checked = items.iter().map(|i| i.partners.len()).sum();
-    Ok(outcome::tally(&candidates, found, pairs_checked, skipped))
+    let mut outcome = outcome::tally(&candidates, found, pairs_checked, skipped);
+    outcome.statuses = statuses.to_vec();
+    outcome.not_looked_at = Status::ALL
+        .into_iter()
+        .map(|s| (s, others.iter().filter(|e| e.status == s).count()))
+        .filter(|&(_, n)| n > 0)
+        .collect();
+    // Most first: the note names the first one's `--status`.
+    outcome
+        .not_looked_at
+        .sort_by_key(|&(_, n)| std::cmp::Reverse(n));
+    Ok(outcome)
 }
 
 /// The runs that can be checked, and why the others cannot: a branch gone,

@@ -5,6 +5,7 @@
 use gix::bstr::{BString, ByteSlice};
 
 use super::{Candidate, Found};
+use crate::manifest::Status;
 
 #[derive(Debug)]
 pub struct Outcome {
@@ -16,6 +17,10 @@ pub struct Outcome {
     pub pairs_checked: usize,
     pub landing_order: Vec<String>,
     pub skipped: Vec<Skipped>,
+    /// The statuses of the runs looked at.
+    pub statuses: Vec<Status>,
+    /// The runs of other statuses, how many of each, most first.
+    pub not_looked_at: Vec<(Status, usize)>,
 }
 
 /// One active run checked.
@@ -89,6 +94,8 @@ pub(super) fn tally(
         pairs,
         pairs_checked,
         skipped,
+        statuses: Vec::new(),
+        not_looked_at: Vec::new(),
     }
 }
 
