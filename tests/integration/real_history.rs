@@ -128,7 +128,10 @@ fn pair_predictions_over_criss_cross_bases_equal_git_merge_tree() {
     eprintln!("imported {summary:?} in {:?}", t.elapsed());
     assert_eq!(summary.open.len(), 50, "{summary:?}");
     assert!(summary.criss_cross >= 10, "{summary:?}");
-    repo.git(["commit-graph", "write", "--reachable"]);
+    // No commit-graph, as in a fresh clone: merge bases are found by
+    // commit dates alone (and, several at once, without walking all of
+    // history: vendor/README.md).
+    assert!(!repo.root.join(".git/objects/info/commit-graph").exists());
     let ids = runs_of(&repo, &summary.open);
     // Some pair really has two merge bases, or the test proves nothing.
     let crossed = ids
@@ -144,6 +147,7 @@ fn pair_predictions_over_criss_cross_bases_equal_git_merge_tree() {
             ]);
             bases.lines().count() > 1
         })
+        .take(20)
         .count();
     assert!(
         crossed >= 20,

@@ -61,6 +61,13 @@ impl MergeResult {
     }
 }
 
+/// A commit graph that merge-base walks share ([`Merger::walk`]).
+pub type Walk<'a> = gix::revwalk::Graph<
+    'a,
+    'a,
+    gix::revwalk::graph::Commit<gix::revision::plumbing::merge_base::Flags>,
+>;
+
 fn repo_err(e: impl std::fmt::Display) -> Error {
     Error::Repository(e.to_string())
 }
@@ -149,15 +156,7 @@ impl Merger {
 
     /// The best common ancestor of commits `a` and `b` (`None`: unrelated).
     pub fn merge_base(&self, a: ObjectId, b: ObjectId) -> Result<Option<ObjectId>> {
-        if a == b {
-            return Ok(Some(a));
-        }
-        let mut graph = self.repo.revision_graph(self.commit_graph()?);
-        Ok(self
-            .repo
-            .merge_base_with_graph(a, b, &mut graph)
-            .map_err(|e| repo_err(format!("could not find a merge base of {a} and {b}: {e}")))?
-            .map(gix::Id::detach))
+        Ok(self.merge_bases(a, b)?.first().copied())
     }
 
     /// Every best common ancestor of commits `a` and `b`, as `git
@@ -165,13 +164,31 @@ impl Merger {
     /// (a criss-cross history) and a merge goes over a virtual base made by
     /// merging them, as git's does: see [`Merger::merge_commits`].
     pub fn merge_bases(&self, a: ObjectId, b: ObjectId) -> Result<Vec<ObjectId>> {
+        self.merge_bases_in(&mut self.walk()?, a, b)
+    }
+
+    /// A commit graph for merge-base walks, to share between them: each
+    /// walk parses the commits it visits, and the graph keeps them, so
+    /// the next walk over the same history reads none again. On a large
+    /// history without a commit-graph file, where one walk visits
+    /// thousands of commits, that is most of a walk's cost.
+    pub fn walk(&self) -> Result<Walk<'_>> {
+        Ok(self.repo.revision_graph(self.commit_graph()?))
+    }
+
+    /// [`Merger::merge_bases`] through a shared `walk`.
+    pub fn merge_bases_in(
+        &self,
+        walk: &mut Walk<'_>,
+        a: ObjectId,
+        b: ObjectId,
+    ) -> Result<Vec<ObjectId>> {
         if a == b {
             return Ok(vec![a]);
         }
-        let mut graph = self.repo.revision_graph(self.commit_graph()?);
         Ok(self
             .repo
-            .merge_bases_many_with_graph(a, &[b], &mut graph)
+            .merge_bases_many_with_graph(a, &[b], walk)
             .map_err(|e| {
                 repo_err(format!(
                     "could not find the merge bases of {a} and {b}: {e}"
@@ -185,11 +202,21 @@ impl Merger {
     /// A commit of `tree` with `parents`, written to the merger's memory
     /// only (as a landing by merge would make it): later merges and merge
     /// bases can start from it.
+    ///
+    /// Its date is its newest parent's, as a commit made now would be no
+    /// older: a merge-base walk visits commits newest first, and a commit
+    /// dated 1970 would be visited last, after the other side's whole
+    /// history.
     pub fn commit_in_memory(&self, tree: ObjectId, parents: &[ObjectId]) -> Result<ObjectId> {
+        let mut newest = 0;
+        for parent in parents {
+            let commit = self.repo.find_commit(*parent).map_err(repo_err)?;
+            newest = newest.max(commit.time().map_err(repo_err)?.seconds);
+        }
         let who = gix::actor::Signature {
             name: "git-loop".into(),
             email: "git-loop@localhost".into(),
-            time: gix::date::Time::new(0, 0),
+            time: gix::date::Time::new(newest, 0),
         };
         let commit = gix::objs::Commit {
             tree,
@@ -206,15 +233,24 @@ impl Merger {
     /// Merge commit `theirs` into commit `ours` over their merge base(s),
     /// as `git merge-tree --write-tree ours theirs` does.
     pub fn merge_commits(&self, ours: ObjectId, theirs: ObjectId) -> Result<MergeResult> {
+        self.merge_commits_in(&mut self.walk()?, ours, theirs)
+    }
+
+    /// [`Merger::merge_commits`], its merge bases found through a shared
+    /// `walk` ([`Merger::walk`]).
+    pub fn merge_commits_in(
+        &self,
+        walk: &mut Walk<'_>,
+        ours: ObjectId,
+        theirs: ObjectId,
+    ) -> Result<MergeResult> {
         let options: gix::merge::commit::Options = self.options.clone().into();
-        let commit_graph = self.commit_graph()?;
         self.with_caches(|caches| {
-            let mut graph = self.repo.revision_graph(commit_graph);
             let outcome = gix::merge::plumbing::commit(
                 ours,
                 theirs,
                 labels(),
-                &mut graph,
+                walk,
                 &mut caches.diff,
                 &mut caches.blob_merge,
                 &self.repo,

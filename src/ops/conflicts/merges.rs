@@ -71,15 +71,19 @@ struct Worker {
     changes: HashMap<(ObjectId, ObjectId), Rc<Changes>>,
 }
 
-impl Worker {
-    fn changes(&mut self, ancestor: ObjectId, side: ObjectId) -> Result<Rc<Changes>> {
-        if let Some(c) = self.changes.get(&(ancestor, side)) {
-            return Ok(c.clone());
-        }
-        let c = Rc::new(self.merger.changes(ancestor, side)?);
-        self.changes.insert((ancestor, side), c.clone());
-        Ok(c)
+/// The changes from `ancestor` to `side`, read once per worker.
+fn changes(
+    cache: &mut HashMap<(ObjectId, ObjectId), Rc<Changes>>,
+    merger: &Merger,
+    ancestor: ObjectId,
+    side: ObjectId,
+) -> Result<Rc<Changes>> {
+    if let Some(c) = cache.get(&(ancestor, side)) {
+        return Ok(c.clone());
     }
+    let c = Rc::new(merger.changes(ancestor, side)?);
+    cache.insert((ancestor, side), c.clone());
+    Ok(c)
 }
 
 /// The merges of one item: its run into the base — kept as an in-memory
@@ -92,14 +96,16 @@ impl Worker {
 /// ([`Changes::can_meet`]: the merge would take each side as it is).
 fn check(worker: &mut Worker, candidates: &[Candidate], item: &Item) -> Result<Found> {
     let a = &candidates[item.run];
-    let landed = worker.merger.merge_commits(a.base_commit, a.tip)?;
-    let landed_commit = worker
-        .merger
-        .commit_in_memory(landed.tree, &[a.base_commit, a.tip])?;
+    // One commit graph for every merge-base walk of the item: each commit
+    // is parsed once, not once per pair.
+    let merger = &worker.merger;
+    let mut walk = merger.walk()?;
+    let landed = merger.merge_commits_in(&mut walk, a.base_commit, a.tip)?;
+    let landed_commit = merger.commit_in_memory(landed.tree, &[a.base_commit, a.tip])?;
     let mut pairs = Vec::with_capacity(item.partners.len());
     for &j in &item.partners {
         let b = &candidates[j];
-        let bases = worker.merger.merge_bases(landed_commit, b.tip)?;
+        let bases = merger.merge_bases_in(&mut walk, landed_commit, b.tip)?;
         let conflicts = match bases.as_slice() {
             [] => {
                 return Err(Error::Repository(format!(
@@ -108,18 +114,19 @@ fn check(worker: &mut Worker, candidates: &[Candidate], item: &Item) -> Result<F
                 )));
             }
             [ancestor] => {
-                let ours = worker.changes(*ancestor, landed.tree)?;
-                let theirs = worker.changes(*ancestor, b.tip)?;
+                let ours = changes(&mut worker.changes, merger, *ancestor, landed.tree)?;
+                let theirs = changes(&mut worker.changes, merger, *ancestor, b.tip)?;
                 if !ours.can_meet(&theirs) {
                     pairs.push((j, Vec::new()));
                     continue;
                 }
-                worker
-                    .merger
-                    .merge_trees(*ancestor, landed.tree, b.tip)?
+                merger.merge_trees(*ancestor, landed.tree, b.tip)?.conflicts
+            }
+            _ => {
+                merger
+                    .merge_commits_in(&mut walk, landed_commit, b.tip)?
                     .conflicts
             }
-            _ => worker.merger.merge_commits(landed_commit, b.tip)?.conflicts,
         };
         pairs.push((j, conflicts));
     }
