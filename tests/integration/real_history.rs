@@ -208,3 +208,54 @@ fn a_block_deletion_that_can_slide_is_no_conflict_as_in_git() {
     assert_eq!(v["pairsChecked"], 1);
     assert!(v.arr("pairs").is_empty(), "{v}");
 }
+
+/// Landing by merge over criss-cross bases builds what `git merge` builds:
+/// two topics that each merged the same two topics land one after the
+/// other with `--strategy merge`, and `main` ends with git's tree (the
+/// second landing merges over two bases, through git's virtual one).
+#[test]
+fn landing_by_merge_over_criss_cross_bases_builds_gits_tree() {
+    let repo = TestRepo::new();
+    let shape = Shape {
+        commits: 3_000,
+        files: 200,
+        open: 12,
+        ..Shape::real()
+    };
+    let summary = import(&repo, &shape);
+    // Two open topics with two merge bases, each clean with main, the
+    // second clean with the first landed (by git's own merges).
+    let tips: Vec<&String> = summary.open.iter().collect();
+    let (a, b) = tips
+        .iter()
+        .enumerate()
+        .flat_map(|(i, a)| tips[i + 1..].iter().map(move |b| (*a, *b)))
+        .find(|(a, b)| {
+            let bases = repo.git(["merge-base", "--all", a.as_str(), b.as_str()]);
+            if bases.lines().count() < 2 {
+                return false;
+            }
+            let (tree, files) = merge_tree(&repo, "main", a);
+            if !files.is_empty() || !merge_tree(&repo, "main", b).1.is_empty() {
+                return false;
+            }
+            let m = repo.git(["commit-tree", &tree, "-p", "main", "-p", a, "-m", "m"]);
+            merge_tree(&repo, m.trim(), b).1.is_empty()
+        })
+        .expect("a criss-cross pair that merges cleanly");
+    let (tree_a, _) = merge_tree(&repo, "main", a);
+    let m = repo.git(["commit-tree", &tree_a, "-p", "main", "-p", a, "-m", "m"]);
+    let (expected, _) = merge_tree(&repo, m.trim(), b);
+
+    std::fs::write(repo.root.join(".git/info/exclude"), ".loop-worktrees/\n").unwrap();
+    for (id, topic) in [("a", a), ("b", b)] {
+        repo.run(["create", id, "--pattern", "p"]).ok();
+        let out = repo.git_in(&repo.wt(id), ["reset", "-q", "--hard", topic.as_str()]);
+        assert!(out.status.success(), "{out:?}");
+    }
+    for id in ["a", "b"] {
+        let run = repo.run(["--json", "land", id, "--strategy", "merge"]);
+        assert_eq!(run.code, 0, "{}\n{}", run.stdout, run.stderr);
+    }
+    assert_eq!(repo.git(["rev-parse", "main^{tree}"]).trim(), expected);
+}
