@@ -24,9 +24,9 @@
 //! with `--quiet`, and nothing for a survey that is quick).
 //!
 //! Each run's latest activity (`git loop activity`) is read from the end of
-//! the event log, as far back as the oldest run's latest activity (all of
-//! it when a run has none; measured in the test build with 10,000 events:
-//! 5–8 ms of CPU more than a list that does not read the log).
+//! the event log, as far back as the oldest run's latest activity and never
+//! further than the log's last 1 MiB (see [`crate::events::latest_activities`]:
+//! a run whose latest activity is older is listed with none).
 //!
 //! `--task <TASK>` lists only the task's attempts (`<TASK>.<n>`), in
 //! attempt order (numerically: `fix.2` before `fix.10`), each with its
@@ -195,7 +195,7 @@ fn judgements(ctx: &Ctx, task: &str, runs: &mut [Run]) -> Result<()> {
 }
 
 /// Each listed run's latest activity, read from the end of the event log
-/// (only as far back as the oldest of them: see
+/// (only as far back as the oldest of them, within a bounded window: see
 /// [`crate::events::latest_activities`]).
 fn latest_activities(ctx: &Ctx, runs: &mut [Run]) -> Result<()> {
     if runs.is_empty() {
