@@ -88,7 +88,8 @@ impl ManifestFile {
                 reason: "not a regular file".into(),
             });
         }
-        let mut bytes = Vec::new();
+        // Sized from the file's length: one allocation, nothing copied.
+        let mut bytes = Vec::with_capacity(meta.len().min(MANIFEST_CAP) as usize + 1);
         (&file)
             .take(MANIFEST_CAP + 1)
             .read_to_end(&mut bytes)
