@@ -53,18 +53,20 @@ pub struct Listing {
     pub recorded: usize,
 }
 
-/// One recorded run.
+/// One recorded run. What only some listings read is boxed: 10,000 runs
+/// of a plain `list` are a tenth of the memory they were (456 bytes each,
+/// and memory touched first is a page fault each 4 KiB).
 #[derive(Debug)]
 pub struct Run {
     pub entry: Entry,
     /// Its directory exists.
     pub present: bool,
     /// With `--long`.
-    pub state: Option<State>,
+    pub state: Option<Box<State>>,
     /// Its latest activity event, if any.
-    pub activity: Option<crate::events::Latest>,
+    pub activity: Option<Box<crate::events::Latest>>,
     /// With `--task`: its latest judgement (`git loop judge`), if any.
-    pub judgement: Option<crate::events::Judgement>,
+    pub judgement: Option<Box<crate::events::Judgement>>,
     /// With `--disk` ([`crate::ops::disk::of_runs`]); `None` inside: no worktree to measure.
     pub disk: Option<Option<crate::ops::disk::Usage>>,
 }
@@ -189,7 +191,7 @@ fn judgements(ctx: &Ctx, task: &str, runs: &mut [Run]) -> Result<()> {
     let (events, _) = crate::events::read(&ctx.loop_dir())?;
     let mut latest = crate::events::latest_judgements(&events, task);
     for r in runs.iter_mut() {
-        r.judgement = latest.remove(r.entry.id.as_str());
+        r.judgement = latest.remove(r.entry.id.as_str()).map(Box::new);
     }
     Ok(())
 }
@@ -204,7 +206,7 @@ fn latest_activities(ctx: &Ctx, runs: &mut [Run]) -> Result<()> {
     let ids: std::collections::HashSet<&str> = runs.iter().map(|r| r.entry.id.as_str()).collect();
     let mut latest = crate::events::latest_activities(&ctx.loop_dir(), &ids)?;
     for r in runs.iter_mut() {
-        r.activity = latest.remove(r.entry.id.as_str());
+        r.activity = latest.remove(r.entry.id.as_str()).map(Box::new);
     }
     Ok(())
 }
@@ -215,7 +217,7 @@ fn fill_long(ctx: &Ctx, runs: &mut [Run], out: &mut Out<'_>) -> Result<()> {
     let mut progress = Progress::start();
     let registrations: HashMap<String, Worktree> = ctx.repo.loop_worktrees()?.into_iter().collect();
     for r in runs.iter_mut() {
-        r.state = Some(State::default());
+        r.state = Some(Box::default());
     }
     worktrees(ctx, &registrations, runs, &mut progress, out);
     let read = detached_heads(ctx, &registrations, runs)

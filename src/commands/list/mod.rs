@@ -33,9 +33,10 @@ pub struct Listed {
     /// When that activity was recorded (ISO-8601 UTC), `null` when none.
     #[serde(rename = "activityAt")]
     pub activity_at: Option<String>,
-    /// With `--long`.
+    /// With `--long` (boxed, as what only some listings read is: see
+    /// [`crate::ops::list::Run`]).
     #[serde(flatten)]
-    pub long: Option<Long>,
+    pub long: Option<Box<Long>>,
     /// With `--task`.
     #[serde(flatten)]
     pub task: Option<Judged>,
@@ -243,19 +244,32 @@ impl Report for ListReport {
             return self.human_task(out);
         }
         let now = crate::time::now();
+        // Each run's age and branch made into one string (10,000 runs: not
+        // two strings each), which the cells then borrow.
+        let mut made = String::with_capacity(self.worktrees.len() * 32);
+        let mut spans = Vec::with_capacity(self.worktrees.len());
+        for l in &self.worktrees {
+            let start = made.len();
+            crate::time::write_age(&mut made, now, l.entry.created_at.0);
+            let age = made.len();
+            made.push_str(crate::runid::BRANCH_PREFIX);
+            made.push('/');
+            made.push_str(&escape(&l.entry.id));
+            spans.push((start, age, made.len()));
+        }
         // Stored text is escaped (borrowed when there is nothing to escape,
         // as almost always), so each run stays one inert line.
         let rows: Vec<[Cell<'_>; 6]> = self
             .worktrees
             .iter()
-            .map(|l| {
-                let id = escape(&l.entry.id);
-                let branch = crate::runid::branch_name(&id);
+            .zip(spans)
+            .map(|(l, (start, age_end, end))| {
+                let (age, branch) = (&made[start..age_end], &made[age_end..end]);
                 [
-                    (id, ""),
+                    (escape(&l.entry.id), ""),
                     (l.entry.status.as_str().into(), status_sgr(l.entry.status)),
                     (escape(&l.entry.pattern), ""),
-                    (crate::time::age(now, l.entry.created_at.0).into(), "2"),
+                    (age.into(), "2"),
                     (branch.into(), ""),
                     if l.present {
                         ("yes".into(), "")
@@ -329,7 +343,7 @@ pub fn run(
                 present: r.present,
                 activity: r.activity.as_ref().map(|a| a.activity),
                 activity_at: r.activity.map(|a| a.at),
-                long: r.state.map(Long::from),
+                long: r.state.map(|s| Box::new(Long::from(*s))),
                 task: task.map(|_| Judged { judge: r.judgement }),
                 disk: r.disk.map(|u| Disk {
                     disk_bytes: u.map(|u| u.disk),
