@@ -200,11 +200,14 @@ fn judgements(ctx: &Ctx, task: &str, runs: &mut [Run]) -> Result<()> {
 /// (only as far back as the oldest of them, within a bounded window: see
 /// [`crate::events::latest_activities`]).
 fn latest_activities(ctx: &Ctx, runs: &mut [Run]) -> Result<()> {
-    if runs.is_empty() {
+    let loop_dir = ctx.loop_dir();
+    // No log (or nothing to list): no set of 10,000 ids made for nothing. A
+    // log that is a symlink is there, and refused by the read.
+    if runs.is_empty() || crate::events::path(&loop_dir).symlink_metadata().is_err() {
         return Ok(());
     }
     let ids: std::collections::HashSet<&str> = runs.iter().map(|r| r.entry.id.as_str()).collect();
-    let mut latest = crate::events::latest_activities(&ctx.loop_dir(), &ids)?;
+    let mut latest = crate::events::latest_activities(&loop_dir, &ids)?;
     for r in runs.iter_mut() {
         r.activity = latest.remove(r.entry.id.as_str()).map(Box::new);
     }

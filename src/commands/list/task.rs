@@ -12,7 +12,7 @@ use crate::style::{Cell, escape};
 pub struct Judged {
     /// Its latest judgement (`git loop judge`, from the event log), `null`
     /// when it was never judged.
-    pub judge: Option<Box<crate::events::Judgement>>,
+    pub judge: Option<crate::events::Judgement>,
 }
 
 impl Judged {
