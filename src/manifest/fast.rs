@@ -21,56 +21,212 @@ use crate::runid::{self, RunId};
 /// The manifest, when `text` has the common shape and every value is valid;
 /// `None` otherwise (then serde decides).
 pub(super) fn parse(text: &str) -> Option<Manifest> {
-    let mut r = Reader {
-        text,
-        b: text.as_bytes(),
-        at: 0,
-    };
-    r.token(b'{')?;
-    r.key("version")?;
-    r.ws();
-    // Only `1` (serde refuses any other version, with its own message).
-    r.literal(b"1")?;
-    r.token(b',')?;
-    r.key("worktrees")?;
-    r.token(b'[')?;
-    // At least 180 bytes an entry (250 as written): one allocation, and
-    // what is reserved beyond the last entry is never touched.
-    let mut worktrees = Vec::with_capacity(text.len() / 128);
-    r.ws();
-    if r.peek() == Some(b']') {
-        r.at += 1;
-    } else {
-        loop {
-            worktrees.push(r.entry()?);
-            r.ws();
-            match r.next()? {
-                b',' => continue,
-                b']' => break,
-                _ => return None,
+    let mut m = Machine::new(text.len() as u64);
+    match m.feed(text, true) {
+        (Fed::Done, _) => Some(m.manifest()),
+        _ => None,
+    }
+}
+
+/// How much of the file is in memory at once when [`read`] reads it.
+const WINDOW: usize = 64 << 10;
+
+/// The manifest read from `file` as [`parse`] reads its text, through a
+/// [`WINDOW`] of it at a time (10,000 entries: 2 MB never held, nor the
+/// pages for it faulted in). `Ok(None)`: not the common shape, not UTF-8,
+/// or longer than `cap` (then the caller reads the whole text again for
+/// serde, which decides). `len` is the file's length, to size the entries.
+pub(super) fn read(
+    file: &mut dyn std::io::Read,
+    len: u64,
+    cap: u64,
+) -> std::io::Result<Option<Manifest>> {
+    read_through(file, len, cap, WINDOW)
+}
+
+/// [`read`] through a window of `window` bytes.
+fn read_through(
+    file: &mut dyn std::io::Read,
+    len: u64,
+    cap: u64,
+    window: usize,
+) -> std::io::Result<Option<Manifest>> {
+    let mut m = Machine::new(len);
+    let mut buf: Vec<u8> = Vec::with_capacity(window);
+    let (mut total, mut eof) = (0u64, false);
+    loop {
+        while buf.len() < window && !eof {
+            let filled = buf.len();
+            buf.resize(window, 0);
+            let n = loop {
+                match file.read(&mut buf[filled..]) {
+                    Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                    read => break read?,
+                }
+            };
+            buf.truncate(filled + n);
+            total += n as u64;
+            eof = n == 0;
+        }
+        if total > cap {
+            return Ok(None);
+        }
+        // The window's text up to a character cut at its end, if any.
+        let valid = match std::str::from_utf8(&buf) {
+            Ok(_) => buf.len(),
+            Err(e) if e.error_len().is_none() && !eof => e.valid_up_to(),
+            Err(_) => return Ok(None),
+        };
+        let text = std::str::from_utf8(&buf[..valid]).expect("checked just above");
+        match m.feed(text, eof) {
+            (Fed::Done, _) => return Ok(Some(m.manifest())),
+            (Fed::Invalid, _) => return Ok(None),
+            // More is needed than a whole window holds: not the common shape.
+            (Fed::More, 0) if buf.len() == window => return Ok(None),
+            (Fed::More, used) => {
+                buf.drain(..used);
             }
         }
     }
-    r.token(b'}')?;
-    r.ws();
-    if r.at != r.b.len() {
-        return None;
+}
+
+/// What [`Machine::feed`] made of the text it was given.
+enum Fed {
+    /// The whole manifest, and nothing after it but whitespace.
+    Done,
+    /// The text ends inside it: more of the same text is needed.
+    More,
+    /// Not the common shape, or a value that is not valid.
+    Invalid,
+}
+
+/// Where [`Machine`] is in the manifest.
+#[derive(Clone, Copy)]
+enum Step {
+    /// Before `{"version":1,"worktrees":[`.
+    Head,
+    /// Before an entry, or the `]` of an empty array.
+    First,
+    /// Before an entry.
+    Entry,
+    /// After an entry: `,` or `]`.
+    After,
+    /// Before the closing `}`.
+    Close,
+    /// After it: whitespace to the end.
+    Tail,
+}
+
+/// The manifest's common shape, read from text given piece by piece (each
+/// piece the rest of the last one's unused text and what follows it).
+struct Machine {
+    step: Step,
+    worktrees: Vec<Entry>,
+}
+
+impl Machine {
+    fn new(len: u64) -> Machine {
+        // At least 180 bytes an entry (250 as written): one allocation, and
+        // what is reserved beyond the last entry is never touched.
+        Machine {
+            step: Step::Head,
+            worktrees: Vec::with_capacity((len / 128) as usize),
+        }
     }
-    Some(Manifest {
-        version: 1,
-        worktrees,
-    })
+
+    fn manifest(self) -> Manifest {
+        Manifest {
+            version: 1,
+            worktrees: self.worktrees,
+        }
+    }
+
+    /// Read as far into `text` as it can: what that made of it, and how many
+    /// bytes of it are used (what follows is given again with more).
+    /// `end`: nothing follows `text`.
+    fn feed(&mut self, text: &str, end: bool) -> (Fed, usize) {
+        let mut r = Reader {
+            text,
+            b: text.as_bytes(),
+            at: 0,
+            short: false,
+        };
+        let mut used = 0;
+        loop {
+            let next = match self.step {
+                Step::Head => r.head().map(|()| Step::First),
+                Step::First => {
+                    r.ws();
+                    match r.peek() {
+                        Some(b']') => {
+                            r.at += 1;
+                            Some(Step::Close)
+                        }
+                        Some(_) => Some(Step::Entry),
+                        None => None,
+                    }
+                }
+                Step::Entry => r.entry().map(|e| {
+                    self.worktrees.push(e);
+                    Step::After
+                }),
+                Step::After => {
+                    r.ws();
+                    match r.next() {
+                        Some(b',') => Some(Step::Entry),
+                        Some(b']') => Some(Step::Close),
+                        _ => None,
+                    }
+                }
+                Step::Close => r.token(b'}').map(|()| Step::Tail),
+                Step::Tail => {
+                    r.ws();
+                    if r.at < r.b.len() {
+                        return (Fed::Invalid, used);
+                    }
+                    if end {
+                        return (Fed::Done, r.at);
+                    }
+                    return (Fed::More, r.at);
+                }
+            };
+            match next {
+                Some(step) => {
+                    self.step = step;
+                    used = r.at;
+                }
+                None if r.short && !end => return (Fed::More, used),
+                None => return (Fed::Invalid, used),
+            }
+        }
+    }
 }
 
 struct Reader<'a> {
     text: &'a str,
     b: &'a [u8],
     at: usize,
+    /// A read ran past the end of the text (more of it may be coming).
+    short: bool,
 }
 
 impl<'a> Reader<'a> {
-    fn peek(&self) -> Option<u8> {
-        self.b.get(self.at).copied()
+    fn peek(&mut self) -> Option<u8> {
+        let c = self.b.get(self.at).copied();
+        self.short |= c.is_none();
+        c
+    }
+
+    /// `{"version":1,"worktrees":[`, any whitespace between.
+    fn head(&mut self) -> Option<()> {
+        self.token(b'{')?;
+        self.key("version")?;
+        self.ws();
+        // Only `1` (serde refuses any other version, with its own message).
+        self.literal(b"1")?;
+        self.token(b',')?;
+        self.key("worktrees")?;
+        self.token(b'[')
     }
 
     fn next(&mut self) -> Option<u8> {
@@ -88,7 +244,11 @@ impl<'a> Reader<'a> {
 
     fn literal(&mut self, text: &[u8]) -> Option<()> {
         let end = self.at + text.len();
-        (self.b.get(self.at..end)? == text).then(|| self.at = end)
+        let Some(here) = self.b.get(self.at..end) else {
+            self.short = true;
+            return None;
+        };
+        (here == text).then(|| self.at = end)
     }
 
     /// `c` after whitespace.
@@ -111,7 +271,11 @@ impl<'a> Reader<'a> {
             return None;
         }
         let start = self.at;
-        let end = start + stop(&self.b[start..])?;
+        let Some(len) = stop(&self.b[start..]) else {
+            self.short = true;
+            return None;
+        };
+        let end = start + len;
         if self.b[end] != b'"' {
             return None;
         }
@@ -351,6 +515,55 @@ mod tests {
                     }
                 }
             }
+        }
+    }
+
+    /// Reads of any size, up to `sizes` bytes each in turn.
+    struct Trickle<'a> {
+        text: &'a [u8],
+        sizes: Vec<usize>,
+        n: usize,
+    }
+
+    impl std::io::Read for Trickle<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            let size = self.sizes[self.n % self.sizes.len()]
+                .min(buf.len())
+                .min(self.text.len());
+            self.n += 1;
+            buf[..size].copy_from_slice(&self.text[..size]);
+            self.text = &self.text[size..];
+            Ok(size)
+        }
+    }
+
+    proptest! {
+        /// Read through a window, in reads of any size, what is read is
+        /// what the whole text parses to; `None` only where the whole text
+        /// gives `None` or an entry is longer than the window.
+        #[test]
+        fn reads_through_a_window_what_the_whole_text_gives(
+            m in manifest(),
+            compact in any::<bool>(),
+            window in 1usize..400,
+            sizes in proptest::collection::vec(1usize..50, 1..4),
+        ) {
+            let text = if compact { serde_json::to_string(&m).unwrap() } else { write(&m) };
+            let mut file = Trickle { text: text.as_bytes(), sizes, n: 0 };
+            let read = read_through(&mut file, text.len() as u64, 1 << 20, window).unwrap();
+            let whole = parse(&text);
+            match read {
+                Some(read) => prop_assert_eq!(Some(read), whole),
+                None => prop_assert!(whole.is_none() || window < 300),
+            }
+            // A window wider than any entry reads what the whole text gives.
+            let mut file = Trickle { text: text.as_bytes(), sizes: vec![7], n: 0 };
+            let read = read_through(&mut file, text.len() as u64, 1 << 20, 1024).unwrap();
+            prop_assert_eq!(read, parse(&text));
+            // Past the cap: left to the whole read.
+            let mut file = Trickle { text: text.as_bytes(), sizes: vec![64], n: 0 };
+            let cap = text.len() as u64 - 1;
+            prop_assert_eq!(read_through(&mut file, text.len() as u64, cap, 1024).unwrap(), None);
         }
     }
 

@@ -2,7 +2,7 @@
 //! [`Snapshot`], and the atomic, mutex-checked write.
 
 use std::fs::{self, File, OpenOptions};
-use std::io::{ErrorKind, Read, Write};
+use std::io::{ErrorKind, Read, Seek, SeekFrom, Write};
 use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 
@@ -88,26 +88,31 @@ impl ManifestFile {
                 reason: "not a regular file".into(),
             });
         }
-        // Sized from the file's length: one allocation, nothing copied.
-        let mut bytes = Vec::with_capacity(meta.len().min(MANIFEST_CAP) as usize + 1);
-        (&file)
-            .take(MANIFEST_CAP + 1)
-            .read_to_end(&mut bytes)
-            .map_err(|e| Error::io("could not read", &self.path, e))?;
-        if bytes.len() as u64 > MANIFEST_CAP {
-            return Err(Error::InvalidManifest {
-                path: self.path.clone(),
-                reason: format!("larger than {MANIFEST_CAP} bytes"),
-            });
-        }
-        let text = std::str::from_utf8(&bytes).map_err(|_| Error::InvalidManifest {
-            path: self.path.clone(),
-            reason: "not UTF-8".into(),
-        })?;
-        let manifest = Manifest::parse(text).map_err(|reason| Error::InvalidManifest {
+        let io = |e| Error::io("could not read", &self.path, e);
+        let invalid = |reason| Error::InvalidManifest {
             path: self.path.clone(),
             reason,
-        })?;
+        };
+        // The common shape read through a window as it comes (see
+        // `manifest::fast`); anything else read again whole, from the start.
+        let manifest = match super::fast::read(&mut &file, meta.len(), MANIFEST_CAP).map_err(io)? {
+            Some(manifest) => manifest,
+            None => {
+                (&file).seek(SeekFrom::Start(0)).map_err(io)?;
+                // Sized from the file's length: one allocation, nothing copied.
+                let mut bytes = Vec::with_capacity(meta.len().min(MANIFEST_CAP) as usize + 1);
+                (&file)
+                    .take(MANIFEST_CAP + 1)
+                    .read_to_end(&mut bytes)
+                    .map_err(io)?;
+                if bytes.len() as u64 > MANIFEST_CAP {
+                    return Err(invalid(format!("larger than {MANIFEST_CAP} bytes")));
+                }
+                let text = std::str::from_utf8(&bytes).map_err(|_| invalid("not UTF-8".into()))?;
+                Manifest::parse(text).map_err(invalid)?
+            }
+        };
+        manifest.validate().map_err(invalid)?;
         Ok(Some((manifest, Snapshot { file })))
     }
 
