@@ -129,9 +129,10 @@ impl ManifestFile {
     /// never replaces a manifest another process wrote after its read.
     pub fn write(&self, manifest: &Manifest, mutex: &ManifestMutex) -> Result<()> {
         crate::crash::point("before-manifest-write");
-        replace_atomically(
+        // Written as it is made (see `manifest::fast::write_to`).
+        replace_with(
             &self.path,
-            manifest.to_json().as_bytes(),
+            &mut |file| super::fast::write_to(manifest, file),
             mutex,
             Some(&Points {
                 fail: "manifest-write",
@@ -164,6 +165,17 @@ pub fn replace_atomically(
     mutex: &ManifestMutex,
     points: Option<&Points>,
 ) -> Result<()> {
+    replace_with(path, &mut |file| file.write_all(bytes), mutex, points)
+}
+
+/// [`replace_atomically`], the new content written to the temp file by
+/// `fill`.
+fn replace_with(
+    path: &Path,
+    fill: &mut dyn FnMut(&mut File) -> std::io::Result<()>,
+    mutex: &ManifestMutex,
+    points: Option<&Points>,
+) -> Result<()> {
     let dir = path.parent().unwrap_or(Path::new("."));
     let name = path.file_name().unwrap_or_default().to_string_lossy();
     let tmp = dir.join(format!(
@@ -172,7 +184,7 @@ pub fn replace_atomically(
         crate::lock::unique_suffix()
     ));
     crate::signals::track_temp(&tmp);
-    let result = write_via(path, &tmp, bytes, mutex, points);
+    let result = write_via(path, &tmp, fill, mutex, points);
     if result.is_err() {
         let _ = fs::remove_file(&tmp);
     }
@@ -183,7 +195,7 @@ pub fn replace_atomically(
 fn write_via(
     path: &Path,
     tmp: &Path,
-    bytes: &[u8],
+    fill: &mut dyn FnMut(&mut File) -> std::io::Result<()>,
     mutex: &ManifestMutex,
     points: Option<&Points>,
 ) -> Result<()> {
@@ -200,7 +212,7 @@ fn write_via(
     if let Some(p) = points {
         crate::crash::fail_point(p.fail).map_err(|e| Error::io("could not write", tmp, e))?;
     }
-    file.write_all(bytes)
+    fill(&mut file)
         .and_then(|()| file.sync_all())
         .map_err(|e| Error::io("could not write", tmp, e))?;
     drop(file);
