@@ -16,6 +16,8 @@
 //!   write outside the repository); it is opened with `O_NOFOLLOW`.
 //! - A write replaces the file only while the writer still holds the mutex
 //!   (see [`ManifestFile::write`]).
+//! - The common shape is read and written by hand, a window at a time
+//!   ([`fast`]); serde reads anything else: the same bytes, the same refusals.
 
 use std::collections::HashSet;
 

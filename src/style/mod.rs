@@ -36,6 +36,9 @@
 use std::borrow::Cow;
 use std::cell::{OnceCell, RefCell};
 
+mod table;
+pub use table::{Cell, write_rows, write_table};
+
 /// Write `path` and a newline, byte for byte (not lossily, not escaped): a
 /// path printed for the shell (`cd "$(git loop path x)"`) must be the path,
 /// whatever bytes it holds.
@@ -218,82 +221,6 @@ pub fn want_color(setting: Option<ColorWhen>, stdout_is_terminal: bool) -> bool 
     stdout_is_terminal
         && anstyle_query::clicolor() != Some(false)
         && std::env::var_os("TERM").is_none_or(|t| t != "dumb")
-}
-
-/// One table cell: its text (already escaped) and the SGR parameters it is
-/// drawn with (`""` for none).
-pub type Cell<'a> = (Cow<'a, str>, &'static str);
-
-/// Write a table: `header` in bold, then `rows`, one line each. A column is
-/// as wide as its widest cell in visible characters (`char`s), plus two
-/// spaces; the last column is not padded. Colour codes wrap the text only,
-/// so columns stay aligned on a terminal, and are written only when `color`.
-pub fn write_table<const N: usize>(
-    w: &mut dyn std::io::Write,
-    header: [&str; N],
-    rows: &[[Cell<'_>; N]],
-    color: Color<'_>,
-) -> std::io::Result<()> {
-    write_rows(w, header, || rows.iter(), color)
-}
-
-/// [`write_table`] of rows made as they are written, never all held at
-/// once (10,000 rows of `list` were 2.4 MB): `rows` is called twice, to
-/// measure the columns, then to write them.
-pub fn write_rows<'c, const N: usize, R, I>(
-    w: &mut dyn std::io::Write,
-    header: [&str; N],
-    rows: impl Fn() -> I,
-    color: Color<'_>,
-) -> std::io::Result<()>
-where
-    R: std::borrow::Borrow<[Cell<'c>; N]>,
-    I: Iterator<Item = R>,
-{
-    let color = color.on();
-    let mut widths = header.map(|h| h.chars().count());
-    for row in rows() {
-        for (width, (text, _)) in widths.iter_mut().zip(row.borrow()) {
-            *width = (*width).max(text.chars().count());
-        }
-    }
-    // Written into one buffer, handed on 64 KiB at a time: 10,000 rows
-    // through `write!` and the writer's vtable cell by cell cost more than
-    // making them.
-    const SPACES: &[u8] = &[b' '; 64];
-    let mut buf: Vec<u8> = Vec::with_capacity(64 << 10);
-    let mut line = |cells: &mut dyn Iterator<Item = (&str, &str)>| {
-        for (i, (text, sgr)) in cells.enumerate() {
-            if color && !sgr.is_empty() {
-                buf.extend_from_slice(b"\x1b[");
-                buf.extend_from_slice(sgr.as_bytes());
-                buf.push(b'm');
-                buf.extend_from_slice(text.as_bytes());
-                buf.extend_from_slice(b"\x1b[0m");
-            } else {
-                buf.extend_from_slice(text.as_bytes());
-            }
-            if i + 1 < N {
-                let mut pad = widths[i] + 2 - text.chars().count();
-                while pad > 0 {
-                    let n = pad.min(SPACES.len());
-                    buf.extend_from_slice(&SPACES[..n]);
-                    pad -= n;
-                }
-            }
-        }
-        buf.push(b'\n');
-        if buf.len() >= 60 << 10 {
-            w.write_all(&buf)?;
-            buf.clear();
-        }
-        Ok::<(), std::io::Error>(())
-    };
-    line(&mut header.iter().map(|h| (*h, "1")))?;
-    for row in rows() {
-        line(&mut row.borrow().iter().map(|(text, sgr)| (text.as_ref(), *sgr)))?;
-    }
-    w.write_all(&buf)
 }
 
 /// `512 B`, `1.5 KiB`, `200.0 MiB`, `1.2 GiB`.
