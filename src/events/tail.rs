@@ -36,7 +36,7 @@ pub struct Latest {
 const TAIL_CHUNK: u64 = 64 << 10;
 
 /// How far back from the log's end [`latest_activities`] looks, at most
-/// (see the module doc): the whole lines of its last 1 MiB.
+/// (see the module doc): the lines that start in its last 1 MiB.
 pub const WINDOW: u64 = 1 << 20;
 
 /// What every `activity` line holds, as [`super::append`] writes it
