@@ -2,7 +2,7 @@
 //! [`Snapshot`], and the atomic, mutex-checked write.
 
 use std::fs::{self, File, OpenOptions};
-use std::io::{ErrorKind, Read, Write};
+use std::io::{ErrorKind, Read, Seek, SeekFrom, Write};
 use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 
@@ -88,25 +88,31 @@ impl ManifestFile {
                 reason: "not a regular file".into(),
             });
         }
-        let mut bytes = Vec::new();
-        (&file)
-            .take(MANIFEST_CAP + 1)
-            .read_to_end(&mut bytes)
-            .map_err(|e| Error::io("could not read", &self.path, e))?;
-        if bytes.len() as u64 > MANIFEST_CAP {
-            return Err(Error::InvalidManifest {
-                path: self.path.clone(),
-                reason: format!("larger than {MANIFEST_CAP} bytes"),
-            });
-        }
-        let text = std::str::from_utf8(&bytes).map_err(|_| Error::InvalidManifest {
-            path: self.path.clone(),
-            reason: "not UTF-8".into(),
-        })?;
-        let manifest = Manifest::parse(text).map_err(|reason| Error::InvalidManifest {
+        let io = |e| Error::io("could not read", &self.path, e);
+        let invalid = |reason| Error::InvalidManifest {
             path: self.path.clone(),
             reason,
-        })?;
+        };
+        // The common shape read through a window as it comes (see
+        // `manifest::fast`); anything else read again whole, from the start.
+        let manifest = match super::fast::read(&mut &file, meta.len(), MANIFEST_CAP).map_err(io)? {
+            Some(manifest) => manifest,
+            None => {
+                (&file).seek(SeekFrom::Start(0)).map_err(io)?;
+                // Sized from the file's length: one allocation, nothing copied.
+                let mut bytes = Vec::with_capacity(meta.len().min(MANIFEST_CAP) as usize + 1);
+                (&file)
+                    .take(MANIFEST_CAP + 1)
+                    .read_to_end(&mut bytes)
+                    .map_err(io)?;
+                if bytes.len() as u64 > MANIFEST_CAP {
+                    return Err(invalid(format!("larger than {MANIFEST_CAP} bytes")));
+                }
+                let text = std::str::from_utf8(&bytes).map_err(|_| invalid("not UTF-8".into()))?;
+                Manifest::parse(text).map_err(invalid)?
+            }
+        };
+        manifest.validate().map_err(invalid)?;
         Ok(Some((manifest, Snapshot { file })))
     }
 
@@ -123,9 +129,10 @@ impl ManifestFile {
     /// never replaces a manifest another process wrote after its read.
     pub fn write(&self, manifest: &Manifest, mutex: &ManifestMutex) -> Result<()> {
         crate::crash::point("before-manifest-write");
-        replace_atomically(
+        // Written as it is made (see `manifest::fast::write_to`).
+        replace_with(
             &self.path,
-            manifest.to_json().as_bytes(),
+            &mut |file| super::fast::write_to(manifest, file),
             mutex,
             Some(&Points {
                 fail: "manifest-write",
@@ -158,6 +165,17 @@ pub fn replace_atomically(
     mutex: &ManifestMutex,
     points: Option<&Points>,
 ) -> Result<()> {
+    replace_with(path, &mut |file| file.write_all(bytes), mutex, points)
+}
+
+/// [`replace_atomically`], the new content written to the temp file by
+/// `fill`.
+fn replace_with(
+    path: &Path,
+    fill: &mut dyn FnMut(&mut File) -> std::io::Result<()>,
+    mutex: &ManifestMutex,
+    points: Option<&Points>,
+) -> Result<()> {
     let dir = path.parent().unwrap_or(Path::new("."));
     let name = path.file_name().unwrap_or_default().to_string_lossy();
     let tmp = dir.join(format!(
@@ -166,7 +184,7 @@ pub fn replace_atomically(
         crate::lock::unique_suffix()
     ));
     crate::signals::track_temp(&tmp);
-    let result = write_via(path, &tmp, bytes, mutex, points);
+    let result = write_via(path, &tmp, fill, mutex, points);
     if result.is_err() {
         let _ = fs::remove_file(&tmp);
     }
@@ -177,7 +195,7 @@ pub fn replace_atomically(
 fn write_via(
     path: &Path,
     tmp: &Path,
-    bytes: &[u8],
+    fill: &mut dyn FnMut(&mut File) -> std::io::Result<()>,
     mutex: &ManifestMutex,
     points: Option<&Points>,
 ) -> Result<()> {
@@ -194,7 +212,7 @@ fn write_via(
     if let Some(p) = points {
         crate::crash::fail_point(p.fail).map_err(|e| Error::io("could not write", tmp, e))?;
     }
-    file.write_all(bytes)
+    fill(&mut file)
         .and_then(|()| file.sync_all())
         .map_err(|e| Error::io("could not write", tmp, e))?;
     drop(file);

@@ -16,6 +16,8 @@
 //!   write outside the repository); it is opened with `O_NOFOLLOW`.
 //! - A write replaces the file only while the writer still holds the mutex
 //!   (see [`ManifestFile::write`]).
+//! - The common shape is read and written by hand, a window at a time
+//!   ([`fast`]); serde reads anything else: the same bytes, the same refusals.
 
 use std::collections::HashSet;
 
@@ -24,6 +26,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::runid::{self, RunId};
 
+mod fast;
 mod file;
 mod timestamp;
 
@@ -155,13 +158,7 @@ impl<'de> Deserialize<'de> for Entry {
         let e = EntryIn::deserialize(d)?;
         // The id first: the path and branch are derived from it.
         let id = RunId::parse(&e.id).map_err(serde::de::Error::custom)?;
-        // Checked without building the derived strings (10k entries).
-        let derived = |text: &str, prefix: &str| {
-            text.strip_prefix(prefix)
-                .and_then(|rest| rest.strip_prefix('/'))
-                == Some(&*e.id)
-        };
-        if !derived(&e.path, LOOP_DIR) {
+        if !derived(&e.path, LOOP_DIR, &e.id) {
             return Err(serde::de::Error::custom(format_args!(
                 "path {:?} is not {:?} (derived from id {:?})",
                 e.path,
@@ -169,7 +166,7 @@ impl<'de> Deserialize<'de> for Entry {
                 e.id
             )));
         }
-        if !derived(&e.branch, runid::BRANCH_PREFIX) {
+        if !derived(&e.branch, runid::BRANCH_PREFIX, &e.id) {
             return Err(serde::de::Error::custom(format_args!(
                 "branch {:?} is not {:?} (derived from id {:?})",
                 e.branch,
@@ -185,6 +182,14 @@ impl<'de> Deserialize<'de> for Entry {
             status: e.status,
         })
     }
+}
+
+/// Whether `text` is `<prefix>/<id>`, checked without building it (10k
+/// entries).
+fn derived(text: &str, prefix: &str, id: &str) -> bool {
+    text.strip_prefix(prefix)
+        .and_then(|rest| rest.strip_prefix('/'))
+        == Some(id)
 }
 
 impl Entry {
@@ -272,7 +277,11 @@ impl Manifest {
     /// Parse and validate manifest text. The error is the reason only; the
     /// caller names the file.
     pub fn parse(text: &str) -> std::result::Result<Manifest, String> {
-        let manifest: Manifest = serde_json::from_str(text).map_err(|e| e.to_string())?;
+        // The common shape by hand; anything else, and every error, by serde.
+        let manifest = match fast::parse(text) {
+            Some(manifest) => manifest,
+            None => serde_json::from_str(text).map_err(|e| e.to_string())?,
+        };
         manifest.validate()?;
         Ok(manifest)
     }
@@ -320,9 +329,7 @@ impl Manifest {
 
     /// The manifest as written: 2-space pretty JSON and a final newline.
     pub fn to_json(&self) -> String {
-        let mut text = serde_json::to_string_pretty(self).expect("manifest serializes");
-        text.push('\n');
-        text
+        fast::write(self)
     }
 }
 

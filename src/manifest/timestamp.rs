@@ -59,24 +59,28 @@ impl Serialize for CreatedAt {
     }
 }
 
-impl<'de> Deserialize<'de> for CreatedAt {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
-        // Borrowed from the input when it has no escapes: no allocation.
-        let text = std::borrow::Cow::<'de, str>::deserialize(d)?;
-        let text = text.as_ref();
+impl CreatedAt {
+    /// `createdAt`'s text read: an ISO-8601 UTC instant ending in `Z`.
+    pub(super) fn from_text(text: &str) -> std::result::Result<CreatedAt, String> {
         if !text.ends_with('Z') || !text.contains('T') {
-            return Err(serde::de::Error::custom(format_args!(
+            return Err(format!(
                 "createdAt {text:?} is not an ISO-8601 UTC timestamp ending in Z"
-            )));
+            ));
         }
         if let Some(ts) = parse_utc_fast(text) {
             return Ok(CreatedAt(ts));
         }
-        text.parse::<Timestamp>().map(CreatedAt).map_err(|e| {
-            serde::de::Error::custom(format_args!(
-                "createdAt {text:?} is not a valid timestamp: {e}"
-            ))
-        })
+        text.parse::<Timestamp>()
+            .map(CreatedAt)
+            .map_err(|e| format!("createdAt {text:?} is not a valid timestamp: {e}"))
+    }
+}
+
+impl<'de> Deserialize<'de> for CreatedAt {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        // Borrowed from the input when it has no escapes: no allocation.
+        let text = std::borrow::Cow::<'de, str>::deserialize(d)?;
+        CreatedAt::from_text(&text).map_err(serde::de::Error::custom)
     }
 }
 

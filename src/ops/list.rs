@@ -24,9 +24,9 @@
 //! with `--quiet`, and nothing for a survey that is quick).
 //!
 //! Each run's latest activity (`git loop activity`) is read from the end of
-//! the event log, as far back as the oldest run's latest activity (all of
-//! it when a run has none; measured in the test build with 10,000 events:
-//! 5–8 ms of CPU more than a list that does not read the log).
+//! the event log, as far back as the oldest run's latest activity and never
+//! further than the log's last 1 MiB (see [`crate::events::latest_activities`]:
+//! a run whose latest activity is older is listed with none).
 //!
 //! `--task <TASK>` lists only the task's attempts (`<TASK>.<n>`), in
 //! attempt order (numerically: `fix.2` before `fix.10`), each with its
@@ -53,18 +53,20 @@ pub struct Listing {
     pub recorded: usize,
 }
 
-/// One recorded run.
+/// One recorded run. What only some listings read is boxed: 10,000 runs
+/// of a plain `list` are a tenth of the memory they were (456 bytes each,
+/// and memory touched first is a page fault each 4 KiB).
 #[derive(Debug)]
 pub struct Run {
     pub entry: Entry,
     /// Its directory exists.
     pub present: bool,
     /// With `--long`.
-    pub state: Option<State>,
+    pub state: Option<Box<State>>,
     /// Its latest activity event, if any.
-    pub activity: Option<crate::events::Latest>,
+    pub activity: Option<Box<crate::events::Latest>>,
     /// With `--task`: its latest judgement (`git loop judge`), if any.
-    pub judgement: Option<crate::events::Judgement>,
+    pub judgement: Option<Box<crate::events::Judgement>>,
     /// With `--disk` ([`crate::ops::disk::of_runs`]); `None` inside: no worktree to measure.
     pub disk: Option<Option<crate::ops::disk::Usage>>,
 }
@@ -189,22 +191,25 @@ fn judgements(ctx: &Ctx, task: &str, runs: &mut [Run]) -> Result<()> {
     let (events, _) = crate::events::read(&ctx.loop_dir())?;
     let mut latest = crate::events::latest_judgements(&events, task);
     for r in runs.iter_mut() {
-        r.judgement = latest.remove(r.entry.id.as_str());
+        r.judgement = latest.remove(r.entry.id.as_str()).map(Box::new);
     }
     Ok(())
 }
 
 /// Each listed run's latest activity, read from the end of the event log
-/// (only as far back as the oldest of them: see
+/// (only as far back as the oldest of them, within a bounded window: see
 /// [`crate::events::latest_activities`]).
 fn latest_activities(ctx: &Ctx, runs: &mut [Run]) -> Result<()> {
-    if runs.is_empty() {
+    let loop_dir = ctx.loop_dir();
+    // No log (or nothing to list): no set of 10,000 ids made for nothing. A
+    // log that is a symlink is there, and refused by the read.
+    if runs.is_empty() || crate::events::path(&loop_dir).symlink_metadata().is_err() {
         return Ok(());
     }
     let ids: std::collections::HashSet<&str> = runs.iter().map(|r| r.entry.id.as_str()).collect();
-    let mut latest = crate::events::latest_activities(&ctx.loop_dir(), &ids)?;
+    let mut latest = crate::events::latest_activities(&loop_dir, &ids)?;
     for r in runs.iter_mut() {
-        r.activity = latest.remove(r.entry.id.as_str());
+        r.activity = latest.remove(r.entry.id.as_str()).map(Box::new);
     }
     Ok(())
 }
@@ -215,7 +220,7 @@ fn fill_long(ctx: &Ctx, runs: &mut [Run], out: &mut Out<'_>) -> Result<()> {
     let mut progress = Progress::start();
     let registrations: HashMap<String, Worktree> = ctx.repo.loop_worktrees()?.into_iter().collect();
     for r in runs.iter_mut() {
-        r.state = Some(State::default());
+        r.state = Some(Box::default());
     }
     worktrees(ctx, &registrations, runs, &mut progress, out);
     let read = detached_heads(ctx, &registrations, runs)

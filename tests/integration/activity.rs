@@ -233,3 +233,84 @@ fn a_failing_notify_command_is_a_warning_never_a_failure() {
     assert!(run.stderr.contains("exited with 3"), "{}", run.stderr);
     assert_eq!(listed_activity(&repo, "r1").0, "done");
 }
+
+/// An event-log line as git-loop writes it (compact JSON, this field order).
+fn line(at: &str, kind: &str, id: &str, to: &str, detail: Option<&str>) -> String {
+    let detail = detail.map_or(String::new(), |d| format!(r#","detail":"{d}""#));
+    format!(r#"{{"at":"{at}","event":"{kind}","id":"{id}","to":"{to}"{detail}}}"#) + "\n"
+}
+
+/// `bytes` of `mark` events of a run nobody lists: the log of a busy
+/// repository, between two activities.
+fn filler(bytes: usize) -> String {
+    let one = line(
+        "2026-01-02T00:00:00Z",
+        "mark",
+        "someone-else",
+        "stale",
+        None,
+    );
+    one.repeat(bytes.div_ceil(one.len()))
+}
+
+/// The window `list` reads the log's end through (see `events::tail`).
+const WINDOW: usize = 1 << 20;
+
+#[test]
+fn list_shows_each_runs_latest_activity_from_the_end_of_a_large_log() {
+    let repo = TestRepo::new();
+    repo.create("a");
+    repo.create("b");
+    let mut log = line("2026-01-01T00:00:00Z", "activity", "a", "working", None);
+    log += &filler(3 * WINDOW);
+    log += &line("2026-01-03T00:00:00Z", "activity", "a", "working", None);
+    log += &filler(WINDOW / 2);
+    log += &line("2026-01-04T00:00:00Z", "activity", "b", "done", None);
+    log += &filler(WINDOW / 4);
+    log += &line(
+        "2026-01-05T00:00:00Z",
+        "activity",
+        "a",
+        "waiting",
+        Some("which db?"),
+    );
+    log += &filler(1000);
+    fs::write(repo.loop_dir().join("events.jsonl"), log).unwrap();
+    let a = listed_activity(&repo, "a");
+    assert_eq!(
+        (a.0.as_str(), a.1.as_str()),
+        (Some("waiting"), Some("2026-01-05T00:00:00Z"))
+    );
+    let b = listed_activity(&repo, "b");
+    assert_eq!(
+        (b.0.as_str(), b.1.as_str()),
+        (Some("done"), Some("2026-01-04T00:00:00Z"))
+    );
+}
+
+/// The documented fallback: an activity further back than the window is
+/// not looked for, and the run is listed without one (`null`, `-`), as
+/// `activity` then takes it for the run's first (a notification again).
+#[test]
+fn an_activity_further_back_than_the_window_is_listed_as_none() {
+    let repo = TestRepo::new();
+    repo.create("a");
+    repo.git(["config", "loop.notifyCommand", "echo notified >&2"]);
+    let events = repo.loop_dir().join("events.jsonl");
+    let early = line("2026-01-01T00:00:00Z", "activity", "a", "waiting", None);
+    // Inside the window: found.
+    fs::write(&events, early.clone() + &filler(WINDOW - 4096)).unwrap();
+    assert_eq!(listed_activity(&repo, "a").0, "waiting");
+    // Beyond it: none, in JSON and in the table.
+    fs::write(&events, early + &filler(WINDOW + 4096)).unwrap();
+    assert_eq!(
+        listed_activity(&repo, "a"),
+        (serde_json::Value::Null, serde_json::Value::Null)
+    );
+    let table = repo.run(["list"]);
+    assert!(!table.stdout.contains("ACTIVITY"), "{}", table.stdout);
+    let run = repo.run(["activity", "a", "waiting"]);
+    run.ok();
+    assert!(run.stderr.contains("notified"), "{}", run.stderr);
+    assert_eq!(listed_activity(&repo, "a").0, "waiting");
+}

@@ -39,14 +39,14 @@ pub(super) fn disk_table<const N: usize, const N1: usize, const D: usize, const 
         .into_iter()
         .zip(listed)
         .map(|(row, l)| {
-            let [disk, unique] = l.disk.unwrap_or_default().cells();
+            let [disk, unique] = l.disk.as_deref().copied().unwrap_or_default().cells();
             push::<_, N1, D>(push::<_, N, N1>(row, disk), unique)
         })
         .collect();
     table::<D, M>(out, header, rows, listed)?;
     let total = listed
         .iter()
-        .filter_map(|l| l.disk)
+        .filter_map(|l| l.disk.as_deref())
         .fold((0, 0), |(d, u), x| {
             (
                 d + x.disk_bytes.unwrap_or(0),

@@ -17,11 +17,13 @@ use crate::git::merged::Verdict;
 use crate::manifest::{Entry, Status};
 use crate::ops::list::{Listing, State};
 use crate::output::{Out, Report};
-use crate::style::{Cell, escape, write_table};
+use crate::style::{Cell, escape};
 
 mod disk;
+mod table;
 pub use disk::Disk;
 use disk::disk_table;
+use table::{push, table, table_rows};
 
 #[derive(Debug, Serialize, schemars::JsonSchema)]
 pub struct Listed {
@@ -33,15 +35,16 @@ pub struct Listed {
     /// When that activity was recorded (ISO-8601 UTC), `null` when none.
     #[serde(rename = "activityAt")]
     pub activity_at: Option<String>,
-    /// With `--long`.
+    /// With `--long` (boxed, as what only some listings read is: see
+    /// [`crate::ops::list::Run`]).
     #[serde(flatten)]
-    pub long: Option<Long>,
+    pub long: Option<Box<Long>>,
     /// With `--task`.
     #[serde(flatten)]
-    pub task: Option<Judged>,
+    pub task: Option<Box<Judged>>,
     /// With `--disk`.
     #[serde(flatten)]
-    pub disk: Option<Disk>,
+    pub disk: Option<Box<Disk>>,
 }
 
 impl Listed {
@@ -63,38 +66,6 @@ impl Listed {
         };
         (format!("{activity} {age}").into(), sgr)
     }
-}
-
-/// Whether any listed run has an activity: only then is the ACTIVITY column
-/// shown (a repository whose agents never say lists as it always did).
-fn any_activity(listed: &[Listed]) -> bool {
-    listed.iter().any(|l| l.activity.is_some())
-}
-
-/// `row` with `cell` after its last column.
-pub(super) fn push<T, const N: usize, const M: usize>(row: [T; N], cell: T) -> [T; M] {
-    let mut cells = row.into_iter().chain([cell]);
-    std::array::from_fn(|_| cells.next().expect("M is N + 1"))
-}
-
-/// The table, with the ACTIVITY column last when any run has one.
-pub(super) fn table<const N: usize, const M: usize>(
-    out: &mut Out<'_>,
-    header: [&str; N],
-    rows: Vec<[Cell<'_>; N]>,
-    listed: &[Listed],
-) -> std::io::Result<()> {
-    if !any_activity(listed) {
-        return write_table(out.stdout, header, &rows, out.color);
-    }
-    let now = crate::time::now();
-    let header: [&str; M] = push(header, "ACTIVITY");
-    let rows: Vec<[Cell<'_>; M]> = rows
-        .into_iter()
-        .zip(listed)
-        .map(|(row, l)| push(row, l.activity_cell(now)))
-        .collect();
-    write_table(out.stdout, header, &rows, out.color)
 }
 
 /// What `--long` adds to a run.
@@ -243,33 +214,32 @@ impl Report for ListReport {
             return self.human_task(out);
         }
         let now = crate::time::now();
+        // Each run's age and branch made into one string (10,000 runs: not
+        // two strings each), which the cells then borrow.
+        let mut made = String::with_capacity(self.worktrees.len() * 32);
+        let mut spans = Vec::with_capacity(self.worktrees.len());
+        for l in &self.worktrees {
+            let start = made.len();
+            crate::time::write_age(&mut made, now, l.entry.created_at.0);
+            let age = made.len();
+            made.push_str(crate::runid::BRANCH_PREFIX);
+            made.push('/');
+            made.push_str(&escape(&l.entry.id));
+            spans.push((start, age, made.len()));
+        }
         // Stored text is escaped (borrowed when there is nothing to escape,
         // as almost always), so each run stays one inert line.
-        let rows: Vec<[Cell<'_>; 6]> = self
-            .worktrees
-            .iter()
-            .map(|l| {
-                let id = escape(&l.entry.id);
-                let branch = crate::runid::branch_name(&id);
-                [
-                    (id, ""),
-                    (l.entry.status.as_str().into(), status_sgr(l.entry.status)),
-                    (escape(&l.entry.pattern), ""),
-                    (crate::time::age(now, l.entry.created_at.0).into(), "2"),
-                    (branch.into(), ""),
-                    if l.present {
-                        ("yes".into(), "")
-                    } else {
-                        ("missing".into(), "1;31")
-                    },
-                ]
-            })
-            .collect();
+        let rows = || {
+            self.worktrees
+                .iter()
+                .zip(&spans)
+                .map(|(l, &(start, age, end))| plain_row(l, &made[start..age], &made[age..end]))
+        };
         let header = ["ID", "STATUS", "PATTERN", "AGE", "BRANCH", "PRESENT"];
         if self.worktrees[0].disk.is_some() {
-            disk_table::<6, 7, 8, 9>(out, header, rows, &self.worktrees)?;
+            disk_table::<6, 7, 8, 9>(out, header, rows().collect(), &self.worktrees)?;
         } else {
-            table::<6, 7>(out, header, rows, &self.worktrees)?;
+            table_rows::<6, 7, _>(out, header, rows, &self.worktrees)?;
         }
         self.hint_missing(out);
         Ok(())
@@ -292,6 +262,22 @@ impl ListReport {
             ));
         }
     }
+}
+
+/// A row of the plain table: `age` and `branch` made beforehand.
+fn plain_row<'a>(l: &'a Listed, age: &'a str, branch: &'a str) -> [Cell<'a>; 6] {
+    [
+        (escape(&l.entry.id), ""),
+        (l.entry.status.as_str().into(), status_sgr(l.entry.status)),
+        (escape(&l.entry.pattern), ""),
+        (age.into(), "2"),
+        (branch.into(), ""),
+        if l.present {
+            ("yes".into(), "")
+        } else {
+            ("missing".into(), "1;31")
+        },
+    ]
 }
 
 fn status_sgr(status: Status) -> &'static str {
@@ -322,6 +308,8 @@ pub fn run(
     }
     Ok(ListReport {
         version: 1,
+        // In place: a `Listed` is the size of a `Run` (see the test below),
+        // so the runs' buffer is reused, not a second one filled.
         worktrees: runs
             .into_iter()
             .map(|r| Listed {
@@ -329,11 +317,17 @@ pub fn run(
                 present: r.present,
                 activity: r.activity.as_ref().map(|a| a.activity),
                 activity_at: r.activity.map(|a| a.at),
-                long: r.state.map(Long::from),
-                task: task.map(|_| Judged { judge: r.judgement }),
-                disk: r.disk.map(|u| Disk {
-                    disk_bytes: u.map(|u| u.disk),
-                    unique_bytes: u.map(|u| u.unique),
+                long: r.state.map(|s| Box::new(Long::from(*s))),
+                task: task.map(|_| {
+                    Box::new(Judged {
+                        judge: r.judgement.map(|j| *j),
+                    })
+                }),
+                disk: r.disk.map(|u| {
+                    Box::new(Disk {
+                        disk_bytes: u.map(|u| u.disk),
+                        unique_bytes: u.map(|u| u.unique),
+                    })
                 }),
             })
             .collect(),
@@ -362,5 +356,18 @@ impl From<State> for Long {
             nested_repos: s.nested_repos,
             in_use: s.in_use,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// `run` turns each run into its `Listed` in place only while the two
+    /// are the same size (10,000 runs: 1.5 MB not written twice).
+    #[test]
+    fn a_listed_run_is_the_size_of_a_run() {
+        assert_eq!(
+            std::mem::size_of::<super::Listed>(),
+            std::mem::size_of::<crate::ops::list::Run>()
+        );
     }
 }

@@ -108,7 +108,7 @@ fn row(r: &Run, now: jiff::Timestamp) -> [(Cow<'_, str>, &'static str); 9] {
         }
     };
     let empty = State::default();
-    let state = r.state.as_ref().unwrap_or(&empty);
+    let state = r.state.as_deref().unwrap_or(&empty);
     let words = if r.present {
         state.words()
     } else {

@@ -13,7 +13,8 @@
 //! `waiting` at once see one transition, not two.
 //!
 //! **Notifications.** When the activity *becomes* `waiting` or `done` (the
-//! run's previous activity event says something else, or there is none),
+//! run's previous activity event says something else, or there is none in
+//! the log's last 1 MiB, the window `list` reads too),
 //! the command that recorded it runs `notify.command` ([`notify`]) — never a
 //! daemon. A repeated `waiting` runs nothing.
 

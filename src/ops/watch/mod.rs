@@ -98,7 +98,7 @@ fn read_runs(ctx: &Ctx, previous: Vec<Run>, full: bool) -> Result<Vec<Run>> {
     if full {
         return Ok(listing);
     }
-    let mut states: HashMap<String, Option<crate::ops::list::State>> = previous
+    let mut states: HashMap<String, Option<Box<crate::ops::list::State>>> = previous
         .into_iter()
         .map(|r| (r.entry.id.as_str().to_owned(), r.state))
         .collect();

@@ -36,6 +36,9 @@
 use std::borrow::Cow;
 use std::cell::{OnceCell, RefCell};
 
+mod table;
+pub use table::{Cell, write_rows, write_table};
+
 /// Write `path` and a newline, byte for byte (not lossily, not escaped): a
 /// path printed for the shell (`cd "$(git loop path x)"`) must be the path,
 /// whatever bytes it holds.
@@ -218,49 +221,6 @@ pub fn want_color(setting: Option<ColorWhen>, stdout_is_terminal: bool) -> bool 
     stdout_is_terminal
         && anstyle_query::clicolor() != Some(false)
         && std::env::var_os("TERM").is_none_or(|t| t != "dumb")
-}
-
-/// One table cell: its text (already escaped) and the SGR parameters it is
-/// drawn with (`""` for none).
-pub type Cell<'a> = (Cow<'a, str>, &'static str);
-
-/// Write a table: `header` in bold, then `rows`, one line each. A column is
-/// as wide as its widest cell in visible characters (`char`s), plus two
-/// spaces; the last column is not padded. Colour codes wrap the text only,
-/// so columns stay aligned on a terminal, and are written only when `color`.
-pub fn write_table<const N: usize>(
-    w: &mut dyn std::io::Write,
-    header: [&str; N],
-    rows: &[[Cell<'_>; N]],
-    color: Color<'_>,
-) -> std::io::Result<()> {
-    let color = color.on();
-    let mut widths = header.map(|h| h.chars().count());
-    for row in rows {
-        for (width, (text, _)) in widths.iter_mut().zip(row) {
-            *width = (*width).max(text.chars().count());
-        }
-    }
-    let mut line = |cells: &mut dyn Iterator<Item = (&str, &str)>| {
-        for (i, (text, sgr)) in cells.enumerate() {
-            let pad = if i + 1 == N {
-                0
-            } else {
-                widths[i] + 2 - text.chars().count()
-            };
-            if color && !sgr.is_empty() {
-                write!(w, "\x1b[{sgr}m{text}\x1b[0m{:pad$}", "")?;
-            } else {
-                write!(w, "{text}{:pad$}", "")?;
-            }
-        }
-        writeln!(w)
-    };
-    line(&mut header.iter().map(|h| (*h, "1")))?;
-    for row in rows {
-        line(&mut row.iter().map(|(text, sgr)| (text.as_ref(), *sgr)))?;
-    }
-    Ok(())
 }
 
 /// `512 B`, `1.5 KiB`, `200.0 MiB`, `1.2 GiB`.
