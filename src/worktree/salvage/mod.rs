@@ -64,6 +64,9 @@ pub mod put_back;
 mod remove;
 mod verify;
 
+#[cfg(test)]
+mod tests;
+
 pub use put_back::{Head, PutBack, interrupted};
 
 use serde::Serialize;

@@ -1,0 +1,62 @@
+//! Putting back a worktree a SIGINT left half removed.
+
+use crate::worktree::salvage::put_back::{Head, PutBack};
+
+fn git(dir: &std::path::Path, args: &[&str]) -> String {
+    let out = std::process::Command::new("git")
+        .current_dir(dir)
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .env("GIT_AUTHOR_NAME", "T")
+        .env("GIT_AUTHOR_EMAIL", "t@example.com")
+        .env("GIT_COMMITTER_NAME", "T")
+        .env("GIT_COMMITTER_EMAIL", "t@example.com")
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "git {args:?}: {out:?}");
+    String::from_utf8(out.stdout).unwrap().trim().to_owned()
+}
+
+/// What a SIGINT can leave in the middle of `git worktree remove`: the
+/// files gone and the administrative directory half deleted (its
+/// `gitdir`, `commondir`, `HEAD` and index gone). The put-back makes
+/// the worktree whole and registered again, on its branch.
+#[test]
+fn a_half_deleted_registration_is_made_whole() {
+    let tmp = tempfile::tempdir().unwrap();
+    let main = tmp.path().join("repo");
+    std::fs::create_dir(&main).unwrap();
+    git(&main, &["init", "-q", "-b", "main"]);
+    std::fs::write(main.join("a"), "a\n").unwrap();
+    git(&main, &["add", "a"]);
+    git(&main, &["commit", "-qm", "a"]);
+    let abs = tmp.path().join("wt");
+    git(
+        &main,
+        &["worktree", "add", "-q", "-b", "x", abs.to_str().unwrap()],
+    );
+    let admin_dir = main.join(".git/worktrees/wt");
+    let w = git(&main, &["rev-parse", "x"]);
+    let put_back = PutBack {
+        abs: abs.clone(),
+        admin_dir: admin_dir.clone(),
+        index_tree: git(&main, &["rev-parse", "x^{tree}"]),
+        w,
+        head: Head::Branch("refs/heads/x".into()),
+    };
+    for file in ["a", ".git"] {
+        std::fs::remove_file(abs.join(file)).unwrap();
+    }
+    std::fs::remove_dir(&abs).unwrap();
+    for name in ["gitdir", "commondir", "HEAD", "index"] {
+        std::fs::remove_file(admin_dir.join(name)).unwrap();
+    }
+    assert!(!git(&main, &["worktree", "list"]).contains("wt"));
+
+    put_back.run(true).unwrap();
+    assert!(git(&main, &["worktree", "list"]).contains("[x]"));
+    assert_eq!(std::fs::read_to_string(abs.join("a")).unwrap(), "a\n");
+    assert_eq!(git(&abs, &["status", "--porcelain"]), "");
+    assert_eq!(git(&abs, &["symbolic-ref", "HEAD"]), "refs/heads/x");
+}
