@@ -20,9 +20,9 @@ impl Inner {
         if let Some(&i) = self.index.get(&id) {
             return Ok(i);
         }
-        let node = match self.from_graph(id)? {
+        let node = match self.read_from_graph(id)? {
             Some(node) => node,
-            None => self.from_objects(id)?,
+            None => self.read_from_objects(id)?,
         };
         let i = u32::try_from(self.nodes.len()).map_err(repo_err)?;
         self.nodes.push(node);
@@ -31,7 +31,7 @@ impl Inner {
         Ok(i)
     }
 
-    fn from_graph(&mut self, id: ObjectId) -> Result<Option<Node>> {
+    fn read_from_graph(&mut self, id: ObjectId) -> Result<Option<Node>> {
         let Some(graph) = self.commit_graph()? else {
             return Ok(None);
         };
@@ -60,7 +60,7 @@ impl Inner {
         }))
     }
 
-    fn from_objects(&mut self, id: ObjectId) -> Result<Node> {
+    fn read_from_objects(&mut self, id: ObjectId) -> Result<Node> {
         use gix::objs::FindExt;
         use gix::objs::commit::ref_iter::Token;
         let iter = self
