@@ -153,6 +153,9 @@ pub fn run(
     for note in config::take_notes() {
         out.note(format_args!("{note}"));
     }
+    if let Some(note) = git::repo::take_walk_note() {
+        out.note(format_args!("{note}"));
+    }
     if let Some(bad) = color.take_warning() {
         out.note(format_args!("warning: {bad}"));
     }

@@ -47,7 +47,8 @@
 //! history. A branch that merged its base after being squash-merged (so
 //! its tree is its new merge base's) is kept too: a branch wrongly kept
 //! costs a `git branch -D`, one wrongly deleted costs work. Cost per run:
-//! a merge base, a walk of each side since it, one in-memory tree merge.
+//! a merge base, a walk of each side since it ([`Walks`], shared by the
+//! command), one in-memory tree merge (over git's virtual base when several).
 
 use std::collections::HashSet;
 
@@ -56,6 +57,7 @@ use serde::Serialize;
 
 use super::merge::Merger;
 use super::patch_id::PatchIds;
+use super::repo::Walks;
 use crate::error::{Error, Result};
 
 fn repo_err(e: impl std::fmt::Display) -> Error {
@@ -174,11 +176,12 @@ pub fn base_reads_branch(repo: &gix::Repository, base: &str, branch: &str) -> bo
 }
 
 /// Detects merged runs; holds the caches one command shares across runs
-/// (patch ids of base commits, the merge options).
+/// (patch ids of base commits, the merge options, the history walks).
 pub struct Detector<'r> {
     repo: &'r gix::Repository,
     merger: Merger,
     patch_ids: PatchIds<'r>,
+    walks: Walks,
 }
 
 impl<'r> Detector<'r> {
@@ -187,11 +190,18 @@ impl<'r> Detector<'r> {
             repo,
             merger: Merger::new(repo)?,
             patch_ids: PatchIds::new(repo),
+            walks: Walks::new(repo),
         })
     }
 
+    /// Walk with `walks` (the command's, `Repo::walks`).
+    pub fn sharing(mut self, walks: &Walks) -> Detector<'r> {
+        self.walks = walks.clone();
+        self
+    }
+
     fn is_ancestor(&self, a: ObjectId, b: ObjectId) -> Result<bool> {
-        Ok(a == b || self.merger.merge_base(a, b)? == Some(a))
+        self.walks.is_ancestor(a, b)
     }
 
     /// Is the work of the branch at `tip` (created at `start`, if known) in
@@ -213,7 +223,7 @@ impl<'r> Detector<'r> {
         if in_base {
             return Ok(Verdict::Merged(MergedBy::Ancestor));
         }
-        let Some(merge_base) = self.merger.merge_base(tip, base)? else {
+        let Some(merge_base) = self.walks.merge_base(tip, base)? else {
             return Ok(Verdict::NotMerged);
         };
         // Patch ids name the proof, or are the evidence when it fails.
@@ -252,7 +262,11 @@ impl<'r> Detector<'r> {
         if tip_tree == self.tree_of(merge_base)? {
             return Ok(false);
         }
-        let merged = self.merger.merge_commits(base, tip)?;
+        // `merge_commits`'s merge, over the one merge base already found.
+        let merged = match self.walks.merge_bases(tip, base)?[..] {
+            [single] => self.merger.merge_trees(single, base, tip)?,
+            _ => self.merger.merge_commits(base, tip)?,
+        };
         if !merged.is_clean() || merged.tree != self.tree_of(base)? {
             return Ok(false);
         }
@@ -327,18 +341,6 @@ impl<'r> Detector<'r> {
         Ok(true)
     }
 
-    /// Commits reachable from `tip` and not from `hidden`.
-    fn commits(&self, tip: ObjectId, hidden: ObjectId) -> Result<Vec<ObjectId>> {
-        let walk = self
-            .repo
-            .rev_walk([tip])
-            .with_hidden([hidden])
-            .all()
-            .map_err(repo_err)?;
-        walk.map(|info| info.map(|i| i.id).map_err(repo_err))
-            .collect()
-    }
-
     /// Whether the commit changes its first parent's tree (a root commit:
     /// whether its tree is not empty).
     fn changes_first_parent(&self, commit: ObjectId) -> Result<bool> {
@@ -357,7 +359,7 @@ impl<'r> Detector<'r> {
     fn rebased(&mut self, tip: ObjectId, base: ObjectId, merge_base: ObjectId) -> Result<bool> {
         let mut ours = Vec::new();
         let mut our_keys = HashSet::new();
-        for c in self.commits(tip, merge_base)? {
+        for c in self.walks.only(tip, merge_base)? {
             match self.patch_ids.key(c)? {
                 Some(key) => {
                     our_keys.insert(key);
@@ -376,7 +378,7 @@ impl<'r> Detector<'r> {
         // The base side can be long: only commits touching the same paths
         // as one of ours get a blob-level patch id.
         let mut theirs = HashSet::new();
-        for c in self.commits(base, merge_base)? {
+        for c in self.walks.only(base, merge_base)? {
             if self
                 .patch_ids
                 .key(c)?

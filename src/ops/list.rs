@@ -311,8 +311,9 @@ fn detached_heads(
     Ok(())
 }
 
-/// Ahead/behind: one revision walk each way, in the main repository;
-/// merged: the safety kernel's verdict (see `crate::git::merged`).
+/// Ahead/behind: one walk of both sides down to their merge bases (see
+/// `crate::git::repo::Walks`); merged: the safety kernel's verdict (see
+/// `crate::git::merged`), its walks sharing what that one read.
 fn against_base(
     ctx: &Ctx,
     runs: &mut [Run],
@@ -336,7 +337,7 @@ fn against_base(
         };
         let (ahead, behind) = ctx.repo.ahead_behind(tip, base)?;
         if detector.is_none() {
-            detector = Some(Detector::new(ctx.repo.gix())?);
+            detector = Some(Detector::new(ctx.repo.gix())?.sharing(ctx.repo.walks()));
         }
         let detector = detector.as_mut().expect("just set");
         // A run whose history cannot be read (a missing object, say) is

@@ -55,6 +55,7 @@ mod remove; // remove <id>...: named runs under cleanup's rules
 mod restore; // restore <id>: a salvaged run back as it was
 mod run; // run <id> -- <command>
 mod salvage; // remove/cleanup --salvage: the salvage ref, then the removal // control and bidi characters, non-UTF-8 paths
+mod walks; // history walks on a real-shape history: ahead/behind and merged equal git's
 mod watch; // watch: the live view in tmux (keys, marks, the bell, idle CPU), watch --once
 
 // Safety: work is never destroyed.

@@ -60,6 +60,7 @@ impl Repo {
             repo: main,
             here: found,
             root,
+            walks: Default::default(),
         })
     }
 }

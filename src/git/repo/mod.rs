@@ -25,8 +25,10 @@ mod case;
 mod cleanliness;
 mod discover;
 mod format;
+mod walk;
 pub use case::{case_insensitive, case_overrides, open_worktree};
 pub use cleanliness::{Cleanliness, cleanliness};
+pub use walk::{Walks, take_note as take_walk_note};
 
 /// A linked worktree registered with git.
 #[derive(Debug, Clone)]
@@ -54,6 +56,8 @@ pub struct Repo {
     /// linked worktree): its config includes that worktree's own config.
     here: gix::Repository,
     root: PathBuf,
+    /// The history walks of this process, made at the first.
+    walks: std::sync::OnceLock<Walks>,
 }
 
 /// The index of `repo`'s worktree (empty when it has none), read as git
@@ -167,26 +171,16 @@ impl Repo {
     }
 
     /// Commits in `tip` not in `base`, and in `base` not in `tip` (what
-    /// `git rev-list --left-right --count tip...base` prints).
+    /// `git rev-list --left-right --count tip...base` prints): one walk of
+    /// both down to their merge bases, see [`walk`].
     pub fn ahead_behind(&self, tip: gix::ObjectId, base: gix::ObjectId) -> Result<(usize, usize)> {
-        if tip == base {
-            return Ok((0, 0));
-        }
-        let count = |from: gix::ObjectId, hidden: gix::ObjectId| -> Result<usize> {
-            let walk = self
-                .repo
-                .rev_walk([from])
-                .with_hidden([hidden])
-                .all()
-                .map_err(repo_err)?;
-            let mut n = 0;
-            for info in walk {
-                info.map_err(repo_err)?;
-                n += 1;
-            }
-            Ok(n)
-        };
-        Ok((count(tip, base)?, count(base, tip)?))
+        self.walks().ahead_behind(tip, base)
+    }
+
+    /// The history walks every caller in this process shares (merge bases,
+    /// ancestry, ahead/behind; see [`walk`]).
+    pub fn walks(&self) -> &Walks {
+        self.walks.get_or_init(|| Walks::new(&self.repo))
     }
 
     pub fn branch_exists(&self, branch: &str) -> Result<bool> {

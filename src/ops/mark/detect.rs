@@ -89,7 +89,7 @@ pub fn detect_merged(ctx: &Ctx, dry_run: bool, out: &mut Out<'_>) -> Result<Dete
     let Some((manifest, snapshot)) = ctx.manifest.load_snapshot()? else {
         return Ok(detection);
     };
-    let mut detector = Detector::new(ctx.repo.gix())?;
+    let mut detector = Detector::new(ctx.repo.gix())?.sharing(ctx.repo.walks());
     find(ctx, &mut detector, &manifest, &mut detection)?;
     if dry_run || detection.marked.is_empty() {
         return Ok(detection);
