@@ -263,7 +263,7 @@ fn worktrees(
         &jobs,
         |(_, path, wt)| {
             let c = crate::git::repo::cleanliness(path, &wt.admin_dir).ok();
-            let mut risk = crate::worktree::AtRisk::read_files(wt, path);
+            let mut risk = crate::worktree::AtRisk::read_for_list(wt, path);
             risk.in_use = processes.inside(path);
             (c, risk)
         },

@@ -213,6 +213,22 @@ impl AtRisk {
         }
     }
 
+    /// What `list --long` shows of it: an operation in progress and the
+    /// nested repositories (found as [`AtRisk::read_files`] finds them,
+    /// without asking what git could not delete: [`scan::nested_repos`]).
+    pub fn read_for_list(wt: &crate::git::repo::Worktree, abs: &Path) -> AtRisk {
+        let submodules = wt.admin_dir.join("modules").is_dir();
+        AtRisk {
+            operation: operation_in_progress(&wt.admin_dir),
+            nested_repos: if abs.is_dir() && !submodules {
+                scan::nested_repos(abs, 10)
+            } else {
+                Vec::new()
+            },
+            ..AtRisk::default()
+        }
+    }
+
     /// The skip this calls for, most specific first: an operation in
     /// progress (which usually also detaches HEAD), then unreachable commits,
     /// then nested repositories, hidden changes, something git cannot delete,

@@ -33,8 +33,21 @@ pub struct TreeScan {
 ///   inside a nested repository are not looked at (it keeps the worktree
 ///   anyway). Not checked: a sticky directory's owner rule.
 pub fn scan_tree(dir: &Path, limit: usize) -> TreeScan {
+    walk(dir, limit, true)
+}
+
+/// The nested repositories of [`scan_tree`] alone, for a report (`list
+/// --long`): the same walk by each entry's type as the directory read gives
+/// it, without a `statx` per entry or an access check per directory (what
+/// git could not delete is only asked before a removal).
+pub fn nested_repos(dir: &Path, limit: usize) -> Vec<String> {
+    walk(dir, limit, false).nested_repos
+}
+
+fn walk(dir: &Path, limit: usize, deletable: bool) -> TreeScan {
     let mut scan = TreeScan::default();
-    if let Some(parent) = dir.parent()
+    if deletable
+        && let Some(parent) = dir.parent()
         && let Err(why) = may_delete_in(parent)
     {
         scan.undeletable = Some(format!(
@@ -60,7 +73,11 @@ pub fn scan_tree(dir: &Path, limit: usize) -> TreeScan {
         for entry in entries.flatten() {
             any = true;
             let name = entry.file_name();
-            let info = EntryInfo::of(&entry);
+            let info = if deletable {
+                EntryInfo::of(&entry)
+            } else {
+                EntryInfo::by_type(&entry)
+            };
             if scan.undeletable.is_none() && info.pinned {
                 scan.undeletable = Some(format!(
                     "{} is immutable or append-only (chattr +i or +a): git could not delete it and would leave the run half-removed; `chattr -i -a` it (as its owner or root) first",
@@ -88,6 +105,7 @@ pub fn scan_tree(dir: &Path, limit: usize) -> TreeScan {
             continue;
         }
         if any
+            && deletable
             && scan.undeletable.is_none()
             && let Err(why) = may_delete_in(&here)
         {
