@@ -10,7 +10,7 @@ use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use super::{events_of, land, rev};
+use super::{LINES, events_of, land, rev};
 use crate::common::{JsonExt, TestRepo, git_ok};
 
 /// Runs `ids`, escalated, each adding a file of its own (so `conflicts`
@@ -162,6 +162,66 @@ fn a_queue_removes_each_landed_worktree_behind_it_and_reports_a_refused_one_on_i
     // Once nobody works in it, `remove` tidies it as the landing would have.
     repo.run(["remove", "r3"]).ok();
     assert!(!repo.wt("r3").exists());
+}
+
+/// `f` with line `n` (1-based) set to `text`.
+fn with_line(n: usize, text: &str) -> String {
+    let mut lines: Vec<&str> = LINES.lines().collect();
+    lines[n - 1] = text;
+    lines.join("\n") + "\n"
+}
+
+/// A run stacked on another (made from its branch) that changes the same
+/// line again: the first run's branch is retired behind the queue after
+/// the second landed (its hook holds its removal until then), yet it is
+/// judged at the commit its own landing made — where merging it changes
+/// nothing — as retiring it at once judged it, so it is deleted as then.
+/// Judged against `main` as the second run left it, merging it would
+/// conflict (the line changed again) and the branch would be kept.
+#[test]
+fn a_branch_retired_behind_the_queue_is_judged_where_its_own_landing_left_the_target() {
+    let repo = super::setup();
+    repo.create("s1");
+    let wt = repo.wt("s1");
+    std::fs::write(wt.join("f"), with_line(5, "s1 was here")).unwrap();
+    git_ok(&repo, &wt, &["commit", "-qam", "s1's work"]);
+    repo.run(["create", "s2", "--pattern", "test", "--base", "loop/s1"])
+        .ok();
+    let wt = repo.wt("s2");
+    std::fs::write(wt.join("f"), with_line(5, "s2 was here")).unwrap();
+    std::fs::write(wt.join("s2.txt"), "s2\n").unwrap();
+    git_ok(&repo, &wt, &["add", "-A"]);
+    git_ok(&repo, &wt, &["commit", "-qm", "s2's work"]);
+    for id in ["s1", "s2"] {
+        repo.run(["mark", id, "escalated"]).ok();
+    }
+    // main moves on, so each landing makes new commits (a rebase, not an
+    // ancestor).
+    super::advance_main(&repo, "g", "g moved on\n");
+    hook_waiting_for(&repo, "s1", "s2", 20);
+    let doc = land(&repo, &["--queue", "--into", "main"], 0);
+    assert_eq!(doc.ids("landed"), ["s1", "s2"], "{doc}");
+    for id in ["s1", "s2"] {
+        let landed = doc.find_id("landed", id);
+        assert_eq!(landed["worktree"], "removed", "{id}: {doc}");
+        assert_eq!(landed["branch"], "deleted", "{id}: {doc}");
+    }
+    assert_eq!(
+        std::fs::read_to_string(repo.root.join("f")).unwrap(),
+        with_line(5, "s2 was here")
+    );
+    // Logged against the target's name, as a branch retired at once is.
+    let log = repo.run(["--json", "log", "s1"]);
+    log.ok();
+    let deleted = log.json()["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["event"] == "branch-delete")
+        .cloned()
+        .unwrap();
+    let detail = deleted["detail"].as_str().unwrap();
+    assert!(detail.contains("merged into main: rebase"), "{detail}");
 }
 
 /// The same queue as text: one line per run, in the order landed, each
