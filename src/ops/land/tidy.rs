@@ -4,9 +4,9 @@
 //!
 //! Removing a 10,000-file worktree takes several times as long as landing
 //! the run, and the next run's landing needs nothing of it. So, when more
-//! than one run may land, there is no gate, and the worktrees are not
-//! `--keep`, each landed run is handed, once its run lock is let go, to one
-//! tidying thread, which does what a landing did right after it before
+//! than one run may land, with no gate, no `--push` and no `--keep` (the
+//! runs read ahead, [`super::lookahead`]), each landed run is handed, once
+//! its run lock is let go, to one tidying thread, which does what a landing did right after it before
 //! ([`super::finish`]): the worktree removed with `remove`'s rules
 //! ([`crate::ops::reclaim::remove`]: `git worktree remove` without
 //! `--force`, each removal asking the safety kernel for its permit, under
@@ -19,7 +19,10 @@
 //! removes them: in parallel, one worker per core, under one
 //! worktree-operation lock. With a gate nothing is handed over (the gate's
 //! scratch checkout takes the worktree-operation lock, and would wait for
-//! the removals, saying so): each run is tidied at once, as before.
+//! the removals, saying so), nor with `--push` (a run can land on the
+//! remote while its local target stays where it was, and its branch must
+//! then be judged against the local target): each run is tidied at once,
+//! as before.
 //!
 //! What the command reports is unchanged: each run's worktree and branch
 //! fates are put back on that run before `land` returns (a removal that was
