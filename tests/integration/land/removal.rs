@@ -286,12 +286,14 @@ fn ctrl_c_while_removals_lag_leaves_every_landed_run_recorded_and_whole() {
         .process_group(0)
         .spawn()
         .unwrap();
-    // Every run landed and recorded while the first one's removal waits.
+    // Every run landed and recorded (marked, its events logged) while the
+    // first one's removal waits.
     let deadline = Instant::now() + Duration::from_secs(60);
     while !(started.exists()
         && ids
             .iter()
-            .all(|id| repo.status_of(id).as_deref() == Some("merged")))
+            .all(|id| repo.status_of(id).as_deref() == Some("merged"))
+        && events_of(&repo, "c4").iter().any(|e| e == "mark:merged"))
     {
         assert!(Instant::now() < deadline, "the queue did not land");
         std::thread::sleep(Duration::from_millis(20));
