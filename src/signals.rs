@@ -4,8 +4,8 @@
 //! docs/cli.md says the mutex is removed when a mutation ends, "success or
 //! failure" — an interrupt included. When the first mutex is taken, a thread is
 //! started that waits for SIGINT/SIGTERM; on one it removes the temp files and
-//! the mutex this process owns (only if the mutex still carries this process's
-//! token) and exits with 128 + the signal number. The manifest itself needs no
+//! every mutex a thread of this process holds (each only if it still carries
+//! that holder's token) and exits with 128 + the signal number. The manifest itself needs no
 //! care: it is only ever replaced by an atomic rename, so it is the old or the
 //! new one whenever the signal lands.
 //!
@@ -74,14 +74,18 @@ pub type Release = fn(&Path, &str);
 
 #[derive(Default)]
 struct Held {
-    mutex: Option<(PathBuf, String, Release)>,
+    /// Every mutex a thread of this process holds or is about to hold, by
+    /// token: two threads (a landing and the removals behind it, cleanup's
+    /// removal workers) may each be after one at once, and one's failed
+    /// attempt must not untrack the other's.
+    mutexes: Vec<(PathBuf, String, Release)>,
     temps: Vec<PathBuf>,
     /// Gives the terminal back (`watch`'s raw mode, alternate screen).
     terminal: Option<fn()>,
 }
 
 static HELD: Mutex<Held> = Mutex::new(Held {
-    mutex: None,
+    mutexes: Vec::new(),
     temps: Vec::new(),
     terminal: None,
 });
@@ -126,7 +130,7 @@ fn exit_now(sig: i32) -> ! {
     for tmp in &state.temps {
         let _ = std::fs::remove_file(tmp);
     }
-    if let Some((path, token, release)) = &state.mutex {
+    for (path, token, release) in &state.mutexes {
         release(path, token);
     }
     std::process::exit(128 + sig);
@@ -324,11 +328,17 @@ impl Drop for RollbackWindow {
 /// on Ctrl-C/SIGTERM the signal thread calls `release(path, token)`.
 pub fn track_mutex(path: &Path, token: &str, release: Release) {
     install();
-    held().mutex = Some((path.to_path_buf(), token.to_owned(), release));
+    let mut held = held();
+    if !held.mutexes.iter().any(|(_, t, _)| t == token) {
+        held.mutexes
+            .push((path.to_path_buf(), token.to_owned(), release));
+    }
 }
 
-pub fn untrack_mutex() {
-    held().mutex = None;
+/// The mutex with `token` is let go (or was not had): no longer released
+/// on a signal. Any other this process holds still is.
+pub fn untrack_mutex(token: &str) {
+    held().mutexes.retain(|(_, t, _)| t != token);
 }
 
 /// While the terminal is in a state a signal must not leave it in (raw
@@ -350,4 +360,29 @@ pub fn track_temp(path: &Path) {
 
 pub fn untrack_temp(path: &Path) {
     held().temps.retain(|p| p != path);
+}
+
+#[cfg(test)]
+mod tests {
+    fn tracked(token: &str) -> bool {
+        super::held().mutexes.iter().any(|(_, t, _)| t == token)
+    }
+
+    fn release(_: &std::path::Path, _: &str) {}
+
+    /// One thread's attempt that fails (another thread holds the mutex)
+    /// untracks its own token only: the holder's is still released on a
+    /// signal.
+    #[test]
+    fn untracking_one_token_keeps_the_others() {
+        let path = std::path::Path::new("/nonexistent/.manifest.mutex");
+        super::track_mutex(path, "holder test token", release);
+        super::track_mutex(path, "waiter test token", release);
+        super::track_mutex(path, "waiter test token", release);
+        super::untrack_mutex("waiter test token");
+        assert!(tracked("holder test token"));
+        assert!(!tracked("waiter test token"));
+        super::untrack_mutex("holder test token");
+        assert!(!tracked("holder test token"));
+    }
 }

@@ -134,7 +134,7 @@ impl ManifestMutex {
                     });
                 }
                 Err(e) if e.kind() == ErrorKind::AlreadyExists => {
-                    crate::signals::untrack_mutex();
+                    crate::signals::untrack_mutex(&token);
                     refuse_foreign(&path)?;
                     // `>=`: a waiter that started right after the holder died
                     // reaches the stale age no later than its own deadline.
@@ -149,7 +149,7 @@ impl ManifestMutex {
                     backoff = (backoff * 2).min(Duration::from_millis(100));
                 }
                 Err(e) => {
-                    crate::signals::untrack_mutex();
+                    crate::signals::untrack_mutex(&token);
                     return Err(Error::io("could not create", &path, e));
                 }
             }
@@ -191,7 +191,7 @@ fn clear_leftovers(loop_dir: &Path) {
 impl Drop for ManifestMutex {
     fn drop(&mut self) {
         remove_if_owned(&self.path, &self.token);
-        crate::signals::untrack_mutex();
+        crate::signals::untrack_mutex(&self.token);
         crate::crash::trace_mutex_hold(self.since.elapsed());
     }
 }

@@ -1,7 +1,8 @@
 //! After the target moved: the landing recorded (the run marked `merged`,
 //! the `land` and `mark` events), the run's worktree removed with
-//! `remove`'s rules, its branch deleted through the safety kernel. None of
-//! this returns an error to the landing, which stands: a step that fails is
+//! `remove`'s rules, its branch deleted through the safety kernel (right
+//! after the landing, or behind a queue: [`super::tidy`]). None of this
+//! returns an error to the landing, which stands: a step that fails is
 //! reported with it.
 
 use gix::ObjectId;
@@ -62,44 +63,99 @@ pub(super) fn record(
     Ok(())
 }
 
-/// The landed run's worktree removed with `remove`'s rules (never forced;
-/// a worktree with anything to lose is kept, with the code).
-pub(super) fn remove_worktree(ctx: &Ctx, id: &str, out: &mut Out<'_>) -> WorktreeFate {
+/// The landed runs' worktrees removed with `remove`'s rules (never forced;
+/// a worktree with anything to lose is kept, with the code), in parallel
+/// as `cleanup` removes them when there are several: each run's fate, in
+/// the order of `ids`, as removing it alone would have it.
+pub(super) fn remove_worktrees(ctx: &Ctx, ids: &[&str], out: &mut Out<'_>) -> Vec<WorktreeFate> {
     let kept = |e: crate::error::Error| WorktreeFate::Skipped {
         code: e.code().to_owned(),
         reason: e.to_string(),
     };
-    match ctx.repo.loop_worktrees() {
-        Ok(wts) if !wts.iter().any(|(n, _)| n == id) => return WorktreeFate::None,
-        Ok(_) => {}
-        Err(e) => return kept(e),
+    let registered = match ctx.repo.loop_worktrees() {
+        Ok(wts) => wts,
+        Err(e) => return vec![kept(e); ids.len()],
+    };
+    let present: Vec<&str> = ids
+        .iter()
+        .copied()
+        .filter(|id| registered.iter().any(|(n, _)| n == id))
+        .collect();
+    if present.is_empty() {
+        return vec![WorktreeFate::None; ids.len()];
     }
-    match crate::ops::reclaim::remove(ctx, &[id], false, false, false, out) {
-        Ok(reclaimed) if !reclaimed.removed.is_empty() => WorktreeFate::Removed,
-        Ok(reclaimed) => match (reclaimed.skipped.first(), reclaimed.error) {
-            (Some(skip), _) => WorktreeFate::Skipped {
-                code: skip.code.as_str().to_owned(),
-                reason: skip.reason.clone(),
-            },
-            (None, Some(e)) => kept(e),
-            (None, None) => WorktreeFate::None,
-        },
-        Err(e) => kept(e),
+    let reclaimed = match crate::ops::reclaim::remove(ctx, &present, false, false, false, out) {
+        Ok(reclaimed) => reclaimed,
+        Err(e) if present.len() == 1 => {
+            let fate = kept(e);
+            return ids
+                .iter()
+                .map(|id| match present.contains(id) {
+                    true => fate.clone(),
+                    false => WorktreeFate::None,
+                })
+                .collect();
+        }
+        // Refused as a whole (an entry gone or re-marked active meanwhile,
+        // an untrusted hook, a lock not had): nothing was removed, so each
+        // is removed alone, to have its own answer.
+        Err(_) => {
+            return ids
+                .iter()
+                .map(|id| remove_worktrees(ctx, &[id], out).remove(0))
+                .collect();
+        }
+    };
+    let error = reclaimed.error.map(kept);
+    ids.iter()
+        .map(|id| {
+            if !present.contains(id) {
+                return WorktreeFate::None;
+            }
+            if reclaimed.removed.iter().any(|r| r.entry.id.as_str() == *id) {
+                return WorktreeFate::Removed;
+            }
+            match (reclaimed.skipped.iter().find(|s| s.id == *id), &error) {
+                (Some(skip), _) => WorktreeFate::Skipped {
+                    code: skip.code.as_str().to_owned(),
+                    reason: skip.reason.clone(),
+                },
+                (None, Some(error)) => error.clone(),
+                (None, None) => WorktreeFate::None,
+            }
+        })
+        .collect()
+}
+
+/// What a landed run's branch is judged against, and the target it is
+/// reported and logged in: the target itself (`base` is `into`), or,
+/// for a branch retired after later runs landed ([`super::tidy`]), the
+/// commit its landing moved the target to.
+#[derive(Clone, Copy)]
+pub(super) struct Against<'a> {
+    pub base: &'a str,
+    pub into: &'a str,
+}
+
+impl<'a> Against<'a> {
+    /// The target as it is now.
+    pub fn target(into: &'a str) -> Self {
+        Against { base: into, into }
     }
 }
 
 /// The landed run's branch retired by the safety kernel
-/// ([`crate::safety::retire`]): judged against the target it landed in, at
-/// the tip that landed, its tip kept in the trash first; logged as
-/// `branch-delete`. Kept, with the reason, otherwise.
+/// ([`crate::safety::retire`]): judged against `against.base`, at the tip
+/// that landed, its tip kept in the trash first; logged as
+/// `branch-delete`, naming the target. Kept, with the reason, otherwise.
 pub(super) fn delete_branch(
     ctx: &Ctx,
     entry: &Entry,
     landed_tip: ObjectId,
-    into: &str,
+    against: Against<'_>,
     out: &mut Out<'_>,
 ) -> BranchFate {
-    match try_delete_branch(ctx, entry, landed_tip, into, out) {
+    match try_delete_branch(ctx, entry, landed_tip, against, out) {
         Ok(fate) => fate,
         Err(e) => BranchFate::Kept {
             reason: e.to_string(),
@@ -111,21 +167,30 @@ fn try_delete_branch(
     ctx: &Ctx,
     entry: &Entry,
     landed_tip: ObjectId,
-    into: &str,
+    against: Against<'_>,
     out: &mut Out<'_>,
 ) -> Result<BranchFate> {
     use crate::safety::retire::{Retired, retire};
     let mut detector = crate::git::merged::Detector::new(ctx.repo.gix())?;
     let checked_out = crate::safety::checked_out::branches(&ctx.repo)?;
     let branch = entry.branch();
-    let retired = retire(
+    let mut retired = retire(
         &ctx.repo,
         &mut detector,
         &checked_out,
         &branch,
         landed_tip,
-        into,
+        against.base,
     )?;
+    // Judged against the commit the run landed at: said of the target.
+    match &mut retired {
+        Retired::Deleted { base, .. } => *base = against.into.to_owned(),
+        Retired::Kept { reason, .. } => {
+            if let Some(judged) = reason.strip_suffix(&format!(" ({})", against.base)) {
+                *reason = format!("{judged} ({})", against.into);
+            }
+        }
+    }
     if let Some(event) = retired.event() {
         let mutex = ManifestMutex::acquire(&ctx.loop_dir())?;
         ctx.log_events(&[event], out);

@@ -16,7 +16,8 @@
 //!   moves;
 //! - then ([`finish`]) the run is marked `merged`, a `land` event logged,
 //!   its worktree removed by the usual rules and its branch deleted only by
-//!   CAS at the tip that landed, its tip kept in the trash.
+//!   CAS at the tip that landed, its tip kept in the trash (in a queue,
+//!   behind it: [`tidy`]).
 //!
 //! # The flow (this module; [`run`] for one run, [`refusals`] for what
 //! refuses it, [`finish`] for what follows a landing, [`queue`] for the
@@ -44,7 +45,10 @@
 //!    Without a gate or a push, when more than one run may land, the
 //!    runs' worktrees are read (for `dirty`) on a thread of their own
 //!    from the start, while a queue is ordered and the runs before them
-//!    land ([`lookahead`]).
+//!    land ([`lookahead`]); and, unless `--keep`, a landed run's worktree
+//!    is removed and its branch retired on another, behind the queue,
+//!    while the next runs land ([`tidy`], which says what happens when
+//!    both want the manifest mutex).
 //! 4. A run that is skipped stops the rest (not attempted) unless
 //!    `--keep-going`. An error (git could not be run, the repository
 //!    unreadable) stops the rest too, and is reported after what landed.
@@ -89,6 +93,7 @@ pub mod push;
 mod queue;
 mod refusals;
 mod run;
+mod tidy;
 
 pub use outcome::{BranchFate, Landed, Skipped, WorktreeFate};
 
@@ -205,18 +210,7 @@ pub fn land(ctx: &Ctx, request: &Request<'_>, out: &mut Out<'_>) -> Result<Outco
         Vec::new()
     });
     let merger = Merger::new(ctx.repo.gix())?;
-    let env = run::Env {
-        ctx,
-        merger: &merger,
-        strategy,
-        into,
-        gate: gate.as_ref(),
-        message: request.message,
-        keep: request.keep,
-        dry_run: request.dry_run,
-        push: request.push.then_some(settings.land_push_retries.value),
-        read_ahead: lookahead::Slot::default(),
-    };
+    let tidy_behind = read_ahead && !request.keep && !request.dry_run;
     let mut outcome = Outcome {
         dry_run: request.dry_run,
         strategy,
@@ -231,6 +225,22 @@ pub fn land(ctx: &Ctx, request: &Request<'_>, out: &mut Out<'_>) -> Result<Outco
         if read_ahead {
             scope.spawn(|| readings.serve());
         }
+        // Landed runs tidied on a thread of their own, behind the queue
+        // (see `tidy`): when runs are read ahead, and not kept.
+        let tidy = tidy_behind.then(|| tidy::Tidy::start(scope, ctx.repo.root().into(), out.quiet));
+        let env = run::Env {
+            ctx,
+            merger: &merger,
+            strategy,
+            into,
+            gate: gate.as_ref(),
+            message: request.message,
+            keep: request.keep,
+            dry_run: request.dry_run,
+            push: request.push.then_some(settings.land_push_retries.value),
+            read_ahead: lookahead::Slot::default(),
+            tidy: tidy.as_ref(),
+        };
         let entries = match (request.which, statuses) {
             (Which::Queue(_), Some(statuses)) => {
                 let entries = queue::ordered(ctx, &manifest, statuses, into, out)?;
@@ -258,6 +268,13 @@ pub fn land(ctx: &Ctx, request: &Request<'_>, out: &mut Out<'_>) -> Result<Outco
                 outcome.error.get_or_insert(e);
             }
             outcome.runs.push((id, fate));
+            if let Some(tidy) = &tidy {
+                tidy.collect(&mut outcome.runs, out);
+            }
+        }
+        drop(env);
+        if let Some(tidy) = tidy {
+            tidy.finish(&mut outcome.runs, out);
         }
         Ok(())
     })?;

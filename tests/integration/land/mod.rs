@@ -4,7 +4,8 @@
 //! merged, its worktree removed and its branch tip kept reachable
 //! (`strategies.rs`); every refusal changes nothing (`refusals.rs`); a
 //! queue lands in `conflicts`' order, skipping what conflicts
-//! (`queue.rs`).
+//! (`queue.rs`), and removes each landed run's worktree behind it, a
+//! refused removal said on its run (`removal.rs`).
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -19,6 +20,7 @@ mod merges;
 mod push;
 mod queue;
 mod refusals;
+mod removal;
 mod strategies;
 
 /// A file of 20 numbered lines, so edits to different lines merge cleanly.

@@ -45,6 +45,9 @@ pub(super) struct Env<'a> {
     pub push: Option<usize>,
     /// The run's worktree read while the one before it landed.
     pub read_ahead: super::lookahead::Slot,
+    /// Where a landed run is handed to be tidied behind the queue
+    /// ([`super::tidy`]); `None`: tidied at once.
+    pub tidy: Option<&'a super::tidy::Tidy>,
 }
 
 /// Where each target is as this command's landings left it (in a dry run,
@@ -202,9 +205,15 @@ fn attempt(
             .push(format!("landed, but not recorded as merged: {e}"));
     }
     drop(run_lock);
-    if !env.keep {
-        landed.worktree = finish::remove_worktree(ctx, &entry.id, out);
-        landed.branch = finish::delete_branch(ctx, entry, run_tip, into, out);
+    match env.tidy {
+        _ if env.keep => {}
+        // Its fates are put on it before `land` returns.
+        Some(tidy) => tidy.hand_over(entry, run_tip, into, built.tip),
+        None => {
+            landed.worktree = finish::remove_worktrees(ctx, &[&entry.id], out).remove(0);
+            let against = finish::Against::target(into);
+            landed.branch = finish::delete_branch(ctx, entry, run_tip, against, out);
+        }
     }
     Ok(Ok((Fate::Landed(Box::new(landed)), error)))
 }
