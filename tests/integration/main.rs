@@ -64,8 +64,9 @@ mod kernel;
 mod read_only; // read commands take no mutex and write nothing
 mod reap; // remove/cleanup --reap: processes left in a worktree terminated, never one on a terminal
 mod refs; // the ref layer: symbolic refs, the reference-transaction hook, reflogs, names git refuses
-mod repo_formats; // reftable, SHA-256, unknown extensions: refused by every command, never half-read
+mod repo_formats; // reftable, unknown extensions: refused by every command, never half-read
 mod safety;
+mod sha256; // a SHA-256 repository: the core flows, ids of 64 hex digits
 mod untrusted; // an untrusted .git-loop.toml: only plain values apply; the trash never expires its own entries // what removal must see: hidden changes, unreachable commits, nested repos // every destroying call site goes through src/safety/; the trash
 
 // Crashes and interrupts.

@@ -1,5 +1,6 @@
 //! Repositories git makes in formats git-loop cannot read whole yet:
-//! reftable refs, SHA-256 object ids, an extension it does not know. Each
+//! reftable refs (with SHA-1 or SHA-256 objects), an extension it does not
+//! know. Each
 //! is refused by every command before anything is read or written
 //! (`unsupported-repository`, naming the extension), never half-read.
 
@@ -117,10 +118,12 @@ fn a_repository_migrated_to_reftable_is_refused() {
     assert!(repo.branch_exists("loop/x"));
 }
 
+/// SHA-256 objects are read (tests/integration/sha256.rs), reftable refs
+/// are not: a repository with both is refused, naming its ref storage.
 #[test]
-fn a_sha256_repository_is_refused_naming_its_object_format() {
-    let repo = repo_made_with(&["--object-format=sha256"]);
-    every_command_refuses(&repo, "extensions.objectformat = sha256");
+fn a_sha256_reftable_repository_is_refused_naming_its_ref_storage() {
+    let repo = repo_made_with(&["--object-format=sha256", "--ref-format=reftable"]);
+    every_command_refuses(&repo, "extensions.refstorage = reftable");
 }
 
 /// An extension git-loop does not know may change what a ref or an object

@@ -4,15 +4,15 @@
 //! never half-read. Today that is the reftable ref backend
 //! (`extensions.refStorage = reftable`: gix reads only files-backend refs,
 //! so every ref would look missing: runs would look unborn and commits
-//! unreferenced), SHA-256 object ids (`extensions.objectFormat = sha256`,
-//! which gix opens only with a feature git-loop does not build), and any
-//! extension this module does not know (a future one may change what a
-//! ref or an object is).
+//! unreferenced), and any extension this module does not know (a future
+//! one may change what a ref or an object is).
 //!
 //! Known and harmless here: `noop`, `noop-v1`, `worktreeConfig` (gix reads
 //! per-worktree config), `partialClone` and `preciousObjects` (they govern
 //! fetching and pruning, which git-loop leaves to git), `objectFormat =
-//! sha1` and `refStorage = files` (the defaults, spelled out).
+//! sha1` and `refStorage = files` (the defaults, spelled out), and
+//! `objectFormat = sha256` (gix is built with its `sha256` feature: every
+//! id is read and written in the repository's own format).
 
 use std::path::{Path, PathBuf};
 
@@ -32,7 +32,9 @@ fn unsupported(config: &gix::config::File) -> Option<(String, String)> {
                 .unwrap_or_default();
             let fine = match name.to_ascii_lowercase().as_str() {
                 "noop" | "noop-v1" | "worktreeconfig" | "partialclone" | "preciousobjects" => true,
-                "objectformat" => value.eq_ignore_ascii_case("sha1"),
+                "objectformat" => {
+                    value.eq_ignore_ascii_case("sha1") || value.eq_ignore_ascii_case("sha256")
+                }
                 "refstorage" => value.eq_ignore_ascii_case("files"),
                 _ => false,
             };
@@ -61,8 +63,8 @@ pub fn check(common_dir: &Path, config: &gix::config::File) -> Result<()> {
     }
 }
 
-/// When gix could not open the repository above `start` at all (it refuses
-/// a SHA-256 repository's config): the refusal that says why, if an
+/// When gix could not open the repository above `start` at all (an
+/// extension its config check refuses): the refusal that says why, if an
 /// extension is the reason, read from the repository's own config file.
 pub fn refusal_on_disk(start: &Path) -> Option<Error> {
     let (path, _) = gix::discover::upwards(start).ok()?;

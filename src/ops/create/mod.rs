@@ -145,7 +145,7 @@ pub fn run(ctx: &Ctx, args: &CreateArgs, out: &mut Out<'_>) -> Result<Created> {
     let settings = ctx.settings()?;
     let plan = match plan(ctx, args, settings, out)? {
         Planned::Reuse(entry) => return reuse::reuse(ctx, args, entry, out),
-        Planned::Create(plan) => plan,
+        Planned::Create(plan) => *plan,
     };
     let added = add::add(ctx, args, &plan, out)?;
     add::check_out(ctx, &plan, &added, out)?;
@@ -176,7 +176,7 @@ struct Plan<'s> {
 enum Planned<'s> {
     /// `--reuse` of an active run of this id: nothing to make.
     Reuse(Entry),
-    Create(Plan<'s>),
+    Create(Box<Plan<'s>>),
 }
 
 /// Steps 2 and 3: resolve the base, make every refusal that needs no lock
@@ -221,7 +221,7 @@ fn plan<'s>(
     let fetch = args.fetch || settings.create_fetch.value;
     let upstream = fresh::check(ctx, &base, &mut base_commit, fetch, out)?;
     ensure_ignored(ctx, &ignore, id, out)?;
-    Ok(Planned::Create(Plan {
+    Ok(Planned::Create(Box::new(Plan {
         id: id.to_owned(),
         rel: runid::rel_path(id),
         abs: ctx.worktree_path(id),
@@ -231,7 +231,7 @@ fn plan<'s>(
         upstream,
         post_command,
         ports: args.ports.unwrap_or(settings.create_ports.value),
-    }))
+    })))
 }
 
 /// `.gitignore` is written under the mutex, so concurrent creates append

@@ -235,7 +235,7 @@ enum Found {
     /// A directory to walk into (its path, and relative to the top).
     Dir(PathBuf, BString),
     /// A file or symlink at a path where HEAD's tree has one.
-    File(Candidate),
+    File(Box<Candidate>),
 }
 
 /// Walk `top` (never following a symlink): every directory, and every file
@@ -259,7 +259,7 @@ fn list(
                     dirs.push(path.clone());
                     pending.push((path, rel_path));
                 }
-                Found::File(candidate) => candidates.push(candidate),
+                Found::File(candidate) => candidates.push(*candidate),
             }
         }
     }
@@ -305,12 +305,12 @@ fn judge(
     if *tree_link != kind.is_symlink() {
         return Err(format!("{rel_path} differs from git"));
     }
-    Ok(Found::File(Candidate {
+    Ok(Found::File(Box::new(Candidate {
         path,
         rel: rel_path,
         meta,
         expected: *expected,
-    }))
+    })))
 }
 
 /// Every candidate's size is its blob's (no hashing yet).

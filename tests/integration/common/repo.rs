@@ -46,6 +46,16 @@ impl TestRepo {
     /// [`TestRepo::new`] in a temporary directory under `dir` (a mounted
     /// filesystem image, say).
     pub fn new_in(dir: &Path) -> TestRepo {
+        TestRepo::made(dir, &[])
+    }
+
+    /// [`TestRepo::new`] made by `git init` with `args` too
+    /// (`--object-format=sha256`, say).
+    pub fn new_with(args: &[&str]) -> TestRepo {
+        TestRepo::made(&std::env::temp_dir(), args)
+    }
+
+    fn made(dir: &Path, init: &[&str]) -> TestRepo {
         let tmp = tempfile::Builder::new()
             .prefix("git-loop-test")
             .tempdir_in(dir)
@@ -61,7 +71,9 @@ impl TestRepo {
             home,
             root,
         };
-        repo.git(["init", "-q", "-b", "main"]);
+        let mut args = vec!["init", "-q", "-b", "main"];
+        args.extend_from_slice(init);
+        repo.git(args);
         std::fs::write(repo.root.join("README"), "hello\n").unwrap();
         repo.git(["add", "README"]);
         repo.git(["commit", "-q", "-m", "initial"]);
