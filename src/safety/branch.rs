@@ -2,7 +2,8 @@
 //!
 //! [`judge`] is what `list --long`, `mark --detect-merged`, `branches` and
 //! `cleanup --delete-merged-branches` all ask. Its guards, in order:
-//! 1. the base must be **stable**: a full commit id, or a name that git
+//! 1. the base must be **stable**: a full commit id (40 hex digits, 64 in
+//!    a SHA-256 repository), or a name that git
 //!    resolves to a ref under `refs/` (`main`, `origin/main`, `v1.0`,
 //!    `refs/heads/main`). An expression (`HEAD`, `HEAD~2`, `:/message`,
 //!    `@{-1}`, `main^`) is resolved again at every check and may by then
@@ -70,10 +71,12 @@ fn pseudo_ref(name: &str) -> bool {
         || name.bytes().all(|b| b.is_ascii_uppercase() || b == b'_') && name.ends_with("HEAD")
 }
 
-/// Whether `spec` names its commit stably: a full commit id, or a plain
+/// Whether `spec` names its commit stably: a full commit id in the
+/// repository's object format, or a plain
 /// name git resolves to a ref below `refs/` (see the module doc).
 pub fn stable_base(repo: &gix::Repository, spec: &str) -> bool {
-    if spec.len() == 40 && spec.bytes().all(|b| b.is_ascii_hexdigit()) {
+    if spec.len() == repo.object_hash().len_in_hex() && spec.bytes().all(|b| b.is_ascii_hexdigit())
+    {
         return true;
     }
     if pseudo_ref(spec) || spec.starts_with('-') {

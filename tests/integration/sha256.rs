@@ -134,6 +134,19 @@ fn reconcile_and_branches_read_a_sha256_repository() {
 }
 
 #[test]
+fn a_base_named_by_its_full_64_hex_id_is_stable_and_proves_a_run_merged() {
+    let repo = sha256_repo();
+    let base = rev(&repo, "main");
+    repo.run(["create", "h", "--pattern", "p", "--base", &base])
+        .ok();
+    assert_eq!(repo.manifest()["worktrees"][0]["baseBranch"], base.as_str());
+    // The run adds nothing: its tip is its base, merged by ancestry.
+    json(&repo, &["mark", "h", "rejected"], 0);
+    let doc = json(&repo, &["cleanup", "--delete-merged-branches"], 0);
+    assert!(!repo.branch_exists("loop/h"), "{doc}");
+}
+
+#[test]
 fn land_one_run_moves_main_and_records_64_hex_ids() {
     let repo = sha256_repo();
     run_with(&repo, "l", "l.txt");
