@@ -243,3 +243,56 @@ fn judge_runs_the_gate_in_every_attempt_and_records_64_hex_heads() {
     assert!(ranked.contains(&("fix.2", true)), "{list}");
     assert!(ranked.contains(&("fix.1", false)), "{list}");
 }
+
+#[test]
+fn pick_lands_the_winner_and_rejects_its_sibling() {
+    let repo = sha256_repo();
+    run_with(&repo, "t.1", "one.txt");
+    run_with(&repo, "t.2", "two.txt");
+    let doc = json(&repo, &["pick", "t.1", "--land"], 0);
+    let landed = &doc["land"]["landed"][0];
+    assert!(is_id(&landed["to"]), "{doc}");
+    assert_eq!(rev(&repo, "main"), landed["to"].as_str().unwrap());
+    assert_eq!(repo.status_of("t.2").as_deref(), Some("rejected"));
+}
+
+#[test]
+fn a_pool_member_named_by_its_64_hex_base_serves_a_create() {
+    let repo = sha256_repo();
+    let doc = json(&repo, &["pool", "fill", "1"], 0);
+    let member = &doc["members"][0];
+    assert!(is_id(&member["commit"]), "{doc}");
+    assert!(
+        member["name"]
+            .as_str()
+            .unwrap()
+            .starts_with(&rev(&repo, "main")),
+        "{doc}"
+    );
+    let created = json(&repo, &["create", "p", "--pattern", "x"], 0);
+    assert_eq!(created["method"], "pooled", "{created}");
+    assert_eq!(rev(&repo, "loop/p"), rev(&repo, "main"));
+}
+
+#[test]
+fn a_replaced_salvage_goes_to_the_trash_under_its_64_hex_tip() {
+    let repo = sha256_repo();
+    run_with(&repo, "v", "v.txt");
+    std::fs::write(repo.wt("v").join("first.txt"), "first\n").unwrap();
+    json(&repo, &["mark", "v", "rejected"], 0);
+    json(&repo, &["remove", "v", "--salvage"], 0);
+    let first = rev(&repo, "refs/loop/salvage/v");
+    json(&repo, &["restore", "v"], 0);
+    std::fs::write(repo.wt("v").join("second.txt"), "second\n").unwrap();
+    json(&repo, &["mark", "v", "rejected"], 0);
+    json(&repo, &["remove", "v", "--salvage"], 0);
+    assert_ne!(rev(&repo, "refs/loop/salvage/v"), first);
+    let trash = json(&repo, &["trash"], 0);
+    let kept: Vec<&str> = trash["trash"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["tip"].as_str().unwrap())
+        .collect();
+    assert!(kept.contains(&first.as_str()), "{trash}");
+}
