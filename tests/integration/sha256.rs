@@ -160,6 +160,13 @@ fn land_one_run_moves_main_and_records_64_hex_ids() {
     assert_eq!(rev(&repo, "main"), landed["to"].as_str().unwrap());
     assert_eq!(git_line(&repo, &repo.root, &["show", "main:l.txt"]), "l");
     assert_eq!(rev(&repo, "main~1"), before);
+    // The main checkout followed: its file written, its index git's.
+    assert_eq!(
+        std::fs::read_to_string(repo.root.join("l.txt")).unwrap(),
+        "l\n"
+    );
+    assert_eq!(repo.git(["status", "--porcelain"]), "");
+    repo.git(["fsck", "--no-progress"]);
 }
 
 #[test]
