@@ -48,9 +48,13 @@ impl Ctx {
         if let Some(s) = self.settings.get() {
             return Ok(s);
         }
-        let loaded = Settings::load(self.repo.root(), self.repo.config().plumbing(), |id| {
-            crate::configured_command::trust::is_trusted(self.repo.common_dir(), id)
-        })?;
+        let hash = self.repo.gix().object_hash();
+        let loaded = Settings::load(
+            self.repo.root(),
+            self.repo.config().plumbing(),
+            hash,
+            |id| crate::configured_command::trust::is_trusted(self.repo.common_dir(), id),
+        )?;
         Ok(self.settings.get_or_init(|| loaded))
     }
 

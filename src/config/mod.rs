@@ -104,6 +104,9 @@ pub struct Settings {
     pub repo_file: Option<TomlFile>,
     /// Its git blob id (what `git hash-object` prints for it).
     pub repo_file_id: Option<String>,
+    /// The repository's object format: the blob ids of trust records
+    /// ([`crate::configured_command::trust`]) are computed in it.
+    pub object_hash: gix::hash::Kind,
     /// The keys whose values the repository's file set but that were
     /// ignored because the file is not trusted ([`keys::Class`]).
     pub ignored: Vec<&'static str>,
@@ -111,13 +114,14 @@ pub struct Settings {
 
 impl Settings {
     /// The effective settings for the repository at `root`, whose git config
-    /// (with git's own cascade) is `config`.
+    /// (with git's own cascade) is `config` and whose object format is `hash`.
     /// `is_trusted` says whether a blob id is trusted: a value of the repository's own
     /// file that is not plain takes effect only once that file is trusted
     /// (see [`keys::Class`]); the keys ignored are noted ([`take_notes`]).
     pub fn load(
         root: &Path,
         config: &gix::config::File,
+        hash: gix::hash::Kind,
         is_trusted: impl FnOnce(&str) -> Result<bool>,
     ) -> Result<Settings> {
         let user = match user_toml_path() {
@@ -125,7 +129,7 @@ impl Settings {
             None => None,
         };
         let repo = TomlFile::read_repo(root)?;
-        let repo_file_id = repo.as_ref().map(|f| crate::git::blob_id(&f.bytes));
+        let repo_file_id = repo.as_ref().map(|f| crate::git::blob_id(hash, &f.bytes));
         let mut all = Vec::new();
         if let Some(file) = &user {
             all.push(file.layer()?);
@@ -148,6 +152,7 @@ impl Settings {
         }
         settings.ignored = ignored;
         settings.repo_file_id = repo_file_id;
+        settings.object_hash = hash;
         settings.repo_file = repo;
         Ok(settings)
     }
@@ -200,6 +205,7 @@ impl Settings {
             watch_bell: pick(&all, |v| v.watch_bell.as_ref()).expect(SET),
             repo_file: None,
             repo_file_id: None,
+            object_hash: gix::hash::Kind::Sha1,
             ignored: Vec::new(),
         }
     }

@@ -41,8 +41,9 @@ pub struct ConfiguredCommand<'s> {
     pub command: &'s str,
     key: &'static str,
     /// For a command from the repository's file: the file sets of the
-    /// records trusting it, each word of the command checked against them.
-    trusted: Option<Vec<TrustedFiles>>,
+    /// records trusting it, each word of the command checked against them
+    /// (its blob id in the repository's object format, the first).
+    trusted: Option<(gix::hash::Kind, Vec<TrustedFiles>)>,
 }
 
 impl<'s> ConfiguredCommand<'s> {
@@ -59,12 +60,12 @@ impl<'s> ConfiguredCommand<'s> {
     /// `Err` naming the first file whose content under `dir` is not what a
     /// trust record covers (new, changed or gone), when none covers all.
     pub fn check_files(&self, dir: &Path) -> Result<()> {
-        let Some(records) = &self.trusted else {
+        let Some((hash, records)) = &self.trusted else {
             return Ok(());
         };
         let mut now = Vec::new();
         for rel in trust::words(self.command) {
-            let blob = trust::blob_at(dir, &rel)?;
+            let blob = trust::blob_at(dir, &rel, *hash)?;
             now.push((rel, blob));
         }
         let fits = |r: &TrustedFiles| now.iter().all(|(rel, blob)| r.get(rel) == blob.as_ref());
@@ -154,7 +155,7 @@ pub fn lookup<'s>(
         let found = ConfiguredCommand {
             command,
             key,
-            trusted: Some(records),
+            trusted: Some((settings.object_hash, records)),
         };
         found.check_files(root)?;
         return Ok(Some(found));

@@ -141,7 +141,7 @@ pub fn words(command: &str) -> Vec<String> {
 
 /// The blob id of the regular file `rel` names under `dir`, if it names
 /// one that stays inside `dir` (symlinks resolved); `None` otherwise.
-pub fn blob_at(dir: &Path, rel: &str) -> Result<Option<String>> {
+pub fn blob_at(dir: &Path, rel: &str, hash: gix::hash::Kind) -> Result<Option<String>> {
     let Ok(dir) = dir.canonicalize() else {
         return Ok(None);
     };
@@ -157,17 +157,17 @@ pub fn blob_at(dir: &Path, rel: &str) -> Result<Option<String>> {
         _ => return Ok(None),
     }
     match crate::fsx::read_regular(&path, MAX_NAMED_FILE)? {
-        Some(bytes) => Ok(Some(crate::git::blob_id(&bytes))),
+        Some(bytes) => Ok(Some(crate::git::blob_id(hash, &bytes))),
         None => Ok(None),
     }
 }
 
 /// The files the commands name under `dir`, with their blob ids.
-pub fn named_files(commands: &[&str], dir: &Path) -> Result<TrustedFiles> {
+pub fn named_files(commands: &[&str], dir: &Path, hash: gix::hash::Kind) -> Result<TrustedFiles> {
     let mut files = TrustedFiles::new();
     for command in commands {
         for rel in words(command) {
-            if let Some(blob) = blob_at(dir, &rel)? {
+            if let Some(blob) = blob_at(dir, &rel, hash)? {
                 files.insert(rel, blob);
             }
         }

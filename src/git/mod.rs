@@ -20,9 +20,10 @@ pub mod refs;
 pub mod refusal;
 pub mod repo;
 
-/// The git blob id of `bytes` (what `git hash-object` prints for the file).
-pub(crate) fn blob_id(bytes: &[u8]) -> String {
-    gix::objs::compute_hash(gix::hash::Kind::Sha1, gix::objs::Kind::Blob, bytes)
+/// The git blob id of `bytes` in the object format `hash` (what `git
+/// hash-object` prints for the file in a repository of that format).
+pub(crate) fn blob_id(hash: gix::hash::Kind, bytes: &[u8]) -> String {
+    gix::objs::compute_hash(hash, gix::objs::Kind::Blob, bytes)
         .map(|id| id.to_string())
         .unwrap_or_default()
 }

@@ -61,7 +61,8 @@ pub fn run(ctx: &Ctx) -> Result<Trusted> {
         hooks.insert(TOML_NOTIFY_COMMAND, c);
     }
     let commands: Vec<&str> = hooks.values().map(String::as_str).collect();
-    let files = crate::configured_command::trust::named_files(&commands, root)?;
+    let files =
+        crate::configured_command::trust::named_files(&commands, root, settings.object_hash)?;
     let already_trusted =
         crate::configured_command::trust::is_trusted_with(ctx.repo.common_dir(), &blob, &files)?;
     if !already_trusted {

@@ -303,3 +303,31 @@ fn a_replaced_salvage_goes_to_the_trash_under_its_64_hex_tip() {
         .collect();
     assert!(kept.contains(&first.as_str()), "{trash}");
 }
+
+/// `git loop trust` records the repository file's blob id and each file its
+/// hooks name as git hashes them here: 64 hex digits; the trusted hook then
+/// runs, and a changed named file needs trusting again.
+#[test]
+fn trust_records_blob_ids_as_git_hashes_them_here_and_the_trusted_hook_runs() {
+    let repo = sha256_repo();
+    std::fs::write(repo.root.join("setup.sh"), "echo ran > ran.txt\n").unwrap();
+    std::fs::write(
+        repo.root.join(".git-loop.toml"),
+        "[create]\npost-command = \"sh ./setup.sh\"\n",
+    )
+    .unwrap();
+    repo.git(["add", "setup.sh", ".git-loop.toml"]);
+    repo.git(["commit", "-q", "-m", "hook"]);
+    json(&repo, &["create", "u", "--pattern", "x"], 1);
+    let t = json(&repo, &["trust"], 0);
+    let blob = repo.git(["hash-object", ".git-loop.toml"]);
+    assert_eq!(t["blob"], blob.trim(), "{t}");
+    let named = repo.git(["hash-object", "setup.sh"]);
+    assert_eq!(t["files"]["setup.sh"], named.trim(), "{t}");
+    let created = json(&repo, &["create", "r", "--pattern", "x"], 0);
+    assert_eq!(created["postCommand"]["ok"], true, "{created}");
+    assert!(repo.wt("r").join("ran.txt").exists());
+    // The named file changed in the next run's base: trust again.
+    commit(&repo, &repo.root, "setup.sh", "echo other > ran.txt\n");
+    json(&repo, &["create", "s", "--pattern", "x"], 1);
+}

@@ -260,10 +260,12 @@ fn an_untrusted_repository_gate_is_refused() {
     )
     .unwrap();
     let repo = f.repo();
-    let settings = crate::config::Settings::load(&f.root, &repo.gix().config_snapshot(), |id| {
-        crate::configured_command::trust::is_trusted(repo.common_dir(), id)
-    })
-    .unwrap();
+    let hash = repo.gix().object_hash();
+    let settings =
+        crate::config::Settings::load(&f.root, &repo.gix().config_snapshot(), hash, |id| {
+            crate::configured_command::trust::is_trusted(repo.common_dir(), id)
+        })
+        .unwrap();
     let err = lookup(&settings, Kind::LandGate, &f.root, repo.common_dir()).unwrap_err();
     assert_eq!(err.code(), "untrusted-hook");
     assert!(err.to_string().contains("land.gate"), "{err}");
@@ -272,7 +274,8 @@ fn an_untrusted_repository_gate_is_refused() {
 
     // Trusted as the main checkout has it...
     let blob = settings.repo_file_id.clone().unwrap();
-    let files = crate::configured_command::trust::named_files(&["sh check.sh"], &f.root).unwrap();
+    let files =
+        crate::configured_command::trust::named_files(&["sh check.sh"], &f.root, hash).unwrap();
     crate::configured_command::trust::trust(repo.common_dir(), &blob, &files).unwrap();
     let gate = lookup(&settings, Kind::LandGate, &f.root, repo.common_dir())
         .unwrap()
