@@ -331,3 +331,24 @@ fn trust_records_blob_ids_as_git_hashes_them_here_and_the_trusted_hook_runs() {
     commit(&repo, &repo.root, "setup.sh", "echo other > ran.txt\n");
     json(&repo, &["create", "s", "--pattern", "x"], 1);
 }
+
+/// A SHA-256 upstream: create --fetch reads it, land --push moves it.
+#[test]
+fn create_fetch_and_land_push_work_with_a_sha256_upstream() {
+    let repo = sha256_repo();
+    let up = repo.base().join("up.git");
+    let up_str = up.to_str().unwrap();
+    repo.git(["clone", "-q", "--bare", ".", up_str]);
+    repo.git(["remote", "add", "origin", up_str]);
+    repo.git(["fetch", "-q", "origin"]);
+    repo.git(["branch", "-q", "--set-upstream-to", "origin/main", "main"]);
+    let created = json(&repo, &["create", "f", "--pattern", "x", "--fetch"], 0);
+    assert_eq!(created["upstream"]["fetched"], true, "{created}");
+    commit(&repo, &repo.wt("f"), "f.txt", "f\n");
+    let doc = json(&repo, &["land", "f", "--push"], 0);
+    let landed = &doc["landed"][0];
+    assert_eq!(landed["pushed"], true, "{doc}");
+    let remote = git_line(&repo, &up, &["rev-parse", "main"]);
+    assert_eq!(landed["to"], remote.as_str(), "{doc}");
+    assert_eq!(remote.len(), 64);
+}
