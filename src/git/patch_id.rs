@@ -1,8 +1,8 @@
 //! Patch ids: what a commit changes, independent of where it applies.
 //!
 //! git-loop's patch id is in the spirit of `git patch-id --stable`, not
-//! byte-compatible with it. For a non-merge commit it is the SHA-1 of, for
-//! each changed file in path order (the diff of the commit's tree against
+//! byte-compatible with it. For a non-merge commit it is the hash in the
+//! repository's object format (SHA-1, or SHA-256) of, for each changed file in path order (the diff of the commit's tree against
 //! its first parent's, with no rename detection, so a rename is a deletion
 //! plus an addition on both sides alike):
 //! - the path and the old and new modes;
