@@ -126,6 +126,24 @@ fn a_sha256_reftable_repository_is_refused_naming_its_ref_storage() {
     every_command_refuses(&repo, "extensions.refstorage = reftable");
 }
 
+/// An object format other than SHA-1 and SHA-256 (one git may add) is
+/// refused, named, like an unknown extension.
+#[test]
+fn an_unknown_object_format_is_refused_naming_it() {
+    let repo = TestRepo::new();
+    git_ok(
+        &repo,
+        &repo.root,
+        &["config", "core.repositoryFormatVersion", "1"],
+    );
+    git_ok(
+        &repo,
+        &repo.root,
+        &["config", "extensions.objectFormat", "sha512"],
+    );
+    every_command_refuses(&repo, "extensions.objectformat = sha512");
+}
+
 /// An extension git-loop does not know may change what a ref or an object
 /// is: refused, named; a known harmless one (`worktreeConfig`) is not.
 #[test]
