@@ -352,3 +352,20 @@ fn create_fetch_and_land_push_work_with_a_sha256_upstream() {
     assert_eq!(landed["to"], remote.as_str(), "{doc}");
     assert_eq!(remote.len(), 64);
 }
+
+/// A salvaged run whose branch was deleted since: restore makes the branch
+/// again at the salvage's head.
+#[test]
+fn restore_recreates_a_deleted_branch_at_the_salvaged_head() {
+    let repo = sha256_repo();
+    run_with(&repo, "g", "g.txt");
+    let tip = rev(&repo, "loop/g");
+    std::fs::write(repo.wt("g").join("wip.txt"), "wip\n").unwrap();
+    json(&repo, &["mark", "g", "rejected"], 0);
+    json(&repo, &["remove", "g", "--salvage"], 0);
+    repo.git(["branch", "-q", "-D", "loop/g"]);
+    let back = json(&repo, &["restore", "g"], 0);
+    assert_eq!(back["branchRecreated"], true, "{back}");
+    assert_eq!(rev(&repo, "loop/g"), tip);
+    assert!(repo.wt("g").join("wip.txt").exists());
+}
