@@ -369,3 +369,36 @@ fn restore_recreates_a_deleted_branch_at_the_salvaged_head() {
     assert_eq!(rev(&repo, "loop/g"), tip);
     assert!(repo.wt("g").join("wip.txt").exists());
 }
+
+/// A history of real shape (criss-cross merge bases) imported into a
+/// SHA-256 repository: list --long's ahead/behind and merged verdicts equal
+/// git's, with and without a commit-graph.
+#[test]
+fn ahead_behind_and_merged_equal_git_over_a_real_shaped_sha256_history() {
+    let repo = TestRepo::new_with(&["--object-format=sha256"]);
+    let summary = crate::real_history::import(
+        &repo,
+        &crate::common::history::Shape {
+            commits: 5_000,
+            hex_len: 64,
+            ..crate::common::history::Shape::real()
+        },
+    );
+    let topics: Vec<(String, String)> = summary
+        .open
+        .iter()
+        .map(|t| (t.clone(), "main".to_owned()))
+        .collect();
+    assert_eq!(rev(&repo, "main").len(), 64);
+    assert!(summary.criss_cross > 0, "{summary:?}");
+    let ids = crate::walks::runs(&repo, &topics);
+    assert!(!ids.is_empty());
+    let expected = crate::walks::git_says(&repo, &ids);
+    assert_eq!(
+        crate::walks::ours(&repo).0,
+        expected,
+        "without a commit-graph"
+    );
+    repo.git(["commit-graph", "write", "--reachable"]);
+    assert_eq!(crate::walks::ours(&repo).0, expected, "with a commit-graph");
+}

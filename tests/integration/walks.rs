@@ -11,7 +11,7 @@ use crate::common::{JsonExt, TestRepo};
 /// Each of `topics` (a tip, and the commit `main` was at when it
 /// started) as an active run `t<n>` whose branch was created there (so
 /// none is `empty`).
-fn runs(repo: &TestRepo, topics: &[(String, String)]) -> Vec<String> {
+pub(crate) fn runs(repo: &TestRepo, topics: &[(String, String)]) -> Vec<String> {
     let mut ids = Vec::new();
     for (topic, from) in topics {
         let id = format!(
@@ -40,7 +40,7 @@ fn runs(repo: &TestRepo, topics: &[(String, String)]) -> Vec<String> {
 }
 
 /// What git says of each run: (ahead, behind, tip in main's history).
-fn git_says(repo: &TestRepo, ids: &[String]) -> BTreeMap<String, (u64, u64, bool)> {
+pub(crate) fn git_says(repo: &TestRepo, ids: &[String]) -> BTreeMap<String, (u64, u64, bool)> {
     ids.iter()
         .map(|id| {
             let branch = format!("loop/{id}");
@@ -60,7 +60,7 @@ fn git_says(repo: &TestRepo, ids: &[String]) -> BTreeMap<String, (u64, u64, bool
         .collect()
 }
 
-fn ours(repo: &TestRepo) -> (BTreeMap<String, (u64, u64, bool)>, String) {
+pub(crate) fn ours(repo: &TestRepo) -> (BTreeMap<String, (u64, u64, bool)>, String) {
     let run = repo.run(["--json", "list", "--long"]);
     assert_eq!(run.code, 0, "{}", run.stderr);
     let v = run.json();

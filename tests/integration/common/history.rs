@@ -37,6 +37,10 @@ pub struct Shape {
     /// Topics left open at the end (`refs/heads/topic/<n>`).
     pub open: usize,
     pub seed: u64,
+    /// Hex digits of an object id in the repository imported into: 40
+    /// (SHA-1), or 64 (SHA-256); the stream deletes a merged topic's
+    /// branch with the null id of that length.
+    pub hex_len: usize,
 }
 
 impl Shape {
@@ -48,6 +52,7 @@ impl Shape {
             lines: 12,
             open: 60,
             seed: 39,
+            hex_len: 40,
         }
     }
 }
@@ -330,7 +335,9 @@ pub fn write(shape: &Shape, out: &mut impl Write) -> io::Result<Summary> {
             &msg,
         )?;
         main = state;
-        writeln!(w.out, "reset refs/heads/{}\nfrom {}\n", topic.name, ZERO)?;
+        // fast-import's "delete this branch": a reset to the null id.
+        let zero = "0".repeat(shape.hex_len);
+        writeln!(w.out, "reset refs/heads/{}\nfrom {zero}\n", topic.name)?;
         summary.merged += 1;
     }
     summary.commits = w.next - 1;
@@ -339,9 +346,6 @@ pub fn write(shape: &Shape, out: &mut impl Write) -> io::Result<Summary> {
     w.out.flush()?;
     Ok(summary)
 }
-
-/// fast-import's "delete this branch": a reset to the null id.
-const ZERO: &str = "0000000000000000000000000000000000000000";
 
 /// Import the history of `shape` with `git`, a `git` command already set
 /// up to run in an empty (or throw-away) repository: `git fast-import
