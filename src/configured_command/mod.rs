@@ -41,8 +41,8 @@ pub struct ConfiguredCommand<'s> {
     pub command: &'s str,
     key: &'static str,
     /// For a command from the repository's file: the file sets of the
-    /// records trusting it, each word of the command checked against them
-    /// (its blob id in the repository's object format, the first).
+    /// records trusting it, each word of the command checked against them,
+    /// with the object format the files' blob ids are computed in.
     trusted: Option<(gix::hash::Kind, Vec<TrustedFiles>)>,
 }
 
