@@ -3,36 +3,9 @@
 //! made on it compared with what git itself does.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::process::Command;
 
-use crate::common::history::{self, Shape, Summary};
-use crate::common::{JsonExt, TestRepo, hermetic};
-
-/// `repo` with the history of `shape` imported over its `main`.
-pub fn import(repo: &TestRepo, shape: &Shape) -> Summary {
-    let mut git = Command::new("git");
-    hermetic(&mut git, &repo.home);
-    git.current_dir(&repo.root);
-    let summary = history::import(git, shape);
-    repo.git(["reset", "-q", "--hard", "main"]);
-    summary
-}
-
-/// The open topics of `summary` as active runs `t<n>` on `main`.
-fn runs_of(repo: &TestRepo, topics: &[String]) -> Vec<String> {
-    let mut ids = Vec::new();
-    for topic in topics {
-        let id = format!("t{}", topic.trim_start_matches("topic/"));
-        repo.git(["update-ref", &format!("refs/heads/loop/{id}"), topic]);
-        ids.push(id);
-    }
-    let entries: Vec<(&str, &str, &str)> = ids
-        .iter()
-        .map(|id| (id.as_str(), "active", "2026-01-01T00:00:00Z"))
-        .collect();
-    repo.write_manifest(&crate::common::manifest_with(&entries));
-    ids
-}
+use crate::common::history::Shape;
+use crate::common::{JsonExt, TestRepo, topics};
 
 /// `git merge-tree --write-tree --name-only <ours> <theirs>`: the merged
 /// tree and the conflicted paths.
@@ -124,7 +97,7 @@ fn pair_predictions_over_criss_cross_bases_equal_git_merge_tree() {
         ..Shape::real()
     };
     let t = std::time::Instant::now();
-    let summary = import(&repo, &shape);
+    let summary = topics::import(&repo, &shape);
     eprintln!("imported {summary:?} in {:?}", t.elapsed());
     assert_eq!(summary.open.len(), 50, "{summary:?}");
     assert!(summary.criss_cross >= 10, "{summary:?}");
@@ -132,7 +105,7 @@ fn pair_predictions_over_criss_cross_bases_equal_git_merge_tree() {
     // commit dates alone (and, several at once, without walking all of
     // history: vendor/README.md).
     assert!(!repo.root.join(".git/objects/info/commit-graph").exists());
-    let ids = runs_of(&repo, &summary.open);
+    let ids = topics::runs(&repo, &topics::from_main(&summary.open));
     // Some pair really has two merge bases, or the test proves nothing.
     let crossed = ids
         .iter()
@@ -222,7 +195,7 @@ fn landing_by_merge_over_criss_cross_bases_builds_gits_tree() {
         open: 12,
         ..Shape::real()
     };
-    let summary = import(&repo, &shape);
+    let summary = topics::import(&repo, &shape);
     // Two open topics with two merge bases, each clean with main, the
     // second clean with the first landed (by git's own merges).
     let tips: Vec<&String> = summary.open.iter().collect();

@@ -376,7 +376,7 @@ fn restore_recreates_a_deleted_branch_at_the_salvaged_head() {
 #[test]
 fn ahead_behind_and_merged_equal_git_over_a_real_shaped_sha256_history() {
     let repo = TestRepo::new_with(&["--object-format=sha256"]);
-    let summary = crate::real_history::import(
+    let summary = crate::common::topics::import(
         &repo,
         &crate::common::history::Shape {
             commits: 5_000,
@@ -384,14 +384,10 @@ fn ahead_behind_and_merged_equal_git_over_a_real_shaped_sha256_history() {
             ..crate::common::history::Shape::real()
         },
     );
-    let topics: Vec<(String, String)> = summary
-        .open
-        .iter()
-        .map(|t| (t.clone(), "main".to_owned()))
-        .collect();
+    let topics: Vec<(String, String)> = crate::common::topics::from_main(&summary.open);
     assert_eq!(rev(&repo, "main").len(), 64);
     assert!(summary.criss_cross > 0, "{summary:?}");
-    let ids = crate::walks::runs(&repo, &topics);
+    let ids = crate::common::topics::runs(&repo, &topics);
     assert!(!ids.is_empty());
     let expected = crate::walks::git_says(&repo, &ids);
     assert_eq!(

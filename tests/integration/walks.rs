@@ -8,37 +8,6 @@ use std::collections::BTreeMap;
 use crate::common::history::Shape;
 use crate::common::{JsonExt, TestRepo};
 
-/// Each of `topics` (a tip, and the commit `main` was at when it
-/// started) as an active run `t<n>` whose branch was created there (so
-/// none is `empty`).
-pub(crate) fn runs(repo: &TestRepo, topics: &[(String, String)]) -> Vec<String> {
-    let mut ids = Vec::new();
-    for (topic, from) in topics {
-        let id = format!(
-            "t{}",
-            topic.trim_start_matches("topic/").replace(['~', '^'], "-")
-        );
-        let tip = repo.git(["rev-parse", topic]).trim().to_owned();
-        let start = repo.git(["merge-base", &tip, from]).trim().to_owned();
-        let name = format!("refs/heads/loop/{id}");
-        repo.git([
-            "update-ref",
-            "-m",
-            "branch: Created from main",
-            &name,
-            &start,
-        ]);
-        repo.git(["update-ref", "-m", "work", &name, &tip]);
-        ids.push(id);
-    }
-    let entries: Vec<(&str, &str, &str)> = ids
-        .iter()
-        .map(|id| (id.as_str(), "active", "2026-01-01T00:00:00Z"))
-        .collect();
-    repo.write_manifest(&crate::common::manifest_with(&entries));
-    ids
-}
-
 /// What git says of each run: (ahead, behind, tip in main's history).
 pub(crate) fn git_says(repo: &TestRepo, ids: &[String]) -> BTreeMap<String, (u64, u64, bool)> {
     ids.iter()
@@ -84,7 +53,7 @@ pub(crate) fn ours(repo: &TestRepo) -> (BTreeMap<String, (u64, u64, bool)>, Stri
 #[test]
 fn ahead_behind_and_merged_equal_git_over_criss_cross_topics_with_and_without_a_commit_graph() {
     let repo = TestRepo::new();
-    let summary = crate::real_history::import(
+    let summary = crate::common::topics::import(
         &repo,
         &Shape {
             commits: 20_000,
@@ -93,18 +62,14 @@ fn ahead_behind_and_merged_equal_git_over_criss_cross_topics_with_and_without_a_
     );
     // The open topics, and topics merged long ago: the second parents of
     // merges on main's first-parent line, 10 to 3,000 merges back.
-    let mut topics: Vec<(String, String)> = summary
-        .open
-        .iter()
-        .map(|t| (t.clone(), "main".to_owned()))
-        .collect();
+    let mut topics: Vec<(String, String)> = crate::common::topics::from_main(&summary.open);
     let merges = repo.git(["rev-list", "--first-parent", "--merges", "main"]);
     let merges: Vec<&str> = merges.lines().collect();
     for back in [10, 100, 1_000, 3_000] {
         let merge = merges[back];
         topics.push((format!("{merge}^2"), format!("{merge}^1")));
     }
-    let ids = runs(&repo, &topics);
+    let ids = crate::common::topics::runs(&repo, &topics);
     let crossed = ids
         .iter()
         .filter(|id| {

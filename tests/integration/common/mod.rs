@@ -16,6 +16,8 @@
 //!   byte-for-byte [`snapshot`], [`age_file`], [`make_executable`].
 //! - [`history`]: a history of real shape written as a `git fast-import`
 //!   stream (also used by the benches).
+//! - [`topics`]: a real-shape history imported into a [`TestRepo`] and
+//!   runs made from its topics.
 //! - [`storm`]: what the storms share: a seeded [`Rng`], sizes from the
 //!   environment ([`env_or`], [`seed_from_env`]), [`blob_ids`] and
 //!   [`hash_paths`] as git computes them.
@@ -33,6 +35,7 @@ pub mod process;
 pub mod repo;
 pub mod run;
 pub mod storm;
+pub mod topics;
 
 pub use files::*;
 pub use git::*;
