@@ -6,13 +6,15 @@
 //!   same manifest.
 //! - A bare repository (or a linked worktree of one) has no main worktree to
 //!   hold `.loop-worktrees/`, and is refused (`bare-repo`), naming it.
-//! - A repository git-loop cannot read whole (reftable refs, SHA-256 ids, an
-//!   unknown extension) is refused before anything is read
-//!   (`unsupported-repository`, see [`format`]).
+//! - A repository git-loop cannot read whole (an unknown extension, an
+//!   object format or ref storage it does not know) is refused before
+//!   anything is read (`unsupported-repository`, see [`format`]). SHA-256
+//!   ids are read by gix; reftable refs through git ([`crate::git::refs`]).
 //! - Registered worktrees are read like `git worktree list --porcelain`: from
-//!   `.git/worktrees/<admin>/` (path, lock), and each one's HEAD as the ref
-//!   `worktrees/<admin>/HEAD` of the main repository — no repository is opened
-//!   per worktree.
+//!   `.git/worktrees/<admin>/` (path, lock), and each one's HEAD through the
+//!   ref layer (the ref `worktrees/<admin>/HEAD` of the main repository; in
+//!   a reftable one, `git worktree list`) — no repository is opened per
+//!   worktree.
 
 use std::path::{Path, PathBuf};
 
