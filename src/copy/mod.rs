@@ -124,10 +124,16 @@ pub fn copy_into(
     warm: bool,
 ) -> Result<Option<CopyReport>> {
     let started = std::time::Instant::now();
-    let root = repo
-        .workdir()
-        .ok_or_else(|| Error::Repository("no work tree to copy from".into()))?
-        .to_path_buf();
+    // The bare-repository layout has no main work tree: nothing to copy
+    // (and no `.worktreeinclude` to read), said only when asked for.
+    let Some(root) = repo.workdir().map(Path::to_path_buf) else {
+        if patterns.is_empty() {
+            return Ok(None);
+        }
+        return Err(Error::Repository(
+            "the bare-repository layout has no main work tree to copy from: nothing copied".into(),
+        ));
+    };
     let mut report = CopyReport::default();
     let copy = (!patterns.is_empty()).then(|| search(patterns));
     if copy.is_some() {

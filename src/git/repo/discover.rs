@@ -1,5 +1,6 @@
 //! Discovery: the repository containing a directory, bound to its main
-//! worktree (see the parent module's doc: the root, bare repositories).
+//! worktree, or to the directory of the bare-repository layout (see the
+//! parent module's doc: the root, bare repositories).
 
 use std::path::Path;
 
@@ -39,23 +40,29 @@ impl Repo {
             &canonical_best_effort(main.common_dir()),
             &main.config_snapshot(),
         )?;
-        let Some(workdir) = main.workdir() else {
-            // Canonical: from a linked worktree gix reaches the bare
-            // repository as `<bare>/worktrees/<name>/../..`.
-            let path = canonical_best_effort(main.git_dir());
-            let what = match found.workdir() {
-                Some(wt) => format!(
-                    "{} is a worktree of the bare repository {}",
-                    canonical_best_effort(wt).display(),
-                    path.display()
-                ),
-                None => format!("{} is a bare repository", path.display()),
-            };
-            return Err(Error::BareRepo { path, what });
+        let root = match main.workdir() {
+            Some(workdir) => workdir
+                .canonicalize()
+                .map_err(|e| Error::io("could not resolve", workdir, e))?,
+            None => {
+                // Canonical: from a linked worktree gix reaches the bare
+                // repository as `<bare>/worktrees/<name>/../..`.
+                let git_dir = canonical_best_effort(main.git_dir());
+                match super::bare::layout_root(&git_dir) {
+                    Some(root) => root,
+                    None => {
+                        let here = found.workdir().map(canonical_best_effort);
+                        let linked: Vec<_> = main
+                            .worktrees()
+                            .unwrap_or_default()
+                            .iter()
+                            .filter_map(|p| p.base().ok())
+                            .collect();
+                        return Err(super::bare::refusal(git_dir, here.as_deref(), &linked));
+                    }
+                }
+            }
         };
-        let root = workdir
-            .canonicalize()
-            .map_err(|e| Error::io("could not resolve", workdir, e))?;
         Ok(Repo {
             repo: main,
             here: found,

@@ -1,11 +1,21 @@
 //! Repository state, read through gix.
 //!
 //! - Discovery works from any subdirectory, from inside a loop worktree, and
-//!   honours `GIT_DIR` like git does. The *root* is always the main worktree's
-//!   top level, canonicalized, so every worktree of one repository manages the
+//!   honours `GIT_DIR` like git does. The *root* is the main worktree's top
+//!   level, canonicalized, so every worktree of one repository manages the
 //!   same manifest.
-//! - A bare repository (or a linked worktree of one) has no main worktree to
-//!   hold `.loop-worktrees/`, and is refused (`bare-repo`), naming it.
+//! - A bare repository has no main worktree. In the bare-repository layout
+//!   ([`bare`]: `project/.bare`, a file `project/.git` reading `gitdir:
+//!   ./.bare`, every branch a linked worktree such as `project/main/`) the
+//!   root is the directory holding the bare git dir (`project/`), found the
+//!   same from `project/`, from any linked worktree, from the git dir, and
+//!   with `GIT_DIR`: `.loop-worktrees/` lives beside `.bare` and the user's
+//!   worktrees, in no work tree. [`Repo::is_bare_layout`] says so to the
+//!   code that would otherwise read a main work tree (the ignore line, the
+//!   copies, what is checked out, the default base). A bare repository
+//!   outside that layout (or a linked worktree of one) is refused
+//!   (`bare-repo`), naming it and giving the commands that set the layout
+//!   up.
 //! - A repository git-loop cannot read whole (reftable refs, SHA-256 ids, an
 //!   unknown extension) is refused before anything is read
 //!   (`unsupported-repository`, see [`format`]).
@@ -21,6 +31,7 @@ use gix::bstr::ByteSlice;
 use crate::error::{Error, Result};
 use crate::manifest::LOOP_DIR;
 
+mod bare;
 mod case;
 mod cleanliness;
 mod discover;
@@ -123,9 +134,17 @@ impl Repo {
         self.repo.common_dir()
     }
 
-    /// The main worktree's top level, canonical.
+    /// The main worktree's top level, canonical; in the bare-repository
+    /// layout the directory holding the bare git dir (no work tree).
     pub fn root(&self) -> &Path {
         &self.root
+    }
+
+    /// Whether the repository is bare (the bare-repository layout, the only
+    /// bare one discovery accepts): no main work tree, no main checkout; its
+    /// `HEAD` names a branch but checks nothing out.
+    pub fn is_bare_layout(&self) -> bool {
+        self.repo.workdir().is_none()
     }
 
     pub fn loop_dir(&self) -> PathBuf {
