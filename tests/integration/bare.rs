@@ -478,3 +478,34 @@ fn the_branch_the_bare_head_names_is_the_default_base_and_proves_merges() {
     assert_eq!(doc["base"], "trunk", "{doc}");
     assert!(!repo.branch_exists("loop/old"), "{doc}");
 }
+
+#[test]
+fn a_sparse_run_moving_core_bare_into_config_worktree_keeps_the_layout_bare() {
+    let repo = bare_layout();
+    std::fs::create_dir(main_wt(&repo).join("d")).unwrap();
+    commit(&repo, &main_wt(&repo), "d/f", "f\n");
+    // `git sparse-checkout` turns on extensions.worktreeConfig and moves
+    // core.bare into the bare repository's config.worktree, where git
+    // still reads it (and gix, through project/.git, does not by itself).
+    repo.run(["create", "s", "--pattern", "p", "--sparse", "d"])
+        .ok();
+    let moved = std::fs::read_to_string(repo.root.join(".bare/config.worktree")).unwrap();
+    assert!(moved.contains("bare = true"), "{moved}");
+    assert_eq!(
+        git_line(&repo, &repo.root, &["rev-parse", "--is-bare-repository"]),
+        "true"
+    );
+    run_with(&repo, "x", "x.txt");
+    assert!(!repo.root.join(".gitignore").exists());
+    assert_eq!(
+        root_seen_from(&repo, &repo.root, "x"),
+        repo.root.to_str().unwrap()
+    );
+    // The bare HEAD is still no checkout: project/main follows the landing.
+    json(&repo, &["land", "x"], 0);
+    assert!(main_wt(&repo).join("x.txt").is_file());
+    assert_eq!(
+        git_ok(&repo, &main_wt(&repo), &["status", "--porcelain"]),
+        ""
+    );
+}

@@ -40,7 +40,14 @@ impl Repo {
             &canonical_best_effort(main.common_dir()),
             &main.config_snapshot(),
         )?;
-        let root = match main.workdir() {
+        // Bare as git judges it: git reads `core.bare` from the main
+        // worktree's `config.worktree` too (`extensions.worktreeConfig`;
+        // `git sparse-checkout` in a linked worktree moves `core.bare`
+        // there), which gix, opened through the layout's `.git` file, does
+        // not when it decides the work tree: it would take `project/` for one.
+        let bare =
+            main.workdir().is_none() || main.config_snapshot().boolean("core.bare") == Some(true);
+        let root = match main.workdir().filter(|_| !bare) {
             Some(workdir) => workdir
                 .canonicalize()
                 .map_err(|e| Error::io("could not resolve", workdir, e))?,
@@ -50,16 +57,7 @@ impl Repo {
                 let git_dir = canonical_best_effort(main.git_dir());
                 match super::bare::layout_root(&git_dir) {
                     Some(root) => root,
-                    None => {
-                        let here = found.workdir().map(canonical_best_effort);
-                        let linked: Vec<_> = main
-                            .worktrees()
-                            .unwrap_or_default()
-                            .iter()
-                            .filter_map(|p| p.base().ok())
-                            .collect();
-                        return Err(super::bare::refusal(git_dir, here.as_deref(), &linked));
-                    }
+                    None => return Err(refusal(&main, &found, git_dir)),
                 }
             }
         };
@@ -67,7 +65,25 @@ impl Repo {
             repo: main,
             here: found,
             root,
+            bare,
             walks: Default::default(),
         })
     }
+}
+
+/// The refusal of the bare repository `main` (at `git_dir`, canonical)
+/// outside the layout, found from `found`.
+fn refusal(main: &gix::Repository, found: &gix::Repository, git_dir: std::path::PathBuf) -> Error {
+    // Named as a worktree only when it is a linked one.
+    let here = found
+        .workdir()
+        .filter(|_| found.git_dir() != found.common_dir())
+        .map(canonical_best_effort);
+    let linked: Vec<_> = main
+        .worktrees()
+        .unwrap_or_default()
+        .iter()
+        .filter_map(|p| p.base().ok())
+        .collect();
+    super::bare::refusal(git_dir, here.as_deref(), &linked)
 }

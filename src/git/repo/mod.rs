@@ -67,6 +67,8 @@ pub struct Repo {
     /// linked worktree): its config includes that worktree's own config.
     here: gix::Repository,
     root: PathBuf,
+    /// Bare, as git judges it (see [`Repo::is_bare_layout`]).
+    bare: bool,
     /// The history walks of this process, made at the first.
     walks: std::sync::OnceLock<Walks>,
 }
@@ -144,7 +146,13 @@ impl Repo {
     /// bare one discovery accepts): no main work tree, no main checkout; its
     /// `HEAD` names a branch but checks nothing out.
     pub fn is_bare_layout(&self) -> bool {
-        self.repo.workdir().is_none()
+        self.bare
+    }
+
+    /// The main work tree (the root), `None` in the bare-repository layout.
+    /// (Not `gix().workdir()`: see [`Repo::discover`] on `core.bare`.)
+    pub fn workdir(&self) -> Option<&Path> {
+        (!self.bare).then_some(self.root.as_path())
     }
 
     pub fn loop_dir(&self) -> PathBuf {
