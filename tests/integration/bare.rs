@@ -509,3 +509,21 @@ fn a_sparse_run_moving_core_bare_into_config_worktree_keeps_the_layout_bare() {
         ""
     );
 }
+
+#[test]
+fn land_refuses_when_the_linked_worktree_on_the_target_has_changes_in_its_way() {
+    let repo = bare_layout();
+    run_with(&repo, "w", "w.txt");
+    // Uncommitted work in project/main where the landing would write.
+    std::fs::write(main_wt(&repo).join("w.txt"), "mine\n").unwrap();
+    let before = rev(&repo, "main");
+    let doc = json(&repo, &["land", "w"], 1);
+    assert_eq!(doc["skipped"][0]["code"], "target-dirty", "{doc}");
+    assert_eq!(rev(&repo, "main"), before);
+    assert_eq!(
+        std::fs::read_to_string(main_wt(&repo).join("w.txt")).unwrap(),
+        "mine\n"
+    );
+    assert!(repo.wt("w").is_dir());
+    assert!(repo.branch_exists("loop/w"));
+}
