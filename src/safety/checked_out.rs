@@ -64,11 +64,9 @@ pub fn branches(repo: &Repo) -> Result<HashSet<String>> {
     // branch but checks nothing out: as git's `branch -d` judges, it is no
     // checkout.
     if !repo.is_bare_layout()
-        && let Some(head) = gix
-            .head_name()
-            .map_err(|e| crate::error::Error::Repository(e.to_string()))?
+        && let Some(head) = crate::git::refs::head_name(gix)
     {
-        starts.push(head.as_bstr().to_string());
+        starts.push(head);
     }
     let mut admin_dirs = vec![repo.common_dir().to_path_buf()];
     for wt in repo.worktrees()? {
