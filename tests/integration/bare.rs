@@ -146,6 +146,18 @@ fn a_bare_git_dir_named_dot_git_is_the_layout_too() {
     assert!(project.join(".loop-worktrees/a").join("README").is_file());
 }
 
+/// `script` run by sh in the fixture's hermetic environment; it succeeds.
+fn sh(repo: &TestRepo, script: &str) {
+    let mut cmd = std::process::Command::new("sh");
+    crate::common::hermetic(&mut cmd, &repo.home);
+    let out = cmd.args(["-c", script]).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{script}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
 /// The refusal's help names a command between backticks: run it with sh.
 fn setup_command(stderr: &str) -> String {
     let help = stderr
@@ -189,11 +201,7 @@ fn a_plain_bare_clone_is_refused_with_the_commands_that_set_the_layout_up_and_th
         "{}",
         human.stderr
     );
-    let ran = std::process::Command::new("sh")
-        .args(["-c", &setup])
-        .status()
-        .unwrap();
-    assert!(ran.success());
+    sh(&repo, &setup);
     git_ok(&repo, &project, &["worktree", "add", "-q", "main", "main"]);
     let doc = json_in(
         &repo,
@@ -245,11 +253,7 @@ fn a_worktree_of_a_plain_bare_repository_is_refused_and_the_setup_repairs_its_li
         setup.ends_with(&format!("worktree repair {}", wt.display())),
         "{setup}"
     );
-    let ran = std::process::Command::new("sh")
-        .args(["-c", &setup])
-        .status()
-        .unwrap();
-    assert!(ran.success());
+    sh(&repo, &setup);
     let doc = json_in(&repo, &wt, &["create", "a", "--pattern", "p"], 0);
     assert_eq!(doc["path"], ".loop-worktrees/a", "{doc}");
     assert!(project.join(".loop-worktrees/a").join("README").is_file());
