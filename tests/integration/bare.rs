@@ -531,3 +531,28 @@ fn land_refuses_when_the_linked_worktree_on_the_target_has_changes_in_its_way() 
     assert!(repo.wt("w").is_dir());
     assert!(repo.branch_exists("loop/w"));
 }
+
+#[test]
+fn a_dot_bare_without_its_git_file_is_refused_with_the_one_command_that_writes_it() {
+    let repo = TestRepo::new();
+    let project = repo.base().join("half");
+    let bare = project.join(".bare");
+    repo.git(["clone", "-q", "--bare", ".", bare.to_str().unwrap()]);
+    let run = TestRepo::output(repo.command().current_dir(&bare).args(["list"]));
+    run.code(1);
+    let setup = setup_command(&run.stderr);
+    assert_eq!(
+        setup,
+        format!("printf 'gitdir: ./.bare\\n' > {}/.git", project.display())
+    );
+    sh(&repo, &setup);
+    git_ok(&repo, &project, &["worktree", "add", "-q", "main", "main"]);
+    let doc = json_in(
+        &repo,
+        &project.join("main"),
+        &["create", "a", "--pattern", "p"],
+        0,
+    );
+    assert_eq!(doc["path"], ".loop-worktrees/a", "{doc}");
+    assert!(project.join(".loop-worktrees/a/README").is_file());
+}

@@ -51,6 +51,18 @@ pub(super) fn refusal(git_dir: PathBuf, here: Option<&Path>, linked: &[PathBuf])
         ),
         None => format!("{} is a bare repository", git_dir.display()),
     };
+    // Already `<dir>/.bare` with nothing at `<dir>/.git`: only the file is
+    // missing (nothing moves, so no link breaks).
+    let only_the_file = git_dir.parent().filter(|p| {
+        git_dir.file_name() == Some(".bare".as_ref()) && p.join(".git").symlink_metadata().is_err()
+    });
+    if let Some(parent) = only_the_file {
+        return Error::BareRepo {
+            what,
+            setup: format!("printf 'gitdir: ./.bare\\n' > {}/.git", quote(parent)),
+            project: parent.to_path_buf(),
+        };
+    }
     let project = project_dir(&git_dir);
     let (p, g) = (quote(&project), quote(&git_dir));
     let mut setup =
