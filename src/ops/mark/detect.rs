@@ -83,9 +83,9 @@ pub fn not_in_base<'e>(ctx: &Ctx, entries: &[&'e Entry]) -> Result<Vec<&'e Entry
     let mut detector = Detector::new(ctx.repo.gix())?.sharing(ctx.repo.walks());
     let mut out = Vec::new();
     for entry in entries {
-        match verdict(ctx, &mut detector, entry)? {
-            Some((Verdict::NotMerged | Verdict::Probable(_), _, _)) => out.push(*entry),
-            _ => {}
+        let found = verdict(ctx, &mut detector, entry)?;
+        if let Some((Verdict::NotMerged | Verdict::Probable(_), _, _)) = found {
+            out.push(*entry);
         }
     }
     Ok(out)
