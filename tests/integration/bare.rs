@@ -556,3 +556,56 @@ fn a_dot_bare_without_its_git_file_is_refused_with_the_one_command_that_writes_i
     assert_eq!(doc["path"], ".loop-worktrees/a", "{doc}");
     assert!(project.join(".loop-worktrees/a/README").is_file());
 }
+
+/// The layout on reftable refs is refused up front, never half-read: gix
+/// reads a bare repository's `HEAD` (the stub a reftable leaves in the
+/// files' place) for every tree diff (landing, merge proofs, conflicts).
+#[test]
+fn the_layout_on_reftable_refs_is_refused_by_every_command_before_anything_is_written() {
+    let repo = TestRepo::new();
+    let project = repo.base().join("project");
+    let bare = project.join(".bare");
+    let out = repo.git_in(
+        repo.base(),
+        [
+            "clone",
+            "-q",
+            "--bare",
+            "--ref-format=reftable",
+            repo.root.to_str().unwrap(),
+            bare.to_str().unwrap(),
+        ],
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    std::fs::write(project.join(".git"), "gitdir: ./.bare\n").unwrap();
+    git_ok(&repo, &project, &["worktree", "add", "-q", "main", "main"]);
+    for dir in [project.clone(), project.join("main")] {
+        for args in [
+            &["create", "a"][..],
+            &["list"],
+            &["cleanup"],
+            &["land", "--queue"],
+        ] {
+            let mut all = vec!["--json"];
+            all.extend_from_slice(args);
+            let run = TestRepo::output(repo.command().current_dir(&dir).args(&all));
+            run.code(1);
+            assert_eq!(
+                run.json()["error"]["code"],
+                "unsupported-repository",
+                "{args:?}"
+            );
+            let human = TestRepo::output(repo.command().current_dir(&dir).args(args));
+            assert!(
+                human.stderr.contains("bare-repository layout"),
+                "{}",
+                human.stderr
+            );
+        }
+    }
+    assert!(!project.join(".loop-worktrees").exists());
+}

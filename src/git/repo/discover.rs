@@ -56,6 +56,16 @@ impl Repo {
                 // repository as `<bare>/worktrees/<name>/../..`.
                 let git_dir = canonical_best_effort(main.git_dir());
                 match super::bare::layout_root(&git_dir) {
+                    // Not yet on reftable refs: gix reads a bare
+                    // repository's `HEAD` for every tree diff (an index from
+                    // `HEAD`'s tree), and a reftable leaves only a stub there.
+                    Some(_) if crate::git::refs::reftable(&main) => {
+                        return Err(Error::UnsupportedRepository {
+                            path: git_dir,
+                            extension: "extensions.refStorage".into(),
+                            value: "reftable".into(),
+                        });
+                    }
                     Some(root) => root,
                     None => return Err(refusal(&main, &found, git_dir)),
                 }
