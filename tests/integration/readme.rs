@@ -72,5 +72,5 @@ fn quick_start_lands_the_work() {
     assert!(!repo.wt("fix-login").exists());
     assert!(!repo.branch_exists("loop/fix-login"));
     assert!(repo.ids().is_empty(), "{:?}", repo.ids());
-    assert_eq!(repo.registered(), [repo.root.clone()]);
+    assert_eq!(repo.registered(), std::slice::from_ref(&repo.root));
 }
