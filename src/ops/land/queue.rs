@@ -24,7 +24,10 @@ pub(super) fn say_what_it_took(
 ) {
     let names: Vec<&str> = statuses.iter().map(|s| s.as_str()).collect();
     let whence = if from_setting {
-        format!(" ({}; --status to choose)", crate::config::keys::LAND_QUEUE_STATUS.toml)
+        format!(
+            " ({}; --status to choose)",
+            crate::config::keys::LAND_QUEUE_STATUS.toml
+        )
     } else {
         String::new()
     };
