@@ -3,6 +3,8 @@
 //! [`crate::ops::trash`] (what the safety kernel kept before a destroying
 //! step, brought back, or dropped) and the report they print.
 
+use std::borrow::Cow;
+
 use serde::Serialize;
 
 use crate::cli::{TrashAction, TrashArgs};
@@ -44,15 +46,28 @@ impl Report for TrashReport {
         use crate::style::escape;
         match self.action {
             Action::List => {
-                for e in &self.trash {
-                    writeln!(
-                        out.stdout,
-                        "{}  {}  {}  {}",
-                        escape(&e.name),
-                        short(&e.tip),
-                        crate::time::fixed_width(&e.trashed_at),
-                        e.reason
-                    )?;
+                // What it was first (the branch by its short name), then
+                // the name `trash restore` takes.
+                let rows: Vec<[crate::style::Cell<'_>; 5]> = self
+                    .trash
+                    .iter()
+                    .map(|e| {
+                        let was = e
+                            .original
+                            .strip_prefix("refs/heads/")
+                            .unwrap_or(&e.original);
+                        [
+                            (Cow::Owned(escape(was).into_owned()), ""),
+                            (Cow::Owned(short(&e.tip).to_owned()), ""),
+                            (crate::time::fixed_width(&e.trashed_at), ""),
+                            (Cow::Owned(e.reason.to_string()), ""),
+                            (Cow::Owned(escape(&e.name).into_owned()), ""),
+                        ]
+                    })
+                    .collect();
+                if !rows.is_empty() {
+                    let header = ["WAS", "TIP", "TRASHED", "REASON", "NAME"];
+                    crate::style::write_table(out.stdout, header, &rows, out.color)?;
                 }
                 if self.trash.is_empty() {
                     out.note(format_args!("the trash is empty"));

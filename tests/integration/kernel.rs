@@ -656,3 +656,28 @@ fn a_per_worktree_ref_named_in_bytes_survives_the_removal_in_a_reftable_reposito
         unreachable(&repo)
     );
 }
+
+/// `trash list` is a table: a header, aligned columns, what each entry was
+/// (a branch by its short name) first and the name `trash restore` takes
+/// last.
+#[test]
+fn trash_list_is_a_table_with_a_header() {
+    let repo = TestRepo::new();
+    repo.create("x").ok();
+    repo.run(["mark", "x", "rejected"]).ok();
+    repo.run(["cleanup", "--delete-merged-branches"]).ok();
+    let run = repo.run(["trash", "list"]);
+    run.ok();
+    let lines: Vec<&str> = run.stdout.lines().collect();
+    assert_eq!(lines.len(), 2, "{}", run.stdout);
+    let header = lines[0];
+    assert!(header.starts_with("WAS "), "{header}");
+    assert!(lines[1].starts_with("loop/x "), "{}", lines[1]);
+    // Aligned: each column starts where its header does.
+    for column in ["TIP", "TRASHED", "REASON", "NAME"] {
+        let at = header.find(column).unwrap();
+        assert_ne!(lines[1].as_bytes()[at], b' ', "{column}: {}", run.stdout);
+        assert_eq!(lines[1].as_bytes()[at - 1], b' ', "{column}: {}", run.stdout);
+    }
+    assert!(lines[1].ends_with("/heads/loop/x"), "{}", lines[1]);
+}
