@@ -9,6 +9,8 @@
 //! paths; the cutoff is printed in the largest unit that divides it exactly
 //! (`1440m` is shown as `1d`).
 
+use std::borrow::Cow;
+
 use serde::Serialize;
 
 use crate::config::keys::{
@@ -151,19 +153,22 @@ impl Report for ConfigReport {
         ];
         // Values and sources come from files, git config and the
         // environment: escaped, so none can drive the terminal or split a row.
+        // Each setting's git config key beside its name: what a git user
+        // types (`git config loop.cleanupStatus …`).
         let rows = rows.map(|(key, value, source)| {
-            (
-                key,
-                escape(&value).into_owned(),
-                escape(source).into_owned(),
-            )
+            let git = crate::config::keys::ALL
+                .iter()
+                .find(|k| k.toml == key)
+                .map_or("", |k| k.git);
+            [
+                (Cow::Borrowed(key), ""),
+                (Cow::Borrowed(git), ""),
+                (Cow::Owned(escape(&value).into_owned()), ""),
+                (Cow::Owned(escape(source).into_owned()), ""),
+            ]
         });
-        let kw = rows.iter().map(|r| r.0.len()).max().unwrap_or(0);
-        let vw = rows.iter().map(|r| r.1.chars().count()).max().unwrap_or(0);
-        for (key, value, source) in rows {
-            writeln!(out.stdout, "{key:kw$}  {value:vw$}  {source}")?;
-        }
-        Ok(())
+        let header = ["SETTING", "GIT CONFIG", "VALUE", "FROM"];
+        crate::style::write_table(out.stdout, header, &rows, out.color)
     }
 }
 

@@ -768,9 +768,15 @@ fn config_shows_the_base_actually_used_and_why() {
         "default branch (\"main\" does not exist; the older default name)"
     );
     let text = repo.run(["config"]).ok().stdout.clone();
-    let line = text.lines().next().unwrap();
+    // A header, then each setting with its git config key.
+    let mut lines = text.lines();
+    assert!(lines.next().unwrap().starts_with("SETTING"), "{text}");
+    let line = lines.next().unwrap();
     assert!(
-        line.starts_with("base") && line.contains("master") && line.contains("default branch"),
+        line.starts_with("base ")
+            && line.contains(" loop.base ")
+            && line.contains("master")
+            && line.contains("default branch"),
         "{text}"
     );
     // A base that is set is shown as set, even where it does not resolve.

@@ -677,7 +677,12 @@ fn trash_list_is_a_table_with_a_header() {
     for column in ["TIP", "TRASHED", "REASON", "NAME"] {
         let at = header.find(column).unwrap();
         assert_ne!(lines[1].as_bytes()[at], b' ', "{column}: {}", run.stdout);
-        assert_eq!(lines[1].as_bytes()[at - 1], b' ', "{column}: {}", run.stdout);
+        assert_eq!(
+            lines[1].as_bytes()[at - 1],
+            b' ',
+            "{column}: {}",
+            run.stdout
+        );
     }
     assert!(lines[1].ends_with("/heads/loop/x"), "{}", lines[1]);
 }
