@@ -11,7 +11,9 @@
 //!   restore, trash restore, reconcile;
 //! - [`refs`]: branches, conflicts;
 //! - [`land`]: land one run, land --queue;
-//! - [`best_of_n`]: judge, pick.
+//! - [`best_of_n`]: judge, pick;
+//! - [`migrate`]: a files repository converted to reftable with runs, trash
+//!   and salvages.
 
 use std::path::PathBuf;
 
@@ -62,6 +64,7 @@ macro_rules! on_every_kind {
 
 mod best_of_n;
 mod land;
+mod migrate;
 mod refs;
 mod removal;
 mod runs;
