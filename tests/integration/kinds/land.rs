@@ -36,6 +36,10 @@ fn land_one(kind: Kind) {
     assert!(!repo.wt("l").exists());
     assert!(!repo.branch_exists("loop/l"));
     assert_eq!(rev(&repo, landed.text("trashRef")), tip);
+    // The move is in main's reflog, and in that of the checkout's HEAD, as
+    // `git merge --ff-only` there would have written it.
+    let newest = |r: &str| git_line(&repo, &repo.root, &["reflog", "-1", "--format=%H", r]);
+    assert_eq!((newest("main"), newest("HEAD")), (to.clone(), to.clone()));
     let log = json(&repo, &["log", "l"], 0);
     let land = log.arr("events").iter().find(|e| e["event"] == "land");
     let land = land.unwrap_or_else(|| panic!("{log}"));

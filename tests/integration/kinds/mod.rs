@@ -162,14 +162,17 @@ pub fn common_dir(repo: &TestRepo) -> PathBuf {
     ))
 }
 
-/// `git fsck` finds nothing wrong (dangling objects aside).
+/// `git fsck` finds nothing wrong (dangling objects aside) and says nothing.
 pub fn fsck(repo: &TestRepo) {
-    let out = git_ok(
-        repo,
-        &repo.root,
-        &["fsck", "--no-dangling", "--no-progress"],
+    let out = repo.git_in(&repo.root, ["fsck", "--no-dangling", "--no-progress"]);
+    let said = (
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
     );
-    assert_eq!(out, "", "git fsck");
+    assert!(
+        out.status.success() && said.0.is_empty() && said.1.is_empty(),
+        "git fsck: {said:?}"
+    );
 }
 
 /// `git status --porcelain` in `dir`.
