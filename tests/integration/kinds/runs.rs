@@ -24,6 +24,10 @@ fn create(kind: Kind) {
         "refs/heads/loop/a"
     );
     assert_eq!(rev(&repo, "refs/heads/loop/a"), main);
+    // The branch's reflog records its creation: what tells a run with no
+    // commits of its own from one its base took (docs/landing.md).
+    let created = git_line(&repo, &repo.root, &["reflog", "--format=%H", "loop/a"]);
+    assert_eq!(created, main, "loop/a's reflog is its creation alone");
     assert_eq!(
         std::fs::read_to_string(wt.join("README")).unwrap(),
         "hello\n"
