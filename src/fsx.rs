@@ -17,7 +17,7 @@
 use std::fs::{File, OpenOptions};
 use std::io::{ErrorKind, Read};
 use std::os::unix::fs::OpenOptionsExt;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use crate::error::{Error, Result};
 
@@ -109,6 +109,18 @@ fn read_capped(file: File, path: &Path, cap: u64) -> Result<Vec<u8>> {
         });
     }
     Ok(bytes)
+}
+
+/// Canonicalize `path`, or its parent joined with its name when it does not
+/// exist (a registered worktree whose directory was deleted).
+pub fn canonical_best_effort(path: &Path) -> PathBuf {
+    if let Ok(p) = path.canonicalize() {
+        return p;
+    }
+    match (path.parent(), path.file_name()) {
+        (Some(parent), Some(name)) => canonical_best_effort(parent).join(name),
+        _ => path.to_path_buf(),
+    }
 }
 
 #[cfg(test)]

@@ -25,15 +25,7 @@ use std::process::{Command, Stdio};
 use super::error::CommandError;
 use crate::error::{Error, Result};
 
-/// Remove the variables that would point a child at another repository
-/// (`GIT_DIR`, `GIT_WORK_TREE`, `GIT_INDEX_FILE`, `GIT_COMMON_DIR`): git
-/// and hooks run by git-loop find their repository from their directory.
-pub fn without_repo_env(cmd: &mut Command) -> &mut Command {
-    cmd.env_remove("GIT_DIR")
-        .env_remove("GIT_WORK_TREE")
-        .env_remove("GIT_INDEX_FILE")
-        .env_remove("GIT_COMMON_DIR")
-}
+pub use super::plumbing::without_repo_env;
 
 #[derive(Debug, Clone)]
 pub struct Git {

@@ -126,14 +126,11 @@ impl Verdict {
 /// first line when that line records the creation (old id null).
 pub fn branch_start(repo: &gix::Repository, branch: &str) -> Option<ObjectId> {
     let name = format!("refs/heads/{branch}");
-    let reference = repo.try_find_reference(name.as_str()).ok()??;
-    let mut platform = reference.log_iter();
-    let mut lines = platform.all().ok()??;
-    let first = lines.next()?.ok()?;
+    let first = crate::git::refs::reflog(repo, &name).pop()?;
     first
-        .previous_oid()
+        .old?
         .is_null()
-        .then(|| first.new_oid())
+        .then_some(first.new)
         .filter(|id| !id.is_null())
 }
 
@@ -143,36 +140,9 @@ pub fn branch_start(repo: &gix::Repository, branch: &str) -> Option<ObjectId> {
 /// base with it.
 pub fn base_reads_branch(repo: &gix::Repository, base: &str, branch: &str) -> bool {
     let full = format!("refs/heads/{branch}");
-    let Ok(spec) = repo.rev_parse(base) else {
-        return false;
-    };
-    for first in [spec.first_reference(), spec.second_reference()]
-        .into_iter()
-        .flatten()
-    {
-        let mut name = first.name.clone();
-        let mut target = first.target.clone();
-        for _ in 0..8 {
-            if name.as_bstr() == full.as_str() {
-                return true;
-            }
-            let gix::refs::Target::Symbolic(next) = target else {
-                break;
-            };
-            match repo.try_find_reference(next.as_ref()) {
-                Ok(Some(r)) => target = r.target().into_owned(),
-                _ => {
-                    // A dangling symbolic ref: its target still names it.
-                    if next.as_bstr() == full.as_str() {
-                        return true;
-                    }
-                    break;
-                }
-            }
-            name = next;
-        }
-    }
-    false
+    crate::git::refs::spec_refs(repo, base)
+        .iter()
+        .any(|first| crate::git::refs::chain(repo, first).contains(&full))
 }
 
 /// Detects merged runs; holds the caches one command shares across runs

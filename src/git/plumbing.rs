@@ -15,6 +15,16 @@ use std::process::{Command, Stdio};
 use super::error::CommandError;
 use crate::error::{Error, Result};
 
+/// Remove the variables that would point a child at another repository
+/// (`GIT_DIR`, `GIT_WORK_TREE`, `GIT_INDEX_FILE`, `GIT_COMMON_DIR`): git
+/// and hooks run by git-loop find their repository from their directory.
+pub fn without_repo_env(cmd: &mut Command) -> &mut Command {
+    cmd.env_remove("GIT_DIR")
+        .env_remove("GIT_WORK_TREE")
+        .env_remove("GIT_INDEX_FILE")
+        .env_remove("GIT_COMMON_DIR")
+}
+
 /// `git -C <dir> <args>` (with `GIT_INDEX_FILE=<index>` when given): its
 /// stdout, trimmed, or the failure as [`Error::Git`].
 pub fn git(dir: &Path, index: Option<&Path>, args: &[&OsStr]) -> Result<String> {
@@ -45,7 +55,7 @@ fn try_git_as(
     if own_group {
         cmd.process_group(0);
     }
-    super::cmd::without_repo_env(cmd.arg("-C").arg(dir).args(args))
+    without_repo_env(cmd.arg("-C").arg(dir).args(args))
         .env("LC_ALL", "C")
         .env("GIT_TERMINAL_PROMPT", "0")
         .stdin(Stdio::null())
@@ -103,7 +113,7 @@ pub enum PushOutcome {
 pub fn push(dir: &Path, remote: &str, commit: &str, dst: &str) -> Result<PushOutcome> {
     let refspec = format!("{commit}:{dst}");
     let mut cmd = Command::new("git");
-    super::cmd::without_repo_env(cmd.arg("-C").arg(dir).args([
+    without_repo_env(cmd.arg("-C").arg(dir).args([
         "push",
         "--porcelain",
         "--no-follow-tags",
@@ -250,7 +260,7 @@ pub fn update_refs(
     }
     args.extend(["-m", msg, "--stdin"]);
     let mut cmd = Command::new("git");
-    super::cmd::without_repo_env(cmd.arg("-C").arg(dir).args(&args))
+    without_repo_env(cmd.arg("-C").arg(dir).args(&args))
         .env("LC_ALL", "C")
         .env("GIT_TERMINAL_PROMPT", "0")
         .stdin(Stdio::piped())

@@ -44,12 +44,9 @@ fn recorded(repo: &gix::Repository, spec: &str, commit: gix::ObjectId) -> String
         return spec.to_owned();
     }
     if matches!(spec.trim(), "HEAD" | "@")
-        && let Ok(Some(head)) = repo.head_name()
-        && let Some(branch) = head.as_bstr().strip_prefix(b"refs/heads/")
-        && let Ok(branch) = std::str::from_utf8(branch)
-        && repo
-            .rev_parse_single(branch)
-            .is_ok_and(|id| id.detach() == commit)
+        && let Some(head) = crate::git::refs::head_name(repo)
+        && let Some(branch) = head.strip_prefix("refs/heads/")
+        && crate::git::refs::resolve_commit(repo, branch) == Some(commit)
         && crate::safety::branch::stable_base(repo, branch)
     {
         return branch.to_owned();
@@ -161,12 +158,14 @@ fn resolve_spec(
 /// branch): no base can exist until the first commit.
 fn no_commits(ctx: &Ctx) -> Option<Error> {
     let repo = ctx.repo.gix();
-    let unborn = repo.head().is_ok_and(|h| h.is_unborn());
-    let any_branch = repo
-        .references()
-        .ok()
-        .and_then(|r| r.local_branches().ok().map(|mut b| b.next().is_some()))
-        .unwrap_or(true);
+    let unborn = crate::git::refs::head(repo).is_some_and(|head| match head {
+        crate::git::refs::Value::Symbolic(name) => {
+            !crate::git::refs::exists(repo, &name).unwrap_or(true)
+        }
+        crate::git::refs::Value::Object(_) => false,
+    });
+    let any_branch =
+        crate::git::refs::prefixed(repo, "refs/heads/").map_or(true, |b| !b.is_empty());
     (unborn && !any_branch).then_some(Error::NoCommits)
 }
 
@@ -176,18 +175,12 @@ const HEAD_IS_ON_IT: &str = "HEAD is on it";
 
 fn default_branch(ctx: &Ctx) -> Result<Option<(String, gix::ObjectId, &'static str)>> {
     let local = |name: &str| ctx.repo.resolve_commit(&format!("refs/heads/{name}"));
-    let remote_head = ctx
-        .repo
-        .gix()
-        .try_find_reference("refs/remotes/origin/HEAD")
-        .ok()
-        .flatten()
-        .and_then(|r| {
-            let target = r.target().try_name()?.as_bstr().to_string();
-            target
-                .strip_prefix("refs/remotes/origin/")
-                .map(str::to_owned)
-        });
+    let remote_head = match crate::git::refs::find(ctx.repo.gix(), "refs/remotes/origin/HEAD") {
+        Ok(Some(crate::git::refs::Value::Symbolic(target))) => target
+            .strip_prefix("refs/remotes/origin/")
+            .map(str::to_owned),
+        _ => None,
+    };
     if let Some(name) = remote_head {
         if let Some(commit) = local(&name) {
             return Ok(Some((name, commit, "origin/HEAD points to it")));
@@ -217,10 +210,8 @@ fn default_branch(ctx: &Ctx) -> Result<Option<(String, gix::ObjectId, &'static s
     }
     // The branch the main worktree has checked out (a repository whose only
     // branch is `trunk`), unless it is a run's own branch.
-    let head = ctx.repo.gix().head_name().ok().flatten().and_then(|name| {
-        let short = name.as_bstr().strip_prefix(b"refs/heads/")?;
-        std::str::from_utf8(short).ok().map(str::to_owned)
-    });
+    let head = crate::git::refs::head_name(ctx.repo.gix())
+        .and_then(|name| name.strip_prefix("refs/heads/").map(str::to_owned));
     if let Some(name) = head
         && !name.starts_with(&format!("{}/", crate::runid::BRANCH_PREFIX))
         && let Some(commit) = local(&name)

@@ -82,10 +82,7 @@ pub fn stable_base(repo: &gix::Repository, spec: &str) -> bool {
     if pseudo_ref(spec) || spec.starts_with('-') {
         return false;
     }
-    match repo.find_reference(spec) {
-        Ok(r) => r.name().as_bstr().starts_with(b"refs/"),
-        Err(_) => false,
-    }
+    crate::git::refs::dwim_name(repo, spec).is_some_and(|name| name.starts_with("refs/"))
 }
 
 /// The merged verdict of `branch` at `tip` against `base_spec`, with the
@@ -107,11 +104,7 @@ pub fn judge(
             "its base {base_spec:?} is {branch} itself"
         )));
     }
-    let base = repo
-        .rev_parse_single(base_spec)
-        .ok()
-        .and_then(|id| id.object().ok()?.peel_to_commit().ok())
-        .map(|c| c.id);
+    let base = crate::git::refs::resolve_commit(repo, base_spec);
     let Some(base) = base else {
         return Ok(Judged::guarded(format!(
             "its base {base_spec:?} no longer resolves"

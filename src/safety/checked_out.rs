@@ -59,11 +59,8 @@ pub fn working_on(repo: &gix::Repository, admin_dir: &Path, branch: &str) -> Opt
 pub fn branches(repo: &Repo) -> Result<HashSet<String>> {
     let gix = repo.gix();
     let mut starts = Vec::new();
-    if let Some(head) = gix
-        .head_name()
-        .map_err(|e| crate::error::Error::Repository(e.to_string()))?
-    {
-        starts.push(head.as_bstr().to_string());
+    if let Some(head) = crate::git::refs::head_name(gix) {
+        starts.push(head);
     }
     let mut admin_dirs = vec![repo.common_dir().to_path_buf()];
     for wt in repo.worktrees()? {

@@ -179,19 +179,14 @@ pub fn held_by_a_ref(
     commit: gix::ObjectId,
     except: Option<&str>,
 ) -> crate::error::Result<bool> {
-    let err = |e: &dyn std::fmt::Display| crate::error::Error::Repository(e.to_string());
-    let platform = repo.references().map_err(|e| err(&e))?;
     for prefix in holding_prefixes() {
-        for r in platform.prefixed(prefix).map_err(|e| err(&e))? {
-            let Ok(mut r) = r else { continue };
-            let name = r.name().as_bstr();
-            if !holds_for_good(name) || except.is_some_and(|x| name == x) {
+        for (name, value) in crate::git::refs::prefixed(repo, prefix)? {
+            if !holds_for_good(&name) || except.is_some_and(|x| name == x) {
                 continue;
             }
-            let Ok(tip) = r.peel_to_commit() else {
+            let Some(tip) = crate::git::refs::peel_commit(repo, &value) else {
                 continue;
             };
-            let tip = tip.id;
             if tip == commit
                 || repo
                     .merge_base(commit, tip)
@@ -217,12 +212,7 @@ pub fn rollback_branch(
     made_at: gix::ObjectId,
 ) -> Option<Permit> {
     let name = format!("refs/heads/{branch}");
-    let tip = repo
-        .try_find_reference(name.as_str())
-        .ok()??
-        .target()
-        .try_id()?
-        .to_owned();
+    let tip = crate::git::refs::id(repo, &name)?;
     if tip != made_at {
         return None;
     }
@@ -248,15 +238,13 @@ pub fn undo_advance(
     message: &str,
 ) -> Option<Permit> {
     let name = format!("refs/heads/{branch}");
-    let reference = repo.try_find_reference(name.as_str()).ok()??;
-    if reference.target().try_id() != Some(new.as_ref()) {
+    if crate::git::refs::id(repo, &name) != Some(new) {
         return None;
     }
     let fast_forward = descends_from(repo, new, old);
-    let mut platform = reference.log_iter();
-    let newest = platform.rev().ok()??.next()?.ok()?;
-    let ours = newest.previous_oid == old
-        && newest.new_oid == new
+    let newest = crate::git::refs::reflog(repo, &name).into_iter().next()?;
+    let ours = newest.old == Some(old)
+        && newest.new == new
         && newest.message.trim_ascii() == message.trim().as_bytes();
     (fast_forward && ours).then(|| Permit {
         what: Target::Rewind(branch.to_owned(), new, old),

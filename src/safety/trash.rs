@@ -195,7 +195,7 @@ pub fn keep(repo: &gix::Repository, what: &Keep) -> Result<String> {
         let message = format!("git-loop: trash ({})", what.reason.as_str());
         match crate::git::refs::apply(repo, &message, false, &[create]) {
             Ok(()) => return Ok(name),
-            Err(e) => match repo.try_find_reference(name.as_str()).ok().flatten() {
+            Err(e) => match crate::git::refs::find(repo, &name).ok().flatten() {
                 None => {
                     return Err(Error::Repository(format!(
                         "could not keep {} in the trash as {name}: {e}",
@@ -203,7 +203,7 @@ pub fn keep(repo: &gix::Repository, what: &Keep) -> Result<String> {
                     )));
                 }
                 // This very tip already: shared (see above).
-                Some(r) if r.target().try_id() == Some(what.tip.as_ref()) => return Ok(name),
+                Some(r) if r.id() == Some(what.tip) => return Ok(name),
                 Some(_) => {}
             },
         }
@@ -258,15 +258,15 @@ fn parse(full: &str, tip: gix::ObjectId) -> Option<Entry> {
 /// Every entry, oldest first. Refs below the prefix of another shape are
 /// not git-loop's entries and are left out (and never deleted).
 pub fn list(repo: &gix::Repository) -> Result<Vec<Entry>> {
-    let platform = repo.references().map_err(repo_err)?;
     let mut out = Vec::new();
-    for r in platform.prefixed(PREFIX).map_err(repo_err)? {
-        let Ok(r) = r else { continue };
-        let Some(id) = r.target().try_id().map(|id| id.to_owned()) else {
+    for (full, value) in crate::git::refs::prefixed(repo, PREFIX)? {
+        let Some(id) = value.id() else {
             continue;
         };
-        let full = r.name().as_bstr().to_string();
-        if let Some(e) = parse(&full, id) {
+        let Ok(full) = gix::bstr::ByteSlice::to_str(full.as_slice()) else {
+            continue;
+        };
+        if let Some(e) = parse(full, id) {
             out.push(e);
         }
     }

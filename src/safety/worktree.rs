@@ -90,41 +90,7 @@ impl Checks {
 /// that point at an object, and where. Symbolic refs and files that are
 /// not refs are left out.
 pub fn own_refs(admin_dir: &Path) -> Vec<(String, gix::ObjectId)> {
-    let mut out = Vec::new();
-    let root = admin_dir.join("refs");
-    let mut stack = vec![root.clone()];
-    while let Some(dir) = stack.pop() {
-        let Ok(entries) = std::fs::read_dir(&dir) else {
-            continue;
-        };
-        for entry in entries.flatten() {
-            let path = entry.path();
-            let Ok(kind) = entry.file_type() else {
-                continue;
-            };
-            if kind.is_dir() {
-                stack.push(path);
-                continue;
-            }
-            if !kind.is_file() {
-                continue;
-            }
-            let Ok(Some(bytes)) = crate::fsx::read_regular(&path, 256) else {
-                continue;
-            };
-            let text = String::from_utf8_lossy(&bytes);
-            let Ok(id) = gix::ObjectId::from_hex(text.trim().as_bytes()) else {
-                continue;
-            };
-            let Ok(rel) = path.strip_prefix(admin_dir) else {
-                continue;
-            };
-            let name = rel.to_string_lossy().replace('\\', "/");
-            out.push((name, id));
-        }
-    }
-    out.sort();
-    out
+    crate::git::refs::own_refs(admin_dir)
 }
 
 /// Keep in the trash every own ref of the worktree `id` (admin dir
@@ -222,11 +188,7 @@ pub fn salvaged_permit(
 ) -> Result<std::result::Result<Permit, Skip>> {
     let repo = gix::open(r.common_dir()).map_err(|e| Error::Repository(e.to_string()))?;
     let refname = format!("refs/loop/salvage/{id}");
-    let at = repo
-        .try_find_reference(refname.as_str())
-        .ok()
-        .flatten()
-        .and_then(|r| r.target().try_id().map(|id| id.to_string()));
+    let at = crate::git::refs::id(&repo, &refname).map(|id| id.to_string());
     if at.as_deref() != Some(w) {
         return Ok(Err(Skip::new(
             format!("{refname} does not hold the salvage {w}: not removed"),

@@ -42,7 +42,7 @@ fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
 }
 
 /// The source, comment lines left out, by path relative to `src/`.
-fn sources() -> Vec<(String, String)> {
+pub(crate) fn sources() -> Vec<(String, String)> {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
     let mut files = Vec::new();
     rust_files(&src, &mut files);
@@ -102,7 +102,7 @@ fn no_destroying_path_bypasses_the_safety_kernel() {
             "src/{path} signals a process around the kernel"
         );
         for raw in [".worktree_remove_unguarded(", "delete_branch_unguarded("] {
-            let defined = path == "git/refs.rs" && code.matches(raw).count() == 1;
+            let defined = path == "git/refs/mod.rs" && code.matches(raw).count() == 1;
             assert!(
                 !code.contains(raw) || path == "safety/exec.rs" || defined,
                 "src/{path} calls {raw} around the kernel"
@@ -126,27 +126,27 @@ fn no_destroying_path_bypasses_the_safety_kernel() {
                 "src/{path} names a permit's target"
             );
         }
-        // A ref is deleted only through the ref layer (`git/refs.rs`, which
+        // A ref is deleted only through the ref layer (`git/refs/mod.rs`, which
         // runs the `reference-transaction` hook), asked by the
         // permit-checked primitive or the kernel itself (the trash's own
         // entries); no other route (`git update-ref -d`, `delete <ref>` on
         // its stdin) exists.
         if code.contains("Change::Delete") || code.contains("delete {name}") {
             assert_eq!(
-                path, "git/refs.rs",
+                path, "git/refs/mod.rs",
                 "src/{path} deletes a ref around the ref layer"
             );
         }
         if code.contains("Edit::Delete") {
             assert!(
-                in_kernel || path == "git/refs.rs",
+                in_kernel || path == "git/refs/mod.rs",
                 "src/{path} deletes a ref without the kernel"
             );
         }
-        if path == "git/refs.rs" {
+        if path == "git/refs/mod.rs" {
             // Only the one beneath the kernel's branch delete is built here.
             let built = code.matches("= Edit::Delete {").count();
-            assert_eq!(built, 1, "git/refs.rs builds one delete");
+            assert_eq!(built, 1, "git/refs/mod.rs builds one delete");
         }
         // No other way to remove a worktree or delete a branch or ref: no
         // git argument list (`&["…", …]`) holds a destroying word.

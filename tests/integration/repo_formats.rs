@@ -1,7 +1,8 @@
-//! Repositories git makes in formats git-loop cannot read whole yet:
-//! reftable refs (with SHA-1 or SHA-256 objects), an extension it does not
-//! know. Each
-//! is refused by every command before anything is read or written
+//! Repository formats: reftable refs (with SHA-1 or SHA-256 objects) are
+//! read whole, through git (the hostile reproduction of a reftable
+//! repository passes as supported, nothing lost); a format git-loop cannot
+//! read (an extension it does not know, an object format git may add) is
+//! refused by every command before anything is read or written
 //! (`unsupported-repository`, naming the extension), never half-read.
 
 use std::fs;
@@ -69,11 +70,26 @@ fn every_command_refuses(repo: &TestRepo, extension: &str) {
     assert!(state() == before, "a refused command changed something");
 }
 
-/// A reftable repository: a run whose detached HEAD holds the only copy of
-/// a commit, recorded `rejected`. Every command refuses; the worktree and
-/// its commit stay.
+/// Every command of [`COMMANDS`] runs in `repo` without being refused for
+/// its format (each may still refuse for its own reasons: `x` unknown).
+fn no_command_refuses_the_format(repo: &TestRepo) {
+    for args in COMMANDS {
+        let mut json = vec!["--json"];
+        json.extend_from_slice(args);
+        let run = repo.run(&json);
+        let code = run.json()["error"]["code"].clone();
+        assert_ne!(code, "unsupported-repository", "{args:?}: {}", run.json());
+        assert_ne!(code, "repository", "{args:?}: {}", run.json());
+    }
+}
+
+/// The hostile reproduction of a reftable repository, now supported: a
+/// run whose detached HEAD holds the only copy of a commit, recorded
+/// `rejected`. Every command runs; cleanup and remove keep the worktree
+/// (`unreachable-commits`: its commit is read through git, not taken for
+/// unreferenced or its HEAD for unborn); nothing is lost.
 #[test]
-fn a_reftable_repository_is_refused_by_every_command_and_its_runs_kept() {
+fn a_reftable_repository_is_supported_and_a_runs_lone_commit_kept() {
     let repo = repo_made_with(&["--ref-format=reftable"]);
     let wt = repo.wt("x");
     git_ok(
@@ -93,37 +109,55 @@ fn a_reftable_repository_is_refused_by_every_command_and_its_runs_kept() {
     git_ok(&repo, &wt, &["commit", "-q", "-m", "lone"]);
     let lone = git_line(&repo, &wt, &["rev-parse", "HEAD"]);
     repo.write_manifest(&manifest_with(&[("x", "rejected", "2026-01-01T00:00:00Z")]));
-    every_command_refuses(&repo, "extensions.refstorage = reftable");
+    let cleanup = repo.run(["--json", "cleanup"]);
+    cleanup.ok();
+    let skipped = &cleanup.json()["skipped"][0];
+    assert_eq!(skipped["id"], "x", "{}", cleanup.json());
+    assert_eq!(skipped["code"], "unreachable-commits", "{}", cleanup.json());
+    no_command_refuses_the_format(&repo);
     assert!(wt.join("work").exists());
     assert_eq!(git_line(&repo, &wt, &["rev-parse", "HEAD"]), lone);
+    git_ok(&repo, &repo.root, &["fsck", "--no-dangling"]);
 }
 
-/// A repository converted to reftable by `git refs migrate` after runs
-/// were made with the files backend.
+/// A repository converted to reftable by `git refs migrate` after a run
+/// was made and removed with the files backend: its branch is still a run's
+/// branch to `branches`, and `create` makes the next run there.
 #[test]
-fn a_repository_migrated_to_reftable_is_refused() {
+fn a_repository_migrated_to_reftable_keeps_its_runs_branch() {
     let repo = TestRepo::new();
     repo.create("x").ok();
     repo.run(["mark", "x", "rejected"]).ok();
     repo.run(["remove", "x"]).ok();
-    // git 2.47 migrates no reflogs yet.
+    // git 2.47 migrates no reflogs: it refuses while there are any.
     fs::remove_dir_all(repo.root.join(".git/logs")).unwrap();
     git_ok(
         &repo,
         &repo.root,
         &["refs", "migrate", "--ref-format=reftable"],
     );
+    let branches = repo.run(["--json", "branches"]);
+    branches.ok();
+    let text = branches.json().to_string();
+    assert!(text.contains("loop/x"), "{text}");
+    repo.create("y").ok();
     assert!(repo.branch_exists("loop/x"));
-    every_command_refuses(&repo, "extensions.refstorage = reftable");
-    assert!(repo.branch_exists("loop/x"));
+    assert!(repo.branch_exists("loop/y"));
+    no_command_refuses_the_format(&repo);
 }
 
-/// SHA-256 objects are read (tests/integration/sha256.rs), reftable refs
-/// are not: a repository with both is refused, naming its ref storage.
+/// SHA-256 objects and reftable refs at once: a run is made, listed with
+/// ids of 64 hex digits, and cleaned up.
 #[test]
-fn a_sha256_reftable_repository_is_refused_naming_its_ref_storage() {
+fn a_sha256_reftable_repository_is_supported() {
     let repo = repo_made_with(&["--object-format=sha256", "--ref-format=reftable"]);
-    every_command_refuses(&repo, "extensions.refstorage = reftable");
+    repo.create("x").ok();
+    let list = repo.run(["--json", "list", "--long"]);
+    list.ok();
+    let head = git_line(&repo, &repo.root, &["rev-parse", "HEAD"]);
+    assert_eq!(head.len(), 64);
+    assert_eq!(list.json()["worktrees"][0]["id"], "x", "{}", list.json());
+    no_command_refuses_the_format(&repo);
 }
 
 /// An object format other than SHA-1 and SHA-256 (one git may add) is

@@ -1,18 +1,18 @@
 //! The repository formats git-loop can read, checked before anything is
 //! read: a repository git made with an extension git-loop cannot honour
 //! is refused up front (`unsupported-repository`, naming the extension),
-//! never half-read. Today that is the reftable ref backend
-//! (`extensions.refStorage = reftable`: gix reads only files-backend refs,
-//! so every ref would look missing: runs would look unborn and commits
-//! unreferenced), and any extension this module does not know (a future
-//! one may change what a ref or an object is).
+//! never half-read: any extension this module does not know (a future one
+//! may change what a ref or an object is), and a value of a known one it
+//! does not (`objectFormat = sha512`, `refStorage = <new backend>`).
 //!
-//! Known and harmless here: `noop`, `noop-v1`, `worktreeConfig` (gix reads
+//! Known and honoured: `noop`, `noop-v1`, `worktreeConfig` (gix reads
 //! per-worktree config), `partialClone` and `preciousObjects` (they govern
 //! fetching and pruning, which git-loop leaves to git), `objectFormat =
-//! sha1` and `refStorage = files` (the defaults, spelled out), and
+//! sha1` and `refStorage = files` (the defaults, spelled out),
 //! `objectFormat = sha256` (gix is built with its `sha256` feature: every
-//! id is read and written in the repository's own format).
+//! id is read and written in the repository's own format), and `refStorage
+//! = reftable` (gix reads no reftable: every ref is read through git's
+//! plumbing and written by `git update-ref`, see [`crate::git::refs`]).
 
 use std::path::{Path, PathBuf};
 
@@ -35,7 +35,9 @@ fn unsupported(config: &gix::config::File) -> Option<(String, String)> {
                 "objectformat" => {
                     value.eq_ignore_ascii_case("sha1") || value.eq_ignore_ascii_case("sha256")
                 }
-                "refstorage" => value.eq_ignore_ascii_case("files"),
+                "refstorage" => {
+                    value.eq_ignore_ascii_case("files") || value.eq_ignore_ascii_case("reftable")
+                }
                 _ => false,
             };
             if !fine {

@@ -27,7 +27,7 @@ mod discover;
 mod format;
 mod walk;
 pub use case::{case_insensitive, case_overrides, open_worktree};
-pub use cleanliness::{Cleanliness, cleanliness};
+pub use cleanliness::{Cleanliness, cleanliness, tracked_changes};
 pub use walk::{Walks, take_note as take_walk_note};
 
 /// A linked worktree registered with git.
@@ -94,17 +94,7 @@ fn repo_err(e: impl std::fmt::Display) -> Error {
     Error::Repository(e.to_string())
 }
 
-/// Canonicalize `path`, or its parent joined with its name when it does not
-/// exist (a registered worktree whose directory was deleted).
-pub fn canonical_best_effort(path: &Path) -> PathBuf {
-    if let Ok(p) = path.canonicalize() {
-        return p;
-    }
-    match (path.parent(), path.file_name()) {
-        (Some(parent), Some(name)) => canonical_best_effort(parent).join(name),
-        _ => path.to_path_buf(),
-    }
-}
+pub use crate::fsx::canonical_best_effort;
 
 impl Repo {
     /// git configuration as git would see it from the start directory
@@ -152,22 +142,14 @@ impl Repo {
 
     /// Resolve `spec` to a commit id, `None` when it does not name one.
     pub fn resolve_commit(&self, spec: &str) -> Option<gix::ObjectId> {
-        if spec.starts_with('-') {
-            return None;
-        }
-        let id = self.repo.rev_parse_single(spec).ok()?;
-        let commit = id.object().ok()?.peel_to_commit().ok()?;
-        Some(commit.id)
+        crate::git::refs::resolve_commit(&self.repo, spec)
     }
 
-    /// Where `refs/heads/<branch>` points, if it exists.
+    /// Where `refs/heads/<branch>` points, if it exists (and is not
+    /// symbolic).
     pub fn branch_target(&self, branch: &str) -> Result<Option<gix::ObjectId>> {
         let name = format!("refs/heads/{branch}");
-        let found = self
-            .repo
-            .try_find_reference(name.as_str())
-            .map_err(repo_err)?;
-        Ok(found.and_then(|r| r.target().try_id().map(ToOwned::to_owned)))
+        Ok(crate::git::refs::find(&self.repo, &name)?.and_then(|v| v.id()))
     }
 
     /// Commits in `tip` not in `base`, and in `base` not in `tip` (what
@@ -184,12 +166,7 @@ impl Repo {
     }
 
     pub fn branch_exists(&self, branch: &str) -> Result<bool> {
-        let name = format!("refs/heads/{branch}");
-        Ok(self
-            .repo
-            .try_find_reference(name.as_str())
-            .map_err(repo_err)?
-            .is_some())
+        crate::git::refs::exists(&self.repo, &format!("refs/heads/{branch}"))
     }
 
     /// Every branch `refs/heads/loop/*`, short name (`loop/x`) and tip,
@@ -198,16 +175,12 @@ impl Repo {
     /// neither could be deleted by the exact compare-and-swap a deletion
     /// needs.
     pub fn loop_branches(&self) -> Result<LoopBranches> {
-        let platform = self.repo.references().map_err(repo_err)?;
         let prefix = format!("refs/heads/{}/", crate::runid::BRANCH_PREFIX);
-        let iter = platform.prefixed(prefix.as_bytes()).map_err(repo_err)?;
         let (mut out, mut odd) = (Vec::new(), Vec::new());
-        for r in iter {
-            let r = r.map_err(repo_err)?;
-            let full = r.name().as_bstr();
-            let short = full.strip_prefix(b"refs/heads/").unwrap_or(full);
-            match (short.to_str(), r.target().try_id()) {
-                (Ok(name), Some(id)) => out.push((name.to_owned(), id.to_owned())),
+        for (full, value) in crate::git::refs::prefixed(&self.repo, &prefix)? {
+            let short = full.strip_prefix(b"refs/heads/").unwrap_or(&full);
+            match (short.to_str(), value.id()) {
+                (Ok(name), Some(id)) => out.push((name.to_owned(), id)),
                 _ => odd.push(short.to_str_lossy().into_owned()),
             }
         }
@@ -265,22 +238,12 @@ impl Repo {
         &self,
         proxy: &gix::worktree::Proxy<'_>,
     ) -> (Option<String>, Option<gix::ObjectId>) {
-        let head = proxy.id().ok().and_then(|admin| {
-            let head = format!("worktrees/{admin}/HEAD");
-            self.repo.try_find_reference(head.as_str()).ok()?
-        });
-        match head.as_ref().map(|r| r.target()) {
-            Some(gix::refs::TargetRef::Symbolic(name)) => (
-                Some(
-                    name.as_bstr()
-                        .strip_prefix(b"refs/heads/")
-                        .unwrap_or(name.as_bstr())
-                        .to_str_lossy()
-                        .into_owned(),
-                ),
+        match crate::git::refs::worktree_head(&self.repo, proxy) {
+            Some(crate::git::refs::Value::Symbolic(name)) => (
+                Some(name.strip_prefix("refs/heads/").unwrap_or(&name).to_owned()),
                 None,
             ),
-            Some(gix::refs::TargetRef::Object(id)) => (None, Some(id.to_owned())),
+            Some(crate::git::refs::Value::Object(id)) => (None, Some(id)),
             None => (None, None),
         }
     }

@@ -159,14 +159,9 @@ fn upstream_of(repo: &gix::Repository, base: &str) -> Option<Found> {
     if base.starts_with('-') {
         return None;
     }
-    let mut reference = repo.try_find_reference(base).ok()??;
-    for _ in 0..5 {
-        match reference.follow() {
-            Some(next) => reference = next.ok()?,
-            None => break,
-        }
-    }
-    let base_ref = reference.name().to_owned();
+    let name = crate::git::refs::dwim_name(repo, base)?;
+    let leaf = crate::git::refs::chain(repo, &name).pop()?;
+    let base_ref = gix::refs::FullName::try_from(leaf.as_str()).ok()?;
     match base_ref.category()? {
         gix::refs::Category::LocalBranch => {
             let short = base_ref.as_ref().shorten();
@@ -220,8 +215,8 @@ fn upstream_of(repo: &gix::Repository, base: &str) -> Option<Found> {
 /// symbolic ref (git would write through it, to a local branch maybe).
 fn writable_remote_tracking(repo: &gix::Repository, name: &gix::refs::FullName) -> bool {
     name.category() == Some(gix::refs::Category::RemoteBranch)
-        && match repo.try_find_reference(name.as_ref()) {
-            Ok(Some(r)) => matches!(r.target(), gix::refs::TargetRef::Object(_)),
+        && match crate::git::refs::find(repo, &name.as_bstr().to_string()) {
+            Ok(Some(value)) => value.id().is_some(),
             Ok(None) => true,
             Err(_) => false,
         }

@@ -48,7 +48,7 @@ pub struct Snapshot {
 /// Read the snapshot of the worktree at `dir`.
 pub fn take(dir: &Path) -> Result<Snapshot> {
     let repo = crate::git::repo::open_worktree(dir)?;
-    let head = repo.head_id().ok().map(gix::Id::detach);
+    let head = crate::git::refs::head(&repo).and_then(|v| crate::git::refs::peel(&repo, &v));
     let index_path = repo.index_path();
     let index_bytes = match std::fs::read(&index_path) {
         Ok(bytes) => bytes,
@@ -62,7 +62,7 @@ pub fn take(dir: &Path) -> Result<Snapshot> {
         files.insert(rel.clone(), stat(dir, &rel));
     }
     let untracked = untracked(&repo, &index)?;
-    let dirty = !untracked.is_empty() || repo.is_dirty().map_err(repo_err)?;
+    let dirty = !untracked.is_empty() || crate::git::repo::tracked_changes(&repo)?;
     for rel in untracked {
         let st = stat(dir, &rel);
         files.insert(rel, st);

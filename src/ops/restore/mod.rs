@@ -70,16 +70,15 @@ struct Salvage {
 
 fn read_salvage(repo: &gix::Repository, id: &str) -> Result<Salvage> {
     let err = |e: &dyn std::fmt::Display| Error::Repository(format!("{}: {e}", ref_name(id)));
-    let Some(mut r) = repo
-        .try_find_reference(ref_name(id).as_str())
-        .map_err(|e| err(&e))?
-    else {
+    let Some(value) = crate::git::refs::find(repo, &ref_name(id)).map_err(|e| err(&e))? else {
         return Err(Error::NoSalvage {
             id: id.to_owned(),
             suggestion: String::new(),
         });
     };
-    let commit = r.peel_to_commit().map_err(|e| err(&e))?;
+    let commit = crate::git::refs::peel_commit(repo, &value)
+        .ok_or_else(|| err(&"it does not lead to a commit"))?;
+    let commit = repo.find_commit(commit).map_err(|e| err(&e))?;
     let parents: Vec<gix::ObjectId> = commit.parent_ids().map(|p| p.detach()).collect();
     let [head, index] = parents[..] else {
         return Err(err(&"not a salvage commit (it needs two parents)"));

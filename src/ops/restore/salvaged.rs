@@ -2,7 +2,7 @@
 //! when it was saved and whether a run of that id is recorded now.
 
 use crate::ctx::Ctx;
-use crate::error::{Error, Result};
+use crate::error::Result;
 
 /// One salvage ref.
 #[derive(Debug)]
@@ -20,25 +20,20 @@ pub struct Salvaged {
 /// Every salvage, by id.
 pub fn salvaged(ctx: &Ctx) -> Result<Vec<Salvaged>> {
     let repo = ctx.repo.gix();
-    let err = |e: &dyn std::fmt::Display| Error::Repository(e.to_string());
     let manifest = if ctx.loop_dir_exists()? {
         ctx.manifest.load()?.unwrap_or_default()
     } else {
         Default::default()
     };
-    let platform = repo.references().map_err(|e| err(&e))?;
     let mut salvaged = Vec::new();
-    for r in platform
-        .prefixed("refs/loop/salvage/")
-        .map_err(|e| err(&e))?
-    {
-        let Ok(mut r) = r else { continue };
-        let name = r.name().as_bstr().to_string();
+    for (name, value) in crate::git::refs::prefixed(repo, "refs/loop/salvage/")? {
+        let name = name.to_string();
         let Some(id) = name.strip_prefix("refs/loop/salvage/") else {
             continue;
         };
-        let Ok(commit) = r.peel_to_id() else { continue };
-        let commit = commit.detach();
+        let Some(commit) = crate::git::refs::peel(repo, &value) else {
+            continue;
+        };
         salvaged.push(Salvaged {
             id: id.to_owned(),
             recorded: manifest.find(id).is_some(),

@@ -45,12 +45,7 @@ pub fn permit(
     new: ObjectId,
 ) -> Result<Option<(Permit, Vec<Step>)>> {
     let full = format!("refs/heads/{branch}");
-    let at_new = repo
-        .try_find_reference(full.as_str())
-        .ok()
-        .flatten()
-        .and_then(|r| r.target().try_id().map(ToOwned::to_owned))
-        == Some(new);
+    let at_new = crate::git::refs::id(repo, &full) == Some(new);
     let descends = super::descends_from(repo, new, old);
     if !at_new || !descends {
         return Ok(None);

@@ -108,18 +108,15 @@ pub struct RefTips {
 
 impl RefTips {
     pub fn read(repo: &gix::Repository) -> Result<RefTips> {
-        let err = |e: &dyn std::fmt::Display| Error::Repository(e.to_string());
-        let platform = repo.references().map_err(|e| err(&e))?;
         let mut set = std::collections::HashSet::new();
         for prefix in crate::safety::holding_prefixes() {
-            let iter = platform.prefixed(prefix).map_err(|e| err(&e))?;
-            for r in iter {
-                let Ok(mut r) = r else { continue };
-                if !crate::safety::holds_for_good(r.name().as_bstr()) {
+            for (name, value) in crate::git::refs::prefixed(repo, prefix)? {
+                if !crate::safety::holds_for_good(&name) {
                     continue;
                 }
-                let Ok(id) = r.peel_to_id() else { continue };
-                let id = id.detach();
+                let Some(id) = crate::git::refs::peel(repo, &value) else {
+                    continue;
+                };
                 if prefix == "refs/tags/" {
                     // A tag may point at a tree or blob: only commits count.
                     let is_commit = repo

@@ -121,15 +121,15 @@ fn head_commit(
     let text = String::from_utf8_lossy(&bytes).trim().to_owned();
     if let Some(name) = text.strip_prefix("ref:") {
         let name = name.trim();
-        let found = repo.try_find_reference(name).ok().flatten();
-        let Some(mut reference) = found else {
+        let found = crate::git::refs::find(repo, name).ok().flatten();
+        let Some(value) = found else {
             return Ok(Err(format!("its HEAD names {name}, which does not exist")));
         };
-        let Ok(id) = reference.peel_to_id() else {
+        let Some(id) = crate::git::refs::peel(repo, &value) else {
             return Ok(Err(format!("its HEAD {name} does not resolve")));
         };
-        return Ok(match commit_exists(repo, id.detach()) {
-            true => Ok((id.detach(), false)),
+        return Ok(match commit_exists(repo, id) {
+            true => Ok((id, false)),
             false => Err(format!("its HEAD {name} is not a commit")),
         });
     }

@@ -277,13 +277,12 @@ impl Before {
     fn read(id: &str, abs: &std::path::Path) -> Result<Before> {
         let refname = ref_name(id);
         let repo = gix::open(abs).map_err(|e| salvage_err(id, e))?;
-        let head = repo.head_id().map_err(|e| salvage_err(id, e))?.detach();
-        let on_branch = repo
-            .head_name()
-            .map_err(|e| salvage_err(id, e))?
-            .map(|name| name.as_bstr().to_string());
-        let old = match repo.try_find_reference(refname.as_str()) {
-            Ok(Some(mut r)) => r.peel_to_id().map_err(|e| salvage_err(id, e))?.detach(),
+        let head = crate::git::refs::head_commit(&repo)
+            .ok_or_else(|| salvage_err(id, "its HEAD does not name a commit"))?;
+        let on_branch = crate::git::refs::head_name(&repo);
+        let old = match crate::git::refs::find(&repo, &refname) {
+            Ok(Some(value)) => crate::git::refs::peel(&repo, &value)
+                .ok_or_else(|| salvage_err(id, format!("{refname} does not resolve")))?,
             Ok(None) => gix::ObjectId::null(repo.object_hash()),
             Err(e) => return Err(salvage_err(id, e)),
         };

@@ -218,11 +218,10 @@ pub fn interrupted(
         return Ok(None);
     };
     let repo = gix::open(&wt.admin_dir).map_err(|e| super::salvage_err(id, e))?;
-    let w = match repo.try_find_reference(super::ref_name(id).as_str()) {
-        Ok(Some(mut r)) => r
-            .peel_to_id()
-            .map_err(|e| super::salvage_err(id, e))?
-            .detach(),
+    let name = super::ref_name(id);
+    let w = match crate::git::refs::find(&repo, &name) {
+        Ok(Some(value)) => crate::git::refs::peel(&repo, &value)
+            .ok_or_else(|| super::salvage_err(id, format!("{name} does not resolve")))?,
         Ok(None) => return Ok(None),
         Err(e) => return Err(super::salvage_err(id, e)),
     };

@@ -84,6 +84,7 @@ pub fn cleanliness(path: &Path, admin_dir: &Path) -> Result<Cleanliness> {
         .status(gix::progress::Discard)
         .map_err(repo_err)?
         .index(gix::worktree::IndexPersistedOrInMemory::InMemory(index))
+        .head_tree(crate::git::refs::head_tree(&repo))
         .tree_index_track_renames(gix::status::tree_index::TrackRenames::Disabled)
         .index_worktree_rewrites(None)
         .index_worktree_submodules(Submodule::AsConfigured { check_dirty: true })
@@ -112,6 +113,25 @@ pub fn cleanliness(path: &Path, admin_dir: &Path) -> Result<Cleanliness> {
         }
     }
     Ok(found)
+}
+
+/// Whether `repo`'s worktree has tracked changes, staged or not (gix's
+/// `is_dirty`, with `HEAD`'s tree read through the ref layer).
+pub fn tracked_changes(repo: &gix::Repository) -> Result<bool> {
+    let mut status = repo
+        .status(gix::progress::Discard)
+        .map_err(repo_err)?
+        .head_tree(crate::git::refs::head_tree(repo))
+        .untracked_files(gix::status::UntrackedFiles::None)
+        .tree_index_track_renames(gix::status::tree_index::TrackRenames::Disabled)
+        .index_worktree_rewrites(None)
+        .index_worktree_submodules(Submodule::AsConfigured { check_dirty: true })
+        .into_iter(None)
+        .map_err(repo_err)?;
+    match status.next() {
+        Some(item) => item.map(|_| true).map_err(repo_err),
+        None => Ok(false),
+    }
 }
 
 #[cfg(test)]

@@ -47,10 +47,8 @@ pub(super) fn certainly_clean(
     if !plain(repo, root, index) {
         return false;
     }
-    let Ok(head) = repo.head_tree_id() else {
-        return false;
-    };
-    if !super::head::index_is_tree(repo, head.detach(), index) {
+    let head = crate::git::refs::head_tree(repo);
+    if !super::head::index_is_tree(repo, head, index) {
         return false;
     }
     walk(repo, root, index)

@@ -18,10 +18,7 @@ use crate::safety::checked_out::{reaches, working_on};
 /// registration (named by its administrative directory): busy. (A
 /// registration without a `gitdir` file is not listed, by gix as by git.)
 pub(super) fn place(repo: &Repo, branch: &str) -> Result<Place> {
-    let main_head = repo
-        .gix()
-        .head_name()
-        .map_err(|e| Error::Repository(e.to_string()))?;
+    let main_head = crate::git::refs::head_name(repo.gix());
     let proxies = repo
         .gix()
         .worktrees()
@@ -32,7 +29,7 @@ pub(super) fn place(repo: &Repo, branch: &str) -> Result<Place> {
     let mut worktrees = vec![(
         None,
         repo.common_dir().to_path_buf(),
-        main_head.is_some_and(|name| reaches(repo.gix(), &name.as_bstr().to_string(), branch)),
+        main_head.is_some_and(|name| reaches(repo.gix(), &name, branch)),
     )];
     for proxy in &proxies {
         let on_branch = repo

@@ -94,16 +94,14 @@ pub(super) fn landing(
 /// reflog entry is that move and a landing's.
 fn landed_from(gix: &gix::Repository, branch: &str, tip: ObjectId) -> Result<Option<ObjectId>> {
     let name = format!("refs/heads/{branch}");
-    let Some(reference) = gix.try_find_reference(name.as_str()).map_err(err)? else {
+    let Some(newest) = crate::git::refs::reflog(gix, &name).into_iter().next() else {
         return Ok(None);
     };
-    let mut platform = reference.log_iter();
-    let Some(Ok(newest)) = platform.rev().ok().flatten().and_then(|mut l| l.next()) else {
+    let Some(before) = newest.old else {
         return Ok(None);
     };
-    let before = newest.previous_oid;
     let ours = newest.message.starts_with(REFLOG_PREFIX.as_bytes());
-    Ok((ours && newest.new_oid == tip && !before.is_null() && before != tip).then_some(before))
+    Ok((ours && newest.new == tip && !before.is_null() && before != tip).then_some(before))
 }
 
 /// Whether every path that differs between `before` and `tip` has, in the

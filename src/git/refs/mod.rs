@@ -33,6 +33,14 @@ use gix::refs::{FullName, Target};
 
 use crate::error::{Error, Result};
 
+mod read;
+mod table;
+mod value;
+pub use read::{
+    Value, dwim_name, exists, find, head, head_commit, head_name, head_tree, id, own_refs, peel,
+    peel_commit, prefixed, reflog, reftable, resolve_commit, spec_refs, worktree_head,
+};
+
 /// How many symbolic refs git follows before it gives up (`SYMREF_MAXDEPTH`).
 pub const MAX_DEPTH: usize = 5;
 
@@ -198,10 +206,7 @@ pub fn delete_branch_unguarded(
 /// Whether gix writes the refs (no hook may run, plain ref files, a
 /// committer identity); else git does.
 fn in_process(repo: &gix::Repository) -> bool {
-    let files = repo
-        .config_snapshot()
-        .string("extensions.refStorage")
-        .is_none_or(|storage| storage.eq_ignore_ascii_case(b"files"));
+    let files = !reftable(repo);
     let identity = repo.committer().is_some_and(|c| c.is_ok());
     files && identity && !hook_may_run(repo)
 }
@@ -229,13 +234,9 @@ pub fn chain(repo: &gix::Repository, full: &str) -> Vec<String> {
     let mut names = vec![full.to_owned()];
     while names.len() <= MAX_DEPTH {
         let last = names.last().expect("one name at least");
-        let Ok(Some(r)) = repo.try_find_reference(last.as_str()) else {
+        let Ok(Some(Value::Symbolic(next))) = find(repo, last) else {
             break;
         };
-        let gix::refs::TargetRef::Symbolic(next) = r.target() else {
-            break;
-        };
-        let next = next.as_bstr().to_string();
         if names.contains(&next) {
             break;
         }
