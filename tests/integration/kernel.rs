@@ -345,7 +345,18 @@ fn trash_restore_refuses_an_existing_branch_and_unknown_names() {
 /// would die with the worktree's admin dir: it is kept in the trash.
 #[test]
 fn a_commit_only_a_per_worktree_ref_holds_survives_the_removal() {
-    let repo = TestRepo::new();
+    per_worktree_ref_survives(TestRepo::new());
+}
+
+/// The same in a reftable repository, where the worktree's refs live in
+/// its own stack (`worktrees/<id>/reftable/`), not in files of its admin
+/// dir: they are read through git and kept all the same.
+#[test]
+fn a_commit_only_a_per_worktree_ref_holds_survives_the_removal_in_a_reftable_repository() {
+    per_worktree_ref_survives(TestRepo::new_with(&["--ref-format=reftable"]));
+}
+
+fn per_worktree_ref_survives(repo: TestRepo) {
     repo.create("x").ok();
     let wt = repo.wt("x");
     git_in(&repo, &wt, &["checkout", "-q", "--detach"]);

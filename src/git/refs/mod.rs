@@ -37,8 +37,9 @@ mod read;
 mod table;
 mod value;
 pub use read::{
-    Value, dwim_name, exists, find, head, head_commit, head_name, head_tree, id, own_refs, peel,
-    peel_commit, prefixed, reflog, reftable, resolve_commit, spec_refs, worktree_head,
+    Heads, Value, dwim_name, exists, find, head, head_commit, head_name, head_tree, id, own_refs,
+    peel, peel_commit, prefixed, reflog, reftable, resolve_commit, spec_refs, worktree_head,
+    worktree_heads,
 };
 
 /// How many symbolic refs git follows before it gives up (`SYMREF_MAXDEPTH`).

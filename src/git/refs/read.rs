@@ -152,13 +152,34 @@ pub fn head_tree(repo: &gix::Repository) -> ObjectId {
         .map_or_else(|| ObjectId::empty_tree(repo.object_hash()), gix::Id::detach)
 }
 
+/// The `HEAD`s of a repository's linked worktrees, read once for a
+/// command that reads many ([`worktree_head`]): nothing is read ahead in
+/// the files backend (each is one file); a reftable's are read together
+/// (`git worktree list`), checked current once, here.
+pub enum Heads {
+    Files,
+    Table(Option<std::sync::Arc<table::Heads>>),
+}
+
+/// [`Heads`] of `repo` (the main repository), as they are now.
+pub fn worktree_heads(repo: &gix::Repository) -> Heads {
+    match reftable(repo) {
+        true => Heads::Table(table::heads(repo.common_dir()).ok()),
+        false => Heads::Files,
+    }
+}
+
 /// The `HEAD` of the linked worktree registered as `proxy` in `repo` (the
-/// main repository).
-pub fn worktree_head(repo: &gix::Repository, proxy: &gix::worktree::Proxy<'_>) -> Option<Value> {
-    if reftable(repo) {
-        let heads = table::heads(repo.common_dir()).ok()?;
+/// main repository), `heads` read by [`worktree_heads`].
+pub fn worktree_head(
+    repo: &gix::Repository,
+    proxy: &gix::worktree::Proxy<'_>,
+    heads: &Heads,
+) -> Option<Value> {
+    if let Heads::Table(heads) = heads {
         let base = proxy.base().ok()?;
         return heads
+            .as_ref()?
             .linked
             .get(&crate::fsx::canonical_best_effort(&base))
             .cloned();

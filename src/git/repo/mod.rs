@@ -6,13 +6,15 @@
 //!   same manifest.
 //! - A bare repository (or a linked worktree of one) has no main worktree to
 //!   hold `.loop-worktrees/`, and is refused (`bare-repo`), naming it.
-//! - A repository git-loop cannot read whole (reftable refs, SHA-256 ids, an
-//!   unknown extension) is refused before anything is read
-//!   (`unsupported-repository`, see [`format`]).
+//! - A repository git-loop cannot read whole (an unknown extension, an
+//!   object format or ref storage it does not know) is refused before
+//!   anything is read (`unsupported-repository`, see [`format`]). SHA-256
+//!   ids are read by gix; reftable refs through git ([`crate::git::refs`]).
 //! - Registered worktrees are read like `git worktree list --porcelain`: from
-//!   `.git/worktrees/<admin>/` (path, lock), and each one's HEAD as the ref
-//!   `worktrees/<admin>/HEAD` of the main repository — no repository is opened
-//!   per worktree.
+//!   `.git/worktrees/<admin>/` (path, lock), and each one's HEAD through the
+//!   ref layer (the ref `worktrees/<admin>/HEAD` of the main repository; in
+//!   a reftable one, `git worktree list`) — no repository is opened per
+//!   worktree.
 
 use std::path::{Path, PathBuf};
 
@@ -206,21 +208,33 @@ impl Repo {
     /// [`Repo::loop_worktree`] does).
     pub fn worktrees(&self) -> Result<Vec<Worktree>> {
         let proxies = self.repo.worktrees().map_err(repo_err)?;
+        let heads = self.worktree_heads();
         let mut out = Vec::with_capacity(proxies.len());
         for proxy in proxies {
             let Ok(base) = proxy.base() else { continue };
-            let mut wt = self.registered(&proxy, base);
+            let mut wt = self.registered(&proxy, base, &heads);
             wt.path = canonical_best_effort(&wt.path);
             out.push(wt);
         }
         Ok(out)
     }
 
+    /// The `HEAD`s of the linked worktrees, read once for many
+    /// [`Repo::head_of`] calls.
+    pub fn worktree_heads(&self) -> crate::git::refs::Heads {
+        crate::git::refs::worktree_heads(&self.repo)
+    }
+
     /// The registration `proxy`, whose worktree is at `base`: its lock and
     /// what its `HEAD` names.
-    fn registered(&self, proxy: &gix::worktree::Proxy<'_>, base: PathBuf) -> Worktree {
+    fn registered(
+        &self,
+        proxy: &gix::worktree::Proxy<'_>,
+        base: PathBuf,
+        heads: &crate::git::refs::Heads,
+    ) -> Worktree {
         let locked = proxy.lock_reason().map(|r| r.to_str_lossy().into_owned());
-        let (branch, detached_head) = self.head_of(proxy);
+        let (branch, detached_head) = self.head_of(proxy, heads);
         Worktree {
             path: base,
             branch,
@@ -237,8 +251,9 @@ impl Repo {
     pub fn head_of(
         &self,
         proxy: &gix::worktree::Proxy<'_>,
+        heads: &crate::git::refs::Heads,
     ) -> (Option<String>, Option<gix::ObjectId>) {
-        match crate::git::refs::worktree_head(&self.repo, proxy) {
+        match crate::git::refs::worktree_head(&self.repo, proxy, heads) {
             Some(crate::git::refs::Value::Symbolic(name)) => (
                 Some(name.strip_prefix("refs/heads/").unwrap_or(&name).to_owned()),
                 None,
@@ -259,7 +274,7 @@ impl Repo {
             if base.file_name().is_none_or(|n| n != id) {
                 continue;
             }
-            let mut wt = self.registered(&proxy, base);
+            let mut wt = self.registered(&proxy, base, &self.worktree_heads());
             wt.path = canonical_best_effort(&wt.path);
             if wt.path.parent() == Some(loop_dir.as_path()) {
                 return Ok(Some(wt));

@@ -115,10 +115,17 @@ impl PutBack {
     /// worktree), `commondir` or `HEAD` (git then no longer reads it). The
     /// others (`HEAD`'s value, the index) are put back by [`PutBack::run`].
     fn registration(&self) -> Result<()> {
+        // A reftable repository's worktree keeps `HEAD` in its own stack
+        // (`reftable/`); its `HEAD` file is git's stub.
+        let reftable = self.admin_dir.join("../../reftable").is_dir();
         let head = match &self.head {
+            _ if reftable => "ref: refs/heads/.invalid\n".to_owned(),
             Head::Branch(name) => format!("ref: {name}\n"),
             Head::Detached(commit) => format!("{commit}\n"),
         };
+        if reftable {
+            self.stack()?;
+        }
         let gitdir = format!("{}\n", self.abs.join(".git").display());
         for (name, text) in [
             ("gitdir", gitdir.as_str()),
@@ -129,6 +136,26 @@ impl PutBack {
             if path.symlink_metadata().is_err() {
                 std::fs::write(&path, text).map_err(|e| Error::io("could not write", &path, e))?;
             }
+        }
+        Ok(())
+    }
+
+    /// A reftable worktree's stack made readable again: `reftable/` and
+    /// its `tables.list`, emptied when it names a table that is gone (the
+    /// removal deletes the stack file by file). Nothing is lost: the
+    /// worktree's own refs were kept in the trash before the removal
+    /// began, and [`PutBack::run`] writes `HEAD` next.
+    fn stack(&self) -> Result<()> {
+        let dir = self.admin_dir.join("reftable");
+        std::fs::create_dir_all(&dir).map_err(|e| Error::io("could not create", &dir, e))?;
+        let list = dir.join("tables.list");
+        let whole = std::fs::read_to_string(&list).is_ok_and(|text| {
+            text.lines()
+                .filter(|t| !t.is_empty())
+                .all(|table| dir.join(table).is_file())
+        });
+        if !whole {
+            std::fs::write(&list, "").map_err(|e| Error::io("could not write", &list, e))?;
         }
         Ok(())
     }

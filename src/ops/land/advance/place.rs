@@ -31,9 +31,10 @@ pub(super) fn place(repo: &Repo, branch: &str) -> Result<Place> {
         repo.common_dir().to_path_buf(),
         main_head.is_some_and(|name| reaches(repo.gix(), &name, branch)),
     )];
+    let heads = repo.worktree_heads();
     for proxy in &proxies {
         let on_branch = repo
-            .head_of(proxy)
+            .head_of(proxy, &heads)
             .0
             .is_some_and(|head| reaches(repo.gix(), &format!("refs/heads/{head}"), branch));
         worktrees.push((Some(proxy), proxy.git_dir().to_path_buf(), on_branch));

@@ -24,10 +24,22 @@ fn git(dir: &std::path::Path, args: &[&str]) -> String {
 /// the worktree whole and registered again, on its branch.
 #[test]
 fn a_half_deleted_registration_is_made_whole() {
+    half_deleted_registration_made_whole("files", &[]);
+}
+
+/// The same in a reftable repository, whose worktree keeps `HEAD` in its
+/// own stack (`reftable/`, deleted too), the `HEAD` file a stub.
+#[test]
+fn a_half_deleted_reftable_registration_is_made_whole() {
+    half_deleted_registration_made_whole("reftable", &["reftable"]);
+}
+
+fn half_deleted_registration_made_whole(format: &str, also_gone: &[&str]) {
     let tmp = tempfile::tempdir().unwrap();
     let main = tmp.path().join("repo");
     std::fs::create_dir(&main).unwrap();
-    git(&main, &["init", "-q", "-b", "main"]);
+    let format = format!("--ref-format={format}");
+    git(&main, &["init", "-q", "-b", "main", &format]);
     std::fs::write(main.join("a"), "a\n").unwrap();
     git(&main, &["add", "a"]);
     git(&main, &["commit", "-qm", "a"]);
@@ -51,6 +63,9 @@ fn a_half_deleted_registration_is_made_whole() {
     std::fs::remove_dir(&abs).unwrap();
     for name in ["gitdir", "commondir", "HEAD", "index"] {
         std::fs::remove_file(admin_dir.join(name)).unwrap();
+    }
+    for dir in also_gone {
+        std::fs::remove_dir_all(admin_dir.join(dir)).unwrap();
     }
     assert!(!git(&main, &["worktree", "list"]).contains("wt"));
 
