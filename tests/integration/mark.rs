@@ -253,3 +253,55 @@ fn mark_with_no_id_marks_the_run_whose_worktree_holds_the_directory() {
     // No status at all is still clap's own usage error.
     from(&deep, &["mark"]).code(2);
 }
+
+/// Commit `file` in `dir`.
+fn commit_in(repo: &TestRepo, dir: &std::path::Path, file: &str) {
+    fs::write(dir.join(file), format!("{file}\n")).unwrap();
+    assert!(repo.git_in(dir, ["add", file]).status.success());
+    assert!(repo.git_in(dir, ["commit", "-q", "-m", file]).status.success());
+}
+
+/// Marking `merged` a run whose commits are not in its base warns (the
+/// Quick start's old trap: the worktree removed, main never moved) and
+/// names the command that lands it; nothing else changes (it is marked).
+#[test]
+fn mark_merged_of_work_not_in_its_base_warns_and_names_land() {
+    let repo = TestRepo::new();
+    repo.create("x").ok();
+    commit_in(&repo, &repo.wt("x"), "fix");
+    let run = repo.run(["mark", "x", "merged"]);
+    run.ok();
+    assert!(
+        run.stderr.contains("warning: loop/x is not in main")
+            && run.stderr.contains("`git loop land x`"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(repo.status_of("x").unwrap(), "merged");
+    repo.run(["mark", "x", "active"]).ok();
+    let json = repo.run(["--json", "mark", "x", "merged"]);
+    json.ok();
+    let warnings = json.json()["warnings"].clone();
+    assert!(
+        warnings[0].as_str().unwrap().contains("git loop land x"),
+        "{}",
+        json.json()
+    );
+}
+
+/// A run whose work is in its base (merged by git), or with no commits of
+/// its own, is marked `merged` without a word.
+#[test]
+fn mark_merged_of_work_in_its_base_or_of_no_work_does_not_warn() {
+    let repo = TestRepo::new();
+    repo.create("x").ok();
+    repo.create("empty").ok();
+    commit_in(&repo, &repo.wt("x"), "fix");
+    repo.git(["merge", "-q", "--ff-only", "loop/x"]);
+    for id in ["x", "empty"] {
+        let run = repo.run(["--json", "mark", id, "merged"]);
+        run.ok();
+        assert!(!run.stderr.contains("warning"), "{}", run.stderr);
+        assert!(run.json().get("warnings").is_none(), "{}", run.json());
+    }
+}

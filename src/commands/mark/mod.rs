@@ -24,13 +24,18 @@ pub enum MarkReport {
     Several { worktrees: Vec<MarkedEntry> },
 }
 
-/// A run's entry as updated.
+/// A run's entry as updated, and what the user should know of it.
 #[derive(Debug, Serialize, schemars::JsonSchema)]
-#[serde(transparent)]
 pub struct MarkedEntry {
+    #[serde(flatten)]
     pub entry: Entry,
     #[serde(skip)]
     pub previous: Status,
+    /// What marking it did not do: a run marked `merged` whose commits its
+    /// base does not have (they are still only on its branch; `git loop
+    /// land <ID>` puts them there). Absent when there is nothing to say.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<String>,
 }
 
 impl Report for MarkReport {
@@ -44,6 +49,9 @@ impl Report for MarkReport {
                 "{}: {} -> {}",
                 m.entry.id, m.previous, m.entry.status
             ));
+            for warning in &m.warnings {
+                out.note(format_args!("warning: {warning}"));
+            }
         }
         out.stdout.flush()
     }
@@ -72,8 +80,25 @@ pub fn run(
         .map(|m| MarkedEntry {
             entry: m.entry,
             previous: m.previous,
+            warnings: Vec::new(),
         })
         .collect();
+    if status == Status::Merged {
+        let entries: Vec<&Entry> = marked.iter().map(|m| &m.entry).collect();
+        let unproven: Vec<String> = crate::ops::mark::detect::not_in_base(ctx, &entries)?
+            .iter()
+            .map(|e| e.id.to_string())
+            .collect();
+        for m in marked
+            .iter_mut()
+            .filter(|m| unproven.contains(&m.entry.id.to_string()))
+        {
+            let (id, branch, base) = (&m.entry.id, m.entry.branch(), &m.entry.base_branch);
+            m.warnings.push(format!(
+                "{branch} is not in {base}: its commits are only on {branch}; `git loop land {id}` puts them on {base}"
+            ));
+        }
+    }
     Ok(if marked.len() == 1 {
         MarkReport::One(marked.remove(0))
     } else {

@@ -74,6 +74,23 @@ fn verdict(
     )
 }
 
+/// Of `entries` (runs just marked `merged` by hand), those whose work
+/// nothing proves in their base: commits of their own that the base does
+/// not have (probably merged is not proof). A run whose branch or base is
+/// gone, or with no commits of its own, is not named: nothing of it is
+/// left only on its branch, or there is nothing to compare.
+pub fn not_in_base<'e>(ctx: &Ctx, entries: &[&'e Entry]) -> Result<Vec<&'e Entry>> {
+    let mut detector = Detector::new(ctx.repo.gix())?.sharing(ctx.repo.walks());
+    let mut out = Vec::new();
+    for entry in entries {
+        let found = verdict(ctx, &mut detector, entry)?;
+        if let Some((Verdict::NotMerged | Verdict::Probable(_), _, _)) = found {
+            out.push(*entry);
+        }
+    }
+    Ok(out)
+}
+
 /// Find the runs whose work is in their base, and (not a dry run) mark them
 /// `merged`; see the module doc.
 pub fn detect_merged(ctx: &Ctx, dry_run: bool, out: &mut Out<'_>) -> Result<Detection> {
