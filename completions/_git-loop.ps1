@@ -60,7 +60,7 @@ Register-ArgumentCompleter -Native -CommandName 'git-loop' -ScriptBlock {
             break
         }
         'git-loop;create' {
-            [CompletionResult]::new('--pattern', '--pattern', [CompletionResultType]::ParameterName, 'Short label of the kind of work, kept in the manifest for audit')
+            [CompletionResult]::new('--pattern', '--pattern', [CompletionResultType]::ParameterName, 'Label of the kind of work (bugfix, agent, experiment), recorded for audit and shown by list; default: config create.pattern, else manual')
             [CompletionResult]::new('--base', '--base', [CompletionResultType]::ParameterName, 'Branch or commit to start from (default: config `loop.base`, else `main`)')
             [CompletionResult]::new('--sparse', '--sparse', [CompletionResultType]::ParameterName, 'Check out only this directory (repeat the flag, or give a comma list, for several; sparse checkout, cone mode; files at the top are always there)')
             [CompletionResult]::new('--ports', '--ports', [CompletionResultType]::ParameterName, 'Lease this many free TCP ports to the run, 0 to 32, as GIT_LOOP_PORT and GIT_LOOP_PORT_1… (default: config create.ports, else 0)')

@@ -56,7 +56,7 @@ set edit:completion:arg-completer[git-loop] = {|@words|
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'git-loop;create'= {
-            cand --pattern 'Short label of the kind of work, kept in the manifest for audit'
+            cand --pattern 'Label of the kind of work (bugfix, agent, experiment), recorded for audit and shown by list; default: config create.pattern, else manual'
             cand --base 'Branch or commit to start from (default: config `loop.base`, else `main`)'
             cand --sparse 'Check out only this directory (repeat the flag, or give a comma list, for several; sparse checkout, cone mode; files at the top are always there)'
             cand --ports 'Lease this many free TCP ports to the run, 0 to 32, as GIT_LOOP_PORT and GIT_LOOP_PORT_1… (default: config create.ports, else 0)'

@@ -56,7 +56,7 @@ complete -c git-loop -n "__fish_git_loop_needs_command" -f -a "pool" -d 'Prepare
 complete -c git-loop -n "__fish_git_loop_needs_command" -f -a "config" -d 'Show the effective settings and where each one comes from'
 complete -c git-loop -n "__fish_git_loop_needs_command" -f -a "completion" -d 'Print the completion script for bash, zsh or fish (the file scripts/install installs)'
 complete -c git-loop -n "__fish_git_loop_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c git-loop -n "__fish_git_loop_using_subcommand create" -l pattern -d 'Short label of the kind of work, kept in the manifest for audit' -r
+complete -c git-loop -n "__fish_git_loop_using_subcommand create" -l pattern -d 'Label of the kind of work (bugfix, agent, experiment), recorded for audit and shown by list; default: config create.pattern, else manual' -r -f
 complete -c git-loop -n "__fish_git_loop_using_subcommand create" -l base -d 'Branch or commit to start from (default: config `loop.base`, else `main`)' -r
 complete -c git-loop -n "__fish_git_loop_using_subcommand create" -l sparse -d 'Check out only this directory (repeat the flag, or give a comma list, for several; sparse checkout, cone mode; files at the top are always there)' -r
 complete -c git-loop -n "__fish_git_loop_using_subcommand create" -l ports -d 'Lease this many free TCP ports to the run, 0 to 32, as GIT_LOOP_PORT and GIT_LOOP_PORT_1… (default: config create.ports, else 0)' -r

@@ -11,9 +11,9 @@ pub struct CreateArgs {
     #[arg(id = "new_run_id", value_name = "RUN_ID", value_parser = RunId::parse)]
     pub run_id: RunId,
 
-    /// Short label of the kind of work, kept in the manifest for audit
-    #[arg(long, value_name = "LABEL")]
-    pub pattern: String,
+    /// Label of the kind of work (bugfix, agent, experiment), recorded for audit and shown by list; default: config create.pattern, else manual
+    #[arg(long, value_name = "LABEL", value_hint = clap::ValueHint::Other)]
+    pub pattern: Option<String>,
 
     /// Branch or commit to start from (default: config `loop.base`, else `main`)
     #[arg(long, value_name = "BRANCH")]

@@ -23,9 +23,10 @@ Settings are read from ~/.config/git-loop/config.toml, <repo>/.git-loop.toml, gi
 (loop.*) and the environment (GIT_LOOP_*); git loop config shows them. Each command is
 documented in git-loop-<command>(1); the project's docs/ holds the rest."#;
 pub const GIT_LOOP_EXAMPLES: &str = r#"Examples:
-  dir=$(git loop create fix-login --pattern bugfix) && cd "$dir"
-  git loop mark fix-login merged
-  git loop cleanup --status merged --delete-merged-branches
+  dir=$(git loop create fix-login) && cd "$dir"   # a worktree on loop/fix-login
+  # ... work, commit ...
+  cd - && git loop land fix-login                 # its commits onto main; cleaned up
+  git loop mark try-idea rejected && git loop cleanup
   git loop --json list"#;
 
 pub const CREATE: &str = r#"Adds the worktree .loop-worktrees/<RUN_ID> on a new branch loop/<RUN_ID> from the base
@@ -53,10 +54,14 @@ when leased and leased to no other live run, given to it as GIT_LOOP_PORT and
 GIT_LOOP_PORT_1... (git loop env, run, create.post-command); bind them soon. They are
 released when the run's worktree is removed.
 
-Settings: base, create.copy, create.post-command, create.ignore-file, create.fetch,
-create.ports."#;
-pub const CREATE_EXAMPLES: &str = r#"Example:
-  dir=$(git loop create fix-login --pattern bugfix) && cd "$dir""#;
+The pattern (--pattern, else the setting create.pattern, else manual) labels the kind of
+work in the manifest and in list.
+
+Settings: base, create.pattern, create.copy, create.post-command, create.ignore-file,
+create.fetch, create.ports."#;
+pub const CREATE_EXAMPLES: &str = r#"Examples:
+  dir=$(git loop create fix-login) && cd "$dir"
+  git loop create fix-login --pattern bugfix --base release"#;
 
 pub const MARK: &str = r#"The five statuses, and what cleanup does with each (it removes the worktree, never a
 branch):
@@ -350,8 +355,8 @@ an error naming the layer.
 
 The settings: base, cleanup.status, cleanup.older-than, cleanup.delete-merged-branches,
 cleanup.salvage, cleanup.pre-command, create.copy, create.post-command,
-create.ignore-file, create.fetch, claude.pattern, cleanup.recycle, pool.size, trash.keep,
-pool.keep, land.gate, land.strategy, land.into, land.queue-status,
+create.ignore-file, create.fetch, create.pattern, claude.pattern, cleanup.recycle,
+pool.size, trash.keep, pool.keep, land.gate, land.strategy, land.into, land.queue-status,
 land.push-retries, judge.gate, notify.command, create.ports, watch.bell."#;
 pub const CONFIG_EXAMPLES: &str = r#"Example:
   git config loop.base develop && git loop config"#;

@@ -20,7 +20,8 @@ use crate::config::{Settings, Sourced};
 use crate::config::{
     TOML_BASE, TOML_CLAUDE_PATTERN, TOML_CLEANUP_DELETE_MERGED, TOML_CLEANUP_OLDER_THAN,
     TOML_CLEANUP_PRE_COMMAND, TOML_CLEANUP_SALVAGE, TOML_CLEANUP_STATUS, TOML_CREATE_COPY,
-    TOML_CREATE_FETCH, TOML_CREATE_IGNORE_FILE, TOML_CREATE_POST_COMMAND, TOML_NOTIFY_COMMAND,
+    TOML_CREATE_FETCH, TOML_CREATE_IGNORE_FILE, TOML_CREATE_PATTERN, TOML_CREATE_POST_COMMAND,
+    TOML_NOTIFY_COMMAND,
 };
 use crate::ctx::Ctx;
 use crate::error::Result;
@@ -55,6 +56,8 @@ pub struct ConfigReport {
     pub create_ignore_file: Shown<&'static str>,
     #[serde(rename = "create.fetch")]
     pub create_fetch: Shown<bool>,
+    #[serde(rename = "create.pattern")]
+    pub create_pattern: Shown<String>,
     #[serde(rename = "claude.pattern")]
     pub claude_pattern: Shown<String>,
     #[serde(rename = "cleanup.recycle")]
@@ -126,6 +129,7 @@ impl Report for ConfigReport {
             self.create_ignore_file
                 .row(TOML_CREATE_IGNORE_FILE, |v| (*v).to_owned()),
             self.create_fetch.row(TOML_CREATE_FETCH, bool::to_string),
+            self.create_pattern.row(TOML_CREATE_PATTERN, String::clone),
             self.claude_pattern.row(TOML_CLAUDE_PATTERN, String::clone),
             self.cleanup_recycle
                 .row(TOML_CLEANUP_RECYCLE, bool::to_string),
@@ -246,6 +250,7 @@ pub fn run(ctx: &Ctx) -> Result<ConfigReport> {
         create_post_command: hook(&s.create_post_command),
         create_ignore_file: shown(&s.create_ignore_file, |v| v.as_str()),
         create_fetch: shown(&s.create_fetch, |v| *v),
+        create_pattern: shown(&s.create_pattern, String::clone),
         claude_pattern: shown(&s.claude_pattern, String::clone),
         cleanup_recycle: shown(&s.cleanup_recycle, |v| *v),
         pool_size: shown(&s.pool_size, |v| *v),

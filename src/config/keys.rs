@@ -107,6 +107,15 @@ pub const CREATE_FETCH: Key = Key {
 };
 pub const DEFAULT_CREATE_FETCH: bool = false;
 
+/// The pattern label `create` records when `--pattern` is not given.
+pub const CREATE_PATTERN: Key = Key {
+    toml: "create.pattern",
+    git: "loop.createPattern",
+    env: "GIT_LOOP_CREATE_PATTERN",
+    class: Class::Plain,
+};
+pub const DEFAULT_CREATE_PATTERN: &str = "manual";
+
 /// The pattern of the runs `git loop claude-hook create` makes.
 pub const CLAUDE_PATTERN: Key = Key {
     toml: "claude.pattern",
@@ -319,7 +328,7 @@ pub const TOML_WATCH_BELL: &str = WATCH_BELL.toml;
 // --- end watch.bell ---
 
 /// Every setting, in the order `git loop config` shows them.
-pub const ALL: [Key; 24] = [
+pub const ALL: [Key; 25] = [
     BASE,
     CLEANUP_STATUS,
     CLEANUP_OLDER_THAN,
@@ -330,6 +339,7 @@ pub const ALL: [Key; 24] = [
     CREATE_POST_COMMAND,
     CREATE_IGNORE_FILE,
     CREATE_FETCH,
+    CREATE_PATTERN,
     CLAUDE_PATTERN,
     CLEANUP_RECYCLE,
     POOL_SIZE,
@@ -357,6 +367,7 @@ pub const TOML_CREATE_COPY: &str = CREATE_COPY.toml;
 pub const TOML_CREATE_POST_COMMAND: &str = CREATE_POST_COMMAND.toml;
 pub const TOML_CREATE_IGNORE_FILE: &str = CREATE_IGNORE_FILE.toml;
 pub const TOML_CREATE_FETCH: &str = CREATE_FETCH.toml;
+pub const TOML_CREATE_PATTERN: &str = CREATE_PATTERN.toml;
 pub const TOML_CLAUDE_PATTERN: &str = CLAUDE_PATTERN.toml;
 pub const TOML_CLEANUP_RECYCLE: &str = CLEANUP_RECYCLE.toml;
 pub const TOML_POOL_SIZE: &str = POOL_SIZE.toml;

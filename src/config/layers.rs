@@ -46,6 +46,7 @@ pub fn defaults() -> Layer {
             create_post_command: Some(None),
             create_ignore_file: Some(keys::DEFAULT_CREATE_IGNORE_FILE),
             create_fetch: Some(keys::DEFAULT_CREATE_FETCH),
+            create_pattern: Some(keys::DEFAULT_CREATE_PATTERN.to_owned()),
             claude_pattern: Some(keys::DEFAULT_CLAUDE_PATTERN.to_owned()),
             cleanup_recycle: Some(keys::DEFAULT_CLEANUP_RECYCLE),
             pool_size: Some(keys::DEFAULT_POOL_SIZE),

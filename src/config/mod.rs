@@ -45,8 +45,8 @@ pub mod validate;
 pub use keys::{
     IgnoreFile, LandStrategy, TOML_BASE, TOML_CLAUDE_PATTERN, TOML_CLEANUP_DELETE_MERGED,
     TOML_CLEANUP_OLDER_THAN, TOML_CLEANUP_PRE_COMMAND, TOML_CLEANUP_SALVAGE, TOML_CLEANUP_STATUS,
-    TOML_CREATE_COPY, TOML_CREATE_FETCH, TOML_CREATE_IGNORE_FILE, TOML_CREATE_POST_COMMAND,
-    TOML_JUDGE_GATE, TOML_LAND_GATE, TOML_NOTIFY_COMMAND,
+    TOML_CREATE_COPY, TOML_CREATE_FETCH, TOML_CREATE_IGNORE_FILE, TOML_CREATE_PATTERN,
+    TOML_CREATE_POST_COMMAND, TOML_JUDGE_GATE, TOML_LAND_GATE, TOML_NOTIFY_COMMAND,
 };
 pub use layers::{Layer, TomlFile, repo_toml_path, user_toml_path};
 pub use source::{Origin, Sourced};
@@ -72,6 +72,7 @@ pub struct Settings {
     /// Fetch the base's upstream before `create` (`--fetch`).
     pub create_fetch: Sourced<bool>,
     /// The pattern of the runs `git loop claude-hook create` makes.
+    pub create_pattern: Sourced<String>,
     pub claude_pattern: Sourced<String>,
     /// Whether cleanup puts removable worktrees back into the warm pool.
     pub cleanup_recycle: Sourced<bool>,
@@ -187,6 +188,7 @@ impl Settings {
             cleanup_pre_command: pick(&all, |v| v.cleanup_pre_command.as_ref()).expect(SET),
             create_ignore_file: pick(&all, |v| v.create_ignore_file.as_ref()).expect(SET),
             create_fetch: pick(&all, |v| v.create_fetch.as_ref()).expect(SET),
+            create_pattern: pick(&all, |v| v.create_pattern.as_ref()).expect(SET),
             claude_pattern: pick(&all, |v| v.claude_pattern.as_ref()).expect(SET),
             cleanup_recycle: pick(&all, |v| v.cleanup_recycle.as_ref()).expect(SET),
             pool_size: pick(&all, |v| v.pool_size.as_ref()).expect(SET),
@@ -277,6 +279,7 @@ mod tests {
             defaults.create_ignore_file.value
         );
         assert_eq!(example.create_fetch.value, defaults.create_fetch.value);
+        assert_eq!(example.create_pattern.value, defaults.create_pattern.value);
         assert_eq!(example.claude_pattern.value, defaults.claude_pattern.value);
         assert_eq!(
             example.cleanup_recycle.value,

@@ -96,6 +96,7 @@ pub struct RawCreate {
     pub ignore_file: Option<String>,
     pub fetch: Option<bool>,
     pub ports: Option<SizeValue>,
+    pub pattern: Option<String>,
 }
 
 #[derive(Debug, Default, Deserialize)]

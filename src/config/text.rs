@@ -27,6 +27,7 @@ impl Raw {
             keys::TOML_CREATE_COPY => raw.create.copy = Some(items),
             keys::TOML_CREATE_POST_COMMAND => raw.create.post_command = Some(text),
             keys::TOML_CREATE_IGNORE_FILE => raw.create.ignore_file = Some(text),
+            keys::TOML_CREATE_PATTERN => raw.create.pattern = Some(text),
             keys::TOML_CLAUDE_PATTERN => raw.claude.pattern = Some(text),
             keys::TOML_TRASH_KEEP => raw.trash.keep = Some(text),
             keys::TOML_POOL_KEEP => raw.pool.keep = Some(items),

@@ -31,6 +31,7 @@ pub struct Values {
     pub create_post_command: Option<Option<String>>,
     pub create_ignore_file: Option<IgnoreFile>,
     pub create_fetch: Option<bool>,
+    pub create_pattern: Option<String>,
     pub claude_pattern: Option<String>,
     pub cleanup_recycle: Option<bool>,
     pub pool_size: Option<usize>,
@@ -135,11 +136,17 @@ impl Raw {
             keys::CREATE_IGNORE_FILE,
             ignore_file,
         )?;
+        let create_pattern = checked(
+            self.create.pattern,
+            &at,
+            keys::CREATE_PATTERN,
+            pattern_label,
+        )?;
         let claude_pattern = checked(
             self.claude.pattern,
             &at,
             keys::CLAUDE_PATTERN,
-            claude_pattern,
+            pattern_label,
         )?;
         let land_strategy = checked(self.land.strategy, &at, keys::LAND_STRATEGY, land_strategy)?;
         let land_into = checked(self.land.into, &at, keys::LAND_INTO, land_into)?;
@@ -172,6 +179,7 @@ impl Raw {
             )?,
             create_ignore_file,
             create_fetch: self.create.fetch,
+            create_pattern,
             claude_pattern,
             cleanup_recycle: self.cleanup.recycle,
             pool_size: checked(self.pool.size, &at, keys::POOL_SIZE, pool_size)?,
@@ -247,8 +255,9 @@ fn ignore_file(text: String, at: &At<'_>) -> Result<IgnoreFile> {
     })
 }
 
-/// `claude.pattern`: one line of printable text, not empty.
-fn claude_pattern(p: String, at: &At<'_>) -> Result<String> {
+/// `create.pattern`, `claude.pattern`: one line of printable text, not
+/// empty.
+fn pattern_label(p: String, at: &At<'_>) -> Result<String> {
     if p.is_empty() || p.chars().any(char::is_control) {
         return Err(at.error(format!(
             "the pattern {:?} is empty or holds a control character; a pattern label is one line of printable text",

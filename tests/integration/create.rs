@@ -230,8 +230,39 @@ fn ids_git_accepts_are_accepted() {
 fn empty_pattern_is_a_usage_error() {
     let repo = TestRepo::new();
     repo.run(["create", "a", "--pattern", ""]).code(2);
-    repo.run(["create", "a"]).code(2);
     assert!(!repo.loop_dir().exists());
+}
+
+/// Without `--pattern` the run records the setting `create.pattern`,
+/// `manual` when nothing sets it; a pattern typed wins.
+#[test]
+fn the_pattern_comes_from_create_pattern_when_not_given() {
+    let repo = TestRepo::new();
+    let run = repo.run(["--json", "create", "a"]);
+    run.ok();
+    assert_eq!(run.json()["pattern"], "manual");
+    repo.git(["config", "loop.createPattern", "agent"]);
+    repo.run(["create", "b"]).ok();
+    repo.run(["create", "c", "--pattern", "bugfix"]).ok();
+    let list = repo.run(["--json", "list"]).json();
+    let pattern = |id: &str| {
+        list["worktrees"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|e| e["id"] == id)
+            .unwrap()["pattern"]
+            .clone()
+    };
+    assert_eq!(pattern("a"), "manual");
+    assert_eq!(pattern("b"), "agent");
+    assert_eq!(pattern("c"), "bugfix");
+    // An invalid setting is refused, naming the key; nothing is made.
+    repo.git(["config", "loop.createPattern", ""]);
+    let bad = repo.run(["create", "d"]);
+    bad.code(1);
+    assert!(bad.stderr.contains("loop.createPattern"), "{}", bad.stderr);
+    assert!(!repo.wt("d").exists());
 }
 
 #[test]

@@ -258,7 +258,11 @@ fn mark_with_no_id_marks_the_run_whose_worktree_holds_the_directory() {
 fn commit_in(repo: &TestRepo, dir: &std::path::Path, file: &str) {
     fs::write(dir.join(file), format!("{file}\n")).unwrap();
     assert!(repo.git_in(dir, ["add", file]).status.success());
-    assert!(repo.git_in(dir, ["commit", "-q", "-m", file]).status.success());
+    assert!(
+        repo.git_in(dir, ["commit", "-q", "-m", file])
+            .status
+            .success()
+    );
 }
 
 /// Marking `merged` a run whose commits are not in its base warns (the

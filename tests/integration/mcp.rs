@@ -166,7 +166,7 @@ fn a_client_creates_lists_and_dry_runs_cleanup() {
         .unwrap();
     let schema = &create["inputSchema"];
     assert_eq!(schema["type"], "object");
-    assert_eq!(schema["required"], json!(["run_id", "pattern"]));
+    assert_eq!(schema["required"], json!(["run_id"]));
     assert_eq!(schema["properties"]["reuse"]["type"], "boolean");
     for removing in ["cleanup", "remove", "reconcile"] {
         let tool = tools

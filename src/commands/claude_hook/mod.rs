@@ -219,7 +219,7 @@ fn make_run(
         };
         let args = CreateArgs {
             run_id: run_id.clone(),
-            pattern: pattern.to_owned(),
+            pattern: Some(pattern.to_owned()),
             base: None,
             reuse,
             fetch: false,

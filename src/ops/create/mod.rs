@@ -122,20 +122,33 @@ pub enum Method {
 /// by hand can still hold one; every human rendering escapes it.)
 pub fn validate(args: &CreateArgs) -> Result<()> {
     runid::validate(&args.run_id)?;
+    // Not given: the setting `create.pattern`, validated as a setting.
+    let Some(pattern) = &args.pattern else {
+        return Ok(());
+    };
     let invalid = |reason: String| Error::InvalidPattern {
-        pattern: args.pattern.clone(),
+        pattern: pattern.clone(),
         reason,
     };
-    if args.pattern.is_empty() {
+    if pattern.is_empty() {
         return Err(invalid("the pattern label must not be empty".into()));
     }
-    if let Some(c) = args.pattern.chars().find(|c| c.is_control()) {
+    if let Some(c) = pattern.chars().find(|c| c.is_control()) {
         return Err(invalid(format!(
             "it contains the control character U+{:04X}; a pattern label is printed in tables and must be plain text on one line",
             c as u32
         )));
     }
     Ok(())
+}
+
+/// The pattern label the run records: `--pattern`, else the setting
+/// `create.pattern` (default `manual`).
+pub(super) fn pattern(ctx: &Ctx, args: &CreateArgs) -> Result<String> {
+    match &args.pattern {
+        Some(pattern) => Ok(pattern.clone()),
+        None => Ok(ctx.settings()?.create_pattern.value.clone()),
+    }
 }
 
 /// Create the run `args` names (see the module doc for the order of work).

@@ -25,7 +25,8 @@ pub(super) fn record_or_undo(
     added: &Added,
     out: &mut Out<'_>,
 ) -> Result<(Entry, Vec<u16>)> {
-    let entry = Entry::new(&plan.id, &plan.base, &args.pattern, crate::time::now());
+    let pattern = super::pattern(ctx, args)?;
+    let entry = Entry::new(&plan.id, &plan.base, &pattern, crate::time::now());
     match record(ctx, &entry, plan, added.adopted, &added.window, out) {
         Ok(ports) => Ok((entry, ports)),
         Err(e) => {

@@ -20,10 +20,11 @@ pub(super) fn reuse(
 ) -> Result<Created> {
     let id = entry.id.as_str();
     check_reusable(ctx, &entry)?;
-    if entry.pattern != args.pattern {
+    // Only a pattern typed is compared: the setting's default is no request.
+    if let Some(pattern) = args.pattern.as_ref().filter(|p| **p != entry.pattern) {
         out.note(format_args!(
-            "warning: reusing run {id} with its recorded pattern {:?}; --pattern {:?} is not applied",
-            entry.pattern, args.pattern
+            "warning: reusing run {id} with its recorded pattern {:?}; --pattern {pattern:?} is not applied",
+            entry.pattern
         ));
     }
     {

@@ -91,9 +91,10 @@ pub(super) fn record_all(
     let mut manifest = ctx.manifest.load_or_default()?;
     refuse_active_attempts(&manifest, &args.run_id)?;
     let now = crate::time::now();
+    let pattern = crate::ops::create::pattern(ctx, args)?;
     let entries: Vec<Entry> = plans
         .iter()
-        .map(|p| Entry::new(&p.id, &p.base, &args.pattern, now))
+        .map(|p| Entry::new(&p.id, &p.base, &pattern, now))
         .collect();
     manifest
         .worktrees
