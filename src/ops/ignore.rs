@@ -97,16 +97,19 @@ impl IgnoreTarget {
         file.write_all(line.as_bytes())
             .map_err(|e| Error::io("could not write", &self.path, e))?;
         match self.kind {
-            IgnoreFile::Gitignore => out.note(format_args!(
-                "added {LOOP_DIR}/ to .gitignore (git status shows the change: commit it, or run `git config {} {}` to keep the line out of the work tree, in .git/info/exclude: the setting {})",
-                keys::CREATE_IGNORE_FILE.git,
-                IgnoreFile::InfoExclude.as_str(),
-                keys::CREATE_IGNORE_FILE.toml
-            )),
-            IgnoreFile::InfoExclude => out.note(format_args!(
-                "added {LOOP_DIR}/ to {}",
-                self.path.display()
-            )),
+            // Short, one name (the git config key a git user types), and
+            // the one command that chooses the other file, as git's hints.
+            IgnoreFile::Gitignore => {
+                out.note(format_args!("added {LOOP_DIR}/ to .gitignore"));
+                out.note(format_args!(
+                    "hint: to keep it in .git/info/exclude instead: git config {} {}",
+                    keys::CREATE_IGNORE_FILE.git,
+                    IgnoreFile::InfoExclude.as_str(),
+                ));
+            }
+            IgnoreFile::InfoExclude => {
+                out.note(format_args!("added {LOOP_DIR}/ to {}", self.path.display()))
+            }
         }
         Ok(())
     }

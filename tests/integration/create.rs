@@ -486,7 +486,7 @@ fn create_says_when_it_appends_to_gitignore() {
         first
             .stderr
             .contains("added .loop-worktrees/ to .gitignore")
-            && first.stderr.contains("create.ignore-file"),
+            && first.stderr.contains("loop.createIgnoreFile"),
         "{}",
         first.stderr
     );
@@ -737,11 +737,19 @@ fn the_gitignore_notice_gives_the_git_config_command() {
     let run = repo.create("a");
     assert!(
         run.stderr
-            .contains("`git config loop.createIgnoreFile info-exclude`"),
+            .contains("hint: to keep it in .git/info/exclude instead: git config loop.createIgnoreFile info-exclude"),
         "{}",
         run.stderr
     );
     assert!(!run.stderr.contains("= \""), "{}", run.stderr);
+    // Short, and the setting named once (not also as create.ignore-file).
+    let line = run
+        .stderr
+        .lines()
+        .find(|l| l.contains(".gitignore"))
+        .unwrap();
+    assert!(line.chars().count() <= 100, "{line}");
+    assert!(!line.contains("create.ignore-file"), "{line}");
 }
 
 /// `-C` naming no repository is not told to pass -C; without -C it is.
