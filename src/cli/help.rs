@@ -54,9 +54,7 @@ when leased and leased to no other live run, given to it as GIT_LOOP_PORT and
 GIT_LOOP_PORT_1... (git loop env, run, create.post-command); bind them soon. They are
 released when the run's worktree is removed.
 
-The pattern (--pattern, else the setting create.pattern, else manual) labels the kind of
-work in the manifest and in list.
-
+The pattern (--pattern, else create.pattern, else manual) labels the work in list.
 Settings: base, create.pattern, create.copy, create.post-command, create.ignore-file,
 create.fetch, create.ports."#;
 pub const CREATE_EXAMPLES: &str = r#"Examples:

@@ -44,7 +44,7 @@ fn recorded(repo: &gix::Repository, spec: &str, commit: gix::ObjectId) -> String
         return spec.to_owned();
     }
     if matches!(spec.trim(), "HEAD" | "@")
-        && let Some(head) = crate::git::refs::head_name(repo)
+        && let Ok(Some(head)) = crate::git::refs::head_name(repo)
         && let Some(branch) = head.strip_prefix("refs/heads/")
         && crate::git::refs::resolve_commit(repo, branch) == Some(commit)
         && crate::safety::branch::stable_base(repo, branch)
@@ -158,7 +158,7 @@ fn resolve_spec(
 /// branch): no base can exist until the first commit.
 fn no_commits(ctx: &Ctx) -> Option<Error> {
     let repo = ctx.repo.gix();
-    let unborn = crate::git::refs::head(repo).is_some_and(|head| match head {
+    let unborn = crate::git::refs::head(repo).is_ok_and(|head| match head {
         crate::git::refs::Value::Symbolic(name) => {
             !crate::git::refs::exists(repo, &name).unwrap_or(true)
         }
@@ -210,7 +210,7 @@ fn default_branch(ctx: &Ctx) -> Result<Option<(String, gix::ObjectId, &'static s
     }
     // The branch the main worktree has checked out (a repository whose only
     // branch is `trunk`), unless it is a run's own branch.
-    let head = crate::git::refs::head_name(ctx.repo.gix())
+    let head = (crate::git::refs::head_name(ctx.repo.gix()).ok().flatten())
         .and_then(|name| name.strip_prefix("refs/heads/").map(str::to_owned));
     if let Some(name) = head
         && !name.starts_with(&format!("{}/", crate::runid::BRANCH_PREFIX))

@@ -59,7 +59,7 @@ pub fn working_on(repo: &gix::Repository, admin_dir: &Path, branch: &str) -> Opt
 pub fn branches(repo: &Repo) -> Result<HashSet<String>> {
     let gix = repo.gix();
     let mut starts = Vec::new();
-    if let Some(head) = crate::git::refs::head_name(gix) {
+    if let Some(head) = crate::git::refs::head_name(gix)? {
         starts.push(head);
     }
     let mut admin_dirs = vec![repo.common_dir().to_path_buf()];

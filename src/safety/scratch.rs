@@ -91,7 +91,7 @@ pub fn permit(
         return refuse(format!("a process is working in it (pid {pid})"));
     }
     let mut kept = Vec::new();
-    if !super::worktree::own_refs(&wt.admin_dir).is_empty() {
+    if !super::worktree::own_refs(&wt.admin_dir)?.is_empty() {
         let tips = super::risk::RefTips::read(repo)?;
         let id = format!("land-gate-{name}");
         kept = super::worktree::keep_refs(repo, &id, &wt.admin_dir, &|tip| {

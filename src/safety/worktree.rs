@@ -77,6 +77,7 @@ impl Checks {
         let reaped = self.reaped.lock().unwrap_or_else(|e| e.into_inner());
         risk.in_use.retain(|pid| !reaped.contains(pid));
         drop(reaped);
+        risk.head_unknown = wt.branch.is_none() && wt.detached_head.is_none();
         if let Some(head) = wt.detached_head {
             let repo = gix::open(&self.common_dir).map_err(|e| Error::Repository(e.to_string()))?;
             let tips = self.tips(&repo)?;
@@ -89,7 +90,7 @@ impl Checks {
 /// The refs in `admin_dir`'s own `refs/` (full names, `refs/worktree/x`)
 /// that point at an object, and where. Symbolic refs and files that are
 /// not refs are left out.
-pub fn own_refs(admin_dir: &Path) -> Vec<(String, gix::ObjectId)> {
+pub fn own_refs(admin_dir: &Path) -> Result<Vec<(String, gix::ObjectId)>> {
     crate::git::refs::own_refs(admin_dir)
 }
 
@@ -104,7 +105,7 @@ pub fn keep_refs(
     unreachable: &dyn Fn(gix::ObjectId) -> Result<usize>,
 ) -> Result<Vec<String>> {
     let mut kept = Vec::new();
-    for (name, tip) in own_refs(admin_dir) {
+    for (name, tip) in own_refs(admin_dir)? {
         // A ref at a non-commit (a tag object, a blob) is kept as it is.
         let is_commit = repo
             .find_header(tip)
@@ -148,7 +149,7 @@ pub fn permit(
 }
 
 fn keep_own_refs(r: &Checks, id: &str, admin_dir: &Path) -> Result<Vec<String>> {
-    if own_refs(admin_dir).is_empty() {
+    if own_refs(admin_dir)?.is_empty() {
         return Ok(Vec::new());
     }
     let repo = gix::open(r.common_dir()).map_err(|e| Error::Repository(e.to_string()))?;
@@ -164,7 +165,7 @@ fn keep_own_refs(r: &Checks, id: &str, admin_dir: &Path) -> Result<Vec<String>> 
 /// `git worktree remove` still refuses anything changed in it.
 pub fn rollback_permit(repo: &gix::Repository, id: &str, admin_dir: &Path) -> Result<Permit> {
     let mut kept = Vec::new();
-    if !own_refs(admin_dir).is_empty() {
+    if !own_refs(admin_dir)?.is_empty() {
         let tips = RefTips::read(repo)?;
         kept = keep_refs(repo, id, admin_dir, &|tip| {
             tips.unreachable_from(repo, tip, 1)

@@ -630,3 +630,29 @@ fn trash_empty_drops_every_entry_and_logs_each() {
     let log = fs::read_to_string(repo.loop_dir().join("events.jsonl")).unwrap();
     assert_eq!(log.matches("\"trash-expire\"").count(), 3, "{log}");
 }
+
+/// A per-worktree ref whose name is not UTF-8, in a reftable repository:
+/// read through git and kept in the trash (by a lossy name) like any
+/// other, never skipped.
+#[test]
+fn a_per_worktree_ref_named_in_bytes_survives_the_removal_in_a_reftable_repository() {
+    use std::ffi::OsStr;
+    use std::os::unix::ffi::OsStrExt;
+    let repo = TestRepo::new_with(&["--ref-format=reftable"]);
+    repo.create("x").ok();
+    let wt = repo.wt("x");
+    git_in(&repo, &wt, &["checkout", "-q", "--detach"]);
+    let lone = commit(&repo, &wt, "experiment", "only here\n");
+    let name = OsStr::from_bytes(b"refs/worktree/exp\xff");
+    let out = repo.git_in(&wt, [OsStr::new("update-ref"), name, OsStr::new(&lone)]);
+    assert!(out.status.success(), "{out:?}");
+    git_in(&repo, &wt, &["checkout", "-q", "loop/x"]);
+    repo.run(["mark", "x", "rejected"]).ok();
+    repo.run(["cleanup"]).ok();
+    assert!(!wt.exists());
+    assert!(
+        !unreachable(&repo).contains(&lone),
+        "{}",
+        unreachable(&repo)
+    );
+}

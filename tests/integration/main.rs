@@ -66,6 +66,7 @@ mod read_only; // read commands take no mutex and write nothing
 mod reap; // remove/cleanup --reap: processes left in a worktree terminated, never one on a terminal
 mod refs; // the ref layer: symbolic refs, the reference-transaction hook, reflogs, names git refuses
 mod refs_layer; // every ref read goes through src/git/refs (reftable through git, files through gix)
+mod reftable; // reftable reads through git, compared with the files backend
 mod repo_formats; // reftable, unknown extensions: refused by every command, never half-read
 mod safety;
 mod sha256; // a SHA-256 repository: the core flows, ids of 64 hex digits

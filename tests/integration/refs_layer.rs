@@ -5,7 +5,7 @@
 //! missing.
 
 /// gix calls that read a ref (directly, or `HEAD` on the way to a tree).
-const REF_READS: [&str; 12] = [
+const REF_READS: [&str; 16] = [
     "find_reference(",
     "try_find_reference(",
     ".references()",
@@ -18,12 +18,20 @@ const REF_READS: [&str; 12] = [
     "rev_parse",
     "log_iter(",
     ".is_dirty()",
+    ".head_ref()",
+    ".head_tree_id_or_empty()",
+    ".refs.",
+    "join(\"HEAD\")",
 ];
 
 /// Calls of the same name that read no ref: (file prefix, call).
-const NOT_REFS: [(&str, &str); 1] = [
+const NOT_REFS: [(&str, &str); 3] = [
     // The manifest reader's own step past the document's head.
     ("manifest/fast/", ".head()"),
+    // A nested repository is recognised by its files (`HEAD`, `objects/`).
+    ("safety/risk/scan.rs", "join(\"HEAD\")"),
+    // The ref layer's writes (`apply`) use gix's ref store in process.
+    ("git/refs/", ".refs."),
 ];
 
 #[test]

@@ -36,10 +36,13 @@ use crate::error::{Error, Result};
 mod read;
 mod table;
 mod value;
+
+#[cfg(test)]
+mod tests;
 pub use read::{
-    Heads, Value, dwim_name, exists, find, head, head_commit, head_name, head_tree, id, own_refs,
-    peel, peel_commit, prefixed, reflog, reftable, resolve_commit, spec_refs, worktree_head,
-    worktree_heads,
+    Heads, Value, admin_head, dwim_name, exists, find, head, head_commit, head_name, head_tree, id,
+    own_refs, peel, peel_commit, prefixed, prefixed_strict, reflog, reftable, resolve_commit,
+    spec_refs, worktree_head, worktree_heads,
 };
 
 /// How many symbolic refs git follows before it gives up (`SYMREF_MAXDEPTH`).

@@ -83,8 +83,21 @@ fn is_commit(repo: &gix::Repository, id: ObjectId) -> bool {
         .is_ok_and(|h| h.kind() == gix::object::Kind::Commit)
 }
 
-/// Every ref whose full name starts with `prefix`, sorted by name.
+/// Every ref whose full name starts with `prefix`, sorted by name; a ref
+/// that cannot be decoded (an empty file a crash left) is left out, as
+/// git leaves it out (`ignoring broken ref`): it holds nothing readable.
+/// [`prefixed_strict`] refuses instead.
 pub fn prefixed(repo: &gix::Repository, prefix: &str) -> Result<Vec<(BString, Value)>> {
+    listed(repo, prefix, false)
+}
+
+/// [`prefixed`], but a ref that cannot be decoded is an error (a caller
+/// that names every ref below `prefix`, such as a run's branches).
+pub fn prefixed_strict(repo: &gix::Repository, prefix: &str) -> Result<Vec<(BString, Value)>> {
+    listed(repo, prefix, true)
+}
+
+fn listed(repo: &gix::Repository, prefix: &str, strict: bool) -> Result<Vec<(BString, Value)>> {
     if reftable(repo) {
         let snapshot = table::snapshot(repo.common_dir())?;
         let from = BString::from(prefix);
@@ -98,7 +111,11 @@ pub fn prefixed(repo: &gix::Repository, prefix: &str) -> Result<Vec<(BString, Va
     let platform = repo.references().map_err(err)?;
     let mut out = Vec::new();
     for r in platform.prefixed(prefix.as_bytes()).map_err(err)? {
-        let r = r.map_err(err)?;
+        let r = match r {
+            Ok(r) => r,
+            Err(e) if strict => return Err(err(e)),
+            Err(_) => continue,
+        };
         out.push((r.name().as_bstr().to_owned(), value_of(r.target())));
     }
     out.sort_by(|a, b| a.0.cmp(&b.0));
@@ -107,39 +124,45 @@ pub fn prefixed(repo: &gix::Repository, prefix: &str) -> Result<Vec<(BString, Va
 
 /// The `HEAD` of the worktree `repo` was opened in (the main one, or a
 /// linked one): the branch it is on (born or not), or the commit it is
-/// detached at. `None`: unreadable.
-pub fn head(repo: &gix::Repository) -> Option<Value> {
+/// detached at. An error when it cannot be read: a caller that takes "on
+/// no branch" for "unreadable" would leave a checkout unguarded.
+pub fn head(repo: &gix::Repository) -> Result<Value> {
+    let unreadable =
+        || Error::Repository(format!("{}: HEAD cannot be read", repo.git_dir().display()));
     if reftable(repo) {
-        let linked = repo.git_dir() != repo.common_dir();
-        return match (linked, repo.workdir()) {
-            (true, Some(dir)) => table::heads(repo.common_dir())
-                .ok()?
-                .linked
-                .get(&crate::fsx::canonical_best_effort(dir))
-                .cloned(),
-            _ => find(repo, "HEAD").ok()?,
-        };
+        if repo.git_dir() == repo.common_dir() {
+            return find(repo, "HEAD")?.ok_or_else(unreadable);
+        }
+        // A linked worktree's, by its path (opened through its admin dir,
+        // it has none: not read).
+        let dir = repo.workdir().ok_or_else(unreadable)?;
+        return table::heads(repo.common_dir())?
+            .linked
+            .get(&crate::fsx::canonical_best_effort(dir))
+            .cloned()
+            .ok_or_else(unreadable);
     }
-    let head = repo.head().ok()?;
-    match head.kind {
-        gix::head::Kind::Symbolic(r) => Some(Value::Symbolic(r.name.as_bstr().to_string())),
-        gix::head::Kind::Unborn(name) => Some(Value::Symbolic(name.as_bstr().to_string())),
-        gix::head::Kind::Detached { target, .. } => Some(Value::Object(target)),
-    }
+    let head = repo.head().map_err(err)?;
+    Ok(match head.kind {
+        gix::head::Kind::Symbolic(r) => Value::Symbolic(r.name.as_bstr().to_string()),
+        gix::head::Kind::Unborn(name) => Value::Symbolic(name.as_bstr().to_string()),
+        gix::head::Kind::Detached { target, .. } => Value::Object(target),
+    })
 }
 
 /// The branch (full name) `HEAD` of the worktree `repo` was opened in is
-/// on, born or not.
-pub fn head_name(repo: &gix::Repository) -> Option<String> {
-    match head(repo)? {
+/// on, born or not; `None`: detached.
+pub fn head_name(repo: &gix::Repository) -> Result<Option<String>> {
+    Ok(match head(repo)? {
         Value::Symbolic(name) => Some(name),
         Value::Object(_) => None,
-    }
+    })
 }
 
-/// The commit `HEAD` of the worktree `repo` was opened in leads to.
+/// The commit `HEAD` of the worktree `repo` was opened in leads to; `None`
+/// when it leads to none (unborn) or cannot be read.
 pub fn head_commit(repo: &gix::Repository) -> Option<ObjectId> {
-    let id = peel(repo, &head(repo)?)?;
+    let id = peel(repo, &head(repo).ok()?)?;
     is_commit(repo, id).then_some(id)
 }
 
@@ -193,7 +216,7 @@ pub fn worktree_head(
 /// The refs a linked worktree keeps in its admin dir `admin_dir`
 /// (`refs/worktree/*`, `refs/bisect/*`, …), full name and id, sorted. Its
 /// own stack, `<admin_dir>/reftable/`, says its refs are a reftable.
-pub fn own_refs(admin_dir: &Path) -> Vec<(String, ObjectId)> {
+pub fn own_refs(admin_dir: &Path) -> Result<Vec<(String, ObjectId)>> {
     if admin_dir.join("reftable").is_dir() {
         return table::own_refs(admin_dir);
     }
@@ -231,7 +254,26 @@ pub fn own_refs(admin_dir: &Path) -> Vec<(String, ObjectId)> {
         }
     }
     out.sort();
-    out
+    Ok(out)
+}
+
+/// The `HEAD` of the linked worktree whose admin dir is `admin_dir`, read
+/// there (a registration [`worktree_head`] may not list: half removed):
+/// the branch it names, or the commit it is detached at; `Ok(None)`:
+/// unreadable. In the files backend the `HEAD` file itself (a regular
+/// file, not followed through a symlink); in a reftable, its own stack.
+pub fn admin_head(repo: &gix::Repository, admin_dir: &Path) -> Result<Option<Value>> {
+    if reftable(repo) {
+        return Ok(table::admin_head(admin_dir));
+    }
+    let Some(bytes) = crate::fsx::read_regular(&admin_dir.join("HEAD"), 4096)? else {
+        return Ok(None);
+    };
+    let text = String::from_utf8_lossy(&bytes).trim().to_owned();
+    if let Some(name) = text.strip_prefix("ref:") {
+        return Ok(Some(Value::Symbolic(name.trim().to_owned())));
+    }
+    Ok(ObjectId::from_hex(text.as_bytes()).ok().map(Value::Object))
 }
 
 /// The reflog of `full`, newest line first (empty: none, or unreadable).

@@ -19,8 +19,9 @@
 //!   `for-each-ref` run in its admin dir.
 //! - **Reflogs** from `git log -g`: git prints each line's new id and
 //!   message, not its old id. A line's old id is the next older line's new
-//!   one; the oldest line's old id is unknown (`None`), never taken for a
-//!   creation.
+//!   one when no line lies between them (`@{n}` and `@{n+1}`); the oldest
+//!   line's is null when its message is git's for a creation (`branch:
+//!   Created from …`), else unknown (`None`).
 //! - **Revisions**: a full id or a name git's DWIM rules find in the
 //!   snapshot (`x`, `refs/x`, `refs/tags/x`, `refs/heads/x`,
 //!   `refs/remotes/x`, `refs/remotes/x/HEAD`, in that order) is resolved in
@@ -133,7 +134,9 @@ pub fn snapshot(common: &Path) -> Result<Arc<Snapshot>> {
     })
 }
 
-/// The key of the worktrees' `HEAD`s: every stack's `tables.list`.
+/// The key of the worktrees' `HEAD`s: every stack's `tables.list`, and
+/// each registration's `gitdir` (the path the `HEAD`s are keyed by: `git
+/// worktree move` changes it and no stack).
 fn heads_key(common: &Path) -> Vec<u8> {
     let mut key = stack_key(common);
     let mut admins: Vec<PathBuf> = std::fs::read_dir(common.join("worktrees"))
@@ -145,6 +148,8 @@ fn heads_key(common: &Path) -> Vec<u8> {
         key.extend_from_slice(admin.as_os_str().as_encoded_bytes());
         key.push(0);
         key.extend(stack_key(&admin));
+        key.push(0);
+        key.extend(std::fs::read(admin.join("gitdir")).unwrap_or_default());
     }
     key
 }
@@ -191,51 +196,99 @@ pub fn heads(common: &Path) -> Result<Arc<Heads>> {
 }
 
 /// A worktree's own refs (`refs/worktree/*`, `refs/bisect/*`,
-/// `refs/rewritten/*`), read in its admin dir `admin_dir`.
-pub fn own_refs(admin_dir: &Path) -> Vec<(String, ObjectId)> {
+/// `refs/rewritten/*`), read with its admin dir `admin_dir` as the git dir
+/// (`--git-dir`: an admin dir git cannot read is an error, never a search
+/// upwards that would find the main worktree's). A name that is not UTF-8
+/// is kept, lossily, as the files backend keeps it; a line that cannot be
+/// read is an error: a ref missed here would die with the admin dir.
+pub fn own_refs(admin_dir: &Path) -> Result<Vec<(String, ObjectId)>> {
     let format = "--format=%(refname)%00%(objectname)";
     let args = [
+        "--git-dir=.",
         "for-each-ref",
         format,
         "refs/worktree/",
         "refs/bisect/",
         "refs/rewritten/",
     ];
-    let Ok(out) = git(admin_dir, &args) else {
-        return Vec::new();
-    };
-    let mut refs: Vec<(String, ObjectId)> = out
-        .split(|&b| b == b'\n')
-        .filter_map(|line| {
-            let (name, id) = line.split_once_str(b"\0")?;
-            Some((name.to_str().ok()?.to_owned(), ObjectId::from_hex(id).ok()?))
-        })
-        .collect();
+    let out = git(admin_dir, &args)?;
+    let mut refs = Vec::new();
+    for line in out.split(|&b| b == b'\n').filter(|l| !l.is_empty()) {
+        let parsed = line.split_once_str(b"\0").and_then(|(name, id)| {
+            let id = ObjectId::from_hex(id).ok()?;
+            Some((name.to_str_lossy().into_owned(), id))
+        });
+        match parsed {
+            Some(found) => refs.push(found),
+            None => return Err(err("for-each-ref", line.to_str_lossy())),
+        }
+    }
     refs.sort();
-    refs
+    Ok(refs)
+}
+
+/// The messages git writes on a ref's first reflog line, when it creates
+/// the ref (`git branch`, `git worktree add -b`, `git checkout -b`; the
+/// first commit on an unborn branch).
+const CREATED: [&[u8]; 2] = [b"branch: Created from ", b"commit (initial): "];
+
+/// The `HEAD` of the worktree whose admin dir is `admin_dir`, read with
+/// it as the git dir: the branch it is on, else the commit it is detached
+/// at; `None`: unreadable.
+pub fn admin_head(admin_dir: &Path) -> Option<Value> {
+    if let Ok(out) = git(admin_dir, &["--git-dir=.", "symbolic-ref", "-q", "HEAD"]) {
+        let name = out.trim_ascii();
+        if !name.is_empty() {
+            return Some(Value::Symbolic(name.to_str_lossy().into_owned()));
+        }
+    }
+    let args = ["--git-dir=.", "rev-parse", "--verify", "-q", "HEAD"];
+    let out = git(admin_dir, &args).ok()?;
+    ObjectId::from_hex(out.trim_ascii()).ok().map(Value::Object)
 }
 
 /// `full`'s reflog, newest line first (see the module doc for old ids).
+/// `git log -g` leaves out a line whose new id is not a readable commit;
+/// each line's index (`@{n}`) shows the gap, and no old id is inferred
+/// across one.
 pub fn reflog(common: &Path, full: &str) -> Vec<LogLine> {
-    let args = ["log", "-g", "--format=%H%x00%gs", full, "--"];
+    let args = [
+        "log",
+        "-g",
+        "--no-show-signature",
+        "--format=%gd%x00%H%x00%gs",
+        full,
+        "--",
+    ];
     let Ok(out) = git(common, &args) else {
         return Vec::new();
     };
-    let mut lines: Vec<LogLine> = out
+    let mut lines: Vec<(usize, LogLine)> = out
         .split(|&b| b == b'\n')
         .filter_map(|line| {
-            let (id, message) = line.split_once_str(b"\0")?;
-            Some(LogLine {
+            let mut fields = line.splitn(3, |&b| b == 0);
+            let (selector, id, message) = (fields.next()?, fields.next()?, fields.next()?);
+            let index = selector.rsplit_once_str(b"@{")?.1.strip_suffix(b"}")?;
+            let index: usize = index.to_str().ok()?.parse().ok()?;
+            let line = LogLine {
                 old: None,
                 new: ObjectId::from_hex(id).ok()?,
                 message: message.into(),
-            })
+            };
+            Some((index, line))
         })
         .collect();
     for i in 1..lines.len() {
-        lines[i - 1].old = Some(lines[i].new);
+        if lines[i].0 == lines[i - 1].0 + 1 {
+            lines[i - 1].1.old = Some(lines[i].1.new);
+        }
     }
-    lines
+    if let Some((_, oldest)) = lines.last_mut()
+        && CREATED.iter().any(|m| oldest.message.starts_with(m))
+    {
+        oldest.old = Some(ObjectId::null(oldest.new.kind()));
+    }
+    lines.into_iter().map(|(_, line)| line).collect()
 }
 
 /// What `spec` names, when it is a full id (`Object`) or git's DWIM rules

@@ -179,7 +179,7 @@ impl Repo {
     pub fn loop_branches(&self) -> Result<LoopBranches> {
         let prefix = format!("refs/heads/{}/", crate::runid::BRANCH_PREFIX);
         let (mut out, mut odd) = (Vec::new(), Vec::new());
-        for (full, value) in crate::git::refs::prefixed(&self.repo, &prefix)? {
+        for (full, value) in crate::git::refs::prefixed_strict(&self.repo, &prefix)? {
             let short = full.strip_prefix(b"refs/heads/").unwrap_or(&full);
             match (short.to_str(), value.id()) {
                 (Ok(name), Some(id)) => out.push((name.to_owned(), id)),

@@ -48,7 +48,7 @@ pub struct Snapshot {
 /// Read the snapshot of the worktree at `dir`.
 pub fn take(dir: &Path) -> Result<Snapshot> {
     let repo = crate::git::repo::open_worktree(dir)?;
-    let head = crate::git::refs::head(&repo).and_then(|v| crate::git::refs::peel(&repo, &v));
+    let head = (crate::git::refs::head(&repo).ok()).and_then(|v| crate::git::refs::peel(&repo, &v));
     let index_path = repo.index_path();
     let index_bytes = match std::fs::read(&index_path) {
         Ok(bytes) => bytes,

@@ -169,6 +169,9 @@ pub struct AtRisk {
     pub operation: Option<&'static str>,
     /// Commits only the worktree's detached HEAD holds (at most 1000 counted).
     pub unreachable_commits: usize,
+    /// Its `HEAD` could not be read (neither a branch nor a commit): what
+    /// only it holds cannot be checked.
+    pub head_unknown: bool,
     pub nested_repos: Vec<String>,
     /// The first entry `git worktree remove` could not delete (see
     /// [`scan_tree`]): asking git would strand a half-removed run.
@@ -199,6 +202,7 @@ impl AtRisk {
         AtRisk {
             operation,
             unreachable_commits: 0,
+            head_unknown: false,
             nested_repos: scan.nested_repos,
             undeletable: scan.undeletable,
             hidden_changes: if abs.is_dir() {
@@ -254,6 +258,12 @@ impl AtRisk {
                     if n == 1 { "it" } else { "them" }
                 ),
                 SkipCode::UnreachableCommits,
+            ));
+        }
+        if self.head_unknown {
+            return Some(Skip::new(
+                "its HEAD cannot be read (neither a branch nor a commit): commits only it holds could not be looked for; `git -C <worktree> status` says what git sees".to_owned(),
+                SkipCode::Error,
             ));
         }
         if let Some(first) = self.nested_repos.first() {

@@ -114,13 +114,12 @@ fn head_commit(
     repo: &gix::Repository,
     admin_dir: &Path,
 ) -> Result<std::result::Result<(gix::ObjectId, bool), String>> {
-    let path = admin_dir.join("HEAD");
-    let Some(bytes) = crate::fsx::read_regular(&path, 4096)? else {
-        return Ok(Err("its HEAD cannot be read".into()));
+    let head = match crate::git::refs::admin_head(repo, admin_dir)? {
+        Some(head) => head,
+        None => return Ok(Err("its HEAD cannot be read".into())),
     };
-    let text = String::from_utf8_lossy(&bytes).trim().to_owned();
-    if let Some(name) = text.strip_prefix("ref:") {
-        let name = name.trim();
+    if let crate::git::refs::Value::Symbolic(name) = &head {
+        let name = name.as_str();
         let found = crate::git::refs::find(repo, name).ok().flatten();
         let Some(value) = found else {
             return Ok(Err(format!("its HEAD names {name}, which does not exist")));
@@ -133,8 +132,8 @@ fn head_commit(
             false => Err(format!("its HEAD {name} is not a commit")),
         });
     }
-    match gix::ObjectId::from_hex(text.as_bytes()) {
-        Ok(id) if commit_exists(repo, id) => Ok(Ok((id, true))),
+    match head.id() {
+        Some(id) if commit_exists(repo, id) => Ok(Ok((id, true))),
         _ => Ok(Err("its HEAD does not name a commit".into())),
     }
 }

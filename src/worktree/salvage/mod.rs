@@ -279,7 +279,7 @@ impl Before {
         let repo = gix::open(abs).map_err(|e| salvage_err(id, e))?;
         let head = crate::git::refs::head_commit(&repo)
             .ok_or_else(|| salvage_err(id, "its HEAD does not name a commit"))?;
-        let on_branch = crate::git::refs::head_name(&repo);
+        let on_branch = crate::git::refs::head_name(&repo).map_err(|e| salvage_err(id, e))?;
         let old = match crate::git::refs::find(&repo, &refname) {
             Ok(Some(value)) => crate::git::refs::peel(&repo, &value)
                 .ok_or_else(|| salvage_err(id, format!("{refname} does not resolve")))?,

@@ -18,7 +18,7 @@ use crate::safety::checked_out::{reaches, working_on};
 /// registration (named by its administrative directory): busy. (A
 /// registration without a `gitdir` file is not listed, by gix as by git.)
 pub(super) fn place(repo: &Repo, branch: &str) -> Result<Place> {
-    let main_head = crate::git::refs::head_name(repo.gix());
+    let main_head = crate::git::refs::head_name(repo.gix())?;
     let proxies = repo
         .gix()
         .worktrees()

@@ -64,8 +64,13 @@ fn half_deleted_registration_made_whole(format: &str, also_gone: &[&str]) {
     for name in ["gitdir", "commondir", "HEAD", "index"] {
         std::fs::remove_file(admin_dir.join(name)).unwrap();
     }
+    // As `git worktree remove` deletes it: file by file, then the directory.
     for dir in also_gone {
-        std::fs::remove_dir_all(admin_dir.join(dir)).unwrap();
+        let dir = admin_dir.join(dir);
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            std::fs::remove_file(entry.unwrap().path()).unwrap();
+        }
+        std::fs::remove_dir(&dir).unwrap();
     }
     assert!(!git(&main, &["worktree", "list"]).contains("wt"));
 

@@ -1,0 +1,86 @@
+//! The reftable reads against real `git init --ref-format=reftable`
+//! repositories.
+
+use std::path::Path;
+
+use super::Value;
+
+fn git(dir: &Path, args: &[&str]) -> String {
+    let out = std::process::Command::new("git")
+        .current_dir(dir)
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .env("GIT_AUTHOR_NAME", "T")
+        .env("GIT_AUTHOR_EMAIL", "t@example.com")
+        .env("GIT_COMMITTER_NAME", "T")
+        .env("GIT_COMMITTER_EMAIL", "t@example.com")
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "git {args:?}: {out:?}");
+    String::from_utf8(out.stdout).unwrap().trim().to_owned()
+}
+
+fn reftable_repo(tmp: &Path) -> std::path::PathBuf {
+    let main = tmp.join("repo");
+    std::fs::create_dir(&main).unwrap();
+    git(
+        &main,
+        &["init", "-q", "-b", "main", "--ref-format=reftable"],
+    );
+    git(&main, &["commit", "-q", "--allow-empty", "-m", "one"]);
+    main
+}
+
+/// `git worktree move` changes a registration's `gitdir` and no stack: the
+/// worktrees' `HEAD`s are read again, found at the new path, not the old.
+#[test]
+fn a_moved_worktrees_head_is_read_at_its_new_path() {
+    let tmp = tempfile::tempdir().unwrap();
+    let main = reftable_repo(tmp.path());
+    let (old, new) = (tmp.path().join("wt"), tmp.path().join("moved"));
+    git(
+        &main,
+        &["worktree", "add", "-q", "-b", "x", old.to_str().unwrap()],
+    );
+    let common = main.join(".git");
+    let canonical = |p: &Path| crate::fsx::canonical_best_effort(p);
+    let before = super::table::heads(&common).unwrap();
+    assert_eq!(
+        before.linked.get(&canonical(&old)),
+        Some(&Value::Symbolic("refs/heads/x".into()))
+    );
+    git(
+        &main,
+        &[
+            "worktree",
+            "move",
+            old.to_str().unwrap(),
+            new.to_str().unwrap(),
+        ],
+    );
+    let after = super::table::heads(&common).unwrap();
+    assert_eq!(
+        after.linked.get(&canonical(&new)),
+        Some(&Value::Symbolic("refs/heads/x".into()))
+    );
+    assert_eq!(after.linked.get(&canonical(&old)), None);
+}
+
+/// A reflog read through `git log -g`: old ids inferred between adjacent
+/// lines, the creation's old id null (git's `branch: Created from`).
+#[test]
+fn a_reftable_reflog_has_its_old_ids_and_its_creation() {
+    let tmp = tempfile::tempdir().unwrap();
+    let main = reftable_repo(tmp.path());
+    let start = git(&main, &["rev-parse", "HEAD"]);
+    git(&main, &["switch", "-q", "-c", "x"]);
+    git(&main, &["commit", "-q", "--allow-empty", "-m", "two"]);
+    let tip = git(&main, &["rev-parse", "HEAD"]);
+    let lines = super::table::reflog(&main.join(".git"), "refs/heads/x");
+    assert_eq!(lines.len(), 2);
+    assert_eq!(lines[0].new.to_string(), tip);
+    assert_eq!(lines[0].old.map(|o| o.to_string()), Some(start.clone()));
+    assert_eq!(lines[1].new.to_string(), start);
+    assert!(lines[1].old.is_some_and(|o| o.is_null()), "{lines:?}");
+}
