@@ -87,7 +87,7 @@ impl JsonSchema for EnvReport {
             "description": "A run's variables: the environment of `run` and of every configured command",
             "properties": {
                 "GIT_LOOP_ID": string("The run's id"),
-                "GIT_LOOP_ROOT": string("The main work tree (absolute)"),
+                "GIT_LOOP_ROOT": string("The repository root (absolute): the main work tree, or the directory of the bare-repository layout"),
                 "GIT_LOOP_PATH": string("The run's worktree (absolute)"),
                 "GIT_LOOP_BRANCH": string("The run's branch, loop/<id>"),
                 "GIT_LOOP_PORT": port("The first port leased to the run (create.ports); absent when it has none"),

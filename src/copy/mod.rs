@@ -118,16 +118,27 @@ fn search<I: Into<OsString>>(patterns: impl IntoIterator<Item = I>) -> gix::igno
 /// (`warm`: a worktree taken from the pool, see the module doc).
 /// `Ok(None)` when there are no patterns at all.
 pub fn copy_into(
-    repo: &gix::Repository,
+    repo: &crate::git::repo::Repo,
     patterns: &[String],
     dest: &Path,
     warm: bool,
 ) -> Result<Option<CopyReport>> {
     let started = std::time::Instant::now();
-    let root = repo
+    // The bare-repository layout has no main work tree: nothing to copy
+    // (and no `.worktreeinclude` to read), said only when asked for.
+    // (gix's own path of it, as its walk expects.)
+    let Some(root) = repo
         .workdir()
-        .ok_or_else(|| Error::Repository("no work tree to copy from".into()))?
-        .to_path_buf();
+        .and(repo.gix().workdir())
+        .map(Path::to_path_buf)
+    else {
+        if patterns.is_empty() {
+            return Ok(None);
+        }
+        return Err(Error::Repository(
+            "the bare-repository layout has no main work tree to copy from: nothing copied".into(),
+        ));
+    };
     let mut report = CopyReport::default();
     let copy = (!patterns.is_empty()).then(|| search(patterns));
     if copy.is_some() {
@@ -153,7 +164,7 @@ pub fn copy_into(
     let selection = Selection { copy, include };
 
     let mut entries = Vec::new();
-    for (rela, is_dir, ignored) in walk(repo, &root)? {
+    for (rela, is_dir, ignored) in walk(repo.gix(), &root)? {
         if !selection.selects(rela.as_bstr(), is_dir, ignored) {
             continue;
         }

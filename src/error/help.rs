@@ -32,6 +32,8 @@ pub(super) fn attempts_active_help(task: &str) -> String {
 /// What to do about a repository format git-loop cannot read.
 pub(super) fn unsupported_help(extension: &str, value: &str) -> String {
     match extension.to_ascii_lowercase().as_str() {
+        // Read everywhere but in the bare-repository layout (`git::repo::discover`).
+        "extensions.refstorage" if value.eq_ignore_ascii_case("reftable") => "nothing was changed; git-loop reads reftable refs in a repository with a work tree, not yet in the bare-repository layout, whose HEAD only git can read: use a clone with a work tree (`git clone <bare> <dir>`), or git itself here".to_owned(),
         "extensions.refstorage" => format!(
             "nothing was changed; git-loop reads only files-backend refs today: `git refs migrate --ref-format=files` (git 2.46 or later) converts this repository's refs from {value} back, and `git refs migrate --ref-format={value}` converts them again"
         ),

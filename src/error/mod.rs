@@ -65,14 +65,20 @@ pub enum Error {
         given: bool,
     },
 
-    /// `what`: `<path> is a bare repository`, or `<dir> is a worktree of the
-    /// bare repository <path>` when run from a linked worktree of one.
-    #[error("{what}: git-loop needs a main work tree to hold .loop-worktrees/")]
+    /// `what`: `<path> is a bare repository` (or `<dir> is a worktree of…`);
+    /// `setup`: the commands that make its layout in `project` (`git::repo::bare`).
+    #[error(
+        "{what} outside the bare-repository layout: git-loop needs a directory beside it to hold .loop-worktrees/"
+    )]
     #[diagnostic(help(
-        "git-loop keeps its runs in the main work tree, which a bare repository lacks; use it in a clone with one (`git clone {} <dir>`, then run git loop in <dir>)",
-        path.display()
+        "put it in the layout (the bare repository in <dir>/.bare, a file <dir>/.git naming it, every branch a worktree in <dir>): `{setup}`, then run git loop in {}",
+        project.display()
     ))]
-    BareRepo { path: PathBuf, what: String },
+    BareRepo {
+        what: String,
+        setup: String,
+        project: PathBuf,
+    },
 
     /// A format git-loop cannot read whole (`crate::git::repo::format`).
     #[error(

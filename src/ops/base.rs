@@ -172,6 +172,8 @@ fn no_commits(ctx: &Ctx) -> Option<Error> {
 /// The repository's default branch, its commit, and how it was found.
 /// Why the last fallback was taken: the branch HEAD is on.
 const HEAD_IS_ON_IT: &str = "HEAD is on it";
+/// The same fallback in the bare-repository layout, where it is no guess.
+const BARE_HEAD_NAMES_IT: &str = "the bare repository's HEAD names it";
 
 fn default_branch(ctx: &Ctx) -> Result<Option<(String, gix::ObjectId, &'static str)>> {
     let local = |name: &str| ctx.repo.resolve_commit(&format!("refs/heads/{name}"));
@@ -209,14 +211,22 @@ fn default_branch(ctx: &Ctx) -> Result<Option<(String, gix::ObjectId, &'static s
         )));
     }
     // The branch the main worktree has checked out (a repository whose only
-    // branch is `trunk`), unless it is a run's own branch.
+    // branch is `trunk`), or the bare repository's HEAD names, unless it is
+    // a run's own branch.
     let head = (crate::git::refs::head_name(ctx.repo.gix()).ok().flatten())
         .and_then(|name| name.strip_prefix("refs/heads/").map(str::to_owned));
     if let Some(name) = head
         && !name.starts_with(&format!("{}/", crate::runid::BRANCH_PREFIX))
         && let Some(commit) = local(&name)
     {
-        return Ok(Some((name, commit, HEAD_IS_ON_IT)));
+        // A bare repository's HEAD checks nothing out: it names the
+        // default branch (a bare clone's is the remote's), as origin/HEAD
+        // would, and no user switches it by working: not a guess.
+        let why = match ctx.repo.is_bare_layout() {
+            true => BARE_HEAD_NAMES_IT,
+            false => HEAD_IS_ON_IT,
+        };
+        return Ok(Some((name, commit, why)));
     }
     Ok(None)
 }

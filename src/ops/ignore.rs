@@ -1,6 +1,12 @@
 //! The ignore line for `.loop-worktrees/`, in the file `create.ignore-file`
 //! names: written by `create` and by `pool fill`, whichever first makes
 //! `.loop-worktrees/`.
+//!
+//! In the bare-repository layout nothing is written: `.loop-worktrees/` is
+//! beside the bare git dir and the user's worktrees, inside no work tree, so
+//! no `git status` would ever show it (and a `.gitignore` there would be an
+//! untracked file in no repository's view, `info/exclude` a line for a
+//! path no work tree holds).
 
 use std::fs::{self, OpenOptions};
 use std::io::{ErrorKind, Write};
@@ -18,6 +24,9 @@ use crate::output::Out;
 pub struct IgnoreTarget {
     kind: IgnoreFile,
     path: std::path::PathBuf,
+    /// `false` in the bare-repository layout: nothing to ignore, nothing
+    /// read or written (see the module doc).
+    in_work_tree: bool,
 }
 
 impl IgnoreTarget {
@@ -26,13 +35,20 @@ impl IgnoreTarget {
             IgnoreFile::Gitignore => ctx.repo.root().join(".gitignore"),
             IgnoreFile::InfoExclude => ctx.repo.common_dir().join("info").join("exclude"),
         };
-        IgnoreTarget { kind, path }
+        IgnoreTarget {
+            kind,
+            path,
+            in_work_tree: !ctx.repo.is_bare_layout(),
+        }
     }
 
     /// git does not read a `.gitignore` that is a symlink, and git-loop never
     /// writes through one (it could point outside the repository); nor
     /// through a symlinked `info/` or `info/exclude`.
     pub fn refuse_symlink(&self) -> Result<()> {
+        if !self.in_work_tree {
+            return Ok(());
+        }
         let refuse = |path: &std::path::Path, reason: &str| match fs::symlink_metadata(path) {
             Ok(meta) if meta.file_type().is_symlink() => Err(Error::UnsafePath {
                 path: path.to_path_buf(),
@@ -54,8 +70,12 @@ impl IgnoreTarget {
     }
 
     /// Whether the file already ignores `.loop-worktrees/` with one of the
-    /// usual spellings.
+    /// usual spellings (always, in the bare-repository layout: there it is
+    /// in no work tree, so [`IgnoreTarget::ensure`] is never called).
     pub fn has_loop_dir(&self) -> Result<bool> {
+        if !self.in_work_tree {
+            return Ok(true);
+        }
         Ok(has_loop_dir_line(&read_ignore_file(&self.path)?))
     }
 

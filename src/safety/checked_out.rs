@@ -54,12 +54,18 @@ pub fn working_on(repo: &gix::Repository, admin_dir: &Path, branch: &str) -> Opt
 }
 
 /// Every branch (short name) checked out anywhere: each name on the way
-/// from the main checkout's `HEAD` and every linked worktree's, and from
+/// from the main checkout's `HEAD` (there is none in the bare-repository
+/// layout) and every linked worktree's, and from
 /// each one's branch files (see the module doc).
 pub fn branches(repo: &Repo) -> Result<HashSet<String>> {
     let gix = repo.gix();
     let mut starts = Vec::new();
-    if let Some(head) = crate::git::refs::head_name(gix)? {
+    // A bare repository's `HEAD` (the bare-repository layout) names a
+    // branch but checks nothing out: as git's `branch -d` judges, it is no
+    // checkout.
+    if !repo.is_bare_layout()
+        && let Some(head) = crate::git::refs::head_name(gix)?
+    {
         starts.push(head);
     }
     let mut admin_dirs = vec![repo.common_dir().to_path_buf()];

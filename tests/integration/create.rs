@@ -372,9 +372,12 @@ fn bare_repository_and_non_repository_are_refused_naming_the_path() {
     assert_eq!(run.json()["error"]["code"], "bare-repo");
     assert!(run.stderr.contains("bare.git"), "{}", run.stderr);
     assert!(!bare.join(".loop-worktrees").exists());
-    assert!(run.stderr.contains("git clone"), "{}", run.stderr);
+    // The help gives the commands that set up the bare-repository layout
+    // (bare.rs runs them).
+    assert!(run.stderr.contains("mkdir "), "{}", run.stderr);
+    assert!(run.stderr.contains("gitdir: ./.bare"), "{}", run.stderr);
 
-    // A worktree of the bare repository (a common layout): refused too,
+    // A worktree of the bare repository outside the layout: refused too,
     // naming both, the bare path canonical (no `/../..`), nothing written.
     let wt = repo.base().join("wt-main");
     let added = repo.git_in(
@@ -395,7 +398,7 @@ fn bare_repository_and_non_repository_are_refused_naming_the_path() {
     assert_eq!(
         message,
         format!(
-            "{} is a worktree of the bare repository {}: git-loop needs a main work tree to hold .loop-worktrees/",
+            "{} is a worktree of the bare repository {} outside the bare-repository layout: git-loop needs a directory beside it to hold .loop-worktrees/",
             wt.display(),
             bare.display()
         )

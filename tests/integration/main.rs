@@ -21,6 +21,7 @@ mod common;
 // Commands, one file each (a few options with their own).
 mod activity; // activity and claude-hook activity: the log, list's column, notify.command
 mod attempts; // best of N: create --attempts, list --task
+mod bare; // the bare-repository layout: project/.bare, project/.git, linked worktrees
 mod branches; // branches and --delete-merged
 mod cleanup; // cleanup: selection, skips and their reasons, merged branches
 mod config; // configuration layers and their precedence, invalid values

@@ -118,11 +118,11 @@ fn json_usage_error_keeps_clap_detail() {
     let message = json_message(&run);
     assert_eq!(
         message,
-        "the following required arguments were not provided: --pattern <LABEL>, <RUN_ID>"
+        "the following required arguments were not provided: <RUN_ID>"
     );
     // The human rendering is clap's, unchanged.
     assert!(
-        run.stderr.contains("\n  --pattern <LABEL>\n"),
+        run.stderr.contains("\n  <RUN_ID>\n"),
         "{}",
         run.stderr
     );

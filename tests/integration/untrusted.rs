@@ -36,6 +36,7 @@ post-command = "true"
 ignore-file = "info-exclude"
 fetch = true
 ports = 2
+pattern = "experiment"
 [claude]
 pattern = "agent"
 [cleanup]

@@ -1,5 +1,6 @@
 //! Discovery: the repository containing a directory, bound to its main
-//! worktree (see the parent module's doc: the root, bare repositories).
+//! worktree, or to the directory of the bare-repository layout (see the
+//! parent module's doc: the root, bare repositories).
 
 use std::path::Path;
 
@@ -39,28 +40,60 @@ impl Repo {
             &canonical_best_effort(main.common_dir()),
             &main.config_snapshot(),
         )?;
-        let Some(workdir) = main.workdir() else {
-            // Canonical: from a linked worktree gix reaches the bare
-            // repository as `<bare>/worktrees/<name>/../..`.
-            let path = canonical_best_effort(main.git_dir());
-            let what = match found.workdir() {
-                Some(wt) => format!(
-                    "{} is a worktree of the bare repository {}",
-                    canonical_best_effort(wt).display(),
-                    path.display()
-                ),
-                None => format!("{} is a bare repository", path.display()),
-            };
-            return Err(Error::BareRepo { path, what });
+        // Bare as git judges it: git reads `core.bare` from the main
+        // worktree's `config.worktree` too (`extensions.worktreeConfig`;
+        // `git sparse-checkout` in a linked worktree moves `core.bare`
+        // there), which gix, opened through the layout's `.git` file, does
+        // not when it decides the work tree: it would take `project/` for one.
+        let bare =
+            main.workdir().is_none() || main.config_snapshot().boolean("core.bare") == Some(true);
+        let root = match main.workdir().filter(|_| !bare) {
+            Some(workdir) => workdir
+                .canonicalize()
+                .map_err(|e| Error::io("could not resolve", workdir, e))?,
+            None => {
+                // Canonical: from a linked worktree gix reaches the bare
+                // repository as `<bare>/worktrees/<name>/../..`.
+                let git_dir = canonical_best_effort(main.git_dir());
+                match super::bare::layout_root(&git_dir) {
+                    // Not yet on reftable refs: gix reads a bare
+                    // repository's `HEAD` for every tree diff (an index from
+                    // `HEAD`'s tree), and a reftable leaves only a stub there.
+                    Some(_) if crate::git::refs::reftable(&main) => {
+                        return Err(Error::UnsupportedRepository {
+                            path: git_dir,
+                            extension: "extensions.refStorage".into(),
+                            value: "reftable".into(),
+                        });
+                    }
+                    Some(root) => root,
+                    None => return Err(refusal(&main, &found, git_dir)),
+                }
+            }
         };
-        let root = workdir
-            .canonicalize()
-            .map_err(|e| Error::io("could not resolve", workdir, e))?;
         Ok(Repo {
             repo: main,
             here: found,
             root,
+            bare,
             walks: Default::default(),
         })
     }
+}
+
+/// The refusal of the bare repository `main` (at `git_dir`, canonical)
+/// outside the layout, found from `found`.
+fn refusal(main: &gix::Repository, found: &gix::Repository, git_dir: std::path::PathBuf) -> Error {
+    // Named as a worktree only when it is a linked one.
+    let here = found
+        .workdir()
+        .filter(|_| found.git_dir() != found.common_dir())
+        .map(canonical_best_effort);
+    let linked: Vec<_> = main
+        .worktrees()
+        .unwrap_or_default()
+        .iter()
+        .filter_map(|p| p.base().ok())
+        .collect();
+    super::bare::refusal(git_dir, here.as_deref(), &linked)
 }

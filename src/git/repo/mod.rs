@@ -1,11 +1,21 @@
 //! Repository state, read through gix.
 //!
 //! - Discovery works from any subdirectory, from inside a loop worktree, and
-//!   honours `GIT_DIR` like git does. The *root* is always the main worktree's
-//!   top level, canonicalized, so every worktree of one repository manages the
+//!   honours `GIT_DIR` like git does. The *root* is the main worktree's top
+//!   level, canonicalized, so every worktree of one repository manages the
 //!   same manifest.
-//! - A bare repository (or a linked worktree of one) has no main worktree to
-//!   hold `.loop-worktrees/`, and is refused (`bare-repo`), naming it.
+//! - A bare repository has no main worktree. In the bare-repository layout
+//!   ([`bare`]: `project/.bare`, a file `project/.git` reading `gitdir:
+//!   ./.bare`, every branch a linked worktree such as `project/main/`) the
+//!   root is the directory holding the bare git dir (`project/`), found the
+//!   same from `project/`, from any linked worktree, from the git dir, and
+//!   with `GIT_DIR`: `.loop-worktrees/` lives beside `.bare` and the user's
+//!   worktrees, in no work tree. [`Repo::is_bare_layout`] says so to the
+//!   code that would otherwise read a main work tree (the ignore line, the
+//!   copies, what is checked out, the default base). A bare repository
+//!   outside that layout (or a linked worktree of one) is refused
+//!   (`bare-repo`), naming it and giving the commands that set the layout
+//!   up.
 //! - A repository git-loop cannot read whole (an unknown extension, an
 //!   object format or ref storage it does not know) is refused before
 //!   anything is read (`unsupported-repository`, see [`format`]). SHA-256
@@ -23,6 +33,7 @@ use gix::bstr::ByteSlice;
 use crate::error::{Error, Result};
 use crate::manifest::LOOP_DIR;
 
+mod bare;
 mod case;
 mod cleanliness;
 mod discover;
@@ -58,6 +69,8 @@ pub struct Repo {
     /// linked worktree): its config includes that worktree's own config.
     here: gix::Repository,
     root: PathBuf,
+    /// Bare, as git judges it (see [`Repo::is_bare_layout`]).
+    bare: bool,
     /// The history walks of this process, made at the first.
     walks: std::sync::OnceLock<Walks>,
 }
@@ -115,9 +128,23 @@ impl Repo {
         self.repo.common_dir()
     }
 
-    /// The main worktree's top level, canonical.
+    /// The main worktree's top level, canonical; in the bare-repository
+    /// layout the directory holding the bare git dir (no work tree).
     pub fn root(&self) -> &Path {
         &self.root
+    }
+
+    /// Whether the repository is bare (the bare-repository layout, the only
+    /// bare one discovery accepts): no main work tree, no main checkout; its
+    /// `HEAD` names a branch but checks nothing out.
+    pub fn is_bare_layout(&self) -> bool {
+        self.bare
+    }
+
+    /// The main work tree (the root), `None` in the bare-repository layout.
+    /// (Not `gix().workdir()`: see [`Repo::discover`] on `core.bare`.)
+    pub fn workdir(&self) -> Option<&Path> {
+        (!self.bare).then_some(self.root.as_path())
     }
 
     pub fn loop_dir(&self) -> PathBuf {

@@ -283,7 +283,7 @@ fn finish(
     };
     // `create.copy` and `.worktreeinclude` (nothing to do without either).
     match crate::copy::copy_into(
-        ctx.repo.gix(),
+        &ctx.repo,
         &settings.create_copy.value,
         &created.abs_path,
         method == Method::Pooled,

@@ -34,7 +34,7 @@ pub(super) fn set_up_all(
     let mut set_up = Vec::with_capacity(plans.len());
     for plan in plans {
         let copy = match crate::copy::copy_into(
-            ctx.repo.gix(),
+            &ctx.repo,
             &settings.create_copy.value,
             &plan.abs,
             false,

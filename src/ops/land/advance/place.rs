@@ -29,7 +29,8 @@ pub(super) fn place(repo: &Repo, branch: &str) -> Result<Place> {
     let mut worktrees = vec![(
         None,
         repo.common_dir().to_path_buf(),
-        main_head.is_some_and(|name| reaches(repo.gix(), &name, branch)),
+        // A bare repository's `HEAD` names a branch but checks nothing out.
+        !repo.is_bare_layout() && main_head.is_some_and(|name| reaches(repo.gix(), &name, branch)),
     )];
     let heads = repo.worktree_heads();
     for proxy in &proxies {
