@@ -33,6 +33,7 @@ fn layout_of(mut repo: TestRepo, branch: &str) -> TestRepo {
     repo.git(["clone", "-q", "--bare", ".", bare.to_str().unwrap()]);
     std::fs::write(project.join(".git"), "gitdir: ./.bare\n").unwrap();
     git_ok(&repo, &project, &["worktree", "add", "-q", branch, branch]);
+    repo.project = project.clone();
     repo.root = project;
     assert_eq!(
         git_line(&repo, &repo.root, &["rev-parse", "--is-bare-repository"]),
