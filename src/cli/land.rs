@@ -9,8 +9,8 @@ use crate::config::LandStrategy;
 
 #[derive(Debug, Args, JsonSchema)]
 pub struct LandArgs {
-    /// Runs to land, in this order (or --queue)
-    #[arg(value_name = "RUN_ID", value_parser = RunId::parse, required_unless_present = "queue", conflicts_with = "queue")]
+    /// Runs to land, in this order (or --queue; none: the run whose worktree you are in)
+    #[arg(value_name = "RUN_ID", value_parser = RunId::parse, conflicts_with = "queue")]
     #[serde(default)]
     pub run_ids: Vec<RunId>,
 

@@ -72,7 +72,10 @@ pub fn dispatch(cli: &Cli, out: &mut Out<'_>) -> std::result::Result<(), Fail> {
         Command::Remove(args) => emit(remove::run(&ctx()?, args, out)?, out),
         Command::Branches(args) => emit(branches::run(&ctx()?, args, out)?, out),
         Command::Conflicts(args) => emit(conflicts::run(&ctx()?, args, out)?, out),
-        Command::Land(args) => emit(land::run(&ctx()?, args, out)?, out),
+        Command::Land(args) => {
+            let dir = crate::ops::infer::start_dir(cli.repo.as_deref())?;
+            emit(land::run(&ctx()?, args, &dir, out)?, out)
+        }
         Command::Pick(args) => emit(pick::run(&ctx()?, args, out)?, out),
         Command::Judge(args) => judge::run_and_emit(&ctx()?, args, out),
         Command::Watch(args) => watch::run(cli.repo.as_deref(), args, out),

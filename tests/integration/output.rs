@@ -121,11 +121,7 @@ fn json_usage_error_keeps_clap_detail() {
         "the following required arguments were not provided: <RUN_ID>"
     );
     // The human rendering is clap's, unchanged.
-    assert!(
-        run.stderr.contains("\n  <RUN_ID>\n"),
-        "{}",
-        run.stderr
-    );
+    assert!(run.stderr.contains("\n  <RUN_ID>\n"), "{}", run.stderr);
 
     let run = repo.run(["--json", "create", "a", "--pattern", "p", "--bogus"]);
     run.code(2);

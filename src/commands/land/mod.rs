@@ -6,16 +6,25 @@
 
 pub use super::shared::land::LandReport;
 
+use std::path::Path;
+
 use crate::cli::LandArgs;
 use crate::ctx::Ctx;
 use crate::error::Result;
 use crate::ops::land::{Request, Which};
 use crate::output::Out;
 
-pub fn run(ctx: &Ctx, args: &LandArgs, out: &mut Out<'_>) -> Result<LandReport> {
+/// Land the runs `args` names; with no id and no `--queue`, the run whose
+/// worktree holds `dir` (where the command runs from), as `mark` infers it.
+pub fn run(ctx: &Ctx, args: &LandArgs, dir: &Path, out: &mut Out<'_>) -> Result<LandReport> {
     let statuses = args.status.as_ref().map(|s| s.0.as_slice());
+    let inferred;
     let which = if args.queue {
         Which::Queue(statuses)
+    } else if args.run_ids.is_empty() {
+        let usage = "git loop land <RUN_ID> (or --queue)";
+        inferred = [crate::ops::infer::run_at(ctx, dir, usage)?];
+        Which::Runs(&inferred)
     } else {
         Which::Runs(&args.run_ids)
     };

@@ -244,6 +244,8 @@ pub fn land(ctx: &Ctx, request: &Request<'_>, out: &mut Out<'_>) -> Result<Outco
         let entries = match (request.which, statuses) {
             (Which::Queue(_), Some(statuses)) => {
                 let entries = queue::ordered(ctx, &manifest, statuses, into, out)?;
+                let from_setting = matches!(request.which, Which::Queue(None));
+                queue::say_what_it_took(&manifest, statuses, from_setting, entries.len(), out);
                 let order: Vec<&str> = entries.iter().map(|e| e.id.as_str()).collect();
                 readings.order(&order);
                 entries

@@ -210,3 +210,38 @@ fn skipped_message(doc: &serde_json::Value, id: &str) -> String {
         .unwrap_or_default()
         .to_owned()
 }
+
+/// A queue of nothing says why: what it lands (the setting that chose
+/// it), what it left by status, and the one command that lands the
+/// active runs. It lands what it says.
+#[test]
+fn a_queue_says_what_it_took_and_what_it_left() {
+    let repo = TestRepo::new();
+    for id in ["a", "b", "c"] {
+        repo.create(id).ok();
+    }
+    let run = repo.run(["land", "--queue", "--dry-run"]);
+    run.ok();
+    assert!(
+        run.stderr.contains(
+            "the queue lands runs marked escalated (land.queue-status; --status to choose): 0 runs; left: 3 active"
+        ),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stderr
+            .contains("git loop land --queue --status escalated,active"),
+        "{}",
+        run.stderr
+    );
+    repo.run(["mark", "a", "escalated"]).ok();
+    repo.run(["mark", "b", "rejected"]).ok();
+    let run = repo.run(["land", "--queue", "--dry-run", "--status", "escalated"]);
+    assert!(
+        run.stderr
+            .contains("the queue lands runs marked escalated: 1 run; left: 1 active, 1 rejected"),
+        "{}",
+        run.stderr
+    );
+}

@@ -3,7 +3,7 @@
 //! worktree and its files, the manifest byte for byte.
 
 use super::{LINES, advance_main, commit_as, events_of, land, rev, setup, state, three_commits};
-use crate::common::{JsonExt, TestRepo, git_ok, spawn_until};
+use crate::common::{JsonExt, TestRepo, git_line, git_ok, spawn_until};
 
 /// Replace line `n` of `f` in `dir` with `text`.
 fn edit_line(dir: &std::path::Path, n: usize, text: &str) -> String {
@@ -252,5 +252,31 @@ fn a_refused_gated_landing_leaves_no_scratch_directory() {
     assert!(
         scratch_dir.is_dir(),
         "a .land-gate/ it did not make is kept"
+    );
+}
+
+/// Inside a run's worktree the id may be left out, as for `mark`: the run
+/// whose worktree holds the directory lands. Anywhere else it is a usage
+/// error naming the directory, and nothing lands.
+#[test]
+fn inside_a_runs_worktree_land_takes_that_run() {
+    let repo = setup();
+    three_commits(&repo, "x");
+    let outside = repo.run(["--json", "land"]);
+    outside.code(2);
+    assert_eq!(
+        outside.json()["error"]["code"],
+        "usage",
+        "{}",
+        outside.json()
+    );
+    let subject = git_line(&repo, &repo.root, &["log", "-1", "--format=%s", "loop/x"]);
+    let sub = repo.wt("x").join("x");
+    let run = repo.run(["--json", "-C", sub.to_str().unwrap(), "land"]);
+    run.ok();
+    assert_eq!(run.json()["landed"][0]["id"], "x", "{}", run.json());
+    assert_eq!(
+        git_line(&repo, &repo.root, &["log", "-1", "--format=%s", "main"]),
+        subject
     );
 }
