@@ -110,6 +110,10 @@ pub fn run(
                 return 2;
             }
             let mut message = e.render().to_string();
+            if let Some(first) = mark_missing_status(&e, &args) {
+                let rest = message.split_once('\n').map_or("", |(_, rest)| rest);
+                message = format!("{first}\n{rest}");
+            }
             if let Some(help) = run_without_dashes(&e, &args) {
                 let (first, rest) = message.split_once('\n').unwrap_or((&message, ""));
                 message = format!("{first}\n  help: {help}\n{rest}");
@@ -246,6 +250,56 @@ fn usage_one_line(message: &str) -> String {
 /// which clap sees as an unexpected argument): put `--` before the command.
 /// `None` for any other error, and for an unexpected flag (`--jsn`), which
 /// may well be a typo of a real flag.
+/// Where the subcommand is in `args`: the first word that is neither a
+/// global flag nor the value of -C/--repo.
+fn subcommand_at(args: &[OsString]) -> Option<usize> {
+    let mut words = args.iter().enumerate().skip(1);
+    loop {
+        let (i, word) = words.next()?;
+        if word == "--" {
+            return None;
+        }
+        if word == "-C" || word == "--repo" {
+            words.next();
+        } else if !word.to_string_lossy().starts_with('-') {
+            return Some(i);
+        }
+    }
+}
+
+/// `git loop mark <one word>` where the word is no status: the status is
+/// what is missing (the word is a run id, most likely), so the error says
+/// that, not "invalid value" for the status; the line that replaces
+/// clap's first.
+fn mark_missing_status(e: &clap::Error, args: &[OsString]) -> Option<String> {
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
+    let arg = e.get(ContextKind::InvalidArg);
+    if e.kind() != ErrorKind::InvalidValue
+        || !matches!(arg, Some(ContextValue::String(a)) if a == "<STATUS>")
+    {
+        return None;
+    }
+    let at = subcommand_at(args)?;
+    if args[at] != "mark" {
+        return None;
+    }
+    let words: Vec<String> = args[at + 1..]
+        .iter()
+        .map(|a| a.to_string_lossy().into_owned())
+        .filter(|a| !a.starts_with('-'))
+        .collect();
+    let [word] = words.as_slice() else {
+        return None;
+    };
+    // clap's next line lists the statuses.
+    Some(
+        style::escape(&format!(
+            "error: missing <STATUS> after '{word}': git loop mark {word} <STATUS>"
+        ))
+        .into_owned(),
+    )
+}
+
 fn run_without_dashes(e: &clap::Error, args: &[OsString]) -> Option<String> {
     use clap::error::{ContextKind, ContextValue, ErrorKind};
     if e.kind() != ErrorKind::UnknownArgument {
@@ -257,20 +311,7 @@ fn run_without_dashes(e: &clap::Error, args: &[OsString]) -> Option<String> {
     if unexpected.starts_with('-') {
         return None;
     }
-    // The subcommand: the first word that is neither a global flag nor the
-    // value of -C/--repo.
-    let mut words = args.iter().enumerate().skip(1);
-    let at = loop {
-        let (i, word) = words.next()?;
-        if word == "--" {
-            return None;
-        }
-        if word == "-C" || word == "--repo" {
-            words.next();
-        } else if !word.to_string_lossy().starts_with('-') {
-            break i;
-        }
-    };
+    let at = subcommand_at(args)?;
     if args[at] != "run" {
         return None;
     }

@@ -84,7 +84,10 @@ fn create_json_prints_the_entry() {
     let repo = TestRepo::new();
     let run = repo.run(["--json", "create", "j", "--pattern", "label with spaces"]);
     run.ok();
-    let v = run.json();
+    let mut v = run.json();
+    // The entry, and the absolute path beside it.
+    let abs = v.as_object_mut().unwrap().remove("absolutePath").unwrap();
+    assert_eq!(abs, repo.wt("j").to_str().unwrap());
     assert_eq!(v, repo.manifest()["worktrees"][0]);
     assert_eq!(v["pattern"], "label with spaces");
 }
@@ -776,4 +779,17 @@ fn a_wrong_dash_c_is_not_told_to_pass_dash_c() {
     let outside = TestRepo::output(repo.command().current_dir(repo.base()).args(["list"]));
     outside.code(1);
     assert!(outside.stderr.contains("pass -C"), "{}", outside.stderr);
+}
+
+/// `create --json` gives the worktree's absolute path too, the one the
+/// text output prints, so a script needs no second call.
+#[test]
+fn create_json_gives_the_absolute_path() {
+    let repo = TestRepo::new();
+    let text = repo.create("a");
+    let json = repo.run(["--json", "create", "b"]);
+    json.ok();
+    let abs = json.json()["absolutePath"].as_str().unwrap().to_owned();
+    assert_eq!(std::path::PathBuf::from(&abs), repo.wt("b"));
+    assert_eq!(text.stdout.trim(), repo.wt("a").to_str().unwrap());
 }

@@ -309,3 +309,30 @@ fn mark_merged_of_work_in_its_base_or_of_no_work_does_not_warn() {
         assert!(run.json().get("warnings").is_none(), "{}", run.json());
     }
 }
+
+/// `mark <id>` with no status says the status is missing (naming the
+/// command to type), not that the id is an invalid status; a wrong status
+/// after an id is still an invalid value. Both exit 2, nothing changed.
+#[test]
+fn a_missing_status_is_called_missing() {
+    let repo = TestRepo::new();
+    repo.create("behind1").ok();
+    let run = repo.run(["--json", "mark", "behind1"]);
+    run.code(2);
+    assert!(
+        run.stderr.starts_with(
+            "error: missing <STATUS> after 'behind1': git loop mark behind1 <STATUS>\n"
+        ),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(run.json()["error"]["code"], "usage");
+    let wrong = repo.run(["mark", "behind1", "done"]);
+    wrong.code(2);
+    assert!(
+        wrong.stderr.contains("invalid value 'done'"),
+        "{}",
+        wrong.stderr
+    );
+    assert_eq!(repo.status_of("behind1").unwrap(), "active");
+}

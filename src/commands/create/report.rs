@@ -35,6 +35,11 @@ pub struct CreateReport {
     /// Set when the post-command failed: the run exists, but is not set up.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<Failure>,
+    /// The worktree's absolute path, what the text output prints (absent
+    /// when it is not UTF-8: JSON cannot hold it exactly; `path` is relative
+    /// to the repository root).
+    #[serde(rename = "absolutePath", skip_serializing_if = "Option::is_none")]
+    pub absolute_path: Option<String>,
     #[serde(skip)]
     pub abs_path: std::path::PathBuf,
 }
@@ -55,18 +60,18 @@ impl CreateReport {
             post_command: created.post_command,
             ports: created.ports,
             error: created.error,
+            absolute_path: created.abs_path.to_str().map(str::to_owned),
             abs_path: created.abs_path,
         }
     }
 }
 
-/// JSON: the report holds only the entry's relative path (and relative
-/// names of copied files), never the absolute worktree path, so it can be
-/// written whatever bytes the repository's own path holds. That is why
-/// `create --json` needs no early refusal of a root path that is not UTF-8:
-/// it cannot end as a created run that the JSON output fails to report. (If
-/// an absolute path is ever added here, check its representability before
-/// the run is created, not in `check_json`.)
+/// JSON: the report holds the entry's relative path (and relative names
+/// of copied files), and the absolute worktree path only when it is UTF-8
+/// (`absolutePath`, else absent), so it can be written whatever bytes the
+/// repository's own path holds. That is why `create --json` needs no early
+/// refusal of a root path that is not UTF-8: it cannot end as a created
+/// run that the JSON output fails to report.
 ///
 /// A failed post-command is said here, not through
 /// [`Report::failed_part_way`]: `emit` would say it after this rendering,
