@@ -11,6 +11,7 @@
 //!   inherited environment cannot point git elsewhere;
 //! - sets `LC_ALL=C` (git's messages are recorded as skip reasons) and
 //!   `GIT_TERMINAL_PROMPT=0`;
+//! - logs ref updates in the bare-repository layout ([`Git::logging_refs`]);
 //! - puts `--` before paths, so nothing a user typed is read as an option;
 //! - never passes `--force`.
 //!
@@ -33,6 +34,15 @@ pub struct Git {
     /// `-c checkout.workers=<n>` for the checkouts (see
     /// [`Git::with_checkout_workers`]).
     workers: Option<String>,
+    /// `-c core.logAllRefUpdates=true` on every call.
+    log_refs: bool,
+}
+
+impl crate::git::repo::Repo {
+    /// git run at the root, logging ref updates when the repository does.
+    pub fn git(&self) -> Git {
+        Git::new(self.root()).logging_refs(self.logs_refs())
+    }
 }
 
 impl Git {
@@ -40,7 +50,15 @@ impl Git {
         Git {
             root: root.to_path_buf(),
             workers: None,
+            log_refs: false,
         }
+    }
+
+    /// `-c core.logAllRefUpdates=true`: the bare-repository layout's ref
+    /// updates logged as in its worktrees ([`crate::git::repo::Repo::logs_refs`]).
+    pub fn logging_refs(mut self, log_refs: bool) -> Git {
+        self.log_refs = log_refs;
+        self
     }
 
     /// Run the checkouts of new worktrees (`worktree add`, `reset --hard`)
@@ -63,9 +81,13 @@ impl Git {
         self.run_in(&self.root, args)
     }
 
-    fn command(dir: &Path, args: &[&OsStr]) -> Command {
+    fn command(&self, dir: &Path, args: &[&OsStr]) -> Command {
         let mut cmd = Command::new("git");
-        without_repo_env(cmd.arg("-C").arg(dir).args(args))
+        cmd.arg("-C").arg(dir);
+        if self.log_refs {
+            cmd.args(["-c", "core.logAllRefUpdates=true"]);
+        }
+        without_repo_env(cmd.args(args))
             .env("LC_ALL", "C")
             .env("GIT_TERMINAL_PROMPT", "0")
             .stdin(Stdio::null());
@@ -73,7 +95,8 @@ impl Git {
     }
 
     fn run_in(&self, dir: &Path, args: &[&OsStr]) -> Result<std::result::Result<(), CommandError>> {
-        let output = Self::command(dir, args)
+        let output = self
+            .command(dir, args)
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .output()
@@ -111,7 +134,8 @@ impl Git {
         if !super::progress::passing_through() {
             return self.run(args);
         }
-        let mut child = Self::command(&self.root, args)
+        let mut child = self
+            .command(&self.root, args)
             .stdout(Stdio::null())
             .stderr(Stdio::piped())
             .spawn()

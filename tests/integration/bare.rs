@@ -33,6 +33,7 @@ fn layout_of(mut repo: TestRepo, branch: &str) -> TestRepo {
     repo.git(["clone", "-q", "--bare", ".", bare.to_str().unwrap()]);
     std::fs::write(project.join(".git"), "gitdir: ./.bare\n").unwrap();
     git_ok(&repo, &project, &["worktree", "add", "-q", branch, branch]);
+    repo.project = project.clone();
     repo.root = project;
     assert_eq!(
         git_line(&repo, &repo.root, &["rev-parse", "--is-bare-repository"]),
@@ -608,4 +609,35 @@ fn the_layout_on_reftable_refs_is_refused_by_every_command_before_anything_is_wr
         }
     }
     assert!(!project.join(".loop-worktrees").exists());
+}
+
+/// A bare repository logs no ref updates by default, but the layout's
+/// worktrees do (git judges a worktree not bare): git-loop logs them as
+/// those worktrees would — a run's branch records its creation (so a run
+/// main took by fast-forward is proved merged, not taken for empty), a
+/// landing is in main's reflog — unless the user set
+/// `core.logAllRefUpdates`.
+#[test]
+fn ref_updates_are_logged_as_in_the_layouts_worktrees_unless_configured() {
+    let repo = bare_layout();
+    run_with(&repo, "m", "m.txt");
+    let created = git_line(&repo, &repo.root, &["reflog", "--format=%gs", "loop/m"]);
+    let first = created.lines().last().unwrap_or_default();
+    assert!(first.starts_with("branch: Created from "), "{created}");
+    git_ok(
+        &repo,
+        &main_wt(&repo),
+        &["merge", "-q", "--ff-only", "loop/m"],
+    );
+    let doc = json(&repo, &["mark", "--detect-merged"], 0);
+    assert_eq!(doc["marked"][0]["mergedBy"], "ancestor", "{doc}");
+    run_with(&repo, "l", "l.txt");
+    let to = json(&repo, &["land", "l"], 0)["landed"][0]["to"].clone();
+    let newest = git_line(&repo, &repo.root, &["reflog", "-1", "--format=%H", "main"]);
+    assert_eq!(newest, to.as_str().unwrap());
+
+    repo.git(["config", "core.logAllRefUpdates", "false"]);
+    repo.create("off");
+    let log = git_line(&repo, &repo.root, &["reflog", "--format=%gs", "loop/off"]);
+    assert_eq!(log, "", "the user's setting is git-loop's");
 }

@@ -96,6 +96,7 @@ mod terminal; // a terminal reads in order (pty, 2>&1), colour as git decides it
 
 // Formats, properties and the code's shape.
 mod docs_sync; // README, docs/, man pages and --help checked against the code
+mod kinds; // the core flows on every kind of repository: SHA-1/SHA-256, files/reftable, the bare layout
 mod layout; // module shape: no import cycles, file sizes
 mod manifest; // malformed and symlinked manifests are refused, never rewritten
 mod properties; // property tests: run ids, cutoffs, the manifest parser

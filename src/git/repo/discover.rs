@@ -31,7 +31,7 @@ impl Repo {
                 );
             }
         };
-        let main = found.main_repo().map_err(|e| Error::NotARepo {
+        let mut main = found.main_repo().map_err(|e| Error::NotARepo {
             detail: format!(" (could not open the main repository: {e})"),
             path: start.clone(),
             given: false,
@@ -71,11 +71,24 @@ impl Repo {
                 }
             }
         };
+        // The layout's worktrees log ref updates (git judges a worktree not
+        // bare); git-loop, working from the bare repository, logs them the
+        // same unless the user set `core.logAllRefUpdates`: in process here,
+        // through git by [`Repo::git`].
+        let log_refs = bare
+            && main
+                .config_snapshot()
+                .string("core.logAllRefUpdates")
+                .is_none();
+        if log_refs {
+            main.refs.write_reflog = gix::refs::store::WriteReflog::Normal;
+        }
         Ok(Repo {
             repo: main,
             here: found,
             root,
             bare,
+            log_refs,
             walks: Default::default(),
         })
     }

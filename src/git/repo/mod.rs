@@ -71,6 +71,9 @@ pub struct Repo {
     root: PathBuf,
     /// Bare, as git judges it (see [`Repo::is_bare_layout`]).
     bare: bool,
+    /// Ref updates logged although the repository is bare (see
+    /// [`Repo::git`]).
+    log_refs: bool,
     /// The history walks of this process, made at the first.
     walks: std::sync::OnceLock<Walks>,
 }
@@ -126,6 +129,16 @@ impl Repo {
     /// The repository's common git dir (`.git` of the main worktree).
     pub fn common_dir(&self) -> &Path {
         self.repo.common_dir()
+    }
+
+    /// Whether git-loop logs ref updates although the repository is bare:
+    /// in the bare-repository layout, unless `core.logAllRefUpdates` is
+    /// set, as git logs them in the layout's worktrees (a bare repository
+    /// logs none by default: a run's branch would have no creation to tell
+    /// an empty run from a merged one). In process already; git through
+    /// [`crate::git::cmd::Git::logging_refs`].
+    pub fn logs_refs(&self) -> bool {
+        self.log_refs
     }
 
     /// The main worktree's top level, canonical; in the bare-repository

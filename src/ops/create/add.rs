@@ -52,7 +52,10 @@ pub(super) fn add(
     plan: &Plan<'_>,
     out: &mut Out<'_>,
 ) -> Result<Added> {
-    let git = Git::new(ctx.repo.root()).with_checkout_workers(checkout::workers(ctx.repo.gix()));
+    let git = ctx
+        .repo
+        .git()
+        .with_checkout_workers(checkout::workers(ctx.repo.gix()));
     let warm = claim_warm(ctx, args, plan)?;
     let ops = OpsLock::acquire(&ctx.loop_dir(), |waiting| {
         out.note(format_args!("{waiting}"))

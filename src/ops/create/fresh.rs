@@ -31,7 +31,6 @@ use serde::Serialize;
 
 use crate::ctx::Ctx;
 use crate::error::Result;
-use crate::git::cmd::Git;
 use crate::output::Out;
 
 /// The base's upstream, as `create --json` reports it (`"upstream"`; absent
@@ -141,7 +140,7 @@ fn fetch_upstream(
 ) -> Result<(bool, Option<String>)> {
     out.note(format_args!("fetching {refspec} from {remote}"));
     let dst = found.upstream_ref.as_bstr().to_str_lossy();
-    match Git::new(ctx.repo.root()).fetch(remote, refspec, &dst)? {
+    match ctx.repo.git().fetch(remote, refspec, &dst)? {
         Ok(()) => Ok((true, None)),
         Err(failure) => {
             let reason = failure.reason();

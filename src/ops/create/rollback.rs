@@ -2,7 +2,6 @@
 //! `git worktree add` and the manifest write.
 
 use crate::error::Result;
-use crate::git::cmd::Git;
 use crate::git::repo::Repo;
 use crate::lock::OpsLock;
 use crate::runid;
@@ -82,7 +81,7 @@ enum Undone {
 /// The worktree half of [`undo_create`], under the worktree-operation lock.
 fn undo_worktree(repo: &Repo, id: &str) -> Result<Undone> {
     let loop_dir = repo.loop_dir();
-    let git = Git::new(repo.root());
+    let git = repo.git();
     let rel = runid::rel_path(id);
     let branch = runid::branch_name(id);
     let registered = repo

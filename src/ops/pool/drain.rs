@@ -14,7 +14,6 @@ use super::survey::{MemberState, describe, survey_if_any};
 use super::{Claim, POOL_DIR, STAGING_DIR, members, staged};
 use crate::ctx::Ctx;
 use crate::error::Result;
-use crate::git::cmd::Git;
 use crate::lock::OpsLock;
 use crate::output::{Out, Progress};
 use crate::worktree::{Remover, SkipCode};
@@ -36,7 +35,7 @@ pub fn drain(ctx: &Ctx, out: &mut Out<'_>) -> Result<Drained> {
     let mut removed = Vec::new();
     let mut skipped: Vec<Discarded> = Vec::new();
     if ctx.loop_dir_exists()? {
-        let git = Git::new(ctx.repo.root());
+        let git = ctx.repo.git();
         let _ops = OpsLock::acquire(&ctx.loop_dir(), |w| out.note(format_args!("{w}")))?;
         let mut remover = Remover::new(&ctx.repo, &git)?;
         let all: Vec<_> = staged(&ctx.repo)?

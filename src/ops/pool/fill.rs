@@ -45,7 +45,7 @@ pub fn fill(ctx: &Ctx, n: Option<usize>, out: &mut Out<'_>) -> Result<Filled> {
     let target = n.unwrap_or(settings.pool_size.value);
     let (_, base) = crate::ops::base::resolve(ctx, None, &settings.base, out)?;
     prepare_dirs(ctx, out)?;
-    let git = Git::new(ctx.repo.root());
+    let git = ctx.repo.git();
     let unfit = find_unfit(ctx, &git)?;
     let (discarded, added) = discard_and_add(ctx, &git, &unfit, base, target, out)?;
     let failed = check_out_all(ctx, &git, &added, out);

@@ -7,7 +7,6 @@ use super::check::unfit;
 use super::{Claim, Member, members};
 use crate::ctx::Ctx;
 use crate::error::Result;
-use crate::git::cmd::Git;
 use crate::worktree::Remover;
 
 /// One member.
@@ -60,7 +59,7 @@ pub(super) fn survey_if_any(ctx: &Ctx) -> Result<Vec<MemberState>> {
 
 /// Each member and its state, claimed and checked one at a time.
 pub(super) fn survey(ctx: &Ctx) -> Result<Vec<MemberState>> {
-    let git = Git::new(ctx.repo.root());
+    let git = ctx.repo.git();
     let remover = Remover::new(&ctx.repo, &git)?;
     let mut out = Vec::new();
     for m in members(&ctx.repo)? {

@@ -42,7 +42,7 @@ pub fn claim_for_create(ctx: &Ctx, base: gix::ObjectId) -> Result<Option<Claimed
     }
     let mut candidates = members(&ctx.repo)?;
     candidates.sort_by_key(|m| m.commit != Some(base));
-    let git = Git::new(ctx.repo.root());
+    let git = ctx.repo.git();
     let remover = Remover::new(&ctx.repo, &git)?;
     let mut claimed = Claimed {
         chosen: None,

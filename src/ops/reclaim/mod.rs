@@ -38,7 +38,6 @@
 
 use crate::ctx::Ctx;
 use crate::error::{Error, Result};
-use crate::git::cmd::Git;
 use crate::lock::{ManifestMutex, OpsLock};
 use crate::manifest::{Entry, Manifest, Status};
 use crate::output::Out;
@@ -146,7 +145,7 @@ pub fn reclaim(
     if selected.is_empty() {
         return Ok(reclaimed);
     }
-    let git = Git::new(ctx.repo.root());
+    let git = ctx.repo.git();
     let remover = Remover::new(&ctx.repo, &git)?;
     let (selected, refused) =
         pre_command::screen(ctx, pre_command.as_ref(), selected, &remover, dry_run, out)?;

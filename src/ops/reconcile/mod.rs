@@ -52,7 +52,6 @@ pub use survey::{Orphan, Stray};
 
 use crate::ctx::Ctx;
 use crate::error::{Error, Result};
-use crate::git::cmd::Git;
 use crate::lock::OpsLock;
 use crate::manifest::Manifest;
 use crate::output::Out;
@@ -104,7 +103,7 @@ pub struct Outcome {
 
 pub fn run(ctx: &Ctx, req: &Request<'_>, out: &mut Out<'_>) -> Result<Outcome> {
     let mut opened = open(ctx, req, out)?;
-    let git = Git::new(ctx.repo.root());
+    let git = ctx.repo.git();
     let remover = Remover::new(&ctx.repo, &git)?;
     let manifest = opened.manifest(ctx)?;
     let survey = Survey::of(ctx, &manifest, &remover)?;

@@ -5,6 +5,9 @@
 //!   pinned, hermetic git environment; its `run`/`output` check every
 //!   `--json` document against its schema (`crate::schema`); hand-written
 //!   manifests ([`manifest_with`]); a repository with a tree of files.
+//! - [`kind`]: the kinds of repository git makes ([`Kind`]: SHA-1 or SHA-256
+//!   objects, files or reftable refs, the bare-repository layout), which
+//!   [`TestRepo::of`] makes.
 //! - [`run`]: what a run returned ([`Run`]: exit code, stdout, stderr) and
 //!   short readers of its JSON ([`JsonExt`], [`skipped`], [`long_of`]).
 //! - [`git`]: git in any directory ([`git_ok`], trimmed [`git_line`]) and a
@@ -31,6 +34,7 @@ pub mod files;
 pub mod git;
 pub mod history;
 pub mod image;
+pub mod kind;
 pub mod process;
 pub mod repo;
 pub mod run;
@@ -40,6 +44,7 @@ pub mod topics;
 pub use files::*;
 pub use git::*;
 pub use image::*;
+pub use kind::*;
 pub use process::*;
 pub use repo::*;
 pub use run::*;

@@ -1,6 +1,8 @@
 //! The one test fixture: a temporary repository with a pinned, hermetic git
 //! environment (temp HOME and XDG_CONFIG_HOME, no system or global config,
-//! fixed identity and dates, LC_ALL=C, nothing inherited but PATH).
+//! fixed identity and dates, LC_ALL=C, nothing inherited but PATH), of any
+//! [`Kind`] git makes: SHA-1 or SHA-256 objects, files or reftable refs, or
+//! the bare-repository layout.
 
 use std::ffi::OsStr;
 use std::fs;
@@ -10,14 +12,19 @@ use std::process::{Command, Output, Stdio};
 use serde_json::Value;
 use tempfile::TempDir;
 
-use super::{JsonExt, Run};
+use super::{JsonExt, Kind, Run};
 
 pub const BIN: &str = env!("CARGO_BIN_EXE_git-loop");
 
 pub struct TestRepo {
     _tmp: TempDir,
     pub home: PathBuf,
+    /// Where git-loop and [`TestRepo::git`] run: the main checkout (in the
+    /// bare layout, the linked worktree of `main`).
     pub root: PathBuf,
+    /// The directory that holds `.loop-worktrees/`: the root, or in the bare
+    /// layout the directory holding `.bare` and the worktrees.
+    pub project: PathBuf,
 }
 
 pub fn hermetic(cmd: &mut Command, home: &Path) {
@@ -55,33 +62,71 @@ impl TestRepo {
         TestRepo::made(&std::env::temp_dir(), args)
     }
 
-    fn made(dir: &Path, init: &[&str]) -> TestRepo {
+    /// [`TestRepo::new`] of `kind`: `git init` with its flags, or the bare
+    /// layout (`git init --bare`, then `git worktree add` of `main`, whose
+    /// first commit holds `README`).
+    pub fn of(kind: Kind) -> TestRepo {
+        if kind != Kind::Bare {
+            return TestRepo::new_with(kind.init_args());
+        }
+        let (tmp, home, base) = TestRepo::home(&std::env::temp_dir());
+        let project = base.join("project");
+        std::fs::create_dir(&project).unwrap();
+        let repo = TestRepo {
+            _tmp: tmp,
+            home,
+            root: project.join("main"),
+            project,
+        };
+        let git = |args: &[&str]| crate::common::git_ok(&repo, &repo.project, args);
+        git(&["init", "-q", "--bare", "-b", "main", ".bare"]);
+        std::fs::write(repo.project.join(".git"), "gitdir: ./.bare\n").unwrap();
+        git(&["worktree", "add", "-q", "--orphan", "-b", "main", "main"]);
+        TestRepo::first_commit(&repo);
+        repo
+    }
+
+    /// A temporary directory holding `home` (its empty git config): the
+    /// directory, `home`, and the directory's canonical path.
+    fn home(dir: &Path) -> (TempDir, PathBuf, PathBuf) {
         let tmp = tempfile::Builder::new()
             .prefix("git-loop-test")
             .tempdir_in(dir)
             .unwrap();
         let base = tmp.path().canonicalize().unwrap();
         let home = base.join("home");
-        let root = base.join("repo");
         std::fs::create_dir_all(home.join(".config")).unwrap();
         std::fs::write(home.join("gitconfig"), "").unwrap();
+        (tmp, home, base)
+    }
+
+    fn made(dir: &Path, init: &[&str]) -> TestRepo {
+        let (tmp, home, base) = TestRepo::home(dir);
+        let root = base.join("repo");
         std::fs::create_dir(&root).unwrap();
         let repo = TestRepo {
             _tmp: tmp,
             home,
+            project: root.clone(),
             root,
         };
         let mut args = vec!["init", "-q", "-b", "main"];
         args.extend_from_slice(init);
         repo.git(args);
-        std::fs::write(repo.root.join("README"), "hello\n").unwrap();
-        repo.git(["add", "README"]);
-        repo.git(["commit", "-q", "-m", "initial"]);
+        TestRepo::first_commit(&repo);
         repo
     }
 
+    fn first_commit(repo: &TestRepo) {
+        std::fs::write(repo.root.join("README"), "hello\n").unwrap();
+        repo.git(["add", "README"]);
+        repo.git(["commit", "-q", "-m", "initial"]);
+    }
+
+    /// The temporary directory holding the repository (beside it: `home`,
+    /// and whatever a test makes there: clones, other worktrees).
     pub fn base(&self) -> &Path {
-        self.root.parent().unwrap()
+        self.project.parent().unwrap()
     }
 
     pub fn git_in<I, S>(&self, dir: &Path, args: I) -> Output
@@ -225,7 +270,7 @@ impl TestRepo {
     }
 
     pub fn loop_dir(&self) -> PathBuf {
-        self.root.join(".loop-worktrees")
+        self.project.join(".loop-worktrees")
     }
     pub fn wt(&self, id: &str) -> PathBuf {
         self.loop_dir().join(id)

@@ -12,7 +12,8 @@
 //! files: 33 ms for the pass, 17 ms for the walk, in `land`'s benchmark
 //! fixture).
 //!
-//! The pass, as `git status` makes it: the `HEAD`-tree-to-index comparison,
+//! The pass, through git's own status when the refs are a reftable
+//! ([`porcelain`]: gix's cannot read its `HEAD`), else as `git status` makes it: the `HEAD`-tree-to-index comparison,
 //! the index-to-worktree comparison (the index's cached stats reused, the
 //! entries split among the cores) and the directory walk for untracked files
 //! run at once, and the pass stops as soon as there is nothing more to learn
@@ -39,6 +40,7 @@ use super::{open_worktree, repo_err};
 use crate::error::Result;
 
 mod head;
+mod porcelain;
 mod walk;
 
 /// What `git worktree remove` (without `--force`) would object to in a
@@ -70,6 +72,14 @@ pub fn cleanliness(path: &Path, admin_dir: &Path) -> Result<Cleanliness> {
     // A clean worktree, proved without the pass (see `walk`).
     if !submodules && walk::certainly_clean(&repo, path, &index) {
         return Ok(Cleanliness::default());
+    }
+    if crate::git::refs::reftable(&repo) {
+        let (modified, untracked) = porcelain::status(path, true)?;
+        return Ok(Cleanliness {
+            modified,
+            untracked,
+            submodules,
+        });
     }
     // The walk's options set here, not through `status.showUntrackedFiles`:
     // untracked files count whatever the user's `git status` shows.
@@ -116,8 +126,14 @@ pub fn cleanliness(path: &Path, admin_dir: &Path) -> Result<Cleanliness> {
 }
 
 /// Whether `repo`'s worktree has tracked changes, staged or not (gix's
-/// `is_dirty`, with `HEAD`'s tree read through the ref layer).
+/// `is_dirty`, with `HEAD`'s tree read through the ref layer; git's status
+/// when the refs are a reftable, see [`porcelain`]).
 pub fn tracked_changes(repo: &gix::Repository) -> Result<bool> {
+    if crate::git::refs::reftable(repo)
+        && let Some(dir) = repo.workdir()
+    {
+        return Ok(porcelain::status(dir, false)?.0);
+    }
     let mut status = repo
         .status(gix::progress::Discard)
         .map_err(repo_err)?

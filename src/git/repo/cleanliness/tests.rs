@@ -16,6 +16,11 @@ struct Repo {
 impl Repo {
     /// `main` with `a`, `b`, `d/c` and a `.gitignore` of `*.log`.
     fn new() -> Repo {
+        Repo::made(false)
+    }
+
+    /// [`Repo::new`], its refs a reftable when `reftable`.
+    fn made(reftable: bool) -> Repo {
         let dir = tempfile::tempdir().unwrap();
         let root = dir.path().join("repo");
         std::fs::create_dir(&root).unwrap();
@@ -23,7 +28,14 @@ impl Repo {
             root: root.canonicalize().unwrap(),
             dir,
         };
-        repo.git(&["init", "-q", "-b", "main"]);
+        let format = if reftable { "reftable" } else { "files" };
+        repo.git(&[
+            "init",
+            "-q",
+            "-b",
+            "main",
+            &format!("--ref-format={format}"),
+        ]);
         for (file, content) in [
             ("a", "a\n"),
             ("b", "b\n"),
@@ -92,25 +104,30 @@ impl Repo {
     }
 }
 
-fn case(name: &str, make: impl FnOnce(&Repo), modified: bool, untracked: bool) {
-    let repo = Repo::new();
-    make(&repo);
-    let expected = Cleanliness {
-        modified,
-        untracked,
-        submodules: false,
-    };
-    assert_eq!(
-        repo.oracle(),
-        expected,
-        "{name}: git status disagrees with the case"
-    );
-    assert_eq!(repo.judge(), expected, "{name}");
-    // The walk never calls a worktree clean that git does not.
-    assert!(
-        !repo.walk() || expected == Cleanliness::default(),
-        "{name}: the walk called it clean"
-    );
+/// The case `name` in a repository whose refs are files, then in one
+/// whose refs are a reftable.
+fn case(name: &str, make: impl Fn(&Repo), modified: bool, untracked: bool) {
+    for reftable in [false, true] {
+        let repo = Repo::made(reftable);
+        make(&repo);
+        let expected = Cleanliness {
+            modified,
+            untracked,
+            submodules: false,
+        };
+        let name = format!("{name} (reftable: {reftable})");
+        assert_eq!(
+            repo.oracle(),
+            expected,
+            "{name}: git status disagrees with the case"
+        );
+        assert_eq!(repo.judge(), expected, "{name}");
+        // The walk never calls a worktree clean that git does not.
+        assert!(
+            !repo.walk() || expected == Cleanliness::default(),
+            "{name}: the walk called it clean"
+        );
+    }
 }
 
 /// Worktrees the walk proves clean by itself (git agreeing), each as

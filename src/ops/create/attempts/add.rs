@@ -5,7 +5,7 @@ use super::{Made, lock};
 use crate::cli::CreateArgs;
 use crate::ctx::Ctx;
 use crate::error::{Error, Result};
-use crate::git::cmd::{Git, Start};
+use crate::git::cmd::Start;
 use crate::lock::OpsLock;
 use crate::ops::create::{Plan, branch_exists, checkout};
 use crate::ops::pool;
@@ -24,7 +24,7 @@ pub(super) fn add_all(
     window: &RollbackWindow,
     out: &mut Out<'_>,
 ) -> Result<Vec<bool>> {
-    let git = Git::new(ctx.repo.root());
+    let git = ctx.repo.git();
     // One member per attempt while the pool has fit ones; each claim is
     // held until its member is moved (a member claimed here is skipped by
     // the next claim). Not for a sparse run (a member is a full checkout).
@@ -83,7 +83,10 @@ pub(super) fn check_out_all(
     window: &RollbackWindow,
     out: &mut Out<'_>,
 ) -> Result<()> {
-    let git = Git::new(ctx.repo.root()).with_checkout_workers(checkout::workers(ctx.repo.gix()));
+    let git = ctx
+        .repo
+        .git()
+        .with_checkout_workers(checkout::workers(ctx.repo.gix()));
     let hook = ctx.repo.may_have_post_checkout_hook();
     crate::crash::point("before-checkout");
     let one = &|plan: &Plan<'_>, pooled: bool| -> Result<Option<String>> {

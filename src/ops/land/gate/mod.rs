@@ -93,7 +93,7 @@ pub fn run(
     timeout: Duration,
     env: &[(&str, &OsStr)],
 ) -> Result<GateRun> {
-    let git = Git::new(repo.root());
+    let git = repo.git();
     let scratch = Scratch::add(repo, &git, commit)?;
     let running = Arc::new(AtomicU32::new(0));
     let pending = Arc::new(Mutex::new(Some(scratch.clone())));
@@ -161,7 +161,7 @@ fn on_signal(
         }
         let scratch = pending.lock().unwrap_or_else(|p| p.into_inner()).take();
         if let (Some(scratch), Ok(repo)) = (scratch, Repo::discover(&root))
-            && let Some(left) = scratch.remove(&repo, &Git::new(&root))
+            && let Some(left) = scratch.remove(&repo, &repo.git())
         {
             crate::signals::say(&format!("warning: {left}"));
         }

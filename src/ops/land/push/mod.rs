@@ -35,7 +35,6 @@
 use gix::ObjectId;
 
 use crate::error::Result;
-use crate::git::cmd::Git;
 use crate::git::merge::merge_base;
 use crate::git::plumbing::{self, PushOutcome};
 use crate::git::repo::Repo;
@@ -251,7 +250,7 @@ fn refetch(
             "{there} moved ({why}) and no remote-tracking branch maps it, so it cannot be fetched to land again on it"
         )));
     };
-    if let Err(failure) = Git::new(repo.root()).fetch(&up.remote, &up.remote_ref, tracking)? {
+    if let Err(failure) = repo.git().fetch(&up.remote, &up.remote_ref, tracking)? {
         return Ok(Err(format!(
             "{there} moved ({why}) and could not be fetched: {}",
             failure.reason()
