@@ -54,6 +54,48 @@ pub fn layers(config: &gix::config::File) -> Result<Vec<Layer>> {
     Ok(out)
 }
 
+/// A warning for each `loop.*` key git config sets that is no setting
+/// (`loop.cleanup.status`, `loop.cleanupStaus`): git-loop would ignore it
+/// silently, and the user would wonder why their setting does nothing.
+/// Names the key git-loop reads in its place when one is close: the same
+/// words (`cleanup.status` is `loop.cleanupStatus`), or a typo of one.
+pub fn unknown_keys(config: &gix::config::File) -> Vec<String> {
+    let squash = |s: &str| -> String {
+        s.chars()
+            .filter(|c| c.is_ascii_alphanumeric())
+            .map(|c| c.to_ascii_lowercase())
+            .collect()
+    };
+    let known: Vec<&str> = keys::ALL.iter().map(|k| k.git).collect();
+    let mut out = Vec::new();
+    for section in config.sections_by_name("loop").into_iter().flatten() {
+        let sub = section.header().subsection_name().map(|s| s.to_string());
+        for name in section.value_names() {
+            let name = name.to_string();
+            let full = match &sub {
+                Some(sub) => format!("loop.{sub}.{name}"),
+                None => format!("loop.{name}"),
+            };
+            if sub.is_none() && known.iter().any(|k| k.eq_ignore_ascii_case(&full)) {
+                continue;
+            }
+            let same_words = known.iter().find(|k| squash(k) == squash(&full));
+            let hint = match same_words {
+                Some(k) => format!("; did you mean {k}?"),
+                None => crate::error::suggest::did_you_mean(&full, known.iter().copied()),
+            };
+            let line = format!(
+                "warning: git config {} is no git-loop setting, and does nothing{hint} (`git loop config` lists them)",
+                crate::style::escape(&full)
+            );
+            if !out.contains(&line) {
+                out.push(line);
+            }
+        }
+    }
+    out
+}
+
 /// Every value of `key` in git's cascade order, each with where it was set:
 /// the config files, then `git -c`.
 fn values(

@@ -146,6 +146,7 @@ impl Settings {
             }
         }
         all.extend(git::layers(config)?);
+        git::unknown_keys(config).into_iter().for_each(note);
         all.extend(layers::env()?);
         let mut settings = Settings::merge(&all);
         if !ignored.is_empty() {
@@ -216,6 +217,14 @@ impl Settings {
 /// The notes said once a command is done, each once: which keys of an
 /// untrusted repository file were ignored.
 static NOTES: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
+
+/// Say `line` once the command is done (once, however often it is noted).
+fn note(line: String) {
+    let mut notes = NOTES.lock().unwrap_or_else(|e| e.into_inner());
+    if !notes.contains(&line) {
+        notes.push(line);
+    }
+}
 
 fn note_ignored(file: &Path, keys: &[&'static str]) {
     let line = format!(

@@ -864,3 +864,40 @@ fn land_gate_follows_the_layers_and_the_hooks_trust() {
         text.stdout
     );
 }
+
+/// A `loop.*` git config key that is no setting gets a warning naming the
+/// key git-loop reads in its place (the same words, or a typo of one); a
+/// key that is a setting gets none. Nothing else changes.
+#[test]
+fn an_unknown_loop_key_is_warned_about_naming_the_right_one() {
+    let repo = TestRepo::new();
+    repo.git(["config", "loop.base", "main"]);
+    let quiet = repo.run(["config"]);
+    quiet.ok();
+    assert!(!quiet.stderr.contains("warning"), "{}", quiet.stderr);
+    repo.git(["config", "loop.cleanup.status", "merged"]);
+    repo.git(["config", "loop.cleanupStaus", "merged"]);
+    let run = repo.run(["config"]);
+    run.ok();
+    assert!(
+        run.stderr.contains(
+            "warning: git config loop.cleanup.status is no git-loop setting, and does nothing; did you mean loop.cleanupStatus?"
+        ),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stderr
+            .contains("loop.cleanupStaus is no git-loop setting, and does nothing; did you mean loop.cleanupStatus?"),
+        "{}",
+        run.stderr
+    );
+    // Neither applies: the default stands.
+    assert!(
+        run.stdout
+            .lines()
+            .any(|l| l.starts_with("cleanup.status ") && l.contains("rejected,escalated")),
+        "{}",
+        run.stdout
+    );
+}
