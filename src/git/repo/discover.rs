@@ -22,9 +22,17 @@ impl Repo {
             Ok(found) => found,
             // gix refuses some formats outright: say which, when it is that.
             Err(e) => {
+                // No repository anywhere up: said once, as git says it (not
+                // the path again in gix's words).
+                let nothing_up = std::env::var_os("GIT_DIR").is_none()
+                    && !start.ancestors().any(|d| d.join(".git").exists());
+                let detail = match nothing_up {
+                    true => " (nor any of its parents)".to_owned(),
+                    false => format!(" ({e})"),
+                };
                 return Err(
                     super::format::refusal_on_disk(&start).unwrap_or(Error::NotARepo {
-                        detail: format!(" ({e})"),
+                        detail,
                         path: start.clone(),
                         given: false,
                     }),
