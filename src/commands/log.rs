@@ -1,5 +1,6 @@
-//! `git loop log [<RUN_ID>]` — the event log, oldest first. Read-only, no
-//! mutex. Malformed lines are reported on stderr and skipped.
+//! `git loop log [<RUN_ID>]` — the event log, oldest first (on a terminal
+//! newest first, ids cut to 12 digits, as `git log` reads there). Read-only,
+//! no mutex. Malformed lines are reported on stderr and skipped.
 //!
 //! Times are printed at one width, to the second (`2026-11-30T19:30:50Z`),
 //! so the columns line up; `--json` keeps each time as it was stored.
@@ -12,9 +13,9 @@
 //! `--since <AGE>` keeps the events logged in the last AGE (`2h`, `7d`: the
 //! ages `cleanup --older-than` takes; an event whose time cannot be read is
 //! not known to be that recent, and is left out); `-n <N>` then keeps the
-//! newest N, still printed oldest first (as `tail -n` would, where `git log
-//! -n` prints newest first: this log reads top to bottom). Both filter the
-//! JSON document too; its shape does not change.
+//! newest N, printed oldest first into a pipe (as `tail -n` would), newest
+//! first on a terminal. Both filter the JSON document too; its shape does
+//! not change.
 //!
 //! On a terminal the text goes through a pager, as `git log`'s does
 //! ([`pager`]; the rules are in [`crate::output::pager`]): `GIT_PAGER`,
@@ -41,7 +42,15 @@ impl Report for LogReport {
     /// anyone can write: the line is escaped whole ([`crate::style::escape`]),
     /// so no field can drive the terminal or split the line.
     fn human(&self, out: &mut Out<'_>) -> std::io::Result<()> {
-        for e in &self.events {
+        // On a terminal, as `git log` reads there: the newest first, ids
+        // short. Into a pipe or a file the order and the ids a script reads
+        // stay whole, oldest first.
+        let terminal = out.stdout_is_terminal;
+        let events: Box<dyn Iterator<Item = &Event>> = match terminal {
+            true => Box::new(self.events.iter().rev()),
+            false => Box::new(self.events.iter()),
+        };
+        for e in events {
             let mut line = format!(
                 "{} {:<13} {}",
                 crate::time::fixed_width(&e.at),
@@ -57,10 +66,35 @@ impl Report for LogReport {
             if let Some(detail) = &e.detail {
                 line.push_str(&format!(": {detail}"));
             }
+            if terminal {
+                line = short_ids(&line);
+            }
             writeln!(out.stdout, "{}", crate::style::escape(&line))?;
         }
         Ok(())
     }
+}
+
+/// `text` with every full object id (a run of 40 or 64 hex digits, a word
+/// of its own) cut to its first 12 digits, as the other tables show ids.
+fn short_ids(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut word = String::new();
+    let flush = |word: &mut String, out: &mut String| {
+        let full = matches!(word.len(), 40 | 64) && word.bytes().all(|b| b.is_ascii_hexdigit());
+        out.push_str(if full { &word[..12] } else { word });
+        word.clear();
+    };
+    for c in text.chars() {
+        if c.is_ascii_alphanumeric() {
+            word.push(c);
+        } else {
+            flush(&mut word, &mut out);
+            out.push(c);
+        }
+    }
+    flush(&mut word, &mut out);
+    out
 }
 
 /// The pager the report's text goes through, if any.

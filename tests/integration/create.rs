@@ -426,7 +426,11 @@ fn bare_repository_and_non_repository_are_refused_naming_the_path() {
         );
         // Said once: the path once, not again in gix's words.
         assert_eq!(run.stderr.matches("plain").count(), 1, "{}", run.stderr);
-        assert!(run.stderr.contains("(nor any of its parents)"), "{}", run.stderr);
+        assert!(
+            run.stderr.contains("(nor any of its parents)"),
+            "{}",
+            run.stderr
+        );
     }
     assert_eq!(fs::read_dir(&outside).unwrap().count(), 0);
     let run = repo.run(["-C", "/nonexistent/dir", "list"]);

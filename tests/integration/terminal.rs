@@ -527,3 +527,29 @@ fn an_interrupt_while_the_pager_runs_is_the_pagers() {
     );
     assert!(text.contains("pager-done\nrc=0"), "{text:?}");
 }
+
+/// `log` on a terminal reads as `git log` does there: the newest event
+/// first, ids cut to 12 digits. Into a pipe it stays oldest first with
+/// whole ids, what a script reads.
+#[test]
+fn log_on_a_terminal_is_newest_first_with_short_ids() {
+    let repo = TestRepo::new();
+    repo.create("x").ok();
+    fs::write(repo.wt("x").join("f"), "f\n").unwrap();
+    repo.git_in(&repo.wt("x"), ["add", "f"]);
+    repo.git_in(&repo.wt("x"), ["commit", "-q", "-m", "f"]);
+    let tip = repo.git(["rev-parse", "loop/x"]).trim().to_owned();
+    repo.run(["land", "x"]).ok();
+    let piped = shell(&repo, "\"$BIN\" log | cat", &[]);
+    let on_terminal = on_pty(&repo, "log", &[("GIT_PAGER", "cat")]);
+    let first = |text: &str| text.lines().next().unwrap_or_default().to_owned();
+    assert!(first(&piped).contains(" create "), "{piped}");
+    assert!(!first(&on_terminal).contains(" create "), "{on_terminal}");
+    assert!(
+        on_terminal.lines().last().unwrap().contains(" create "),
+        "{on_terminal}"
+    );
+    assert!(piped.contains(&tip), "{piped}");
+    assert!(!on_terminal.contains(&tip), "{on_terminal}");
+    assert!(on_terminal.contains(&tip[..12]), "{on_terminal}");
+}
