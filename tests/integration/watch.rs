@@ -395,13 +395,18 @@ fn once_prints_one_frame_at_the_width_columns_says() {
         "a pipe gets no colour: {:?}",
         run.stdout
     );
-    // 80 columns without COLUMNS: the whole table fits.
+    // Into a pipe without COLUMNS: no width, nothing cut, however long a
+    // cell (a run id of 100 characters).
+    repo.create(&"l".repeat(100)).ok();
     let run = repo.run(["watch", "--once"]);
     assert!(
         run.stdout.lines().nth(1).unwrap().ends_with("DISK"),
         "{}",
         run.stdout
     );
+    assert!(run.stdout.contains(&"l".repeat(100)), "{}", run.stdout);
+    let long = row(&run.stdout, &"l".repeat(100)).unwrap();
+    assert!(long.chars().count() > 100, "{long}");
     // DISK is each worktree's size, as `list --disk` measures it.
     let listed = repo.run(["--json", "list", "--disk"]).json();
     let bytes = listed["worktrees"][0]["diskBytes"].as_u64().unwrap();

@@ -3,7 +3,8 @@
 //! [`screen`] draws it full-screen and takes the keys.
 //!
 //! `--once` prints one frame on stdout (no terminal needed: a pipe, a test)
-//! at the width `COLUMNS` says, else 80, coloured as `list` is. Without
+//! at the width `COLUMNS` says, else 80 on a terminal and no limit into a
+//! pipe or a file, coloured as `list` is. Without
 //! `--once`, the view needs a terminal on stdin (its keys) and stderr (where
 //! it is drawn, so that stdout carries only the path `o` chooses, for
 //! `cd "$(git loop watch)"`): without one it refuses, exit 2, pointing at
@@ -27,11 +28,18 @@ pub fn run(repo: Option<&Path>, args: &WatchArgs, out: &mut Out<'_>) -> Result<(
     if args.once {
         let ctx = Ctx::open(repo)?;
         let runs = crate::ops::watch::read(&ctx, Vec::new(), true)?;
+        // A terminal is as wide as `COLUMNS` says, else 80; a pipe or a
+        // file has no width: nothing is cut (`COLUMNS` still cuts it).
+        let unlimited = if out.stdout_is_terminal {
+            DEFAULT_WIDTH
+        } else {
+            usize::MAX
+        };
         let width = std::env::var("COLUMNS")
             .ok()
             .and_then(|c| c.trim().parse().ok())
             .filter(|&w: &usize| w > 0)
-            .unwrap_or(DEFAULT_WIDTH);
+            .unwrap_or(unlimited);
         let built = frame::build(&runs, crate::time::now());
         out.stdout
             .write_all(frame::plain(&built, width, out.color.on()).as_bytes())?;
