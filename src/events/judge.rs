@@ -57,6 +57,12 @@ pub struct Judgement {
 }
 
 impl Judgement {
+    /// It changes no file against its base (no commits of its own, or
+    /// none that change a file): what it would land is nothing.
+    pub fn changes_nothing(&self) -> bool {
+        self.files_changed == 0 && self.lines_changed == 0
+    }
+
     /// The `judge` event that records this judgement.
     pub fn event(&self) -> Event {
         let mut e = Event::new(EventKind::Judge, &self.id);

@@ -71,6 +71,9 @@ impl Report for JudgeReport {
                 if j.wrote_to_worktree {
                     notes.push("wrote to worktree");
                 }
+                if j.changes_nothing() {
+                    notes.push("changes nothing: ranked last");
+                }
                 let rank = if j.rank == 1 {
                     format!("{} leader", j.rank)
                 } else {
@@ -95,6 +98,12 @@ impl Report for JudgeReport {
             })
             .collect();
         write_table(out.stdout, header, &rows, out.color)?;
+        for j in self.attempts.iter().filter(|j| j.changes_nothing()) {
+            out.note(format_args!(
+                "note: {} changes no file against its base (no commits of its own): ranked last, whatever its gate",
+                escape(&j.id)
+            ));
+        }
         let passed = self.attempts.iter().filter(|j| j.passed).count();
         out.note(format_args!(
             "judged {} attempts of {}: {passed} passed (gate: {}); logs in the git common dir, git-loop/judge/{}/",

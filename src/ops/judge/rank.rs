@@ -1,6 +1,9 @@
 //! The order of the attempts (the parent module's doc says why each key is
-//! there): passed first; no conflict with the base first; higher agreement;
-//! fewer lines changed; a faster gate; the attempt's number.
+//! there): an attempt that changes something first (one that changes no
+//! file against its base — no commits of its own — is last, however its
+//! gate did: the base passing its own tests proves nothing of a fix);
+//! passed first; no conflict with the base first; higher agreement; fewer
+//! lines changed; a faster gate; the attempt's number.
 //!
 //! Agreement and seconds are rounded (to 4 and 3 decimals) before they are
 //! compared, so the order follows the figures shown.
@@ -71,8 +74,9 @@ pub fn rank(task: &str, gate: &str, judged: Vec<Judged>) -> Vec<Judgement> {
 
 /// `a` before `b` (Less) by the evidence; the attempt number breaks ties.
 fn order(a: &Judgement, b: &Judgement) -> Ordering {
-    b.passed
-        .cmp(&a.passed)
+    a.changes_nothing()
+        .cmp(&b.changes_nothing())
+        .then(b.passed.cmp(&a.passed))
         .then(a.conflicts_with_base.cmp(&b.conflicts_with_base))
         .then(b.agreement.total_cmp(&a.agreement))
         .then(a.lines_changed.cmp(&b.lines_changed))

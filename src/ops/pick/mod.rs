@@ -118,10 +118,25 @@ pub fn pick(ctx: &Ctx, request: &Request<'_>, out: &mut Out<'_>) -> Result<Outco
             ctx.repo.common_dir(),
         )?;
     }
+    let winner = winner(ctx, entry, task)?;
+    if winner
+        .judgement
+        .as_ref()
+        .is_some_and(|j| j.changes_nothing())
+    {
+        let what = if request.land.is_some() {
+            "landing it lands nothing"
+        } else {
+            "escalating it hands on nothing"
+        };
+        out.note(format_args!(
+            "warning: {id} changes no file against its base (no commits of its own, as judge found): {what}"
+        ));
+    }
     let mut outcome = Outcome {
         dry_run: request.dry_run,
         task: task.to_owned(),
-        winner: winner(ctx, entry, task)?,
+        winner,
         landing: None,
         siblings: siblings
             .iter()
