@@ -125,6 +125,12 @@ impl Verdict {
 /// The commit `refs/heads/<branch>` was created at, from its reflog's
 /// first line when that line records the creation (old id null).
 pub fn branch_start(repo: &gix::Repository, branch: &str) -> Option<ObjectId> {
+    // A reftable's reflog, read through git, has no old id for its oldest
+    // line (see `git::refs`'s `LogLine::old`): it cannot say, so it is not
+    // read (a process per run in `list --long`).
+    if crate::git::refs::reftable(repo) {
+        return None;
+    }
     let name = format!("refs/heads/{branch}");
     let first = crate::git::refs::reflog(repo, &name).pop()?;
     first

@@ -5,10 +5,12 @@
 //!
 //! - **Every ref, once per change**: `git for-each-ref --include-root-refs`
 //!   reads every ref (and `HEAD`) into a snapshot, kept while the stack's
-//!   `reftable/tables.list` is unchanged. git rewrites that file (a new
-//!   file, renamed over it) on every ref written — by git-loop, by git, by
-//!   another process — so a snapshot is never older than the last write it
-//!   could have seen.
+//!   `reftable/tables.list` is unchanged (one per repository, however its
+//!   common dir is reached; threads asking at once wait for one read). git
+//!   rewrites that file (a new file, renamed over it) on every ref written
+//!   — by git-loop, by git, by another process — so a snapshot is never
+//!   older than the last write it could have seen. `rev-parse
+//!   --symbolic-full-name`'s answers are kept the same way.
 //! - **Symbolic refs** as `for-each-ref` gives them: the ref that holds the
 //!   commit, not the next link (`HEAD → master → main` reads as `HEAD →
 //!   main`). What a chain reaches is the same.
@@ -51,6 +53,8 @@ type Cache<T> = Mutex<Vec<(PathBuf, Vec<u8>, Arc<T>)>>;
 
 static SNAPSHOTS: Cache<Snapshot> = Mutex::new(Vec::new());
 static HEADS: Cache<Heads> = Mutex::new(Vec::new());
+/// [`spec_refs`]'s answers, by name, at one state of the stack.
+static SPECS: Cache<Mutex<HashMap<String, Vec<String>>>> = Mutex::new(Vec::new());
 
 fn err(what: &str, e: impl std::fmt::Display) -> Error {
     Error::Repository(format!("could not read the reftable refs ({what}): {e}"))
@@ -84,17 +88,24 @@ fn cached<T>(
     key: Vec<u8>,
     read: impl FnOnce() -> Result<T>,
 ) -> Result<Arc<T>> {
-    {
-        let held = cache.lock().unwrap_or_else(|p| p.into_inner());
-        if let Some((_, _, value)) = held.iter().find(|(c, k, _)| c == common && *k == key) {
-            return Ok(value.clone());
-        }
+    let common = same_dir(common);
+    // Held while reading: threads that ask at once wait for one read
+    // instead of each running git.
+    let mut held = cache.lock().unwrap_or_else(|p| p.into_inner());
+    if let Some((_, _, value)) = held.iter().find(|(c, k, _)| *c == common && *k == key) {
+        return Ok(value.clone());
     }
     let value = Arc::new(read()?);
-    let mut held = cache.lock().unwrap_or_else(|p| p.into_inner());
-    held.retain(|(c, _, _)| c != common);
-    held.push((common.to_path_buf(), key, value.clone()));
+    held.retain(|(c, _, _)| *c != common);
+    held.push((common, key, value.clone()));
     Ok(value)
+}
+
+/// `common` as one path whichever way it was reached: a linked worktree's
+/// repository names its common dir `<common>/worktrees/<id>/../..`, and
+/// without this each run's worktree read the refs again.
+fn same_dir(common: &Path) -> PathBuf {
+    crate::fsx::canonical_best_effort(common)
 }
 
 fn parse_value(id: &[u8], symref: &[u8]) -> Option<Value> {
@@ -152,6 +163,8 @@ fn heads_key(common: &Path) -> Vec<u8> {
 /// The `HEAD` of every worktree of the repository whose common dir is
 /// `common`.
 pub fn heads(common: &Path) -> Result<Arc<Heads>> {
+    // The key names each admin dir by its path under `common`: one path.
+    let common = &same_dir(common);
     cached(&HEADS, common, heads_key(common), || {
         let out = git(common, &["worktree", "list", "--porcelain", "-z"])?;
         let mut heads = Heads {
@@ -281,7 +294,8 @@ pub fn rev_parse_commit(common: &Path, spec: &str) -> Option<ObjectId> {
 }
 
 /// The full names of the refs `spec` reads (`git rev-parse
-/// --symbolic-full-name` of its leading name).
+/// --symbolic-full-name` of its leading name), asked once per name while
+/// the stack is unchanged (`list --long` asks it for every run's base).
 pub fn spec_refs(common: &Path, spec: &str) -> Vec<String> {
     let end = spec.find(['~', '^', ':']).unwrap_or(spec.len());
     let name = &spec[..end];
@@ -289,18 +303,27 @@ pub fn spec_refs(common: &Path, spec: &str) -> Vec<String> {
     if name.is_empty() || name.starts_with('-') {
         return Vec::new();
     }
+    let answers = cached(&SPECS, common, stack_key(common), || Ok(Mutex::default()));
+    let answers = answers.expect("an empty map is always made");
+    let mut answers = answers.lock().unwrap_or_else(|p| p.into_inner());
+    if let Some(names) = answers.get(name) {
+        return names.clone();
+    }
     let args = [
         "rev-parse",
         "--symbolic-full-name",
         "--end-of-options",
         name,
     ];
-    match git(common, &args) {
-        Ok(out) => out
-            .split(|&b| b == b'\n')
-            .filter(|l| l.starts_with(b"refs/") || *l == b"HEAD")
-            .map(|l| l.to_str_lossy().into_owned())
-            .collect(),
-        Err(_) => Vec::new(),
-    }
+    // A failure is not kept: the next call asks git again.
+    let Ok(out) = git(common, &args) else {
+        return Vec::new();
+    };
+    let names: Vec<String> = out
+        .split(|&b| b == b'\n')
+        .filter(|l| l.starts_with(b"refs/") || *l == b"HEAD")
+        .map(|l| l.to_str_lossy().into_owned())
+        .collect();
+    answers.insert(name.to_owned(), names.clone());
+    names
 }
