@@ -160,6 +160,88 @@ fn a_sha256_reftable_repository_is_supported() {
     no_command_refuses_the_format(&repo);
 }
 
+/// The git processes a command spawned, one line each (`for-each-ref
+/// --include-root-refs …`), from `GIT_TRACE`.
+fn spawned(repo: &TestRepo, args: &[&str]) -> Vec<String> {
+    let trace = repo.base().join("trace");
+    let _ = fs::remove_file(&trace);
+    let mut cmd = repo.command();
+    cmd.env("GIT_TRACE", &trace).args(args);
+    TestRepo::output(&mut cmd).ok();
+    fs::read_to_string(&trace)
+        .unwrap()
+        .lines()
+        .filter_map(|l| {
+            l.split_once("trace: built-in: git ")
+                .map(|(_, c)| c.to_owned())
+        })
+        .collect()
+}
+
+fn count(spawned: &[String], prefix: &str) -> usize {
+    spawned.iter().filter(|c| c.starts_with(prefix)).count()
+}
+
+/// `list --long` over several runs of a reftable repository reads the refs
+/// once, not once a run: each run's worktree, opened on its own, reaches
+/// the same common dir (as `worktrees/<id>/../..`) and shares its snapshot;
+/// the base's name is read once for every run; every run's reflog (where
+/// its branch was created) in one `git log -g` for all. What it
+/// reports is read as before: the run with a commit of its own is ahead.
+#[test]
+fn list_long_in_a_reftable_repository_reads_the_refs_once_not_once_a_run() {
+    let repo = repo_made_with(&["--ref-format=reftable"]);
+    for id in ["a", "b", "c", "d", "e", "f"] {
+        repo.create(id).ok();
+    }
+    fs::write(repo.wt("b").join("work"), "work\n").unwrap();
+    git_ok(&repo, &repo.wt("b"), &["add", "work"]);
+    git_ok(&repo, &repo.wt("b"), &["commit", "-q", "-m", "work"]);
+    let git = spawned(&repo, &["list", "--long"]);
+    assert_eq!(
+        count(&git, "for-each-ref --include-root-refs"),
+        1,
+        "{git:#?}"
+    );
+    assert_eq!(count(&git, "worktree list"), 1, "{git:#?}");
+    assert!(
+        count(&git, "rev-parse --symbolic-full-name") <= 1,
+        "{git:#?}"
+    );
+    assert_eq!(count(&git, "log -g"), 1, "{git:#?}");
+    let list = repo.run(["--json", "list", "--long"]);
+    list.ok();
+    let runs = list.json()["worktrees"].as_array().unwrap().clone();
+    assert_eq!(runs.len(), 6, "{}", list.json());
+    let b = runs.iter().find(|r| r["id"] == "b").unwrap();
+    assert_eq!(b["ahead"], 1, "{b}");
+}
+
+/// A queue of landings in a reftable repository reads the refs once per
+/// state of the stack (each landing writes once), not once more for each
+/// run's worktree.
+#[test]
+fn a_queue_in_a_reftable_repository_reads_the_refs_once_per_landing() {
+    let repo = repo_made_with(&["--ref-format=reftable"]);
+    for id in ["a", "b", "c"] {
+        repo.create(id).ok();
+        fs::write(repo.wt(id).join(id), "work\n").unwrap();
+        git_ok(&repo, &repo.wt(id), &["add", id]);
+        git_ok(&repo, &repo.wt(id), &["commit", "-q", "-m", id]);
+    }
+    let git = spawned(&repo, &["land", "--queue", "--status", "active", "--keep"]);
+    assert_eq!(count(&git, "update-ref"), 3, "{git:#?}");
+    assert!(
+        count(&git, "for-each-ref --include-root-refs") <= 4,
+        "{git:#?}"
+    );
+    for id in ["a", "b", "c"] {
+        assert!(repo.wt("a").parent().unwrap().join(id).exists());
+        let landed = git_line(&repo, &repo.root, &["log", "--format=%s", "-1", "--", id]);
+        assert_eq!(landed, id);
+    }
+}
+
 /// An object format other than SHA-1 and SHA-256 (one git may add) is
 /// refused, named, like an unknown extension.
 #[test]

@@ -5,10 +5,12 @@
 //!
 //! - **Every ref, once per change**: `git for-each-ref --include-root-refs`
 //!   reads every ref (and `HEAD`) into a snapshot, kept while the stack's
-//!   `reftable/tables.list` is unchanged. git rewrites that file (a new
-//!   file, renamed over it) on every ref written — by git-loop, by git, by
-//!   another process — so a snapshot is never older than the last write it
-//!   could have seen.
+//!   `reftable/tables.list` is unchanged (one per repository, however its
+//!   common dir is reached; threads asking at once wait for one read). git
+//!   rewrites that file (a new file, renamed over it) on every ref written
+//!   — by git-loop, by git, by another process — so a snapshot is never
+//!   older than the last write it could have seen. `rev-parse
+//!   --symbolic-full-name`'s answers are kept the same way.
 //! - **Symbolic refs** as `for-each-ref` gives them: the ref that holds the
 //!   commit, not the next link (`HEAD → master → main` reads as `HEAD →
 //!   main`). What a chain reaches is the same.
@@ -52,6 +54,10 @@ type Cache<T> = Mutex<Vec<(PathBuf, Vec<u8>, Arc<T>)>>;
 
 static SNAPSHOTS: Cache<Snapshot> = Mutex::new(Vec::new());
 static HEADS: Cache<Heads> = Mutex::new(Vec::new());
+/// [`spec_refs`]'s answers, by name, at one state of the stack.
+static SPECS: Cache<Mutex<HashMap<String, Vec<String>>>> = Mutex::new(Vec::new());
+/// Every run branch's reflog, at one state of the stack ([`reflog`]).
+static REFLOGS: Cache<HashMap<String, Vec<LogLine>>> = Mutex::new(Vec::new());
 
 fn err(what: &str, e: impl std::fmt::Display) -> Error {
     Error::Repository(format!("could not read the reftable refs ({what}): {e}"))
@@ -85,17 +91,24 @@ fn cached<T>(
     key: Vec<u8>,
     read: impl FnOnce() -> Result<T>,
 ) -> Result<Arc<T>> {
-    {
-        let held = cache.lock().unwrap_or_else(|p| p.into_inner());
-        if let Some((_, _, value)) = held.iter().find(|(c, k, _)| c == common && *k == key) {
-            return Ok(value.clone());
-        }
+    let common = same_dir(common);
+    // Held while reading: threads that ask at once wait for one read
+    // instead of each running git.
+    let mut held = cache.lock().unwrap_or_else(|p| p.into_inner());
+    if let Some((_, _, value)) = held.iter().find(|(c, k, _)| *c == common && *k == key) {
+        return Ok(value.clone());
     }
     let value = Arc::new(read()?);
-    let mut held = cache.lock().unwrap_or_else(|p| p.into_inner());
-    held.retain(|(c, _, _)| c != common);
-    held.push((common.to_path_buf(), key, value.clone()));
+    held.retain(|(c, _, _)| *c != common);
+    held.push((common, key, value.clone()));
     Ok(value)
+}
+
+/// `common` as one path whichever way it was reached: a linked worktree's
+/// repository names its common dir `<common>/worktrees/<id>/../..`, and
+/// without this each run's worktree read the refs again.
+fn same_dir(common: &Path) -> PathBuf {
+    crate::fsx::canonical_best_effort(common)
 }
 
 fn parse_value(id: &[u8], symref: &[u8]) -> Option<Value> {
@@ -157,6 +170,8 @@ fn heads_key(common: &Path) -> Vec<u8> {
 /// The `HEAD` of every worktree of the repository whose common dir is
 /// `common`.
 pub fn heads(common: &Path) -> Result<Arc<Heads>> {
+    // The key names each admin dir by its path under `common`: one path.
+    let common = &same_dir(common);
     cached(&HEADS, common, heads_key(common), || {
         let out = git(common, &["worktree", "list", "--porcelain", "-z"])?;
         let mut heads = Heads {
@@ -250,45 +265,93 @@ pub fn admin_head(admin_dir: &Path) -> Option<Value> {
 /// `full`'s reflog, newest line first (see the module doc for old ids).
 /// `git log -g` leaves out a line whose new id is not a readable commit;
 /// each line's index (`@{n}`) shows the gap, and no old id is inferred
-/// across one.
+/// across one. A run's branch (`refs/heads/loop/*`) is read with every
+/// other run's branch in one process, kept while the stack is unchanged
+/// (`list --long` asks for every run's): reflogs are in the stack too.
 pub fn reflog(common: &Path, full: &str) -> Vec<LogLine> {
-    let args = [
-        "log",
-        "-g",
-        "--no-show-signature",
-        "--format=%gd%x00%H%x00%gs",
-        full,
-        "--",
-    ];
-    let Ok(out) = git(common, &args) else {
-        return Vec::new();
-    };
-    let mut lines: Vec<(usize, LogLine)> = out
-        .split(|&b| b == b'\n')
-        .filter_map(|line| {
+    let prefix = format!("refs/heads/{}/", crate::runid::BRANCH_PREFIX);
+    if !full.starts_with(&prefix) {
+        return reflogs(common, &[full.to_owned()])
+            .remove(full)
+            .unwrap_or_default();
+    }
+    let all = cached(&REFLOGS, common, stack_key(common), || {
+        let snapshot = snapshot(common)?;
+        let names: Vec<String> = snapshot
+            .refs
+            .range(BString::from(prefix.as_str())..)
+            .take_while(|(name, _)| name.starts_with(prefix.as_bytes()))
+            .filter_map(|(name, _)| name.to_str().ok().map(str::to_owned))
+            .collect();
+        Ok(reflogs(common, &names))
+    });
+    match all {
+        Ok(all) => all.get(full).cloned().unwrap_or_default(),
+        Err(_) => Vec::new(),
+    }
+}
+
+/// The reflogs of `names` (full ref names), each newest line first: one
+/// `git log -g` for many (a few thousand names a process).
+fn reflogs(common: &Path, names: &[String]) -> HashMap<String, Vec<LogLine>> {
+    let mut by_ref: HashMap<String, Vec<(usize, LogLine)>> = HashMap::new();
+    for chunk in names.chunks(2000) {
+        let mut args = vec![
+            "log",
+            "-g",
+            "--no-show-signature",
+            "--format=%gD%x00%H%x00%gs",
+        ];
+        args.extend(chunk.iter().map(String::as_str));
+        args.push("--");
+        let Ok(out) = git(common, &args) else {
+            continue;
+        };
+        for line in out.split(|&b| b == b'\n') {
             let mut fields = line.splitn(3, |&b| b == 0);
-            let (selector, id, message) = (fields.next()?, fields.next()?, fields.next()?);
-            let index = selector.rsplit_once_str(b"@{")?.1.strip_suffix(b"}")?;
-            let index: usize = index.to_str().ok()?.parse().ok()?;
+            let (Some(selector), Some(id), Some(message)) =
+                (fields.next(), fields.next(), fields.next())
+            else {
+                continue;
+            };
+            let Some((name, index)) = selector.rsplit_once_str(b"@{") else {
+                continue;
+            };
+            let index = index
+                .strip_suffix(b"}")
+                .and_then(|i| i.to_str().ok()?.parse().ok());
+            let (Some(index), Ok(new), Ok(name)) = (index, ObjectId::from_hex(id), name.to_str())
+            else {
+                continue;
+            };
             let line = LogLine {
                 old: None,
-                new: ObjectId::from_hex(id).ok()?,
+                new,
                 message: message.into(),
             };
-            Some((index, line))
-        })
-        .collect();
-    for i in 1..lines.len() {
-        if lines[i].0 == lines[i - 1].0 + 1 {
-            lines[i - 1].1.old = Some(lines[i].1.new);
+            by_ref
+                .entry(name.to_owned())
+                .or_default()
+                .push((index, line));
         }
     }
-    if let Some((_, oldest)) = lines.last_mut()
-        && CREATED.iter().any(|m| oldest.message.starts_with(m))
-    {
-        oldest.old = Some(ObjectId::null(oldest.new.kind()));
-    }
-    lines.into_iter().map(|(_, line)| line).collect()
+    by_ref
+        .into_iter()
+        .map(|(name, mut lines)| {
+            lines.sort_by_key(|(index, _)| *index);
+            for i in 1..lines.len() {
+                if lines[i].0 == lines[i - 1].0 + 1 {
+                    lines[i - 1].1.old = Some(lines[i].1.new);
+                }
+            }
+            if let Some((_, oldest)) = lines.last_mut()
+                && CREATED.iter().any(|m| oldest.message.starts_with(m))
+            {
+                oldest.old = Some(ObjectId::null(oldest.new.kind()));
+            }
+            (name, lines.into_iter().map(|(_, line)| line).collect())
+        })
+        .collect()
 }
 
 /// What `spec` names, when it is a full id (`Object`) or git's DWIM rules
@@ -334,7 +397,8 @@ pub fn rev_parse_commit(common: &Path, spec: &str) -> Option<ObjectId> {
 }
 
 /// The full names of the refs `spec` reads (`git rev-parse
-/// --symbolic-full-name` of its leading name).
+/// --symbolic-full-name` of its leading name), asked once per name while
+/// the stack is unchanged (`list --long` asks it for every run's base).
 pub fn spec_refs(common: &Path, spec: &str) -> Vec<String> {
     let end = spec.find(['~', '^', ':']).unwrap_or(spec.len());
     let name = &spec[..end];
@@ -342,18 +406,27 @@ pub fn spec_refs(common: &Path, spec: &str) -> Vec<String> {
     if name.is_empty() || name.starts_with('-') {
         return Vec::new();
     }
+    let answers = cached(&SPECS, common, stack_key(common), || Ok(Mutex::default()));
+    let answers = answers.expect("an empty map is always made");
+    let mut answers = answers.lock().unwrap_or_else(|p| p.into_inner());
+    if let Some(names) = answers.get(name) {
+        return names.clone();
+    }
     let args = [
         "rev-parse",
         "--symbolic-full-name",
         "--end-of-options",
         name,
     ];
-    match git(common, &args) {
-        Ok(out) => out
-            .split(|&b| b == b'\n')
-            .filter(|l| l.starts_with(b"refs/") || *l == b"HEAD")
-            .map(|l| l.to_str_lossy().into_owned())
-            .collect(),
-        Err(_) => Vec::new(),
-    }
+    // A failure is not kept: the next call asks git again.
+    let Ok(out) = git(common, &args) else {
+        return Vec::new();
+    };
+    let names: Vec<String> = out
+        .split(|&b| b == b'\n')
+        .filter(|l| l.starts_with(b"refs/") || *l == b"HEAD")
+        .map(|l| l.to_str_lossy().into_owned())
+        .collect();
+    answers.insert(name.to_owned(), names.clone());
+    names
 }
