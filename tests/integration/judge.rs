@@ -419,3 +419,39 @@ fn ctrl_c_kills_every_running_gate_and_exits_130() {
     }
     assert!(judge_events(&repo).is_empty());
 }
+
+/// An attempt with no commits of its own changes nothing: the base's own
+/// tests pass there, but that proves nothing of a fix. It ranks last, with
+/// a note, however its gate did; `pick` warns before escalating it.
+#[test]
+fn an_attempt_that_changes_nothing_ranks_last_and_pick_warns() {
+    let repo = setup();
+    for n in 1..=2 {
+        repo.run(["create", &format!("fix.{n}"), "--pattern", "x"])
+            .ok();
+    }
+    // fix.1 makes the right fix; fix.2 does nothing at all.
+    edit(&repo, "fix.1", "lib.sh", |t| t.replace(FIX.0, FIX.1));
+    let run = repo.run(["judge", "fix", "--gate", "true", "--json"]);
+    run.ok();
+    let attempts = run.json()["attempts"].as_array().unwrap().clone();
+    assert_eq!(attempts[0]["id"], "fix.1", "{}", run.json());
+    assert_eq!(attempts[1]["id"], "fix.2", "{}", run.json());
+    assert_eq!(attempts[1]["rank"], 2, "{}", run.json());
+    let text = repo.run(["judge", "fix", "--gate", "true"]);
+    text.ok();
+    assert!(
+        text.stderr
+            .contains("note: fix.2 changes no file against its base (no commits of its own): ranked last"),
+        "{}",
+        text.stderr
+    );
+    assert!(text.stdout.contains("changes nothing: ranked last"), "{}", text.stdout);
+    let pick = repo.run(["pick", "fix.2", "--dry-run"]);
+    assert!(
+        pick.stderr
+            .contains("warning: fix.2 changes no file against its base"),
+        "{}",
+        pick.stderr
+    );
+}

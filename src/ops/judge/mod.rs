@@ -32,7 +32,8 @@
 //! gate passed also has (the same file, the same removed and added lines):
 //! agreed hunks / its hunks, 0 when it has none; independent attempts that
 //! converge on the same change are more likely right. The order
-//! ([`rank`]): passed first; then no conflict with the base first; then
+//! ([`rank`]): an attempt that changes nothing last; then passed first;
+//! then no conflict with the base first; then
 //! higher agreement; then fewer lines changed; then a faster gate; then the
 //! attempt's number. Rank 1 is the leader.
 //!
