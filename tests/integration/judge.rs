@@ -441,12 +441,17 @@ fn an_attempt_that_changes_nothing_ranks_last_and_pick_warns() {
     let text = repo.run(["judge", "fix", "--gate", "true"]);
     text.ok();
     assert!(
-        text.stderr
-            .contains("note: fix.2 changes no file against its base (no commits of its own): ranked last"),
+        text.stderr.contains(
+            "note: fix.2 changes no file against its base (no commits of its own): ranked last"
+        ),
         "{}",
         text.stderr
     );
-    assert!(text.stdout.contains("changes nothing: ranked last"), "{}", text.stdout);
+    assert!(
+        text.stdout.contains("changes nothing: ranked last"),
+        "{}",
+        text.stdout
+    );
     let pick = repo.run(["pick", "fix.2", "--dry-run"]);
     assert!(
         pick.stderr

@@ -136,11 +136,7 @@ pub fn head(repo: &gix::Repository) -> Result<Value> {
         // A linked worktree's, by its path (opened through its admin dir,
         // it has none: not read).
         let dir = repo.workdir().ok_or_else(unreadable)?;
-        return table::heads(repo.common_dir())?
-            .linked
-            .get(&crate::fsx::canonical_best_effort(dir))
-            .cloned()
-            .ok_or_else(unreadable);
+        return table::linked_head(repo.common_dir(), repo.git_dir(), dir)?.ok_or_else(unreadable);
     }
     let head = repo.head().map_err(err)?;
     Ok(match head.kind {

@@ -15,8 +15,11 @@
 //!   commit, not the next link (`HEAD → master → main` reads as `HEAD →
 //!   main`). What a chain reaches is the same.
 //! - **Worktrees' `HEAD`s** from `git worktree list --porcelain`, keyed by
-//!   the worktree's canonical path (kept while every stack's
-//!   `tables.list`, the main one and each linked worktree's, is unchanged);
+//!   the worktree's canonical path: a linked worktree's `HEAD` lives in its
+//!   own stack alone (a `HEAD` on a branch is read as the branch's name),
+//!   so the read is kept while the registrations and each one's stack and
+//!   `gitdir` are unchanged — and one worktree's look-up checks only its
+//!   own ([`linked_head`]);
 //!   a worktree's own refs (`refs/worktree/*`, `refs/bisect/*`) from
 //!   `for-each-ref` run in its admin dir.
 //! - **Reflogs** from `git log -g`: git prints each line's new id and
@@ -48,6 +51,9 @@ pub struct Snapshot {
 /// The `HEAD` of every worktree, by canonical path, at one state.
 pub struct Heads {
     pub linked: HashMap<PathBuf, Value>,
+    /// Each registration's admin dir (canonical) and its own key
+    /// ([`admin_key`]) as it was before the read.
+    admins: HashMap<PathBuf, Vec<u8>>,
 }
 
 type Cache<T> = Mutex<Vec<(PathBuf, Vec<u8>, Arc<T>)>>;
@@ -147,22 +153,41 @@ pub fn snapshot(common: &Path) -> Result<Arc<Snapshot>> {
     })
 }
 
-/// The key of the worktrees' `HEAD`s: every stack's `tables.list`, and
-/// each registration's `gitdir` (the path the `HEAD`s are keyed by: `git
-/// worktree move` changes it and no stack).
-fn heads_key(common: &Path) -> Vec<u8> {
-    let mut key = stack_key(common);
+/// What a linked worktree's `HEAD` depends on: its own stack (where its
+/// `HEAD` lives; the main stack holds none of it: a `HEAD` on a branch is
+/// read as the branch's name) and its `gitdir` (the path the `HEAD`s are
+/// keyed by: `git worktree move` changes it and no stack).
+fn admin_key(admin: &Path) -> Vec<u8> {
+    let mut key = stack_key(admin);
+    key.push(0);
+    key.extend(std::fs::read(admin.join("gitdir")).unwrap_or_default());
+    key
+}
+
+/// Every registration's admin dir, canonical, with its [`admin_key`].
+fn admin_keys(common: &Path) -> Vec<(PathBuf, Vec<u8>)> {
     let mut admins: Vec<PathBuf> = std::fs::read_dir(common.join("worktrees"))
         .map(|d| d.flatten().map(|e| e.path()).collect())
         .unwrap_or_default();
     admins.sort();
-    for admin in admins {
+    admins
+        .into_iter()
+        .map(|admin| {
+            let key = admin_key(&admin);
+            (crate::fsx::canonical_best_effort(&admin), key)
+        })
+        .collect()
+}
+
+/// The key of the worktrees' `HEAD`s: which registrations there are, and
+/// each one's [`admin_key`].
+fn heads_key(admins: &[(PathBuf, Vec<u8>)]) -> Vec<u8> {
+    let mut key = Vec::new();
+    for (admin, own) in admins {
         key.push(0);
         key.extend_from_slice(admin.as_os_str().as_encoded_bytes());
         key.push(0);
-        key.extend(stack_key(&admin));
-        key.push(0);
-        key.extend(std::fs::read(admin.join("gitdir")).unwrap_or_default());
+        key.extend(own);
     }
     key
 }
@@ -172,10 +197,14 @@ fn heads_key(common: &Path) -> Vec<u8> {
 pub fn heads(common: &Path) -> Result<Arc<Heads>> {
     // The key names each admin dir by its path under `common`: one path.
     let common = &same_dir(common);
-    cached(&HEADS, common, heads_key(common), || {
+    // Read before git runs: a key older than what is read only makes the
+    // next look-up read again.
+    let admins = admin_keys(common);
+    cached(&HEADS, common, heads_key(&admins), || {
         let out = git(common, &["worktree", "list", "--porcelain", "-z"])?;
         let mut heads = Heads {
             linked: HashMap::new(),
+            admins: admins.iter().cloned().collect(),
         };
         // Records end with an empty field; the first is the main worktree.
         let mut first = true;
@@ -208,6 +237,29 @@ pub fn heads(common: &Path) -> Result<Arc<Heads>> {
         }
         Ok(heads)
     })
+}
+
+/// The `HEAD` of the linked worktree at `workdir` whose admin dir is
+/// `admin`: from the last read of every worktree's when this one's own
+/// stack and `gitdir` are as they were then (one worktree's look-up
+/// checks one worktree, not all: `list --long` looks up each run's),
+/// else from a new read. `None`: not listed.
+pub fn linked_head(common: &Path, admin: &Path, workdir: &Path) -> Result<Option<Value>> {
+    let common = same_dir(common);
+    let admin = crate::fsx::canonical_best_effort(admin);
+    let at = crate::fsx::canonical_best_effort(workdir);
+    let last = {
+        let held = HEADS.lock().unwrap_or_else(|p| p.into_inner());
+        held.iter()
+            .find(|(c, _, _)| *c == common)
+            .map(|(_, _, heads)| heads.clone())
+    };
+    if let Some(heads) = last
+        && heads.admins.get(&admin) == Some(&admin_key(&admin))
+    {
+        return Ok(heads.linked.get(&at).cloned());
+    }
+    Ok(heads(&common)?.linked.get(&at).cloned())
 }
 
 /// A worktree's own refs (`refs/worktree/*`, `refs/bisect/*`,

@@ -84,3 +84,27 @@ fn a_reftable_reflog_has_its_old_ids_and_its_creation() {
     assert_eq!(lines[1].new.to_string(), start);
     assert!(lines[1].old.is_some_and(|o| o.is_null()), "{lines:?}");
 }
+
+/// One worktree's `HEAD` looked up alone follows that worktree's own
+/// changes (a switch writes only its stack), and a change elsewhere (a
+/// commit on main, another worktree's switch) leaves it right.
+#[test]
+fn a_linked_worktrees_head_follows_its_own_stack() {
+    let tmp = tempfile::tempdir().unwrap();
+    let main = reftable_repo(tmp.path());
+    let (a, b) = (tmp.path().join("a"), tmp.path().join("b"));
+    git(&main, &["worktree", "add", "-q", "-b", "x", a.to_str().unwrap()]);
+    git(&main, &["worktree", "add", "-q", "-b", "y", b.to_str().unwrap()]);
+    let common = main.join(".git");
+    let admin = common.join("worktrees/a");
+    let head = || super::table::linked_head(&common, &admin, &a).unwrap();
+    assert_eq!(head(), Some(Value::Symbolic("refs/heads/x".into())));
+    git(&a, &["switch", "-q", "-c", "z"]);
+    assert_eq!(head(), Some(Value::Symbolic("refs/heads/z".into())));
+    git(&main, &["commit", "-q", "--allow-empty", "-m", "two"]);
+    git(&b, &["switch", "-q", "--detach"]);
+    assert_eq!(head(), Some(Value::Symbolic("refs/heads/z".into())));
+    git(&a, &["switch", "-q", "--detach"]);
+    let id = git(&a, &["rev-parse", "HEAD"]);
+    assert_eq!(head().and_then(|v| v.id()).map(|i| i.to_string()), Some(id));
+}
