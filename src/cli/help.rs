@@ -179,7 +179,7 @@ pub const ENV_EXAMPLES: &str = r#"Examples:
   echo 'eval "$(git loop env)"' > .loop-worktrees/fix-login/.envrc   # direnv"#;
 
 pub const RUN: &str = r#"The command runs with the worktree as its working directory, and with GIT_LOOP_ID,
-GIT_LOOP_ROOT (the main worktree), GIT_LOOP_PATH and GIT_LOOP_BRANCH in its environment. Its exit code is git-loop's (128 + N
+GIT_LOOP_ROOT (the repository root), GIT_LOOP_PATH and GIT_LOOP_BRANCH in its environment. Its exit code is git-loop's (128 + N
 when it dies of signal N)."#;
 pub const RUN_EXAMPLES: &str = r#"Example:
   git loop run fix-login -- cargo test"#;

@@ -35,10 +35,10 @@ pub(super) fn unsupported_help(extension: &str, value: &str) -> String {
         // Read everywhere but in the bare-repository layout (`git::repo::discover`).
         "extensions.refstorage" if value.eq_ignore_ascii_case("reftable") => "nothing was changed; git-loop reads reftable refs in a repository with a work tree, not yet in the bare-repository layout, whose HEAD only git can read: use a clone with a work tree (`git clone <bare> <dir>`), or git itself here".to_owned(),
         "extensions.refstorage" => format!(
-            "nothing was changed; git-loop reads only files-backend refs today: `git refs migrate --ref-format=files` (git 2.46 or later) converts this repository's refs from {value} back, and `git refs migrate --ref-format={value}` converts them again"
+            "nothing was changed; git-loop reads files and reftable refs, not {value}: `git refs migrate --ref-format=files` (git 2.46 or later) converts this repository's refs from {value}, and `git refs migrate --ref-format={value}` converts them back"
         ),
         "extensions.objectformat" => format!(
-            "nothing was changed; git-loop reads only SHA-1 repositories today, and git cannot convert a {value} repository to SHA-1: use git itself here"
+            "nothing was changed; git-loop reads SHA-1 and SHA-256 repositories, not {value}, and git cannot convert one to another: use git itself here"
         ),
         _ => "nothing was changed; this extension may change what a ref or an object is, so git-loop does not guess: use git itself here".to_owned(),
     }
