@@ -93,8 +93,14 @@ fn a_linked_worktrees_head_follows_its_own_stack() {
     let tmp = tempfile::tempdir().unwrap();
     let main = reftable_repo(tmp.path());
     let (a, b) = (tmp.path().join("a"), tmp.path().join("b"));
-    git(&main, &["worktree", "add", "-q", "-b", "x", a.to_str().unwrap()]);
-    git(&main, &["worktree", "add", "-q", "-b", "y", b.to_str().unwrap()]);
+    git(
+        &main,
+        &["worktree", "add", "-q", "-b", "x", a.to_str().unwrap()],
+    );
+    git(
+        &main,
+        &["worktree", "add", "-q", "-b", "y", b.to_str().unwrap()],
+    );
     let common = main.join(".git");
     let admin = common.join("worktrees/a");
     let head = || super::table::linked_head(&common, &admin, &a).unwrap();
