@@ -385,7 +385,7 @@ end
 complete -c git-loop -n "__fish_git_loop_using_subcommand create" -l base -x -a "(git for-each-ref --format='%(refname:short)' refs/heads/ refs/remotes/ 2>/dev/null)"
 complete -c git-loop -n "__fish_git_loop_positional mark 0 +" -f -a "(git-loop list --ids 2>/dev/null)"
 complete -c git-loop -n "__fish_git_loop_positional mark 0 +" -f -a "active rejected escalated merged stale"
-complete -c git-loop -n "__fish_git_loop_using_subcommand cleanup" -l status -x -a "(__fish_git_loop_csv active rejected escalated merged stale)"
+complete -c git-loop -n "__fish_git_loop_using_subcommand cleanup" -l status -x -a "(__fish_git_loop_csv rejected escalated merged stale)"
 complete -c git-loop -n "__fish_git_loop_positional remove 0 +" -f -a "(git-loop list --ids 2>/dev/null)"
 complete -c git-loop -n "__fish_git_loop_positional restore 0" -f -a "(git for-each-ref --format='%(refname:lstrip=3)' refs/loop/salvage/ 2>/dev/null)"
 complete -c git-loop -n "__fish_git_loop_using_subcommand reconcile" -l remove-orphan -x -a "(git-loop list --ids 2>/dev/null)"
