@@ -180,7 +180,7 @@ impl Report for CleanupReport {
         };
         // `-q` silences what went as asked (a dry run's answer is what was
         // asked for); a skip is still said.
-        if !(out.quiet && !self.dry_run) {
+        if !out.quiet || self.dry_run {
             for r in &self.removed {
                 r.write_human(verb, out)?;
             }
