@@ -142,7 +142,7 @@ __git_loop_value() {
         create:--sparse) __git_loop_dirs ;;
         create:--ports) COMPREPLY=() ;;
         create:--attempts) COMPREPLY=() ;;
-        cleanup:--status) __git_loop_csv 'active rejected escalated merged stale' ;;
+        cleanup:--status) __git_loop_csv 'rejected escalated merged stale' ;;
         cleanup:--older-than) COMPREPLY=() ;;
         reconcile:--remove-orphan) __git_loop_words "$(__git_loop_ids)" ;;
         reconcile:--adopt) __git_loop_words "$(__git_loop_ids)" ;;

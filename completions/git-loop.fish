@@ -26,7 +26,7 @@ end
 
 complete -c git-loop -n "__fish_git_loop_needs_command" -s C -l repo -d 'Repository to operate on (default: the current directory)' -r -F
 complete -c git-loop -n "__fish_git_loop_needs_command" -l json -d 'Machine-readable output: one JSON document on stdout'
-complete -c git-loop -n "__fish_git_loop_needs_command" -s q -l quiet -d 'No progress or summary lines on stderr'
+complete -c git-loop -n "__fish_git_loop_needs_command" -s q -l quiet -d 'No progress or summary lines on stderr, no per-run lines of what went as asked'
 complete -c git-loop -n "__fish_git_loop_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-loop -n "__fish_git_loop_needs_command" -s V -l version -d 'Print version'
 complete -c git-loop -n "__fish_git_loop_needs_command" -f -a "create" -d 'Create a worktree and branch `loop/<RUN_ID>` for a new run'
@@ -65,13 +65,13 @@ complete -c git-loop -n "__fish_git_loop_using_subcommand create" -s C -l repo -
 complete -c git-loop -n "__fish_git_loop_using_subcommand create" -l reuse -d 'If this run is already active and its worktree is intact, print its path and change nothing; if loop/<RUN_ID> exists with no worktree, check it out as it is'
 complete -c git-loop -n "__fish_git_loop_using_subcommand create" -l fetch -d 'Fetch the base\'s upstream first (git fetch), e.g. origin/main for main (config create.fetch)'
 complete -c git-loop -n "__fish_git_loop_using_subcommand create" -l json -d 'Machine-readable output: one JSON document on stdout'
-complete -c git-loop -n "__fish_git_loop_using_subcommand create" -s q -l quiet -d 'No progress or summary lines on stderr'
+complete -c git-loop -n "__fish_git_loop_using_subcommand create" -s q -l quiet -d 'No progress or summary lines on stderr, no per-run lines of what went as asked'
 complete -c git-loop -n "__fish_git_loop_using_subcommand create" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-loop -n "__fish_git_loop_using_subcommand mark" -s C -l repo -d 'Repository to operate on (default: the current directory)' -r -F
 complete -c git-loop -n "__fish_git_loop_using_subcommand mark" -l detect-merged -d 'Mark `merged` every run whose work is in its base (ancestor, squash or rebase); empty runs are left alone'
 complete -c git-loop -n "__fish_git_loop_using_subcommand mark" -l dry-run -d 'With --detect-merged: report what would be marked; change nothing'
 complete -c git-loop -n "__fish_git_loop_using_subcommand mark" -l json -d 'Machine-readable output: one JSON document on stdout'
-complete -c git-loop -n "__fish_git_loop_using_subcommand mark" -s q -l quiet -d 'No progress or summary lines on stderr'
+complete -c git-loop -n "__fish_git_loop_using_subcommand mark" -s q -l quiet -d 'No progress or summary lines on stderr, no per-run lines of what went as asked'
 complete -c git-loop -n "__fish_git_loop_using_subcommand mark" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-loop -n "__fish_git_loop_using_subcommand cleanup" -l status -d 'Statuses to clean up, comma-separated (default: rejected,escalated; never active)' -r
 complete -c git-loop -n "__fish_git_loop_using_subcommand cleanup" -l older-than -d 'Only runs created longer ago than this: <n> with s, m, h or d (e.g. 24h)' -r
@@ -82,18 +82,18 @@ complete -c git-loop -n "__fish_git_loop_using_subcommand cleanup" -l recycle -d
 complete -c git-loop -n "__fish_git_loop_using_subcommand cleanup" -l salvage -d 'Save a dirty run\'s changes to refs/loop/salvage/<id> first, then remove it'
 complete -c git-loop -n "__fish_git_loop_using_subcommand cleanup" -l reap -d 'Terminate the processes left working in a worktree it removes first (SIGTERM, 2 s, then SIGKILL; never one on a terminal)'
 complete -c git-loop -n "__fish_git_loop_using_subcommand cleanup" -l json -d 'Machine-readable output: one JSON document on stdout'
-complete -c git-loop -n "__fish_git_loop_using_subcommand cleanup" -s q -l quiet -d 'No progress or summary lines on stderr'
+complete -c git-loop -n "__fish_git_loop_using_subcommand cleanup" -s q -l quiet -d 'No progress or summary lines on stderr, no per-run lines of what went as asked'
 complete -c git-loop -n "__fish_git_loop_using_subcommand cleanup" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-loop -n "__fish_git_loop_using_subcommand remove" -s C -l repo -d 'Repository to operate on (default: the current directory)' -r -F
 complete -c git-loop -n "__fish_git_loop_using_subcommand remove" -l dry-run -d 'Report what would be removed; change nothing'
 complete -c git-loop -n "__fish_git_loop_using_subcommand remove" -l salvage -d 'Save a dirty run\'s changes to refs/loop/salvage/<id> first, then remove it'
 complete -c git-loop -n "__fish_git_loop_using_subcommand remove" -l reap -d 'Terminate the processes left working in a worktree it removes first (SIGTERM, 2 s, then SIGKILL; never one on a terminal)'
 complete -c git-loop -n "__fish_git_loop_using_subcommand remove" -l json -d 'Machine-readable output: one JSON document on stdout'
-complete -c git-loop -n "__fish_git_loop_using_subcommand remove" -s q -l quiet -d 'No progress or summary lines on stderr'
+complete -c git-loop -n "__fish_git_loop_using_subcommand remove" -s q -l quiet -d 'No progress or summary lines on stderr, no per-run lines of what went as asked'
 complete -c git-loop -n "__fish_git_loop_using_subcommand remove" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-loop -n "__fish_git_loop_using_subcommand restore" -s C -l repo -d 'Repository to operate on (default: the current directory)' -r -F
 complete -c git-loop -n "__fish_git_loop_using_subcommand restore" -l json -d 'Machine-readable output: one JSON document on stdout'
-complete -c git-loop -n "__fish_git_loop_using_subcommand restore" -s q -l quiet -d 'No progress or summary lines on stderr'
+complete -c git-loop -n "__fish_git_loop_using_subcommand restore" -s q -l quiet -d 'No progress or summary lines on stderr, no per-run lines of what went as asked'
 complete -c git-loop -n "__fish_git_loop_using_subcommand restore" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-loop -n "__fish_git_loop_using_subcommand reconcile" -l remove-orphan -d 'Remove this orphan worktree (repeatable; never forced)' -r
 complete -c git-loop -n "__fish_git_loop_using_subcommand reconcile" -l adopt -d 'Record this orphan as an active run instead (repeatable): it must be a worktree of this repository with loop/<ID> checked out, older than --min-age' -r
@@ -101,7 +101,7 @@ complete -c git-loop -n "__fish_git_loop_using_subcommand reconcile" -l min-age 
 complete -c git-loop -n "__fish_git_loop_using_subcommand reconcile" -s C -l repo -d 'Repository to operate on (default: the current directory)' -r -F
 complete -c git-loop -n "__fish_git_loop_using_subcommand reconcile" -l dry-run -d 'Report what would change; change nothing'
 complete -c git-loop -n "__fish_git_loop_using_subcommand reconcile" -l json -d 'Machine-readable output: one JSON document on stdout'
-complete -c git-loop -n "__fish_git_loop_using_subcommand reconcile" -s q -l quiet -d 'No progress or summary lines on stderr'
+complete -c git-loop -n "__fish_git_loop_using_subcommand reconcile" -s q -l quiet -d 'No progress or summary lines on stderr, no per-run lines of what went as asked'
 complete -c git-loop -n "__fish_git_loop_using_subcommand reconcile" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-loop -n "__fish_git_loop_using_subcommand list" -l status -d 'Only runs with these statuses, comma-separated' -r
 complete -c git-loop -n "__fish_git_loop_using_subcommand list" -l task -d 'Only the attempts of this task (<TASK>.1, <TASK>.2, …, in that order), with their judge results' -r
@@ -110,36 +110,36 @@ complete -c git-loop -n "__fish_git_loop_using_subcommand list" -s l -l long -d 
 complete -c git-loop -n "__fish_git_loop_using_subcommand list" -l disk -d 'Also show each worktree\'s size on disk and how much is its own (not shared by reflink)'
 complete -c git-loop -n "__fish_git_loop_using_subcommand list" -l salvaged -d 'List the salvaged runs (refs/loop/salvage/<id>) instead, for `git loop restore`'
 complete -c git-loop -n "__fish_git_loop_using_subcommand list" -l json -d 'Machine-readable output: one JSON document on stdout'
-complete -c git-loop -n "__fish_git_loop_using_subcommand list" -s q -l quiet -d 'No progress or summary lines on stderr'
+complete -c git-loop -n "__fish_git_loop_using_subcommand list" -s q -l quiet -d 'No progress or summary lines on stderr, no per-run lines of what went as asked'
 complete -c git-loop -n "__fish_git_loop_using_subcommand list" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-loop -n "__fish_git_loop_using_subcommand path" -s C -l repo -d 'Repository to operate on (default: the current directory)' -r -F
 complete -c git-loop -n "__fish_git_loop_using_subcommand path" -l json -d 'Machine-readable output: one JSON document on stdout'
-complete -c git-loop -n "__fish_git_loop_using_subcommand path" -s q -l quiet -d 'No progress or summary lines on stderr'
+complete -c git-loop -n "__fish_git_loop_using_subcommand path" -s q -l quiet -d 'No progress or summary lines on stderr, no per-run lines of what went as asked'
 complete -c git-loop -n "__fish_git_loop_using_subcommand path" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-loop -n "__fish_git_loop_using_subcommand activity" -l note -d 'A word on it, shown by `git loop log` and given to notify.command (GIT_LOOP_NOTE)' -r
 complete -c git-loop -n "__fish_git_loop_using_subcommand activity" -s C -l repo -d 'Repository to operate on (default: the current directory)' -r -F
 complete -c git-loop -n "__fish_git_loop_using_subcommand activity" -l json -d 'Machine-readable output: one JSON document on stdout'
-complete -c git-loop -n "__fish_git_loop_using_subcommand activity" -s q -l quiet -d 'No progress or summary lines on stderr'
+complete -c git-loop -n "__fish_git_loop_using_subcommand activity" -s q -l quiet -d 'No progress or summary lines on stderr, no per-run lines of what went as asked'
 complete -c git-loop -n "__fish_git_loop_using_subcommand activity" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-loop -n "__fish_git_loop_using_subcommand env" -s C -l repo -d 'Repository to operate on (default: the current directory)' -r -F
 complete -c git-loop -n "__fish_git_loop_using_subcommand env" -l json -d 'Machine-readable output: one JSON document on stdout'
-complete -c git-loop -n "__fish_git_loop_using_subcommand env" -s q -l quiet -d 'No progress or summary lines on stderr'
+complete -c git-loop -n "__fish_git_loop_using_subcommand env" -s q -l quiet -d 'No progress or summary lines on stderr, no per-run lines of what went as asked'
 complete -c git-loop -n "__fish_git_loop_using_subcommand env" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-loop -n "__fish_git_loop_using_subcommand run" -s C -l repo -d 'Repository to operate on (default: the current directory)' -r -F
 complete -c git-loop -n "__fish_git_loop_using_subcommand run" -l json -d 'Machine-readable output: one JSON document on stdout'
-complete -c git-loop -n "__fish_git_loop_using_subcommand run" -s q -l quiet -d 'No progress or summary lines on stderr'
+complete -c git-loop -n "__fish_git_loop_using_subcommand run" -s q -l quiet -d 'No progress or summary lines on stderr, no per-run lines of what went as asked'
 complete -c git-loop -n "__fish_git_loop_using_subcommand run" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-loop -n "__fish_git_loop_using_subcommand branches" -s C -l repo -d 'Repository to operate on (default: the current directory)' -r -F
 complete -c git-loop -n "__fish_git_loop_using_subcommand branches" -l delete-merged -d 'Delete the leftover branches merged into the base (only if still at the tip checked)'
 complete -c git-loop -n "__fish_git_loop_using_subcommand branches" -l dry-run -d 'Report what --delete-merged would delete; change nothing'
 complete -c git-loop -n "__fish_git_loop_using_subcommand branches" -l json -d 'Machine-readable output: one JSON document on stdout'
-complete -c git-loop -n "__fish_git_loop_using_subcommand branches" -s q -l quiet -d 'No progress or summary lines on stderr'
+complete -c git-loop -n "__fish_git_loop_using_subcommand branches" -s q -l quiet -d 'No progress or summary lines on stderr, no per-run lines of what went as asked'
 complete -c git-loop -n "__fish_git_loop_using_subcommand branches" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-loop -n "__fish_git_loop_using_subcommand conflicts" -l base -d 'Land every run in this branch or commit (default: the base each run was created from)' -r
 complete -c git-loop -n "__fish_git_loop_using_subcommand conflicts" -l status -d 'The statuses of the runs to check, comma-separated (default: active; `land --queue` takes escalated)' -r
 complete -c git-loop -n "__fish_git_loop_using_subcommand conflicts" -s C -l repo -d 'Repository to operate on (default: the current directory)' -r -F
 complete -c git-loop -n "__fish_git_loop_using_subcommand conflicts" -l json -d 'Machine-readable output: one JSON document on stdout'
-complete -c git-loop -n "__fish_git_loop_using_subcommand conflicts" -s q -l quiet -d 'No progress or summary lines on stderr'
+complete -c git-loop -n "__fish_git_loop_using_subcommand conflicts" -s q -l quiet -d 'No progress or summary lines on stderr, no per-run lines of what went as asked'
 complete -c git-loop -n "__fish_git_loop_using_subcommand conflicts" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-loop -n "__fish_git_loop_using_subcommand land" -l status -d 'With --queue: the statuses to land, comma-separated (default: config land.queue-status, else escalated)' -r
 complete -c git-loop -n "__fish_git_loop_using_subcommand land" -l into -d 'The local branch to land in (default: config land.into, else each run\'s base when it is a local branch)' -r
@@ -156,7 +156,7 @@ complete -c git-loop -n "__fish_git_loop_using_subcommand land" -l keep -d 'Leav
 complete -c git-loop -n "__fish_git_loop_using_subcommand land" -l push -d 'Push each landing to the target\'s upstream, never forced; rebuilt on the remote\'s tip when it moved (config land.push-retries)'
 complete -c git-loop -n "__fish_git_loop_using_subcommand land" -l dry-run -d 'Build every landing in memory and report what would land; change nothing (no gate runs)'
 complete -c git-loop -n "__fish_git_loop_using_subcommand land" -l json -d 'Machine-readable output: one JSON document on stdout'
-complete -c git-loop -n "__fish_git_loop_using_subcommand land" -s q -l quiet -d 'No progress or summary lines on stderr'
+complete -c git-loop -n "__fish_git_loop_using_subcommand land" -s q -l quiet -d 'No progress or summary lines on stderr, no per-run lines of what went as asked'
 complete -c git-loop -n "__fish_git_loop_using_subcommand land" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-loop -n "__fish_git_loop_using_subcommand pick" -l into -d 'The local branch to land in (default: config land.into, else each run\'s base when it is a local branch)' -r
 complete -c git-loop -n "__fish_git_loop_using_subcommand pick" -l strategy -d 'How the landed commits are built (default: config land.strategy, else rebase)' -r -f -a "rebase\t'The run\'s commits replayed onto the target\'s tip, authors and messages kept'
@@ -172,29 +172,29 @@ complete -c git-loop -n "__fish_git_loop_using_subcommand pick" -l push -d 'Push
 complete -c git-loop -n "__fish_git_loop_using_subcommand pick" -l salvage -d 'Remove the siblings\' worktrees, saving uncommitted work to refs/loop/salvage/<id> first (branches are kept)'
 complete -c git-loop -n "__fish_git_loop_using_subcommand pick" -l dry-run -d 'Report what would happen; change nothing (a landing is built in memory, no gate runs)'
 complete -c git-loop -n "__fish_git_loop_using_subcommand pick" -l json -d 'Machine-readable output: one JSON document on stdout'
-complete -c git-loop -n "__fish_git_loop_using_subcommand pick" -s q -l quiet -d 'No progress or summary lines on stderr'
+complete -c git-loop -n "__fish_git_loop_using_subcommand pick" -s q -l quiet -d 'No progress or summary lines on stderr, no per-run lines of what went as asked'
 complete -c git-loop -n "__fish_git_loop_using_subcommand pick" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-loop -n "__fish_git_loop_using_subcommand judge" -l gate -d 'The command that tests an attempt, run in its worktree (sh -c; default: config judge.gate)' -r -f -a "(__fish_complete_command)"
 complete -c git-loop -n "__fish_git_loop_using_subcommand judge" -l jobs -d 'How many gates run at a time (default: the number of cores)' -r
 complete -c git-loop -n "__fish_git_loop_using_subcommand judge" -l timeout -d 'Kill a gate (and all it started) after AGE: <n> with s, m, h or d (default: 10m)' -r
 complete -c git-loop -n "__fish_git_loop_using_subcommand judge" -s C -l repo -d 'Repository to operate on (default: the current directory)' -r -F
 complete -c git-loop -n "__fish_git_loop_using_subcommand judge" -l json -d 'Machine-readable output: one JSON document on stdout'
-complete -c git-loop -n "__fish_git_loop_using_subcommand judge" -s q -l quiet -d 'No progress or summary lines on stderr'
+complete -c git-loop -n "__fish_git_loop_using_subcommand judge" -s q -l quiet -d 'No progress or summary lines on stderr, no per-run lines of what went as asked'
 complete -c git-loop -n "__fish_git_loop_using_subcommand judge" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-loop -n "__fish_git_loop_using_subcommand watch" -s C -l repo -d 'Repository to operate on (default: the current directory)' -r -F
 complete -c git-loop -n "__fish_git_loop_using_subcommand watch" -l once -d 'Print one frame as plain text and exit (for a pipe or a script; width: COLUMNS, else 80)'
 complete -c git-loop -n "__fish_git_loop_using_subcommand watch" -l json -d 'Machine-readable output: one JSON document on stdout'
-complete -c git-loop -n "__fish_git_loop_using_subcommand watch" -s q -l quiet -d 'No progress or summary lines on stderr'
+complete -c git-loop -n "__fish_git_loop_using_subcommand watch" -s q -l quiet -d 'No progress or summary lines on stderr, no per-run lines of what went as asked'
 complete -c git-loop -n "__fish_git_loop_using_subcommand watch" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-loop -n "__fish_git_loop_using_subcommand log" -s n -l max-count -d 'Only the newest N events (still printed oldest first, like `tail -n`)' -r
 complete -c git-loop -n "__fish_git_loop_using_subcommand log" -l since -d 'Only the events of the last AGE: <n> with s, m, h or d (e.g. 2h, 7d)' -r
 complete -c git-loop -n "__fish_git_loop_using_subcommand log" -s C -l repo -d 'Repository to operate on (default: the current directory)' -r -F
 complete -c git-loop -n "__fish_git_loop_using_subcommand log" -l json -d 'Machine-readable output: one JSON document on stdout'
-complete -c git-loop -n "__fish_git_loop_using_subcommand log" -s q -l quiet -d 'No progress or summary lines on stderr'
+complete -c git-loop -n "__fish_git_loop_using_subcommand log" -s q -l quiet -d 'No progress or summary lines on stderr, no per-run lines of what went as asked'
 complete -c git-loop -n "__fish_git_loop_using_subcommand log" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-loop -n "__fish_git_loop_using_subcommand trash; and not __fish_seen_subcommand_from list restore empty help" -s C -l repo -d 'Repository to operate on (default: the current directory)' -r -F
 complete -c git-loop -n "__fish_git_loop_using_subcommand trash; and not __fish_seen_subcommand_from list restore empty help" -l json -d 'Machine-readable output: one JSON document on stdout'
-complete -c git-loop -n "__fish_git_loop_using_subcommand trash; and not __fish_seen_subcommand_from list restore empty help" -s q -l quiet -d 'No progress or summary lines on stderr'
+complete -c git-loop -n "__fish_git_loop_using_subcommand trash; and not __fish_seen_subcommand_from list restore empty help" -s q -l quiet -d 'No progress or summary lines on stderr, no per-run lines of what went as asked'
 complete -c git-loop -n "__fish_git_loop_using_subcommand trash; and not __fish_seen_subcommand_from list restore empty help" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-loop -n "__fish_git_loop_using_subcommand trash; and not __fish_seen_subcommand_from list restore empty help" -f -a "list" -d 'List the entries, oldest first (the default)'
 complete -c git-loop -n "__fish_git_loop_using_subcommand trash; and not __fish_seen_subcommand_from list restore empty help" -f -a "restore" -d 'Bring a deleted branch (or a kept tip, as a branch) back'
@@ -202,18 +202,18 @@ complete -c git-loop -n "__fish_git_loop_using_subcommand trash; and not __fish_
 complete -c git-loop -n "__fish_git_loop_using_subcommand trash; and not __fish_seen_subcommand_from list restore empty help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c git-loop -n "__fish_git_loop_using_subcommand trash; and __fish_seen_subcommand_from list" -s C -l repo -d 'Repository to operate on (default: the current directory)' -r -F
 complete -c git-loop -n "__fish_git_loop_using_subcommand trash; and __fish_seen_subcommand_from list" -l json -d 'Machine-readable output: one JSON document on stdout'
-complete -c git-loop -n "__fish_git_loop_using_subcommand trash; and __fish_seen_subcommand_from list" -s q -l quiet -d 'No progress or summary lines on stderr'
+complete -c git-loop -n "__fish_git_loop_using_subcommand trash; and __fish_seen_subcommand_from list" -s q -l quiet -d 'No progress or summary lines on stderr, no per-run lines of what went as asked'
 complete -c git-loop -n "__fish_git_loop_using_subcommand trash; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-loop -n "__fish_git_loop_using_subcommand trash; and __fish_seen_subcommand_from restore" -l as -d 'The branch to restore it as (default: the branch it was, or trash/<run>/<ref> for a kept tip that was not a branch)' -r
 complete -c git-loop -n "__fish_git_loop_using_subcommand trash; and __fish_seen_subcommand_from restore" -s C -l repo -d 'Repository to operate on (default: the current directory)' -r -F
 complete -c git-loop -n "__fish_git_loop_using_subcommand trash; and __fish_seen_subcommand_from restore" -l json -d 'Machine-readable output: one JSON document on stdout'
-complete -c git-loop -n "__fish_git_loop_using_subcommand trash; and __fish_seen_subcommand_from restore" -s q -l quiet -d 'No progress or summary lines on stderr'
+complete -c git-loop -n "__fish_git_loop_using_subcommand trash; and __fish_seen_subcommand_from restore" -s q -l quiet -d 'No progress or summary lines on stderr, no per-run lines of what went as asked'
 complete -c git-loop -n "__fish_git_loop_using_subcommand trash; and __fish_seen_subcommand_from restore" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-loop -n "__fish_git_loop_using_subcommand trash; and __fish_seen_subcommand_from empty" -l older-than -d 'Only entries older than this (30d, 12h, 90m, 45s)' -r
 complete -c git-loop -n "__fish_git_loop_using_subcommand trash; and __fish_seen_subcommand_from empty" -s C -l repo -d 'Repository to operate on (default: the current directory)' -r -F
 complete -c git-loop -n "__fish_git_loop_using_subcommand trash; and __fish_seen_subcommand_from empty" -l dry-run -d 'List what would be dropped; change nothing'
 complete -c git-loop -n "__fish_git_loop_using_subcommand trash; and __fish_seen_subcommand_from empty" -l json -d 'Machine-readable output: one JSON document on stdout'
-complete -c git-loop -n "__fish_git_loop_using_subcommand trash; and __fish_seen_subcommand_from empty" -s q -l quiet -d 'No progress or summary lines on stderr'
+complete -c git-loop -n "__fish_git_loop_using_subcommand trash; and __fish_seen_subcommand_from empty" -s q -l quiet -d 'No progress or summary lines on stderr, no per-run lines of what went as asked'
 complete -c git-loop -n "__fish_git_loop_using_subcommand trash; and __fish_seen_subcommand_from empty" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-loop -n "__fish_git_loop_using_subcommand trash; and __fish_seen_subcommand_from help" -f -a "list" -d 'List the entries, oldest first (the default)'
 complete -c git-loop -n "__fish_git_loop_using_subcommand trash; and __fish_seen_subcommand_from help" -f -a "restore" -d 'Bring a deleted branch (or a kept tip, as a branch) back'
@@ -221,15 +221,15 @@ complete -c git-loop -n "__fish_git_loop_using_subcommand trash; and __fish_seen
 complete -c git-loop -n "__fish_git_loop_using_subcommand trash; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c git-loop -n "__fish_git_loop_using_subcommand trust" -s C -l repo -d 'Repository to operate on (default: the current directory)' -r -F
 complete -c git-loop -n "__fish_git_loop_using_subcommand trust" -l json -d 'Machine-readable output: one JSON document on stdout'
-complete -c git-loop -n "__fish_git_loop_using_subcommand trust" -s q -l quiet -d 'No progress or summary lines on stderr'
+complete -c git-loop -n "__fish_git_loop_using_subcommand trust" -s q -l quiet -d 'No progress or summary lines on stderr, no per-run lines of what went as asked'
 complete -c git-loop -n "__fish_git_loop_using_subcommand trust" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-loop -n "__fish_git_loop_using_subcommand mcp" -s C -l repo -d 'Repository to operate on (default: the current directory)' -r -F
 complete -c git-loop -n "__fish_git_loop_using_subcommand mcp" -l json -d 'Machine-readable output: one JSON document on stdout'
-complete -c git-loop -n "__fish_git_loop_using_subcommand mcp" -s q -l quiet -d 'No progress or summary lines on stderr'
+complete -c git-loop -n "__fish_git_loop_using_subcommand mcp" -s q -l quiet -d 'No progress or summary lines on stderr, no per-run lines of what went as asked'
 complete -c git-loop -n "__fish_git_loop_using_subcommand mcp" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-loop -n "__fish_git_loop_using_subcommand claude-hook; and not __fish_seen_subcommand_from create remove activity help" -s C -l repo -d 'Repository to operate on (default: the current directory)' -r -F
 complete -c git-loop -n "__fish_git_loop_using_subcommand claude-hook; and not __fish_seen_subcommand_from create remove activity help" -l json -d 'Machine-readable output: one JSON document on stdout'
-complete -c git-loop -n "__fish_git_loop_using_subcommand claude-hook; and not __fish_seen_subcommand_from create remove activity help" -s q -l quiet -d 'No progress or summary lines on stderr'
+complete -c git-loop -n "__fish_git_loop_using_subcommand claude-hook; and not __fish_seen_subcommand_from create remove activity help" -s q -l quiet -d 'No progress or summary lines on stderr, no per-run lines of what went as asked'
 complete -c git-loop -n "__fish_git_loop_using_subcommand claude-hook; and not __fish_seen_subcommand_from create remove activity help" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-loop -n "__fish_git_loop_using_subcommand claude-hook; and not __fish_seen_subcommand_from create remove activity help" -f -a "create" -d 'Read WorktreeCreate\'s JSON on stdin, create (or reuse) the run, print only its path'
 complete -c git-loop -n "__fish_git_loop_using_subcommand claude-hook; and not __fish_seen_subcommand_from create remove activity help" -f -a "remove" -d 'Read WorktreeRemove\'s JSON on stdin and remove that run\'s worktree (never forced; branch kept)'
@@ -237,15 +237,15 @@ complete -c git-loop -n "__fish_git_loop_using_subcommand claude-hook; and not _
 complete -c git-loop -n "__fish_git_loop_using_subcommand claude-hook; and not __fish_seen_subcommand_from create remove activity help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c git-loop -n "__fish_git_loop_using_subcommand claude-hook; and __fish_seen_subcommand_from create" -s C -l repo -d 'Repository to operate on (default: the current directory)' -r -F
 complete -c git-loop -n "__fish_git_loop_using_subcommand claude-hook; and __fish_seen_subcommand_from create" -l json -d 'Machine-readable output: one JSON document on stdout'
-complete -c git-loop -n "__fish_git_loop_using_subcommand claude-hook; and __fish_seen_subcommand_from create" -s q -l quiet -d 'No progress or summary lines on stderr'
+complete -c git-loop -n "__fish_git_loop_using_subcommand claude-hook; and __fish_seen_subcommand_from create" -s q -l quiet -d 'No progress or summary lines on stderr, no per-run lines of what went as asked'
 complete -c git-loop -n "__fish_git_loop_using_subcommand claude-hook; and __fish_seen_subcommand_from create" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-loop -n "__fish_git_loop_using_subcommand claude-hook; and __fish_seen_subcommand_from remove" -s C -l repo -d 'Repository to operate on (default: the current directory)' -r -F
 complete -c git-loop -n "__fish_git_loop_using_subcommand claude-hook; and __fish_seen_subcommand_from remove" -l json -d 'Machine-readable output: one JSON document on stdout'
-complete -c git-loop -n "__fish_git_loop_using_subcommand claude-hook; and __fish_seen_subcommand_from remove" -s q -l quiet -d 'No progress or summary lines on stderr'
+complete -c git-loop -n "__fish_git_loop_using_subcommand claude-hook; and __fish_seen_subcommand_from remove" -s q -l quiet -d 'No progress or summary lines on stderr, no per-run lines of what went as asked'
 complete -c git-loop -n "__fish_git_loop_using_subcommand claude-hook; and __fish_seen_subcommand_from remove" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-loop -n "__fish_git_loop_using_subcommand claude-hook; and __fish_seen_subcommand_from activity" -s C -l repo -d 'Repository to operate on (default: the current directory)' -r -F
 complete -c git-loop -n "__fish_git_loop_using_subcommand claude-hook; and __fish_seen_subcommand_from activity" -l json -d 'Machine-readable output: one JSON document on stdout'
-complete -c git-loop -n "__fish_git_loop_using_subcommand claude-hook; and __fish_seen_subcommand_from activity" -s q -l quiet -d 'No progress or summary lines on stderr'
+complete -c git-loop -n "__fish_git_loop_using_subcommand claude-hook; and __fish_seen_subcommand_from activity" -s q -l quiet -d 'No progress or summary lines on stderr, no per-run lines of what went as asked'
 complete -c git-loop -n "__fish_git_loop_using_subcommand claude-hook; and __fish_seen_subcommand_from activity" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-loop -n "__fish_git_loop_using_subcommand claude-hook; and __fish_seen_subcommand_from help" -f -a "create" -d 'Read WorktreeCreate\'s JSON on stdin, create (or reuse) the run, print only its path'
 complete -c git-loop -n "__fish_git_loop_using_subcommand claude-hook; and __fish_seen_subcommand_from help" -f -a "remove" -d 'Read WorktreeRemove\'s JSON on stdin and remove that run\'s worktree (never forced; branch kept)'
@@ -253,11 +253,11 @@ complete -c git-loop -n "__fish_git_loop_using_subcommand claude-hook; and __fis
 complete -c git-loop -n "__fish_git_loop_using_subcommand claude-hook; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c git-loop -n "__fish_git_loop_using_subcommand schema" -s C -l repo -d 'Repository to operate on (default: the current directory)' -r -F
 complete -c git-loop -n "__fish_git_loop_using_subcommand schema" -l json -d 'Machine-readable output: one JSON document on stdout'
-complete -c git-loop -n "__fish_git_loop_using_subcommand schema" -s q -l quiet -d 'No progress or summary lines on stderr'
+complete -c git-loop -n "__fish_git_loop_using_subcommand schema" -s q -l quiet -d 'No progress or summary lines on stderr, no per-run lines of what went as asked'
 complete -c git-loop -n "__fish_git_loop_using_subcommand schema" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-loop -n "__fish_git_loop_using_subcommand pool; and not __fish_seen_subcommand_from status fill drain help" -s C -l repo -d 'Repository to operate on (default: the current directory)' -r -F
 complete -c git-loop -n "__fish_git_loop_using_subcommand pool; and not __fish_seen_subcommand_from status fill drain help" -l json -d 'Machine-readable output: one JSON document on stdout'
-complete -c git-loop -n "__fish_git_loop_using_subcommand pool; and not __fish_seen_subcommand_from status fill drain help" -s q -l quiet -d 'No progress or summary lines on stderr'
+complete -c git-loop -n "__fish_git_loop_using_subcommand pool; and not __fish_seen_subcommand_from status fill drain help" -s q -l quiet -d 'No progress or summary lines on stderr, no per-run lines of what went as asked'
 complete -c git-loop -n "__fish_git_loop_using_subcommand pool; and not __fish_seen_subcommand_from status fill drain help" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-loop -n "__fish_git_loop_using_subcommand pool; and not __fish_seen_subcommand_from status fill drain help" -f -a "status" -d 'Show the pool\'s members and whether each is ready (the default)'
 complete -c git-loop -n "__fish_git_loop_using_subcommand pool; and not __fish_seen_subcommand_from status fill drain help" -f -a "fill" -d 'Prepare worktrees at the base until the pool holds N'
@@ -265,15 +265,15 @@ complete -c git-loop -n "__fish_git_loop_using_subcommand pool; and not __fish_s
 complete -c git-loop -n "__fish_git_loop_using_subcommand pool; and not __fish_seen_subcommand_from status fill drain help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c git-loop -n "__fish_git_loop_using_subcommand pool; and __fish_seen_subcommand_from status" -s C -l repo -d 'Repository to operate on (default: the current directory)' -r -F
 complete -c git-loop -n "__fish_git_loop_using_subcommand pool; and __fish_seen_subcommand_from status" -l json -d 'Machine-readable output: one JSON document on stdout'
-complete -c git-loop -n "__fish_git_loop_using_subcommand pool; and __fish_seen_subcommand_from status" -s q -l quiet -d 'No progress or summary lines on stderr'
+complete -c git-loop -n "__fish_git_loop_using_subcommand pool; and __fish_seen_subcommand_from status" -s q -l quiet -d 'No progress or summary lines on stderr, no per-run lines of what went as asked'
 complete -c git-loop -n "__fish_git_loop_using_subcommand pool; and __fish_seen_subcommand_from status" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-loop -n "__fish_git_loop_using_subcommand pool; and __fish_seen_subcommand_from fill" -s C -l repo -d 'Repository to operate on (default: the current directory)' -r -F
 complete -c git-loop -n "__fish_git_loop_using_subcommand pool; and __fish_seen_subcommand_from fill" -l json -d 'Machine-readable output: one JSON document on stdout'
-complete -c git-loop -n "__fish_git_loop_using_subcommand pool; and __fish_seen_subcommand_from fill" -s q -l quiet -d 'No progress or summary lines on stderr'
+complete -c git-loop -n "__fish_git_loop_using_subcommand pool; and __fish_seen_subcommand_from fill" -s q -l quiet -d 'No progress or summary lines on stderr, no per-run lines of what went as asked'
 complete -c git-loop -n "__fish_git_loop_using_subcommand pool; and __fish_seen_subcommand_from fill" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-loop -n "__fish_git_loop_using_subcommand pool; and __fish_seen_subcommand_from drain" -s C -l repo -d 'Repository to operate on (default: the current directory)' -r -F
 complete -c git-loop -n "__fish_git_loop_using_subcommand pool; and __fish_seen_subcommand_from drain" -l json -d 'Machine-readable output: one JSON document on stdout'
-complete -c git-loop -n "__fish_git_loop_using_subcommand pool; and __fish_seen_subcommand_from drain" -s q -l quiet -d 'No progress or summary lines on stderr'
+complete -c git-loop -n "__fish_git_loop_using_subcommand pool; and __fish_seen_subcommand_from drain" -s q -l quiet -d 'No progress or summary lines on stderr, no per-run lines of what went as asked'
 complete -c git-loop -n "__fish_git_loop_using_subcommand pool; and __fish_seen_subcommand_from drain" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-loop -n "__fish_git_loop_using_subcommand pool; and __fish_seen_subcommand_from help" -f -a "status" -d 'Show the pool\'s members and whether each is ready (the default)'
 complete -c git-loop -n "__fish_git_loop_using_subcommand pool; and __fish_seen_subcommand_from help" -f -a "fill" -d 'Prepare worktrees at the base until the pool holds N'
@@ -281,11 +281,11 @@ complete -c git-loop -n "__fish_git_loop_using_subcommand pool; and __fish_seen_
 complete -c git-loop -n "__fish_git_loop_using_subcommand pool; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c git-loop -n "__fish_git_loop_using_subcommand config" -s C -l repo -d 'Repository to operate on (default: the current directory)' -r -F
 complete -c git-loop -n "__fish_git_loop_using_subcommand config" -l json -d 'Machine-readable output: one JSON document on stdout'
-complete -c git-loop -n "__fish_git_loop_using_subcommand config" -s q -l quiet -d 'No progress or summary lines on stderr'
+complete -c git-loop -n "__fish_git_loop_using_subcommand config" -s q -l quiet -d 'No progress or summary lines on stderr, no per-run lines of what went as asked'
 complete -c git-loop -n "__fish_git_loop_using_subcommand config" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-loop -n "__fish_git_loop_using_subcommand completion" -s C -l repo -d 'Repository to operate on (default: the current directory)' -r -F
 complete -c git-loop -n "__fish_git_loop_using_subcommand completion" -l json -d 'Machine-readable output: one JSON document on stdout'
-complete -c git-loop -n "__fish_git_loop_using_subcommand completion" -s q -l quiet -d 'No progress or summary lines on stderr'
+complete -c git-loop -n "__fish_git_loop_using_subcommand completion" -s q -l quiet -d 'No progress or summary lines on stderr, no per-run lines of what went as asked'
 complete -c git-loop -n "__fish_git_loop_using_subcommand completion" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup remove restore reconcile list path activity env run branches conflicts land pick judge watch log trash trust mcp claude-hook schema pool config completion help" -f -a "create" -d 'Create a worktree and branch `loop/<RUN_ID>` for a new run'
 complete -c git-loop -n "__fish_git_loop_using_subcommand help; and not __fish_seen_subcommand_from create mark cleanup remove restore reconcile list path activity env run branches conflicts land pick judge watch log trash trust mcp claude-hook schema pool config completion help" -f -a "mark" -d 'Record what a run became (never deletes it)'
@@ -385,7 +385,7 @@ end
 complete -c git-loop -n "__fish_git_loop_using_subcommand create" -l base -x -a "(git for-each-ref --format='%(refname:short)' refs/heads/ refs/remotes/ 2>/dev/null)"
 complete -c git-loop -n "__fish_git_loop_positional mark 0 +" -f -a "(git-loop list --ids 2>/dev/null)"
 complete -c git-loop -n "__fish_git_loop_positional mark 0 +" -f -a "active rejected escalated merged stale"
-complete -c git-loop -n "__fish_git_loop_using_subcommand cleanup" -l status -x -a "(__fish_git_loop_csv active rejected escalated merged stale)"
+complete -c git-loop -n "__fish_git_loop_using_subcommand cleanup" -l status -x -a "(__fish_git_loop_csv rejected escalated merged stale)"
 complete -c git-loop -n "__fish_git_loop_positional remove 0 +" -f -a "(git-loop list --ids 2>/dev/null)"
 complete -c git-loop -n "__fish_git_loop_positional restore 0" -f -a "(git for-each-ref --format='%(refname:lstrip=3)' refs/loop/salvage/ 2>/dev/null)"
 complete -c git-loop -n "__fish_git_loop_using_subcommand reconcile" -l remove-orphan -x -a "(git-loop list --ids 2>/dev/null)"

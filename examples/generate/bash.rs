@@ -42,6 +42,9 @@ pub fn script() -> String {
                     let case = match super::value_kind(name, arg) {
                         "ids" => "__git_loop_words \"$(__git_loop_ids)\"".to_owned(),
                         "statuses" => format!("__git_loop_csv '{}'", super::statuses()),
+                        "removable_statuses" => {
+                            format!("__git_loop_csv '{}'", super::removable_statuses())
+                        }
                         "branches" => "__git_loop_words \"$(__git_loop_branches)\"".to_owned(),
                         "dirs" => "__git_loop_dirs".to_owned(),
                         _ => "COMPREPLY=()".to_owned(),

@@ -188,6 +188,9 @@ end
             Completion::Trash => TRASH.to_owned(),
             Completion::Branches => BRANCHES.to_owned(),
             Completion::Statuses => format!("(__fish_git_loop_csv {})", super::statuses()),
+            Completion::RemovableStatuses => {
+                format!("(__fish_git_loop_csv {})", super::removable_statuses())
+            }
             Completion::Choices(values) => values.join(" "),
         };
         let sub = &d.sub;

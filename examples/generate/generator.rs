@@ -200,6 +200,13 @@ fn statuses() -> String {
     Status::ALL.map(Status::as_str).join(" ")
 }
 
+/// The statuses `cleanup` removes: every one but `active`, which it never
+/// removes (offering it would offer a value it ignores).
+fn removable_statuses() -> String {
+    let all = Status::ALL.into_iter().filter(|s| *s != Status::Active);
+    all.map(Status::as_str).collect::<Vec<_>>().join(" ")
+}
+
 /// How the value of an argument is completed. `sub` is the subcommand, a
 /// nested one as `<parent>/<name>` (`trash/restore`).
 fn value_kind(sub: &str, arg: &Arg) -> &'static str {
@@ -215,6 +222,7 @@ fn value_kind(sub: &str, arg: &Arg) -> &'static str {
         "NAME" if sub == "trash/restore" => "trash",
         "RUN_ID" | "ID" if arg.get_id() != "new_run_id" => "ids",
         "BRANCH" => "branches",
+        "CSV" if sub == "cleanup" => "removable_statuses",
         "CSV" => "statuses",
         "DIR" => "dirs",
         _ if !arg.get_possible_values().is_empty() => "choices",
@@ -291,6 +299,8 @@ enum Completion {
     Branches,
     /// Status values, comma-separated.
     Statuses,
+    /// Status values but `active`, comma-separated (`cleanup --status`).
+    RemovableStatuses,
     /// A positional argument's possible values.
     Choices(Vec<String>),
 }
@@ -328,6 +338,7 @@ fn dynamic_args() -> Vec<Dynamic<'static>> {
                 "trash" => Completion::Trash,
                 "branches" if !arg.is_positional() => Completion::Branches,
                 "statuses" if !arg.is_positional() => Completion::Statuses,
+                "removable_statuses" if !arg.is_positional() => Completion::RemovableStatuses,
                 "choices" if arg.is_positional() => Completion::Choices(
                     arg.get_possible_values()
                         .iter()

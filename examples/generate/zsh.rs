@@ -13,6 +13,7 @@ fn completer(completion: &Completion) -> String {
         Completion::Trash => "_git_loop_trash".to_owned(),
         Completion::Branches => "_git_loop_branches".to_owned(),
         Completion::Statuses => "_git_loop_statuses".to_owned(),
+        Completion::RemovableStatuses => "_git_loop_removable_statuses".to_owned(),
         Completion::Choices(values) => format!("({})", values.join(" ")),
     }
 }
@@ -143,9 +144,14 @@ _git_loop_branches() {{
 _git_loop_statuses() {{
     _values -s , 'status' {statuses}
 }}
+(( $+functions[_git_loop_removable_statuses] )) ||
+_git_loop_removable_statuses() {{
+    _values -s , 'status' {removable}
+}}
 {rest_helpers}
 _git-loop() {{"#,
-        statuses = super::statuses()
+        statuses = super::statuses(),
+        removable = super::removable_statuses()
     );
     // Each dynamic argument's line starts with one of its prefixes.
     let specs: Vec<(Vec<String>, String, &Dynamic)> = dynamic

@@ -60,7 +60,7 @@ pub struct Cli {
     #[arg(long, global = true)]
     pub json: bool,
 
-    /// No progress or summary lines on stderr
+    /// No progress or summary lines on stderr, no per-run lines of what went as asked
     #[arg(short, long, global = true)]
     pub quiet: bool,
 

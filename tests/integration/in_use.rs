@@ -321,3 +321,37 @@ fn a_process_working_in_a_worktree_through_a_bind_mount_is_found() {
     assert_eq!(removed(&v), ["top", "sub"], "{v}");
     assert!(!repo.wt("top").exists() && !repo.wt("sub").exists());
 }
+
+/// `git loop remove` typed inside the run's own worktree: the worktree is
+/// kept (in use: git-loop and the git that ran it are in it), and the
+/// reason says that once, "this git-loop", never as `git (pid …)`, a
+/// process the user never started by that name.
+#[test]
+fn run_from_inside_through_git_names_itself_once_not_the_git_that_ran_it() {
+    let repo = TestRepo::new();
+    repo.create("x").ok();
+    repo.run(["mark", "x", "rejected"]).ok();
+    let bin_dir = Path::new(BIN).parent().unwrap();
+    let path = format!(
+        "{}:{}",
+        bin_dir.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let mut cmd = Command::new("git");
+    hermetic(&mut cmd, &repo.home);
+    let out = cmd
+        .env("PATH", path)
+        .current_dir(repo.wt("x"))
+        .args(["loop", "--json", "remove", "x"])
+        .output()
+        .unwrap();
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let reason = doc.find_id("skipped", "x").text("reason").to_owned();
+    assert!(
+        reason.contains("this git-loop (it was run from inside it)"),
+        "{reason}"
+    );
+    assert!(!reason.contains("git (pid"), "{reason}");
+    assert_eq!(reason.matches("this git-loop").count(), 1, "{reason}");
+    assert!(repo.wt("x").exists());
+}

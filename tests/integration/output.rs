@@ -219,3 +219,32 @@ fn clicolor_force_colours_a_pipe_and_no_color_wins() {
     let json = list_with(&repo, &[("CLICOLOR_FORCE", "1")], &["--json", "list"]);
     assert!(!json.contains('\x1b'), "{json:?}");
 }
+
+/// `-q` silences the per-run lines of what went as asked (`removed x`,
+/// `x: landed …`); a skip is still said on stdout, and a dry run still
+/// answers what it was asked.
+#[test]
+fn quiet_silences_per_run_lines_but_not_skips_or_a_dry_run() {
+    let repo = TestRepo::new();
+    for id in ["a", "b", "c"] {
+        repo.create(id).ok();
+    }
+    repo.run(["mark", "a", "rejected"]).ok();
+    repo.run(["mark", "b", "rejected"]).ok();
+    fs::write(repo.wt("b").join("wip"), "x").unwrap();
+    let dry = repo.run(["-q", "cleanup", "--dry-run"]);
+    dry.ok();
+    assert!(dry.stdout.contains("would remove a"), "{}", dry.stdout);
+    let run = repo.run(["-q", "cleanup"]);
+    run.ok();
+    assert!(!run.stdout.contains("removed a"), "{}", run.stdout);
+    assert!(run.stdout.contains("b"), "the skip is said: {}", run.stdout);
+    assert!(!repo.wt("a").exists());
+    fs::write(repo.wt("c").join("f"), "f\n").unwrap();
+    repo.git_in(&repo.wt("c"), ["add", "f"]);
+    repo.git_in(&repo.wt("c"), ["commit", "-q", "-m", "f"]);
+    let land = repo.run(["-q", "land", "c"]);
+    land.ok();
+    assert_eq!(land.stdout, "", "{}", land.stdout);
+    assert_eq!(land.stderr, "", "{}", land.stderr);
+}

@@ -221,6 +221,8 @@ fn bash_completes_git_loop_through_gits_own_completion() {
             "git --no-pager loop --json path ",
             "git loop reconcile --remove-orphan ",
             "git loop cleanup --status rejected,es",
+            "git loop cleanup --status rejected,escalated,merged,stale,",
+            "git loop list --status rejected,escalated,merged,stale,",
             "git loop create --",
             "git-loop ma",
             "git-loop mark ",
@@ -270,6 +272,17 @@ fn bash_completes_git_loop_through_gits_own_completion() {
     assert_eq!(
         get("git loop cleanup --status rejected,es"),
         ["rejected,escalated"]
+    );
+    // cleanup never removes an active run: it does not offer `active`;
+    // list does.
+    assert!(
+        get("git loop cleanup --status rejected,escalated,merged,stale,").is_empty(),
+        "{:?}",
+        get("git loop cleanup --status rejected,escalated,merged,stale,")
+    );
+    assert_eq!(
+        get("git loop list --status rejected,escalated,merged,stale,"),
+        ["rejected,escalated,merged,stale,active"]
     );
     assert_eq!(
         get("git loop create --"),

@@ -248,6 +248,10 @@ impl Report for LandReport {
         for id in &self.order {
             let shown = escape(id);
             if let Some(l) = self.landed.iter().find(|l| &l.id == id) {
+                // `-q` silences what went as asked (not a dry run's answer).
+                if out.quiet && !self.dry_run {
+                    continue;
+                }
                 let verb = if self.dry_run { "would land" } else { "landed" };
                 let mut line = format!(
                     "{shown}: {verb} in {} ({}, {} commit{}) {}..{}",

@@ -178,8 +178,12 @@ impl Report for CleanupReport {
         } else {
             "removed"
         };
-        for r in &self.removed {
-            r.write_human(verb, out)?;
+        // `-q` silences what went as asked (a dry run's answer is what was
+        // asked for); a skip is still said.
+        if !out.quiet || self.dry_run {
+            for r in &self.removed {
+                r.write_human(verb, out)?;
+            }
         }
         for s in &self.skipped {
             s.write_human(out.stdout)?;

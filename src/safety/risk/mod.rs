@@ -301,20 +301,26 @@ impl AtRisk {
 /// "a process is working in it: sleep (pid 4242); …", naming at most ten.
 fn in_use_reason(pids: &[u32]) -> String {
     const SHOWN: usize = 10;
-    let mut named: Vec<String> = pids
-        .iter()
-        .take(SHOWN)
-        .map(|&pid| match command_name(pid) {
-            // git-loop itself, started from inside the worktree: say so,
-            // not a pid the user never saw (the shell they typed in, also
-            // there, is named on its own).
-            _ if pid == std::process::id() => {
-                "this git-loop (it was run from inside it)".to_owned()
+    // git-loop itself, and the `git` that ran it (`git loop …`, git's own
+    // alias expansion: each `git` up the chain), started from inside the
+    // worktree: said once, as that, not as pids the user never saw (the
+    // shell they typed in, also there, is named on its own).
+    let ours = launchers();
+    let mut named: Vec<String> = Vec::new();
+    let mut said_ours = false;
+    for &pid in pids.iter().take(SHOWN) {
+        if ours.contains(&pid) {
+            if !said_ours {
+                named.push("this git-loop (it was run from inside it)".to_owned());
+                said_ours = true;
             }
+            continue;
+        }
+        named.push(match command_name(pid) {
             Some(comm) => format!("{comm} (pid {pid})"),
             None => format!("pid {pid}"),
-        })
-        .collect();
+        });
+    }
     if pids.len() > SHOWN {
         named.push(format!("{} more", pids.len() - SHOWN));
     }
@@ -327,6 +333,26 @@ fn in_use_reason(pids: &[u32]) -> String {
         "{who} working in it: {}; removing it would pull the directory out from under {them}: leave it (cd elsewhere) or end {them}, then try again",
         named.join(", ")
     )
+}
+
+/// This process and the `git` processes up its chain of parents that ran
+/// it (`git loop` runs `git-loop`; an alias may add a `git` more).
+fn launchers() -> Vec<u32> {
+    let mut ours = vec![std::process::id()];
+    let mut parent = std::os::unix::process::parent_id();
+    while parent > 1 && ours.len() < 8 && command_name(parent).as_deref() == Some("git") {
+        ours.push(parent);
+        parent = parent_of(parent).unwrap_or(0);
+    }
+    ours
+}
+
+/// The parent of `pid` (`/proc/<pid>/stat`'s fourth field), when readable.
+fn parent_of(pid: u32) -> Option<u32> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // The command name, in parentheses, may hold spaces: read after it.
+    let rest = stat.rsplit_once(')')?.1;
+    rest.split_whitespace().nth(1)?.parse().ok()
 }
 
 /// The command name of `pid` (`/proc/<pid>/comm`), when it can be read.

@@ -182,8 +182,8 @@ fn assert_completes_like_git(shell: &str, pane: &Pane) {
             "git loop create x --base feature @",
         ),
         (
-            "git loop cleanup --status rejected,escalated,merged,stale,",
-            "git loop cleanup --status rejected,escalated,merged,stale,active",
+            "git loop list --status rejected,escalated,merged,stale,",
+            "git loop list --status rejected,escalated,merged,stale,active",
         ),
         ("git loop completion fi", "git loop completion fish @"),
         ("git-loop ma", "git-loop mark @"),
