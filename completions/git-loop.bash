@@ -79,42 +79,42 @@ __git_loop_csv() {
 
 __git_loop_opts() {
     case "$1" in
-        '') echo '-C --repo --json -q --quiet -h --help -V --version' ;;
-        create) echo '--pattern --base --reuse --sparse --fetch --ports --attempts -C --repo --json -q --quiet -h --help' ;;
-        mark) echo '--detect-merged --dry-run -C --repo --json -q --quiet -h --help' ;;
-        cleanup) echo '--status --older-than --dry-run --delete-merged-branches --recycle --salvage --reap -C --repo --json -q --quiet -h --help' ;;
-        remove) echo '--dry-run --salvage --reap -C --repo --json -q --quiet -h --help' ;;
-        restore) echo '-C --repo --json -q --quiet -h --help' ;;
-        reconcile) echo '--remove-orphan --adopt --min-age --dry-run -C --repo --json -q --quiet -h --help' ;;
-        list) echo '--status -l --long --disk --salvaged --task -C --repo --json -q --quiet -h --help' ;;
-        path) echo '-C --repo --json -q --quiet -h --help' ;;
-        activity) echo '--note -C --repo --json -q --quiet -h --help' ;;
-        env) echo '-C --repo --json -q --quiet -h --help' ;;
-        run) echo '-C --repo --json -q --quiet -h --help' ;;
-        branches) echo '--delete-merged --dry-run -C --repo --json -q --quiet -h --help' ;;
-        conflicts) echo '--base --status -C --repo --json -q --quiet -h --help' ;;
-        land) echo '--queue --status --keep-going --into --strategy --gate --keep --push -m --message --dry-run -C --repo --json -q --quiet -h --help' ;;
-        pick) echo '--land --into --strategy --gate --keep --push -m --message --salvage --dry-run -C --repo --json -q --quiet -h --help' ;;
-        judge) echo '--gate --jobs --timeout -C --repo --json -q --quiet -h --help' ;;
-        watch) echo '--once -C --repo --json -q --quiet -h --help' ;;
-        log) echo '-n --max-count --since -C --repo --json -q --quiet -h --help' ;;
-        trash) echo '-C --repo --json -q --quiet -h --help' ;;
-        trash/list) echo '-C --repo --json -q --quiet -h --help' ;;
-        trash/restore) echo '--as -C --repo --json -q --quiet -h --help' ;;
-        trash/empty) echo '--older-than --dry-run -C --repo --json -q --quiet -h --help' ;;
-        trust) echo '-C --repo --json -q --quiet -h --help' ;;
-        mcp) echo '-C --repo --json -q --quiet -h --help' ;;
-        claude-hook) echo '-C --repo --json -q --quiet -h --help' ;;
-        claude-hook/create) echo '-C --repo --json -q --quiet -h --help' ;;
-        claude-hook/remove) echo '-C --repo --json -q --quiet -h --help' ;;
-        claude-hook/activity) echo '-C --repo --json -q --quiet -h --help' ;;
-        schema) echo '-C --repo --json -q --quiet -h --help' ;;
-        pool) echo '-C --repo --json -q --quiet -h --help' ;;
-        pool/status) echo '-C --repo --json -q --quiet -h --help' ;;
-        pool/fill) echo '-C --repo --json -q --quiet -h --help' ;;
-        pool/drain) echo '-C --repo --json -q --quiet -h --help' ;;
-        config) echo '-C --repo --json -q --quiet -h --help' ;;
-        completion) echo '-C --repo --json -q --quiet -h --help' ;;
+        '') echo '-C --repo --json -q --quiet --color -h --help -V --version' ;;
+        create) echo '--pattern --base --reuse --sparse --fetch --ports --attempts -C --repo --json -q --quiet --color -h --help' ;;
+        mark) echo '--detect-merged --dry-run -C --repo --json -q --quiet --color -h --help' ;;
+        cleanup) echo '--status --older-than --dry-run --delete-merged-branches --recycle --salvage --reap -C --repo --json -q --quiet --color -h --help' ;;
+        remove) echo '--dry-run --salvage --reap -C --repo --json -q --quiet --color -h --help' ;;
+        restore) echo '-C --repo --json -q --quiet --color -h --help' ;;
+        reconcile) echo '--remove-orphan --adopt --min-age --dry-run -C --repo --json -q --quiet --color -h --help' ;;
+        list) echo '--status -l --long --disk --salvaged --task -C --repo --json -q --quiet --color -h --help' ;;
+        path) echo '-C --repo --json -q --quiet --color -h --help' ;;
+        activity) echo '--note -C --repo --json -q --quiet --color -h --help' ;;
+        env) echo '-C --repo --json -q --quiet --color -h --help' ;;
+        run) echo '-C --repo --json -q --quiet --color -h --help' ;;
+        branches) echo '--delete-merged --dry-run -C --repo --json -q --quiet --color -h --help' ;;
+        conflicts) echo '--base --status -C --repo --json -q --quiet --color -h --help' ;;
+        land) echo '--queue --status --keep-going --into --strategy --gate --keep --push -m --message --dry-run -C --repo --json -q --quiet --color -h --help' ;;
+        pick) echo '--land --into --strategy --gate --keep --push -m --message --salvage --dry-run -C --repo --json -q --quiet --color -h --help' ;;
+        judge) echo '--gate --jobs --timeout -C --repo --json -q --quiet --color -h --help' ;;
+        watch) echo '--once -C --repo --json -q --quiet --color -h --help' ;;
+        log) echo '-n --max-count --since -C --repo --json -q --quiet --color -h --help' ;;
+        trash) echo '-C --repo --json -q --quiet --color -h --help' ;;
+        trash/list) echo '-C --repo --json -q --quiet --color -h --help' ;;
+        trash/restore) echo '--as -C --repo --json -q --quiet --color -h --help' ;;
+        trash/empty) echo '--older-than --dry-run -C --repo --json -q --quiet --color -h --help' ;;
+        trust) echo '-C --repo --json -q --quiet --color -h --help' ;;
+        mcp) echo '-C --repo --json -q --quiet --color -h --help' ;;
+        claude-hook) echo '-C --repo --json -q --quiet --color -h --help' ;;
+        claude-hook/create) echo '-C --repo --json -q --quiet --color -h --help' ;;
+        claude-hook/remove) echo '-C --repo --json -q --quiet --color -h --help' ;;
+        claude-hook/activity) echo '-C --repo --json -q --quiet --color -h --help' ;;
+        schema) echo '-C --repo --json -q --quiet --color -h --help' ;;
+        pool) echo '-C --repo --json -q --quiet --color -h --help' ;;
+        pool/status) echo '-C --repo --json -q --quiet --color -h --help' ;;
+        pool/fill) echo '-C --repo --json -q --quiet --color -h --help' ;;
+        pool/drain) echo '-C --repo --json -q --quiet --color -h --help' ;;
+        config) echo '-C --repo --json -q --quiet --color -h --help' ;;
+        completion) echo '-C --repo --json -q --quiet --color -h --help' ;;
     esac
 }
 
@@ -129,7 +129,7 @@ __git_loop_nested() {
 
 __git_loop_takes_value() {
     case "$1:$2" in
-        *:-C|*:--repo|create:--pattern|create:--base|create:--sparse|create:--ports|create:--attempts|cleanup:--status|cleanup:--older-than|reconcile:--remove-orphan|reconcile:--adopt|reconcile:--min-age|list:--status|list:--task|activity:--note|conflicts:--base|conflicts:--status|land:--status|land:--into|land:--strategy|land:--gate|land:-m|land:--message|pick:--into|pick:--strategy|pick:--gate|pick:-m|pick:--message|judge:--gate|judge:--jobs|judge:--timeout|log:-n|log:--max-count|log:--since|trash/restore:--as|trash/empty:--older-than) return 0 ;;
+        *:-C|*:--repo|*:--color|create:--pattern|create:--base|create:--sparse|create:--ports|create:--attempts|cleanup:--status|cleanup:--older-than|reconcile:--remove-orphan|reconcile:--adopt|reconcile:--min-age|list:--status|list:--task|activity:--note|conflicts:--base|conflicts:--status|land:--status|land:--into|land:--strategy|land:--gate|land:-m|land:--message|pick:--into|pick:--strategy|pick:--gate|pick:-m|pick:--message|judge:--gate|judge:--jobs|judge:--timeout|log:-n|log:--max-count|log:--since|trash/restore:--as|trash/empty:--older-than) return 0 ;;
     esac
     return 1
 }

@@ -20,6 +20,7 @@ set edit:completion:arg-completer[git-loop] = {|@words|
         &'git-loop'= {
             cand -C 'Repository to operate on (default: the current directory)'
             cand --repo 'Repository to operate on (default: the current directory)'
+            cand --color 'Colour: always, never or auto, as git''s --color (alone: always; default: color.loop, color.ui, then the environment)'
             cand --json 'Machine-readable output: one JSON document on stdout'
             cand -q 'No progress or summary lines on stderr, no per-run lines of what went as asked'
             cand --quiet 'No progress or summary lines on stderr, no per-run lines of what went as asked'
@@ -63,6 +64,7 @@ set edit:completion:arg-completer[git-loop] = {|@words|
             cand --attempts 'Make N runs of the task RUN_ID at once, <RUN_ID>.1 … <RUN_ID>.<N> (1 to 64), all or none (best of N)'
             cand -C 'Repository to operate on (default: the current directory)'
             cand --repo 'Repository to operate on (default: the current directory)'
+            cand --color 'Colour: always, never or auto, as git''s --color (alone: always; default: color.loop, color.ui, then the environment)'
             cand --reuse 'If this run is already active and its worktree is intact, print its path and change nothing; if loop/<RUN_ID> exists with no worktree, check it out as it is'
             cand --fetch 'Fetch the base''s upstream first (git fetch), e.g. origin/main for main (config create.fetch)'
             cand --json 'Machine-readable output: one JSON document on stdout'
@@ -74,6 +76,7 @@ set edit:completion:arg-completer[git-loop] = {|@words|
         &'git-loop;mark'= {
             cand -C 'Repository to operate on (default: the current directory)'
             cand --repo 'Repository to operate on (default: the current directory)'
+            cand --color 'Colour: always, never or auto, as git''s --color (alone: always; default: color.loop, color.ui, then the environment)'
             cand --detect-merged 'Mark `merged` every run whose work is in its base (ancestor, squash or rebase); empty runs are left alone'
             cand --dry-run 'With --detect-merged: report what would be marked; change nothing'
             cand --json 'Machine-readable output: one JSON document on stdout'
@@ -87,6 +90,7 @@ set edit:completion:arg-completer[git-loop] = {|@words|
             cand --older-than 'Only runs created longer ago than this: <n> with s, m, h or d (e.g. 24h)'
             cand -C 'Repository to operate on (default: the current directory)'
             cand --repo 'Repository to operate on (default: the current directory)'
+            cand --color 'Colour: always, never or auto, as git''s --color (alone: always; default: color.loop, color.ui, then the environment)'
             cand --dry-run 'Report what would be removed; change nothing'
             cand --delete-merged-branches 'Also delete each removed run''s branch, only if its work is in its base (ancestor, squash or rebase)'
             cand --recycle 'Put worktrees that would be removed back into the warm pool instead (up to pool.size)'
@@ -101,6 +105,7 @@ set edit:completion:arg-completer[git-loop] = {|@words|
         &'git-loop;remove'= {
             cand -C 'Repository to operate on (default: the current directory)'
             cand --repo 'Repository to operate on (default: the current directory)'
+            cand --color 'Colour: always, never or auto, as git''s --color (alone: always; default: color.loop, color.ui, then the environment)'
             cand --dry-run 'Report what would be removed; change nothing'
             cand --salvage 'Save a dirty run''s changes to refs/loop/salvage/<id> first, then remove it'
             cand --reap 'Terminate the processes left working in a worktree it removes first (SIGTERM, 2 s, then SIGKILL; never one on a terminal)'
@@ -113,6 +118,7 @@ set edit:completion:arg-completer[git-loop] = {|@words|
         &'git-loop;restore'= {
             cand -C 'Repository to operate on (default: the current directory)'
             cand --repo 'Repository to operate on (default: the current directory)'
+            cand --color 'Colour: always, never or auto, as git''s --color (alone: always; default: color.loop, color.ui, then the environment)'
             cand --json 'Machine-readable output: one JSON document on stdout'
             cand -q 'No progress or summary lines on stderr, no per-run lines of what went as asked'
             cand --quiet 'No progress or summary lines on stderr, no per-run lines of what went as asked'
@@ -125,6 +131,7 @@ set edit:completion:arg-completer[git-loop] = {|@words|
             cand --min-age 'Refuse to remove or adopt an orphan younger than this (<n><s|m|h|d>; 0 disables)'
             cand -C 'Repository to operate on (default: the current directory)'
             cand --repo 'Repository to operate on (default: the current directory)'
+            cand --color 'Colour: always, never or auto, as git''s --color (alone: always; default: color.loop, color.ui, then the environment)'
             cand --dry-run 'Report what would change; change nothing'
             cand --json 'Machine-readable output: one JSON document on stdout'
             cand -q 'No progress or summary lines on stderr, no per-run lines of what went as asked'
@@ -137,6 +144,7 @@ set edit:completion:arg-completer[git-loop] = {|@words|
             cand --task 'Only the attempts of this task (<TASK>.1, <TASK>.2, …, in that order), with their judge results'
             cand -C 'Repository to operate on (default: the current directory)'
             cand --repo 'Repository to operate on (default: the current directory)'
+            cand --color 'Colour: always, never or auto, as git''s --color (alone: always; default: color.loop, color.ui, then the environment)'
             cand -l 'Also show, per run, uncommitted work, commits ahead of and behind its base, and whether it is merged'
             cand --long 'Also show, per run, uncommitted work, commits ahead of and behind its base, and whether it is merged'
             cand --disk 'Also show each worktree''s size on disk and how much is its own (not shared by reflink)'
@@ -151,6 +159,7 @@ set edit:completion:arg-completer[git-loop] = {|@words|
         &'git-loop;path'= {
             cand -C 'Repository to operate on (default: the current directory)'
             cand --repo 'Repository to operate on (default: the current directory)'
+            cand --color 'Colour: always, never or auto, as git''s --color (alone: always; default: color.loop, color.ui, then the environment)'
             cand --json 'Machine-readable output: one JSON document on stdout'
             cand -q 'No progress or summary lines on stderr, no per-run lines of what went as asked'
             cand --quiet 'No progress or summary lines on stderr, no per-run lines of what went as asked'
@@ -161,6 +170,7 @@ set edit:completion:arg-completer[git-loop] = {|@words|
             cand --note 'A word on it, shown by `git loop log` and given to notify.command (GIT_LOOP_NOTE)'
             cand -C 'Repository to operate on (default: the current directory)'
             cand --repo 'Repository to operate on (default: the current directory)'
+            cand --color 'Colour: always, never or auto, as git''s --color (alone: always; default: color.loop, color.ui, then the environment)'
             cand --json 'Machine-readable output: one JSON document on stdout'
             cand -q 'No progress or summary lines on stderr, no per-run lines of what went as asked'
             cand --quiet 'No progress or summary lines on stderr, no per-run lines of what went as asked'
@@ -170,6 +180,7 @@ set edit:completion:arg-completer[git-loop] = {|@words|
         &'git-loop;env'= {
             cand -C 'Repository to operate on (default: the current directory)'
             cand --repo 'Repository to operate on (default: the current directory)'
+            cand --color 'Colour: always, never or auto, as git''s --color (alone: always; default: color.loop, color.ui, then the environment)'
             cand --json 'Machine-readable output: one JSON document on stdout'
             cand -q 'No progress or summary lines on stderr, no per-run lines of what went as asked'
             cand --quiet 'No progress or summary lines on stderr, no per-run lines of what went as asked'
@@ -179,6 +190,7 @@ set edit:completion:arg-completer[git-loop] = {|@words|
         &'git-loop;run'= {
             cand -C 'Repository to operate on (default: the current directory)'
             cand --repo 'Repository to operate on (default: the current directory)'
+            cand --color 'Colour: always, never or auto, as git''s --color (alone: always; default: color.loop, color.ui, then the environment)'
             cand --json 'Machine-readable output: one JSON document on stdout'
             cand -q 'No progress or summary lines on stderr, no per-run lines of what went as asked'
             cand --quiet 'No progress or summary lines on stderr, no per-run lines of what went as asked'
@@ -188,6 +200,7 @@ set edit:completion:arg-completer[git-loop] = {|@words|
         &'git-loop;branches'= {
             cand -C 'Repository to operate on (default: the current directory)'
             cand --repo 'Repository to operate on (default: the current directory)'
+            cand --color 'Colour: always, never or auto, as git''s --color (alone: always; default: color.loop, color.ui, then the environment)'
             cand --delete-merged 'Delete the leftover branches merged into the base (only if still at the tip checked)'
             cand --dry-run 'Report what --delete-merged would delete; change nothing'
             cand --json 'Machine-readable output: one JSON document on stdout'
@@ -201,6 +214,7 @@ set edit:completion:arg-completer[git-loop] = {|@words|
             cand --status 'The statuses of the runs to check, comma-separated (default: active; `land --queue` takes escalated)'
             cand -C 'Repository to operate on (default: the current directory)'
             cand --repo 'Repository to operate on (default: the current directory)'
+            cand --color 'Colour: always, never or auto, as git''s --color (alone: always; default: color.loop, color.ui, then the environment)'
             cand --json 'Machine-readable output: one JSON document on stdout'
             cand -q 'No progress or summary lines on stderr, no per-run lines of what went as asked'
             cand --quiet 'No progress or summary lines on stderr, no per-run lines of what went as asked'
@@ -216,6 +230,7 @@ set edit:completion:arg-completer[git-loop] = {|@words|
             cand --message 'The message of a squash or merge commit'
             cand -C 'Repository to operate on (default: the current directory)'
             cand --repo 'Repository to operate on (default: the current directory)'
+            cand --color 'Colour: always, never or auto, as git''s --color (alone: always; default: color.loop, color.ui, then the environment)'
             cand --queue 'Land every run in the status set (--status), in `git loop conflicts`'' landing order'
             cand --keep-going 'Go on with the next run when one is skipped (default: stop; the rest are not attempted)'
             cand --keep 'Leave each landed run''s worktree and branch in place'
@@ -235,6 +250,7 @@ set edit:completion:arg-completer[git-loop] = {|@words|
             cand --message 'The message of a squash or merge commit'
             cand -C 'Repository to operate on (default: the current directory)'
             cand --repo 'Repository to operate on (default: the current directory)'
+            cand --color 'Colour: always, never or auto, as git''s --color (alone: always; default: color.loop, color.ui, then the environment)'
             cand --land 'Land the winner (git loop land''s rules and options) instead of marking it escalated'
             cand --keep 'Leave each landed run''s worktree and branch in place'
             cand --push 'Push each landing to the target''s upstream, never forced; rebuilt on the remote''s tip when it moved (config land.push-retries)'
@@ -252,6 +268,7 @@ set edit:completion:arg-completer[git-loop] = {|@words|
             cand --timeout 'Kill a gate (and all it started) after AGE: <n> with s, m, h or d (default: 10m)'
             cand -C 'Repository to operate on (default: the current directory)'
             cand --repo 'Repository to operate on (default: the current directory)'
+            cand --color 'Colour: always, never or auto, as git''s --color (alone: always; default: color.loop, color.ui, then the environment)'
             cand --json 'Machine-readable output: one JSON document on stdout'
             cand -q 'No progress or summary lines on stderr, no per-run lines of what went as asked'
             cand --quiet 'No progress or summary lines on stderr, no per-run lines of what went as asked'
@@ -261,6 +278,7 @@ set edit:completion:arg-completer[git-loop] = {|@words|
         &'git-loop;watch'= {
             cand -C 'Repository to operate on (default: the current directory)'
             cand --repo 'Repository to operate on (default: the current directory)'
+            cand --color 'Colour: always, never or auto, as git''s --color (alone: always; default: color.loop, color.ui, then the environment)'
             cand --once 'Print one frame as plain text and exit (for a pipe or a script; width: COLUMNS, else 80)'
             cand --json 'Machine-readable output: one JSON document on stdout'
             cand -q 'No progress or summary lines on stderr, no per-run lines of what went as asked'
@@ -274,6 +292,7 @@ set edit:completion:arg-completer[git-loop] = {|@words|
             cand --since 'Only the events of the last AGE: <n> with s, m, h or d (e.g. 2h, 7d)'
             cand -C 'Repository to operate on (default: the current directory)'
             cand --repo 'Repository to operate on (default: the current directory)'
+            cand --color 'Colour: always, never or auto, as git''s --color (alone: always; default: color.loop, color.ui, then the environment)'
             cand --json 'Machine-readable output: one JSON document on stdout'
             cand -q 'No progress or summary lines on stderr, no per-run lines of what went as asked'
             cand --quiet 'No progress or summary lines on stderr, no per-run lines of what went as asked'
@@ -283,6 +302,7 @@ set edit:completion:arg-completer[git-loop] = {|@words|
         &'git-loop;trash'= {
             cand -C 'Repository to operate on (default: the current directory)'
             cand --repo 'Repository to operate on (default: the current directory)'
+            cand --color 'Colour: always, never or auto, as git''s --color (alone: always; default: color.loop, color.ui, then the environment)'
             cand --json 'Machine-readable output: one JSON document on stdout'
             cand -q 'No progress or summary lines on stderr, no per-run lines of what went as asked'
             cand --quiet 'No progress or summary lines on stderr, no per-run lines of what went as asked'
@@ -296,6 +316,7 @@ set edit:completion:arg-completer[git-loop] = {|@words|
         &'git-loop;trash;list'= {
             cand -C 'Repository to operate on (default: the current directory)'
             cand --repo 'Repository to operate on (default: the current directory)'
+            cand --color 'Colour: always, never or auto, as git''s --color (alone: always; default: color.loop, color.ui, then the environment)'
             cand --json 'Machine-readable output: one JSON document on stdout'
             cand -q 'No progress or summary lines on stderr, no per-run lines of what went as asked'
             cand --quiet 'No progress or summary lines on stderr, no per-run lines of what went as asked'
@@ -306,6 +327,7 @@ set edit:completion:arg-completer[git-loop] = {|@words|
             cand --as 'The branch to restore it as (default: the branch it was, or trash/<run>/<ref> for a kept tip that was not a branch)'
             cand -C 'Repository to operate on (default: the current directory)'
             cand --repo 'Repository to operate on (default: the current directory)'
+            cand --color 'Colour: always, never or auto, as git''s --color (alone: always; default: color.loop, color.ui, then the environment)'
             cand --json 'Machine-readable output: one JSON document on stdout'
             cand -q 'No progress or summary lines on stderr, no per-run lines of what went as asked'
             cand --quiet 'No progress or summary lines on stderr, no per-run lines of what went as asked'
@@ -316,6 +338,7 @@ set edit:completion:arg-completer[git-loop] = {|@words|
             cand --older-than 'Only entries older than this (30d, 12h, 90m, 45s)'
             cand -C 'Repository to operate on (default: the current directory)'
             cand --repo 'Repository to operate on (default: the current directory)'
+            cand --color 'Colour: always, never or auto, as git''s --color (alone: always; default: color.loop, color.ui, then the environment)'
             cand --dry-run 'List what would be dropped; change nothing'
             cand --json 'Machine-readable output: one JSON document on stdout'
             cand -q 'No progress or summary lines on stderr, no per-run lines of what went as asked'
@@ -340,6 +363,7 @@ set edit:completion:arg-completer[git-loop] = {|@words|
         &'git-loop;trust'= {
             cand -C 'Repository to operate on (default: the current directory)'
             cand --repo 'Repository to operate on (default: the current directory)'
+            cand --color 'Colour: always, never or auto, as git''s --color (alone: always; default: color.loop, color.ui, then the environment)'
             cand --json 'Machine-readable output: one JSON document on stdout'
             cand -q 'No progress or summary lines on stderr, no per-run lines of what went as asked'
             cand --quiet 'No progress or summary lines on stderr, no per-run lines of what went as asked'
@@ -349,6 +373,7 @@ set edit:completion:arg-completer[git-loop] = {|@words|
         &'git-loop;mcp'= {
             cand -C 'Repository to operate on (default: the current directory)'
             cand --repo 'Repository to operate on (default: the current directory)'
+            cand --color 'Colour: always, never or auto, as git''s --color (alone: always; default: color.loop, color.ui, then the environment)'
             cand --json 'Machine-readable output: one JSON document on stdout'
             cand -q 'No progress or summary lines on stderr, no per-run lines of what went as asked'
             cand --quiet 'No progress or summary lines on stderr, no per-run lines of what went as asked'
@@ -358,6 +383,7 @@ set edit:completion:arg-completer[git-loop] = {|@words|
         &'git-loop;claude-hook'= {
             cand -C 'Repository to operate on (default: the current directory)'
             cand --repo 'Repository to operate on (default: the current directory)'
+            cand --color 'Colour: always, never or auto, as git''s --color (alone: always; default: color.loop, color.ui, then the environment)'
             cand --json 'Machine-readable output: one JSON document on stdout'
             cand -q 'No progress or summary lines on stderr, no per-run lines of what went as asked'
             cand --quiet 'No progress or summary lines on stderr, no per-run lines of what went as asked'
@@ -371,6 +397,7 @@ set edit:completion:arg-completer[git-loop] = {|@words|
         &'git-loop;claude-hook;create'= {
             cand -C 'Repository to operate on (default: the current directory)'
             cand --repo 'Repository to operate on (default: the current directory)'
+            cand --color 'Colour: always, never or auto, as git''s --color (alone: always; default: color.loop, color.ui, then the environment)'
             cand --json 'Machine-readable output: one JSON document on stdout'
             cand -q 'No progress or summary lines on stderr, no per-run lines of what went as asked'
             cand --quiet 'No progress or summary lines on stderr, no per-run lines of what went as asked'
@@ -380,6 +407,7 @@ set edit:completion:arg-completer[git-loop] = {|@words|
         &'git-loop;claude-hook;remove'= {
             cand -C 'Repository to operate on (default: the current directory)'
             cand --repo 'Repository to operate on (default: the current directory)'
+            cand --color 'Colour: always, never or auto, as git''s --color (alone: always; default: color.loop, color.ui, then the environment)'
             cand --json 'Machine-readable output: one JSON document on stdout'
             cand -q 'No progress or summary lines on stderr, no per-run lines of what went as asked'
             cand --quiet 'No progress or summary lines on stderr, no per-run lines of what went as asked'
@@ -389,6 +417,7 @@ set edit:completion:arg-completer[git-loop] = {|@words|
         &'git-loop;claude-hook;activity'= {
             cand -C 'Repository to operate on (default: the current directory)'
             cand --repo 'Repository to operate on (default: the current directory)'
+            cand --color 'Colour: always, never or auto, as git''s --color (alone: always; default: color.loop, color.ui, then the environment)'
             cand --json 'Machine-readable output: one JSON document on stdout'
             cand -q 'No progress or summary lines on stderr, no per-run lines of what went as asked'
             cand --quiet 'No progress or summary lines on stderr, no per-run lines of what went as asked'
@@ -412,6 +441,7 @@ set edit:completion:arg-completer[git-loop] = {|@words|
         &'git-loop;schema'= {
             cand -C 'Repository to operate on (default: the current directory)'
             cand --repo 'Repository to operate on (default: the current directory)'
+            cand --color 'Colour: always, never or auto, as git''s --color (alone: always; default: color.loop, color.ui, then the environment)'
             cand --json 'Machine-readable output: one JSON document on stdout'
             cand -q 'No progress or summary lines on stderr, no per-run lines of what went as asked'
             cand --quiet 'No progress or summary lines on stderr, no per-run lines of what went as asked'
@@ -421,6 +451,7 @@ set edit:completion:arg-completer[git-loop] = {|@words|
         &'git-loop;pool'= {
             cand -C 'Repository to operate on (default: the current directory)'
             cand --repo 'Repository to operate on (default: the current directory)'
+            cand --color 'Colour: always, never or auto, as git''s --color (alone: always; default: color.loop, color.ui, then the environment)'
             cand --json 'Machine-readable output: one JSON document on stdout'
             cand -q 'No progress or summary lines on stderr, no per-run lines of what went as asked'
             cand --quiet 'No progress or summary lines on stderr, no per-run lines of what went as asked'
@@ -434,6 +465,7 @@ set edit:completion:arg-completer[git-loop] = {|@words|
         &'git-loop;pool;status'= {
             cand -C 'Repository to operate on (default: the current directory)'
             cand --repo 'Repository to operate on (default: the current directory)'
+            cand --color 'Colour: always, never or auto, as git''s --color (alone: always; default: color.loop, color.ui, then the environment)'
             cand --json 'Machine-readable output: one JSON document on stdout'
             cand -q 'No progress or summary lines on stderr, no per-run lines of what went as asked'
             cand --quiet 'No progress or summary lines on stderr, no per-run lines of what went as asked'
@@ -443,6 +475,7 @@ set edit:completion:arg-completer[git-loop] = {|@words|
         &'git-loop;pool;fill'= {
             cand -C 'Repository to operate on (default: the current directory)'
             cand --repo 'Repository to operate on (default: the current directory)'
+            cand --color 'Colour: always, never or auto, as git''s --color (alone: always; default: color.loop, color.ui, then the environment)'
             cand --json 'Machine-readable output: one JSON document on stdout'
             cand -q 'No progress or summary lines on stderr, no per-run lines of what went as asked'
             cand --quiet 'No progress or summary lines on stderr, no per-run lines of what went as asked'
@@ -452,6 +485,7 @@ set edit:completion:arg-completer[git-loop] = {|@words|
         &'git-loop;pool;drain'= {
             cand -C 'Repository to operate on (default: the current directory)'
             cand --repo 'Repository to operate on (default: the current directory)'
+            cand --color 'Colour: always, never or auto, as git''s --color (alone: always; default: color.loop, color.ui, then the environment)'
             cand --json 'Machine-readable output: one JSON document on stdout'
             cand -q 'No progress or summary lines on stderr, no per-run lines of what went as asked'
             cand --quiet 'No progress or summary lines on stderr, no per-run lines of what went as asked'
@@ -475,6 +509,7 @@ set edit:completion:arg-completer[git-loop] = {|@words|
         &'git-loop;config'= {
             cand -C 'Repository to operate on (default: the current directory)'
             cand --repo 'Repository to operate on (default: the current directory)'
+            cand --color 'Colour: always, never or auto, as git''s --color (alone: always; default: color.loop, color.ui, then the environment)'
             cand --json 'Machine-readable output: one JSON document on stdout'
             cand -q 'No progress or summary lines on stderr, no per-run lines of what went as asked'
             cand --quiet 'No progress or summary lines on stderr, no per-run lines of what went as asked'
@@ -484,6 +519,7 @@ set edit:completion:arg-completer[git-loop] = {|@words|
         &'git-loop;completion'= {
             cand -C 'Repository to operate on (default: the current directory)'
             cand --repo 'Repository to operate on (default: the current directory)'
+            cand --color 'Colour: always, never or auto, as git''s --color (alone: always; default: color.loop, color.ui, then the environment)'
             cand --json 'Machine-readable output: one JSON document on stdout'
             cand -q 'No progress or summary lines on stderr, no per-run lines of what went as asked'
             cand --quiet 'No progress or summary lines on stderr, no per-run lines of what went as asked'

@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_git_loop_global_optspecs
-    string join \n C/repo= json q/quiet h/help V/version
+    string join \n C/repo= json q/quiet color= h/help V/version
 end
 
 function __fish_git_loop_needs_command
@@ -25,6 +25,7 @@ function __fish_git_loop_using_subcommand
 end
 
 complete -c git-loop -n "__fish_git_loop_needs_command" -s C -l repo -d 'Repository to operate on (default: the current directory)' -r -F
+complete -c git-loop -n "__fish_git_loop_needs_command" -l color -d 'Colour: always, never or auto, as git\'s --color (alone: always; default: color.loop, color.ui, then the environment)' -r
 complete -c git-loop -n "__fish_git_loop_needs_command" -l json -d 'Machine-readable output: one JSON document on stdout'
 complete -c git-loop -n "__fish_git_loop_needs_command" -s q -l quiet -d 'No progress or summary lines on stderr, no per-run lines of what went as asked'
 complete -c git-loop -n "__fish_git_loop_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -62,12 +63,14 @@ complete -c git-loop -n "__fish_git_loop_using_subcommand create" -l sparse -d '
 complete -c git-loop -n "__fish_git_loop_using_subcommand create" -l ports -d 'Lease this many free TCP ports to the run, 0 to 32, as GIT_LOOP_PORT and GIT_LOOP_PORT_1… (default: config create.ports, else 0)' -r
 complete -c git-loop -n "__fish_git_loop_using_subcommand create" -l attempts -d 'Make N runs of the task RUN_ID at once, <RUN_ID>.1 … <RUN_ID>.<N> (1 to 64), all or none (best of N)' -r
 complete -c git-loop -n "__fish_git_loop_using_subcommand create" -s C -l repo -d 'Repository to operate on (default: the current directory)' -r -F
+complete -c git-loop -n "__fish_git_loop_using_subcommand create" -l color -d 'Colour: always, never or auto, as git\'s --color (alone: always; default: color.loop, color.ui, then the environment)' -r
 complete -c git-loop -n "__fish_git_loop_using_subcommand create" -l reuse -d 'If this run is already active and its worktree is intact, print its path and change nothing; if loop/<RUN_ID> exists with no worktree, check it out as it is'
 complete -c git-loop -n "__fish_git_loop_using_subcommand create" -l fetch -d 'Fetch the base\'s upstream first (git fetch), e.g. origin/main for main (config create.fetch)'
 complete -c git-loop -n "__fish_git_loop_using_subcommand create" -l json -d 'Machine-readable output: one JSON document on stdout'
 complete -c git-loop -n "__fish_git_loop_using_subcommand create" -s q -l quiet -d 'No progress or summary lines on stderr, no per-run lines of what went as asked'
 complete -c git-loop -n "__fish_git_loop_using_subcommand create" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-loop -n "__fish_git_loop_using_subcommand mark" -s C -l repo -d 'Repository to operate on (default: the current directory)' -r -F
+complete -c git-loop -n "__fish_git_loop_using_subcommand mark" -l color -d 'Colour: always, never or auto, as git\'s --color (alone: always; default: color.loop, color.ui, then the environment)' -r
 complete -c git-loop -n "__fish_git_loop_using_subcommand mark" -l detect-merged -d 'Mark `merged` every run whose work is in its base (ancestor, squash or rebase); empty runs are left alone'
 complete -c git-loop -n "__fish_git_loop_using_subcommand mark" -l dry-run -d 'With --detect-merged: report what would be marked; change nothing'
 complete -c git-loop -n "__fish_git_loop_using_subcommand mark" -l json -d 'Machine-readable output: one JSON document on stdout'
@@ -76,6 +79,7 @@ complete -c git-loop -n "__fish_git_loop_using_subcommand mark" -s h -l help -d 
 complete -c git-loop -n "__fish_git_loop_using_subcommand cleanup" -l status -d 'Statuses to clean up, comma-separated (default: rejected,escalated; never active)' -r
 complete -c git-loop -n "__fish_git_loop_using_subcommand cleanup" -l older-than -d 'Only runs created longer ago than this: <n> with s, m, h or d (e.g. 24h)' -r
 complete -c git-loop -n "__fish_git_loop_using_subcommand cleanup" -s C -l repo -d 'Repository to operate on (default: the current directory)' -r -F
+complete -c git-loop -n "__fish_git_loop_using_subcommand cleanup" -l color -d 'Colour: always, never or auto, as git\'s --color (alone: always; default: color.loop, color.ui, then the environment)' -r
 complete -c git-loop -n "__fish_git_loop_using_subcommand cleanup" -l dry-run -d 'Report what would be removed; change nothing'
 complete -c git-loop -n "__fish_git_loop_using_subcommand cleanup" -l delete-merged-branches -d 'Also delete each removed run\'s branch, only if its work is in its base (ancestor, squash or rebase)'
 complete -c git-loop -n "__fish_git_loop_using_subcommand cleanup" -l recycle -d 'Put worktrees that would be removed back into the warm pool instead (up to pool.size)'
@@ -85,6 +89,7 @@ complete -c git-loop -n "__fish_git_loop_using_subcommand cleanup" -l json -d 'M
 complete -c git-loop -n "__fish_git_loop_using_subcommand cleanup" -s q -l quiet -d 'No progress or summary lines on stderr, no per-run lines of what went as asked'
 complete -c git-loop -n "__fish_git_loop_using_subcommand cleanup" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-loop -n "__fish_git_loop_using_subcommand remove" -s C -l repo -d 'Repository to operate on (default: the current directory)' -r -F
+complete -c git-loop -n "__fish_git_loop_using_subcommand remove" -l color -d 'Colour: always, never or auto, as git\'s --color (alone: always; default: color.loop, color.ui, then the environment)' -r
 complete -c git-loop -n "__fish_git_loop_using_subcommand remove" -l dry-run -d 'Report what would be removed; change nothing'
 complete -c git-loop -n "__fish_git_loop_using_subcommand remove" -l salvage -d 'Save a dirty run\'s changes to refs/loop/salvage/<id> first, then remove it'
 complete -c git-loop -n "__fish_git_loop_using_subcommand remove" -l reap -d 'Terminate the processes left working in a worktree it removes first (SIGTERM, 2 s, then SIGKILL; never one on a terminal)'
@@ -92,6 +97,7 @@ complete -c git-loop -n "__fish_git_loop_using_subcommand remove" -l json -d 'Ma
 complete -c git-loop -n "__fish_git_loop_using_subcommand remove" -s q -l quiet -d 'No progress or summary lines on stderr, no per-run lines of what went as asked'
 complete -c git-loop -n "__fish_git_loop_using_subcommand remove" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-loop -n "__fish_git_loop_using_subcommand restore" -s C -l repo -d 'Repository to operate on (default: the current directory)' -r -F
+complete -c git-loop -n "__fish_git_loop_using_subcommand restore" -l color -d 'Colour: always, never or auto, as git\'s --color (alone: always; default: color.loop, color.ui, then the environment)' -r
 complete -c git-loop -n "__fish_git_loop_using_subcommand restore" -l json -d 'Machine-readable output: one JSON document on stdout'
 complete -c git-loop -n "__fish_git_loop_using_subcommand restore" -s q -l quiet -d 'No progress or summary lines on stderr, no per-run lines of what went as asked'
 complete -c git-loop -n "__fish_git_loop_using_subcommand restore" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -99,6 +105,7 @@ complete -c git-loop -n "__fish_git_loop_using_subcommand reconcile" -l remove-o
 complete -c git-loop -n "__fish_git_loop_using_subcommand reconcile" -l adopt -d 'Record this orphan as an active run instead (repeatable): it must be a worktree of this repository with loop/<ID> checked out, older than --min-age' -r
 complete -c git-loop -n "__fish_git_loop_using_subcommand reconcile" -l min-age -d 'Refuse to remove or adopt an orphan younger than this (<n><s|m|h|d>; 0 disables)' -r
 complete -c git-loop -n "__fish_git_loop_using_subcommand reconcile" -s C -l repo -d 'Repository to operate on (default: the current directory)' -r -F
+complete -c git-loop -n "__fish_git_loop_using_subcommand reconcile" -l color -d 'Colour: always, never or auto, as git\'s --color (alone: always; default: color.loop, color.ui, then the environment)' -r
 complete -c git-loop -n "__fish_git_loop_using_subcommand reconcile" -l dry-run -d 'Report what would change; change nothing'
 complete -c git-loop -n "__fish_git_loop_using_subcommand reconcile" -l json -d 'Machine-readable output: one JSON document on stdout'
 complete -c git-loop -n "__fish_git_loop_using_subcommand reconcile" -s q -l quiet -d 'No progress or summary lines on stderr, no per-run lines of what went as asked'
@@ -106,6 +113,7 @@ complete -c git-loop -n "__fish_git_loop_using_subcommand reconcile" -s h -l hel
 complete -c git-loop -n "__fish_git_loop_using_subcommand list" -l status -d 'Only runs with these statuses, comma-separated' -r
 complete -c git-loop -n "__fish_git_loop_using_subcommand list" -l task -d 'Only the attempts of this task (<TASK>.1, <TASK>.2, …, in that order), with their judge results' -r
 complete -c git-loop -n "__fish_git_loop_using_subcommand list" -s C -l repo -d 'Repository to operate on (default: the current directory)' -r -F
+complete -c git-loop -n "__fish_git_loop_using_subcommand list" -l color -d 'Colour: always, never or auto, as git\'s --color (alone: always; default: color.loop, color.ui, then the environment)' -r
 complete -c git-loop -n "__fish_git_loop_using_subcommand list" -s l -l long -d 'Also show, per run, uncommitted work, commits ahead of and behind its base, and whether it is merged'
 complete -c git-loop -n "__fish_git_loop_using_subcommand list" -l disk -d 'Also show each worktree\'s size on disk and how much is its own (not shared by reflink)'
 complete -c git-loop -n "__fish_git_loop_using_subcommand list" -l salvaged -d 'List the salvaged runs (refs/loop/salvage/<id>) instead, for `git loop restore`'
@@ -113,23 +121,28 @@ complete -c git-loop -n "__fish_git_loop_using_subcommand list" -l json -d 'Mach
 complete -c git-loop -n "__fish_git_loop_using_subcommand list" -s q -l quiet -d 'No progress or summary lines on stderr, no per-run lines of what went as asked'
 complete -c git-loop -n "__fish_git_loop_using_subcommand list" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-loop -n "__fish_git_loop_using_subcommand path" -s C -l repo -d 'Repository to operate on (default: the current directory)' -r -F
+complete -c git-loop -n "__fish_git_loop_using_subcommand path" -l color -d 'Colour: always, never or auto, as git\'s --color (alone: always; default: color.loop, color.ui, then the environment)' -r
 complete -c git-loop -n "__fish_git_loop_using_subcommand path" -l json -d 'Machine-readable output: one JSON document on stdout'
 complete -c git-loop -n "__fish_git_loop_using_subcommand path" -s q -l quiet -d 'No progress or summary lines on stderr, no per-run lines of what went as asked'
 complete -c git-loop -n "__fish_git_loop_using_subcommand path" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-loop -n "__fish_git_loop_using_subcommand activity" -l note -d 'A word on it, shown by `git loop log` and given to notify.command (GIT_LOOP_NOTE)' -r
 complete -c git-loop -n "__fish_git_loop_using_subcommand activity" -s C -l repo -d 'Repository to operate on (default: the current directory)' -r -F
+complete -c git-loop -n "__fish_git_loop_using_subcommand activity" -l color -d 'Colour: always, never or auto, as git\'s --color (alone: always; default: color.loop, color.ui, then the environment)' -r
 complete -c git-loop -n "__fish_git_loop_using_subcommand activity" -l json -d 'Machine-readable output: one JSON document on stdout'
 complete -c git-loop -n "__fish_git_loop_using_subcommand activity" -s q -l quiet -d 'No progress or summary lines on stderr, no per-run lines of what went as asked'
 complete -c git-loop -n "__fish_git_loop_using_subcommand activity" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-loop -n "__fish_git_loop_using_subcommand env" -s C -l repo -d 'Repository to operate on (default: the current directory)' -r -F
+complete -c git-loop -n "__fish_git_loop_using_subcommand env" -l color -d 'Colour: always, never or auto, as git\'s --color (alone: always; default: color.loop, color.ui, then the environment)' -r
 complete -c git-loop -n "__fish_git_loop_using_subcommand env" -l json -d 'Machine-readable output: one JSON document on stdout'
 complete -c git-loop -n "__fish_git_loop_using_subcommand env" -s q -l quiet -d 'No progress or summary lines on stderr, no per-run lines of what went as asked'
 complete -c git-loop -n "__fish_git_loop_using_subcommand env" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-loop -n "__fish_git_loop_using_subcommand run" -s C -l repo -d 'Repository to operate on (default: the current directory)' -r -F
+complete -c git-loop -n "__fish_git_loop_using_subcommand run" -l color -d 'Colour: always, never or auto, as git\'s --color (alone: always; default: color.loop, color.ui, then the environment)' -r
 complete -c git-loop -n "__fish_git_loop_using_subcommand run" -l json -d 'Machine-readable output: one JSON document on stdout'
 complete -c git-loop -n "__fish_git_loop_using_subcommand run" -s q -l quiet -d 'No progress or summary lines on stderr, no per-run lines of what went as asked'
 complete -c git-loop -n "__fish_git_loop_using_subcommand run" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-loop -n "__fish_git_loop_using_subcommand branches" -s C -l repo -d 'Repository to operate on (default: the current directory)' -r -F
+complete -c git-loop -n "__fish_git_loop_using_subcommand branches" -l color -d 'Colour: always, never or auto, as git\'s --color (alone: always; default: color.loop, color.ui, then the environment)' -r
 complete -c git-loop -n "__fish_git_loop_using_subcommand branches" -l delete-merged -d 'Delete the leftover branches merged into the base (only if still at the tip checked)'
 complete -c git-loop -n "__fish_git_loop_using_subcommand branches" -l dry-run -d 'Report what --delete-merged would delete; change nothing'
 complete -c git-loop -n "__fish_git_loop_using_subcommand branches" -l json -d 'Machine-readable output: one JSON document on stdout'
@@ -138,6 +151,7 @@ complete -c git-loop -n "__fish_git_loop_using_subcommand branches" -s h -l help
 complete -c git-loop -n "__fish_git_loop_using_subcommand conflicts" -l base -d 'Land every run in this branch or commit (default: the base each run was created from)' -r
 complete -c git-loop -n "__fish_git_loop_using_subcommand conflicts" -l status -d 'The statuses of the runs to check, comma-separated (default: active; `land --queue` takes escalated)' -r
 complete -c git-loop -n "__fish_git_loop_using_subcommand conflicts" -s C -l repo -d 'Repository to operate on (default: the current directory)' -r -F
+complete -c git-loop -n "__fish_git_loop_using_subcommand conflicts" -l color -d 'Colour: always, never or auto, as git\'s --color (alone: always; default: color.loop, color.ui, then the environment)' -r
 complete -c git-loop -n "__fish_git_loop_using_subcommand conflicts" -l json -d 'Machine-readable output: one JSON document on stdout'
 complete -c git-loop -n "__fish_git_loop_using_subcommand conflicts" -s q -l quiet -d 'No progress or summary lines on stderr, no per-run lines of what went as asked'
 complete -c git-loop -n "__fish_git_loop_using_subcommand conflicts" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -150,6 +164,7 @@ ff\t'Only when the target\'s tip is an ancestor of the run\'s tip'"
 complete -c git-loop -n "__fish_git_loop_using_subcommand land" -l gate -d 'A command that must pass in a scratch checkout of the landed commit first (sh -c)' -r -f -a "(__fish_complete_command)"
 complete -c git-loop -n "__fish_git_loop_using_subcommand land" -s m -l message -d 'The message of a squash or merge commit' -r
 complete -c git-loop -n "__fish_git_loop_using_subcommand land" -s C -l repo -d 'Repository to operate on (default: the current directory)' -r -F
+complete -c git-loop -n "__fish_git_loop_using_subcommand land" -l color -d 'Colour: always, never or auto, as git\'s --color (alone: always; default: color.loop, color.ui, then the environment)' -r
 complete -c git-loop -n "__fish_git_loop_using_subcommand land" -l queue -d 'Land every run in the status set (--status), in `git loop conflicts`\' landing order'
 complete -c git-loop -n "__fish_git_loop_using_subcommand land" -l keep-going -d 'Go on with the next run when one is skipped (default: stop; the rest are not attempted)'
 complete -c git-loop -n "__fish_git_loop_using_subcommand land" -l keep -d 'Leave each landed run\'s worktree and branch in place'
@@ -166,6 +181,7 @@ ff\t'Only when the target\'s tip is an ancestor of the run\'s tip'"
 complete -c git-loop -n "__fish_git_loop_using_subcommand pick" -l gate -d 'A command that must pass in a scratch checkout of the landed commit first (sh -c)' -r -f -a "(__fish_complete_command)"
 complete -c git-loop -n "__fish_git_loop_using_subcommand pick" -s m -l message -d 'The message of a squash or merge commit' -r
 complete -c git-loop -n "__fish_git_loop_using_subcommand pick" -s C -l repo -d 'Repository to operate on (default: the current directory)' -r -F
+complete -c git-loop -n "__fish_git_loop_using_subcommand pick" -l color -d 'Colour: always, never or auto, as git\'s --color (alone: always; default: color.loop, color.ui, then the environment)' -r
 complete -c git-loop -n "__fish_git_loop_using_subcommand pick" -l land -d 'Land the winner (git loop land\'s rules and options) instead of marking it escalated'
 complete -c git-loop -n "__fish_git_loop_using_subcommand pick" -l keep -d 'Leave each landed run\'s worktree and branch in place'
 complete -c git-loop -n "__fish_git_loop_using_subcommand pick" -l push -d 'Push each landing to the target\'s upstream, never forced; rebuilt on the remote\'s tip when it moved (config land.push-retries)'
@@ -178,10 +194,12 @@ complete -c git-loop -n "__fish_git_loop_using_subcommand judge" -l gate -d 'The
 complete -c git-loop -n "__fish_git_loop_using_subcommand judge" -l jobs -d 'How many gates run at a time (default: the number of cores)' -r
 complete -c git-loop -n "__fish_git_loop_using_subcommand judge" -l timeout -d 'Kill a gate (and all it started) after AGE: <n> with s, m, h or d (default: 10m)' -r
 complete -c git-loop -n "__fish_git_loop_using_subcommand judge" -s C -l repo -d 'Repository to operate on (default: the current directory)' -r -F
+complete -c git-loop -n "__fish_git_loop_using_subcommand judge" -l color -d 'Colour: always, never or auto, as git\'s --color (alone: always; default: color.loop, color.ui, then the environment)' -r
 complete -c git-loop -n "__fish_git_loop_using_subcommand judge" -l json -d 'Machine-readable output: one JSON document on stdout'
 complete -c git-loop -n "__fish_git_loop_using_subcommand judge" -s q -l quiet -d 'No progress or summary lines on stderr, no per-run lines of what went as asked'
 complete -c git-loop -n "__fish_git_loop_using_subcommand judge" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-loop -n "__fish_git_loop_using_subcommand watch" -s C -l repo -d 'Repository to operate on (default: the current directory)' -r -F
+complete -c git-loop -n "__fish_git_loop_using_subcommand watch" -l color -d 'Colour: always, never or auto, as git\'s --color (alone: always; default: color.loop, color.ui, then the environment)' -r
 complete -c git-loop -n "__fish_git_loop_using_subcommand watch" -l once -d 'Print one frame as plain text and exit (for a pipe or a script; width: COLUMNS, else 80)'
 complete -c git-loop -n "__fish_git_loop_using_subcommand watch" -l json -d 'Machine-readable output: one JSON document on stdout'
 complete -c git-loop -n "__fish_git_loop_using_subcommand watch" -s q -l quiet -d 'No progress or summary lines on stderr, no per-run lines of what went as asked'
@@ -189,10 +207,12 @@ complete -c git-loop -n "__fish_git_loop_using_subcommand watch" -s h -l help -d
 complete -c git-loop -n "__fish_git_loop_using_subcommand log" -s n -l max-count -d 'Only the newest N events (still printed oldest first, like `tail -n`)' -r
 complete -c git-loop -n "__fish_git_loop_using_subcommand log" -l since -d 'Only the events of the last AGE: <n> with s, m, h or d (e.g. 2h, 7d)' -r
 complete -c git-loop -n "__fish_git_loop_using_subcommand log" -s C -l repo -d 'Repository to operate on (default: the current directory)' -r -F
+complete -c git-loop -n "__fish_git_loop_using_subcommand log" -l color -d 'Colour: always, never or auto, as git\'s --color (alone: always; default: color.loop, color.ui, then the environment)' -r
 complete -c git-loop -n "__fish_git_loop_using_subcommand log" -l json -d 'Machine-readable output: one JSON document on stdout'
 complete -c git-loop -n "__fish_git_loop_using_subcommand log" -s q -l quiet -d 'No progress or summary lines on stderr, no per-run lines of what went as asked'
 complete -c git-loop -n "__fish_git_loop_using_subcommand log" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-loop -n "__fish_git_loop_using_subcommand trash; and not __fish_seen_subcommand_from list restore empty help" -s C -l repo -d 'Repository to operate on (default: the current directory)' -r -F
+complete -c git-loop -n "__fish_git_loop_using_subcommand trash; and not __fish_seen_subcommand_from list restore empty help" -l color -d 'Colour: always, never or auto, as git\'s --color (alone: always; default: color.loop, color.ui, then the environment)' -r
 complete -c git-loop -n "__fish_git_loop_using_subcommand trash; and not __fish_seen_subcommand_from list restore empty help" -l json -d 'Machine-readable output: one JSON document on stdout'
 complete -c git-loop -n "__fish_git_loop_using_subcommand trash; and not __fish_seen_subcommand_from list restore empty help" -s q -l quiet -d 'No progress or summary lines on stderr, no per-run lines of what went as asked'
 complete -c git-loop -n "__fish_git_loop_using_subcommand trash; and not __fish_seen_subcommand_from list restore empty help" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -201,16 +221,19 @@ complete -c git-loop -n "__fish_git_loop_using_subcommand trash; and not __fish_
 complete -c git-loop -n "__fish_git_loop_using_subcommand trash; and not __fish_seen_subcommand_from list restore empty help" -f -a "empty" -d 'Drop entries: all of them, or those kept before now − AGE'
 complete -c git-loop -n "__fish_git_loop_using_subcommand trash; and not __fish_seen_subcommand_from list restore empty help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c git-loop -n "__fish_git_loop_using_subcommand trash; and __fish_seen_subcommand_from list" -s C -l repo -d 'Repository to operate on (default: the current directory)' -r -F
+complete -c git-loop -n "__fish_git_loop_using_subcommand trash; and __fish_seen_subcommand_from list" -l color -d 'Colour: always, never or auto, as git\'s --color (alone: always; default: color.loop, color.ui, then the environment)' -r
 complete -c git-loop -n "__fish_git_loop_using_subcommand trash; and __fish_seen_subcommand_from list" -l json -d 'Machine-readable output: one JSON document on stdout'
 complete -c git-loop -n "__fish_git_loop_using_subcommand trash; and __fish_seen_subcommand_from list" -s q -l quiet -d 'No progress or summary lines on stderr, no per-run lines of what went as asked'
 complete -c git-loop -n "__fish_git_loop_using_subcommand trash; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-loop -n "__fish_git_loop_using_subcommand trash; and __fish_seen_subcommand_from restore" -l as -d 'The branch to restore it as (default: the branch it was, or trash/<run>/<ref> for a kept tip that was not a branch)' -r
 complete -c git-loop -n "__fish_git_loop_using_subcommand trash; and __fish_seen_subcommand_from restore" -s C -l repo -d 'Repository to operate on (default: the current directory)' -r -F
+complete -c git-loop -n "__fish_git_loop_using_subcommand trash; and __fish_seen_subcommand_from restore" -l color -d 'Colour: always, never or auto, as git\'s --color (alone: always; default: color.loop, color.ui, then the environment)' -r
 complete -c git-loop -n "__fish_git_loop_using_subcommand trash; and __fish_seen_subcommand_from restore" -l json -d 'Machine-readable output: one JSON document on stdout'
 complete -c git-loop -n "__fish_git_loop_using_subcommand trash; and __fish_seen_subcommand_from restore" -s q -l quiet -d 'No progress or summary lines on stderr, no per-run lines of what went as asked'
 complete -c git-loop -n "__fish_git_loop_using_subcommand trash; and __fish_seen_subcommand_from restore" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-loop -n "__fish_git_loop_using_subcommand trash; and __fish_seen_subcommand_from empty" -l older-than -d 'Only entries older than this (30d, 12h, 90m, 45s)' -r
 complete -c git-loop -n "__fish_git_loop_using_subcommand trash; and __fish_seen_subcommand_from empty" -s C -l repo -d 'Repository to operate on (default: the current directory)' -r -F
+complete -c git-loop -n "__fish_git_loop_using_subcommand trash; and __fish_seen_subcommand_from empty" -l color -d 'Colour: always, never or auto, as git\'s --color (alone: always; default: color.loop, color.ui, then the environment)' -r
 complete -c git-loop -n "__fish_git_loop_using_subcommand trash; and __fish_seen_subcommand_from empty" -l dry-run -d 'List what would be dropped; change nothing'
 complete -c git-loop -n "__fish_git_loop_using_subcommand trash; and __fish_seen_subcommand_from empty" -l json -d 'Machine-readable output: one JSON document on stdout'
 complete -c git-loop -n "__fish_git_loop_using_subcommand trash; and __fish_seen_subcommand_from empty" -s q -l quiet -d 'No progress or summary lines on stderr, no per-run lines of what went as asked'
@@ -220,14 +243,17 @@ complete -c git-loop -n "__fish_git_loop_using_subcommand trash; and __fish_seen
 complete -c git-loop -n "__fish_git_loop_using_subcommand trash; and __fish_seen_subcommand_from help" -f -a "empty" -d 'Drop entries: all of them, or those kept before now − AGE'
 complete -c git-loop -n "__fish_git_loop_using_subcommand trash; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c git-loop -n "__fish_git_loop_using_subcommand trust" -s C -l repo -d 'Repository to operate on (default: the current directory)' -r -F
+complete -c git-loop -n "__fish_git_loop_using_subcommand trust" -l color -d 'Colour: always, never or auto, as git\'s --color (alone: always; default: color.loop, color.ui, then the environment)' -r
 complete -c git-loop -n "__fish_git_loop_using_subcommand trust" -l json -d 'Machine-readable output: one JSON document on stdout'
 complete -c git-loop -n "__fish_git_loop_using_subcommand trust" -s q -l quiet -d 'No progress or summary lines on stderr, no per-run lines of what went as asked'
 complete -c git-loop -n "__fish_git_loop_using_subcommand trust" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-loop -n "__fish_git_loop_using_subcommand mcp" -s C -l repo -d 'Repository to operate on (default: the current directory)' -r -F
+complete -c git-loop -n "__fish_git_loop_using_subcommand mcp" -l color -d 'Colour: always, never or auto, as git\'s --color (alone: always; default: color.loop, color.ui, then the environment)' -r
 complete -c git-loop -n "__fish_git_loop_using_subcommand mcp" -l json -d 'Machine-readable output: one JSON document on stdout'
 complete -c git-loop -n "__fish_git_loop_using_subcommand mcp" -s q -l quiet -d 'No progress or summary lines on stderr, no per-run lines of what went as asked'
 complete -c git-loop -n "__fish_git_loop_using_subcommand mcp" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-loop -n "__fish_git_loop_using_subcommand claude-hook; and not __fish_seen_subcommand_from create remove activity help" -s C -l repo -d 'Repository to operate on (default: the current directory)' -r -F
+complete -c git-loop -n "__fish_git_loop_using_subcommand claude-hook; and not __fish_seen_subcommand_from create remove activity help" -l color -d 'Colour: always, never or auto, as git\'s --color (alone: always; default: color.loop, color.ui, then the environment)' -r
 complete -c git-loop -n "__fish_git_loop_using_subcommand claude-hook; and not __fish_seen_subcommand_from create remove activity help" -l json -d 'Machine-readable output: one JSON document on stdout'
 complete -c git-loop -n "__fish_git_loop_using_subcommand claude-hook; and not __fish_seen_subcommand_from create remove activity help" -s q -l quiet -d 'No progress or summary lines on stderr, no per-run lines of what went as asked'
 complete -c git-loop -n "__fish_git_loop_using_subcommand claude-hook; and not __fish_seen_subcommand_from create remove activity help" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -236,14 +262,17 @@ complete -c git-loop -n "__fish_git_loop_using_subcommand claude-hook; and not _
 complete -c git-loop -n "__fish_git_loop_using_subcommand claude-hook; and not __fish_seen_subcommand_from create remove activity help" -f -a "activity" -d 'Read UserPromptSubmit\'s, Notification\'s or Stop\'s JSON on stdin and record the run\'s activity'
 complete -c git-loop -n "__fish_git_loop_using_subcommand claude-hook; and not __fish_seen_subcommand_from create remove activity help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c git-loop -n "__fish_git_loop_using_subcommand claude-hook; and __fish_seen_subcommand_from create" -s C -l repo -d 'Repository to operate on (default: the current directory)' -r -F
+complete -c git-loop -n "__fish_git_loop_using_subcommand claude-hook; and __fish_seen_subcommand_from create" -l color -d 'Colour: always, never or auto, as git\'s --color (alone: always; default: color.loop, color.ui, then the environment)' -r
 complete -c git-loop -n "__fish_git_loop_using_subcommand claude-hook; and __fish_seen_subcommand_from create" -l json -d 'Machine-readable output: one JSON document on stdout'
 complete -c git-loop -n "__fish_git_loop_using_subcommand claude-hook; and __fish_seen_subcommand_from create" -s q -l quiet -d 'No progress or summary lines on stderr, no per-run lines of what went as asked'
 complete -c git-loop -n "__fish_git_loop_using_subcommand claude-hook; and __fish_seen_subcommand_from create" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-loop -n "__fish_git_loop_using_subcommand claude-hook; and __fish_seen_subcommand_from remove" -s C -l repo -d 'Repository to operate on (default: the current directory)' -r -F
+complete -c git-loop -n "__fish_git_loop_using_subcommand claude-hook; and __fish_seen_subcommand_from remove" -l color -d 'Colour: always, never or auto, as git\'s --color (alone: always; default: color.loop, color.ui, then the environment)' -r
 complete -c git-loop -n "__fish_git_loop_using_subcommand claude-hook; and __fish_seen_subcommand_from remove" -l json -d 'Machine-readable output: one JSON document on stdout'
 complete -c git-loop -n "__fish_git_loop_using_subcommand claude-hook; and __fish_seen_subcommand_from remove" -s q -l quiet -d 'No progress or summary lines on stderr, no per-run lines of what went as asked'
 complete -c git-loop -n "__fish_git_loop_using_subcommand claude-hook; and __fish_seen_subcommand_from remove" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-loop -n "__fish_git_loop_using_subcommand claude-hook; and __fish_seen_subcommand_from activity" -s C -l repo -d 'Repository to operate on (default: the current directory)' -r -F
+complete -c git-loop -n "__fish_git_loop_using_subcommand claude-hook; and __fish_seen_subcommand_from activity" -l color -d 'Colour: always, never or auto, as git\'s --color (alone: always; default: color.loop, color.ui, then the environment)' -r
 complete -c git-loop -n "__fish_git_loop_using_subcommand claude-hook; and __fish_seen_subcommand_from activity" -l json -d 'Machine-readable output: one JSON document on stdout'
 complete -c git-loop -n "__fish_git_loop_using_subcommand claude-hook; and __fish_seen_subcommand_from activity" -s q -l quiet -d 'No progress or summary lines on stderr, no per-run lines of what went as asked'
 complete -c git-loop -n "__fish_git_loop_using_subcommand claude-hook; and __fish_seen_subcommand_from activity" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -252,10 +281,12 @@ complete -c git-loop -n "__fish_git_loop_using_subcommand claude-hook; and __fis
 complete -c git-loop -n "__fish_git_loop_using_subcommand claude-hook; and __fish_seen_subcommand_from help" -f -a "activity" -d 'Read UserPromptSubmit\'s, Notification\'s or Stop\'s JSON on stdin and record the run\'s activity'
 complete -c git-loop -n "__fish_git_loop_using_subcommand claude-hook; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c git-loop -n "__fish_git_loop_using_subcommand schema" -s C -l repo -d 'Repository to operate on (default: the current directory)' -r -F
+complete -c git-loop -n "__fish_git_loop_using_subcommand schema" -l color -d 'Colour: always, never or auto, as git\'s --color (alone: always; default: color.loop, color.ui, then the environment)' -r
 complete -c git-loop -n "__fish_git_loop_using_subcommand schema" -l json -d 'Machine-readable output: one JSON document on stdout'
 complete -c git-loop -n "__fish_git_loop_using_subcommand schema" -s q -l quiet -d 'No progress or summary lines on stderr, no per-run lines of what went as asked'
 complete -c git-loop -n "__fish_git_loop_using_subcommand schema" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-loop -n "__fish_git_loop_using_subcommand pool; and not __fish_seen_subcommand_from status fill drain help" -s C -l repo -d 'Repository to operate on (default: the current directory)' -r -F
+complete -c git-loop -n "__fish_git_loop_using_subcommand pool; and not __fish_seen_subcommand_from status fill drain help" -l color -d 'Colour: always, never or auto, as git\'s --color (alone: always; default: color.loop, color.ui, then the environment)' -r
 complete -c git-loop -n "__fish_git_loop_using_subcommand pool; and not __fish_seen_subcommand_from status fill drain help" -l json -d 'Machine-readable output: one JSON document on stdout'
 complete -c git-loop -n "__fish_git_loop_using_subcommand pool; and not __fish_seen_subcommand_from status fill drain help" -s q -l quiet -d 'No progress or summary lines on stderr, no per-run lines of what went as asked'
 complete -c git-loop -n "__fish_git_loop_using_subcommand pool; and not __fish_seen_subcommand_from status fill drain help" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -264,14 +295,17 @@ complete -c git-loop -n "__fish_git_loop_using_subcommand pool; and not __fish_s
 complete -c git-loop -n "__fish_git_loop_using_subcommand pool; and not __fish_seen_subcommand_from status fill drain help" -f -a "drain" -d 'Remove every member (never forced; one in use or not clean is left)'
 complete -c git-loop -n "__fish_git_loop_using_subcommand pool; and not __fish_seen_subcommand_from status fill drain help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c git-loop -n "__fish_git_loop_using_subcommand pool; and __fish_seen_subcommand_from status" -s C -l repo -d 'Repository to operate on (default: the current directory)' -r -F
+complete -c git-loop -n "__fish_git_loop_using_subcommand pool; and __fish_seen_subcommand_from status" -l color -d 'Colour: always, never or auto, as git\'s --color (alone: always; default: color.loop, color.ui, then the environment)' -r
 complete -c git-loop -n "__fish_git_loop_using_subcommand pool; and __fish_seen_subcommand_from status" -l json -d 'Machine-readable output: one JSON document on stdout'
 complete -c git-loop -n "__fish_git_loop_using_subcommand pool; and __fish_seen_subcommand_from status" -s q -l quiet -d 'No progress or summary lines on stderr, no per-run lines of what went as asked'
 complete -c git-loop -n "__fish_git_loop_using_subcommand pool; and __fish_seen_subcommand_from status" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-loop -n "__fish_git_loop_using_subcommand pool; and __fish_seen_subcommand_from fill" -s C -l repo -d 'Repository to operate on (default: the current directory)' -r -F
+complete -c git-loop -n "__fish_git_loop_using_subcommand pool; and __fish_seen_subcommand_from fill" -l color -d 'Colour: always, never or auto, as git\'s --color (alone: always; default: color.loop, color.ui, then the environment)' -r
 complete -c git-loop -n "__fish_git_loop_using_subcommand pool; and __fish_seen_subcommand_from fill" -l json -d 'Machine-readable output: one JSON document on stdout'
 complete -c git-loop -n "__fish_git_loop_using_subcommand pool; and __fish_seen_subcommand_from fill" -s q -l quiet -d 'No progress or summary lines on stderr, no per-run lines of what went as asked'
 complete -c git-loop -n "__fish_git_loop_using_subcommand pool; and __fish_seen_subcommand_from fill" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-loop -n "__fish_git_loop_using_subcommand pool; and __fish_seen_subcommand_from drain" -s C -l repo -d 'Repository to operate on (default: the current directory)' -r -F
+complete -c git-loop -n "__fish_git_loop_using_subcommand pool; and __fish_seen_subcommand_from drain" -l color -d 'Colour: always, never or auto, as git\'s --color (alone: always; default: color.loop, color.ui, then the environment)' -r
 complete -c git-loop -n "__fish_git_loop_using_subcommand pool; and __fish_seen_subcommand_from drain" -l json -d 'Machine-readable output: one JSON document on stdout'
 complete -c git-loop -n "__fish_git_loop_using_subcommand pool; and __fish_seen_subcommand_from drain" -s q -l quiet -d 'No progress or summary lines on stderr, no per-run lines of what went as asked'
 complete -c git-loop -n "__fish_git_loop_using_subcommand pool; and __fish_seen_subcommand_from drain" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -280,10 +314,12 @@ complete -c git-loop -n "__fish_git_loop_using_subcommand pool; and __fish_seen_
 complete -c git-loop -n "__fish_git_loop_using_subcommand pool; and __fish_seen_subcommand_from help" -f -a "drain" -d 'Remove every member (never forced; one in use or not clean is left)'
 complete -c git-loop -n "__fish_git_loop_using_subcommand pool; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c git-loop -n "__fish_git_loop_using_subcommand config" -s C -l repo -d 'Repository to operate on (default: the current directory)' -r -F
+complete -c git-loop -n "__fish_git_loop_using_subcommand config" -l color -d 'Colour: always, never or auto, as git\'s --color (alone: always; default: color.loop, color.ui, then the environment)' -r
 complete -c git-loop -n "__fish_git_loop_using_subcommand config" -l json -d 'Machine-readable output: one JSON document on stdout'
 complete -c git-loop -n "__fish_git_loop_using_subcommand config" -s q -l quiet -d 'No progress or summary lines on stderr, no per-run lines of what went as asked'
 complete -c git-loop -n "__fish_git_loop_using_subcommand config" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-loop -n "__fish_git_loop_using_subcommand completion" -s C -l repo -d 'Repository to operate on (default: the current directory)' -r -F
+complete -c git-loop -n "__fish_git_loop_using_subcommand completion" -l color -d 'Colour: always, never or auto, as git\'s --color (alone: always; default: color.loop, color.ui, then the environment)' -r
 complete -c git-loop -n "__fish_git_loop_using_subcommand completion" -l json -d 'Machine-readable output: one JSON document on stdout'
 complete -c git-loop -n "__fish_git_loop_using_subcommand completion" -s q -l quiet -d 'No progress or summary lines on stderr, no per-run lines of what went as asked'
 complete -c git-loop -n "__fish_git_loop_using_subcommand completion" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -346,7 +382,7 @@ function __fish_git_loop_positional
                 return 1
             case '--*=*'
             case '-*'
-                if contains -- $word -C --repo; or contains -- "$sub:$word" create:--pattern create:--base create:--sparse create:--ports create:--attempts cleanup:--status cleanup:--older-than reconcile:--remove-orphan reconcile:--adopt reconcile:--min-age list:--status list:--task activity:--note conflicts:--base conflicts:--status land:--status land:--into land:--strategy land:--gate land:-m land:--message pick:--into pick:--strategy pick:--gate pick:-m pick:--message judge:--gate judge:--jobs judge:--timeout log:-n log:--max-count log:--since
+                if contains -- $word -C --repo --color; or contains -- "$sub:$word" create:--pattern create:--base create:--sparse create:--ports create:--attempts cleanup:--status cleanup:--older-than reconcile:--remove-orphan reconcile:--adopt reconcile:--min-age list:--status list:--task activity:--note conflicts:--base conflicts:--status land:--status land:--into land:--strategy land:--gate land:-m land:--message pick:--into pick:--strategy pick:--gate pick:-m pick:--message judge:--gate judge:--jobs judge:--timeout log:-n log:--max-count log:--since
                     set pending $word
                 end
             case '*'

@@ -128,7 +128,12 @@ pub fn run(
     // git's checkout progress reaches a terminal (see `git::progress`).
     git::progress::pass_through(terminal.stderr && !cli.quiet);
     let repo = cli.repo.clone();
-    let color = style::ColorChoice::new(terminal.stdout, move || color_setting(repo.as_deref()));
+    // `--color` first, as git's commands take it; else the settings.
+    let flag = cli.color;
+    let color = style::ColorChoice::new(terminal.stdout, move || match flag {
+        Some(when) => Ok(Some(when)),
+        None => color_setting(repo.as_deref()),
+    });
     let mut out = Out {
         stdout,
         stderr,

@@ -64,6 +64,10 @@ pub struct Cli {
     #[arg(short, long, global = true)]
     pub quiet: bool,
 
+    /// Colour: always, never or auto, as git's --color (alone: always; default: color.loop, color.ui, then the environment)
+    #[arg(long, global = true, value_name = "WHEN", num_args = 0..=1, require_equals = true, default_missing_value = "always", value_parser = color_when)]
+    pub color: Option<crate::style::ColorWhen>,
+
     #[command(subcommand)]
     pub command: Command,
 }
@@ -343,4 +347,14 @@ pub struct BranchesArgs {
     #[arg(long)]
     #[serde(default)]
     pub dry_run: bool,
+}
+
+/// `--color=<WHEN>`: `always`, `never` or `auto`, as git's commands take it.
+fn color_when(text: &str) -> Result<crate::style::ColorWhen, String> {
+    match text {
+        "always" => Ok(crate::style::ColorWhen::Always),
+        "never" => Ok(crate::style::ColorWhen::Never),
+        "auto" => Ok(crate::style::ColorWhen::Auto),
+        other => Err(format!("{other:?} is not always, never or auto")),
+    }
 }

@@ -254,7 +254,7 @@ text_field!(EventKind, State, Code);
 pub struct Event {
     /// ISO-8601 UTC.
     pub at: String,
-    /// An [`EventKind`]'s name.
+    /// What happened: the event's kind (`create`, `mark`, `land`, …; docs/cli.md's `log` lists them).
     pub event: EventKind,
     pub id: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]

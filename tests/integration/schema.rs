@@ -231,3 +231,21 @@ fn no_schema_description_names_rust_internals() {
         }
     }
 }
+
+/// The schemas speak to their readers, not in Rust: no description holds a
+/// rustdoc link (`[`EventKind`]`) or a Rust path (`crate::…`).
+#[test]
+fn no_schema_description_holds_rustdoc() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("schema");
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        let text = std::fs::read_to_string(&path).unwrap();
+        for bad in ["[`", "crate::", "`]("] {
+            if text.contains(bad) {
+                found.push(format!("{}: {bad}", path.display()));
+            }
+        }
+    }
+    assert!(found.is_empty(), "{found:#?}");
+}

@@ -289,6 +289,7 @@ fn bash_completes_git_loop_through_gits_own_completion() {
         [
             "--attempts",
             "--base",
+            "--color",
             "--fetch",
             "--help",
             "--json",

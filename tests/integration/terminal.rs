@@ -553,3 +553,26 @@ fn log_on_a_terminal_is_newest_first_with_short_ids() {
     assert!(!on_terminal.contains(&tip), "{on_terminal}");
     assert!(on_terminal.contains(&tip[..12]), "{on_terminal}");
 }
+
+/// `--color[=<WHEN>]` as git's commands take it: alone or `always` colours
+/// even a pipe, over `color.loop = never`; `never` keeps a terminal plain
+/// over `CLICOLOR_FORCE`; `auto` leaves it to the terminal; anything else
+/// is a usage error naming the value.
+#[test]
+fn the_color_flag_is_gits() {
+    let repo = TestRepo::new();
+    repo.create("a");
+    repo.git(["config", "color.loop", "never"]);
+    for args in ["--color list", "--color=always list"] {
+        let text = shell(&repo, &format!("\"$BIN\" {args} | cat"), &[]);
+        assert!(text.contains(BOLD_ID), "{args}: {text:?}");
+    }
+    repo.git(["config", "--unset", "color.loop"]);
+    let plain = on_pty(&repo, "--color=never list", &[("CLICOLOR_FORCE", "1")]);
+    assert!(!plain.contains('\x1b'), "{plain:?}");
+    let auto = shell(&repo, "\"$BIN\" --color=auto list | cat", &[]);
+    assert!(!auto.contains('\x1b'), "{auto:?}");
+    let run = repo.run(["--color=sometimes", "list"]);
+    run.code(2);
+    assert!(run.stderr.contains("sometimes"), "{}", run.stderr);
+}

@@ -15,9 +15,10 @@ use crate::common::TestRepo;
 
 use super::{IDS_AND_STATUSES, bash_completions, fish_completer, fixture, zsh_completer};
 
-const CREATE_FLAGS: [&str; 11] = [
+const CREATE_FLAGS: [&str; 12] = [
     "--attempts",
     "--base",
+    "--color",
     "--fetch",
     "--help",
     "--json",
@@ -28,7 +29,8 @@ const CREATE_FLAGS: [&str; 11] = [
     "--reuse",
     "--sparse",
 ];
-const LIST_FLAGS: [&str; 9] = [
+const LIST_FLAGS: [&str; 10] = [
+    "--color",
     "--disk",
     "--help",
     "--json",

@@ -40,6 +40,7 @@ fn fish_offers_statuses_after_mark_id_and_run_ids_for_run_and_log() {
 fn zsh_and_fish_do_not_offer_the_hidden_ids_flag() {
     let (repo, path) = fixture();
     let flags = [
+        "--color",
         "--disk",
         "--help",
         "--json",
