@@ -43,3 +43,8 @@ pub(super) fn unsupported_help(extension: &str, value: &str) -> String {
         _ => "nothing was changed; this extension may change what a ref or an object is, so git-loop does not guess: use git itself here".to_owned(),
     }
 }
+
+/// What to do about a worktree that cannot be adopted, in general.
+pub fn adopt_help() -> String {
+    "`git loop reconcile` lists the orphans; adopt only a worktree of this repository with loop/<id> checked out".to_owned()
+}

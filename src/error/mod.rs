@@ -156,10 +156,12 @@ pub enum Error {
     InvalidBranchName { name: String },
 
     #[error("{id:?} cannot be adopted: {reason}")]
-    #[diagnostic(help(
-        "`git loop reconcile` lists the orphans; adopt only a worktree of this repository with loop/<id> checked out"
-    ))]
-    NotAdoptable { id: String, reason: String },
+    #[diagnostic(help("{help}"))]
+    NotAdoptable {
+        id: String,
+        reason: String,
+        help: String,
+    },
 
     #[error("run {id:?} is active: remove never takes an active run")]
     #[diagnostic(help(
@@ -365,35 +367,14 @@ pub enum Error {
     },
 }
 
-/// A failure part way through a command that already changed things: the
-/// report still lists what was done, with this beside it, and the command
-/// exits 1 (the shape of every JSON failure: `{"code","message"}`).
-#[derive(Debug, serde::Serialize, schemars::JsonSchema)]
-pub struct Failure {
-    pub code: &'static str,
-    pub message: String,
-    /// The error's help, for the human diagnostic (not in the JSON, whose
-    /// failure shape is `{"code","message"}`).
-    #[serde(skip)]
-    #[schemars(skip)]
-    pub help: Option<String>,
-}
-
-impl From<&Error> for Failure {
-    fn from(e: &Error) -> Failure {
-        Failure {
-            code: e.code(),
-            message: e.to_string(),
-            help: miette::Diagnostic::help(e).map(|h| h.to_string()),
-        }
-    }
-}
-
 mod codes;
 mod constructors;
+mod failure;
 mod help;
+pub use failure::Failure;
 pub mod suggest;
 
+pub use help::adopt_help;
 use help::{active_exists_help, attempts_active_help, branch_exists_help, unsupported_help};
 
 #[cfg(test)]

@@ -336,9 +336,11 @@ fn takes_integer(property: &Value) -> bool {
     }
 }
 
-/// Run `git loop <argv>` as a child of this binary; its stderr passes
-/// through to ours. Returns the document it printed on stdout and whether it
-/// failed (a non-zero exit).
+/// Run `git loop <argv>` as a child of this binary. Returns the document it
+/// printed on stdout and whether it failed (a non-zero exit). Its stderr is
+/// kept from ours: a client shows the server's stderr as the server's own
+/// trouble, and a command's error is already in its document; only when
+/// there is no document does its stderr say why, in the error's message.
 pub fn execute(argv: &[OsString]) -> (Value, bool) {
     let exe = match std::env::current_exe() {
         Ok(exe) => exe,
@@ -352,7 +354,7 @@ pub fn execute(argv: &[OsString]) -> (Value, bool) {
     let output = match Command::new(&exe)
         .args(argv)
         .stdin(Stdio::null())
-        .stderr(Stdio::inherit())
+        .stderr(Stdio::piped())
         .output()
     {
         Ok(output) => output,
@@ -365,9 +367,18 @@ pub fn execute(argv: &[OsString]) -> (Value, bool) {
     match serde_json::from_slice::<Value>(&output.stdout) {
         Ok(doc) if doc.is_object() => (doc, failed),
         _ => {
+            let said = String::from_utf8_lossy(&output.stderr);
+            let said = said.trim();
+            // Its last 600 bytes (at a character's start).
+            let mut from = said.len().saturating_sub(600);
+            while !said.is_char_boundary(from) {
+                from += 1;
+            }
+            let tail = &said[from..];
             let message = format!(
-                "git-loop printed no JSON document ({}); see the server's stderr",
-                output.status
+                "git-loop printed no JSON document ({}): {}",
+                output.status,
+                crate::style::escape(tail)
             );
             (error_doc("internal", &message), true)
         }

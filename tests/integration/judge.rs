@@ -460,3 +460,26 @@ fn an_attempt_that_changes_nothing_ranks_last_and_pick_warns() {
         pick.stderr
     );
 }
+
+/// judge's summary names where the logs are as a path to paste: the
+/// directory exists and holds each attempt's log.
+#[test]
+fn the_summary_names_the_logs_as_a_path_to_paste() {
+    let repo = setup();
+    repo.run(["create", "fix.1", "--pattern", "x"]).ok();
+    let run = repo.run(["judge", "fix", "--gate", "true"]);
+    run.ok();
+    let line = run
+        .stderr
+        .lines()
+        .find(|l| l.starts_with("judged "))
+        .unwrap_or_else(|| panic!("{}", run.stderr));
+    let dir = line
+        .rsplit_once("logs in ")
+        .unwrap()
+        .1
+        .trim_end_matches('/');
+    let dir = std::path::Path::new(dir);
+    assert!(dir.is_absolute(), "{line}");
+    assert!(dir.join("fix.1.log").is_file(), "{line}");
+}

@@ -24,12 +24,17 @@ struct Server {
 
 impl Server {
     fn start(repo: &TestRepo) -> Server {
+        Server::start_with_stderr(repo, Stdio::null())
+    }
+
+    /// [`Server::start`], its stderr going to `stderr`.
+    fn start_with_stderr(repo: &TestRepo, stderr: Stdio) -> Server {
         let mut child = repo
             .command()
             .arg("mcp")
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::null())
+            .stderr(stderr)
             .spawn()
             .unwrap();
         let stdin = child.stdin.take();
@@ -792,4 +797,22 @@ fn no_tool_takes_a_command_to_run() {
     assert!(!marker.exists(), "a caller's gate ran");
     assert_eq!(repo.status_of("t.1").as_deref(), Some("active"));
     server.finish();
+}
+
+/// A command's error reaches the client in its tool result, not the
+/// server's stderr (which a client shows as the server's own trouble).
+#[test]
+fn the_server_does_not_copy_a_commands_errors_to_its_stderr() {
+    let repo = TestRepo::new();
+    let log = repo.base().join("server-stderr");
+    let file = std::fs::File::create(&log).unwrap();
+    let mut server = Server::start_with_stderr(&repo, Stdio::from(file));
+    server.initialize();
+    let (doc, failed) = server.call("path", json!({"run_id": "nope"}));
+    assert!(failed);
+    assert_eq!(doc["error"]["code"], "unknown-id");
+    server.finish();
+    let said = std::fs::read_to_string(&log).unwrap();
+    assert!(!said.contains("nope"), "{said}");
+    assert!(!said.contains("error"), "{said}");
 }

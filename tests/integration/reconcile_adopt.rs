@@ -29,6 +29,14 @@ fn an_orphan_of_ours_is_adopted_as_an_active_run() {
     young.code(1);
     assert_eq!(young.json()["error"]["code"], "not-adoptable");
     assert!(young.stderr.contains("too young"), "{}", young.stderr);
+    // The help types out the one way on.
+    assert!(
+        young
+            .stderr
+            .contains("help: if no `git loop create` is still making it, adopt it now: git loop reconcile --adopt stray --min-age 0"),
+        "{}",
+        young.stderr
+    );
     assert_eq!(repo.ids(), ["known"]);
 
     let dry = repo

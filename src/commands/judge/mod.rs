@@ -24,7 +24,7 @@ pub fn run(ctx: &Ctx, args: &JudgeArgs, out: &mut Out<'_>) -> Result<JudgeReport
             .map(|c| Duration::from_secs(c.0.as_secs().max(0) as u64)),
     };
     let outcome = crate::ops::judge::judge(ctx, &request, out)?;
-    Ok(JudgeReport::new(outcome))
+    Ok(JudgeReport::new(outcome, ctx.repo.common_dir()))
 }
 
 /// Run, print the report, and exit 1 when no gate passed.

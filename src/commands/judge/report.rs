@@ -20,14 +20,24 @@ pub struct JudgeReport {
     pub gate: String,
     /// Every active attempt, in rank order (the leader first).
     pub attempts: Vec<Judgement>,
+    /// Where the gates' logs are, said in the text as a path to paste.
+    #[serde(skip)]
+    pub logs: std::path::PathBuf,
 }
 
 impl JudgeReport {
-    pub fn new(outcome: Outcome) -> JudgeReport {
+    /// The report of `outcome`, its logs in the git common dir `common_dir`.
+    pub fn new(outcome: Outcome, common_dir: &std::path::Path) -> JudgeReport {
+        let log = crate::ops::judge::log_path(common_dir, &outcome.task, "x");
+        let logs = log
+            .parent()
+            .map(std::path::Path::to_path_buf)
+            .unwrap_or_default();
         JudgeReport {
             task: outcome.task,
             gate: outcome.gate,
             attempts: outcome.attempts,
+            logs: crate::fsx::canonical_best_effort(&logs),
         }
     }
 
@@ -106,11 +116,11 @@ impl Report for JudgeReport {
         }
         let passed = self.attempts.iter().filter(|j| j.passed).count();
         out.note(format_args!(
-            "judged {} attempts of {}: {passed} passed (gate: {}); logs in the git common dir, git-loop/judge/{}/",
+            "judged {} attempts of {}: {passed} passed (gate: {}); logs in {}/",
             self.attempts.len(),
             escape(&self.task),
             escape(&self.gate),
-            escape(&self.task),
+            escape(&self.logs.to_string_lossy()),
         ));
         Ok(())
     }

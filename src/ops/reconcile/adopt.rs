@@ -24,6 +24,7 @@ pub fn check(loop_dir: &Path, id: &str, wt: Option<&Worktree>, removing: bool) -
     let refuse = |reason: String| Error::NotAdoptable {
         id: id.to_owned(),
         reason,
+        help: crate::error::adopt_help(),
     };
     if removing {
         return Err(refuse("it is also named by --remove-orphan".into()));

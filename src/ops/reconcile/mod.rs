@@ -228,6 +228,7 @@ fn plan_adoptions(
         let refuse = |reason: String| Error::NotAdoptable {
             id: id.to_owned(),
             reason,
+            help: crate::error::adopt_help(),
         };
         if survey.known.contains(id) {
             return Err(refuse("it is recorded in the manifest already".into()));
@@ -242,7 +243,15 @@ fn plan_adoptions(
         // a create that has not recorded it yet (adopting it would make that
         // create fail and undo its worktree under the new entry).
         if let Some(reason) = too_young(ctx, id, remover, req) {
-            return Err(refuse(reason));
+            // The one way on, typed out: a worktree made by hand a moment
+            // ago is adopted with the cutoff lowered.
+            return Err(Error::NotAdoptable {
+                id: id.to_owned(),
+                reason,
+                help: format!(
+                    "if no `git loop create` is still making it, adopt it now: git loop reconcile --adopt {id} --min-age 0"
+                ),
+            });
         }
         if !ids.iter().any(|a| a == id) {
             ids.push(id.to_owned());
