@@ -149,7 +149,29 @@ fn man_page(cmd: &Command) -> Vec<u8> {
     if cmd.get_version().is_some() || cmd.get_long_version().is_some() {
         page += &body(section(&|w| man.render_version_section(w)));
     }
-    page.into_bytes()
+    let page: Vec<String> = page.lines().map(code_in_bold).collect();
+    (page.join("\n") + "\n").into_bytes()
+}
+
+/// A line with each `code` span of the help text (backticks, markdown's)
+/// set in bold, as man pages set what is typed, instead of showing the
+/// backticks. A line with an odd number of them is left as it is.
+fn code_in_bold(line: &str) -> String {
+    let parts: Vec<&str> = line.split('`').collect();
+    if parts.len() < 3 || parts.len().is_multiple_of(2) {
+        return line.to_owned();
+    }
+    let mut out = String::new();
+    for (i, part) in parts.iter().enumerate() {
+        if i % 2 == 1 {
+            out.push_str("\\fB");
+            out.push_str(part);
+            out.push_str("\\fR");
+        } else {
+            out.push_str(part);
+        }
+    }
+    out
 }
 
 /// A line of text as roff reads it literally (as the roff crate escapes one).

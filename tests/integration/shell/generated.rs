@@ -120,3 +120,21 @@ fn completion_prints_the_checked_in_script_of_each_shell() {
         assert!(out.stderr.is_empty(), "{shell}: {out:?}");
     }
 }
+
+/// The man pages show what is typed in bold, as man pages do, never the
+/// help text's markdown backticks.
+#[test]
+fn no_man_page_shows_markdown_backticks() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("man");
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        let text = std::fs::read_to_string(&path).unwrap();
+        for (n, line) in text.lines().enumerate() {
+            if line.contains('`') {
+                found.push(format!("{}:{}: {line}", path.display(), n + 1));
+            }
+        }
+    }
+    assert!(found.is_empty(), "{found:#?}");
+}
