@@ -53,6 +53,8 @@ pub(crate) mod safety;
 pub mod schema;
 pub(crate) mod signals;
 pub(crate) mod style;
+#[cfg(test)]
+pub(crate) mod test_git;
 pub mod time;
 pub(crate) mod worktree;
 

@@ -254,17 +254,6 @@ fn mark_with_no_id_marks_the_run_whose_worktree_holds_the_directory() {
     from(&deep, &["mark"]).code(2);
 }
 
-/// Commit `file` in `dir`.
-fn commit_in(repo: &TestRepo, dir: &std::path::Path, file: &str) {
-    fs::write(dir.join(file), format!("{file}\n")).unwrap();
-    assert!(repo.git_in(dir, ["add", file]).status.success());
-    assert!(
-        repo.git_in(dir, ["commit", "-q", "-m", file])
-            .status
-            .success()
-    );
-}
-
 /// Marking `merged` a run whose commits are not in its base warns (the
 /// Quick start's old trap: the worktree removed, main never moved) and
 /// names the command that lands it; nothing else changes (it is marked).
@@ -272,7 +261,7 @@ fn commit_in(repo: &TestRepo, dir: &std::path::Path, file: &str) {
 fn mark_merged_of_work_not_in_its_base_warns_and_names_land() {
     let repo = TestRepo::new();
     repo.create("x").ok();
-    commit_in(&repo, &repo.wt("x"), "fix");
+    crate::common::commit(&repo, &repo.wt("x"), "fix", "fix\n");
     let run = repo.run(["mark", "x", "merged"]);
     run.ok();
     assert!(
@@ -300,7 +289,7 @@ fn mark_merged_of_work_in_its_base_or_of_no_work_does_not_warn() {
     let repo = TestRepo::new();
     repo.create("x").ok();
     repo.create("empty").ok();
-    commit_in(&repo, &repo.wt("x"), "fix");
+    crate::common::commit(&repo, &repo.wt("x"), "fix", "fix\n");
     repo.git(["merge", "-q", "--ff-only", "loop/x"]);
     for id in ["x", "empty"] {
         let run = repo.run(["--json", "mark", id, "merged"]);

@@ -13,16 +13,6 @@ fn kinds() -> [(&'static str, TestRepo); 2] {
     ]
 }
 
-fn commit_in(repo: &TestRepo, dir: &std::path::Path, file: &str) {
-    fs::write(dir.join(file), format!("{file}\n")).unwrap();
-    assert!(repo.git_in(dir, ["add", file]).status.success());
-    assert!(
-        repo.git_in(dir, ["commit", "-q", "-m", file])
-            .status
-            .success()
-    );
-}
-
 /// A run whose commit main took by fast-forward is merged (`ancestor`),
 /// not taken for a run with no commits of its own: its branch's creation
 /// is read from its reflog's first line in both backends.
@@ -30,7 +20,7 @@ fn commit_in(repo: &TestRepo, dir: &std::path::Path, file: &str) {
 fn a_fast_forwarded_run_is_proven_merged_in_both_backends() {
     for (kind, repo) in kinds() {
         repo.create("x").ok();
-        commit_in(&repo, &repo.wt("x"), "fix");
+        crate::common::commit(&repo, &repo.wt("x"), "fix", "fix\n");
         repo.git(["merge", "-q", "--ff-only", "loop/x"]);
         let list = repo.run(["--json", "list", "--long"]);
         list.ok();

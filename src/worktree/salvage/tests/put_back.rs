@@ -1,22 +1,7 @@
 //! Putting back a worktree a SIGINT left half removed.
 
+use crate::test_git::git;
 use crate::worktree::salvage::put_back::{Head, PutBack};
-
-fn git(dir: &std::path::Path, args: &[&str]) -> String {
-    let out = std::process::Command::new("git")
-        .current_dir(dir)
-        .env("GIT_CONFIG_NOSYSTEM", "1")
-        .env("GIT_CONFIG_GLOBAL", "/dev/null")
-        .env("GIT_AUTHOR_NAME", "T")
-        .env("GIT_AUTHOR_EMAIL", "t@example.com")
-        .env("GIT_COMMITTER_NAME", "T")
-        .env("GIT_COMMITTER_EMAIL", "t@example.com")
-        .args(args)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "git {args:?}: {out:?}");
-    String::from_utf8(out.stdout).unwrap().trim().to_owned()
-}
 
 /// What a SIGINT can leave in the middle of `git worktree remove`: the
 /// files gone and the administrative directory half deleted (its
