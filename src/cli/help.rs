@@ -10,7 +10,7 @@ finished worktrees without ever forcing, and keeps every branch.
 Every run has one of five statuses:
   active     being worked on (what create records); never removed, by cleanup or remove
   rejected   the attempt failed or was dropped; removed by default
-  escalated  handed on, to a person or to land --queue; removed by default
+  escalated  for a person or land --queue; kept by default (queued); only with --status escalated
   merged     its work landed (--detect-merged proves it); only with --status merged
   stale      abandoned (claude-hook remove marks its runs so); only with --status stale
 
@@ -65,7 +65,7 @@ pub const MARK: &str = r#"The five statuses, and what cleanup does with each (it
 branch):
   active     being worked on (what create records); never removed, by cleanup or remove
   rejected   the attempt failed or was dropped; removed by default
-  escalated  handed on, to a person or to land --queue; removed by default
+  escalated  for a person or land --queue; kept by default (queued); only with --status escalated
   merged     its work landed (--detect-merged proves it); only with --status merged
   stale      abandoned (claude-hook remove marks its runs so); only with --status stale
 
