@@ -168,7 +168,13 @@ impl Report for ConfigReport {
             ]
         });
         let header = ["SETTING", "GIT CONFIG", "VALUE", "FROM"];
-        crate::style::write_table(out.stdout, header, &rows, out.color)
+        crate::style::write_table(out.stdout, header, &rows, out.color)?;
+        // git config is the one way to change a setting (git-loop writes no
+        // configuration): the note gives the command with a real key.
+        out.note(format_args!(
+            "to change one: git config <GIT CONFIG key> <value> (this repository; --global for all of yours), e.g. git config loop.cleanupStatus rejected"
+        ));
+        Ok(())
     }
 }
 
