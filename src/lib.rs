@@ -8,23 +8,30 @@
 //!
 //! # Layers
 //!
-//! Bottom up; a module uses only modules of its own layer or below (none of
-//! its own layer, today), and `tests/integration/layout.rs` fails on an
-//! import cycle:
-//! - the ground: `error` (the one error type), `style`, `time`, `crash` (the
-//!   test switches), `signals` (handed what to undo, it knows nothing else),
-//!   `fanout` (the thread fan-out), `fsx` (file access that never follows a
-//!   symlink), `runid`, `output`;
-//! - the files git-loop keeps: `lock` (every lock, and the one order they
-//!   are taken in), `events` (the log), `manifest`;
-//! - `git`: reads through gix, and the only places that spawn `git`;
-//! - `config`, and `safety`: the kernel, the only maker of the permit every
-//!   destroying primitive asks for;
-//! - `worktree` (removing a run's worktree, finishing interrupted removals),
-//!   `copy` (`create.copy`), `configured_command` (the commands a
-//!   configuration has git-loop run, and their trust), `ctx`, `cli`;
-//! - `ops` (the operations), then `mcp` and `commands` (one thin adapter
-//!   per command); `schema` (the generator) above them all.
+//! Bottom up; a module uses only modules of the layers below its own, and
+//! `tests/integration/layout.rs` holds the code to this list (each line's
+//! modules are the names before its colon):
+//! - `style`, `time`, `crash`, `signals`, `fanout`, `test_git`: the ground
+//!   (`crash`: the test switches; `signals`, handed what to undo, knows nothing
+//!   else; `fanout`: the thread fan-out; `test_git`: the unit tests' git);
+//! - `error`: the one error type;
+//! - `fsx`, `runid`, `output`: file access that never follows a symlink, run
+//!   ids, the writers a report is rendered on;
+//! - `lock`: every lock, and the one order they are taken in;
+//! - `manifest`: the record of runs, written under the mutex;
+//! - `git`: reads through gix (refs through its `refs` layer), and the only
+//!   places that spawn `git`;
+//! - `config`, `safety`: the settings; the kernel, the only maker of the
+//!   permit every destroying primitive asks for;
+//! - `events`: the audit log (its lines name the kernel's outcomes);
+//! - `worktree`, `copy`, `configured_command`, `cli`: removing a run's
+//!   worktree and finishing interrupted removals; `create.copy`; the commands
+//!   a configuration has git-loop run, and their trust; the arguments;
+//! - `ctx`: what every operation is handed;
+//! - `ops`: the operations;
+//! - `mcp`: the MCP server, over the operations;
+//! - `commands`: one thin adapter per command (`mcp` among them);
+//! - `schema`: the generator, above them all.
 
 // Public: `cli` (examples/generate builds man pages and completions from
 // it), `manifest`, `runid` and `time` (property tests), and [`run`] with

@@ -626,3 +626,79 @@ fn the_reference_reader_resolves_paths_as_rust_does() {
         toks.iter().filter(|t| **t == Tok::Close).count()
     );
 }
+
+/// The crate's layers, bottom up, as `lib.rs`'s `# Layers` lists them: a
+/// module uses only modules of the layers below its own.
+const LAYERS: &[&[&str]] = &[
+    &["style", "time", "crash", "signals", "fanout", "test_git"],
+    &["error"],
+    &["fsx", "runid", "output"],
+    &["lock"],
+    &["manifest"],
+    &["git"],
+    &["config", "safety"],
+    &["events"],
+    &["worktree", "copy", "configured_command", "cli"],
+    &["ctx"],
+    &["ops"],
+    &["mcp"],
+    &["commands"],
+    &["schema"],
+];
+
+/// The layer list of `lib.rs`'s `# Layers`: each bullet's modules, the
+/// names in backticks before its first colon.
+fn documented_layers() -> Vec<Vec<String>> {
+    let lib = std::fs::read_to_string(src().join("lib.rs")).unwrap();
+    let doc: Vec<&str> = lib
+        .lines()
+        .filter_map(|l| l.strip_prefix("//!"))
+        .map(str::trim)
+        .skip_while(|l| *l != "# Layers")
+        .skip(1)
+        .take_while(|l| !l.starts_with('#'))
+        .collect();
+    doc.iter()
+        .filter_map(|l| l.strip_prefix("- "))
+        .map(|l| {
+            let head = l.split(':').next().unwrap();
+            head.split(',')
+                .map(|m| m.trim().trim_matches('`').to_owned())
+                .collect()
+        })
+        .collect()
+}
+
+#[test]
+fn lib_rs_documents_the_layers_this_test_holds() {
+    let want: Vec<Vec<String>> = LAYERS
+        .iter()
+        .map(|l| l.iter().map(|m| (*m).to_owned()).collect())
+        .collect();
+    assert_eq!(documented_layers(), want);
+}
+
+#[test]
+fn the_documented_layers_hold() {
+    let sources = read_sources();
+    let graphs = graphs(&sources);
+    let layer = |m: &str| LAYERS.iter().position(|l| l.contains(&m));
+    let mut found = Vec::new();
+    for (a, to) in graphs.get(&Vec::new()).into_iter().flatten() {
+        for (b, files) in to {
+            let (Some(la), Some(lb)) = (layer(a), layer(b)) else {
+                found.push(format!("  {a} -> {b}: not in the layer list"));
+                continue;
+            };
+            if lb >= la {
+                let files: Vec<&str> = files.iter().map(String::as_str).collect();
+                found.push(format!("  {a} -> {b} ({})", files.join(", ")));
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "imports against the layers:\n{}",
+        found.join("\n")
+    );
+}
