@@ -4,16 +4,10 @@
 //! its report, [`CleanupReport`].
 
 use crate::cli::CleanupArgs;
-// The warm pool's recycling; it moves below the commands with the pool
-// (then this is `crate::ops::pool::…`, and the pool may implement
-// `Recycle` itself).
 use crate::ctx::Ctx;
 use crate::error::Result;
-use crate::manifest::Entry;
-use crate::ops::pool::{Recycler, recycle};
-use crate::ops::reclaim::{Cleanup, Recycle};
+use crate::ops::reclaim::Cleanup;
 use crate::output::Out;
-use crate::worktree::{Removal, Remover};
 
 pub use super::shared::reclaim::CleanupReport;
 
@@ -32,18 +26,6 @@ impl From<&CleanupArgs> for Cleanup {
 }
 
 pub fn run(ctx: &Ctx, args: &CleanupArgs, out: &mut Out<'_>) -> Result<CleanupReport> {
-    let recycling = |ctx: &Ctx, selected: &[Entry]| -> Result<Box<dyn Recycle>> {
-        Ok(Box::new(Pool(Recycler::new(ctx, selected)?)))
-    };
-    let reclaimed = crate::ops::reclaim::cleanup(ctx, &Cleanup::from(args), &recycling, out)?;
+    let reclaimed = crate::ops::reclaim::cleanup(ctx, &Cleanup::from(args), out)?;
     Ok(CleanupReport::from(reclaimed))
-}
-
-/// The warm pool's recycler (`--recycle`), as the reclaim takes it.
-struct Pool(Recycler);
-
-impl Recycle for Pool {
-    fn recycle(&self, remover: &Remover<'_>, id: &str) -> Result<Removal> {
-        recycle(remover, &self.0, id)
-    }
 }

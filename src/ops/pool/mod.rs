@@ -48,7 +48,7 @@ mod take;
 pub use check::Discarded;
 pub use drain::{Drained, drain};
 pub use fill::{Filled, fill};
-pub use recycle::{Recycler, recycle};
+pub use recycle::Recycler;
 pub use survey::{MemberState, Surveyed, status};
 pub use take::{Claimed, Taken, claim_for_create};
 

@@ -87,11 +87,15 @@ impl Recycler {
     fn give_back(&self) {
         self.slots.fetch_add(1, Ordering::SeqCst);
     }
+
+    /// Recycle the run `id` into the pool when it would be removed and there
+    /// is room; otherwise remove it as [`remove_worktree`] does.
+    pub fn recycle(&self, r: &Remover<'_>, id: &str) -> Result<Removal> {
+        recycle(r, self, id)
+    }
 }
 
-/// Recycle the run `id` into the pool when it would be removed and there is
-/// room; otherwise remove it as [`remove_worktree`] does.
-pub fn recycle(r: &Remover<'_>, recycler: &Recycler, id: &str) -> Result<Removal> {
+fn recycle(r: &Remover<'_>, recycler: &Recycler, id: &str) -> Result<Removal> {
     let pool_dir = r.loop_dir.join(super::POOL_DIR);
     // A sparse worktree keeps its patterns (in its admin dir) when moved:
     // a member made of it would hand a later create a sparse checkout.

@@ -191,7 +191,7 @@ pub(super) struct How<'a> {
     pub salvage: bool,
     /// Terminate the processes left in a worktree first (`--reap`).
     pub reap: bool,
-    pub recycler: Option<&'a dyn super::Recycle>,
+    pub recycler: Option<&'a crate::ops::pool::Recycler>,
 }
 
 /// What one guarded removal did.

@@ -52,32 +52,22 @@ mod selection;
 pub use branch::Fate;
 pub use selection::{Cleanup, cleanup, remove};
 
-/// Puts a worktree that would be removed back into the warm pool instead
-/// (`cleanup --recycle`): the pool's recycler, which `cleanup` hands in (the
-/// reclaim knows nothing of the pool). Shared by the removal threads.
-pub trait Recycle: Sync {
-    /// Recycle the run `id` when it would be removed and there is room;
-    /// otherwise remove it as [`crate::worktree::remove_worktree`] does.
-    fn recycle(&self, remover: &Remover<'_>, id: &str) -> Result<Removal>;
-}
-
-/// Makes the recycler for the runs selected (after the pre-command hook,
-/// under the locks).
-pub type Recycling<'a> = &'a dyn Fn(&Ctx, &[Entry]) -> Result<Box<dyn Recycle>>;
+use crate::ops::pool::Recycler;
 
 /// How [`reclaim`] removes: a dry run, deleting merged branches, salvaging
 /// dirty runs first (see [`crate::worktree::salvage`]), recycling into the
 /// warm pool.
 #[derive(Clone, Copy, Default)]
-pub struct Options<'a> {
+pub struct Options {
     pub dry_run: bool,
     pub delete_merged: bool,
     pub salvage: bool,
     /// Terminate the processes left working in a worktree first (`--reap`,
     /// see [`crate::worktree::reap`]).
     pub reap: bool,
-    /// Put worktrees that would be removed back into the warm pool.
-    pub recycle: Option<Recycling<'a>>,
+    /// Put worktrees that would be removed back into the warm pool
+    /// ([`crate::ops::pool::Recycler`]), while it has room.
+    pub recycle: bool,
 }
 
 /// What a reclaim did (in a dry run: would do).
@@ -119,7 +109,7 @@ pub struct Removed {
 pub fn reclaim(
     ctx: &Ctx,
     statuses: &[Status],
-    options: Options<'_>,
+    options: Options,
     choose: impl Fn(&Manifest) -> Result<Vec<Entry>>,
     out: &mut Out<'_>,
 ) -> Result<Reclaimed> {
@@ -212,21 +202,21 @@ fn remove_selected(
     remover: &Remover<'_>,
     selected: Vec<Entry>,
     statuses: &[Status],
-    options: Options<'_>,
+    options: Options,
     reclaimed: &mut Reclaimed,
     out: &mut Out<'_>,
 ) -> Result<()> {
     // `--recycle`: a worktree that would be removed goes back into the
     // warm pool instead, while it has room.
-    let recycler = match options.recycle {
-        Some(make) if !options.dry_run => Some(make(ctx, &selected)?),
-        _ => None,
+    let recycler = match options.recycle && !options.dry_run {
+        true => Some(Recycler::new(ctx, &selected)?),
+        false => None,
     };
     let how = guarded::How {
         dry_run: options.dry_run,
         salvage: options.salvage,
         reap: options.reap,
-        recycler: recycler.as_deref(),
+        recycler: recycler.as_ref(),
     };
     let done = guarded::remove_all(ctx, remover, &selected, statuses, &how, out);
     for (entry, done) in selected.into_iter().zip(done) {

@@ -3,7 +3,7 @@
 
 use jiff::SignedDuration;
 
-use super::{Options, Reclaimed, Recycling, reclaim};
+use super::{Options, Reclaimed, reclaim};
 use crate::config::{Origin, keys};
 use crate::ctx::Ctx;
 use crate::error::{Error, Result};
@@ -25,14 +25,10 @@ pub struct Cleanup {
 
 /// Remove the worktrees of runs whose status is in the set and, with a
 /// cutoff, that were created before now − cutoff; then (not a dry run)
-/// expire the trash's entries older than `trash.keep`. `recycling` makes the
-/// warm pool's recycler when `--recycle` (or `cleanup.recycle`) asks.
-pub fn cleanup(
-    ctx: &Ctx,
-    request: &Cleanup,
-    recycling: Recycling<'_>,
-    out: &mut Out<'_>,
-) -> Result<Reclaimed> {
+/// expire the trash's entries older than `trash.keep`. With `--recycle` (or
+/// `cleanup.recycle`) a worktree that would be removed goes back into the
+/// warm pool instead, while it has room.
+pub fn cleanup(ctx: &Ctx, request: &Cleanup, out: &mut Out<'_>) -> Result<Reclaimed> {
     // The whole configuration is read even when flags cover every setting, so
     // a broken layer is reported the same way whatever flags are typed.
     let settings = ctx.settings()?;
@@ -87,7 +83,7 @@ pub fn cleanup(
             || settings.cleanup_delete_merged_branches.value,
         salvage: request.salvage || settings.cleanup_salvage.value,
         reap: request.reap,
-        recycle: (request.recycle || settings.cleanup_recycle.value).then_some(recycling),
+        recycle: request.recycle || settings.cleanup_recycle.value,
     };
     let reclaimed = reclaim(
         ctx,
