@@ -52,24 +52,7 @@ pub fn run(ctx: &Ctx, id: Option<&RunId>, dir: &Path) -> Result<PathReport> {
             &inferred
         }
     };
-    let manifest = if ctx.loop_dir_exists()? {
-        ctx.manifest.load()?.unwrap_or_default()
-    } else {
-        Default::default()
-    };
-    let Some(entry) = manifest.find(id).cloned() else {
-        return Err(Error::unknown_id(
-            id,
-            manifest.worktrees.iter().map(|e| e.id.as_str()),
-        ));
-    };
-    let path = ctx.worktree_path(&entry.id);
-    if path.symlink_metadata().is_err() {
-        return Err(Error::WorktreeMissing {
-            path: entry.path(),
-            id: entry.id.into(),
-        });
-    }
+    let (entry, path) = crate::ops::env::live(ctx, id)?;
     Ok(PathReport {
         path,
         id: entry.id.into(),

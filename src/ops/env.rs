@@ -12,6 +12,7 @@ use std::path::PathBuf;
 
 use crate::ctx::Ctx;
 use crate::error::{Error, Result};
+use crate::manifest::Entry;
 
 /// What a run's variables are made of.
 #[derive(Debug)]
@@ -41,12 +42,27 @@ impl RunEnv {
 
 /// The variables of run `id`.
 pub fn of(ctx: &Ctx, id: &str) -> Result<RunEnv> {
+    let (entry, path) = live(ctx, id)?;
+    Ok(RunEnv {
+        id: entry.id.to_string(),
+        root: ctx.repo.root().to_path_buf(),
+        path,
+        branch: entry.branch(),
+        ports: crate::ops::ports::of(ctx, &entry)?,
+    })
+}
+
+/// Run `id`'s entry and its worktree's absolute path, which exists (as a
+/// directory or anything else: `path` and `env` never name one that is
+/// gone). An unknown id is refused naming the nearest known one; a run whose
+/// worktree is gone, `worktree-missing`. Read-only, no mutex.
+pub fn live(ctx: &Ctx, id: &str) -> Result<(Entry, PathBuf)> {
     let manifest = if ctx.loop_dir_exists()? {
         ctx.manifest.load_or_default()?
     } else {
         Default::default()
     };
-    let Some(entry) = manifest.find(id) else {
+    let Some(entry) = manifest.find(id).cloned() else {
         return Err(Error::unknown_id(
             id,
             manifest.worktrees.iter().map(|e| e.id.as_str()),
@@ -59,11 +75,5 @@ pub fn of(ctx: &Ctx, id: &str) -> Result<RunEnv> {
             path: entry.path(),
         });
     }
-    Ok(RunEnv {
-        id: entry.id.to_string(),
-        root: ctx.repo.root().to_path_buf(),
-        path,
-        branch: entry.branch(),
-        ports: crate::ops::ports::of(ctx, entry)?,
-    })
+    Ok((entry, path))
 }
