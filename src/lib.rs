@@ -11,8 +11,8 @@
 //! Bottom up; a module uses only modules of the layers below its own, and
 //! `tests/integration/layout.rs` holds the code to this list (each line's
 //! modules are the names before its colon):
-//! - `style`, `time`, `crash`, `signals`, `fanout`, `test_git`: the ground
-//!   (`crash`: the test switches; `signals`, handed what to undo, knows nothing
+//! - `style`, `time`, `crash`, `signals`, `fanout`, `test_git`, `vocab`: the
+//!   ground (`vocab`: every closed vocabulary's one definition; `crash`: the test switches; `signals`, handed what to undo, knows nothing
 //!   else; `fanout`: the thread fan-out; `test_git`: the unit tests' git);
 //! - `error`: the one error type;
 //! - `fsx`, `runid`, `output`: file access that never follows a symlink, run
@@ -63,6 +63,7 @@ pub(crate) mod style;
 #[cfg(test)]
 pub(crate) mod test_git;
 pub mod time;
+pub(crate) mod vocab;
 pub(crate) mod worktree;
 
 use std::ffi::OsString;
@@ -73,6 +74,36 @@ use clap::Parser;
 use crate::error::Error;
 use crate::output::{Fail, Out};
 pub use crate::output::{StdStreams, Terminal};
+
+/// Every closed vocabulary by its name in the docs, with its values in
+/// order: what `tests/integration/docs_sync.rs` holds each list in docs/ to.
+/// (A status's name is a skip code too, for a run marked again after cleanup
+/// selected it: the docs say so apart from the list.)
+#[doc(hidden)]
+pub fn vocabularies() -> Vec<(&'static str, Vec<String>)> {
+    use crate::safety::skip::SkipCode;
+    let skips = SkipCode::all().into_iter();
+    let skips = skips.filter(|c| !matches!(c, SkipCode::Remarked(_)));
+    vec![
+        (
+            "statuses",
+            manifest::Status::ALL.map(|s| s.as_str().into()).to_vec(),
+        ),
+        (
+            "event kinds",
+            events::EventKind::ALL.map(|k| k.as_str().into()).to_vec(),
+        ),
+        ("skip codes", skips.map(|c| c.as_str().into()).collect()),
+        (
+            "land codes",
+            ops::land::Code::ALL.map(|c| c.as_str().into()).to_vec(),
+        ),
+        (
+            "error codes",
+            error::ErrorCode::ALL.map(|c| c.as_str().into()).to_vec(),
+        ),
+    ]
+}
 
 fn wants_json(args: &[OsString]) -> bool {
     args.iter()
@@ -129,7 +160,11 @@ pub fn run(
             }
             let _ = write!(stderr, "{message}");
             if wants_json(&args) {
-                print_json_error(stdout, "usage", &usage_one_line(&message));
+                print_json_error(
+                    stdout,
+                    error::ErrorCode::Usage.as_str(),
+                    &usage_one_line(&message),
+                );
             }
             return 2;
         }

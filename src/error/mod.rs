@@ -368,6 +368,7 @@ pub enum Error {
 }
 
 mod codes;
+pub use codes::ErrorCode;
 mod constructors;
 mod failure;
 mod help;

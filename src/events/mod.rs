@@ -37,108 +37,60 @@ pub use tail::{Latest, latest_activities};
 
 pub const EVENTS_FILE: &str = "events.jsonl";
 
-/// What an event records.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum EventKind {
-    Create,
-    /// With the old and new status.
-    Mark,
-    /// A worktree removed (by cleanup), with a note when git-loop finished an
-    /// interrupted removal.
-    Remove,
-    /// A worktree left alone, with its code.
-    Skip,
-    /// An entry whose directory was gone, dropped by reconcile.
-    Drop,
-    OrphanRemove,
-    /// `create --reuse` handed an active run back.
-    Reuse,
-    /// `--delete-merged-branches` deleted a removed run's branch.
-    BranchDelete,
-    /// `reconcile --adopt` recorded an orphan as an active run.
-    Adopt,
-    /// A worktree saved to `refs/loop/salvage/<id>` before its removal.
-    Salvage,
-    /// A salvaged run brought back by `git loop restore`.
-    Restore,
-    /// A trash entry brought back by `git loop trash restore`.
-    TrashRestore,
-    /// A trash entry dropped (`git loop trash empty`, or older than
-    /// `trash.keep` at a cleanup).
-    TrashExpire,
-    /// `git loop land` moved a target branch (`from` the tip it was built
-    /// on, `to` the landed commit), or refused a run (with its code).
-    Land,
-    /// What a run is doing, as its agent said (`git loop activity`, or
-    /// `claude-hook activity`): the [`Activity`] in `to`, the note in
-    /// `detail`.
-    Activity,
-    /// `git loop judge` judged an attempt: the commit judged in `to`, the
-    /// [`Judgement`] as JSON in `detail`.
-    Judge,
-    /// `--reap` terminated a process left working in a worktree being
-    /// removed: its pid and command in `detail`.
-    Reap,
-    /// A kind this version does not know (written by a newer one), as written.
-    Other(String),
+crate::vocab::vocabulary! {
+    /// What an event records.
+    pub enum EventKind {
+        Create = "create",
+        /// With the old and new status.
+        Mark = "mark",
+        /// A worktree removed (by cleanup), with a note when git-loop finished an
+        /// interrupted removal.
+        Remove = "remove",
+        /// A worktree left alone, with its code.
+        Skip = "skip",
+        /// An entry whose directory was gone, dropped by reconcile.
+        Drop = "drop",
+        OrphanRemove = "orphan-remove",
+        /// `create --reuse` handed an active run back.
+        Reuse = "reuse",
+        /// `--delete-merged-branches` deleted a removed run's branch.
+        BranchDelete = "branch-delete",
+        /// `reconcile --adopt` recorded an orphan as an active run.
+        Adopt = "adopt",
+        /// A worktree saved to `refs/loop/salvage/<id>` before its removal.
+        Salvage = "salvage",
+        /// A salvaged run brought back by `git loop restore`.
+        Restore = "restore",
+        /// A trash entry brought back by `git loop trash restore`.
+        TrashRestore = "trash-restore",
+        /// A trash entry dropped (`git loop trash empty`, or older than
+        /// `trash.keep` at a cleanup).
+        TrashExpire = "trash-expire",
+        /// `git loop land` moved a target branch (`from` the tip it was built
+        /// on, `to` the landed commit), or refused a run (with its code).
+        Land = "land",
+        /// What a run is doing, as its agent said (`git loop activity`, or
+        /// `claude-hook activity`): the [`Activity`] in `to`, the note in
+        /// `detail`.
+        Activity = "activity",
+        /// `git loop judge` judged an attempt: the commit judged in `to`, the
+        /// [`Judgement`] as JSON in `detail`.
+        Judge = "judge",
+        /// `--reap` terminated a process left working in a worktree being
+        /// removed: its pid and command in `detail`.
+        Reap = "reap",
+    }
+    other Other;
 }
 
 impl EventKind {
-    /// Every kind this version writes, in the order the help lists them. A
-    /// new variant goes here too (a test checks each reads back as itself).
-    pub const KNOWN: [EventKind; 17] = [
-        EventKind::Create,
-        EventKind::Mark,
-        EventKind::Remove,
-        EventKind::Skip,
-        EventKind::Drop,
-        EventKind::OrphanRemove,
-        EventKind::Reuse,
-        EventKind::BranchDelete,
-        EventKind::Adopt,
-        EventKind::Salvage,
-        EventKind::Restore,
-        EventKind::TrashRestore,
-        EventKind::TrashExpire,
-        EventKind::Land,
-        EventKind::Activity,
-        EventKind::Judge,
-        EventKind::Reap,
-    ];
-
-    pub fn as_str(&self) -> &str {
-        match self {
-            EventKind::Create => "create",
-            EventKind::Mark => "mark",
-            EventKind::Remove => "remove",
-            EventKind::Skip => "skip",
-            EventKind::Drop => "drop",
-            EventKind::OrphanRemove => "orphan-remove",
-            EventKind::Reuse => "reuse",
-            EventKind::BranchDelete => "branch-delete",
-            EventKind::Adopt => "adopt",
-            EventKind::Salvage => "salvage",
-            EventKind::Restore => "restore",
-            EventKind::TrashRestore => "trash-restore",
-            EventKind::TrashExpire => "trash-expire",
-            EventKind::Land => "land",
-            EventKind::Activity => "activity",
-            EventKind::Judge => "judge",
-            EventKind::Reap => "reap",
-            EventKind::Other(text) => text,
-        }
-    }
-
     /// The names of the known kinds, comma-separated (for the help).
     pub fn names() -> String {
-        EventKind::KNOWN.map(|k| k.as_str().to_owned()).join(", ")
+        EventKind::ALL.map(|k| k.as_str().to_owned()).join(", ")
     }
 
     fn read(text: String) -> EventKind {
-        EventKind::KNOWN
-            .into_iter()
-            .find(|k| k.as_str() == text)
-            .unwrap_or(EventKind::Other(text))
+        EventKind::parse(&text)
     }
 }
 
@@ -354,7 +306,7 @@ mod tests {
 
     #[test]
     fn every_kind_reads_back_as_itself_and_an_unknown_one_as_written() {
-        for kind in EventKind::KNOWN {
+        for kind in EventKind::ALL {
             assert_eq!(EventKind::read(kind.as_str().to_owned()), kind);
         }
         assert_eq!(

@@ -34,54 +34,14 @@ pub use crate::runid::LOOP_DIR;
 pub use file::{MANIFEST_FILE, ManifestFile, Points, Snapshot, replace_atomically};
 pub use timestamp::{CreatedAt, parse_utc_fast};
 
-#[derive(
-    Debug,
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    Serialize,
-    Deserialize,
-    clap::ValueEnum,
-    schemars::JsonSchema,
-)]
-#[serde(rename_all = "lowercase")]
-pub enum Status {
-    Active,
-    Rejected,
-    Escalated,
-    Merged,
-    Stale,
-}
-
-impl Status {
-    pub const ALL: [Status; 5] = [
-        Status::Active,
-        Status::Rejected,
-        Status::Escalated,
-        Status::Merged,
-        Status::Stale,
-    ];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Status::Active => "active",
-            Status::Rejected => "rejected",
-            Status::Escalated => "escalated",
-            Status::Merged => "merged",
-            Status::Stale => "stale",
-        }
-    }
-
-    pub fn parse(text: &str) -> Option<Status> {
-        Status::ALL.into_iter().find(|s| s.as_str() == text)
-    }
-}
-
-impl std::fmt::Display for Status {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
+crate::vocab::vocabulary! {
+    /// What a run became: the contract's five statuses.
+    pub enum Status {
+        Active = "active",
+        Rejected = "rejected",
+        Escalated = "escalated",
+        Merged = "merged",
+        Stale = "stale",
     }
 }
 

@@ -216,13 +216,7 @@ fn the_interface_contract_has_a_section_per_command_naming_its_flags() {
             );
         }
     }
-    // The statuses, as the contract spells them for `mark`.
-    let statuses: Vec<_> = Status::ALL.iter().map(|s| s.as_str()).collect();
-    let spelled = format!("`{}`", statuses.join(" "));
-    assert!(
-        section(commands, "### mark").contains(&spelled),
-        "docs/cli.md's mark does not list the statuses as {spelled}"
-    );
+    // The statuses `mark` takes: the_statuses_are_documented_as_the_code_has_them.
 }
 
 /// A man page's text as a reader sees it: roff's escapes of `-` and `'` undone.
@@ -527,4 +521,146 @@ fn every_link_between_the_docs_resolves() {
             }
         }
     }
+}
+
+/// The values of vocabulary `name`, as the code defines them.
+fn vocabulary(name: &str) -> BTreeSet<String> {
+    git_loop::vocabularies()
+        .into_iter()
+        .find(|(n, _)| *n == name)
+        .map(|(_, values)| set(values))
+        .unwrap_or_else(|| panic!("no vocabulary {name:?}"))
+}
+
+/// The code spans of `text` outside parentheses (a value's gloss, a
+/// parenthesized aside), up to the end of its sentence: a `.` followed by
+/// a space or a line end, outside a code span and outside parentheses.
+fn listed_spans(text: &str) -> BTreeSet<String> {
+    let mut spans = BTreeSet::new();
+    let (mut depth, mut code, mut current) = (0usize, false, String::new());
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '`' if code => {
+                code = false;
+                if depth == 0 {
+                    spans.insert(std::mem::take(&mut current));
+                }
+                current.clear();
+            }
+            '`' => code = true,
+            _ if code => current.push(c),
+            '(' => depth += 1,
+            ')' => depth = depth.saturating_sub(1),
+            '.' if depth == 0 && chars.peek().is_none_or(|n| n.is_whitespace()) => break,
+            _ => {}
+        }
+    }
+    spans
+}
+
+/// The sentences of every page in docs/ and the README (a table's rows
+/// each one), with where each is: a sentence ends at a `.` followed by a
+/// space or a line end, outside a code span.
+fn sentences() -> Vec<(String, String)> {
+    let mut pages = vec!["README.md".to_owned()];
+    for entry in std::fs::read_dir(format!("{ROOT}/docs")).unwrap() {
+        let name = entry.unwrap().file_name().to_string_lossy().into_owned();
+        if name.ends_with(".md") {
+            pages.push(format!("docs/{name}"));
+        }
+    }
+    let mut out = Vec::new();
+    for page in pages {
+        for (i, paragraph) in read(&page).split("\n\n").enumerate() {
+            let place = format!("{page}, paragraph {}", i + 1);
+            if paragraph.trim_start().starts_with('|') {
+                out.extend(paragraph.lines().map(|l| (place.clone(), l.to_owned())));
+                continue;
+            }
+            let (mut code, mut current) = (false, String::new());
+            let mut chars = paragraph.chars().peekable();
+            while let Some(c) = chars.next() {
+                current.push(c);
+                match c {
+                    '`' => code = !code,
+                    '.' if !code && chars.peek().is_none_or(|n| n.is_whitespace()) => {
+                        out.push((place.clone(), std::mem::take(&mut current)));
+                    }
+                    _ => {}
+                }
+            }
+            out.push((place, current));
+        }
+    }
+    out
+}
+
+/// Vocabulary `name`'s list in docs/cli.md (the sentence after `marker`)
+/// names exactly the code's values; and any other paragraph of the docs
+/// sentence (or table row) that lists most of them (five or more, and at
+/// least half) lists them all: a list that is not the whole set says so in
+/// words, not by omission.
+fn assert_vocabulary_documented(name: &str, marker: &str) {
+    let code = vocabulary(name);
+    let cli = read("docs/cli.md");
+    let start = cli
+        .find(marker)
+        .unwrap_or_else(|| panic!("docs/cli.md has no {marker:?}"))
+        + marker.len();
+    let listed: BTreeSet<String> = listed_spans(&cli[start..]);
+    let listed: BTreeSet<String> = listed
+        .into_iter()
+        .filter(|s| !s.contains(['{', '/', ' ']))
+        .collect();
+    assert_same(
+        &format!("docs/cli.md's {name} ({marker})"),
+        listed,
+        code.clone(),
+    );
+    let enough = 5.max(code.len().div_ceil(2));
+    let mut partial = Vec::new();
+    for (place, text) in sentences() {
+        let named: BTreeSet<String> = text
+            .split('`')
+            .skip(1)
+            .step_by(2)
+            .filter(|s| code.contains(*s))
+            .map(str::to_owned)
+            .collect();
+        if named.len() >= enough && named.len() < code.len() {
+            let missing: Vec<&String> = code.difference(&named).collect();
+            partial.push(format!("  {place}: lists {name} without {missing:?}"));
+        }
+    }
+    assert!(
+        partial.is_empty(),
+        "a list of {name} in the docs is not the whole set:\n{}",
+        partial.join("\n")
+    );
+}
+
+#[test]
+fn the_statuses_are_documented_as_the_code_has_them() {
+    assert_vocabulary_documented("statuses", "STATUS is one of");
+}
+
+#[test]
+fn the_event_kinds_are_documented_as_the_code_has_them() {
+    assert_vocabulary_documented("event kinds", "Event kinds:");
+}
+
+#[test]
+fn the_skip_codes_are_documented_as_the_code_has_them() {
+    assert_vocabulary_documented("skip codes", "**Skip codes**");
+}
+
+#[test]
+fn the_land_codes_are_documented_as_the_code_has_them() {
+    assert_vocabulary_documented("land codes", "**Land codes**");
+}
+
+#[test]
+fn the_error_codes_are_documented_as_the_code_has_them() {
+    assert_vocabulary_documented("error codes", "**Error codes**");
 }

@@ -630,7 +630,9 @@ fn the_reference_reader_resolves_paths_as_rust_does() {
 /// The crate's layers, bottom up, as `lib.rs`'s `# Layers` lists them: a
 /// module uses only modules of the layers below its own.
 const LAYERS: &[&[&str]] = &[
-    &["style", "time", "crash", "signals", "fanout", "test_git"],
+    &[
+        "style", "time", "crash", "signals", "fanout", "test_git", "vocab",
+    ],
     &["error"],
     &["fsx", "runid", "output"],
     &["lock"],

@@ -95,7 +95,7 @@ mod refusals;
 mod run;
 mod tidy;
 
-pub use outcome::{BranchFate, Landed, Skipped, WorktreeFate};
+pub use outcome::{BranchFate, Code, Landed, Skipped, WorktreeFate};
 
 use std::time::Duration;
 

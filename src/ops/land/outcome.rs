@@ -6,54 +6,35 @@ use gix::ObjectId;
 use super::gate::GateRun;
 use crate::git::merged::MergedBy;
 
-/// Why a run did not land: the codes of docs/cli.md.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Code {
-    /// No target: its base is not a local branch and no `--into` was given.
-    NoTarget,
-    /// Its branch `loop/<id>` does not exist.
-    NoBranch,
-    /// Its worktree has uncommitted changes or untracked files.
-    Dirty,
-    /// Its worktree has a merge, rebase, cherry-pick… in progress.
-    OperationInProgress,
-    /// No commits of its own over the target.
-    Empty,
-    Conflict,
-    /// `--strategy ff` and the target is not an ancestor of the run.
-    NotFastForward,
-    /// `--strategy rebase` and the run's merge commits bring content the
-    /// replay of its other commits would drop.
-    HasMerges,
-    GateFailed,
-    /// The target is not at the tip the landing was built on.
-    TargetMoved,
-    /// The target's checkout has local changes in paths the landing changes.
-    TargetDirty,
-    /// Files the target's checkout does not track (ignored ones) stand
-    /// where the landing writes.
-    TargetIgnored,
-    /// The target's checkout has an operation in progress.
-    TargetBusy,
-}
-
-impl Code {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Code::NoTarget => "no-target",
-            Code::NoBranch => "no-branch",
-            Code::Dirty => "dirty",
-            Code::OperationInProgress => "operation-in-progress",
-            Code::Empty => "empty",
-            Code::Conflict => "conflict",
-            Code::NotFastForward => "not-fast-forward",
-            Code::HasMerges => "has-merges",
-            Code::GateFailed => "gate-failed",
-            Code::TargetMoved => "target-moved",
-            Code::TargetDirty => "target-dirty",
-            Code::TargetIgnored => "target-ignored",
-            Code::TargetBusy => "target-busy",
-        }
+crate::vocab::vocabulary! {
+    /// Why a run did not land: the codes of docs/cli.md.
+    pub enum Code {
+        /// No target: its base is not a local branch and no `--into` was given.
+        NoTarget = "no-target",
+        /// Its branch `loop/<id>` does not exist.
+        NoBranch = "no-branch",
+        /// Its worktree has uncommitted changes or untracked files.
+        Dirty = "dirty",
+        /// Its worktree has a merge, rebase, cherry-pick… in progress.
+        OperationInProgress = "operation-in-progress",
+        /// No commits of its own over the target.
+        Empty = "empty",
+        Conflict = "conflict",
+        /// `--strategy ff` and the target is not an ancestor of the run.
+        NotFastForward = "not-fast-forward",
+        /// `--strategy rebase` and the run's merge commits bring content the
+        /// replay of its other commits would drop.
+        HasMerges = "has-merges",
+        GateFailed = "gate-failed",
+        /// The target is not at the tip the landing was built on.
+        TargetMoved = "target-moved",
+        /// The target's checkout has local changes in paths the landing changes.
+        TargetDirty = "target-dirty",
+        /// Files the target's checkout does not track (ignored ones) stand
+        /// where the landing writes.
+        TargetIgnored = "target-ignored",
+        /// The target's checkout has an operation in progress.
+        TargetBusy = "target-busy",
     }
 }
 
