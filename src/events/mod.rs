@@ -253,11 +253,16 @@ pub fn path(loop_dir: &Path) -> PathBuf {
 /// The log is read whole; a larger file is refused unread.
 pub(crate) const READ_CAP: u64 = 256 << 20;
 
-/// Append `events` (callers hold the manifest mutex). Returns the error
-/// text on failure, for the caller to report. The file is opened with
+/// Append `events`, under the manifest mutex the caller shows it holds
+/// (see [`crate::ctx::Transaction`], the one way a change logs). Returns the
+/// error text on failure, for the caller to report. The file is opened with
 /// `O_NOFOLLOW`: a symlink (or anything but a regular file) is refused at the
 /// open itself, never written through.
-pub fn append(loop_dir: &Path, events: &[Event]) -> Result<(), String> {
+pub fn append(
+    loop_dir: &Path,
+    events: &[Event],
+    _held: &crate::lock::ManifestMutex,
+) -> Result<(), String> {
     if events.is_empty() {
         return Ok(());
     }

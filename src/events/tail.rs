@@ -173,7 +173,8 @@ mod tests {
             }
             events.push(e);
         }
-        super::super::append(dir.path(), &events).unwrap();
+        let mutex = crate::lock::ManifestMutex::acquire(dir.path()).unwrap();
+        super::super::append(dir.path(), &events, &mutex).unwrap();
         let size = std::fs::metadata(path(dir.path())).unwrap().len();
         assert!(size > 3 * TAIL_CHUNK, "{size}");
         let ids: HashSet<&str> = ["r0", "r1", "r2", "r3", "r4", "r5", "r6", "none"].into();

@@ -18,8 +18,9 @@
 //! the manifest mutex, with the worktree-operation lock held.
 
 use crate::ctx::Ctx;
+use crate::ctx::Transaction;
 use crate::error::{Error, Result};
-use crate::lock::{ManifestMutex, OpsLock};
+use crate::lock::OpsLock;
 use crate::output::Out;
 use crate::safety::trash::{self, Entry, Kind};
 
@@ -72,7 +73,7 @@ pub fn restore(
     let _ops = OpsLock::acquire(&ctx.loop_dir(), |waiting| {
         out.note(format_args!("{waiting}"))
     })?;
-    let mutex = ManifestMutex::acquire(&ctx.loop_dir())?;
+    let mut tx = ctx.start_transaction()?;
     if ctx.repo.branch_exists(&branch)? {
         return Err(Error::RestoreOverBranch {
             branch: branch.clone(),
@@ -93,8 +94,8 @@ pub fn restore(
         "{} restored as {branch} at {}",
         entry.name, entry.tip
     ));
-    ctx.log_events(&[event], out);
-    drop(mutex);
+    tx.log(event);
+    tx.commit(out)?;
     Ok(Restored { entry, branch })
 }
 
@@ -144,8 +145,15 @@ fn create_branch(ctx: &Ctx, branch: &str, tip: gix::ObjectId, entry: &Entry) -> 
 }
 
 /// Drop `entries` (already chosen), logging each as `trash-expire` with
-/// `why`. Returns the ones dropped. The caller holds the locks.
-pub fn drop_entries(ctx: &Ctx, entries: Vec<Entry>, why: &str, out: &mut Out<'_>) -> Vec<Entry> {
+/// `why` in `tx`. Returns the ones dropped. The caller holds the
+/// worktree-operation lock.
+fn drop_entries(
+    tx: &mut Transaction<'_>,
+    entries: Vec<Entry>,
+    why: &str,
+    out: &mut Out<'_>,
+) -> Vec<Entry> {
+    let ctx = tx.ctx();
     let mut dropped = Vec::new();
     let mut events = Vec::new();
     // One transaction for them all; one by one when it cannot be had.
@@ -168,9 +176,7 @@ pub fn drop_entries(ctx: &Ctx, entries: Vec<Entry>, why: &str, out: &mut Out<'_>
             Err(err) => out.note(format_args!("warning: {err}; kept")),
         }
     }
-    if !events.is_empty() {
-        ctx.log_events(&events, out);
-    }
+    tx.log_all(events);
     dropped
 }
 
@@ -202,10 +208,10 @@ pub fn empty(
     let _ops = OpsLock::acquire(&ctx.loop_dir(), |waiting| {
         out.note(format_args!("{waiting}"))
     })?;
-    let mutex = ManifestMutex::acquire(&ctx.loop_dir())?;
+    let mut tx = ctx.start_transaction()?;
     let chosen = choose(trash::list(ctx.repo.gix())?);
-    let dropped = drop_entries(ctx, chosen, &why, out);
-    drop(mutex);
+    let dropped = drop_entries(&mut tx, chosen, &why, out);
+    tx.commit(out)?;
     Ok(dropped)
 }
 
@@ -224,7 +230,7 @@ pub fn expire(ctx: &Ctx, out: &mut Out<'_>) -> Result<()> {
     let _ops = OpsLock::acquire(&ctx.loop_dir(), |waiting| {
         out.note(format_args!("{waiting}"))
     })?;
-    let _mutex = ManifestMutex::acquire(&ctx.loop_dir())?;
+    let mut tx = ctx.start_transaction()?;
     // Never an entry this very command made, whatever `trash.keep` says
     // (`0s` would otherwise drop what a removal just kept): only entries
     // from before it started.
@@ -236,7 +242,7 @@ pub fn expire(ctx: &Ctx, out: &mut Out<'_>) -> Result<()> {
         .collect();
     if !old.is_empty() {
         let why = format!("older than trash.keep, {}s", keep.as_secs());
-        drop_entries(ctx, old, &why, out);
+        drop_entries(&mut tx, old, &why, out);
     }
-    Ok(())
+    tx.commit(out)
 }

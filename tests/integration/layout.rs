@@ -704,3 +704,40 @@ fn the_documented_layers_hold() {
         found.join("\n")
     );
 }
+
+/// Every change is written through the one transaction
+/// (`src/ctx/transaction.rs`): it writes the manifest, then appends the
+/// change's events, under the mutex. No other file writes the manifest or
+/// appends an event — but the removal threads, which log each removal as it
+/// finishes under that run's lock and the mutex (`events::append` asks for
+/// the held mutex, so none can log without it).
+#[test]
+fn no_event_or_manifest_is_written_outside_the_transaction() {
+    let writes = ["events::append(", "manifest.write(", "log_events("];
+    let allowed = [
+        "ctx/transaction.rs",
+        // One removal's events, as it finishes, under the mutex.
+        "ops/reclaim/guarded.rs",
+    ];
+    let mut files = Vec::new();
+    rust_files(&src(), &mut files);
+    let mut found = Vec::new();
+    for path in files {
+        let rel = path.strip_prefix(src()).unwrap().to_string_lossy().replace('\\', "/");
+        if allowed.contains(&rel.as_str()) {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).unwrap();
+        for (n, line) in text.lines().enumerate() {
+            let code = line.split("//").next().unwrap();
+            if let Some(w) = writes.iter().find(|w| code.contains(*w)) {
+                found.push(format!("  src/{rel}:{}: {w}", n + 1));
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "a change written outside ctx::Transaction (start_transaction … commit):\n{}",
+        found.join("\n")
+    );
+}

@@ -25,7 +25,6 @@ use std::collections::HashSet;
 use crate::ctx::Ctx;
 use crate::error::{Error, Result};
 use crate::events::{Activity, Event, EventKind, State};
-use crate::lock::ManifestMutex;
 use crate::manifest::Entry;
 
 pub use notify::Notified;
@@ -62,8 +61,8 @@ pub fn record(ctx: &Ctx, id: &str, activity: Activity, note: Option<&str>) -> Re
         return Err(Error::unknown_id(id, []));
     }
     let loop_dir = ctx.loop_dir();
-    let mutex = ManifestMutex::acquire(&loop_dir)?;
-    let manifest = ctx.manifest.load_or_default()?;
+    let mut tx = ctx.start_transaction()?;
+    let manifest = tx.manifest()?;
     let Some(entry) = manifest.find(id).cloned() else {
         return Err(Error::unknown_id(
             id,
@@ -76,14 +75,8 @@ pub fn record(ctx: &Ctx, id: &str, activity: Activity, note: Option<&str>) -> Re
     let mut event = Event::new(EventKind::Activity, &entry.id);
     event.to = Some(State::Activity(activity));
     event.detail = note.map(str::to_owned);
-    crate::events::append(&loop_dir, std::slice::from_ref(&event)).map_err(|e| {
-        Error::io(
-            "could not record the activity in",
-            crate::events::path(&loop_dir),
-            std::io::Error::other(e),
-        )
-    })?;
-    drop(mutex);
+    tx.log(event.clone());
+    tx.commit_record()?;
     let mut recorded = Recorded {
         event,
         entry,

@@ -1,11 +1,11 @@
 //! `branches --delete-merged`: each leftover checked again under the locks
 //! and deleted by the safety kernel only at the tip checked.
 
-use super::{Fate, KeptCode, Leftover, first_reason, recorded_branches};
+use super::{Fate, KeptCode, Leftover, first_reason};
 use crate::ctx::Ctx;
 use crate::error::{Error, Result};
 use crate::git::merged::{Detector, Verdict};
-use crate::lock::{ManifestMutex, OpsLock};
+use crate::lock::OpsLock;
 use crate::output::Out;
 use crate::safety::retire::{KeepCode, Retired, retire};
 
@@ -30,8 +30,13 @@ pub(super) fn delete_merged(
     let _ops = OpsLock::acquire(&ctx.loop_dir(), |waiting| {
         out.note(format_args!("{waiting}"))
     })?;
-    let mutex = ManifestMutex::acquire(&ctx.loop_dir())?;
-    let recorded = recorded_branches(ctx)?;
+    let mut tx = ctx.start_transaction()?;
+    let recorded: std::collections::HashSet<String> = tx
+        .manifest()?
+        .worktrees
+        .iter()
+        .map(|e| e.branch())
+        .collect();
     let checked_out = crate::safety::checked_out::branches(&ctx.repo)?;
     let mut detector = Detector::new(ctx.repo.gix())?;
     let mut first_error = None;
@@ -67,8 +72,8 @@ pub(super) fn delete_merged(
             }
         }
     }
-    ctx.log_events(&events, out);
-    drop(mutex);
+    tx.log_all(events);
+    tx.commit(out)?;
     Ok(first_error)
 }
 

@@ -9,7 +9,6 @@ use crate::cli::CreateArgs;
 use crate::ctx::Ctx;
 use crate::error::Result;
 use crate::events::{Event, EventKind};
-use crate::lock::ManifestMutex;
 use crate::manifest::Entry;
 use crate::ops::ports;
 use crate::output::Out;
@@ -51,22 +50,30 @@ fn record(
     window: &RollbackWindow,
     out: &mut Out<'_>,
 ) -> Result<Vec<u16>> {
-    let mutex = ManifestMutex::acquire(&ctx.loop_dir())?;
-    let mut manifest = ctx.manifest.load_or_default()?;
-    refuse_active(ctx, &manifest, &entry.id)?;
+    let mut tx = ctx.start_transaction()?;
+    refuse_active(ctx, tx.manifest()?, &entry.id)?;
+    let manifest = tx.manifest_mut()?;
     manifest.worktrees.retain(|e| e.id != entry.id);
     manifest.worktrees.push(entry.clone());
     let ports = window.commit(|| {
-        let ports = ports::lease(ctx, entry, &plan.abs, plan.ports, &manifest, &mutex)?;
-        if let Err(e) = ctx.manifest.write(&manifest, &mutex) {
+        let ports = ports::lease(
+            ctx,
+            entry,
+            &plan.abs,
+            plan.ports,
+            tx.manifest()?,
+            tx.mutex(),
+        )?;
+        if let Err(e) = tx.write() {
             if !ports.is_empty() {
-                let _ = ports::release(ctx, &[entry], &mutex);
+                let _ = ports::release(ctx, &[entry], tx.mutex());
             }
             return Err(e);
         }
         Ok(ports)
     })?;
-    ctx.log_events(&[create_event(entry, adopted, &ports)], out);
+    tx.log(create_event(entry, adopted, &ports));
+    tx.commit(out)?;
     Ok(ports)
 }
 

@@ -6,7 +6,6 @@ use super::{Created, Method};
 use crate::cli::CreateArgs;
 use crate::ctx::Ctx;
 use crate::error::{Error, Result};
-use crate::lock::ManifestMutex;
 use crate::manifest::Entry;
 use crate::output::Out;
 
@@ -27,16 +26,12 @@ pub(super) fn reuse(
             entry.pattern
         ));
     }
-    {
-        let _mutex = ManifestMutex::acquire(&ctx.loop_dir())?;
-        ctx.log_events(
-            &[crate::events::Event::new(
-                crate::events::EventKind::Reuse,
-                id,
-            )],
-            out,
-        );
-    }
+    let mut tx = ctx.start_transaction()?;
+    tx.log(crate::events::Event::new(
+        crate::events::EventKind::Reuse,
+        id,
+    ));
+    tx.commit(out)?;
     let ports = crate::ops::ports::of(ctx, &entry)?;
     let reused = Created {
         abs_path: ctx.worktree_path(id),

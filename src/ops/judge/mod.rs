@@ -61,7 +61,6 @@ use crate::configured_command::Kind;
 use crate::ctx::Ctx;
 use crate::error::{Error, Result};
 use crate::events::Judgement;
-use crate::lock::ManifestMutex;
 use crate::manifest::{Entry, Manifest, Status};
 use crate::output::Out;
 
@@ -117,10 +116,9 @@ pub fn judge(ctx: &Ctx, request: &Request<'_>, out: &mut Out<'_>) -> Result<Outc
         })
         .collect();
     let attempts = rank::rank(task, gate.command, judged);
-    let events: Vec<_> = attempts.iter().map(Judgement::event).collect();
-    let mutex = ManifestMutex::acquire(&ctx.loop_dir())?;
-    ctx.log_events(&events, out);
-    drop(mutex);
+    let mut tx = ctx.start_transaction()?;
+    tx.log_all(attempts.iter().map(Judgement::event));
+    tx.commit(out)?;
     Ok(Outcome {
         task: task.to_owned(),
         gate: gate.command.to_owned(),

@@ -12,7 +12,6 @@ use crate::config::LandStrategy;
 use crate::ctx::Ctx;
 use crate::error::Result;
 use crate::events::{Event, EventKind, State};
-use crate::lock::ManifestMutex;
 use crate::manifest::{Entry, Status};
 use crate::output::Out;
 
@@ -44,23 +43,19 @@ pub(super) fn record(
             detail.push_str(&format!("; not pushed: {reason}"));
         }
     }
-    let mutex = ManifestMutex::acquire(&ctx.loop_dir())?;
-    let mut manifest = ctx.manifest.load_or_default()?;
-    let mut events = vec![land];
-    if let Some(current) = manifest.find_mut(&entry.id).filter(|e| e.same_run(entry))
-        && current.status != Status::Merged
-    {
+    let mut tx = ctx.start_transaction()?;
+    tx.log(land);
+    let current = tx.manifest()?.find(&entry.id).filter(|e| e.same_run(entry));
+    if let Some(previous) = current.map(|e| e.status).filter(|s| *s != Status::Merged) {
         let mut mark = Event::new(EventKind::Mark, &entry.id);
-        mark.from = Some(current.status.into());
+        mark.from = Some(previous.into());
         mark.to = Some(Status::Merged.into());
         mark.detail = Some(format!("landed into {} at {}", landed.into, landed.to));
+        let current = tx.manifest_mut()?.find_mut(&entry.id).expect("found above");
         current.status = Status::Merged;
-        ctx.manifest.write(&manifest, &mutex)?;
-        events.push(mark);
+        tx.log(mark);
     }
-    ctx.log_events(&events, out);
-    drop(mutex);
-    Ok(())
+    tx.commit(out)
 }
 
 /// The landed runs' worktrees removed with `remove`'s rules (never forced;
@@ -192,9 +187,9 @@ fn try_delete_branch(
         }
     }
     if let Some(event) = retired.event() {
-        let mutex = ManifestMutex::acquire(&ctx.loop_dir())?;
-        ctx.log_events(&[event], out);
-        drop(mutex);
+        let mut tx = ctx.start_transaction()?;
+        tx.log(event);
+        tx.commit(out)?;
     }
     Ok(match retired {
         Retired::Deleted {

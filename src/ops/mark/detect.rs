@@ -22,7 +22,6 @@
 use crate::ctx::Ctx;
 use crate::error::Result;
 use crate::git::merged::{Detector, MergedBy, Verdict};
-use crate::lock::ManifestMutex;
 use crate::manifest::{Entry, Manifest, Status};
 use crate::output::Out;
 
@@ -119,19 +118,15 @@ pub fn detect_merged(ctx: &Ctx, dry_run: bool, out: &mut Out<'_>) -> Result<Dete
             crate::lock::RUN_LOCK_DEADLINE,
         )?);
     }
-    let mutex = ManifestMutex::acquire(&ctx.loop_dir())?;
-    let mut current = if snapshot.is_current(ctx.manifest.path()) {
-        manifest
-    } else {
-        ctx.manifest.load()?.unwrap_or_default()
-    };
+    // Dropped without a commit when nothing is marked after all: nothing
+    // is written.
+    let mut tx = ctx.start_transaction_from(Some((manifest, snapshot)))?;
     let found = std::mem::take(&mut detection.marked);
-    detection.marked = mark_still_merged(ctx, &mut detector, &mut current, found)?;
+    detection.marked = mark_still_merged(ctx, &mut detector, tx.manifest_mut()?, found)?;
     if !detection.marked.is_empty() {
-        ctx.manifest.write(&current, &mutex)?;
-        ctx.log_events(&events(&detection.marked), out);
+        tx.log_all(events(&detection.marked));
+        tx.commit(out)?;
     }
-    drop(mutex);
     drop(run_locks);
     Ok(detection)
 }

@@ -9,10 +9,9 @@
 pub mod detect;
 
 use crate::cli::RunId;
-use crate::ctx::Ctx;
+use crate::ctx::{Ctx, Transaction};
 use crate::error::{Error, Result};
 use crate::events::{Event, EventKind};
-use crate::lock::ManifestMutex;
 use crate::manifest::{Entry, Manifest, Status};
 use crate::output::Out;
 
@@ -65,23 +64,16 @@ pub fn set_statuses(
     // applied, and a cleanup that has not started it yet sees this mark. In
     // id order, so two marks of the same runs take them in the same order.
     let _runs = lock_runs(ctx, ids.iter().copied())?;
-    let mutex = ManifestMutex::acquire(&ctx.loop_dir())?;
-    // Parsed again only if another command replaced it meanwhile.
-    let mut manifest = if snapshot.is_current(ctx.manifest.path()) {
-        parsed
-    } else {
-        ctx.manifest.load()?.ok_or_else(|| unknown(first))?
-    };
-    refuse_unknown(&manifest, &ids)?;
+    let mut tx = ctx.start_transaction_from(Some((parsed, snapshot)))?;
+    refuse_unknown(tx.manifest()?, &ids)?;
     let mut marked = Vec::with_capacity(ids.len());
     for id in &ids {
-        let entry = manifest.find_mut(id).expect("checked under the mutex");
-        let previous = entry.status;
-        entry.status = status;
-        marked.push(Marked {
-            entry: entry.clone(),
-            previous,
-        });
+        let previous = tx
+            .manifest()?
+            .find(id)
+            .expect("checked under the mutex")
+            .status;
+        marked.push(set(&mut tx, id, previous, status)?);
     }
     for m in &marked {
         if status == Status::Active && ctx.worktree_path(&m.entry.id).symlink_metadata().is_err() {
@@ -92,7 +84,8 @@ pub fn set_statuses(
             ));
         }
     }
-    write_marks(ctx, &manifest, &mutex, &marked, out)?;
+    tx.log_all(events(&marked));
+    tx.commit(out)?;
     Ok(marked)
 }
 
@@ -113,16 +106,27 @@ fn lock_runs<'i>(
         .collect()
 }
 
-/// The manifest written and a mark event logged for each run whose status
-/// changed; nothing when none did.
-fn write_marks(
-    ctx: &Ctx,
-    manifest: &Manifest,
-    mutex: &ManifestMutex,
-    marked: &[Marked],
-    out: &mut Out<'_>,
-) -> Result<()> {
-    let events: Vec<Event> = marked
+/// Run `id` (held by the manifest) set to `status` from `previous`: the
+/// manifest changed only when the status does.
+fn set(tx: &mut Transaction<'_>, id: &str, previous: Status, status: Status) -> Result<Marked> {
+    if previous != status {
+        let entry = tx
+            .manifest_mut()?
+            .find_mut(id)
+            .expect("held by the manifest");
+        entry.status = status;
+    }
+    let entry = tx
+        .manifest()?
+        .find(id)
+        .expect("held by the manifest")
+        .clone();
+    Ok(Marked { entry, previous })
+}
+
+/// A mark event for each run whose status changed.
+fn events(marked: &[Marked]) -> impl Iterator<Item = Event> + '_ {
+    marked
         .iter()
         .filter(|m| m.previous != m.entry.status)
         .map(|m| {
@@ -131,12 +135,6 @@ fn write_marks(
             event.to = Some(m.entry.status.into());
             event
         })
-        .collect();
-    if !events.is_empty() {
-        ctx.manifest.write(manifest, mutex)?;
-        ctx.log_events(&events, out);
-    }
-    Ok(())
 }
 
 /// A run [`set_statuses_from`] left as it is now: its id, and its status
@@ -162,21 +160,16 @@ pub fn set_statuses_from(
         return Ok((Vec::new(), gone));
     }
     let _runs = lock_runs(ctx, changes.iter().map(|(e, _)| &e.id))?;
-    let mutex = ManifestMutex::acquire(&ctx.loop_dir())?;
-    let mut manifest = ctx.manifest.load_or_default()?;
+    let mut tx = ctx.start_transaction()?;
     let (mut marked, mut left) = (Vec::new(), Vec::new());
     for (n, (want, status)) in changes.iter().enumerate() {
         if marked.iter().any(|m: &Marked| m.entry.id == want.id) {
             continue;
         }
-        match manifest.find_mut(&want.id) {
+        match tx.manifest()?.find(&want.id) {
             Some(entry) if entry.same_run(want) && entry.status == want.status => {
                 let previous = entry.status;
-                entry.status = *status;
-                marked.push(Marked {
-                    entry: entry.clone(),
-                    previous,
-                });
+                marked.push(set(&mut tx, &want.id, previous, *status)?);
             }
             now => {
                 left.push((want.id.clone(), now.map(|e| e.status)));
@@ -186,7 +179,8 @@ pub fn set_statuses_from(
             }
         }
     }
-    write_marks(ctx, &manifest, &mutex, &marked, out)?;
+    tx.log_all(events(&marked));
+    tx.commit(out)?;
     Ok((marked, left))
 }
 

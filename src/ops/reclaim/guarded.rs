@@ -177,7 +177,7 @@ fn log(
     }
     let appended = ManifestMutex::acquire(&remover.loop_dir)
         .map_err(|e| e.to_string())
-        .and_then(|_mutex| crate::events::append(&remover.loop_dir, &events));
+        .and_then(|mutex| crate::events::append(&remover.loop_dir, &events, &mutex));
     let warning = appended.err().map(|e| format!("warning: event log: {e}"));
     (done, warning)
 }

@@ -260,47 +260,38 @@ fn drop_removed(
     statuses: &[Status],
     out: &mut Out<'_>,
 ) -> Result<()> {
-    let mutex = ManifestMutex::acquire(&ctx.loop_dir())?;
-    let mut manifest = ctx.manifest.load_or_default()?;
+    let mut tx = ctx.start_transaction()?;
     let gone: std::collections::HashMap<&str, &Entry> = reclaimed
         .removed
         .iter()
         .map(|r| (r.entry.id.as_str(), &r.entry))
         .collect();
-    let before = manifest.worktrees.len();
-    let mut kept_active = Vec::new();
-    manifest
-        .worktrees
-        .retain(|e| match gone.get(e.id.as_str()) {
-            Some(g) if g.same_run(e) => {
-                let still = e.status != Status::Active && statuses.contains(&e.status);
-                if !still {
-                    kept_active.push(e.id.clone());
-                }
-                !still
-            }
-            _ => true,
-        });
-    for id in &kept_active {
-        out.note(format_args!(
-            "note: {id} was marked again after its worktree was removed; its entry is kept (reconcile drops it)"
-        ));
+    let dropped = |e: &Entry| match gone.get(e.id.as_str()) {
+        Some(g) if g.same_run(e) => e.status != Status::Active && statuses.contains(&e.status),
+        _ => false,
+    };
+    let manifest = tx.manifest()?;
+    for e in &manifest.worktrees {
+        if gone.get(e.id.as_str()).is_some_and(|g| g.same_run(e)) && !dropped(e) {
+            out.note(format_args!(
+                "note: {} was marked again after its worktree was removed; its entry is kept (reconcile drops it)",
+                e.id
+            ));
+        }
     }
-    if manifest.worktrees.len() != before {
-        ctx.manifest.write(&manifest, &mutex)?;
+    if manifest.worktrees.iter().any(dropped) {
+        tx.manifest_mut()?.worktrees.retain(|e| !dropped(e));
     }
-    drop(manifest);
     // Their worktrees are gone: so are their port leases (a lease left by a
     // failure here is reclaimed by the next create that leases).
     let released: Vec<&Entry> = reclaimed.removed.iter().map(|r| &r.entry).collect();
-    if let Err(e) = crate::ops::ports::release(ctx, &released, &mutex) {
+    if let Err(e) = crate::ops::ports::release(ctx, &released, tx.mutex()) {
         out.note(format_args!(
             "warning: could not release the removed runs' ports: {e}"
         ));
     }
-    ctx.log_events(&events(reclaimed), out);
-    drop(mutex);
-    Ok(())
+    tx.log_all(events(reclaimed));
+    tx.commit(out)
 }
 
 /// The events a reclaim logs once its entries are dropped: each removal the

@@ -4,10 +4,9 @@
 use std::collections::HashMap;
 
 use super::{Outcome, adopt};
-use crate::ctx::Ctx;
+use crate::ctx::{Ctx, Transaction};
 use crate::error::Result;
 use crate::events::{Event, EventKind};
-use crate::lock::ManifestMutex;
 use crate::manifest::Entry;
 use crate::output::Out;
 
@@ -27,36 +26,35 @@ pub struct Plan {
 /// Apply `plan` under the manifest mutex, then log the events of
 /// `outcome` (the adoptions as recorded).
 pub(super) fn apply(ctx: &Ctx, plan: &Plan, outcome: &Outcome, out: &mut Out<'_>) -> Result<()> {
-    let mutex = ManifestMutex::acquire(&ctx.loop_dir())?;
-    let adopted = record(ctx, plan, &mutex)?;
-    ctx.log_events(&events(outcome, &adopted, &plan.base), out);
-    drop(mutex);
-    Ok(())
+    let mut tx = ctx.start_transaction()?;
+    let adopted = record(&mut tx, plan)?;
+    tx.log_all(events(outcome, &adopted, &plan.base));
+    tx.commit(out)
 }
 
 /// Drop the entries observed gone — in one linear pass — and record the
 /// adopted orphans not recorded meanwhile. Returns the ids adopted.
-fn record(ctx: &Ctx, plan: &Plan, mutex: &ManifestMutex) -> Result<Vec<String>> {
+fn record(tx: &mut Transaction<'_>, plan: &Plan) -> Result<Vec<String>> {
     if plan.drop.is_empty() && plan.adopt.is_empty() {
         return Ok(Vec::new());
     }
-    let mut manifest = ctx.manifest.load_or_default()?;
     let gone: HashMap<&str, &Entry> = plan.drop.iter().map(|e| (e.id.as_str(), e)).collect();
-    let before = manifest.worktrees.len();
-    manifest
-        .worktrees
-        .retain(|e| !gone.get(e.id.as_str()).is_some_and(|g| g.same_run(e)));
-    let dropped_any = manifest.worktrees.len() != before;
-    let mut adopted = Vec::new();
+    let is_gone = |e: &Entry| gone.get(e.id.as_str()).is_some_and(|g| g.same_run(e));
+    let manifest = tx.manifest()?;
+    let drop_any = manifest.worktrees.iter().any(is_gone);
+    // Recorded meanwhile (a create that finished late): left alone.
+    let mut adopted: Vec<String> = Vec::new();
     for id in &plan.adopt {
-        // Recorded meanwhile (a create that finished late): leave it.
-        if manifest.find(id).is_none() {
-            manifest.worktrees.push(adopt::entry(id, &plan.base));
+        if manifest.find(id).is_none() && !adopted.contains(id) {
             adopted.push(id.clone());
         }
     }
-    if dropped_any || !adopted.is_empty() {
-        ctx.manifest.write(&manifest, mutex)?;
+    if drop_any || !adopted.is_empty() {
+        let manifest = tx.manifest_mut()?;
+        manifest.worktrees.retain(|e| !is_gone(e));
+        for id in &adopted {
+            manifest.worktrees.push(adopt::entry(id, &plan.base));
+        }
     }
     Ok(adopted)
 }

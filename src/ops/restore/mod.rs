@@ -28,7 +28,7 @@ pub use salvaged::salvaged;
 use crate::ctx::Ctx;
 use crate::error::{Error, Result};
 use crate::git::plumbing::git_str;
-use crate::lock::{ManifestMutex, OpsLock};
+use crate::lock::OpsLock;
 use crate::manifest::{Entry, Status};
 use crate::output::Out;
 use crate::worktree::salvage::{Head, PutBack, ref_name};
@@ -236,15 +236,14 @@ fn record(
 ) -> Result<Entry> {
     let mut entry = entry.unwrap_or_else(|| Entry::new(id, "main", "restored", crate::time::now()));
     entry.status = Status::Active;
-    let mutex = ManifestMutex::acquire(&ctx.loop_dir())?;
-    let mut manifest = ctx.manifest.load_or_default()?;
+    let mut tx = ctx.start_transaction()?;
+    let manifest = tx.manifest_mut()?;
     manifest.worktrees.retain(|e| e.id != id);
     manifest.worktrees.push(entry.clone());
-    ctx.manifest.write(&manifest, &mutex)?;
     let mut event = crate::events::Event::new(crate::events::EventKind::Restore, id);
     event.from = Some(crate::events::State::Commit(commit.to_string()));
     event.detail = Some(format!("restored from {}", ref_name(id)));
-    ctx.log_events(&[event], out);
-    drop(mutex);
+    tx.log(event);
+    tx.commit(out)?;
     Ok(entry)
 }

@@ -5,9 +5,8 @@ use super::{Made, lock, refuse_active_attempts};
 use crate::cli::CreateArgs;
 use crate::config::Settings;
 use crate::configured_command::ConfiguredCommand;
-use crate::ctx::Ctx;
+use crate::ctx::{Ctx, Transaction};
 use crate::error::{Error, Result};
-use crate::lock::ManifestMutex;
 use crate::manifest::Entry;
 use crate::ops::create::{Plan, rollback};
 use crate::ops::ports;
@@ -87,47 +86,54 @@ pub(super) fn record_all(
     window: &RollbackWindow,
     out: &mut Out<'_>,
 ) -> Result<Vec<(Entry, Vec<u16>)>> {
-    let mutex = ManifestMutex::acquire(&ctx.loop_dir())?;
-    let mut manifest = ctx.manifest.load_or_default()?;
-    refuse_active_attempts(&manifest, &args.run_id)?;
+    let mut tx = ctx.start_transaction()?;
+    refuse_active_attempts(tx.manifest()?, &args.run_id)?;
     let now = crate::time::now();
     let pattern = crate::ops::create::pattern(ctx, args)?;
     let entries: Vec<Entry> = plans
         .iter()
         .map(|p| Entry::new(&p.id, &p.base, &pattern, now))
         .collect();
+    let manifest = tx.manifest_mut()?;
     manifest
         .worktrees
         .retain(|e| !entries.iter().any(|n| n.id == e.id));
     manifest.worktrees.extend(entries.iter().cloned());
     let leased = window.commit(|| {
-        let release = |ctx: &Ctx| {
+        let release = |ctx: &Ctx, tx: &Transaction<'_>| {
             let all: Vec<&Entry> = entries.iter().collect();
-            let _ = ports::release(ctx, &all, &mutex);
+            let _ = ports::release(ctx, &all, tx.mutex());
         };
         let mut leased = Vec::with_capacity(entries.len());
         for (entry, plan) in entries.iter().zip(plans) {
-            match ports::lease(ctx, entry, &plan.abs, plan.ports, &manifest, &mutex) {
+            match ports::lease(
+                ctx,
+                entry,
+                &plan.abs,
+                plan.ports,
+                tx.manifest()?,
+                tx.mutex(),
+            ) {
                 Ok(ports) => leased.push(ports),
                 Err(e) => {
-                    release(ctx);
+                    release(ctx, &tx);
                     return Err(e);
                 }
             }
         }
-        if let Err(e) = ctx.manifest.write(&manifest, &mutex) {
-            release(ctx);
+        if let Err(e) = tx.write() {
+            release(ctx, &tx);
             return Err(e);
         }
         Ok(leased)
     })?;
-    drop(mutex);
-    let events: Vec<_> = entries
-        .iter()
-        .zip(&leased)
-        .map(|(e, ports)| crate::ops::create::record::create_event(e, None, ports))
-        .collect();
-    ctx.log_events(&events, out);
+    tx.log_all(
+        entries
+            .iter()
+            .zip(&leased)
+            .map(|(e, ports)| crate::ops::create::record::create_event(e, None, ports)),
+    );
+    tx.commit(out)?;
     Ok(entries.into_iter().zip(leased).collect())
 }
 

@@ -26,7 +26,7 @@ use crate::ctx::Ctx;
 use crate::error::{Error, Result};
 use crate::events::{Code as EventCode, Event, EventKind};
 use crate::git::merge::Merger;
-use crate::lock::{ManifestMutex, RUN_LOCK_DEADLINE, RunLock};
+use crate::lock::{RUN_LOCK_DEADLINE, RunLock};
 use crate::manifest::Entry;
 use crate::output::Out;
 
@@ -376,8 +376,7 @@ fn log_refusal(ctx: &Ctx, entry: &Entry, refusal: &Refusal, out: &mut Out<'_>) -
         detail.push_str(tail);
     }
     event.detail = Some(detail);
-    let mutex = ManifestMutex::acquire(&ctx.loop_dir())?;
-    ctx.log_events(&[event], out);
-    drop(mutex);
-    Ok(())
+    let mut tx = ctx.start_transaction()?;
+    tx.log(event);
+    tx.commit(out)
 }

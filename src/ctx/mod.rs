@@ -11,6 +11,9 @@ use crate::error::{Error, Result};
 use crate::git::repo::Repo;
 use crate::manifest::ManifestFile;
 
+mod transaction;
+pub use transaction::Transaction;
+
 /// The bound repository and everything derived from it.
 pub struct Ctx {
     pub repo: Repo,
@@ -81,14 +84,6 @@ impl Ctx {
             }
         }
         Ok(())
-    }
-
-    /// Append events under the mutex the caller holds; a failure is a
-    /// warning (the manifest, already written, is the record).
-    pub fn log_events(&self, events: &[crate::events::Event], out: &mut crate::output::Out<'_>) {
-        if let Err(e) = crate::events::append(&self.loop_dir(), events) {
-            out.note(format_args!("warning: event log: {e}"));
-        }
     }
 
     /// Absolute path of a run's worktree.
