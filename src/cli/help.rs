@@ -207,13 +207,13 @@ pub const CONFLICTS_EXAMPLES: &str = r#"Examples:
 
 pub const WATCH: &str = r#"The view is drawn on stderr's terminal, so stdout stays free for `o`: the selected run's
 path is printed there on exit, for dir=$(git loop watch) && cd "$dir". It is redrawn when the manifest or
-the event log changes (inotify on .loop-worktrees/), and every 10 s (each worktree's dirty,
-ahead and behind are read again then), and at no other time: idle, it uses no CPU.
-Keys: up/down or j/k select; m marks the selected run (then a active, m merged, r rejected,
-e escalated, s stale; logged as git loop mark logs it); o exits printing its path; d shows
-its diffstat against its base; q, Esc or Ctrl-C quits. A run whose activity becomes waiting
-or done rings the terminal bell (watch.bell = false: no bell). Colour as list's. Without a
-terminal (stdin or stderr not one) it refuses, exit 2: --once prints one frame instead."#;
+the event log changes (inotify on .loop-worktrees/), every 10 s (each worktree's dirty, ahead
+and behind read again then), and at no other time: idle, it uses no CPU. Keys: up/down or
+j/k select; m marks the selected run (then a active, m merged, r rejected, e escalated, s stale;
+logged as git loop mark logs it); o exits printing its path (a hint says why when stdout is a
+terminal); d its diffstat against its base; ? the keys; q, Esc or Ctrl-C quits. With no run, it
+says how to start one. A run whose activity becomes waiting or done rings the bell (watch.bell
+= false: none). Colour as list's. No terminal (on stdin and stderr): exit 2; --once prints a frame."#;
 pub const WATCH_EXAMPLES: &str = r#"Examples:
   git loop watch
   dir=$(git loop watch) && cd "$dir"

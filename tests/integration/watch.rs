@@ -301,6 +301,72 @@ fn o_exits_printing_the_selected_runs_path_for_cd() {
     assert!(screen.contains(&want), "{want}:\n{screen}");
 }
 
+/// On a plain `git loop watch` (stdout the terminal, not `$(…)`), `o`
+/// still prints the path, and says on stderr what it is for.
+#[test]
+fn o_on_a_plain_watch_says_it_prints_the_path_for_cd() {
+    let repo = with_runs(2);
+    let pane = Pane::start(&repo);
+    pane.type_line("\"$BIN\" watch; echo exit=$?");
+    pane.wait_for(|s| s.contains("git loop watch: 2 runs"), "title");
+    pane.send(&["o"]);
+    let screen = pane.wait_for(|s| s.contains("exit=0"), "exit=0 after o");
+    let path = repo.wt("r1").display().to_string();
+    assert!(
+        screen.lines().any(|l| l.trim_end() == path),
+        "{path}:\n{screen}"
+    );
+    assert!(
+        screen.contains("cd \"$(git loop watch)\""),
+        "o says what it is for:\n{screen}"
+    );
+    // Under `cd "$(git loop watch)"` the note is not said: the cd is the point.
+    pane.type_line("clear; cd \"$(\"$BIN\" watch)\" && echo now-in=$PWD");
+    pane.wait_for(|s| s.contains("git loop watch: 2 runs"), "title");
+    pane.send(&["o"]);
+    let screen = pane.wait_for(|s| s.contains("now-in=/"), "the cd");
+    assert!(!screen.contains("hint:"), "{screen}");
+}
+
+#[test]
+fn question_mark_shows_the_keys_and_esc_closes_them() {
+    let repo = with_runs(1);
+    let pane = Pane::start(&repo);
+    let screen = pane.watch(1);
+    assert!(screen.contains("? keys"), "the footer names ?:\n{screen}");
+    pane.send(&["?"]);
+    let screen = pane.wait_for(
+        |s| s.contains("keys of git loop watch") && s.contains("q, Esc"),
+        "the whole keys panel",
+    );
+    for key in ["j/k", "m then", "o, Enter", "d ", "?"] {
+        assert!(screen.contains(key), "{key}:\n{screen}");
+    }
+    assert!(screen.contains("cd \"$(git loop watch)\""), "{screen}");
+    pane.send(&["Escape"]);
+    pane.wait_for(
+        |s| !s.contains("keys of git loop watch"),
+        "the panel closed",
+    );
+    // The view is still there: Esc closed the panel, not the view.
+    pane.wait_for(|s| s.contains("git loop watch: 1 run"), "the view");
+}
+
+#[test]
+fn an_empty_view_says_how_to_create_a_run() {
+    let repo = TestRepo::new();
+    let pane = Pane::start(&repo);
+    pane.type_line("exec \"$BIN\" watch");
+    let screen = pane.wait_for(
+        |s| s.contains("git loop watch: 0 runs") && s.contains("j/k select"),
+        "the whole first frame",
+    );
+    assert!(
+        screen.contains("no runs yet: git loop create <name> starts one"),
+        "{screen}"
+    );
+}
+
 #[test]
 fn d_shows_the_selected_runs_diffstat_against_its_base() {
     let repo = with_runs(1);
