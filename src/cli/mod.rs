@@ -147,7 +147,7 @@ pub enum Command {
     /// Show the effective settings and where each one comes from
     #[command(long_about = help::CONFIG, after_help = help::CONFIG_EXAMPLES)]
     Config,
-    /// Print the completion script for bash, zsh or fish (the file scripts/install installs)
+    /// Print the completion script for bash, zsh or fish (what git-loop's install script installs)
     #[command(long_about = help::COMPLETION, after_help = help::COMPLETION_EXAMPLES)]
     Completion(CompletionArgs),
 }

@@ -138,3 +138,50 @@ fn no_man_page_shows_markdown_backticks() {
     }
     assert!(found.is_empty(), "{found:#?}");
 }
+
+/// The man pages are installed without the repository beside them: none
+/// points at one of its files or directories (`docs/cli.md`, `schema/`,
+/// `scripts/install`, a `README.md`), which the reader of an installed
+/// page does not have.
+#[test]
+fn no_man_page_names_a_file_of_the_repository() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    // The repository's top level, as a reader would see it named.
+    let mut tops = Vec::new();
+    for entry in std::fs::read_dir(root).unwrap() {
+        let entry = entry.unwrap();
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if name.starts_with('.') || name == "target" {
+            continue;
+        }
+        let dir = entry.file_type().unwrap().is_dir();
+        tops.push(if dir { format!("{name}/") } else { name });
+    }
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir(root.join("man")).unwrap() {
+        let path = entry.unwrap().path();
+        let text = std::fs::read_to_string(&path).unwrap();
+        for (n, line) in text.lines().enumerate() {
+            // roff's escapes as the reader sees them.
+            let line = line
+                .replace("\\fB", " ")
+                .replace("\\fR", " ")
+                .replace("\\fI", " ")
+                .replace("\\-", "-")
+                .replace("\\*(Aq", "'");
+            let words = line.split(|c: char| c.is_whitespace() || "(),;:'\"[]".contains(c));
+            for word in words {
+                let word = word.trim_end_matches(['.', '?', '!']);
+                let named = word.ends_with(".md")
+                    || tops.iter().any(|top| {
+                        word == top.as_str()
+                            || (top.ends_with('/') && word.starts_with(top.as_str()))
+                    });
+                if named {
+                    found.push(format!("{}:{}: {word}: {line}", path.display(), n + 1));
+                }
+            }
+        }
+    }
+    assert!(found.is_empty(), "{found:#?}");
+}
