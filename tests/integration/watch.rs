@@ -317,10 +317,10 @@ fn o_on_a_plain_watch_says_it_prints_the_path_for_cd() {
         "{path}:\n{screen}"
     );
     assert!(
-        screen.contains("cd \"$(git loop watch)\""),
+        screen.contains("dir=$(git loop watch) && cd \"$dir\""),
         "o says what it is for:\n{screen}"
     );
-    // Under `cd "$(git loop watch)"` the note is not said: the cd is the point.
+    // Under `cd "$(git loop watch)"` (stdout a pipe) the note is not said.
     pane.type_line("clear; cd \"$(\"$BIN\" watch)\" && echo now-in=$PWD");
     pane.wait_for(|s| s.contains("git loop watch: 2 runs"), "title");
     pane.send(&["o"]);
@@ -342,7 +342,7 @@ fn question_mark_shows_the_keys_and_esc_closes_them() {
     for key in ["j/k", "m then", "o, Enter", "d ", "?"] {
         assert!(screen.contains(key), "{key}:\n{screen}");
     }
-    assert!(screen.contains("cd \"$(git loop watch)\""), "{screen}");
+    assert!(screen.contains("dir=$(git loop watch) && cd \"$dir\""), "{screen}");
     pane.send(&["Escape"]);
     pane.wait_for(
         |s| !s.contains("keys of git loop watch"),

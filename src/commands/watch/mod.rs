@@ -61,11 +61,11 @@ pub fn run(repo: Option<&Path>, args: &WatchArgs, out: &mut Out<'_>) -> Result<(
     if let Some(path) = screen::run(&ctx, bell, color)? {
         crate::style::write_path_line(out.stdout, &path)?;
         if out.stdout_is_terminal {
-            // Not under `cd "$(git loop watch)"`: the path went to the
+            // Not under `dir=$(git loop watch)`: the path went to the
             // screen, and the person may have expected to be taken there.
             writeln!(
                 out.stderr,
-                "hint: o prints the selected run's path, for `cd \"$(git loop watch)\"`, which goes there"
+                "hint: o prints the selected run's path, for `dir=$(git loop watch) && cd \"$dir\"`, which goes there"
             )?;
         }
     }

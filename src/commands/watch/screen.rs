@@ -63,7 +63,7 @@ const KEYS: &str = "j/k select  m mark  o open  d diffstat  ? keys  q quit";
 const KEYS_HELP: [&str; 8] = [
     "up/down, j/k   select a run",
     "m then a/m/r/e/s   mark it active, merged, rejected, escalated, stale",
-    "o, Enter   quit printing its path on stdout, for cd \"$(git loop watch)\"",
+    "o, Enter   quit printing its path on stdout, for dir=$(git loop watch) && cd \"$dir\"",
     "d   its diffstat against its base (d or Esc closes)",
     "?   these keys (? or Esc closes)",
     "q, Esc, Ctrl-C   quit",
