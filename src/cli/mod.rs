@@ -19,6 +19,7 @@ mod env;
 mod help;
 mod judge;
 mod land;
+pub mod man;
 mod pick;
 mod removal;
 mod schema;

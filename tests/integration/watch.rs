@@ -342,7 +342,10 @@ fn question_mark_shows_the_keys_and_esc_closes_them() {
     for key in ["j/k", "m then", "o, Enter", "d ", "?"] {
         assert!(screen.contains(key), "{key}:\n{screen}");
     }
-    assert!(screen.contains("dir=$(git loop watch) && cd \"$dir\""), "{screen}");
+    assert!(
+        screen.contains("dir=$(git loop watch) && cd \"$dir\""),
+        "{screen}"
+    );
     pane.send(&["Escape"]);
     pane.wait_for(
         |s| !s.contains("keys of git loop watch"),
