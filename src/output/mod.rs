@@ -2,8 +2,9 @@
 //! the output mode), [`Report`] (a command's result, rendered as text or
 //! JSON), [`Fail`] (how a command ends when it does not succeed), and
 //! [`Terminal`] (what the standard streams are connected to); [`pager`]
-//! (`log` on a terminal, as `git log`) and [`Progress`] (a count on a
-//! terminal's stderr for a step that takes over a second).
+//! (`log` on a terminal, as `git log`), [`Progress`] (a count on a
+//! terminal's stderr for a step that takes over a second) and [`live`] (a
+//! line redrawn while a gate runs).
 //!
 //! Commands depend on this module, not on the crate root, so the root's
 //! [`crate::run`] can call [`crate::commands`] without a cycle.
@@ -32,6 +33,7 @@
 //! A child that writes to an inherited descriptor (a hook, `git loop run`'s
 //! command) is outside this: its output is ordered by when it runs.
 
+pub mod live;
 pub mod pager;
 
 use std::cell::RefCell;

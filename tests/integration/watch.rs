@@ -12,16 +12,16 @@ use std::time::{Duration, Instant};
 
 use crate::common::{BIN, TestRepo};
 
-/// A tmux server of its own (its socket in the test's directory) running
+/// A tmux server of its own (the gates' progress tests use it too) (its socket in the test's directory) running
 /// `sh` in a 120x40 pane, in the repository, with the fixture's hermetic
 /// environment.
-struct Pane {
+pub struct Pane {
     socket: PathBuf,
     home: PathBuf,
 }
 
 impl Pane {
-    fn start(repo: &TestRepo) -> Pane {
+    pub fn start(repo: &TestRepo) -> Pane {
         let found = Command::new("sh")
             .args(["-c", "command -v tmux"])
             .output()
@@ -48,7 +48,7 @@ impl Pane {
         pane
     }
 
-    fn tmux(&self) -> Command {
+    pub fn tmux(&self) -> Command {
         let mut cmd = Command::new("tmux");
         crate::common::hermetic(&mut cmd, &self.home);
         cmd.env("TERM", "xterm-256color")
@@ -59,7 +59,7 @@ impl Pane {
         cmd
     }
 
-    fn send(&self, keys: &[&str]) {
+    pub fn send(&self, keys: &[&str]) {
         let status = self
             .tmux()
             .args(["send-keys", "-t", "0"])
@@ -70,12 +70,12 @@ impl Pane {
     }
 
     /// Type `line` and Enter.
-    fn type_line(&self, line: &str) {
+    pub fn type_line(&self, line: &str) {
         self.send(&["-l", line]);
         self.send(&["Enter"]);
     }
 
-    fn screen(&self) -> String {
+    pub fn screen(&self) -> String {
         let out = self
             .tmux()
             .args(["capture-pane", "-p", "-t", "0"])
@@ -86,7 +86,7 @@ impl Pane {
 
     /// Poll the screen (every 20 ms, up to `limit`) until `done`; the
     /// screen and how long it took.
-    fn wait_within(
+    pub fn wait_within(
         &self,
         limit: Duration,
         done: impl Fn(&str) -> bool,
@@ -106,7 +106,7 @@ impl Pane {
         }
     }
 
-    fn wait_for(&self, done: impl Fn(&str) -> bool, what: &str) -> String {
+    pub fn wait_for(&self, done: impl Fn(&str) -> bool, what: &str) -> String {
         self.wait_within(Duration::from_secs(30), done, what).0
     }
 
@@ -125,7 +125,7 @@ impl Pane {
     }
 
     /// The pane's process id.
-    fn pid(&self) -> u32 {
+    pub fn pid(&self) -> u32 {
         let out = self
             .tmux()
             .args(["display-message", "-p", "-t", "0", "#{pane_pid}"])
@@ -135,7 +135,7 @@ impl Pane {
     }
 
     /// Everything the pane's program writes from now on, into `log`.
-    fn record(&self, log: &Path) {
+    pub fn record(&self, log: &Path) {
         let status = self
             .tmux()
             .args(["pipe-pane", "-o", "-t", "0"])
