@@ -33,8 +33,9 @@ fn the_gate_shows_its_progress_and_ctrl_c_says_what_landed_and_what_did_not() {
     let pane = Pane::start(&repo);
     let log = repo.base().join("pane.log");
     pane.record(&log);
+    // Through git, as a person runs it: git forwards the terminal's SIGINT.
     pane.type_line(&format!(
-        "\"$BIN\" land a b c d --gate '{GATE}'; echo exit=$?"
+        "PATH=\"${{BIN%/*}}:$PATH\" git loop land a b c d --gate '{GATE}'; echo exit=$?"
     ));
     // The line: whose gate, its place, the seconds counting, its last line.
     let screen = pane.wait_for(
@@ -44,6 +45,10 @@ fn the_gate_shows_its_progress_and_ctrl_c_says_what_landed_and_what_did_not() {
     // The gate's own output stays on the screen above the line.
     assert!(screen.contains("checking a"), "{screen}");
     pane.send(&["C-c"]);
+    // git died of the SIGINT it forwarded: the shell drops the rest of the
+    // line, and `$?` is 130.
+    pane.wait_for(|s| s.contains("interrupted:"), "what Ctrl-C left");
+    pane.type_line("echo exit=$?");
     let screen = pane.wait_for(|s| s.contains("exit=130"), "exit=130 after Ctrl-C");
     assert!(
         screen.contains(
@@ -51,6 +56,8 @@ fn the_gate_shows_its_progress_and_ctrl_c_says_what_landed_and_what_did_not() {
         ),
         "{screen}"
     );
+    // Said once, though git-loop got both the terminal's SIGINT and git's.
+    assert_eq!(screen.matches("interrupted:").count(), 1, "{screen}");
     // The line was erased before it: the message starts its own line.
     let said = screen.lines().find(|l| l.contains("interrupted:")).unwrap();
     assert!(said.starts_with("git-loop: interrupted:"), "{screen}");
