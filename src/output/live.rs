@@ -21,6 +21,9 @@ use std::time::{Duration, Instant};
 /// How often the line is redrawn when nothing else happens.
 const TICK: Duration = Duration::from_millis(250);
 
+/// The most bytes of an unended line [`Live::above`] holds back.
+const PARTIAL_MAX: usize = 4096;
+
 /// What the line says: given the time since it started and the last line
 /// of output seen (empty before any).
 pub type Words = Box<dyn Fn(Duration, &str) -> String + Send>;
@@ -103,8 +106,17 @@ impl Live {
     pub fn above(&self, bytes: &[u8]) {
         let mut s = lock(&self.shared.0);
         s.partial.extend_from_slice(bytes);
-        let Some(end) = s.partial.iter().rposition(|&b| b == b'\n') else {
-            return;
+        let end = match s.partial.iter().rposition(|&b| b == b'\n') {
+            Some(end) => end,
+            // A line redrawn with `\r` (a progress bar) never ends: shown
+            // in the line as it goes, written out once it is long.
+            None if s.partial.len() > PARTIAL_MAX => s.partial.len() - 1,
+            None => {
+                let partial = std::mem::take(&mut s.partial);
+                remember(&mut s.last, &partial);
+                s.partial = partial;
+                return;
+            }
         };
         let lines: Vec<u8> = s.partial.drain(..=end).collect();
         s.erase();
@@ -210,5 +222,21 @@ impl<W: Write> Write for Teed<W> {
 
     fn flush(&mut self) -> std::io::Result<()> {
         self.inner.flush()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::remember;
+
+    #[test]
+    fn the_last_line_is_the_last_non_blank_one_and_a_progress_bars_last_state() {
+        let mut last = String::new();
+        remember(&mut last, b"one\ntwo\n\n");
+        assert_eq!(last, "two");
+        remember(&mut last, b"10%\r50%\r");
+        assert_eq!(last, "50%");
+        remember(&mut last, b"\n  \n");
+        assert_eq!(last, "50%");
     }
 }
