@@ -3,8 +3,8 @@
 //! git-commit`); `-h` stays clap's short help.
 //!
 //! git itself turns `git loop --help` into `git help loop` before git-loop
-//! runs; for `git loop land --help` (and `git-loop … --help` run directly)
-//! git-loop does what `git help` would: it runs `man git-loop-land` with
+//! runs; for `git loop land --help` (and `git-loop … --help` run directly,
+//! and `git loop help land`, as `git help commit`) git-loop does what `git help` would: it runs `man git-loop-land` with
 //! its own standard streams, so man finds the page by `MANPATH` or, unset,
 //! by the directories beside `PATH`'s (where the install script puts the
 //! pages), pages it on a terminal and writes it plain into a pipe; its exit
@@ -56,14 +56,17 @@ pub fn open(args: &[OsString]) -> Option<i32> {
     }
 }
 
-/// The man page `args` (the program's name first) ask for with `--help`:
-/// `git-loop`, `git-loop-land`, `git-loop-pool-fill`: the subcommands named
-/// before the first word that is not one; `None` without `--help` (before
-/// any `--`).
+/// The man page `args` (the program's name first) ask for with `--help`
+/// or the `help` command: `git-loop`, `git-loop-land`, `git-loop-pool-fill`:
+/// the subcommands named before the first word that is not one; `None`
+/// without either (before any `--`).
 pub fn page_asked(args: &[OsString]) -> Option<String> {
     // Most runs ask no help: decided without building the parser.
     let before_dashes = args.iter().skip(1).take_while(|a| *a != "--");
-    if !before_dashes.into_iter().any(|a| a == "--help") {
+    if !before_dashes
+        .into_iter()
+        .any(|a| a == "--help" || a == "help")
+    {
         return None;
     }
     let mut cmd = super::Cli::command();
@@ -101,6 +104,9 @@ pub fn page_asked(args: &[OsString]) -> Option<String> {
                     break;
                 }
             }
+        } else if descending && word == "help" && page.len() == 1 {
+            // `git loop help land`, as `git help commit`.
+            long = true;
         } else if descending {
             match cmd.find_subcommand(word) {
                 Some(sub) => {
@@ -153,6 +159,16 @@ mod tests {
             page(&["git-loop", "land", "--gate", "list", "--help"]).as_deref(),
             Some("git-loop-land")
         );
+    }
+
+    #[test]
+    fn the_help_command_opens_the_page_of_the_commands_after_it() {
+        assert_eq!(
+            page(&["git-loop", "help", "land"]).as_deref(),
+            Some("git-loop-land")
+        );
+        assert_eq!(page(&["git-loop", "help"]).as_deref(), Some("git-loop"));
+        assert_eq!(page(&["git-loop", "mark", "help", "merged"]), None);
     }
 
     #[test]

@@ -227,6 +227,8 @@ fn command_help_opens_its_man_page_or_says_why_not_and_gives_the_full_help() {
             "git-loop-pool-fill(1)",
         ),
         (&["mark", "r1", "--help"], "git-loop-mark(1)"),
+        // The help command, as `git help commit`.
+        (&["help", "land"], "git-loop-land(1)"),
     ] {
         let (code, out, err) = run(&manpath, None, args);
         assert_eq!(code, Some(0), "{args:?}: {err}");
