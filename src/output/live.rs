@@ -3,7 +3,9 @@
 //! how long, and the last line it printed — so a gate that prints nothing
 //! for minutes is not taken for a hang.
 //!
-//! A thread of its own redraws the line four times a second (`\r`, erase,
+//! Like [`super::Progress`], nothing is drawn before the progress delay
+//! (`GIT_PROGRESS_DELAY`, else one second): a quick gate draws no line.
+//! Then a thread of its own redraws the line four times a second (`\r`, erase,
 //! the text cut to the terminal's width so that it never wraps); output
 //! that should stay on the screen ([`Live::above`]: a landing's gate's own
 //! output) is written above it, complete lines only, and the line redrawn
@@ -32,6 +34,9 @@ struct State {
     tty: std::fs::File,
     words: Words,
     started: Instant,
+    delay: Duration,
+    /// The line is on the screen (the delay is past).
+    drawn: bool,
     /// The last non-blank line of output seen.
     last: String,
     /// Bytes given to [`Live::above`] after its last newline.
@@ -41,6 +46,10 @@ struct State {
 
 impl State {
     fn draw(&mut self) {
+        if !self.drawn && self.started.elapsed() < self.delay {
+            return;
+        }
+        self.drawn = true;
         let text = (self.words)(self.started.elapsed(), &self.last);
         let text = crate::style::escape(&text);
         let width = width().saturating_sub(1).max(10);
@@ -50,6 +59,9 @@ impl State {
     }
 
     fn erase(&mut self) {
+        if !self.drawn {
+            return;
+        }
         let _ = write!(self.tty, "\r\x1b[K");
         let _ = self.tty.flush();
     }
@@ -74,6 +86,8 @@ impl Live {
             tty: std::fs::File::from(fd),
             words,
             started: Instant::now(),
+            delay: super::Progress::delay(),
+            drawn: false,
             last: String::new(),
             partial: Vec::new(),
             stopped: false,

@@ -226,15 +226,20 @@ pub struct Progress {
 impl Progress {
     /// The step starts now.
     pub fn start() -> Progress {
+        Progress {
+            started: std::time::Instant::now(),
+            delay: Progress::delay(),
+            drawn: false,
+        }
+    }
+
+    /// `GIT_PROGRESS_DELAY`, else one second (see the type's doc).
+    pub fn delay() -> std::time::Duration {
         let seconds = std::env::var("GIT_PROGRESS_DELAY")
             .ok()
             .and_then(|s| s.trim().parse::<u64>().ok())
             .unwrap_or(1);
-        Progress {
-            started: std::time::Instant::now(),
-            delay: std::time::Duration::from_secs(seconds),
-            drawn: false,
-        }
+        std::time::Duration::from_secs(seconds)
     }
 
     /// Draw `line` in place of the last one, if the step has taken longer

@@ -1,6 +1,7 @@
 //! A landing's gate and `judge`'s gates on a terminal (a tmux pane): a
 //! status line redrawn in place (whose gate, `n of m`, the seconds, its
-//! last line), nothing of it in a pipe or with `--json`, and Ctrl-C says
+//! last line), nothing of it in a pipe, with `--json` or `-q`, or for a
+//! gate quicker than the progress delay, and Ctrl-C says
 //! what did and did not happen.
 
 use std::time::Duration;
@@ -82,7 +83,7 @@ fn the_gate_shows_its_progress_and_ctrl_c_says_what_landed_and_what_did_not() {
 }
 
 #[test]
-fn no_progress_line_in_a_pipe_or_with_json_or_quiet() {
+fn no_progress_line_in_a_pipe_or_with_json_or_quiet_or_for_a_quick_gate() {
     let repo = four_runs();
     // A pipe: the gate's output as it comes, no line drawn.
     let run = repo.run(["land", "a", "--gate", "echo hello; sleep 1"]);
@@ -98,6 +99,9 @@ fn no_progress_line_in_a_pipe_or_with_json_or_quiet() {
     pane.wait_for(|s| s.contains("exit=0"), "exit=0");
     pane.type_line("\"$BIN\" -q land c --gate 'echo hi; sleep 2'; echo done=$?");
     pane.wait_within(Duration::from_secs(60), |s| s.contains("done=0"), "done=0");
+    // A quick gate on a terminal: nothing before the progress delay.
+    pane.type_line("\"$BIN\" land d --gate 'echo quick'; echo quick=$?");
+    pane.wait_for(|s| s.contains("quick=0"), "quick=0");
     let written = String::from_utf8_lossy(&std::fs::read(&log).unwrap()).into_owned();
     assert!(written.contains("hello"), "{written:?}");
     assert!(!written.contains("gate of"), "{written:?}");
