@@ -240,6 +240,10 @@ pub fn land(ctx: &Ctx, request: &Request<'_>, out: &mut Out<'_>) -> Result<Outco
             push: request.push.then_some(settings.land_push_retries.value),
             read_ahead: lookahead::Slot::default(),
             tidy: tidy.as_ref(),
+            place: std::sync::Mutex::new(gate::Place {
+                progress: out.stderr_is_terminal && !out.json && !out.quiet,
+                ..gate::Place::default()
+            }),
         };
         let entries = match (request.which, statuses) {
             (Which::Queue(_), Some(statuses)) => {
@@ -254,12 +258,13 @@ pub fn land(ctx: &Ctx, request: &Request<'_>, out: &mut Out<'_>) -> Result<Outco
             (Which::Queue(_), None) => unreachable!("a queue has its statuses"),
         };
         let mut stopped = false;
-        for entry in &entries {
+        for (at, entry) in entries.iter().enumerate() {
             let id = entry.id.to_string();
             if stopped {
                 outcome.runs.push((id, Fate::NotAttempted));
                 continue;
             }
+            gate::Place::update(&env.place, &outcome.runs, &entries, at);
             env.read_ahead.put(&id, readings.take(&id));
             let (fate, error) = match run::land_one(&env, entry, &mut tips, out) {
                 Ok(done) => done,

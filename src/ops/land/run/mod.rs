@@ -48,6 +48,8 @@ pub(super) struct Env<'a> {
     /// Where a landed run is handed to be tidied behind the queue
     /// ([`super::tidy`]); `None`: tidied at once.
     pub tidy: Option<&'a super::tidy::Tidy>,
+    /// Where the run landing now stands, for its gate.
+    pub place: std::sync::Mutex<gate::Place>,
 }
 
 /// Where each target is as this command's landings left it (in a dry run,
@@ -305,7 +307,9 @@ fn run_gate(env: &Env<'_>, entry: &Entry, into: &str, commit: ObjectId) -> Step<
         ("GIT_LOOP_BRANCH", OsStr::new(&branch)),
         ("GIT_LOOP_INTO", OsStr::new(into)),
     ];
-    let run = gate::run(&env.ctx.repo, command, commit, GATE_TIMEOUT, &vars)?;
+    let place = env.place.lock().unwrap_or_else(|p| p.into_inner()).clone();
+    let at = (entry.id.as_str(), &place);
+    let run = gate::run(&env.ctx.repo, command, at, commit, GATE_TIMEOUT, &vars)?;
     if !run.passed {
         return Ok(Err(refusals::gate_failed(run)));
     }
