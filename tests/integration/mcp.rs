@@ -1,7 +1,7 @@
 //! `git loop mcp` driven as an MCP client drives it: a child process spoken
 //! to in newline-delimited JSON-RPC 2.0 on its stdin and stdout. And once by
 //! an independent client, the reference Python SDK (`mcp` from PyPI, as
-//! scripts/install-test-deps installs it).
+//! scripts/install-test-deps installs it into target/test-venv).
 
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Write};
@@ -348,22 +348,53 @@ fn eof_at_once_exits_zero() {
     Server::start(&repo).finish();
 }
 
-/// Run `script` with the Python interpreter whose `mcp` package the install
-/// script installed, with the binary and the repository's root as its
-/// arguments; returns the JSON it prints.
-fn python_sdk(repo: &TestRepo, script: &str) -> Value {
-    // The interpreter itself (not a version manager's shim, which may need
-    // the real HOME): the one whose `mcp` the install script installed.
-    let python = std::process::Command::new("python3")
-        .args(["-c", "import mcp, sys; print(sys.executable)"])
+/// The Python interpreter that has the reference client: `GIT_LOOP_TEST_PYTHON`
+/// (scripts/test sets it), else the virtual environment
+/// scripts/install-test-deps makes, target/test-venv. Never the system's
+/// Python: the packages are installed only there.
+fn python() -> std::path::PathBuf {
+    let python = std::env::var_os("GIT_LOOP_TEST_PYTHON").map_or_else(
+        || concat!(env!("CARGO_MANIFEST_DIR"), "/target/test-venv/bin/python3").into(),
+        std::path::PathBuf::from,
+    );
+    let has_mcp = std::process::Command::new(&python)
+        .args(["-c", "import mcp, jsonschema"])
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success());
+    assert!(
+        has_mcp,
+        "no Python with the package mcp at {}: run scripts/install-test-deps, which makes the \
+         virtual environment target/test-venv (python3 -m venv; Debian's python3-venv) and \
+         installs mcp there, or set GIT_LOOP_TEST_PYTHON to a python3 that has mcp",
+        python.display()
+    );
+    python
+}
+
+/// The reference client runs in a virtual environment of the project's own
+/// (scripts/install-test-deps makes target/test-venv), never in the
+/// system's Python, where installing it would take root.
+#[test]
+fn the_python_client_runs_in_a_virtual_environment() {
+    let out = std::process::Command::new(python())
+        .args([
+            "-c",
+            "import sys; print(sys.prefix != sys.base_prefix, sys.prefix)",
+        ])
         .output()
         .unwrap();
+    let said = String::from_utf8_lossy(&out.stdout);
     assert!(
-        python.status.success(),
-        "the Python package mcp is missing: run scripts/install-test-deps"
+        said.starts_with("True "),
+        "not a virtual environment: {said}"
     );
-    let python = String::from_utf8(python.stdout).unwrap();
-    let mut cmd = std::process::Command::new(python.trim());
+}
+
+/// Run `script` with [`python`], with the binary and the repository's root
+/// as its arguments; returns the JSON it prints.
+fn python_sdk(repo: &TestRepo, script: &str) -> Value {
+    let mut cmd = std::process::Command::new(python());
     crate::common::hermetic(&mut cmd, &repo.home);
     let out = cmd
         .args([
