@@ -120,7 +120,9 @@ fn resolve_spec(
     }
     let found = configured(ctx)?;
     if let Some(commit) = found.commit {
+        // With -q nothing is said, so nothing is remembered as said.
         if let Some(why) = &found.fallback
+            && !out.quiet
             && first_said(ctx, &found.name)
         {
             out.note(format_args!(

@@ -725,7 +725,8 @@ fn trunk_with_a_stray_master_starts_from_trunk_and_says_so_once() {
 }
 
 /// Neither `main` nor `master`: the branch HEAD is on, said once per
-/// branch — again when the main checkout moves to another branch.
+/// branch — again when the main checkout moves to another branch; a
+/// create with `-q` says nothing and so leaves it to be said.
 #[test]
 fn the_base_note_is_said_again_only_for_another_branch() {
     let repo = TestRepo::new();
@@ -738,6 +739,10 @@ fn the_base_note_is_said_again_only_for_another_branch() {
             run.stderr.matches("note: using the base").count(),
         )
     };
+    // Nothing said with -q, so it is still to be said.
+    let run = repo.run(["-q", "create", "q", "--pattern", "p"]);
+    run.ok();
+    assert_eq!(run.stderr, "");
     assert_eq!(notes("a"), ("work".to_owned(), 1));
     assert_eq!(notes("b"), ("work".to_owned(), 0));
     repo.git(["switch", "-q", "-c", "other"]);
