@@ -166,18 +166,25 @@ const NOTED_FILE: [&str; 2] = ["git-loop", "base-noted"];
 /// Whether the note on the default branch `name` is said now: the first
 /// time it is used in this repository, or when it is another branch than
 /// the one last noted. Remembered in `<git common dir>/git-loop/base-noted`
-/// (a failure to remember only says it again next time).
+/// (read and written only as a regular file, never through a symlink; a
+/// failure to remember only says it again next time).
 fn first_said(ctx: &Ctx, name: &str) -> bool {
+    use std::io::Write;
     let file = NOTED_FILE
         .iter()
         .fold(ctx.repo.common_dir().to_path_buf(), |p, c| p.join(c));
-    if std::fs::read_to_string(&file).is_ok_and(|said| said.trim_end_matches('\n') == name) {
+    let said = crate::fsx::read_regular(&file, 4096).ok().flatten();
+    if said.is_some_and(|said| said == format!("{name}\n").as_bytes()) {
         return false;
     }
     if let Some(dir) = file.parent() {
         let _ = std::fs::create_dir_all(dir);
     }
-    let _ = std::fs::write(&file, format!("{name}\n"));
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create(true).truncate(true);
+    if let Ok(Some(mut out)) = crate::fsx::open_regular(&file, &mut options) {
+        let _ = out.write_all(format!("{name}\n").as_bytes());
+    }
     true
 }
 

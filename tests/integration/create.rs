@@ -748,6 +748,18 @@ fn the_base_note_is_said_again_only_for_another_branch() {
     repo.git(["switch", "-q", "-c", "other"]);
     assert_eq!(notes("c"), ("other".to_owned(), 1));
     assert_eq!(notes("d"), ("other".to_owned(), 0));
+
+    // What remembers it is written only as a regular file, never through a
+    // symlink: the file it points at is left as it was (and the note is
+    // said each time, as nothing could be remembered).
+    let outside = repo.base().join("outside");
+    fs::write(&outside, "keep\n").unwrap();
+    let noted = repo.root.join(".git/git-loop/base-noted");
+    fs::remove_file(&noted).unwrap();
+    std::os::unix::fs::symlink(&outside, &noted).unwrap();
+    assert_eq!(notes("e"), ("other".to_owned(), 1));
+    assert_eq!(notes("f"), ("other".to_owned(), 1));
+    assert_eq!(fs::read_to_string(&outside).unwrap(), "keep\n");
 }
 
 /// A real clone of a repository whose default branch is `develop`: its
