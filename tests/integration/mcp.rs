@@ -803,9 +803,10 @@ fn the_judge_tool_runs_the_gate_and_ranks_the_attempts() {
 /// directory is the server's, so `run_id` is required and a call without
 /// it is refused. The input's keys may come in any order (`activity`
 /// before `run_id`): the command line puts the positionals in the
-/// command's order. The result is the command's document; the
-/// repository's `notify.command` does not run until trusted, as on the
-/// command line.
+/// command's order, a run id before the `--` (clap reads every value after
+/// it as the last positional), so a run id that would read as a flag is
+/// refused. The result is the command's document; the repository's
+/// `notify.command` does not run until trusted, as on the command line.
 #[test]
 fn the_activity_and_env_tools_name_their_run() {
     let repo = TestRepo::new();
@@ -837,6 +838,27 @@ fn the_activity_and_env_tools_name_their_run() {
     assert!(!failed, "{env}");
     assert_eq!(env, repo.run(["env", "--json", "t1"]).ok().json());
     assert_eq!(env.text("GIT_LOOP_BRANCH"), "loop/t1");
+
+    // A run id before the command line's `--` that would read as a flag is
+    // refused, and nothing is recorded.
+    let events = fs::read_to_string(repo.loop_dir().join("events.jsonl")).unwrap();
+    for (tool, arguments) in [
+        (
+            "activity",
+            json!({"run_id": "--note=x", "activity": "done"}),
+        ),
+        (
+            "mark",
+            json!({"run_ids": ["t1", "--detect-merged"], "status": "rejected"}),
+        ),
+    ] {
+        let (doc, failed) = server.call(tool, arguments);
+        assert!(failed, "{doc}");
+        assert_eq!(doc["error"]["code"], "usage", "{doc}");
+    }
+    let after = fs::read_to_string(repo.loop_dir().join("events.jsonl")).unwrap();
+    assert_eq!(after, events);
+    assert_eq!(repo.status_of("t1").as_deref(), Some("active"));
 
     for (tool, arguments) in [
         ("env", json!({})),
