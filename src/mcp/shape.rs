@@ -186,3 +186,79 @@ fn simplify(property: &Value) -> Map<String, Value> {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    /// Each form at any depth of `anyOf`, an array form wrapped, a field's
+    /// constants one `enum`, a nested object only its type.
+    #[test]
+    fn the_shape_keeps_each_forms_fields_and_types() {
+        let schema = json!({
+            "$schema": "https://json-schema.org/draft/2020-12/schema",
+            "title": "t",
+            "anyOf": [
+                {"anyOf": [
+                    {"type": "object", "description": "one", "required": ["id"], "properties": {
+                        "id": {"type": "string", "description": "The id"},
+                        "how": {"oneOf": [{"const": "a", "description": "x"}, {"const": "b"}]},
+                        "copy": {"type": ["object", "null"], "properties": {"n": {"type": "integer"}}},
+                    }},
+                    {"type": "array", "items": {"type": "object", "properties": {"id": {}}}},
+                ]},
+            ],
+        });
+        let shape = output(&schema.to_string());
+        assert_eq!(
+            shape,
+            json!({"type": "object", "anyOf": [
+                {"required": ["id"], "properties": {
+                    "id": {"type": "string"},
+                    "how": {"enum": ["a", "b"]},
+                    "copy": {"type": ["object", "null"]},
+                }},
+                {"required": ["runs"], "properties": {
+                    "runs": {"type": "array", "items": {"type": "object"}},
+                }},
+                {"required": ["error"]},
+            ]})
+        );
+        assert_eq!(wrap(json!([1])), json!({"runs": [1]}));
+        assert_eq!(wrap(json!({"id": "a"})), json!({"id": "a"}));
+    }
+
+    #[cfg(feature = "generate")]
+    #[test]
+    fn an_input_leaves_out_what_says_nothing() {
+        let schema = json!({
+            "$schema": "x",
+            "type": "object",
+            "properties": {
+                "keep": {"type": "boolean", "default": false, "description": "Keep"},
+                "dry_run": {"type": "boolean", "default": true},
+                "ids": {"type": "array", "default": [], "items": {"type": "string", "description": "An id", "minLength": 1}},
+                "n": {"type": ["integer", "null"], "format": "uint", "maximum": 32},
+                "how": {"description": "How", "anyOf": [
+                    {"description": "d", "oneOf": [{"const": "a", "type": "string"}, {"const": "b", "type": "string"}]},
+                    {"type": "null"},
+                ]},
+            },
+        });
+        assert_eq!(
+            input(schema),
+            json!({
+                "type": "object",
+                "properties": {
+                    "keep": {"type": "boolean", "description": "Keep"},
+                    "dry_run": {"type": "boolean", "default": true},
+                    "ids": {"type": "array", "items": {"type": "string", "minLength": 1}},
+                    "n": {"type": "integer", "maximum": 32},
+                    "how": {"description": "How", "type": "string", "enum": ["a", "b"]},
+                },
+            })
+        );
+    }
+}
