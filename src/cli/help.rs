@@ -44,9 +44,9 @@ of a fresh checkout ("pooled"). A base behind its upstream is warned about; --fe
 fetches the upstream first.
 
 With --attempts N (best of N, 1 to 64), the runs <RUN_ID>.1 ... <RUN_ID>.<N> are made at once,
-from one base commit, and their N paths printed, one a line (--json: an array). All or
-none: the post-command runs in each before they are recorded, and a failure or an
-interrupt rolls back every attempt made. A task with active attempts is refused.
+from one base commit, and their N paths printed, one a line (--json: an array). All or none:
+the post-command runs in each before they are recorded; a failure or an interrupt rolls back
+all. A task with active attempts is refused; a later round is numbered after an earlier one's.
 
 
 --ports N (or create.ports) leases N free TCP ports to the run, each bindable on 127.0.0.1
@@ -308,9 +308,9 @@ pub const TRUST_EXAMPLES: &str = r#"Example:
   cat .git-loop.toml && git loop trust"#;
 
 pub const MCP: &str = r#"JSON-RPC 2.0, one message a line. Tools: create, mark, list, path, log, cleanup, remove,
-reconcile, branches, conflicts, restore, land, pick, judge; each result is the document the command prints
-with --json. A tool that removes anything is a dry run unless its input sets
-"dry_run": false. Ends at EOF."#;
+reconcile, branches, conflicts, restore, land, pick, judge, activity, env; each result is the document the
+command prints with --json (create's attempts as {"runs": [...]}). A tool that removes anything is a dry
+run unless its input sets "dry_run": false. Ends at EOF."#;
 pub const MCP_EXAMPLES: &str = r#"Example (an MCP client's configuration):
   {"mcpServers": {"git-loop": {"command": "git-loop", "args": ["mcp"]}}}"#;
 
