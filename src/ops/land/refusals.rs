@@ -122,22 +122,25 @@ pub(super) fn worktree(
     )))
 }
 
-/// The landing built of `branch` onto `into` (at `onto`), or why not.
+/// The landing built of run `id`'s branch onto `into` (at `onto`), or why
+/// not.
 pub(super) fn build(
     ctx: &Ctx,
-    branch: &str,
+    id: &str,
     into: &str,
     onto: ObjectId,
     build: Build,
 ) -> Result<std::result::Result<Built, Refusal>> {
+    let branch = &format!("loop/{id}");
     let short = ctx.repo.short_id(onto);
     let (code, message, paths) = match build {
         Build::Built(built) => return Ok(Ok(built)),
         Build::Conflict { paths } => (
             Code::Conflict,
             format!(
-                "landing {branch} onto {into} ({short}) conflicts in {}",
-                paths.join(", ")
+                "landing {branch} onto {into} ({short}) conflicts in {}; {}",
+                paths.join(", "),
+                rebase_fix(ctx, id, into)?
             ),
             paths,
         ),
@@ -169,6 +172,20 @@ pub(super) fn build(
         paths,
         ..Refusal::new(code, message)
     }))
+}
+
+/// The fix of a conflict: the run rebased onto its target in its own
+/// worktree (the exact command, from anywhere in the repository), its
+/// conflicts resolved there, then landed again.
+fn rebase_fix(ctx: &Ctx, id: &str, into: &str) -> Result<String> {
+    Ok(match ctx.repo.loop_worktree(id)? {
+        Some(wt) if wt.path.is_dir() => format!(
+            "rebase the run onto {into} in its worktree, resolve the conflicts there, then land it again: cd \"$(git loop path {id})\" && git rebase {into}"
+        ),
+        _ => format!(
+            "rebase loop/{id} onto {into} in a clean checkout, resolve the conflicts, then land it again: git switch loop/{id} && git rebase {into}"
+        ),
+    })
 }
 
 /// A gate that did not pass.

@@ -281,7 +281,6 @@ fn build_on(
     onto: ObjectId,
     run_tip: ObjectId,
 ) -> Step<Built> {
-    let branch = entry.branch();
     let request = build::Request {
         onto,
         run_tip,
@@ -291,7 +290,7 @@ fn build_on(
         into,
     };
     let build = build::build(env.merger, &request)?;
-    refusals::build(env.ctx, &branch, into, onto, build)
+    refusals::build(env.ctx, &entry.id, into, onto, build)
 }
 
 /// The gate, when there is one, in a scratch checkout of `commit`.
