@@ -205,6 +205,9 @@ fn landed_run(id: String, l: Landed) -> LandedRun {
         notes.push(format!("not-pushed: {reason}"));
     }
     notes.extend(l.problems);
+    if let Some(next) = l.next {
+        notes.push(format!("to finish: {next}"));
+    }
     LandedRun {
         id,
         into: l.into,

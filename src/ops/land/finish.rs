@@ -127,6 +127,32 @@ pub(super) fn remove_worktrees(ctx: &Ctx, ids: &[&str], out: &mut Out<'_>) -> Ve
         .collect()
 }
 
+/// What finishes a landed run whose worktree was kept: for one in use (the
+/// landing ran from inside it, or a shell is there), `cd` out to the root,
+/// then remove it; for its untracked files (they are not what lands),
+/// remove it saving them first (`--salvage`: `refs/loop/salvage/<id>`).
+/// Then its branch, unrecorded, goes when proven merged.
+pub(super) fn next_step(ctx: &Ctx, id: &str, worktree: &WorktreeFate) -> Option<String> {
+    let WorktreeFate::Skipped { code, .. } = worktree else {
+        return None;
+    };
+    let remove = match code.as_str() {
+        "in-use" => format!("git loop remove {id}"),
+        "untracked" => format!("git loop remove {id} --salvage"),
+        _ => return None,
+    };
+    let root = crate::git::repo::shell_word(ctx.repo.root());
+    let why = match code.as_str() {
+        "in-use" => "out of the worktree, once nothing works in it, remove it",
+        _ => {
+            "its untracked files did not land (only commits do): move out what you want, then remove it, saving the rest"
+        }
+    };
+    Some(format!(
+        "{why}: cd {root} && {remove} && git loop branches --delete-merged"
+    ))
+}
+
 /// What a landed run's branch is judged against, and the target it is
 /// reported and logged in: the target itself (`base` is `into`), or,
 /// for a branch retired after later runs landed ([`super::tidy`]), the

@@ -283,6 +283,11 @@ pub fn land(ctx: &Ctx, request: &Request<'_>, out: &mut Out<'_>) -> Result<Outco
     if outcome.into.is_none() {
         outcome.into = tips.single_target();
     }
+    for (id, fate) in &mut outcome.runs {
+        if let Fate::Landed(landed) = fate {
+            landed.next = finish::next_step(ctx, id, &landed.worktree);
+        }
+    }
     Ok(outcome)
 }
 

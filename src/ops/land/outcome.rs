@@ -13,7 +13,8 @@ pub enum Code {
     NoTarget,
     /// Its branch `loop/<id>` does not exist.
     NoBranch,
-    /// Its worktree has uncommitted changes or untracked files.
+    /// Its worktree has uncommitted changes (or untracked files, with
+    /// `land.require-clean`).
     Dirty,
     /// Its worktree has a merge, rebase, cherry-pick… in progress.
     OperationInProgress,
@@ -119,4 +120,7 @@ pub struct Landed {
     pub not_pushed: Option<String>,
     /// What failed after the target moved (the landing stands).
     pub problems: Vec<String>,
+    /// The command that finishes what the landing left (a worktree kept
+    /// because the command ran inside it, or for its untracked files).
+    pub next: Option<String>,
 }

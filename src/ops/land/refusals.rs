@@ -74,13 +74,18 @@ pub(super) fn local_branch(ctx: &Ctx, name: &str) -> Result<Option<String>> {
 }
 
 /// Why the run's worktree refuses the landing, if it does: what lands is
-/// the committed work, never a worktree's uncommitted state. `read`: the
-/// worktree's cleanliness read ahead ([`super::lookahead`]), else read now.
+/// the committed work, never a worktree's uncommitted state, so changes to
+/// tracked files refuse it; untracked files (a scratch file is not what
+/// lands) only with `land.require-clean`. Without it they stay, and the
+/// worktree's removal after the landing keeps it for them (`untracked`, as
+/// cleanup keeps it). `read`: the worktree's cleanliness read ahead
+/// ([`super::lookahead`]), else read now.
 pub(super) fn worktree(
     ctx: &Ctx,
     id: &str,
     read: Option<Result<crate::git::repo::Cleanliness>>,
 ) -> Result<Option<Refusal>> {
+    let require_clean = ctx.settings()?.land_require_clean.value;
     let Some(wt) = ctx.repo.loop_worktree(id)? else {
         return Ok(None);
     };
@@ -108,10 +113,10 @@ pub(super) fn worktree(
             )));
         }
     };
-    let what = match (clean.modified, clean.untracked) {
+    let what = match (clean.modified, clean.untracked && require_clean) {
         (true, true) => "uncommitted changes and untracked files",
         (true, false) => "uncommitted changes",
-        (false, true) => "untracked files",
+        (false, true) => "untracked files (land.require-clean is set)",
         (false, false) => return Ok(None),
     };
     Ok(Some(Refusal::new(

@@ -16,6 +16,7 @@ use crate::common::{TestRepo, git_line, git_ok, snapshot};
 
 mod crash;
 mod ignored;
+mod inside;
 mod merges;
 mod push;
 mod queue;

@@ -100,6 +100,8 @@ fn a_conflict_names_the_rebase_that_fixes_it() {
 fn a_run_with_uncommitted_work_is_refused() {
     let repo = setup();
     three_commits(&repo, "d");
+    // Untracked files refuse it only with land.require-clean (see inside.rs).
+    repo.git(["config", "loop.landRequireClean", "true"]);
     std::fs::write(repo.wt("d").join("scratch"), "not committed\n").unwrap();
     let skipped = refused(&repo, "d", &[], "dirty");
     assert!(

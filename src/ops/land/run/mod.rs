@@ -237,6 +237,7 @@ fn landed(
         pushed: false,
         not_pushed: None,
         problems: Vec::new(),
+        next: None,
     }
 }
 
