@@ -34,8 +34,9 @@ impl Refusal {
 }
 
 /// The run's target: `into` (`--into`, `land.into`), else its recorded base when
-/// that is a local branch; refused with the message that says to pass
-/// `--into`.
+/// that is a local branch, or the local branch a remote-tracking base
+/// tracks ([`tracking_target`]); refused with the message that says what
+/// is missing and to pass `--into`.
 pub(super) fn target(
     ctx: &Ctx,
     into: Option<&str>,
@@ -47,12 +48,18 @@ pub(super) fn target(
         None => {
             let base = entry.base_branch.as_str();
             let local = base.strip_prefix("refs/heads/").unwrap_or(base);
-            let Some(local) = local_branch(ctx, local)? else {
-                return no_target(format!(
-                    "its base {base:?} is not a local branch: pass --into <BRANCH> (or set land.into)"
-                ));
-            };
-            local
+            match local_branch(ctx, local)? {
+                Some(local) => local,
+                None => match tracking_target(ctx, base)? {
+                    Some(Ok(local)) => local,
+                    Some(Err(why)) => return no_target(why),
+                    None => {
+                        return no_target(format!(
+                            "its base {base:?} is not a local branch: pass --into <BRANCH> (or set land.into)"
+                        ));
+                    }
+                },
+            }
         }
     };
     if into == entry.branch() {
@@ -61,6 +68,54 @@ pub(super) fn target(
         ));
     }
     Ok(Ok(into))
+}
+
+/// The target of a run whose base is a remote-tracking branch (`create
+/// --fetch --base origin/main`, as `create` advises): the local branch `<b>`
+/// that `refs/remotes/<r>/<b>` is fetched from, when it exists and its
+/// upstream (what `git status` compares it with) is that very
+/// remote-tracking branch. A landing never moves the remote-tracking ref
+/// itself. `None`: the base is no remote-tracking branch; `Some(Err)`: it
+/// is one, and the words of why it lands nowhere.
+fn tracking_target(ctx: &Ctx, base: &str) -> Result<Option<std::result::Result<String, String>>> {
+    let gix = ctx.repo.gix();
+    let Some(name) = crate::git::refs::dwim_name(gix, base) else {
+        return Ok(None);
+    };
+    let Some(leaf) = crate::git::refs::chain(gix, &name).pop() else {
+        return Ok(None);
+    };
+    let Some(short) = leaf.strip_prefix("refs/remotes/") else {
+        return Ok(None);
+    };
+    let local = gix::refs::FullName::try_from(leaf.as_str())
+        .ok()
+        .and_then(|full| {
+            gix.upstream_branch_and_remote_for_tracking_branch(full.as_ref())
+                .ok()?
+        })
+        .and_then(|(remote_ref, _)| {
+            let remote_ref = remote_ref.as_bstr().to_string();
+            remote_ref.strip_prefix("refs/heads/").map(str::to_owned)
+        });
+    let Some(local) = local else {
+        return Ok(Some(Err(format!(
+            "its base {short} is a remote-tracking branch that no remote's fetch refspec maps from a branch: pass --into <BRANCH> (or set land.into)"
+        ))));
+    };
+    let upstream = |branch: &str| super::push::upstream(&ctx.repo, branch).ok()?.tracking;
+    Ok(Some(match local_branch(ctx, &local)? {
+        Some(branch) if upstream(&branch).as_deref() == Some(leaf.as_str()) => Ok(branch),
+        Some(branch) => Err(format!(
+            "its base {short} is a remote-tracking branch, which lands in the local branch {local} only when {local}'s upstream is {short}, and {branch}'s is {}: pass --into <BRANCH>, or make {short} its upstream (git branch --set-upstream-to={short} {branch})",
+            upstream(&branch)
+                .map(|t| t.trim_start_matches("refs/remotes/").to_owned())
+                .unwrap_or_else(|| "not set".to_owned()),
+        )),
+        None => Err(format!(
+            "its base {short} is a remote-tracking branch, which lands in the local branch {local}, and there is none: create it (git branch --track {local} {short}), or pass --into <BRANCH>"
+        )),
+    }))
 }
 
 /// The local branch `name` is, through symbolic refs (`master` kept as a

@@ -21,6 +21,7 @@ mod merges;
 mod push;
 mod queue;
 mod refusals;
+mod remote_base;
 mod removal;
 mod strategies;
 

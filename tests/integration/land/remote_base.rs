@@ -1,0 +1,145 @@
+//! A run created from a remote-tracking base, as `create` advises (`create
+//! <id> --fetch --base origin/main`), lands in the local branch that
+//! tracks it (`main`, whose upstream is `origin/main`), never in the
+//! remote-tracking ref itself; without such a branch it is skipped
+//! (`no-target`) saying exactly what is missing. A real remote: a bare
+//! repository on disk.
+
+use std::path::PathBuf;
+
+use super::land;
+use crate::common::{JsonExt, TestRepo, commit, git_line, git_ok};
+
+/// A repository whose `main` tracks `origin/main`, a bare repository
+/// cloned from it, and the remote's path.
+fn with_remote() -> (TestRepo, PathBuf) {
+    let repo = TestRepo::new();
+    let remote = repo.base().join("remote.git");
+    repo.git(["clone", "-q", "--bare", ".", remote.to_str().unwrap()]);
+    repo.git(["remote", "add", "origin", remote.to_str().unwrap()]);
+    repo.git(["fetch", "-q", "origin"]);
+    repo.git(["branch", "-q", "--set-upstream-to=origin/main", "main"]);
+    (repo, remote)
+}
+
+fn rev(repo: &TestRepo, spec: &str) -> String {
+    git_line(repo, &repo.root, &["rev-parse", spec])
+}
+
+/// The remote gains a commit `main` lacks, as another clone pushes one.
+fn remote_gains_a_commit(repo: &TestRepo, remote: &std::path::Path) {
+    let other = repo.base().join("other");
+    git_ok(
+        repo,
+        &repo.root,
+        &[
+            "clone",
+            "-q",
+            remote.to_str().unwrap(),
+            other.to_str().unwrap(),
+        ],
+    );
+    commit(repo, &other, "theirs.txt", "theirs\n");
+    git_ok(repo, &other, &["push", "-q", "origin", "main"]);
+}
+
+/// A run `id` created as create advises, from the freshly fetched
+/// `origin/main`, with one commit of its own.
+fn run_from_origin(repo: &TestRepo, id: &str) {
+    repo.run(["create", id, "--fetch", "--base", "origin/main"])
+        .ok();
+    commit(repo, &repo.wt(id), &format!("{id}.txt"), &format!("{id}\n"));
+}
+
+#[test]
+fn a_remote_tracking_base_lands_in_the_local_branch_that_tracks_it() {
+    let (repo, remote) = with_remote();
+    remote_gains_a_commit(&repo, &remote);
+    run_from_origin(&repo, "x");
+    // The run starts from the fetched tip, which main lacks: main is
+    // behind its upstream; the rebase onto main keeps the remote's commit
+    // as it is (it sits on main's tip) and adds the run's.
+    let tracking = rev(&repo, "refs/remotes/origin/main");
+    let remote_tip = git_line(&repo, &remote, &["rev-parse", "main"]);
+    let doc = land(&repo, &["x"], 0);
+    let landed = doc.find_id("landed", "x");
+    assert_eq!(landed["into"], "main", "{doc}");
+    assert_eq!(
+        rev(&repo, "main~1"),
+        tracking,
+        "the remote's commit kept as it is"
+    );
+    assert_eq!(doc["into"], "main", "{doc}");
+    assert_eq!(
+        git_line(&repo, &repo.root, &["log", "-1", "--format=%s", "main"]),
+        "x.txt"
+    );
+    assert_eq!(
+        rev(&repo, "refs/remotes/origin/main"),
+        tracking,
+        "a landing never moves a remote-tracking ref"
+    );
+    assert_eq!(
+        git_line(&repo, &remote, &["rev-parse", "main"]),
+        remote_tip,
+        "nor, without --push, the remote"
+    );
+    // Landed as any run: its worktree removed, its branch deleted, proven
+    // merged into main (where it landed), not into origin/main.
+    assert_eq!(landed["worktree"], "removed", "{doc}");
+    assert_eq!(landed["branch"], "deleted", "{doc}");
+}
+
+/// With `--push` the whole flow the advice leads to ends on the remote:
+/// created from `origin/main`, landed in `main`, pushed to `origin`.
+#[test]
+fn a_remote_tracking_base_lands_and_pushes_to_its_remote() {
+    let (repo, remote) = with_remote();
+    run_from_origin(&repo, "p");
+    let doc = land(&repo, &["p", "--push"], 0);
+    assert_eq!(doc.find_id("landed", "p")["pushed"], true, "{doc}");
+    assert_eq!(
+        git_line(&repo, &remote, &["log", "-1", "--format=%s", "main"]),
+        "p.txt"
+    );
+    assert_eq!(
+        rev(&repo, "main"),
+        git_line(&repo, &remote, &["rev-parse", "main"])
+    );
+}
+
+/// Without a local branch whose upstream is the base, the run lands
+/// nowhere (`no-target`), the message naming what is missing and the
+/// command that supplies it; nothing moves.
+#[test]
+fn a_remote_tracking_base_without_a_tracking_local_branch_says_what_is_missing() {
+    let (repo, _remote) = with_remote();
+    run_from_origin(&repo, "n");
+    let main = rev(&repo, "main");
+    repo.git(["branch", "--unset-upstream", "main"]);
+    let doc = land(&repo, &["n"], 1);
+    let skipped = doc.find_id("skipped", "n");
+    assert_eq!(skipped["code"], "no-target", "{doc}");
+    assert!(
+        skipped
+            .text("message")
+            .contains("lands in the local branch main only when main's upstream is origin/main")
+            && skipped
+                .text("message")
+                .contains("git branch --set-upstream-to=origin/main main"),
+        "{skipped}"
+    );
+    repo.git(["branch", "-q", "-m", "main", "trunk"]);
+    let doc = land(&repo, &["n"], 1);
+    let skipped = doc.find_id("skipped", "n");
+    assert!(
+        skipped
+            .text("message")
+            .contains("lands in the local branch main, and there is none"),
+        "{skipped}"
+    );
+    assert_eq!(rev(&repo, "trunk"), main, "nothing moved");
+    // --into still names any local branch.
+    let doc = land(&repo, &["n", "--into", "trunk"], 0);
+    assert_eq!(doc.find_id("landed", "n")["into"], "trunk", "{doc}");
+}
