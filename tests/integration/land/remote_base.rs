@@ -2,8 +2,9 @@
 //! <id> --fetch --base origin/main`), lands in the local branch that
 //! tracks it (`main`, whose upstream is `origin/main`), never in the
 //! remote-tracking ref itself; without such a branch it is skipped
-//! (`no-target`) saying exactly what is missing. A real remote: a bare
-//! repository on disk.
+//! (`no-target`) saying exactly what is missing. `--push` says where it
+//! pushed, git's `<old>..<new>`, and when it rebuilt on a remote that
+//! moved. A real remote: a bare repository on disk.
 
 use std::path::PathBuf;
 
@@ -26,9 +27,16 @@ fn rev(repo: &TestRepo, spec: &str) -> String {
     git_line(repo, &repo.root, &["rev-parse", spec])
 }
 
-/// The remote gains a commit `main` lacks, as another clone pushes one.
-fn remote_gains_a_commit(repo: &TestRepo, remote: &std::path::Path) {
+/// The remote gains a commit `main` lacks (adding `file`), as another
+/// clone pushes one.
+fn remote_gains(repo: &TestRepo, remote: &std::path::Path, file: &str) {
     let other = repo.base().join("other");
+    if other.exists() {
+        git_ok(repo, &other, &["pull", "-q", "--ff-only"]);
+        commit(repo, &other, file, "theirs\n");
+        git_ok(repo, &other, &["push", "-q", "origin", "main"]);
+        return;
+    }
     git_ok(
         repo,
         &repo.root,
@@ -39,7 +47,7 @@ fn remote_gains_a_commit(repo: &TestRepo, remote: &std::path::Path) {
             other.to_str().unwrap(),
         ],
     );
-    commit(repo, &other, "theirs.txt", "theirs\n");
+    commit(repo, &other, file, "theirs\n");
     git_ok(repo, &other, &["push", "-q", "origin", "main"]);
 }
 
@@ -54,7 +62,7 @@ fn run_from_origin(repo: &TestRepo, id: &str) {
 #[test]
 fn a_remote_tracking_base_lands_in_the_local_branch_that_tracks_it() {
     let (repo, remote) = with_remote();
-    remote_gains_a_commit(&repo, &remote);
+    remote_gains(&repo, &remote, "theirs.txt");
     run_from_origin(&repo, "x");
     // The run starts from the fetched tip, which main lacks: main is
     // behind its upstream; the rebase onto main keeps the remote's commit
@@ -142,4 +150,67 @@ fn a_remote_tracking_base_without_a_tracking_local_branch_says_what_is_missing()
     // --into still names any local branch.
     let doc = land(&repo, &["n", "--into", "trunk"], 0);
     assert_eq!(doc.find_id("landed", "n")["into"], "trunk", "{doc}");
+}
+
+/// `--push` says that it pushed, where, and git's `<old>..<new>` of the
+/// remote's branch, in the text and in `pushedTo`.
+#[test]
+fn a_push_says_where_it_pushed_and_from_what_to_what() {
+    let (repo, remote) = with_remote();
+    run_from_origin(&repo, "s");
+    let short = |spec: &str| git_line(&repo, &remote, &["rev-parse", "--short", spec]);
+    let old = short("main");
+    let run = repo.run(["land", "s", "--push"]);
+    run.ok();
+    let new = short("main");
+    assert!(
+        run.stdout
+            .contains(&format!("; pushed to origin main {old}..{new};")),
+        "{}",
+        run.stdout
+    );
+    // The same in JSON, for the next run (the remote moved by nobody else).
+    run_from_origin(&repo, "t");
+    let old = short("main");
+    let doc = land(&repo, &["t", "--push"], 0);
+    let new = short("main");
+    assert_eq!(
+        doc.find_id("landed", "t")["pushedTo"],
+        serde_json::json!({"remote": "origin", "branch": "main", "update": format!("{old}..{new}"), "rebuilds": 0}),
+        "{doc}"
+    );
+}
+
+/// When the remote moved, the landing is rebuilt on its tip and pushed,
+/// and the report says so: rebuilt on origin's moved main, how many times.
+#[test]
+fn a_push_says_when_it_rebuilt_on_a_moved_remote() {
+    let (repo, remote) = with_remote();
+    repo.create("m");
+    commit(&repo, &repo.wt("m"), "m.txt", "m\n");
+    remote_gains(&repo, &remote, "theirs.txt");
+    let theirs = git_line(&repo, &remote, &["rev-parse", "--short", "main"]);
+    let run = repo.run(["--json", "land", "m", "--push"]);
+    run.ok();
+    let doc = run.json();
+    let pushed = &doc.find_id("landed", "m")["pushedTo"];
+    assert_eq!(pushed["rebuilds"], 1, "{doc}");
+    let mine = git_line(&repo, &remote, &["rev-parse", "--short", "main"]);
+    assert_eq!(pushed["update"], format!("{theirs}..{mine}"), "{doc}");
+    assert_eq!(
+        git_line(&repo, &remote, &["log", "-1", "--format=%s", "main~1"]),
+        "theirs.txt",
+        "built on what the remote gained"
+    );
+    repo.create("n");
+    commit(&repo, &repo.wt("n"), "n.txt", "n\n");
+    remote_gains(&repo, &remote, "theirs2.txt");
+    let run = repo.run(["land", "n", "--push"]);
+    run.ok();
+    assert!(
+        run.stdout
+            .contains("; rebuilt on origin's moved main (1 time) and pushed to origin main "),
+        "{}",
+        run.stdout
+    );
 }

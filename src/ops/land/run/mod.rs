@@ -16,7 +16,7 @@ use gix::ObjectId;
 use super::advance::{self, Advance};
 use super::build::{self, Built, Strategy};
 use super::gate::{self, GateRun};
-use super::outcome::{BranchFate, Code, Landed, Skipped, WorktreeFate};
+use super::outcome::{BranchFate, Code, Landed, PushedTo, Skipped, WorktreeFate};
 use super::push::Push;
 use super::refusals::{self, Refusal};
 use super::{Fate, GATE_TIMEOUT, finish};
@@ -170,6 +170,21 @@ fn attempt(
         reason: "--keep".to_owned(),
     };
     let mut landed = landed(into, onto, &built, gate, WorktreeFate::Kept, kept);
+    if let Some(Push::Pushed {
+        remote,
+        remote_ref,
+        rebuilds,
+        summary,
+        ..
+    }) = &pushed
+    {
+        landed.pushed_to = Some(PushedTo {
+            remote: remote.clone(),
+            remote_ref: remote_ref.clone(),
+            summary: summary.clone(),
+            rebuilds: *rebuilds,
+        });
+    }
     match (move_target(env, entry, into, onto, built.tip)?, pushed) {
         (Ok(()), pushed) => {
             tips.set(into, built.tip);
@@ -236,6 +251,7 @@ fn landed(
         branch,
         pushed: false,
         not_pushed: None,
+        pushed_to: None,
         problems: Vec::new(),
         next: None,
     }
