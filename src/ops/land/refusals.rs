@@ -183,13 +183,14 @@ pub(super) fn worktree(
 }
 
 /// The landing built of run `id`'s branch onto `into` (at `onto`), or why
-/// not.
+/// not; with `fix`, a conflict's words end with the rebase that fixes it.
 pub(super) fn build(
     ctx: &Ctx,
     id: &str,
     into: &str,
     onto: ObjectId,
     build: Build,
+    fix: bool,
 ) -> Result<std::result::Result<Built, Refusal>> {
     let branch = &format!("loop/{id}");
     let short = ctx.repo.short_id(onto);
@@ -197,11 +198,17 @@ pub(super) fn build(
         Build::Built(built) => return Ok(Ok(built)),
         Build::Conflict { paths } => (
             Code::Conflict,
-            format!(
-                "landing {branch} onto {into} ({short}) conflicts in {}; {}",
-                paths.join(", "),
-                rebase_fix(ctx, id, into)?
-            ),
+            match fix {
+                true => format!(
+                    "landing {branch} onto {into} ({short}) conflicts in {}; {}",
+                    paths.join(", "),
+                    rebase_fix(ctx, id, into)?
+                ),
+                false => format!(
+                    "landing {branch} onto {into} ({short}) conflicts in {}",
+                    paths.join(", ")
+                ),
+            },
             paths,
         ),
         Build::NotFastForward => (

@@ -214,3 +214,26 @@ fn a_push_says_when_it_rebuilt_on_a_moved_remote() {
         run.stdout
     );
 }
+
+/// A rebuild on a remote that moved which conflicts leaves the landing
+/// landed locally and not pushed; its reason names the conflict, and no
+/// rebase of the run (it has landed: `git pull` is what follows).
+#[test]
+fn a_rebuild_that_conflicts_is_not_pushed_and_names_no_rebase_of_the_run() {
+    let (repo, remote) = with_remote();
+    repo.create("c");
+    commit(&repo, &repo.wt("c"), "README", "mine\n");
+    remote_gains(&repo, &remote, "README");
+    let doc = land(&repo, &["c", "--push"], 1);
+    assert_eq!(doc["error"]["code"], "not-pushed", "{doc}");
+    let landed = doc.find_id("landed", "c");
+    assert_eq!(landed["pushed"], false, "{doc}");
+    let notes = landed.arr("notes");
+    let reason = notes
+        .iter()
+        .filter_map(|n| n.as_str())
+        .find(|n| n.starts_with("not-pushed: "))
+        .unwrap_or_else(|| panic!("{doc}"));
+    assert!(reason.contains("conflicts in README"), "{reason}");
+    assert!(!reason.contains("git rebase"), "{reason}");
+}

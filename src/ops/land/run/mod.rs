@@ -16,7 +16,7 @@ use gix::ObjectId;
 use super::advance::{self, Advance};
 use super::build::{self, Built, Strategy};
 use super::gate::{self, GateRun};
-use super::outcome::{BranchFate, Code, Landed, PushedTo, Skipped, WorktreeFate};
+use super::outcome::{BranchFate, Code, Landed, Skipped, WorktreeFate};
 use super::push::Push;
 use super::refusals::{self, Refusal};
 use super::{Fate, GATE_TIMEOUT, finish};
@@ -130,7 +130,7 @@ fn attempt(
 ) -> Step<(Fate, Option<Error>)> {
     let ctx = env.ctx;
     let (run_tip, onto) = step!(ready(env, entry, into, tips));
-    let built = step!(build_on(env, entry, into, onto, run_tip));
+    let built = step!(build_on(env, entry, into, onto, run_tip, true));
     if env.dry_run {
         tips.set(into, built.tip);
         let landed = landed(
@@ -170,21 +170,7 @@ fn attempt(
         reason: "--keep".to_owned(),
     };
     let mut landed = landed(into, onto, &built, gate, WorktreeFate::Kept, kept);
-    if let Some(Push::Pushed {
-        remote,
-        remote_ref,
-        rebuilds,
-        summary,
-        ..
-    }) = &pushed
-    {
-        landed.pushed_to = Some(PushedTo {
-            remote: remote.clone(),
-            remote_ref: remote_ref.clone(),
-            summary: summary.clone(),
-            rebuilds: *rebuilds,
-        });
-    }
+    landed.pushed_to = pushed.as_ref().and_then(push::pushed_to);
     match (move_target(env, entry, into, onto, built.tip)?, pushed) {
         (Ok(()), pushed) => {
             tips.set(into, built.tip);
@@ -291,12 +277,15 @@ fn ready(env: &Env<'_>, entry: &Entry, into: &str, tips: &Tips) -> Step<(ObjectI
 }
 
 /// The landed commit(s) of `entry` onto `onto`, in the merger's memory.
+/// `fix`: a conflict's refusal names the rebase that fixes it (not for a
+/// rebuild on a remote that moved, once the run landed locally).
 fn build_on(
     env: &Env<'_>,
     entry: &Entry,
     into: &str,
     onto: ObjectId,
     run_tip: ObjectId,
+    fix: bool,
 ) -> Step<Built> {
     let request = build::Request {
         onto,
@@ -307,7 +296,7 @@ fn build_on(
         into,
     };
     let build = build::build(env.merger, &request)?;
-    refusals::build(env.ctx, &entry.id, into, onto, build)
+    refusals::build(env.ctx, &entry.id, into, onto, build, fix)
 }
 
 /// The gate, when there is one, in a scratch checkout of `commit`.
