@@ -152,3 +152,30 @@ fn require_clean_refuses_a_worktree_with_untracked_files() {
     );
     assert_eq!(git_line(&repo, &repo.root, &["rev-parse", "main"]), main);
 }
+
+/// Landed from inside a worktree that also holds a scratch file: both are
+/// said, and the command saves the file before removing the worktree.
+#[test]
+fn landing_from_inside_with_a_scratch_file_saves_it_when_finishing() {
+    let repo = setup();
+    three_commits(&repo, "s");
+    let wt = repo.wt("s");
+    std::fs::write(wt.join("notes.txt"), "my notes\n").unwrap();
+    let (code, stdout, stderr) = shell(&repo, &wt, "git loop --json land");
+    assert_eq!(code, 0, "{stdout}\n{stderr}");
+    let doc: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(doc.find_id("landed", "s")["worktree"], "in-use", "{doc}");
+    let next = to_finish(&doc, "s");
+    assert!(next.contains("git loop remove s --salvage &&"), "{next}");
+    let (code, stdout, stderr) = shell(&repo, &wt, &next);
+    assert_eq!(code, 0, "{stdout}\n{stderr}");
+    assert!(!wt.exists() && !repo.branch_exists("loop/s"));
+    assert_eq!(
+        git_line(
+            &repo,
+            &repo.root,
+            &["show", "refs/loop/salvage/s:notes.txt"]
+        ),
+        "my notes"
+    );
+}
