@@ -24,7 +24,8 @@
 //! order)
 //!
 //! 1. The target of each run: `--into`, else `land.into`, else the run's
-//!    recorded base when it names a local branch; a given target that is
+//!    recorded base when it names a local branch (or, a remote-tracking
+//!    base, the local branch whose upstream it is); a given target that is
 //!    not a local branch refuses the whole command (`base-not-found`), a run
 //!    without one is skipped (`no-target`, saying to pass `--into`).
 //! 2. The runs: those named, in the order named (an unknown id refuses the
@@ -287,6 +288,11 @@ pub fn land(ctx: &Ctx, request: &Request<'_>, out: &mut Out<'_>) -> Result<Outco
     })?;
     if outcome.into.is_none() {
         outcome.into = tips.single_target();
+    }
+    for (id, fate) in &mut outcome.runs {
+        if let Fate::Landed(landed) = fate {
+            landed.next = finish::next_step(ctx, id, &landed.worktree);
+        }
     }
     Ok(outcome)
 }

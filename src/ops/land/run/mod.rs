@@ -132,7 +132,7 @@ fn attempt(
 ) -> Step<(Fate, Option<Error>)> {
     let ctx = env.ctx;
     let (run_tip, onto) = step!(ready(env, entry, into, tips));
-    let built = step!(build_on(env, entry, into, onto, run_tip));
+    let built = step!(build_on(env, entry, into, onto, run_tip, true));
     if env.dry_run {
         tips.set(into, built.tip);
         let landed = landed(
@@ -172,6 +172,7 @@ fn attempt(
         reason: "--keep".to_owned(),
     };
     let mut landed = landed(into, onto, &built, gate, WorktreeFate::Kept, kept);
+    landed.pushed_to = pushed.as_ref().and_then(push::pushed_to);
     match (move_target(env, entry, into, onto, built.tip)?, pushed) {
         (Ok(()), pushed) => {
             tips.set(into, built.tip);
@@ -238,7 +239,9 @@ fn landed(
         branch,
         pushed: false,
         not_pushed: None,
+        pushed_to: None,
         problems: Vec::new(),
+        next: None,
     }
 }
 
@@ -276,14 +279,16 @@ fn ready(env: &Env<'_>, entry: &Entry, into: &str, tips: &Tips) -> Step<(ObjectI
 }
 
 /// The landed commit(s) of `entry` onto `onto`, in the merger's memory.
+/// `fix`: a conflict's refusal names the rebase that fixes it (not for a
+/// rebuild on a remote that moved, once the run landed locally).
 fn build_on(
     env: &Env<'_>,
     entry: &Entry,
     into: &str,
     onto: ObjectId,
     run_tip: ObjectId,
+    fix: bool,
 ) -> Step<Built> {
-    let branch = entry.branch();
     let request = build::Request {
         onto,
         run_tip,
@@ -293,7 +298,7 @@ fn build_on(
         into,
     };
     let build = build::build(env.merger, &request)?;
-    refusals::build(env.ctx, &branch, into, onto, build)
+    refusals::build(env.ctx, &entry.id, into, onto, build, fix)
 }
 
 /// The gate, when there is one, in a scratch checkout of `commit`.
