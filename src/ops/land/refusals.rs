@@ -247,7 +247,7 @@ pub(super) fn build(
 fn rebase_fix(ctx: &Ctx, id: &str, into: &str) -> Result<String> {
     Ok(match ctx.repo.loop_worktree(id)? {
         Some(wt) if wt.path.is_dir() => format!(
-            "rebase the run onto {into} in its worktree, resolve the conflicts there, then land it again: cd \"$(git loop path {id})\" && git rebase {into}"
+            "rebase the run onto {into} in its worktree, resolve the conflicts there, then land it again: dir=$(git loop path {id}) && cd \"$dir\" && git rebase {into}"
         ),
         _ => format!(
             "rebase loop/{id} onto {into} in a clean checkout, resolve the conflicts, then land it again: git switch loop/{id} && git rebase {into}"

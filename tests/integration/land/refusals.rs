@@ -73,7 +73,7 @@ fn a_conflict_names_the_rebase_that_fixes_it() {
     edit_line(&repo.root, 3, "three, on main");
     repo.git(["commit", "-qam", "main edits line 3"]);
     let skipped = refused(&repo, "c", &[], "conflict");
-    let fix = "cd \"$(git loop path c)\" && git rebase main";
+    let fix = "dir=$(git loop path c) && cd \"$dir\" && git rebase main";
     let message = skipped.text("message");
     assert!(
         message.contains(&format!(
