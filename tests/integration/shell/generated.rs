@@ -42,6 +42,8 @@ fn man_and_git_help_find_the_pages_after_install() {
         crate::common::hermetic(&mut cmd, &repo.home);
         let out = cmd
             .env("PATH", &path)
+            // man finds the pages beside PATH's bin/, as after an install.
+            .env_remove("MANPATH")
             .env("MANPAGER", "cat")
             .env("PAGER", "cat")
             .env("MANWIDTH", "80")
