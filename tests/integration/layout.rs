@@ -723,7 +723,11 @@ fn no_event_or_manifest_is_written_outside_the_transaction() {
     rust_files(&src(), &mut files);
     let mut found = Vec::new();
     for path in files {
-        let rel = path.strip_prefix(src()).unwrap().to_string_lossy().replace('\\', "/");
+        let rel = path
+            .strip_prefix(src())
+            .unwrap()
+            .to_string_lossy()
+            .replace('\\', "/");
         if allowed.contains(&rel.as_str()) {
             continue;
         }
