@@ -12,14 +12,24 @@
 use crate::cli::RemoveArgs;
 use crate::ctx::Ctx;
 use crate::error::{Error, Result};
+use crate::ops::reclaim::Remove;
 use crate::output::Out;
 
 pub use super::shared::reclaim::{Again, CleanupReport};
 
+impl From<&RemoveArgs> for Remove {
+    fn from(args: &RemoveArgs) -> Remove {
+        Remove {
+            dry_run: args.dry_run,
+            salvage: args.salvage,
+            reap: args.reap,
+        }
+    }
+}
+
 pub fn run(ctx: &Ctx, args: &RemoveArgs, out: &mut Out<'_>) -> Result<CleanupReport> {
     let ids: Vec<&str> = args.run_ids.iter().map(|id| id.as_str()).collect();
-    let mut reclaimed =
-        crate::ops::reclaim::remove(ctx, &ids, args.dry_run, args.salvage, args.reap, out)?;
+    let mut reclaimed = crate::ops::reclaim::remove(ctx, &ids, Remove::from(args), out)?;
     // Named runs of which none was removed: a failure, as `git worktree
     // remove` is (the report still lists each skip and its reason).
     if reclaimed.removed.is_empty() && reclaimed.error.is_none() {

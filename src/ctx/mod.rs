@@ -86,6 +86,17 @@ impl Ctx {
         Ok(())
     }
 
+    /// The manifest as it is on disk: the empty one when neither
+    /// `.loop-worktrees/` nor the file exists (nothing is created); a
+    /// manifest that fails validation is refused. For reads; a change reads
+    /// it in its [`Transaction`].
+    pub fn read_manifest(&self) -> Result<crate::manifest::Manifest> {
+        match self.loop_dir_exists()? {
+            true => self.manifest.load_or_default(),
+            false => Ok(Default::default()),
+        }
+    }
+
     /// Absolute path of a run's worktree.
     pub fn worktree_path(&self, id: &str) -> PathBuf {
         self.loop_dir().join(id)

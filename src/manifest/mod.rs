@@ -279,6 +279,14 @@ impl Manifest {
         Ok(())
     }
 
+    /// Run `id`'s entry, or the `unknown-id` error naming the nearest
+    /// known id.
+    pub fn get(&self, id: &str) -> crate::error::Result<&Entry> {
+        self.find(id).ok_or_else(|| {
+            crate::error::Error::unknown_id(id, self.worktrees.iter().map(|e| e.id.as_str()))
+        })
+    }
+
     pub fn find(&self, id: &str) -> Option<&Entry> {
         self.worktrees.iter().find(|e| e.id == id)
     }

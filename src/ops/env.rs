@@ -57,17 +57,7 @@ pub fn of(ctx: &Ctx, id: &str) -> Result<RunEnv> {
 /// gone). An unknown id is refused naming the nearest known one; a run whose
 /// worktree is gone, `worktree-missing`. Read-only, no mutex.
 pub fn live(ctx: &Ctx, id: &str) -> Result<(Entry, PathBuf)> {
-    let manifest = if ctx.loop_dir_exists()? {
-        ctx.manifest.load_or_default()?
-    } else {
-        Default::default()
-    };
-    let Some(entry) = manifest.find(id).cloned() else {
-        return Err(Error::unknown_id(
-            id,
-            manifest.worktrees.iter().map(|e| e.id.as_str()),
-        ));
-    };
+    let entry = ctx.read_manifest()?.get(id)?.clone();
     let path = ctx.worktree_path(&entry.id);
     if path.symlink_metadata().is_err() {
         return Err(Error::WorktreeMissing {

@@ -137,11 +137,7 @@ pub fn run(
     long: bool,
     out: &mut Out<'_>,
 ) -> Result<Listing> {
-    let manifest = if ctx.loop_dir_exists()? {
-        ctx.manifest.load_or_default()?
-    } else {
-        Default::default()
-    };
+    let manifest = ctx.read_manifest()?;
     // One directory read instead of a stat per entry (10,000 entries).
     let present: std::collections::HashSet<std::ffi::OsString> = if manifest.worktrees.is_empty() {
         Default::default()

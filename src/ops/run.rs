@@ -20,19 +20,8 @@ use crate::error::{Error, Result};
 /// Run `command` (program and arguments) in run `id`'s worktree; its exit
 /// code, as a shell reports it.
 pub fn run(ctx: &Ctx, id: &str, command: &[std::ffi::OsString]) -> Result<i32> {
-    let manifest = if ctx.loop_dir_exists()? {
-        ctx.manifest.load()?
-    } else {
-        None
-    };
-    let entry = manifest.as_ref().and_then(|m| m.find(id)).ok_or_else(|| {
-        Error::unknown_id(
-            id,
-            manifest
-                .iter()
-                .flat_map(|m| m.worktrees.iter().map(|e| e.id.as_str())),
-        )
-    })?;
+    let manifest = ctx.read_manifest()?;
+    let entry = manifest.get(id)?;
     let dir = ctx.worktree_path(&entry.id);
     match std::fs::symlink_metadata(&dir) {
         Ok(meta) if meta.is_dir() => {}

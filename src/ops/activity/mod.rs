@@ -62,13 +62,7 @@ pub fn record(ctx: &Ctx, id: &str, activity: Activity, note: Option<&str>) -> Re
     }
     let loop_dir = ctx.loop_dir();
     let mut tx = ctx.start_transaction()?;
-    let manifest = tx.manifest()?;
-    let Some(entry) = manifest.find(id).cloned() else {
-        return Err(Error::unknown_id(
-            id,
-            manifest.worktrees.iter().map(|e| e.id.as_str()),
-        ));
-    };
+    let entry = tx.manifest()?.get(id)?.clone();
     let previous = crate::events::latest_activities(&loop_dir, &HashSet::from([id]))?
         .remove(id)
         .map(|latest| latest.activity);

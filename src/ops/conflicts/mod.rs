@@ -109,11 +109,7 @@ pub fn run_of(
     statuses: &[Status],
     out: &mut Out<'_>,
 ) -> Result<Outcome> {
-    let manifest = if ctx.loop_dir_exists()? {
-        ctx.manifest.load_or_default()?
-    } else {
-        Default::default()
-    };
+    let manifest = ctx.read_manifest()?;
     if let Some(base) = base
         && ctx.repo.resolve_commit(base).is_none()
     {

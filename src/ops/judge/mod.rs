@@ -87,11 +87,7 @@ pub struct Outcome {
 pub fn judge(ctx: &Ctx, request: &Request<'_>, out: &mut Out<'_>) -> Result<Outcome> {
     let task = request.task;
     let gate = gate_command(ctx, request.gate)?.ok_or(Error::NoGate)?;
-    let manifest = if ctx.loop_dir_exists()? {
-        ctx.manifest.load_or_default()?
-    } else {
-        Default::default()
-    };
+    let manifest = ctx.read_manifest()?;
     let (jobs, found) = prepare(ctx, &gate, task, active_attempts(&manifest, task), out)?;
     if jobs.is_empty() {
         return Err(Error::NoAttempts {

@@ -79,7 +79,7 @@ pub(super) fn remove_worktrees(ctx: &Ctx, ids: &[&str], out: &mut Out<'_>) -> Ve
     if present.is_empty() {
         return vec![WorktreeFate::None; ids.len()];
     }
-    let reclaimed = match crate::ops::reclaim::remove(ctx, &present, false, false, false, out) {
+    let reclaimed = match crate::ops::reclaim::remove(ctx, &present, Default::default(), out) {
         Ok(reclaimed) => reclaimed,
         Err(e) if present.len() == 1 => {
             let fate = kept(e);

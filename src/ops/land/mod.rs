@@ -188,11 +188,7 @@ pub fn land(ctx: &Ctx, request: &Request<'_>, out: &mut Out<'_>) -> Result<Outco
     };
     let into = into.as_deref();
     let gate = gate_command(ctx, request.gate)?;
-    let manifest = if ctx.loop_dir_exists()? {
-        ctx.manifest.load_or_default()?
-    } else {
-        Manifest::default()
-    };
+    let manifest = ctx.read_manifest()?;
     let statuses = match request.which {
         Which::Runs(_) => None,
         Which::Queue(statuses) => Some(statuses.unwrap_or(&settings.land_queue_status.value)),
@@ -348,9 +344,7 @@ fn gate_command<'a>(ctx: &'a Ctx, given: Option<&'a str>) -> Result<Option<Confi
 fn named(manifest: &Manifest, ids: &[RunId]) -> Result<Vec<Entry>> {
     let mut chosen: Vec<Entry> = Vec::with_capacity(ids.len());
     for id in ids {
-        let entry = manifest.find(id).ok_or_else(|| {
-            Error::unknown_id(id, manifest.worktrees.iter().map(|e| e.id.as_str()))
-        })?;
+        let entry = manifest.get(id)?;
         if !chosen.iter().any(|e| e.id == entry.id) {
             chosen.push(entry.clone());
         }

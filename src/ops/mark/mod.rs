@@ -137,6 +137,14 @@ fn events(marked: &[Marked]) -> impl Iterator<Item = Event> + '_ {
         })
 }
 
+/// What [`set_statuses_from`] needs to go on: each change stands alone, or
+/// the first must be made for any to be (`pick`'s winner).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Needs {
+    Nothing,
+    First,
+}
+
 /// A run [`set_statuses_from`] left as it is now: its id, and its status
 /// now (`None`: gone from the manifest).
 pub type LeftAsIs = (RunId, Option<Status>);
@@ -146,13 +154,13 @@ pub type LeftAsIs = (RunId, Option<Status>);
 /// had when it was read: a compare-and-swap of each run's status. A run
 /// marked, removed or replaced by someone else since is left as it is now,
 /// and comes back in the second list with its status now (`None`: gone).
-/// With `first_or_none`, a first run left as it is leaves every run so:
+/// With [`Needs::First`], a first run left as it is leaves every run so:
 /// nothing is written. Each run's lock, then the mutex, as
 /// [`set_statuses`]; one manifest write, a mark event for each change.
 pub fn set_statuses_from(
     ctx: &Ctx,
     changes: &[(&Entry, Status)],
-    first_or_none: bool,
+    needs: Needs,
     out: &mut Out<'_>,
 ) -> Result<(Vec<Marked>, Vec<LeftAsIs>)> {
     if changes.is_empty() || !ctx.loop_dir_exists()? {
@@ -173,7 +181,7 @@ pub fn set_statuses_from(
             }
             now => {
                 left.push((want.id.clone(), now.map(|e| e.status)));
-                if n == 0 && first_or_none {
+                if n == 0 && needs == Needs::First {
                     return Ok((Vec::new(), left));
                 }
             }

@@ -102,11 +102,7 @@ pub struct Outcome {
 /// Pick `request.id`; see the module doc.
 pub fn pick(ctx: &Ctx, request: &Request<'_>, out: &mut Out<'_>) -> Result<Outcome> {
     let id = request.id;
-    let manifest = if ctx.loop_dir_exists()? {
-        ctx.manifest.load_or_default()?
-    } else {
-        Manifest::default()
-    };
+    let manifest = ctx.read_manifest()?;
     let (task, entry) = pickable(&manifest, id)?;
     let siblings = siblings(&manifest, task, id);
     if request.salvage {
@@ -212,9 +208,7 @@ fn pickable<'m>(manifest: &'m Manifest, id: &'m RunId) -> Result<(&'m str, &'m E
         help: "`git loop create <TASK> --attempts <N>` makes the attempts <TASK>.1 … <TASK>.<N>"
             .into(),
     })?;
-    let entry = manifest
-        .find(id)
-        .ok_or_else(|| Error::unknown_id(id, manifest.worktrees.iter().map(|e| e.id.as_str())))?;
+    let entry = manifest.get(id)?;
     if entry.status != Status::Active {
         return Err(Error::NotPickable {
             id: id.to_string(),
@@ -303,7 +297,12 @@ fn mark(
     let mut changes: Vec<(&Entry, Status)> = Vec::with_capacity(siblings.len() + 1);
     changes.extend(winner.map(|w| (w, Status::Escalated)));
     changes.extend(siblings.iter().map(|s| (s, Status::Rejected)));
-    let (_, left) = crate::ops::mark::set_statuses_from(ctx, &changes, winner.is_some(), out)?;
+    // The winner first: when someone marked it meanwhile, nothing is picked.
+    let needs = match winner {
+        Some(_) => crate::ops::mark::Needs::First,
+        None => crate::ops::mark::Needs::Nothing,
+    };
+    let (_, left) = crate::ops::mark::set_statuses_from(ctx, &changes, needs, out)?;
     if let Some(w) = winner
         && let Some((id, now)) = left.iter().find(|(id, _)| *id == w.id)
     {

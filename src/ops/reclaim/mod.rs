@@ -50,7 +50,7 @@ mod pre_command;
 mod selection;
 
 pub use branch::Fate;
-pub use selection::{Cleanup, cleanup, remove};
+pub use selection::{Cleanup, Remove, cleanup, remove};
 
 use crate::ops::pool::Recycler;
 

@@ -218,25 +218,28 @@ const REMOVABLE: [Status; 4] = [
     Status::Stale,
 ];
 
+/// What a `remove` was asked for, beside the ids.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Remove {
+    pub dry_run: bool,
+    /// Save a dirty run to `refs/loop/salvage/<id>` first.
+    pub salvage: bool,
+    /// Terminate the processes left working in a worktree first.
+    pub reap: bool,
+}
+
 /// Remove the named runs' worktrees (the same id given twice once), with
 /// cleanup's rules; branches are kept. An `active` or unknown id refuses the
 /// whole operation before anything changes.
-pub fn remove(
-    ctx: &Ctx,
-    ids: &[&str],
-    dry_run: bool,
-    salvage: bool,
-    reap: bool,
-    out: &mut Out<'_>,
-) -> Result<Reclaimed> {
+pub fn remove(ctx: &Ctx, ids: &[&str], request: Remove, out: &mut Out<'_>) -> Result<Reclaimed> {
     // No manifest, no runs: every id is unknown (and nothing is created).
     if !ctx.loop_dir_exists()? {
         choose(&Manifest::default(), ids)?;
     }
     let options = Options {
-        dry_run,
-        salvage,
-        reap,
+        dry_run: request.dry_run,
+        salvage: request.salvage,
+        reap: request.reap,
         ..Options::default()
     };
     reclaim(
@@ -252,9 +255,7 @@ pub fn remove(
 fn choose(manifest: &Manifest, ids: &[&str]) -> Result<Vec<Entry>> {
     let mut chosen: Vec<Entry> = Vec::new();
     for id in ids {
-        let entry = manifest.find(id).ok_or_else(|| {
-            Error::unknown_id(id, manifest.worktrees.iter().map(|e| e.id.as_str()))
-        })?;
+        let entry = manifest.get(id)?;
         if entry.status == Status::Active {
             return Err(Error::RunActive {
                 id: entry.id.to_string(),
