@@ -11,12 +11,17 @@
 //! | environment | `GIT_LOOP_*` (an empty variable counts as unset) |
 //! | flags | `--base`, `--status`, `--older-than`, `--delete-merged-branches` (applied by the commands) |
 //!
-//! The modules: [`keys`] names every setting in each layer beside its
-//! default; [`source`] is the ordered [`Source`] and each value's exact
-//! [`Origin`]; [`layers`] reads the TOML files (once each, safely) and the
-//! environment; [`git`] reads git config; [`raw`] is a layer's shape as
-//! read; [`validate`] checks each layer on its own. Here the layers are merged, once: each setting takes its value
-//! from the highest layer that sets it.
+//! The modules: [`keys`] is the one table of settings, an entry each (its
+//! names, class, type, default, reading and check), from which `table`'s
+//! `settings!` derives the rest: the raw layer, a layer's values, the
+//! default layer, [`Settings`] and its merge, `git loop config`'s report
+//! ([`report`] shows each type of value); `types` holds the types entries
+//! are made of; [`source`] is the ordered [`Source`] and each value's exact
+//! [`Origin`]; `file` reads the TOML files (once each, safely) and
+//! [`layers`] makes them, the environment and the defaults layers; [`git`]
+//! reads git config; [`raw`] is how a value is read; [`validate`] checks
+//! each layer on its own. Here the layers are merged, once: each setting
+//! takes its value from the highest layer that sets it.
 //!
 //! Every layer is validated before the merge (an invalid value is an error
 //! naming its layer even when a higher layer overrides it). Config is read
