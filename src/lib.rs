@@ -75,6 +75,10 @@ use crate::error::Error;
 use crate::output::{Fail, Out};
 pub use crate::output::{StdStreams, Terminal};
 
+/// Every setting's names, for `tests/integration/docs_sync.rs`.
+#[doc(hidden)]
+pub use config::keys::names as settings;
+
 /// Every closed vocabulary by its name in the docs, with its values in
 /// order: what `tests/integration/docs_sync.rs` holds each list in docs/ to.
 /// (A status's name is a skip code too, for a run marked again after cleanup

@@ -10,9 +10,9 @@
 
 use gix::bstr::ByteSlice;
 
+use super::keys::Raw;
 use super::keys::{self, Key};
 use super::layers::Layer;
-use super::raw::Raw;
 use super::source::{GitAt, Origin};
 use super::validate::At;
 use crate::error::Result;

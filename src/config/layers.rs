@@ -1,68 +1,23 @@
-//! Reading the layers: the TOML files (each read once) and the environment.
-//! (The git-config layer is [`super::git`].)
-//!
-//! Each TOML file is read once, through [`crate::fsx`], and figment parses
-//! that text (the layer still names the file). The repository's own
-//! `<root>/.git-loop.toml` comes with a clone, so it is read as git reads a
-//! `.gitattributes`: never through a symlink (a committed `.git-loop.toml ->
-//! ~/.secret` would otherwise echo the secret in a parse error), and only
-//! when it is a regular file (a FIFO or `/dev/zero` is refused, never read).
-//! The user's own file may be a symlink (dotfile managers link it) but must
-//! lead to a regular file. Both are capped at [`MAX_FILE_BYTES`] (1 MiB): a
-//! larger file is refused, naming the cap, before it is parsed. Any of these
-//! refusals is `unsafe-path` (exit 1).
+//! Reading the layers: what each TOML file sets ([`TomlFile::layer`]; the
+//! files themselves are [`super::file`]'s), the environment, and the
+//! built-in defaults. (The git-config layer is [`super::git`].)
 
-use std::path::{Path, PathBuf};
+use figment::error::Kind;
+use figment::value::{Dict, Value};
+use figment::{Profile, Provider};
 
-use figment::providers::{Format, Toml};
-use figment::value::{Dict, Map};
-use figment::{Figment, Metadata, Profile, Provider};
-
-use super::keys;
-use super::raw::Raw;
+pub use super::file::{TomlFile, repo_toml_path, user_toml_path};
+pub use super::keys::Layer;
+use super::keys::{self, Raw};
 use super::source::Origin;
-use super::validate::{At, Values};
+use super::validate::At;
 use crate::error::{Error, Result};
-
-/// One layer: where it comes from and the values it sets, validated.
-#[derive(Debug, Clone)]
-pub struct Layer {
-    pub origin: Origin,
-    pub values: Values,
-}
 
 /// The built-in defaults, as a layer (the lowest).
 pub fn defaults() -> Layer {
     Layer {
         origin: Origin::Default,
-        values: Values {
-            base: Some(keys::DEFAULT_BASE.to_owned()),
-            cleanup_status: Some(keys::DEFAULT_CLEANUP_STATUS.to_vec()),
-            cleanup_older_than: None,
-            cleanup_delete_merged: Some(keys::DEFAULT_CLEANUP_DELETE_MERGED),
-            cleanup_salvage: Some(keys::DEFAULT_CLEANUP_SALVAGE),
-            cleanup_pre_command: Some(None),
-            create_copy: Some(Vec::new()),
-            create_post_command: Some(None),
-            create_ignore_file: Some(keys::DEFAULT_CREATE_IGNORE_FILE),
-            create_fetch: Some(keys::DEFAULT_CREATE_FETCH),
-            create_pattern: Some(keys::DEFAULT_CREATE_PATTERN.to_owned()),
-            claude_pattern: Some(keys::DEFAULT_CLAUDE_PATTERN.to_owned()),
-            cleanup_recycle: Some(keys::DEFAULT_CLEANUP_RECYCLE),
-            pool_size: Some(keys::DEFAULT_POOL_SIZE),
-            trash_keep: Some(keys::DEFAULT_TRASH_KEEP),
-            pool_keep: Some(keys::DEFAULT_POOL_KEEP.map(str::to_owned).to_vec()),
-            land_gate: Some(None),
-            land_strategy: Some(keys::DEFAULT_LAND_STRATEGY),
-            land_into: None,
-            land_queue_status: Some(keys::DEFAULT_LAND_QUEUE_STATUS.to_vec()),
-            land_push_retries: Some(keys::DEFAULT_LAND_PUSH_RETRIES),
-            land_require_clean: Some(keys::DEFAULT_LAND_REQUIRE_CLEAN),
-            judge_gate: Some(None),
-            notify_command: Some(None),
-            create_ports: Some(keys::DEFAULT_CREATE_PORTS),
-            watch_bell: Some(keys::DEFAULT_WATCH_BELL),
-        },
+        values: keys::default_values(),
     }
 }
 
@@ -92,94 +47,82 @@ pub fn env() -> Result<Vec<Layer>> {
     Ok(out)
 }
 
-/// The user TOML path: `$XDG_CONFIG_HOME/git-loop/config.toml`, else
-/// `~/.config/git-loop/config.toml`.
-pub fn user_toml_path() -> Option<PathBuf> {
-    let base = match std::env::var_os("XDG_CONFIG_HOME") {
-        Some(x) if !x.is_empty() && Path::new(&x).is_absolute() => PathBuf::from(x),
-        _ => PathBuf::from(std::env::var_os("HOME").filter(|h| !h.is_empty())?).join(".config"),
-    };
-    Some(base.join("git-loop").join("config.toml"))
+/// A TOML file's shape read, or serde's error (boxed: it is large).
+pub type Shaped<T> = std::result::Result<T, Box<figment::Error>>;
+
+impl Raw {
+    /// A TOML file's top-level table read into its raw shape. Unknown keys
+    /// are errors (a typo must not be silently ignored), as a value of the
+    /// wrong type is; the first one found (in the file's key order) is the
+    /// error, as serde reports it, its path the key's.
+    pub fn from_dict(dict: &Dict) -> Shaped<Raw> {
+        let mut raw = Raw::default();
+        raw.read_table(dict, &[])?;
+        Ok(raw)
+    }
+
+    /// The keys of the table at `path` (empty: the top level).
+    fn read_table(&mut self, dict: &Dict, path: &[&str]) -> Shaped<()> {
+        for (name, value) in dict {
+            let mut at: Vec<&str> = path.to_vec();
+            at.push(name);
+            let toml = at.join(".");
+            let located = |mut e: Box<figment::Error>| {
+                e.path.splice(0..0, at.iter().map(|p| (*p).to_owned()));
+                e
+            };
+            if self.set_toml(&toml, value).map_err(located)? {
+                continue;
+            }
+            let table = format!("{toml}.");
+            if !keys::ALL.iter().any(|k| k.toml.starts_with(&table)) {
+                // figment's kind takes a `'static` list: leaked once, on
+                // the way to an error that ends the command.
+                let expected = Box::leak(names_in(path).into_boxed_slice());
+                let kind = Kind::UnknownField(name.clone(), expected);
+                return Err(located(Box::new(kind.into())));
+            }
+            match value {
+                Value::Dict(_, inner) => self.read_table(inner, &at)?,
+                other => {
+                    let mut chars = name.chars();
+                    let first = chars.next().map(|c| c.to_ascii_uppercase());
+                    let shape =
+                        format!("struct Raw{}{}", first.unwrap_or_default(), chars.as_str());
+                    let kind = Kind::InvalidType(other.to_actual(), shape);
+                    return Err(located(Box::new(kind.into())));
+                }
+            }
+        }
+        Ok(())
+    }
 }
 
-pub fn repo_toml_path(root: &Path) -> PathBuf {
-    root.join(".git-loop.toml")
-}
-
-/// The largest config file git-loop reads: 1 MiB (a real one is a few
-/// hundred bytes).
-pub const MAX_FILE_BYTES: u64 = 1 << 20;
-
-/// One TOML config file, read once: its path (which names the layer) and
-/// its text. A figment provider of that text.
-#[derive(Debug, Clone, PartialEq)]
-pub struct TomlFile {
-    pub path: PathBuf,
-    pub bytes: Vec<u8>,
-    text: String,
-    /// The repository's own file (else the user's).
-    in_repo: bool,
+/// The names directly in the table at `path`, each once, in the table's
+/// order (an unknown key's error lists them).
+fn names_in(path: &[&str]) -> Vec<&'static str> {
+    let mut out: Vec<&'static str> = Vec::new();
+    for key in keys::ALL {
+        let mut parts = key.toml.split('.');
+        if !path.iter().all(|p| parts.next() == Some(*p)) {
+            continue;
+        }
+        if let Some(name) = parts.next().filter(|n| !out.contains(n)) {
+            out.push(name);
+        }
+    }
+    out
 }
 
 impl TomlFile {
-    fn new(path: PathBuf, bytes: Vec<u8>, in_repo: bool) -> Result<TomlFile> {
-        let text = match std::str::from_utf8(&bytes) {
-            Ok(text) => text.to_owned(),
-            Err(e) => {
-                return Err(Error::Config {
-                    origin: format!("TOML file {}", path.display()),
-                    message: format!("it is not valid UTF-8 (byte {})", e.valid_up_to()),
-                    help: format!("save {} as UTF-8", path.display()),
-                });
-            }
-        };
-        Ok(TomlFile {
-            path,
-            bytes,
-            text,
-            in_repo,
-        })
-    }
-
-    /// The repository's own `<root>/.git-loop.toml`: refused when it is a
-    /// symlink or not a regular file, or larger than [`MAX_FILE_BYTES`].
-    /// `None` when there is none.
-    pub fn read_repo(root: &Path) -> Result<Option<TomlFile>> {
-        let path = repo_toml_path(root);
-        match crate::fsx::read_regular(&path, MAX_FILE_BYTES)? {
-            Some(bytes) => Ok(Some(TomlFile::new(path, bytes, true)?)),
-            None => Ok(None),
-        }
-    }
-
-    /// The user's file at `path`: may be a symlink, but must lead to a
-    /// regular file of at most [`MAX_FILE_BYTES`]. `None` when there is none.
-    pub fn read_user(path: &Path) -> Result<Option<TomlFile>> {
-        match crate::fsx::read_regular_following(path, MAX_FILE_BYTES)? {
-            Some(bytes) => Ok(Some(TomlFile::new(path.to_path_buf(), bytes, false)?)),
-            None => Ok(None),
-        }
-    }
-
-    /// The file's text, as read.
-    pub(super) fn text(&self) -> &str {
-        &self.text
-    }
-
-    pub fn origin(&self) -> Origin {
-        if self.in_repo {
-            Origin::RepoFile(self.path.clone())
-        } else {
-            Origin::UserFile(self.path.clone())
-        }
-    }
-
     /// The file's raw content (validated for shape only: syntax, unknown
     /// keys, types).
     pub fn raw(&self) -> Result<Raw> {
-        Figment::from(self)
-            .extract::<Raw>()
-            .map_err(|e| self.shape_error(e))
+        let dict = self
+            .data()
+            .map(|mut profiles| profiles.remove(&Profile::Default).unwrap_or_default())
+            .map_err(|e| self.shape_error(e))?;
+        Raw::from_dict(&dict).map_err(|e| self.shape_error(*e))
     }
 
     /// The file as a layer, every value validated.
@@ -187,7 +130,7 @@ impl TomlFile {
         let origin = self.origin();
         let values = self
             .raw()?
-            .validate(&origin, &|key| line_of(&self.text, key))?;
+            .validate(&origin, &|key| line_of(self.text(), key))?;
         Ok(Layer { origin, values })
     }
 
@@ -203,7 +146,7 @@ impl TomlFile {
             let (line, message) = match &e.kind {
                 Kind::Message(text) => match syntax_error(text) {
                     Some((line, text)) => (Some(line), text),
-                    None if key == keys::TOML_CLEANUP_STATUS => (
+                    None if key == keys::CLEANUP_STATUS.toml => (
                         None,
                         "expected an array of statuses or one comma-separated string".to_owned(),
                     ),
@@ -240,7 +183,7 @@ impl TomlFile {
                 }
                 kind => (None, kind.to_string()),
             };
-            let line = line.or_else(|| line_of(&self.text, &key));
+            let line = line.or_else(|| line_of(self.text(), &key));
             first_line = first_line.or(line);
             if first_key.is_none() && !key.is_empty() {
                 first_key = Some(key.clone());
@@ -256,17 +199,6 @@ impl TomlFile {
             message: messages.join("; "),
             help: self.origin().fix(first_key.as_deref(), first_line),
         }
-    }
-}
-
-impl Provider for TomlFile {
-    fn metadata(&self) -> Metadata {
-        // What figment's own `Toml::file_exact` says.
-        Metadata::from("TOML file", self.path.as_path())
-    }
-
-    fn data(&self) -> std::result::Result<Map<Profile, Dict>, figment::Error> {
-        Toml::string(&self.text).data()
     }
 }
 

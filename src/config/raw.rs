@@ -1,123 +1,59 @@
-//! The raw shape of a layer: what a TOML file sets, as serde reads it (one
-//! key's text from git config or the environment is read into it by
-//! `super::text`'s `Raw::from_text`, which knows git's boolean
-//! spellings). Nothing here is checked beyond its shape; the checks are
-//! [`super::validate`]'s, on each layer on its own.
+//! The raw shape of a layer: each setting's value as read, before it is
+//! checked — what serde reads from a TOML file (its shape only), or one
+//! key's text from git config or the environment read by [`Read`], which
+//! knows git's boolean spellings. A layer's raw values are `keys::Raw`, a
+//! field per setting of the table; the checks are [`super::validate`]'s, on
+//! each layer on its own.
 
-use serde::Deserialize;
-/// The raw shape of a TOML layer. Unknown keys are errors (a typo must not
-/// be silently ignored).
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Raw {
-    pub base: Option<String>,
-    #[serde(default)]
-    pub create: RawCreate,
-    #[serde(default)]
-    pub cleanup: RawCleanup,
-    #[serde(default)]
-    pub claude: RawClaude,
-    #[serde(default)]
-    pub pool: RawPool,
-    #[serde(default)]
-    pub trash: RawTrash,
-    #[serde(default)]
-    pub land: RawLand,
-    #[serde(default)]
-    pub judge: RawJudge,
-    #[serde(default)]
-    pub notify: RawNotify,
-    #[serde(default)]
-    pub watch: RawWatch,
+pub use super::types::{SizeValue, StatusValue};
+use super::validate::{At, git_bool};
+use crate::error::Result;
+
+/// How a setting's raw value is read: from TOML through serde (its shape
+/// only), or from one key's text as git config or the environment spells
+/// it (`items`: a list's items, git's multivar values or the variable's
+/// comma-separated parts).
+pub trait Read: serde::de::DeserializeOwned {
+    fn from_text(text: String, items: Vec<String>, at: &At<'_>) -> Result<Self>;
+
+    /// The value as one text, when it is one (a command's).
+    fn as_text(&self) -> Option<&str> {
+        None
+    }
 }
 
-#[derive(Debug, Default, Deserialize)]
-#[serde(rename_all = "kebab-case", deny_unknown_fields)]
-pub struct RawLand {
-    pub gate: Option<String>,
-    pub strategy: Option<String>,
-    pub into: Option<String>,
-    pub queue_status: Option<StatusValue>,
-    pub push_retries: Option<SizeValue>,
-    pub require_clean: Option<bool>,
+impl Read for String {
+    fn from_text(text: String, _: Vec<String>, _: &At<'_>) -> Result<String> {
+        Ok(text)
+    }
+
+    fn as_text(&self) -> Option<&str> {
+        Some(self)
+    }
 }
 
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct RawJudge {
-    pub gate: Option<String>,
+/// A boolean in git's spellings.
+impl Read for bool {
+    fn from_text(text: String, _: Vec<String>, at: &At<'_>) -> Result<bool> {
+        git_bool(&text, at)
+    }
 }
 
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct RawNotify {
-    pub command: Option<String>,
+/// A list: its items.
+impl Read for Vec<String> {
+    fn from_text(_: String, items: Vec<String>, _: &At<'_>) -> Result<Vec<String>> {
+        Ok(items)
+    }
 }
 
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct RawWatch {
-    pub bell: Option<bool>,
+impl Read for SizeValue {
+    fn from_text(text: String, _: Vec<String>, _: &At<'_>) -> Result<SizeValue> {
+        Ok(SizeValue::Text(text))
+    }
 }
 
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct RawTrash {
-    pub keep: Option<String>,
-}
-
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct RawClaude {
-    pub pattern: Option<String>,
-}
-
-#[derive(Debug, Default, Deserialize)]
-#[serde(rename_all = "kebab-case", deny_unknown_fields)]
-pub struct RawPool {
-    pub size: Option<SizeValue>,
-    pub keep: Option<Vec<String>>,
-}
-
-/// `pool.size`: a number from TOML, text from git config and the environment.
-#[derive(Debug, Deserialize)]
-#[serde(untagged)]
-pub enum SizeValue {
-    Number(i64),
-    Text(String),
-}
-
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct RawCreate {
-    pub copy: Option<Vec<String>>,
-    #[serde(rename = "post-command")]
-    pub post_command: Option<String>,
-    #[serde(rename = "ignore-file")]
-    pub ignore_file: Option<String>,
-    pub fetch: Option<bool>,
-    pub ports: Option<SizeValue>,
-    pub pattern: Option<String>,
-}
-
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct RawCleanup {
-    pub status: Option<StatusValue>,
-    #[serde(rename = "older-than")]
-    pub older_than: Option<String>,
-    #[serde(rename = "delete-merged-branches")]
-    pub delete_merged_branches: Option<bool>,
-    pub salvage: Option<bool>,
-    #[serde(rename = "pre-command")]
-    pub pre_command: Option<String>,
-    pub recycle: Option<bool>,
-}
-
-/// The cleanup status set: a TOML array or a CSV string.
-#[derive(Debug, Deserialize)]
-#[serde(untagged)]
-pub enum StatusValue {
-    Csv(String),
-    List(Vec<String>),
+impl Read for StatusValue {
+    fn from_text(text: String, _: Vec<String>, _: &At<'_>) -> Result<StatusValue> {
+        Ok(StatusValue::Csv(text))
+    }
 }

@@ -15,12 +15,12 @@
 //! [`keys::ALL`] by its class: a new key needs no code here.
 
 use figment::providers::{Format, Toml};
-use figment::value::{Dict, Map, Value};
-use figment::{Figment, Metadata, Profile, Provider};
+use figment::value::{Dict, Value};
+use figment::{Profile, Provider};
 
+use super::keys::Raw;
 use super::keys::{self, Class};
 use super::layers::{Layer, TomlFile, line_of};
-use super::raw::Raw;
 use crate::error::Result;
 
 /// `file` as a layer from an untrusted repository, and the keys whose
@@ -42,8 +42,7 @@ pub fn layer(file: &TomlFile) -> Result<(Layer, Vec<&'static str>)> {
         remove(&mut kept, key);
     }
     let origin = file.origin();
-    let values = Figment::from(Stripped(kept))
-        .extract::<Raw>()
+    let values = Raw::from_dict(&kept)
         .expect("a subset of a file that parsed parses")
         .validate(&origin, &|key| line_of(file.text(), key))?;
     Ok((Layer { origin, values }, ignored))
@@ -85,19 +84,6 @@ fn remove(dict: &mut Dict, path: &str) {
                 remove(inner, rest);
             }
         }
-    }
-}
-
-/// What is left of the file, as a figment provider.
-struct Stripped(Dict);
-
-impl Provider for Stripped {
-    fn metadata(&self) -> Metadata {
-        Metadata::named("the repository's .git-loop.toml, untrusted values taken out")
-    }
-
-    fn data(&self) -> std::result::Result<Map<Profile, Dict>, figment::Error> {
-        Ok(Profile::Default.collect(self.0.clone()))
     }
 }
 

@@ -1,4 +1,5 @@
-//! Each layer's values, checked on their own before they are merged: an
+//! The checks of each setting's value (the table in [`super::keys`] names
+//! one per setting). Each layer's values are checked on their own before they are merged: an
 //! invalid value is an error naming its layer and the value even when a
 //! higher layer overrides it, so a broken setting never lies in wait.
 //!
@@ -10,44 +11,10 @@
 
 use jiff::SignedDuration;
 
-use super::keys::{self, IgnoreFile, Key, LandStrategy};
-use super::raw::{Raw, SizeValue, StatusValue};
 use super::source::Origin;
+use super::types::{self as keys, IgnoreFile, Key, LandStrategy, SizeValue, StatusValue};
 use crate::error::{Error, Result};
 use crate::manifest::Status;
-
-/// One layer's validated values; each `None` where the layer does not set it.
-#[derive(Debug, Default, Clone, PartialEq)]
-pub struct Values {
-    pub base: Option<String>,
-    pub cleanup_status: Option<Vec<Status>>,
-    pub cleanup_older_than: Option<SignedDuration>,
-    pub cleanup_delete_merged: Option<bool>,
-    pub cleanup_salvage: Option<bool>,
-    /// `Some(None)`: set to an empty command, which turns a lower layer's
-    /// hook off.
-    pub cleanup_pre_command: Option<Option<String>>,
-    pub create_copy: Option<Vec<String>>,
-    pub create_post_command: Option<Option<String>>,
-    pub create_ignore_file: Option<IgnoreFile>,
-    pub create_fetch: Option<bool>,
-    pub create_pattern: Option<String>,
-    pub claude_pattern: Option<String>,
-    pub cleanup_recycle: Option<bool>,
-    pub pool_size: Option<usize>,
-    pub trash_keep: Option<SignedDuration>,
-    pub pool_keep: Option<Vec<String>>,
-    pub land_gate: Option<Option<String>>,
-    pub land_strategy: Option<LandStrategy>,
-    pub land_into: Option<String>,
-    pub land_queue_status: Option<Vec<Status>>,
-    pub land_push_retries: Option<usize>,
-    pub land_require_clean: Option<bool>,
-    pub judge_gate: Option<Option<String>>,
-    pub notify_command: Option<Option<String>>,
-    pub create_ports: Option<usize>,
-    pub watch_bell: Option<bool>,
-}
 
 /// Where a value being checked was set: its layer, its key, and its line
 /// in a TOML file when known.
@@ -104,115 +71,13 @@ pub(super) fn git_bool(text: &str, at: &At<'_>) -> Result<bool> {
     })
 }
 
-impl Raw {
-    /// Check every value of the layer `origin`; `line_of` finds a key's line
-    /// (TOML files only). The keys are checked in this order: the first
-    /// invalid value is the error.
-    pub fn validate(
-        self,
-        origin: &Origin,
-        line_of: &dyn Fn(&str) -> Option<usize>,
-    ) -> Result<Values> {
-        let at = |key: Key| At {
-            origin,
-            key,
-            line: line_of(key.toml),
-        };
-        let base = checked(self.base, &at, keys::BASE, base)?;
-        let cleanup_status = checked(self.cleanup.status, &at, keys::CLEANUP_STATUS, status_set)?;
-        let cleanup_older_than = checked(
-            self.cleanup.older_than,
-            &at,
-            keys::CLEANUP_OLDER_THAN,
-            cutoff,
-        )?;
-        let trash_keep = checked(self.trash.keep, &at, keys::TRASH_KEEP, cutoff)?;
-        let create_copy = checked(self.create.copy, &at, keys::CREATE_COPY, copy_patterns)?;
-        // pool.keep: gitignore patterns of paths inside the worktree, as
-        // create.copy's.
-        let pool_keep = checked(self.pool.keep, &at, keys::POOL_KEEP, copy_patterns)?;
-        let create_ignore_file = checked(
-            self.create.ignore_file,
-            &at,
-            keys::CREATE_IGNORE_FILE,
-            ignore_file,
-        )?;
-        let create_pattern = checked(
-            self.create.pattern,
-            &at,
-            keys::CREATE_PATTERN,
-            pattern_label,
-        )?;
-        let claude_pattern = checked(
-            self.claude.pattern,
-            &at,
-            keys::CLAUDE_PATTERN,
-            pattern_label,
-        )?;
-        let land_strategy = checked(self.land.strategy, &at, keys::LAND_STRATEGY, land_strategy)?;
-        let land_into = checked(self.land.into, &at, keys::LAND_INTO, land_into)?;
-        let land_queue_status = checked(
-            self.land.queue_status,
-            &at,
-            keys::LAND_QUEUE_STATUS,
-            status_set,
-        )?;
-        let land_push_retries = checked(
-            self.land.push_retries,
-            &at,
-            keys::LAND_PUSH_RETRIES,
-            push_retries,
-        )?;
-        Ok(Values {
-            base,
-            cleanup_status,
-            cleanup_older_than,
-            cleanup_delete_merged: self.cleanup.delete_merged_branches,
-            cleanup_salvage: self.cleanup.salvage,
-            cleanup_pre_command: configured_command(
-                self.cleanup.pre_command,
-                &at(keys::CLEANUP_PRE_COMMAND),
-            )?,
-            create_copy,
-            create_post_command: configured_command(
-                self.create.post_command,
-                &at(keys::CREATE_POST_COMMAND),
-            )?,
-            create_ignore_file,
-            create_fetch: self.create.fetch,
-            create_pattern,
-            claude_pattern,
-            cleanup_recycle: self.cleanup.recycle,
-            pool_size: checked(self.pool.size, &at, keys::POOL_SIZE, pool_size)?,
-            trash_keep,
-            pool_keep,
-            land_gate: configured_command(self.land.gate, &at(keys::LAND_GATE))?,
-            land_strategy,
-            land_into,
-            land_queue_status,
-            land_push_retries,
-            land_require_clean: self.land.require_clean,
-            judge_gate: configured_command(self.judge.gate, &at(keys::JUDGE_GATE))?,
-            notify_command: configured_command(self.notify.command, &at(keys::NOTIFY_COMMAND))?,
-            create_ports: checked(self.create.ports, &at, keys::CREATE_PORTS, port_count)?,
-            watch_bell: self.watch.bell,
-        })
-    }
-}
-
-/// A layer's value for `key` checked by `check` (`None`: the layer does
-/// not set it; nothing to check).
-fn checked<'o, T, U>(
-    value: Option<T>,
-    at: &dyn Fn(Key) -> At<'o>,
-    key: Key,
-    check: impl FnOnce(T, &At<'o>) -> Result<U>,
-) -> Result<Option<U>> {
-    value.map(|v| check(v, &at(key))).transpose()
+/// A value that needs no check beyond its shape (a boolean).
+pub(super) fn as_read<T>(value: T, _: &At<'_>) -> Result<T> {
+    Ok(value)
 }
 
 /// `base`: not empty (it names the branch or commit runs start from).
-fn base(b: String, at: &At<'_>) -> Result<String> {
+pub(super) fn base(b: String, at: &At<'_>) -> Result<String> {
     if b.trim().is_empty() {
         return Err(at.error(format!(
             "the base {b:?} is empty; it names the branch or commit runs start from"
@@ -222,7 +87,7 @@ fn base(b: String, at: &At<'_>) -> Result<String> {
 }
 
 /// `cleanup.status`: a CSV, or a list of CSVs; each status once, in order.
-fn status_set(value: StatusValue, at: &At<'_>) -> Result<Vec<Status>> {
+pub(super) fn status_set(value: StatusValue, at: &At<'_>) -> Result<Vec<Status>> {
     let items = match value {
         StatusValue::Csv(csv) => vec![csv],
         StatusValue::List(list) => list,
@@ -239,17 +104,22 @@ fn status_set(value: StatusValue, at: &At<'_>) -> Result<Vec<Status>> {
 }
 
 /// `cleanup.older-than`, `trash.keep`: a cutoff, as `--older-than` takes.
-fn cutoff(text: String, at: &At<'_>) -> Result<SignedDuration> {
+pub(super) fn cutoff(text: String, at: &At<'_>) -> Result<SignedDuration> {
     parse_cutoff(&text, &at.name()).map_err(|e| e.with_help(at.help()))
 }
 
+/// `cleanup.older-than`: a [`cutoff`], where the default is none.
+pub(super) fn some_cutoff(text: String, at: &At<'_>) -> Result<Option<SignedDuration>> {
+    cutoff(text, at).map(Some)
+}
+
 /// `create.copy`, `pool.keep`: every pattern a [`copy_pattern`].
-fn copy_patterns(list: Vec<String>, at: &At<'_>) -> Result<Vec<String>> {
+pub(super) fn copy_patterns(list: Vec<String>, at: &At<'_>) -> Result<Vec<String>> {
     list.iter().map(|p| copy_pattern(p, at)).collect()
 }
 
 /// `create.ignore-file`: `gitignore` or `info-exclude`.
-fn ignore_file(text: String, at: &At<'_>) -> Result<IgnoreFile> {
+pub(super) fn ignore_file(text: String, at: &At<'_>) -> Result<IgnoreFile> {
     IgnoreFile::parse(text.trim()).ok_or_else(|| {
         at.error(format!(
             "{text:?} is not an ignore file; expected gitignore (the root .gitignore) or info-exclude (.git/info/exclude)"
@@ -259,7 +129,7 @@ fn ignore_file(text: String, at: &At<'_>) -> Result<IgnoreFile> {
 
 /// `create.pattern`, `claude.pattern`: one line of printable text, not
 /// empty.
-fn pattern_label(p: String, at: &At<'_>) -> Result<String> {
+pub(super) fn pattern_label(p: String, at: &At<'_>) -> Result<String> {
     if p.is_empty() || p.chars().any(char::is_control) {
         return Err(at.error(format!(
             "the pattern {:?} is empty or holds a control character; a pattern label is one line of printable text",
@@ -271,7 +141,7 @@ fn pattern_label(p: String, at: &At<'_>) -> Result<String> {
 
 /// `pool.size`: a whole number from 0 to [`keys::MAX_POOL_SIZE`] (a TOML
 /// integer, or its text from git config or the environment).
-fn pool_size(value: SizeValue, at: &At<'_>) -> Result<usize> {
+pub(super) fn pool_size(value: SizeValue, at: &At<'_>) -> Result<usize> {
     let (n, shown) = match value {
         SizeValue::Number(n) => (usize::try_from(n).ok(), n.to_string()),
         SizeValue::Text(s) => (s.trim().parse::<usize>().ok(), format!("{s:?}")),
@@ -285,7 +155,7 @@ fn pool_size(value: SizeValue, at: &At<'_>) -> Result<usize> {
 }
 
 /// `land.strategy`: rebase, squash, merge or ff.
-fn land_strategy(text: String, at: &At<'_>) -> Result<LandStrategy> {
+pub(super) fn land_strategy(text: String, at: &At<'_>) -> Result<LandStrategy> {
     LandStrategy::parse(text.trim()).ok_or_else(|| {
         at.error(format!(
             "{text:?} is not a landing strategy; expected rebase, squash, merge or ff"
@@ -295,7 +165,7 @@ fn land_strategy(text: String, at: &At<'_>) -> Result<LandStrategy> {
 
 /// `land.into`: a branch name, not empty (an empty value is an error, not
 /// "unset": a typo must not silently land runs elsewhere).
-fn land_into(text: String, at: &At<'_>) -> Result<String> {
+pub(super) fn land_into(text: String, at: &At<'_>) -> Result<Option<String>> {
     let name = text.trim();
     if name.is_empty() || name.starts_with('-') || name.chars().any(char::is_control) {
         return Err(at.error(format!(
@@ -303,12 +173,12 @@ fn land_into(text: String, at: &At<'_>) -> Result<String> {
             crate::style::escape(&text)
         )));
     }
-    Ok(name.to_owned())
+    Ok(Some(name.to_owned()))
 }
 
 /// `land.push-retries`: a whole number from 0 to
 /// [`keys::MAX_LAND_PUSH_RETRIES`].
-fn push_retries(value: SizeValue, at: &At<'_>) -> Result<usize> {
+pub(super) fn push_retries(value: SizeValue, at: &At<'_>) -> Result<usize> {
     let (n, shown) = match value {
         SizeValue::Number(n) => (usize::try_from(n).ok(), n.to_string()),
         SizeValue::Text(s) => (s.trim().parse::<usize>().ok(), format!("{s:?}")),
@@ -323,7 +193,7 @@ fn push_retries(value: SizeValue, at: &At<'_>) -> Result<usize> {
 }
 
 /// `create.ports`: a whole number from 0 to [`keys::MAX_CREATE_PORTS`].
-fn port_count(value: SizeValue, at: &At<'_>) -> Result<usize> {
+pub(super) fn port_count(value: SizeValue, at: &At<'_>) -> Result<usize> {
     let (n, shown) = match value {
         SizeValue::Number(n) => (usize::try_from(n).ok(), n.to_string()),
         SizeValue::Text(s) => (s.trim().parse::<usize>().ok(), format!("{s:?}")),
@@ -337,13 +207,13 @@ fn port_count(value: SizeValue, at: &At<'_>) -> Result<usize> {
 }
 
 /// A configured command ([`crate::configured_command`]): an empty (or
-/// all-blank) one is set but off, so a higher layer can turn off a lower one's.
-fn configured_command(text: Option<String>, at: &At<'_>) -> Result<Option<Option<String>>> {
-    match text {
-        Some(t) if t.contains('\0') => Err(at.error(format!("command {t:?} contains a NUL byte"))),
-        Some(t) if t.trim().is_empty() => Ok(Some(None)),
-        other => Ok(other.map(Some)),
+/// all-blank) one is set but off (`None`), so a higher layer can turn off a
+/// lower one's.
+pub(super) fn command(t: String, at: &At<'_>) -> Result<Option<String>> {
+    if t.contains('\0') {
+        return Err(at.error(format!("command {t:?} contains a NUL byte")));
     }
+    Ok(Some(t).filter(|t| !t.trim().is_empty()))
 }
 
 /// A `create.copy` pattern: gitignore syntax, matched against paths inside

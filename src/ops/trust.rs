@@ -12,10 +12,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::config::{
-    TOML_CLEANUP_PRE_COMMAND, TOML_CREATE_POST_COMMAND, TOML_JUDGE_GATE, TOML_LAND_GATE,
-    TOML_NOTIFY_COMMAND, repo_toml_path,
-};
+use crate::config::repo_toml_path;
 use crate::ctx::Ctx;
 use crate::error::{Error, Result};
 
@@ -42,24 +39,8 @@ pub fn run(ctx: &Ctx) -> Result<Trusted> {
             file: repo_toml_path(root),
         });
     };
-    let raw = file.raw()?;
+    let hooks: BTreeMap<&'static str, String> = file.raw()?.commands().into_iter().collect();
     let blob = blob.clone();
-    let mut hooks = BTreeMap::new();
-    if let Some(c) = raw.create.post_command.filter(|c| !c.trim().is_empty()) {
-        hooks.insert(TOML_CREATE_POST_COMMAND, c);
-    }
-    if let Some(c) = raw.cleanup.pre_command.filter(|c| !c.trim().is_empty()) {
-        hooks.insert(TOML_CLEANUP_PRE_COMMAND, c);
-    }
-    if let Some(c) = raw.land.gate.filter(|c| !c.trim().is_empty()) {
-        hooks.insert(TOML_LAND_GATE, c);
-    }
-    if let Some(c) = raw.judge.gate.filter(|c| !c.trim().is_empty()) {
-        hooks.insert(TOML_JUDGE_GATE, c);
-    }
-    if let Some(c) = raw.notify.command.filter(|c| !c.trim().is_empty()) {
-        hooks.insert(TOML_NOTIFY_COMMAND, c);
-    }
     let commands: Vec<&str> = hooks.values().map(String::as_str).collect();
     let files =
         crate::configured_command::trust::named_files(&commands, root, settings.object_hash)?;

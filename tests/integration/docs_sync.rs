@@ -291,15 +291,25 @@ fn there_is_a_man_page_per_command_with_a_description_and_examples() {
 /// The settings, as `git loop config --json` shows them: TOML key, then the
 /// git-config key and environment variable the naming rule gives
 /// (`cleanup.older-than`: `loop.cleanupOlderThan`, `GIT_LOOP_CLEANUP_OLDER_THAN`),
-/// each checked to be in `src/config/keys.rs`.
+/// each checked to be the table's (`src/config/keys.rs`, in its order:
+/// [`git_loop::settings`]).
 fn settings() -> Vec<(String, String, String, Value)> {
     let repo = TestRepo::new();
     let config = repo.run(["--json", "config"]).ok().json();
-    let keys = read("src/config/keys.rs");
     let object = config.as_object().expect("config --json is an object");
+    let table = git_loop::settings();
+    assert_eq!(
+        set(object.keys().cloned()),
+        set(table.iter().map(|[toml, ..]| (*toml).to_owned())),
+        "`git loop config --json` does not show the table's settings"
+    );
     object
         .iter()
         .map(|(toml, shown)| {
+            let [_, key_git, key_env] = table
+                .iter()
+                .find(|[t, ..]| t == toml)
+                .expect("a setting of the table");
             let mut git = String::from("loop.");
             for (i, part) in toml.split(['.', '-']).enumerate() {
                 let mut chars = part.chars();
@@ -311,12 +321,11 @@ fn settings() -> Vec<(String, String, String, Value)> {
                 }
             }
             let env = format!("GIT_LOOP_{}", toml.replace(['.', '-'], "_").to_uppercase());
-            for name in [toml, &git, &env] {
-                assert!(
-                    keys.contains(&format!("\"{name}\"")),
-                    "src/config/keys.rs has no {name:?} (the naming rule for {toml:?})"
-                );
-            }
+            assert_eq!(
+                (*key_git, *key_env),
+                (git.as_str(), env.as_str()),
+                "keys::ALL's names of {toml:?} are not the naming rule's"
+            );
             (toml.clone(), git, env, shown["value"].clone())
         })
         .collect()
@@ -361,6 +370,54 @@ fn the_configuration_page_lists_every_key() {
         "`git loop config --help`",
         set(listed),
         set(keys.iter().map(|(t, ..)| t.clone())),
+    );
+}
+
+/// Adding a setting is one entry of the table in `src/config/keys.rs`:
+/// no other source file of the crate (outside tests and comments) writes
+/// a setting's TOML key path, git-config key or environment variable as a
+/// string of its own, as a hand-kept raw field, report field or name list
+/// would.
+#[test]
+fn a_setting_is_one_entry_of_the_table() {
+    fn sources(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            let name = path.file_name().unwrap().to_string_lossy().into_owned();
+            if path.is_dir() && name != "tests" {
+                sources(&path, out);
+            } else if name.ends_with(".rs") && name != "tests.rs" {
+                out.push(path);
+            }
+        }
+    }
+    let mut files = Vec::new();
+    sources(std::path::Path::new(&format!("{ROOT}/src")), &mut files);
+    let table = std::path::Path::new(&format!("{ROOT}/src/config/keys.rs")).to_owned();
+    let mut found = Vec::new();
+    for file in files.iter().filter(|f| **f != table) {
+        let text = std::fs::read_to_string(file).unwrap();
+        let code: String = text
+            .split("#[cfg(test)]")
+            .next()
+            .unwrap()
+            .lines()
+            .filter(|l| !l.trim_start().starts_with("//"))
+            .collect::<Vec<_>>()
+            .join("\n");
+        for names in git_loop::settings() {
+            // `base` is also a word of its own (a commit's, a report's).
+            for name in names.iter().filter(|n| **n != "base") {
+                if code.contains(&format!("\"{name}\"")) {
+                    found.push(format!("  {}: {name:?}", file.display()));
+                }
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "settings named outside their entry in src/config/keys.rs:\n{}",
+        found.join("\n")
     );
 }
 
