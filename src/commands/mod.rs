@@ -41,7 +41,6 @@ pub fn dispatch(cli: &Cli, out: &mut Out<'_>) -> std::result::Result<(), Fail> {
     match &cli.command {
         Command::Create(args) if let Some(n) = args.attempts => {
             create::validate(args)?;
-            crate::ops::create::attempts::validate(args, n)?;
             emit(create::attempts(&ctx()?, args, n, out)?, out)
         }
         Command::Create(args) => {

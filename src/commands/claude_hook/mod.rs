@@ -34,7 +34,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
-use crate::cli::{ClaudeHook, Cli, CreateArgs, RunId};
+use crate::cli::{ClaudeHook, Cli, RunId};
 use crate::ctx::Ctx;
 use crate::error::{Error, Result};
 use crate::manifest::{Entry, Manifest, Status};
@@ -217,7 +217,7 @@ fn make_run(
                 continue;
             }
         };
-        let args = CreateArgs {
+        let args = create::CreateRequest {
             run_id: run_id.clone(),
             pattern: Some(pattern.to_owned()),
             base: None,
@@ -225,7 +225,6 @@ fn make_run(
             fetch: false,
             sparse: Vec::new(),
             ports: None,
-            attempts: None,
         };
         create::validate(&args)?;
         let mut quiet_stdout = std::io::sink();

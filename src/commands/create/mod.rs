@@ -5,24 +5,49 @@
 
 mod report;
 
-pub use crate::ops::create::validate;
 pub use report::{AttemptsReport, CreateReport};
 
 use crate::cli::CreateArgs;
 use crate::ctx::Ctx;
 use crate::error::Result;
+use crate::ops::create::CreateRequest;
 use crate::output::Out;
+
+impl From<&CreateArgs> for CreateRequest {
+    fn from(args: &CreateArgs) -> CreateRequest {
+        CreateRequest {
+            run_id: args.run_id.clone(),
+            pattern: args.pattern.clone(),
+            base: args.base.clone(),
+            reuse: args.reuse,
+            sparse: args.sparse.clone(),
+            fetch: args.fetch,
+            ports: args.ports,
+        }
+    }
+}
+
+/// What create refuses before the repository is opened (see
+/// [`crate::ops::create::validate`]); with `--attempts`, its rules too.
+pub fn validate(args: &CreateArgs) -> Result<()> {
+    let request = CreateRequest::from(args);
+    crate::ops::create::validate(&request)?;
+    match args.attempts {
+        Some(n) => crate::ops::create::attempts::validate(&request, n),
+        None => Ok(()),
+    }
+}
 
 /// Create the run, and report it. A failed post-command is in the report's
 /// `error`: the run exists, and the command exits 1.
 pub fn run(ctx: &Ctx, args: &CreateArgs, out: &mut Out<'_>) -> Result<CreateReport> {
-    let created = crate::ops::create::run(ctx, args, out)?;
+    let created = crate::ops::create::run(ctx, &CreateRequest::from(args), out)?;
     Ok(CreateReport::new(created, args.reuse))
 }
 
 /// `create <TASK> --attempts <N>`: make the attempts (all or none), and
 /// report them.
 pub fn attempts(ctx: &Ctx, args: &CreateArgs, n: u32, out: &mut Out<'_>) -> Result<AttemptsReport> {
-    let created = crate::ops::create::attempts::run(ctx, args, n, out)?;
+    let created = crate::ops::create::attempts::run(ctx, &CreateRequest::from(args), n, out)?;
     Ok(AttemptsReport::new(created))
 }

@@ -4,12 +4,12 @@
 //! member's switch to `loop/<id>` ([`check_out`]).
 
 use super::{Method, Plan, branch_exists, checkout, rollback};
-use crate::cli::CreateArgs;
 use crate::ctx::Ctx;
 use crate::error::{Error, Result};
 use crate::git::cmd::{Git, Start};
 use crate::git::error::CommandError;
 use crate::lock::OpsLock;
+use crate::ops::create::CreateRequest;
 use crate::ops::pool::{self, Claimed, Taken};
 use crate::output::Out;
 use crate::signals::RollbackWindow;
@@ -48,7 +48,7 @@ impl Added {
 /// place). The rollback window opens before the add.
 pub(super) fn add(
     ctx: &Ctx,
-    args: &CreateArgs,
+    args: &CreateRequest,
     plan: &Plan<'_>,
     out: &mut Out<'_>,
 ) -> Result<Added> {
@@ -106,7 +106,7 @@ pub(super) fn add(
 /// every file), to be moved into place under it (see `crate::ops::pool`).
 /// Not for a sparse run (a member is a full checkout), nor when loop/<id>
 /// exists (--reuse adopts it as it is).
-fn claim_warm(ctx: &Ctx, args: &CreateArgs, plan: &Plan<'_>) -> Result<Option<Claimed>> {
+fn claim_warm(ctx: &Ctx, args: &CreateRequest, plan: &Plan<'_>) -> Result<Option<Claimed>> {
     if args.sparse.is_empty() && !ctx.repo.branch_exists(&plan.branch)? {
         pool::claim_for_create(ctx, plan.base_commit)
     } else {
@@ -118,7 +118,7 @@ fn claim_warm(ctx: &Ctx, args: &CreateArgs, plan: &Plan<'_>) -> Result<Option<Cl
 /// git-loop `worktree add`, so they cannot race another create. A branch
 /// that exists is adopted (--reuse; its tip is returned) and checked out as
 /// it is, never moved, and never deleted by a rollback.
-fn recheck(ctx: &Ctx, args: &CreateArgs, plan: &Plan<'_>) -> Result<Option<gix::ObjectId>> {
+fn recheck(ctx: &Ctx, args: &CreateRequest, plan: &Plan<'_>) -> Result<Option<gix::ObjectId>> {
     let adopted = match ctx.repo.branch_target(&plan.branch)? {
         Some(_) if !args.reuse => return Err(branch_exists(ctx, &plan.id, plan.branch.clone())),
         tip => tip,

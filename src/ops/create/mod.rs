@@ -50,6 +50,8 @@
 //! lock, the fetch, the ignore line), [`add`] (step 4), [`record`] (step 5,
 //! and the undo when it fails), `finish` (step 6).
 
+mod request;
+pub use request::CreateRequest;
 mod add;
 pub mod attempts;
 mod checkout;
@@ -65,7 +67,6 @@ use std::path::PathBuf;
 
 use serde::Serialize;
 
-use crate::cli::CreateArgs;
 use crate::config::Settings;
 use crate::configured_command::{ConfiguredCommand, Outcome};
 use crate::ctx::Ctx;
@@ -120,7 +121,7 @@ pub enum Method {
 /// C1): a label that could clear the screen, write the clipboard (OSC 52) or
 /// break the table is refused here, with nothing written. (A manifest written
 /// by hand can still hold one; every human rendering escapes it.)
-pub fn validate(args: &CreateArgs) -> Result<()> {
+pub fn validate(args: &CreateRequest) -> Result<()> {
     runid::validate(&args.run_id)?;
     // Not given: the setting `create.pattern`, validated as a setting.
     let Some(pattern) = &args.pattern else {
@@ -144,7 +145,7 @@ pub fn validate(args: &CreateArgs) -> Result<()> {
 
 /// The pattern label the run records: `--pattern`, else the setting
 /// `create.pattern` (default `manual`).
-pub(super) fn pattern(ctx: &Ctx, args: &CreateArgs) -> Result<String> {
+pub(super) fn pattern(ctx: &Ctx, args: &CreateRequest) -> Result<String> {
     match &args.pattern {
         Some(pattern) => Ok(pattern.clone()),
         None => Ok(ctx.settings()?.create_pattern.value.clone()),
@@ -152,7 +153,7 @@ pub(super) fn pattern(ctx: &Ctx, args: &CreateArgs) -> Result<String> {
 }
 
 /// Create the run `args` names (see the module doc for the order of work).
-pub fn run(ctx: &Ctx, args: &CreateArgs, out: &mut Out<'_>) -> Result<Created> {
+pub fn run(ctx: &Ctx, args: &CreateRequest, out: &mut Out<'_>) -> Result<Created> {
     // Read the whole configuration even when --base is given: a broken layer
     // is reported the same way whatever flags are typed.
     let settings = ctx.settings()?;
@@ -197,7 +198,7 @@ enum Planned<'s> {
 /// file), then fetch and write the ignore line.
 fn plan<'s>(
     ctx: &Ctx,
-    args: &CreateArgs,
+    args: &CreateRequest,
     settings: &'s Settings,
     out: &mut Out<'_>,
 ) -> Result<Planned<'s>> {

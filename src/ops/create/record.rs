@@ -5,11 +5,11 @@
 
 use super::add::Added;
 use super::{Plan, refuse_active};
-use crate::cli::CreateArgs;
 use crate::ctx::Ctx;
 use crate::error::Result;
 use crate::events::{Event, EventKind};
 use crate::manifest::Entry;
+use crate::ops::create::CreateRequest;
 use crate::ops::ports;
 use crate::output::Out;
 use crate::signals::RollbackWindow;
@@ -19,7 +19,7 @@ use crate::signals::RollbackWindow;
 /// return the original error. The run's entry, and the ports leased to it.
 pub(super) fn record_or_undo(
     ctx: &Ctx,
-    args: &CreateArgs,
+    args: &CreateRequest,
     plan: &Plan<'_>,
     added: &Added,
     out: &mut Out<'_>,

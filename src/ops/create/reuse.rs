@@ -3,17 +3,17 @@
 use std::fs;
 
 use super::{Created, Method};
-use crate::cli::CreateArgs;
 use crate::ctx::Ctx;
 use crate::error::{Error, Result};
 use crate::manifest::Entry;
+use crate::ops::create::CreateRequest;
 use crate::output::Out;
 
 /// Reuse the active run `entry` as it is recorded (a different `--pattern`
 /// is named in a warning, not applied): check it, log a `reuse` event, say so.
 pub(super) fn reuse(
     ctx: &Ctx,
-    args: &CreateArgs,
+    args: &CreateRequest,
     entry: Entry,
     out: &mut Out<'_>,
 ) -> Result<Created> {

@@ -100,7 +100,6 @@ pub use outcome::{BranchFate, Code, Landed, Skipped, WorktreeFate};
 
 use std::time::Duration;
 
-use crate::cli::RunId;
 use crate::config::LandStrategy;
 use crate::configured_command::ConfiguredCommand;
 use crate::ctx::Ctx;
@@ -108,6 +107,7 @@ use crate::error::{Error, Result};
 use crate::git::merge::Merger;
 use crate::manifest::{Entry, Manifest, Status};
 use crate::output::Out;
+use crate::runid::RunId;
 
 /// How long a gate may run before it is killed (and the landing refused,
 /// `gate-failed`): ten minutes. A constant, not a setting.

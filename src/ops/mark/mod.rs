@@ -8,12 +8,12 @@
 
 pub mod detect;
 
-use crate::cli::RunId;
 use crate::ctx::{Ctx, Transaction};
 use crate::error::{Error, Result};
 use crate::events::{Event, EventKind};
 use crate::manifest::{Entry, Manifest, Status};
 use crate::output::Out;
+use crate::runid::RunId;
 
 /// A run's status set: its entry as it is now, and the status before.
 pub struct Marked {

@@ -30,7 +30,6 @@
 //! the landing is built in memory (land's dry run), the removals predicted
 //! (the reclaim's dry run, for siblings that are still active).
 
-use crate::cli::RunId;
 use crate::config::LandStrategy;
 use crate::ctx::Ctx;
 use crate::error::{Error, Result};
@@ -39,6 +38,7 @@ use crate::manifest::{Entry, Manifest, Status};
 use crate::ops::land;
 use crate::ops::reclaim::{self, Reclaimed};
 use crate::output::Out;
+use crate::runid::RunId;
 
 /// What `pick` was asked for.
 #[derive(Debug, Clone, Copy)]

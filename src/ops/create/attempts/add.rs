@@ -2,11 +2,11 @@
 //! worktree-operation lock, then checked out in parallel outside it.
 
 use super::{Made, lock};
-use crate::cli::CreateArgs;
 use crate::ctx::Ctx;
 use crate::error::{Error, Result};
 use crate::git::cmd::Start;
 use crate::lock::OpsLock;
+use crate::ops::create::CreateRequest;
 use crate::ops::create::{Plan, branch_exists, checkout};
 use crate::ops::pool;
 use crate::output::Out;
@@ -18,7 +18,7 @@ use crate::signals::RollbackWindow;
 /// place). Which attempts were taken from the pool.
 pub(super) fn add_all(
     ctx: &Ctx,
-    args: &CreateArgs,
+    args: &CreateRequest,
     plans: &[Plan<'_>],
     made: &Made,
     window: &RollbackWindow,

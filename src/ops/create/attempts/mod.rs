@@ -52,7 +52,6 @@ use std::sync::{Arc, Mutex};
 mod add;
 mod record;
 
-use crate::cli::CreateArgs;
 use crate::config::Settings;
 use crate::configured_command::ConfiguredCommand;
 use crate::ctx::Ctx;
@@ -60,6 +59,7 @@ use crate::error::{Error, Result};
 use crate::lock::ManifestMutex;
 use crate::manifest::{Manifest, Status};
 use crate::ops::base;
+use crate::ops::create::CreateRequest;
 use crate::ops::create::{Created, Method, Plan, branch_exists, fresh, rollback};
 use crate::ops::ignore::IgnoreTarget;
 use crate::output::Out;
@@ -71,7 +71,7 @@ pub const MAX_ATTEMPTS: u32 = 64;
 
 /// Usage checks of `--attempts N`, before the repository is touched (the id
 /// and label are checked by [`crate::ops::create::validate`]).
-pub fn validate(args: &CreateArgs, n: u32) -> Result<()> {
+pub fn validate(args: &CreateRequest, n: u32) -> Result<()> {
     let invalid = |reason: &str| Error::InvalidAttempts {
         value: n.to_string(),
         reason: reason.to_owned(),
@@ -93,7 +93,7 @@ pub fn validate(args: &CreateArgs, n: u32) -> Result<()> {
 pub(super) type Made = Arc<Mutex<Vec<(String, Option<gix::ObjectId>)>>>;
 
 /// Make the attempts (see the module doc). The runs, in attempt order.
-pub fn run(ctx: &Ctx, args: &CreateArgs, n: u32, out: &mut Out<'_>) -> Result<Vec<Created>> {
+pub fn run(ctx: &Ctx, args: &CreateRequest, n: u32, out: &mut Out<'_>) -> Result<Vec<Created>> {
     let settings = ctx.settings()?;
     let task = args.run_id.as_str();
     let (plans, post_command) = plan(ctx, args, n, settings, out)?;
@@ -154,7 +154,7 @@ pub fn run(ctx: &Ctx, args: &CreateArgs, n: u32, out: &mut Out<'_>) -> Result<Ve
 /// the ignore line: one plan per attempt, all from one base commit.
 fn plan<'s>(
     ctx: &Ctx,
-    args: &CreateArgs,
+    args: &CreateRequest,
     n: u32,
     settings: &'s Settings,
     out: &mut Out<'_>,

@@ -2,12 +2,12 @@
 //! write, or, on a failure before that write, every one undone.
 
 use super::{Made, lock, refuse_active_attempts};
-use crate::cli::CreateArgs;
 use crate::config::Settings;
 use crate::configured_command::ConfiguredCommand;
 use crate::ctx::{Ctx, Transaction};
 use crate::error::{Error, Result};
 use crate::manifest::Entry;
+use crate::ops::create::CreateRequest;
 use crate::ops::create::{Plan, rollback};
 use crate::ops::ports;
 use crate::output::Out;
@@ -81,7 +81,7 @@ pub(super) fn set_up_all(
 /// recorded, with their ports.
 pub(super) fn record_all(
     ctx: &Ctx,
-    args: &CreateArgs,
+    args: &CreateRequest,
     plans: &[Plan<'_>],
     window: &RollbackWindow,
     out: &mut Out<'_>,
