@@ -748,3 +748,26 @@ fn no_event_or_manifest_is_written_outside_the_transaction() {
         found.join("\n")
     );
 }
+
+/// Every fan-out sizes itself by `fanout::cores()`, the one place the
+/// machine's parallelism is read.
+#[test]
+fn the_core_count_is_read_in_one_place() {
+    let mut files = Vec::new();
+    rust_files(&src(), &mut files);
+    let found: Vec<String> = files
+        .iter()
+        .filter(|p| !p.ends_with("fanout.rs"))
+        .filter(|p| {
+            std::fs::read_to_string(p)
+                .unwrap()
+                .contains("available_parallelism")
+        })
+        .map(|p| format!("  {}", p.display()))
+        .collect();
+    assert!(
+        found.is_empty(),
+        "the core count read outside fanout::cores():\n{}",
+        found.join("\n")
+    );
+}

@@ -94,9 +94,8 @@ pub fn judge(ctx: &Ctx, request: &Request<'_>, out: &mut Out<'_>) -> Result<Outc
             task: task.to_owned(),
         });
     }
-    let workers = request.jobs.unwrap_or_else(|| {
-        std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
-    });
+    // One per core unless `--jobs` says otherwise, as every fan-out.
+    let workers = request.jobs.unwrap_or_else(crate::fanout::cores);
     let timeout = request.timeout.unwrap_or(DEFAULT_TIMEOUT);
     let progress = out.stderr_is_terminal && !out.json && !out.quiet;
     let at = (ctx.repo.root(), task);
