@@ -97,6 +97,21 @@ impl Ctx {
         }
     }
 
+    /// The command the configuration sets for `which` (a hook, a gate, the
+    /// notifier), if any: refused when a repository file set it and the
+    /// repository is not trusted (see [`crate::configured_command::lookup`]).
+    pub fn configured(
+        &self,
+        which: crate::configured_command::Kind,
+    ) -> Result<Option<crate::configured_command::ConfiguredCommand<'_>>> {
+        crate::configured_command::lookup(
+            self.settings()?,
+            which,
+            self.repo.root(),
+            self.repo.common_dir(),
+        )
+    }
+
     /// Absolute path of a run's worktree.
     pub fn worktree_path(&self, id: &str) -> PathBuf {
         self.loop_dir().join(id)

@@ -41,12 +41,8 @@ pub enum Notified {
 /// Run `notify.command` for `recorded` (a transition), if one is set and
 /// may run.
 pub fn notify(ctx: &Ctx, recorded: &Recorded) -> Notified {
-    let settings = match ctx.settings() {
-        Ok(s) => s,
-        Err(e) => return Notified::Failed(e.to_string()),
-    };
     let root = ctx.repo.root();
-    let found = configured_command::lookup(settings, Kind::Notify, root, ctx.repo.common_dir());
+    let found = ctx.configured(Kind::Notify);
     let command = match found {
         Ok(Some(command)) => command,
         Ok(None) => return Notified::NotSet,

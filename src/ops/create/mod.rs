@@ -197,7 +197,7 @@ enum Planned<'s> {
 /// (an active run, an existing branch, an untrusted hook, a symlinked ignore
 /// file), then fetch and write the ignore line.
 fn plan<'s>(
-    ctx: &Ctx,
+    ctx: &'s Ctx,
     args: &CreateRequest,
     settings: &'s Settings,
     out: &mut Out<'_>,
@@ -223,12 +223,7 @@ fn plan<'s>(
     }
     // An untrusted hook refuses the create before anything changes (a reuse,
     // which runs no hook, does not need it).
-    let post_command = crate::configured_command::lookup(
-        settings,
-        crate::configured_command::Kind::CreatePost,
-        ctx.repo.root(),
-        ctx.repo.common_dir(),
-    )?;
+    let post_command = ctx.configured(crate::configured_command::Kind::CreatePost)?;
     ignore.refuse_symlink()?;
     // After every refusal that needs no lock, before anything is written:
     // a create refused for its arguments or its hooks fetches nothing.

@@ -200,10 +200,5 @@ fn gate_command<'a>(ctx: &'a Ctx, given: Option<&'a str>) -> Result<Option<Confi
     if let Some(command) = given {
         return Ok(Some(ConfiguredCommand::given(command, "--gate")));
     }
-    crate::configured_command::lookup(
-        ctx.settings()?,
-        crate::configured_command::Kind::JudgeGate,
-        ctx.repo.root(),
-        ctx.repo.common_dir(),
-    )
+    ctx.configured(crate::configured_command::Kind::JudgeGate)
 }

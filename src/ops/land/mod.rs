@@ -331,12 +331,7 @@ fn gate_command<'a>(ctx: &'a Ctx, given: Option<&'a str>) -> Result<Option<Confi
     if let Some(command) = given {
         return Ok(Some(ConfiguredCommand::given(command, "--gate")));
     }
-    crate::configured_command::lookup(
-        ctx.settings()?,
-        crate::configured_command::Kind::LandGate,
-        ctx.repo.root(),
-        ctx.repo.common_dir(),
-    )
+    ctx.configured(crate::configured_command::Kind::LandGate)
 }
 
 /// The named runs, in the order named (the same id twice once), or the

@@ -107,12 +107,7 @@ pub fn pick(ctx: &Ctx, request: &Request<'_>, out: &mut Out<'_>) -> Result<Outco
     let siblings = siblings(&manifest, task, id);
     if request.salvage {
         // The removal would refuse an untrusted hook after the marks.
-        crate::configured_command::lookup(
-            ctx.settings()?,
-            crate::configured_command::Kind::CleanupPre,
-            ctx.repo.root(),
-            ctx.repo.common_dir(),
-        )?;
+        ctx.configured(crate::configured_command::Kind::CleanupPre)?;
     }
     let winner = winner(ctx, entry, task)?;
     if winner

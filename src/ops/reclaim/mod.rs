@@ -116,12 +116,7 @@ pub fn reclaim(
     let dry_run = options.dry_run;
     // An untrusted hook refuses the cleanup before anything changes (a dry
     // run too: it predicts the real one).
-    let pre_command = crate::configured_command::lookup(
-        ctx.settings()?,
-        crate::configured_command::Kind::CleanupPre,
-        ctx.repo.root(),
-        ctx.repo.common_dir(),
-    )?;
+    let pre_command = ctx.configured(crate::configured_command::Kind::CleanupPre)?;
     let mut reclaimed = Reclaimed {
         dry_run,
         removed: Vec::new(),

@@ -153,7 +153,7 @@ pub fn run(ctx: &Ctx, args: &CreateRequest, n: u32, out: &mut Out<'_>) -> Result
 /// Every refusal that needs no lock, for every attempt, then the fetch and
 /// the ignore line: one plan per attempt, all from one base commit.
 fn plan<'s>(
-    ctx: &Ctx,
+    ctx: &'s Ctx,
     args: &CreateRequest,
     n: u32,
     settings: &'s Settings,
@@ -187,12 +187,7 @@ fn plan<'s>(
             return Err(branch_exists(ctx, id, branch));
         }
     }
-    let post_command = crate::configured_command::lookup(
-        settings,
-        crate::configured_command::Kind::CreatePost,
-        ctx.repo.root(),
-        ctx.repo.common_dir(),
-    )?;
+    let post_command = ctx.configured(crate::configured_command::Kind::CreatePost)?;
     ignore.refuse_symlink()?;
     let fetch = args.fetch || settings.create_fetch.value;
     let upstream = fresh::check(ctx, &base, &mut base_commit, fetch, out)?;
