@@ -108,7 +108,12 @@ impl Error {
             Error::RestoreExists { .. } => ErrorCode::RunExists,
             Error::Checkout { .. } => ErrorCode::CheckoutFailed,
             Error::Config { .. } => ErrorCode::InvalidConfig,
-            Error::Repository(_) => ErrorCode::Repository,
+            // One code for the repository's failures; the variant says which.
+            Error::Repository(_)
+            | Error::RefWrite(_)
+            | Error::Changed(_)
+            | Error::PartWay(_)
+            | Error::Internal(_) => ErrorCode::Repository,
             Error::UnrepresentablePath { .. } => ErrorCode::UnrepresentablePath,
             Error::CommandNotFound { .. } => ErrorCode::CommandNotFound,
             Error::CommandNotExecutable { .. } => ErrorCode::CommandNotExecutable,

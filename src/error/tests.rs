@@ -31,3 +31,34 @@ fn codes_have_one_source_and_are_kebab_case() {
     }
     assert_eq!(samples[0].code(), "invalid-run-id");
 }
+
+/// The repository's failures are told apart by their words (a read, a ref
+/// write, a change under the command, a step failed part way, a bug), under
+/// the one JSON code `repository` the interface has always had.
+#[test]
+fn a_repository_failure_says_which_it_is_under_one_code() {
+    let cases = [
+        (
+            Error::Repository("r".into()),
+            "could not read repository state: r",
+        ),
+        (
+            Error::RefWrite("refs/heads/x: locked".into()),
+            "could not write a ref: refs/heads/x: locked",
+        ),
+        (
+            Error::Changed("x changed since pick read it".into()),
+            "x changed since pick read it",
+        ),
+        (Error::PartWay("main moved back".into()), "main moved back"),
+        (
+            Error::Internal("no permit".into()),
+            "internal error (a bug in git-loop): no permit",
+        ),
+    ];
+    for (e, text) in cases {
+        assert_eq!(e.to_string(), text);
+        assert_eq!(e.code(), "repository");
+        assert_eq!(e.exit_code(), 1);
+    }
+}

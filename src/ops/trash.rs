@@ -141,7 +141,7 @@ fn create_branch(ctx: &Ctx, branch: &str, tip: gix::ObjectId, entry: &Entry) -> 
     };
     let message = format!("git-loop: trash restore {}", entry.name);
     crate::git::refs::apply(ctx.repo.gix(), &message, false, &[create])
-        .map_err(|e| Error::Repository(format!("could not create {full}: {e}")))
+        .map_err(|e| Error::RefWrite(format!("could not create {full}: {e}")))
 }
 
 /// Drop `entries` (already chosen), logging each as `trash-expire` with

@@ -18,9 +18,7 @@ pub fn worktree_remove(
     permit: &Permit,
 ) -> Result<std::result::Result<(), CommandError>> {
     if !permit.covers_worktree(rel_path) {
-        return Err(Error::Repository(format!(
-            "internal: no permit to remove {rel_path}"
-        )));
+        return Err(Error::Internal(format!("no permit to remove {rel_path}")));
     }
     git.worktree_remove_unguarded(rel_path)
 }
@@ -34,8 +32,8 @@ pub fn delete_branch(
     permit: &Permit,
 ) -> Result<()> {
     if !permit.covers_branch(branch, expected) {
-        return Err(Error::Repository(format!(
-            "internal: no permit to delete {branch} at {expected}"
+        return Err(Error::Internal(format!(
+            "no permit to delete {branch} at {expected}"
         )));
     }
     crate::git::refs::delete_branch_unguarded(repo.gix(), branch, expected)
@@ -53,8 +51,8 @@ pub fn rewind_branch(
     permit: &Permit,
 ) -> Result<()> {
     if !permit.covers_rewind(branch, from, to) {
-        return Err(Error::Repository(format!(
-            "internal: no permit to move {branch} back from {from} to {to}"
+        return Err(Error::Internal(format!(
+            "no permit to move {branch} back from {from} to {to}"
         )));
     }
     crate::git::plumbing::update_ref(
@@ -72,9 +70,7 @@ pub fn rewind_branch(
 /// never signalled). `false`: it is gone.
 pub fn signal_process(pid: u32, kill: bool, permit: &Permit) -> Result<bool> {
     let Some(start) = permit.process_start(pid) else {
-        return Err(Error::Repository(format!(
-            "internal: no permit to signal pid {pid}"
-        )));
+        return Err(Error::Internal(format!("no permit to signal pid {pid}")));
     };
     if super::reap::stat(pid).is_none_or(|s| s.start != start || s.state == 'Z') {
         return Ok(false);
@@ -111,8 +107,8 @@ pub fn update_checkout(
     steps: &[super::checkout::Step],
 ) -> Result<bool> {
     if !permit.covers_checkout(checkout, old, new) {
-        return Err(Error::Repository(format!(
-            "internal: no permit to update the checkout at {}",
+        return Err(Error::Internal(format!(
+            "no permit to update the checkout at {}",
             checkout.display()
         )));
     }

@@ -197,7 +197,7 @@ pub fn keep(repo: &gix::Repository, what: &Keep) -> Result<String> {
             Ok(()) => return Ok(name),
             Err(e) => match crate::git::refs::find(repo, &name).ok().flatten() {
                 None => {
-                    return Err(Error::Repository(format!(
+                    return Err(Error::RefWrite(format!(
                         "could not keep {} in the trash as {name}: {e}",
                         what.original
                     )));
@@ -208,7 +208,7 @@ pub fn keep(repo: &gix::Repository, what: &Keep) -> Result<String> {
             },
         }
     }
-    Err(Error::Repository(format!(
+    Err(Error::RefWrite(format!(
         "could not keep {} in the trash: too many entries in one second",
         what.original
     )))
@@ -313,7 +313,7 @@ pub fn drop_all(repo: &gix::Repository, entries: &[Entry]) -> Result<()> {
             [one] => one.refname.clone(),
             many => format!("{} trash entries", many.len()),
         };
-        Error::Repository(format!("could not drop {what}: {e}"))
+        Error::RefWrite(format!("could not drop {what}: {e}"))
     })
 }
 

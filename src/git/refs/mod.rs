@@ -117,7 +117,7 @@ pub fn apply(
         .map(|e| ref_edit(e, message, create_reflog, false))
         .collect::<Result<Vec<_>>>()?;
     repo.edit_references(ref_edits)
-        .map_err(|e| Error::Repository(e.to_string()))?;
+        .map_err(|e| Error::RefWrite(e.to_string()))?;
     Ok(())
 }
 
@@ -132,7 +132,7 @@ fn in_process_through_head(
     edits: &[Edit],
     head: Option<&str>,
 ) -> Result<bool> {
-    let err = |e: &dyn std::fmt::Display| Error::Repository(e.to_string());
+    let err = |e: &dyn std::fmt::Display| Error::RefWrite(e.to_string());
     let ref_edits = edits
         .iter()
         .map(|e| {
@@ -161,7 +161,7 @@ fn ref_edit(edit: &Edit, message: &str, create_reflog: bool, via_head: bool) -> 
     let full: FullName = name
         .try_into()
         .map_err(|e: gix::validate::reference::name::Error| {
-            Error::Repository(format!("{name}: {e}"))
+            Error::RefWrite(format!("{name}: {e}"))
         })?;
     let log = LogChange {
         mode: RefLog::AndReference,

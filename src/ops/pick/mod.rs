@@ -301,7 +301,7 @@ fn mark(
     if let Some(w) = winner
         && let Some((id, now)) = left.iter().find(|(id, _)| *id == w.id)
     {
-        return Err(Error::Repository(format!(
+        return Err(Error::Changed(format!(
             "{id} changed since pick read it as {} ({}): nothing was picked",
             w.status.as_str(),
             now.map_or("it is gone from the manifest".to_owned(), |n| format!(

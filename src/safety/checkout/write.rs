@@ -367,7 +367,7 @@ fn restore(repo: &gix::Repository, done: &[Done], why: &std::io::Error) -> Resul
     if left.is_empty() {
         return Ok(());
     }
-    Err(Error::Repository(format!(
+    Err(Error::PartWay(format!(
         "updating the checkout failed ({why}) and these paths could not be put back as they \
          were: {}; `git status` there shows them",
         left.join(", ")

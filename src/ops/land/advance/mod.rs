@@ -244,7 +244,7 @@ fn move_ref(repo: &Repo, full: &str, old: ObjectId, new: ObjectId, message: &str
     let name = full.to_owned();
     let update = crate::git::refs::Edit::Update { name, old, new };
     crate::git::refs::apply(repo.gix(), message, true, &[update])
-        .map_err(|e| Error::Repository(format!("could not move {full}: {e}")))
+        .map_err(|e| Error::RefWrite(format!("could not move {full}: {e}")))
 }
 
 /// After the ref moved, where the target is checked out now: the checkout
@@ -272,8 +272,8 @@ fn forward_only(repo: &Repo, branch: &str, old: ObjectId, new: ObjectId) -> Resu
     if safety::descends_from(repo.gix(), new, old) {
         return Ok(());
     }
-    Err(Error::Repository(format!(
-        "internal: {new} does not descend from {old}; a landing moves {branch} only forward"
+    Err(Error::Internal(format!(
+        "{new} does not descend from {old}; a landing moves {branch} only forward"
     )))
 }
 
@@ -290,7 +290,7 @@ fn undo(
     outcome: Result<Advance>,
 ) -> Result<Advance> {
     let stuck = |since: &str| {
-        Error::Repository(format!(
+        Error::PartWay(format!(
             "{branch} was moved from {old} to {new}, its checkout could not follow ({}), \
              and {since}: {branch} is left where it is; once the checkout is clean, \
              `git read-tree -m -u {old} {new}` in it finishes the landing",
@@ -305,7 +305,7 @@ fn undo(
         return Err(stuck(&format!("moving it back failed ({e})")));
     }
     outcome.map_err(|e| {
-        Error::Repository(format!(
+        Error::PartWay(format!(
             "{e}; {branch} was moved back to {old}: nothing changed"
         ))
     })

@@ -51,7 +51,7 @@ pub(super) fn write(
     if refusal.is_ok() || unfinished::untouched(repo, checkout, old, new)? {
         return Ok(Wrote::Nothing(refusal));
     }
-    Ok(Wrote::Partly(Error::Repository(format!(
+    Ok(Wrote::Partly(Error::PartWay(format!(
         "{why}, part way through the checkout of {branch} at {}: {branch} is at {new} (moved \
          from {old}) and its checkout partly updated; {} there finishes the landing (the next \
          landing onto {branch} says so too)",
