@@ -48,14 +48,14 @@
 
 mod mutex;
 mod ops;
-mod run;
+mod run_lock;
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, SystemTime};
 
 pub use mutex::ManifestMutex;
 pub use ops::OpsLock;
-pub use run::{RUN_LOCK_DEADLINE, RunLock};
+pub use run_lock::{RUN_LOCK_DEADLINE, RunLock};
 
 /// A suffix unique within this machine for this process's lifetime.
 pub fn unique_suffix() -> String {

@@ -202,7 +202,7 @@ fn no_destroying_path_bypasses_the_safety_kernel() {
                 "lock/mutex.rs",
                 "signals.rs",
                 "worktree/salvage/build.rs",
-                "lock/run.rs",
+                "lock/run_lock.rs",
                 "copy/files.rs",
             ];
             // Unit tests (`…/tests/…`, compiled only for tests) aside.

@@ -38,7 +38,7 @@ use std::sync::{Condvar, Mutex, MutexGuard};
 use crate::error::Result;
 use crate::git::repo::Cleanliness;
 
-/// The reading handed to the run it is of (in [`super::run::Env`]).
+/// The reading handed to the run it is of (in [`super::one::Env`]).
 #[derive(Default)]
 pub(super) struct Slot(RefCell<Option<(String, Result<Cleanliness>)>>);
 

@@ -32,7 +32,7 @@
 //!    whole command before anything changes), or with `--queue` every run
 //!    whose status is in the set (`--status`, `land.queue-status`, default
 //!    `escalated`) in `conflicts`' landing order ([`queue`]).
-//! 3. Each run in turn (`run::land_one`): refused with a code when its
+//! 3. Each run in turn (`one::land_one`): refused with a code when its
 //!    worktree is dirty or has an operation in progress, or it has no
 //!    commits of its own; built onto the target as the landings before it
 //!    left it (in a dry run, onto the previous landing's in-memory commit,
@@ -64,7 +64,7 @@
 //! target's checkout must accept the move (`advance::check`, else the
 //! run is refused and nothing is pushed); the landing is pushed to the
 //! target's upstream, never forced; when the remote moved, `push`'s
-//! rebuild callback (`run::push`) builds the run again on the remote's
+//! rebuild callback (`one::push`) builds the run again on the remote's
 //! tip, persists, gates and checks it. Then, pushed or not (`not-pushed`,
 //! landed locally with the reason), the local target moves once from the
 //! tip it was built on to the last tip built, by compare-and-swap: a
@@ -89,11 +89,11 @@ pub mod build;
 mod finish;
 pub mod gate;
 mod lookahead;
+mod one;
 mod outcome;
 pub mod push;
 mod queue;
 mod refusals;
-mod run;
 mod tidy;
 
 pub use outcome::{BranchFate, Code, Landed, Skipped, WorktreeFate};
@@ -215,7 +215,7 @@ pub fn land(ctx: &Ctx, request: &Request<'_>, out: &mut Out<'_>) -> Result<Outco
         runs: Vec::new(),
         error: None,
     };
-    let mut tips = run::Tips::default();
+    let mut tips = one::Tips::default();
     std::thread::scope(|scope| -> Result<()> {
         // However this ends, the reader starts no reading after it.
         let _stop = lookahead::StopOnDrop(&readings);
@@ -225,7 +225,7 @@ pub fn land(ctx: &Ctx, request: &Request<'_>, out: &mut Out<'_>) -> Result<Outco
         // Landed runs tidied on a thread of their own, behind the queue
         // (see `tidy`): when runs are read ahead, and not kept.
         let tidy = tidy_behind.then(|| tidy::Tidy::start(scope, ctx.repo.root().into(), out.quiet));
-        let env = run::Env {
+        let env = one::Env {
             ctx,
             merger: &merger,
             strategy,
@@ -263,7 +263,7 @@ pub fn land(ctx: &Ctx, request: &Request<'_>, out: &mut Out<'_>) -> Result<Outco
             }
             gate::Place::update(&env.place, &outcome.runs, &entries, at);
             env.read_ahead.put(&id, readings.take(&id));
-            let (fate, error) = match run::land_one(&env, entry, &mut tips, out) {
+            let (fate, error) = match one::land_one(&env, entry, &mut tips, out) {
                 Ok(done) => done,
                 Err(e) => (Fate::NotAttempted, Some(e)),
             };

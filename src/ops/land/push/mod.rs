@@ -134,7 +134,7 @@ pub fn upstream(repo: &Repo, branch: &str) -> std::result::Result<Upstream, Stri
 /// Push `tip`, the landing built and gated on `branch`'s tip `base`, to
 /// `branch`'s upstream, never forced.
 ///
-/// How `land` calls it (`run::push`): before the local target moves
+/// How `land` calls it (`one::push`): before the local target moves
 /// and holding no lock, once `advance::check` says the checkout would
 /// accept `base -> tip`:
 /// ```ignore
