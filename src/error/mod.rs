@@ -313,24 +313,17 @@ pub enum Error {
     #[error("could not read repository state: {0}")]
     Repository(String),
 
-    /// Writing a ref failed (git-loop's compare-and-swap, the trash, a
-    /// branch moved): the message names the ref; nothing else was changed
-    /// by it.
+    /// Writing a ref failed (a compare-and-swap, the trash): nothing else
+    /// was changed by it.
     #[error("could not write a ref: {0}")]
     RefWrite(String),
-
-    /// Something changed under the command between its read and its write
-    /// (a run marked meanwhile): nothing was changed by it.
+    /// Something changed between the command's read and its write.
     #[error("{0}")]
     Changed(String),
-
-    /// A step failed part way (a checkout's update): the message says what
-    /// was changed, what was put back, and what finishes it.
+    /// A step failed part way: the message says what changed and what not.
     #[error("{0}")]
     PartWay(String),
-
-    /// A rule of git-loop's own did not hold (a destroying step asked
-    /// without the kernel's permit): a bug, refused before anything changed.
+    /// A rule of git-loop's own did not hold (no kernel permit): a bug.
     #[error("internal error (a bug in git-loop): {0}")]
     Internal(String),
 
