@@ -178,11 +178,11 @@ pub const ENV_EXAMPLES: &str = r#"Examples:
   eval "$(git loop env fix-login)"
   echo 'eval "$(git loop env)"' > .loop-worktrees/fix-login/.envrc   # direnv"#;
 
-pub const RUN: &str = r#"The command runs with the worktree as its working directory, and with GIT_LOOP_ID,
-GIT_LOOP_ROOT (the repository root), GIT_LOOP_PATH and GIT_LOOP_BRANCH in its environment. Its exit code is git-loop's (128 + N
-when it dies of signal N)."#;
-pub const RUN_EXAMPLES: &str = r#"Example:
-  git loop run fix-login -- cargo test"#;
+pub const RUN: &str = r#"The command runs in the worktree, with GIT_LOOP_ID, GIT_LOOP_ROOT (the repository root),
+GIT_LOOP_PATH and GIT_LOOP_BRANCH in its environment; its exit code is git-loop's (128 + N when
+it dies of signal N). Every word from the command's first on is the command's (-j4 in
+`run fix make -j4`); a command whose name starts with - goes after --, always accepted."#;
+pub const RUN_EXAMPLES: &str = "Example:\n  git loop run fix-login cargo test";
 
 pub const BRANCHES: &str = r#"A leftover branch has no manifest entry, so it is compared with the configured base
 (the setting base, default main or, without main, the default branch; git loop config
