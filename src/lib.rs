@@ -307,7 +307,7 @@ fn print_json_error(stdout: &mut dyn Write, code: &str, message: &str) {
 /// The human diagnostic: one line, and its help; both escaped, since an
 /// error names values from files, git and the command line.
 fn render_error(e: &Error, stderr: &mut dyn Write) {
-    let _ = writeln!(stderr, "git-loop: error: {}", style::escape(&e.to_string()));
+    let _ = writeln!(stderr, "error: {}", style::escape(&e.to_string()));
     if let Some(help) = miette::Diagnostic::help(e) {
         let _ = writeln!(stderr, "  help: {}", style::escape(&help.to_string()));
     }
