@@ -98,7 +98,7 @@ __git_loop_opts() {
         mark) echo '--detect-merged --dry-run -C --repo --json -q --quiet --color -h --help' ;;
         cleanup) echo '--status --older-than --dry-run --delete-merged-branches --recycle --salvage --reap -C --repo --json -q --quiet --color -h --help' ;;
         remove) echo '--dry-run --salvage --reap -C --repo --json -q --quiet --color -h --help' ;;
-        restore) echo '-C --repo --json -q --quiet --color -h --help' ;;
+        restore) echo '--drop -C --repo --json -q --quiet --color -h --help' ;;
         reconcile) echo '--remove-orphan --adopt --min-age --dry-run -C --repo --json -q --quiet --color -h --help' ;;
         list) echo '--status -l --long --disk --salvaged --task -C --repo --json -q --quiet --color -h --help' ;;
         path) echo '-C --repo --json -q --quiet --color -h --help' ;;

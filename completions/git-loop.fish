@@ -98,6 +98,7 @@ complete -c git-loop -n "__fish_git_loop_using_subcommand remove" -s q -l quiet 
 complete -c git-loop -n "__fish_git_loop_using_subcommand remove" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-loop -n "__fish_git_loop_using_subcommand restore" -s C -l repo -d 'Repository to operate on (default: the current directory)' -r -F
 complete -c git-loop -n "__fish_git_loop_using_subcommand restore" -l color -d 'Colour: always, never or auto, as git\'s --color (alone: always; default: color.loop, color.ui, then the environment)' -r
+complete -c git-loop -n "__fish_git_loop_using_subcommand restore" -l drop -d 'Drop the salvage instead: refs/loop/salvage/<ID> moves to the trash (`git loop trash restore` brings it back)'
 complete -c git-loop -n "__fish_git_loop_using_subcommand restore" -l json -d 'Machine-readable output: one JSON document on stdout'
 complete -c git-loop -n "__fish_git_loop_using_subcommand restore" -s q -l quiet -d 'No progress or summary lines on stderr, no per-run lines of what went as asked'
 complete -c git-loop -n "__fish_git_loop_using_subcommand restore" -s h -l help -d 'Print help (see more with \'--help\')'

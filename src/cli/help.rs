@@ -122,10 +122,10 @@ pub const REMOVE_EXAMPLES: &str = r#"Example:
 pub const RESTORE: &str = r#"The worktree comes back at .loop-worktrees/<RUN_ID> on loop/<RUN_ID> (recreated at the
 salvage's first parent if the branch is gone), with its changes as they were: staged
 stays staged, untracked stays untracked. The run is recorded as active again; the salvage
-ref refs/loop/salvage/<RUN_ID> is kept until the next salvage of that id. A run salvaged
-with a detached HEAD comes back detached. `git loop list --salvaged` lists the salvages."#;
-pub const RESTORE_EXAMPLES: &str = r#"Example:
-  git loop list --salvaged && git loop restore try-a"#;
+refs/loop/salvage/<RUN_ID> is kept until --drop moves it to the trash (or the next salvage
+does). A run salvaged detached comes back detached. `git loop list --salvaged` lists them."#;
+pub const RESTORE_EXAMPLES: &str = r#"Examples:
+  git loop list --salvaged && git loop restore try-a && git loop restore --drop try-a"#;
 
 pub const RECONCILE: &str = r#"An orphan is a worktree registered with git under .loop-worktrees/ that the manifest does
 not know (a crashed create, a hand-made worktree). It is reported; removed only when named

@@ -228,6 +228,13 @@ pub struct RestoreArgs {
     /// Id of the salvaged run
     #[arg(value_parser = RunId::parse)]
     pub run_id: RunId,
+
+    /// Drop the salvage instead: refs/loop/salvage/<ID> moves to the trash (`git loop trash restore` brings it back)
+    // Not in the MCP tool's input: an agent brings runs back, a person
+    // decides a salvage is not wanted.
+    #[arg(long)]
+    #[schemars(skip)]
+    pub drop: bool,
 }
 
 #[derive(Debug, Args, JsonSchema)]

@@ -61,6 +61,9 @@ pub enum EventKind {
     Salvage,
     /// A salvaged run brought back by `git loop restore`.
     Restore,
+    /// A salvage dropped by `git loop restore --drop`: `from` its commit,
+    /// `detail` the trash entry that keeps it.
+    SalvageDrop,
     /// A trash entry brought back by `git loop trash restore`.
     TrashRestore,
     /// A trash entry dropped (`git loop trash empty`, or older than
@@ -86,7 +89,7 @@ pub enum EventKind {
 impl EventKind {
     /// Every kind this version writes, in the order the help lists them. A
     /// new variant goes here too (a test checks each reads back as itself).
-    pub const KNOWN: [EventKind; 17] = [
+    pub const KNOWN: [EventKind; 18] = [
         EventKind::Create,
         EventKind::Mark,
         EventKind::Remove,
@@ -98,6 +101,7 @@ impl EventKind {
         EventKind::Adopt,
         EventKind::Salvage,
         EventKind::Restore,
+        EventKind::SalvageDrop,
         EventKind::TrashRestore,
         EventKind::TrashExpire,
         EventKind::Land,
@@ -119,6 +123,7 @@ impl EventKind {
             EventKind::Adopt => "adopt",
             EventKind::Salvage => "salvage",
             EventKind::Restore => "restore",
+            EventKind::SalvageDrop => "salvage-drop",
             EventKind::TrashRestore => "trash-restore",
             EventKind::TrashExpire => "trash-expire",
             EventKind::Land => "land",
