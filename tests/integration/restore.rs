@@ -248,8 +248,25 @@ fn restore_says_the_salvage_is_kept_and_drop_moves_it_to_the_trash() {
     }
     let text = repo.run(["trash"]).ok().stdout.clone();
     assert!(text.contains("salvage-dropped"), "{text}");
+    // Brought back: as the salvage again, since d has none now.
     let back = repo.run(["--json", "trash", "restore", &name]);
     back.ok();
-    let branch = back.json()["restored"].as_str().unwrap().to_owned();
-    assert_eq!(repo.git(["rev-parse", &branch]).trim(), commit);
+    assert_eq!(back.json()["restored"], "refs/loop/salvage/d");
+    assert_eq!(
+        repo.git(["rev-parse", "refs/loop/salvage/d"]).trim(),
+        commit
+    );
+
+    // A salvage dropped before it was ever restored: trash restore, then
+    // restore brings the run back as it was.
+    let (status, files) = salvaged_run(&repo, "e");
+    let name = repo.run(["--json", "restore", "--drop", "e"]).ok().json()["trash"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    repo.run(["restore", "e"]).code(1);
+    repo.run(["trash", "restore", &name]).ok();
+    repo.run(["restore", "e"]).ok();
+    assert_eq!(porcelain(&repo, "e"), status);
+    assert_eq!(snapshot(&repo.wt("e")), files);
 }

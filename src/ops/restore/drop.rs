@@ -3,9 +3,9 @@
 //! (`refs/loop/trash/<when>/salvage-dropped/loop/salvage/<id>`, for
 //! `trash.keep`), then deletes `refs/loop/salvage/<id>` by compare-and-swap
 //! on the tip it kept ([`crate::safety::trash::drop_salvage`]). `git loop
-//! trash restore <NAME>` brings it back (as a branch; `git loop restore`
-//! takes it again once `refs/loop/salvage/<id>` points at it). An id with
-//! no salvage is refused (`no-salvage`), as `restore` refuses it.
+//! trash restore <NAME>` brings it back as the salvage (`crate::ops::trash`),
+//! which `git loop restore` takes again. An id with no salvage is refused
+//! (`no-salvage`), as `restore` refuses it.
 
 use crate::ctx::Ctx;
 use crate::error::{Error, Result};
