@@ -56,7 +56,7 @@ Register-ArgumentCompleter -Native -CommandName 'git-loop' -ScriptBlock {
             [CompletionResult]::new('schema', 'schema', [CompletionResultType]::ParameterValue, 'Print the JSON Schema of a command''s --json output (or of the MCP tools'' inputs)')
             [CompletionResult]::new('pool', 'pool', [CompletionResultType]::ParameterValue, 'Prepared worktrees that make `create` fast: status, fill or drain the warm pool')
             [CompletionResult]::new('config', 'config', [CompletionResultType]::ParameterValue, 'Show the effective settings and where each one comes from')
-            [CompletionResult]::new('completion', 'completion', [CompletionResultType]::ParameterValue, 'Print the completion script for bash, zsh or fish (the file scripts/install installs)')
+            [CompletionResult]::new('completion', 'completion', [CompletionResultType]::ParameterValue, 'Print the completion script for bash, zsh or fish (what git-loop''s install script installs)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -607,7 +607,7 @@ Register-ArgumentCompleter -Native -CommandName 'git-loop' -ScriptBlock {
             [CompletionResult]::new('schema', 'schema', [CompletionResultType]::ParameterValue, 'Print the JSON Schema of a command''s --json output (or of the MCP tools'' inputs)')
             [CompletionResult]::new('pool', 'pool', [CompletionResultType]::ParameterValue, 'Prepared worktrees that make `create` fast: status, fill or drain the warm pool')
             [CompletionResult]::new('config', 'config', [CompletionResultType]::ParameterValue, 'Show the effective settings and where each one comes from')
-            [CompletionResult]::new('completion', 'completion', [CompletionResultType]::ParameterValue, 'Print the completion script for bash, zsh or fish (the file scripts/install installs)')
+            [CompletionResult]::new('completion', 'completion', [CompletionResultType]::ParameterValue, 'Print the completion script for bash, zsh or fish (what git-loop''s install script installs)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }

@@ -53,7 +53,7 @@ set edit:completion:arg-completer[git-loop] = {|@words|
             cand schema 'Print the JSON Schema of a command''s --json output (or of the MCP tools'' inputs)'
             cand pool 'Prepared worktrees that make `create` fast: status, fill or drain the warm pool'
             cand config 'Show the effective settings and where each one comes from'
-            cand completion 'Print the completion script for bash, zsh or fish (the file scripts/install installs)'
+            cand completion 'Print the completion script for bash, zsh or fish (what git-loop''s install script installs)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'git-loop;create'= {
@@ -553,7 +553,7 @@ set edit:completion:arg-completer[git-loop] = {|@words|
             cand schema 'Print the JSON Schema of a command''s --json output (or of the MCP tools'' inputs)'
             cand pool 'Prepared worktrees that make `create` fast: status, fill or drain the warm pool'
             cand config 'Show the effective settings and where each one comes from'
-            cand completion 'Print the completion script for bash, zsh or fish (the file scripts/install installs)'
+            cand completion 'Print the completion script for bash, zsh or fish (what git-loop''s install script installs)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'git-loop;help;create'= {

@@ -1,10 +1,11 @@
 //! `git loop activity`'s arguments.
 
 use clap::Args;
+use schemars::JsonSchema;
 
 use super::RunId;
 
-#[derive(Debug, Args)]
+#[derive(Debug, Args, JsonSchema)]
 // `activity waiting`: one value, the activity (clap's "optional positional
 // before a required one"); the run is then the one whose worktree holds the
 // current directory.

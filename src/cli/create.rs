@@ -42,10 +42,7 @@ pub struct CreateArgs {
     pub ports: Option<usize>,
 
     /// Make N runs of the task RUN_ID at once, <RUN_ID>.1 … <RUN_ID>.<N> (1 to 64), all or none (best of N)
-    // Not offered to MCP agents (yet): skipped in the tool's schema, and
-    // never read from its input.
     #[arg(long, value_name = "N")]
-    #[serde(skip)]
-    #[schemars(skip)]
+    #[schemars(range(min = 1, max = 64))]
     pub attempts: Option<u32>,
 }

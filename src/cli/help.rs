@@ -10,7 +10,7 @@ finished worktrees without ever forcing, and keeps every branch.
 Every run has one of five statuses:
   active     being worked on (what create records); never removed, by cleanup or remove
   rejected   the attempt failed or was dropped; removed by default
-  escalated  handed on, to a person or to land --queue; removed by default
+  escalated  for a person or land --queue; kept by default (queued); only with --status escalated
   merged     its work landed (--detect-merged proves it); only with --status merged
   stale      abandoned (claude-hook remove marks its runs so); only with --status stale
 
@@ -21,7 +21,7 @@ request and only when its work is provably in its base, and its tip is kept in t
 
 Settings are read from ~/.config/git-loop/config.toml, <repo>/.git-loop.toml, git config
 (loop.*) and the environment (GIT_LOOP_*); git loop config shows them. Each command is
-documented in git-loop-<command>(1); the project's docs/ holds the rest."#;
+documented in git-loop-<command>(1); git loop schema gives every --json document's schema."#;
 pub const GIT_LOOP_EXAMPLES: &str = r#"Examples:
   dir=$(git loop create fix-login) && cd "$dir"   # a worktree on loop/fix-login
   # ... work, commit ...
@@ -44,9 +44,9 @@ of a fresh checkout ("pooled"). A base behind its upstream is warned about; --fe
 fetches the upstream first.
 
 With --attempts N (best of N, 1 to 64), the runs <RUN_ID>.1 ... <RUN_ID>.<N> are made at once,
-from one base commit, and their N paths printed, one a line (--json: an array). All or
-none: the post-command runs in each before they are recorded, and a failure or an
-interrupt rolls back every attempt made. A task with active attempts is refused.
+from one base commit, and their N paths printed, one a line (--json: an array). All or none:
+the post-command runs in each before they are recorded; a failure or an interrupt rolls back
+all. A task with active attempts is refused; a later round is numbered after an earlier one's.
 
 
 --ports N (or create.ports) leases N free TCP ports to the run, each bindable on 127.0.0.1
@@ -65,7 +65,7 @@ pub const MARK: &str = r#"The five statuses, and what cleanup does with each (it
 branch):
   active     being worked on (what create records); never removed, by cleanup or remove
   rejected   the attempt failed or was dropped; removed by default
-  escalated  handed on, to a person or to land --queue; removed by default
+  escalated  for a person or land --queue; kept by default (queued); only with --status escalated
   merged     its work landed (--detect-merged proves it); only with --status merged
   stale      abandoned (claude-hook remove marks its runs so); only with --status stale
 
@@ -207,13 +207,13 @@ pub const CONFLICTS_EXAMPLES: &str = r#"Examples:
 
 pub const WATCH: &str = r#"The view is drawn on stderr's terminal, so stdout stays free for `o`: the selected run's
 path is printed there on exit, for dir=$(git loop watch) && cd "$dir". It is redrawn when the manifest or
-the event log changes (inotify on .loop-worktrees/), and every 10 s (each worktree's dirty,
-ahead and behind are read again then), and at no other time: idle, it uses no CPU.
-Keys: up/down or j/k select; m marks the selected run (then a active, m merged, r rejected,
-e escalated, s stale; logged as git loop mark logs it); o exits printing its path; d shows
-its diffstat against its base; q, Esc or Ctrl-C quits. A run whose activity becomes waiting
-or done rings the terminal bell (watch.bell = false: no bell). Colour as list's. Without a
-terminal (stdin or stderr not one) it refuses, exit 2: --once prints one frame instead."#;
+the event log changes (inotify on .loop-worktrees/), every 10 s (each worktree's dirty, ahead
+and behind read again then), and at no other time: idle, it uses no CPU. Keys: up/down or
+j/k select; m marks the selected run (then a active, m merged, r rejected, e escalated, s stale;
+logged as git loop mark logs it); o exits printing its path (a hint says why when stdout is a
+terminal); d its diffstat against its base; ? the keys; q, Esc or Ctrl-C quits. With no run, it
+says how to start one. A run whose activity becomes waiting or done rings the bell (watch.bell
+= false: none). Colour as list's. No terminal (on stdin and stderr): exit 2; --once prints a frame."#;
 pub const WATCH_EXAMPLES: &str = r#"Examples:
   git loop watch
   dir=$(git loop watch) && cd "$dir"
@@ -301,16 +301,16 @@ content. Trust is recorded for the file's exact content (its git blob id) in
 (`sh ./setup.sh` names setup.sh); after any change to the file or to one of those, trust it
 again. Not covered: what those files run or read in turn, and what a hook reaches without
 naming it (a variable, an absolute path, make's Makefile, programs on PATH). Until then a
-value of the file that weakens a guard (cleanup.status, trash.keep, create.copy, ...: the
-class column of docs/cli.md's key table) is ignored, with a note. Hooks and values from git
+value of the file that weakens a guard (cleanup.status, trash.keep, create.copy, and the
+other settings that decide what may be removed) is ignored, with a note. Hooks and values from git
 config, your own config file or the environment need no trust."#;
 pub const TRUST_EXAMPLES: &str = r#"Example:
   cat .git-loop.toml && git loop trust"#;
 
 pub const MCP: &str = r#"JSON-RPC 2.0, one message a line. Tools: create, mark, list, path, log, cleanup, remove,
-reconcile, branches, conflicts, restore, land, pick, judge; each result is the document the command prints
-with --json. A tool that removes anything is a dry run unless its input sets
-"dry_run": false. Ends at EOF."#;
+reconcile, branches, conflicts, restore, land, pick, judge, activity, env; each result is the document the
+command prints with --json (create's attempts as {"runs": [...]}). A tool that removes anything is a dry
+run unless its input sets "dry_run": false. Ends at EOF."#;
 pub const MCP_EXAMPLES: &str = r#"Example (an MCP client's configuration):
   {"mcpServers": {"git-loop": {"command": "git-loop", "args": ["mcp"]}}}"#;
 
@@ -329,7 +329,7 @@ pub const CLAUDE_HOOK_EXAMPLES: &str = r#"Example (.claude/settings.json):
 
 pub const SCHEMA: &str = r#"NAME is a command (its --json document; remove's is cleanup's), error (the document of any
 failure), mcp-tools (the input schema of each MCP tool), or all (the default: every one in
-one document). Draft 2020-12; also checked in under schema/."#;
+one document). Draft 2020-12; the project checks the same documents in with its source."#;
 pub const SCHEMA_EXAMPLES: &str = r#"Example:
   git loop schema cleanup"#;
 
@@ -355,7 +355,7 @@ The settings: base, cleanup.status, cleanup.older-than, cleanup.delete-merged-br
 cleanup.salvage, cleanup.pre-command, create.copy, create.post-command,
 create.ignore-file, create.fetch, create.pattern, claude.pattern, cleanup.recycle,
 pool.size, trash.keep, pool.keep, land.gate, land.strategy, land.into, land.queue-status,
-land.push-retries, judge.gate, notify.command, create.ports, watch.bell."#;
+land.push-retries, land.require-clean, judge.gate, notify.command, create.ports, watch.bell."#;
 pub const CONFIG_EXAMPLES: &str = r#"Example:
   git config loop.base develop && git loop config"#;
 
@@ -390,10 +390,10 @@ fail their checks are discarded with cleanup's rules."#;
 pub const POOL_DRAIN: &str = r#"A member another git-loop process holds is skipped (in-use); one git refuses to remove
 keeps its skip code."#;
 
-pub const COMPLETION: &str = r#"Prints the script compiled into the binary, the same bytes as the checked-in
-completions/ file: git-loop.bash, _git-loop or git-loop.fish. Each completes `git-loop …` and,
-through git's own completion, `git loop …` (fish needs also the conf.d hook,
-completions/git-loop.conf.fish, which scripts/install installs)."#;
+pub const COMPLETION: &str = r#"Prints the script compiled into the binary, the same bytes as the project's checked-in
+git-loop.bash, _git-loop or git-loop.fish. Each completes `git-loop …` and, through git's own
+completion, `git loop …` (fish needs also a conf.d hook, which git-loop's install script
+puts in ~/.config/fish/conf.d/git-loop.fish)."#;
 pub const COMPLETION_EXAMPLES: &str = r#"Examples:
   source <(git loop completion bash)      # in ~/.bashrc, after git's completion
   git loop completion zsh > ~/.zfunc/_git-loop

@@ -19,6 +19,7 @@ mod env;
 mod help;
 mod judge;
 mod land;
+pub mod man;
 mod pick;
 mod removal;
 mod schema;
@@ -147,7 +148,7 @@ pub enum Command {
     /// Show the effective settings and where each one comes from
     #[command(long_about = help::CONFIG, after_help = help::CONFIG_EXAMPLES)]
     Config,
-    /// Print the completion script for bash, zsh or fish (the file scripts/install installs)
+    /// Print the completion script for bash, zsh or fish (what git-loop's install script installs)
     #[command(long_about = help::COMPLETION, after_help = help::COMPLETION_EXAMPLES)]
     Completion(CompletionArgs),
 }

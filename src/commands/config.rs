@@ -15,8 +15,8 @@ use serde::Serialize;
 
 use crate::config::keys::{
     TOML_CLEANUP_RECYCLE, TOML_CREATE_PORTS, TOML_JUDGE_GATE, TOML_LAND_GATE, TOML_LAND_INTO,
-    TOML_LAND_PUSH_RETRIES, TOML_LAND_QUEUE_STATUS, TOML_LAND_STRATEGY, TOML_POOL_KEEP,
-    TOML_POOL_SIZE, TOML_TRASH_KEEP, TOML_WATCH_BELL,
+    TOML_LAND_PUSH_RETRIES, TOML_LAND_QUEUE_STATUS, TOML_LAND_REQUIRE_CLEAN, TOML_LAND_STRATEGY,
+    TOML_POOL_KEEP, TOML_POOL_SIZE, TOML_TRASH_KEEP, TOML_WATCH_BELL,
 };
 use crate::config::{Settings, Sourced};
 use crate::config::{
@@ -80,6 +80,8 @@ pub struct ConfigReport {
     pub land_queue_status: Shown<Vec<String>>,
     #[serde(rename = "land.push-retries")]
     pub land_push_retries: Shown<usize>,
+    #[serde(rename = "land.require-clean")]
+    pub land_require_clean: Shown<bool>,
     #[serde(rename = "judge.gate")]
     pub judge_gate: Shown<Option<String>>,
     #[serde(rename = "notify.command")]
@@ -146,6 +148,8 @@ impl Report for ConfigReport {
                 .row(TOML_LAND_QUEUE_STATUS, |v| v.join(",")),
             self.land_push_retries
                 .row(TOML_LAND_PUSH_RETRIES, usize::to_string),
+            self.land_require_clean
+                .row(TOML_LAND_REQUIRE_CLEAN, bool::to_string),
             self.judge_gate.row(TOML_JUDGE_GATE, or_none),
             self.notify_command.row(TOML_NOTIFY_COMMAND, or_none),
             self.create_ports.row(TOML_CREATE_PORTS, usize::to_string),
@@ -168,7 +172,13 @@ impl Report for ConfigReport {
             ]
         });
         let header = ["SETTING", "GIT CONFIG", "VALUE", "FROM"];
-        crate::style::write_table(out.stdout, header, &rows, out.color)
+        crate::style::write_table(out.stdout, header, &rows, out.color)?;
+        // git config is the one way to change a setting (git-loop writes no
+        // configuration): the note gives the command with a real key.
+        out.note(format_args!(
+            "to change one: git config <GIT CONFIG key> <value> (this repository; --global for all of yours), e.g. git config loop.cleanupStatus rejected"
+        ));
+        Ok(())
     }
 }
 
@@ -268,6 +278,7 @@ pub fn run(ctx: &Ctx) -> Result<ConfigReport> {
             v.iter().map(|st| st.as_str().to_owned()).collect()
         }),
         land_push_retries: shown(&s.land_push_retries, |v| *v),
+        land_require_clean: shown(&s.land_require_clean, |v| *v),
         judge_gate: hook(&s.judge_gate),
         notify_command: hook(&s.notify_command),
         create_ports: shown(&s.create_ports, |v| *v),

@@ -3,6 +3,7 @@
 //! its built-in default. Adding a setting starts here.
 
 pub use super::class::Class;
+pub use super::ignore_file::IgnoreFile;
 use crate::manifest::Status;
 
 /// The three names of one setting.
@@ -233,12 +234,27 @@ pub const LAND_PUSH_RETRIES: Key = Key {
     class: Class::Plain,
 };
 pub const DEFAULT_LAND_PUSH_RETRIES: usize = 3;
+
+/// Whether untracked files in a run's worktree refuse its landing
+/// (`dirty`), as uncommitted changes always do. Off by default: what lands
+/// is the run's commits, and the untracked files stay in the worktree
+/// (which is then kept, `untracked`).
+pub const LAND_REQUIRE_CLEAN: Key = Key {
+    toml: "land.require-clean",
+    git: "loop.landRequireClean",
+    env: "GIT_LOOP_LAND_REQUIRE_CLEAN",
+    // Either value removes nothing: untracked files are never what lands,
+    // and a worktree holding them is kept.
+    class: Class::Plain,
+};
+pub const DEFAULT_LAND_REQUIRE_CLEAN: bool = false;
 /// The most `land.push-retries` accepted.
 pub const MAX_LAND_PUSH_RETRIES: usize = 100;
 pub const TOML_LAND_STRATEGY: &str = LAND_STRATEGY.toml;
 pub const TOML_LAND_INTO: &str = LAND_INTO.toml;
 pub const TOML_LAND_QUEUE_STATUS: &str = LAND_QUEUE_STATUS.toml;
 pub const TOML_LAND_PUSH_RETRIES: &str = LAND_PUSH_RETRIES.toml;
+pub const TOML_LAND_REQUIRE_CLEAN: &str = LAND_REQUIRE_CLEAN.toml;
 
 /// `land.strategy`, `--strategy`: how a run's commits land.
 #[derive(
@@ -328,7 +344,7 @@ pub const TOML_WATCH_BELL: &str = WATCH_BELL.toml;
 // --- end watch.bell ---
 
 /// Every setting, in the order `git loop config` shows them.
-pub const ALL: [Key; 25] = [
+pub const ALL: [Key; 26] = [
     BASE,
     CLEANUP_STATUS,
     CLEANUP_OLDER_THAN,
@@ -350,6 +366,7 @@ pub const ALL: [Key; 25] = [
     LAND_INTO,
     LAND_QUEUE_STATUS,
     LAND_PUSH_RETRIES,
+    LAND_REQUIRE_CLEAN,
     JUDGE_GATE,
     NOTIFY_COMMAND,
     CREATE_PORTS,
@@ -372,29 +389,3 @@ pub const TOML_CLAUDE_PATTERN: &str = CLAUDE_PATTERN.toml;
 pub const TOML_CLEANUP_RECYCLE: &str = CLEANUP_RECYCLE.toml;
 pub const TOML_POOL_SIZE: &str = POOL_SIZE.toml;
 pub const TOML_TRASH_KEEP: &str = TRASH_KEEP.toml;
-
-/// `create.ignore-file`: the file `create` adds `.loop-worktrees/` to.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum IgnoreFile {
-    /// The root `.gitignore`, a tracked file: `git status` shows the edit,
-    /// and committing it shares the line with everyone.
-    Gitignore,
-    /// `<git common dir>/info/exclude`: private to this clone, never shown
-    /// by `git status`.
-    InfoExclude,
-}
-
-impl IgnoreFile {
-    pub const ALL: [IgnoreFile; 2] = [IgnoreFile::Gitignore, IgnoreFile::InfoExclude];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            IgnoreFile::Gitignore => "gitignore",
-            IgnoreFile::InfoExclude => "info-exclude",
-        }
-    }
-
-    pub fn parse(text: &str) -> Option<IgnoreFile> {
-        IgnoreFile::ALL.into_iter().find(|f| f.as_str() == text)
-    }
-}

@@ -57,6 +57,7 @@ pub fn defaults() -> Layer {
             land_into: None,
             land_queue_status: Some(keys::DEFAULT_LAND_QUEUE_STATUS.to_vec()),
             land_push_retries: Some(keys::DEFAULT_LAND_PUSH_RETRIES),
+            land_require_clean: Some(keys::DEFAULT_LAND_REQUIRE_CLEAN),
             judge_gate: Some(None),
             notify_command: Some(None),
             create_ports: Some(keys::DEFAULT_CREATE_PORTS),

@@ -34,6 +34,7 @@ use crate::manifest::Status;
 
 mod class;
 pub mod git;
+mod ignore_file;
 pub mod keys;
 pub mod layers;
 pub mod raw;
@@ -92,6 +93,8 @@ pub struct Settings {
     pub land_queue_status: Sourced<Vec<Status>>,
     /// How many times `land --push` tries again after the remote moved.
     pub land_push_retries: Sourced<usize>,
+    /// Whether untracked files in a run's worktree refuse its landing.
+    pub land_require_clean: Sourced<bool>,
     /// Shell command `judge` runs in each attempt's worktree.
     pub judge_gate: Sourced<Option<String>>,
     /// Shell command run when a run's activity becomes waiting or done.
@@ -202,6 +205,7 @@ impl Settings {
                 .unwrap_or(Sourced::new(None, Origin::Default)),
             land_queue_status: pick(&all, |v| v.land_queue_status.as_ref()).expect(SET),
             land_push_retries: pick(&all, |v| v.land_push_retries.as_ref()).expect(SET),
+            land_require_clean: pick(&all, |v| v.land_require_clean.as_ref()).expect(SET),
             judge_gate: pick(&all, |v| v.judge_gate.as_ref()).expect(SET),
             notify_command: pick(&all, |v| v.notify_command.as_ref()).expect(SET),
             create_ports: pick(&all, |v| v.create_ports.as_ref()).expect(SET),
@@ -307,6 +311,10 @@ mod tests {
         assert_eq!(
             example.land_push_retries.value,
             defaults.land_push_retries.value
+        );
+        assert_eq!(
+            example.land_require_clean.value,
+            defaults.land_require_clean.value
         );
         assert_eq!(example.judge_gate.value, defaults.judge_gate.value);
         assert_eq!(example.notify_command.value, defaults.notify_command.value);

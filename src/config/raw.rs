@@ -39,6 +39,7 @@ pub struct RawLand {
     pub into: Option<String>,
     pub queue_status: Option<StatusValue>,
     pub push_retries: Option<SizeValue>,
+    pub require_clean: Option<bool>,
 }
 
 #[derive(Debug, Default, Deserialize)]

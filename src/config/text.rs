@@ -36,6 +36,7 @@ impl Raw {
             keys::TOML_LAND_INTO => raw.land.into = Some(text),
             keys::TOML_LAND_QUEUE_STATUS => raw.land.queue_status = Some(StatusValue::Csv(text)),
             keys::TOML_LAND_PUSH_RETRIES => raw.land.push_retries = Some(SizeValue::Text(text)),
+            keys::TOML_LAND_REQUIRE_CLEAN => raw.land.require_clean = Some(git_bool(&text, at)?),
             keys::TOML_JUDGE_GATE => raw.judge.gate = Some(text),
             keys::TOML_NOTIFY_COMMAND => raw.notify.command = Some(text),
             keys::TOML_CREATE_PORTS => raw.create.ports = Some(SizeValue::Text(text)),

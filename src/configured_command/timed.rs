@@ -75,21 +75,21 @@ pub fn run_with_timeout(
         .then(|| {
             use std::os::fd::AsFd;
             let fd = std::io::stderr().as_fd().try_clone_to_owned().ok()?;
-            Some(std::fs::File::from(fd))
+            Some(Box::new(std::fs::File::from(fd)) as Box<dyn Write + Send>)
         })
         .flatten();
     run_with_timeout_into(configured, dir, env, timeout, stderr, on_start)
 }
 
 /// [`run_with_timeout`] with the whole output copied, as it comes, into
-/// `copy` (git-loop's stderr, or `judge`'s log file of the attempt) when
-/// given.
+/// `copy` (git-loop's stderr, a terminal's status line's above, or
+/// `judge`'s log file of the attempt) when given.
 pub fn run_with_timeout_into(
     configured: &ConfiguredCommand<'_>,
     dir: &Path,
     env: &[(&str, &OsStr)],
     timeout: Duration,
-    copy: Option<std::fs::File>,
+    copy: Option<Box<dyn Write + Send>>,
     on_start: impl FnOnce(u32),
 ) -> Result<Timed> {
     configured.check_files(dir)?;
@@ -145,7 +145,7 @@ pub fn run_with_timeout_into(
 fn read_output(
     mut pipe: std::io::PipeReader,
     kept: Arc<Mutex<Vec<u8>>>,
-    mut copy: Option<std::fs::File>,
+    mut copy: Option<Box<dyn Write + Send>>,
 ) -> mpsc::Receiver<()> {
     let (tx, rx) = mpsc::channel();
     std::thread::spawn(move || {

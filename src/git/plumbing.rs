@@ -91,8 +91,10 @@ pub fn git_str(dir: &Path, index: Option<&Path>, args: &[&str]) -> Result<String
 /// How a [`push`] ended.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum PushOutcome {
-    /// The remote's branch is now at the commit pushed.
-    Done,
+    /// The remote's branch is now at the commit pushed; `summary` is git's
+    /// word for the update (`51fd041..b13f9fd`, `[new branch]`, `[up to
+    /// date]`).
+    Done { summary: String },
     /// Refused because the remote's branch is not where this push assumed:
     /// it moved (`[rejected] (fetch first)`, `(non-fast-forward)`), or
     /// another push was updating it at that moment (`[remote rejected]`
@@ -178,7 +180,9 @@ pub(crate) fn read_push(
     let flag = fields.next().unwrap_or_default();
     let summary = fields.nth(1).unwrap_or_default().trim();
     if flag != "!" && success {
-        return PushOutcome::Done;
+        return PushOutcome::Done {
+            summary: summary.to_owned(),
+        };
     }
     let reason = summary.to_owned();
     let lower = summary.to_ascii_lowercase();

@@ -13,6 +13,8 @@
 //! small, and an SDK's async runtime would grow the binary every command
 //! starts with.
 
+mod child;
+mod shape;
 mod tools;
 
 use std::io::{self, BufRead, Read, Write};
@@ -148,7 +150,10 @@ fn initialize(params: &Value) -> Value {
         "serverInfo": {"name": "git-loop", "version": env!("CARGO_PKG_VERSION")},
         "instructions": "git-loop gives each parallel run of work its own git worktree and branch \
             loop/<id>. Create a run, work in the path it returns, mark what it became, and clean \
-            up finished runs. Tools that remove anything are dry runs unless dry_run is false.",
+            up finished runs. Tools that remove anything are dry runs unless dry_run is false. \
+            Every tool takes `repo`, the repository (default: the server's working directory). \
+            A tool returns the JSON document of `git loop <tool> --json` (an array as {\"runs\": \
+            [...]}); `git loop schema <tool>` prints its full schema.",
     })
 }
 
@@ -171,9 +176,10 @@ fn call(params: &Value) -> Result<Value, (i64, String)> {
         }
     };
     let (doc, failed) = match tool.argv(input) {
-        Ok(argv) => tools::execute(&argv),
-        Err(text) => (tools::error_doc("usage", &text), true),
+        Ok(argv) => child::execute(&argv),
+        Err(text) => (child::error_doc("usage", &text), true),
     };
+    let doc = shape::wrap(doc);
     Ok(json!({
         "content": [{"type": "text", "text": doc.to_string()}],
         "structuredContent": doc,

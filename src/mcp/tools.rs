@@ -2,24 +2,26 @@
 //! may change ([`Access`]). A tool's input schema is derived from the
 //! command's argument struct (the one clap parses, so the descriptions are
 //! the `--help` text) by the generator behind the `generate` feature, and
-//! served from the checked-in schema/mcp-tools.json; a call becomes the command
-//! line `git loop --json <command> …`, run as a child process of this very
-//! binary, and its result is the JSON document that command prints. Its
-//! output schema is that document's (schema/<name>.json, compiled in) or
-//! the error document's.
+//! served from the checked-in schema/mcp-tools.json ([`super::shape`]
+//! leaves out what says nothing); a call becomes the command line `git loop
+//! --json <command> …`, run as a child process of this very binary
+//! ([`super::child`]), and its result is the JSON document that command
+//! prints. Its output schema is the shape of that document
+//! (schema/<name>.json, compiled in) or of the error document.
 
 use std::ffi::OsString;
-use std::process::{Command, Stdio};
 use std::sync::OnceLock;
 
 use clap::{ArgAction, CommandFactory};
 use serde_json::{Map, Value, json};
 
+use super::shape;
 use crate::cli::Cli;
 #[cfg(feature = "generate")]
 use crate::cli::{
-    BranchesArgs, CleanupArgs, ConflictsArgs, CreateArgs, JudgeArgs, LandArgs, ListArgs, LogArgs,
-    MarkArgs, PathArgs, PickArgs, ReconcileArgs, RemoveArgs, RestoreArgs,
+    ActivityArgs, BranchesArgs, CleanupArgs, ConflictsArgs, CreateArgs, EnvArgs, JudgeArgs,
+    LandArgs, ListArgs, LogArgs, MarkArgs, PathArgs, PickArgs, ReconcileArgs, RemoveArgs,
+    RestoreArgs,
 };
 
 /// One MCP tool: a git-loop command.
@@ -100,14 +102,23 @@ tools! {
     // Changes no run, but runs the gate (with the hooks' trust rules) and
     // logs `judge` events: not read-only.
     "judge" => JudgeArgs, Writes;
+    // Logs an event and may run `notify.command`, trusted as the hooks are.
+    "activity" => ActivityArgs, Writes;
+    "env" => EnvArgs, ReadOnly;
 }
+
+/// The tools whose command, without a run id, takes the run whose worktree
+/// holds the current directory: over MCP that is the server's directory,
+/// so their input requires `run_id`.
+const NAMES_ITS_RUN: [&str; 2] = ["activity", "env"];
 
 /// A tool's input: the command's arguments, and the repository.
 #[cfg(feature = "generate")]
 #[derive(schemars::JsonSchema)]
 #[schemars(deny_unknown_fields)]
 struct Input<A> {
-    /// Repository to operate on (default: the MCP server's working directory)
+    // The repository to operate on (default: the server's working
+    // directory): said once, in the server's instructions, not per tool.
     #[allow(dead_code)]
     repo: Option<std::path::PathBuf>,
     #[serde(flatten)]
@@ -150,48 +161,30 @@ impl Tool {
             .into_iter()
             .find(|(name, _)| *name == self.name)
             .expect("every tool has a schema");
-        let mut schema = schema.to_value();
+        let mut schema = shape::input(schema.to_value());
+        if NAMES_ITS_RUN.contains(&self.name) {
+            schema["properties"]["run_id"]["description"] = json!("Id of the run");
+            match schema["required"].as_array_mut() {
+                Some(required) => required.insert(0, json!("run_id")),
+                None => schema["required"] = json!(["run_id"]),
+            }
+        }
         if self.access.removes()
             && let Some(dry_run) = schema.pointer_mut("/properties/dry_run")
         {
             dry_run["default"] = json!(true);
             let text = dry_run["description"].as_str().unwrap_or_default();
-            dry_run["description"] = json!(format!(
-                "{text} (default here: true; pass false to change things)"
-            ));
+            dry_run["description"] = json!(format!("{text} (default here: true)"));
         }
         schema
     }
 
-    /// The output schema as `tools/list` shows it: every document the call
-    /// may return in `structuredContent`, which is the command's `--json`
-    /// document (schema/<name>.json, each of its forms) or, with `isError`,
-    /// the error document (schema/error.json). MCP wants an object schema
-    /// at the top, so the forms are its `anyOf`.
+    /// The output schema as `tools/list` shows it: the shape of every
+    /// document the call may return in `structuredContent` ([`shape`]), the
+    /// command's `--json` document (schema/<name>.json, each of its forms)
+    /// or, with `isError`, the error document.
     pub fn output_schema(&self) -> Value {
-        let parse = |text: &str| -> Map<String, Value> {
-            let mut schema: Map<String, Value> =
-                serde_json::from_str(text).expect("the schema/ files are JSON objects");
-            schema.remove("$schema");
-            schema.remove("title");
-            schema
-        };
-        let mut forms = match parse(self.output).remove("anyOf") {
-            Some(Value::Array(forms)) => forms,
-            _ => vec![Value::Object(parse(self.output))],
-        };
-        forms.push(Value::Object(parse(include_str!(
-            "../../schema/error.json"
-        ))));
-        json!({
-            "$schema": "https://json-schema.org/draft/2020-12/schema",
-            "type": "object",
-            "description": format!(
-                "The document `git loop {} --json` prints; with isError, the error document",
-                self.name
-            ),
-            "anyOf": forms,
-        })
+        shape::output(self.output)
     }
 
     /// The tool as `tools/list` shows it.
@@ -204,10 +197,7 @@ impl Tool {
         if self.access.removes() {
             text.push_str(". A dry run unless dry_run is false");
         }
-        text.push_str(&format!(
-            ". Returns the JSON document of `git loop {} --json`.",
-            self.name
-        ));
+        text.push('.');
         json!({
             "name": self.name,
             "description": text,
@@ -236,12 +226,17 @@ impl Tool {
             .expect("every tool is a subcommand");
         let mut argv: Vec<OsString> = vec!["--json".into()];
         let mut flags: Vec<String> = Vec::new();
-        let mut positionals: Vec<String> = Vec::new();
+        // Each positional value with its place on the command line (`activity
+        // <RUN_ID> <ACTIVITY>`), whatever the order of the input's keys.
+        let mut positionals: Vec<(Option<usize>, String)> = Vec::new();
         // The CLI's `mark <STATUS>` infers the run from the current
         // directory; over MCP that would be the server's directory, so a
         // tool call always names its runs.
         if self.name == "mark" && !names_runs(input) && has(input, "status") {
             return Err("tool mark needs run_ids (or run_id): the runs to mark".to_owned());
+        }
+        if NAMES_ITS_RUN.contains(&self.name) && !has(input, "run_id") {
+            return Err(format!("tool {} needs run_id: the run", self.name));
         }
         let dry_run_default =
             self.access.removes() && input.get("dry_run").is_none_or(Value::is_null);
@@ -305,13 +300,31 @@ impl Tool {
             };
             match long {
                 Some(long) => flags.extend(texts.iter().map(|t| format!("{long}={t}"))),
-                None => positionals.extend(texts),
+                None => {
+                    let at = sub
+                        .get_positionals()
+                        .position(|p| p.get_id() == arg.get_id());
+                    positionals.extend(texts.into_iter().map(|t| (at, t)));
+                }
             }
         }
         argv.push(self.name.into());
         argv.extend(flags.into_iter().map(OsString::from));
+        positionals.sort_by_key(|(at, _)| *at);
+        // After `--`, clap gives a command with an optional positional
+        // before a required one (`activity [<RUN_ID>] <ACTIVITY>`) every
+        // value as the last: the earlier arguments' values go before it,
+        // and one that would read as a flag is refused (no run id starts
+        // with `-`).
+        let last = positionals.last().and_then(|(at, _)| *at);
+        let (before, after): (Vec<_>, Vec<_>) =
+            positionals.into_iter().partition(|(at, _)| *at != last);
+        if let Some((_, flag)) = before.iter().find(|(_, t)| t.starts_with('-')) {
+            return Err(format!("a run id does not start with '-': {flag:?}"));
+        }
+        argv.extend(before.into_iter().map(|(_, t)| OsString::from(t)));
         argv.push("--".into());
-        argv.extend(positionals.into_iter().map(OsString::from));
+        argv.extend(after.into_iter().map(|(_, t)| OsString::from(t)));
         Ok(argv)
     }
 }
@@ -334,58 +347,4 @@ fn takes_integer(property: &Value) -> bool {
         Value::Array(types) => types.iter().any(|t| t == "integer"),
         _ => false,
     }
-}
-
-/// Run `git loop <argv>` as a child of this binary. Returns the document it
-/// printed on stdout and whether it failed (a non-zero exit). Its stderr is
-/// kept from ours: a client shows the server's stderr as the server's own
-/// trouble, and a command's error is already in its document; only when
-/// there is no document does its stderr say why, in the error's message.
-pub fn execute(argv: &[OsString]) -> (Value, bool) {
-    let exe = match std::env::current_exe() {
-        Ok(exe) => exe,
-        Err(e) => {
-            return (
-                error_doc("io", &format!("could not find git-loop itself: {e}")),
-                true,
-            );
-        }
-    };
-    let output = match Command::new(&exe)
-        .args(argv)
-        .stdin(Stdio::null())
-        .stderr(Stdio::piped())
-        .output()
-    {
-        Ok(output) => output,
-        Err(e) => {
-            let message = format!("could not run {}: {e}", exe.display());
-            return (error_doc("io", &message), true);
-        }
-    };
-    let failed = !output.status.success();
-    match serde_json::from_slice::<Value>(&output.stdout) {
-        Ok(doc) if doc.is_object() => (doc, failed),
-        _ => {
-            let said = String::from_utf8_lossy(&output.stderr);
-            let said = said.trim();
-            // Its last 600 bytes (at a character's start).
-            let mut from = said.len().saturating_sub(600);
-            while !said.is_char_boundary(from) {
-                from += 1;
-            }
-            let tail = &said[from..];
-            let message = format!(
-                "git-loop printed no JSON document ({}): {}",
-                output.status,
-                crate::style::escape(tail)
-            );
-            (error_doc("internal", &message), true)
-        }
-    }
-}
-
-/// The CLI's error document, `{"error":{"code":…,"message":…}}`.
-pub fn error_doc(code: &str, message: &str) -> Value {
-    json!({"error": {"code": code, "message": message}})
 }

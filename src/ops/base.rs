@@ -17,10 +17,11 @@ use crate::output::Out;
 /// flag or a config layer) is never replaced: it resolves or the create is
 /// refused, naming it (and, for a config layer, where to change it). The
 /// built-in default `main` is only a guess, so in a repository without it
-/// the repository's own default branch is used instead — the remote's HEAD
-/// (`refs/remotes/origin/HEAD`), then `init.defaultBranch` when that branch
-/// exists, then `master`, then the branch HEAD is on — and a note on
-/// stderr says which.
+/// the branch the user evidently uses is taken instead ([`default_branch`]:
+/// the remote's HEAD, `init.defaultBranch` when that branch exists, the
+/// branch the main checkout is on, then `master`), and a note on stderr
+/// says which and the `git config loop.base` that makes it the base — once
+/// per repository and branch ([`first_said`]), not on every create.
 pub fn resolve(
     ctx: &Ctx,
     flag: Option<&str>,
@@ -119,11 +120,16 @@ fn resolve_spec(
     }
     let found = configured(ctx)?;
     if let Some(commit) = found.commit {
-        if let Some(why) = &found.fallback {
+        // With -q nothing is said, so nothing is remembered as said.
+        if let Some(why) = &found.fallback
+            && !out.quiet
+            && first_said(ctx, &found.name)
+        {
             out.note(format_args!(
-                "note: using the base {:?} ({why}); set {} to choose another",
+                "note: using the base {:?} ({why}), said once; to make it the base: git config {} {}",
                 found.name,
-                keys::BASE.git
+                keys::BASE.git,
+                sh_word(&found.name)
             ));
         }
         return Ok((found.name, commit));
@@ -148,10 +154,48 @@ fn resolve_spec(
     Err(Error::BaseNotFound {
         what: format!("the built-in default base {base:?}"),
         help: format!(
-            "no default branch was found either (origin/HEAD, init.defaultBranch, master, the branch HEAD is on): pass --base <BRANCH>, or set the default with `git config {} <BRANCH>`",
+            "no default branch was found either (origin/HEAD, init.defaultBranch, the branch HEAD is on, master): pass --base <BRANCH>, or set the default with `git config {} <BRANCH>`",
             keys::BASE.git
         ),
     })
+}
+
+/// Where the base last noted is remembered, in the git common dir.
+const NOTED_FILE: [&str; 2] = ["git-loop", "base-noted"];
+
+/// Whether the note on the default branch `name` is said now: the first
+/// time it is used in this repository, or when it is another branch than
+/// the one last noted. Remembered in `<git common dir>/git-loop/base-noted`
+/// (read and written only as a regular file, never through a symlink; a
+/// failure to remember only says it again next time).
+fn first_said(ctx: &Ctx, name: &str) -> bool {
+    use std::io::Write;
+    let file = NOTED_FILE
+        .iter()
+        .fold(ctx.repo.common_dir().to_path_buf(), |p, c| p.join(c));
+    let said = crate::fsx::read_regular(&file, 4096).ok().flatten();
+    if said.is_some_and(|said| said == format!("{name}\n").as_bytes()) {
+        return false;
+    }
+    if let Some(dir) = file.parent() {
+        let _ = std::fs::create_dir_all(dir);
+    }
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create(true).truncate(true);
+    if let Ok(Some(mut out)) = crate::fsx::open_regular(&file, &mut options) {
+        let _ = out.write_all(format!("{name}\n").as_bytes());
+    }
+    true
+}
+
+/// `name` as one word for sh: as it is when it holds only characters sh
+/// reads as themselves, else single-quoted.
+fn sh_word(name: &str) -> String {
+    let plain = |c: char| c.is_ascii_alphanumeric() || "-_./+@%,:".contains(c);
+    if !name.is_empty() && name.chars().all(plain) {
+        return name.to_owned();
+    }
+    format!("'{}'", name.replace('\'', r"'\''"))
 }
 
 /// The refusal of a repository with no commit at all (HEAD unborn, no
@@ -169,12 +213,23 @@ fn no_commits(ctx: &Ctx) -> Option<Error> {
     (unborn && !any_branch).then_some(Error::NoCommits)
 }
 
-/// The repository's default branch, its commit, and how it was found.
-/// Why the last fallback was taken: the branch HEAD is on.
+/// Why the branch the main checkout is on was taken: a guess.
 const HEAD_IS_ON_IT: &str = "HEAD is on it";
 /// The same fallback in the bare-repository layout, where it is no guess.
 const BARE_HEAD_NAMES_IT: &str = "the bare repository's HEAD names it";
+/// Why `master` was taken.
+const OLDER_DEFAULT: &str = "the older default name";
 
+/// The branch the user evidently uses, its commit, and how it was found,
+/// in this order (docs/cli.md, create): the branch origin's HEAD points to
+/// (a clone's: what the remote calls its default), `init.defaultBranch`
+/// when that branch exists (what the user calls theirs), the branch the
+/// main checkout is on (what they work on; in the bare layout the branch
+/// the bare `HEAD` names), then `master`. The main checkout's branch comes
+/// before `master`: a repository on `trunk` with a stray `master` starts
+/// runs from `trunk`. Only the first two are what the user or the remote
+/// named; the checkout's branch is a guess ([`Configured::head_guess`]),
+/// never proof that a branch merged into it may go.
 fn default_branch(ctx: &Ctx) -> Result<Option<(String, gix::ObjectId, &'static str)>> {
     let local = |name: &str| ctx.repo.resolve_commit(&format!("refs/heads/{name}"));
     let remote_head = match crate::git::refs::find(ctx.repo.gix(), "refs/remotes/origin/HEAD") {
@@ -203,13 +258,6 @@ fn default_branch(ctx: &Ctx) -> Result<Option<(String, gix::ObjectId, &'static s
     {
         return Ok(Some((name, commit, "it is init.defaultBranch")));
     }
-    if let Some(commit) = local("master") {
-        return Ok(Some((
-            "master".to_owned(),
-            commit,
-            "the older default name",
-        )));
-    }
     // The branch the main worktree has checked out (a repository whose only
     // branch is `trunk`), or the bare repository's HEAD names, unless it is
     // a run's own branch.
@@ -221,12 +269,17 @@ fn default_branch(ctx: &Ctx) -> Result<Option<(String, gix::ObjectId, &'static s
     {
         // A bare repository's HEAD checks nothing out: it names the
         // default branch (a bare clone's is the remote's), as origin/HEAD
-        // would, and no user switches it by working: not a guess.
-        let why = match ctx.repo.is_bare_layout() {
-            true => BARE_HEAD_NAMES_IT,
-            false => HEAD_IS_ON_IT,
+        // would, and no user switches it by working: not a guess. Nor is
+        // `master` checked out: the checkout and the old default agree.
+        let why = match (ctx.repo.is_bare_layout(), name == "master") {
+            (true, _) => BARE_HEAD_NAMES_IT,
+            (false, true) => OLDER_DEFAULT,
+            (false, false) => HEAD_IS_ON_IT,
         };
         return Ok(Some((name, commit, why)));
+    }
+    if let Some(commit) = local("master") {
+        return Ok(Some(("master".to_owned(), commit, OLDER_DEFAULT)));
     }
     Ok(None)
 }

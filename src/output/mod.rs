@@ -2,8 +2,9 @@
 //! the output mode), [`Report`] (a command's result, rendered as text or
 //! JSON), [`Fail`] (how a command ends when it does not succeed), and
 //! [`Terminal`] (what the standard streams are connected to); [`pager`]
-//! (`log` on a terminal, as `git log`) and [`Progress`] (a count on a
-//! terminal's stderr for a step that takes over a second).
+//! (`log` on a terminal, as `git log`), [`Progress`] (a count on a
+//! terminal's stderr for a step that takes over a second) and [`live`] (a
+//! line redrawn while a gate runs).
 //!
 //! Commands depend on this module, not on the crate root, so the root's
 //! [`crate::run`] can call [`crate::commands`] without a cycle.
@@ -32,6 +33,7 @@
 //! A child that writes to an inherited descriptor (a hook, `git loop run`'s
 //! command) is outside this: its output is ordered by when it runs.
 
+pub mod live;
 pub mod pager;
 
 use std::cell::RefCell;
@@ -224,15 +226,20 @@ pub struct Progress {
 impl Progress {
     /// The step starts now.
     pub fn start() -> Progress {
+        Progress {
+            started: std::time::Instant::now(),
+            delay: Progress::delay(),
+            drawn: false,
+        }
+    }
+
+    /// `GIT_PROGRESS_DELAY`, else one second (see the type's doc).
+    pub fn delay() -> std::time::Duration {
         let seconds = std::env::var("GIT_PROGRESS_DELAY")
             .ok()
             .and_then(|s| s.trim().parse::<u64>().ok())
             .unwrap_or(1);
-        Progress {
-            started: std::time::Instant::now(),
-            delay: std::time::Duration::from_secs(seconds),
-            drawn: false,
-        }
+        std::time::Duration::from_secs(seconds)
     }
 
     /// Draw `line` in place of the last one, if the step has taken longer

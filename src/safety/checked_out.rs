@@ -11,8 +11,8 @@
 //! symbolic ref too). Symbolic refs are followed by
 //! [`crate::git::refs::chain`].
 
-use std::collections::HashSet;
-use std::path::Path;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
 
 use crate::error::Result;
 use crate::git::repo::Repo;
@@ -53,11 +53,12 @@ pub fn working_on(repo: &gix::Repository, admin_dir: &Path, branch: &str) -> Opt
         .map(|(_, operation)| *operation)
 }
 
-/// Every branch (short name) checked out anywhere: each name on the way
-/// from the main checkout's `HEAD` (there is none in the bare-repository
-/// layout) and every linked worktree's, and from
-/// each one's branch files (see the module doc).
-pub fn branches(repo: &Repo) -> Result<HashSet<String>> {
+/// Every branch (short name) checked out anywhere, and the worktree it is
+/// checked out in (the first found: the main checkout first), which a
+/// refusal names: each name on the way from the main checkout's `HEAD`
+/// (there is none in the bare-repository layout) and every linked
+/// worktree's, and from each one's branch files (see the module doc).
+pub fn branches(repo: &Repo) -> Result<HashMap<String, PathBuf>> {
     let gix = repo.gix();
     let mut starts = Vec::new();
     // A bare repository's `HEAD` (the bare-repository layout) names a
@@ -66,23 +67,28 @@ pub fn branches(repo: &Repo) -> Result<HashSet<String>> {
     if !repo.is_bare_layout()
         && let Some(head) = crate::git::refs::head_name(gix)?
     {
-        starts.push(head);
+        starts.push((head, repo.root().to_path_buf()));
     }
-    let mut admin_dirs = vec![repo.common_dir().to_path_buf()];
+    let mut admin_dirs = vec![(repo.common_dir().to_path_buf(), repo.root().to_path_buf())];
     for wt in repo.worktrees()? {
         if let Some(branch) = wt.branch {
-            starts.push(format!("refs/heads/{branch}"));
+            starts.push((format!("refs/heads/{branch}"), wt.path.clone()));
         }
-        admin_dirs.push(wt.admin_dir);
+        admin_dirs.push((wt.admin_dir, wt.path));
     }
-    for dir in &admin_dirs {
-        starts.extend(BRANCH_FILES.iter().filter_map(|(f, _)| named_in(dir, f)));
+    for (dir, path) in &admin_dirs {
+        starts.extend(
+            BRANCH_FILES
+                .iter()
+                .filter_map(|(f, _)| named_in(dir, f))
+                .map(|name| (name, path.clone())),
+        );
     }
-    let mut out = HashSet::new();
-    for start in starts {
+    let mut out = HashMap::new();
+    for (start, path) in starts {
         for name in crate::git::refs::chain(gix, &start) {
             if let Some(short) = name.strip_prefix("refs/heads/") {
-                out.insert(short.to_owned());
+                out.entry(short.to_owned()).or_insert_with(|| path.clone());
             }
         }
     }

@@ -20,7 +20,8 @@
 //!    it may not be this process's alone (two deleters of one branch in one
 //!    second share one), and an entry the branch also holds costs nothing.
 
-use std::collections::HashSet;
+use std::collections::HashMap;
+use std::path::PathBuf;
 
 use gix::ObjectId;
 
@@ -77,7 +78,7 @@ impl Retired {
 pub fn retire(
     repo: &Repo,
     detector: &mut Detector<'_>,
-    checked_out: &HashSet<String>,
+    checked_out: &HashMap<String, PathBuf>,
     branch: &str,
     tip: ObjectId,
     base: &str,
@@ -108,10 +109,10 @@ pub fn retire(
         };
         return Retired::kept(KeepCode::NotMerged, format!("{why} ({base})"));
     }
-    if checked_out.contains(branch) {
+    if let Some(worktree) = checked_out.get(branch) {
         return Retired::kept(
             KeepCode::CheckedOut,
-            format!("{branch} is checked out in a worktree"),
+            format!("{branch} is checked out in {}", worktree.display()),
         );
     }
     let merged_by = judged.proof();

@@ -41,6 +41,10 @@ pub enum SkipCode {
     /// A running process has its working directory in it (the invoking
     /// shell included).
     InUse,
+    /// A run the landing queue lands next (its status is in
+    /// `land.queue-status`), kept by a cleanup that was not asked for that
+    /// status (`--status` or `cleanup.status`).
+    Queued,
     /// Marked with this status after cleanup selected it (`active` above
     /// all): the code is the status's name.
     Remarked(Status),
@@ -67,6 +71,7 @@ impl SkipCode {
             SkipCode::Undeletable => "undeletable",
             SkipCode::HalfRemoved => "half-removed",
             SkipCode::InUse => "in-use",
+            SkipCode::Queued => "queued",
             SkipCode::Remarked(status) => status.as_str(),
             SkipCode::Changed => "changed",
             SkipCode::Error => "error",
@@ -80,7 +85,7 @@ impl SkipCode {
         let listed = |c: SkipCode| match c {
             Dirty | Untracked | Locked | Submodules | ForeignClone | TooYoung | HookRefused
             | GitRefused | UnreachableCommits | OperationInProgress | NestedRepo | Undeletable
-            | HalfRemoved | InUse | Remarked(_) | Changed | Error => c,
+            | HalfRemoved | InUse | Queued | Remarked(_) | Changed | Error => c,
         };
         [
             Dirty,
@@ -97,6 +102,7 @@ impl SkipCode {
             Undeletable,
             HalfRemoved,
             InUse,
+            Queued,
             Changed,
             Error,
         ]

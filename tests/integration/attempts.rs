@@ -151,24 +151,90 @@ fn a_post_command_failing_in_the_third_attempt_rolls_every_attempt_back() {
     assert_no_attempt_left(&repo, "fix", 5);
 }
 
+/// A branch of one attempt number left behind (`loop/fix.3`, no run): the
+/// round is numbered past it, and the branch is left where it was.
 #[test]
-fn an_existing_branch_of_one_attempt_refuses_the_create_before_anything_is_made() {
+fn an_existing_branch_of_one_attempt_moves_the_numbering_past_it() {
     let repo = repo_with_tree();
     repo.git(["branch", "loop/fix.3"]);
-    let run = repo.run(["create", "fix", "--attempts", "5", "--pattern", "p"]);
-    run.code(1);
+    let tip = repo.git(["rev-parse", "loop/fix.3"]);
+    let run = repo.run([
+        "--json",
+        "create",
+        "fix",
+        "--attempts",
+        "2",
+        "--pattern",
+        "p",
+    ]);
+    run.ok();
+    assert_eq!(run.json().as_array().unwrap().len(), 2);
+    assert_eq!(repo.ids(), ["fix.4", "fix.5"]);
     assert!(
-        run.stderr.contains("branch loop/fix.3 already exists"),
+        run.stderr.contains("left attempts up to \"fix.3\"")
+            || run.stderr.contains("left attempts up to fix.3"),
         "{}",
         run.stderr
     );
-    for id in ["fix.1", "fix.2", "fix.4", "fix.5"] {
-        assert_rolled_back(&repo, id);
+    assert_eq!(repo.git(["rev-parse", "loop/fix.3"]), tip);
+    for id in ["fix.1", "fix.2"] {
+        assert!(!repo.branch_exists(&format!("loop/{id}")));
     }
+}
+
+/// `create fix --attempts 3` after an earlier round of `fix` was judged,
+/// picked and cleaned up (its worktrees and entries gone, its branches
+/// kept, as cleanup keeps them): the new round is `fix.4` … `fix.6`, with
+/// a note; every branch of the earlier round keeps its tip and its work;
+/// `judge fix` takes only the new round's attempts (issue 41: it failed
+/// on `loop/fix.1`).
+#[test]
+fn a_later_round_continues_the_numbering_and_keeps_the_earlier_one() {
+    let repo = repo_with_tree();
+    repo.run(["create", "fix", "--attempts", "3", "--pattern", "p"])
+        .ok();
+    for id in ["fix.1", "fix.2", "fix.3"] {
+        crate::common::commit(&repo, &repo.wt(id), "work", &format!("{id}\n"));
+    }
+    repo.run(["pick", "fix.2"]).ok();
+    repo.run(["cleanup", "--status", "rejected,escalated"]).ok();
+    let tips: Vec<String> = ["fix.1", "fix.2", "fix.3"]
+        .iter()
+        .map(|id| repo.git(["rev-parse", &format!("loop/{id}")]))
+        .collect();
+
+    let run = repo.run([
+        "--json",
+        "create",
+        "fix",
+        "--attempts",
+        "3",
+        "--pattern",
+        "p",
+    ]);
+    run.ok();
+    let made: Vec<String> = run
+        .json()
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d.text("id").to_owned())
+        .collect();
+    assert_eq!(made, ["fix.4", "fix.5", "fix.6"]);
     assert!(
-        repo.branch_exists("loop/fix.3"),
-        "the existing branch is kept"
+        run.stderr.contains("this round is fix.4 … fix.6"),
+        "{}",
+        run.stderr
     );
+    for (id, tip) in ["fix.1", "fix.2", "fix.3"].iter().zip(&tips) {
+        assert_eq!(&repo.git(["rev-parse", &format!("loop/{id}")]), tip, "{id}");
+    }
+    assert_eq!(repo.ids(), ["fix.4", "fix.5", "fix.6"]);
+    repo.git(["config", "loop.judgeGate", "true"]);
+    let judged = repo.run(["--json", "judge", "fix"]).ok().json();
+    let mut ids = judged.ids("attempts");
+    ids.sort();
+    assert_eq!(ids, ["fix.4", "fix.5", "fix.6"]);
 }
 
 #[test]

@@ -16,7 +16,7 @@ fn cleanup_removes_terminal_worktrees_and_keeps_branches() {
     repo.run(["mark", "rej", "rejected"]).ok();
     repo.run(["mark", "esc", "escalated"]).ok();
     repo.run(["mark", "mer", "merged"]).ok();
-    let run = repo.run(["--json", "cleanup"]);
+    let run = repo.run(["--json", "cleanup", "--status", "rejected,escalated"]);
     run.ok();
     let v = run.json();
     assert_eq!(v["dryRun"], false);
@@ -34,6 +34,59 @@ fn cleanup_removes_terminal_worktrees_and_keeps_branches() {
     );
     assert_eq!(repo.ids(), ["mer", "act"]);
     assert!(!repo.registered().contains(&repo.wt("rej")));
+}
+
+/// Left to its default set, cleanup keeps what the landing queue lands next
+/// (`escalated`, `land.queue-status`), worktree and all, skipped `queued`
+/// with the command that takes it; asked (`--status`, or `cleanup.status`
+/// configured), it removes it. The queue follows its own setting.
+#[test]
+fn the_default_cleanup_keeps_what_the_landing_queue_lands_next() {
+    let repo = TestRepo::new();
+    for id in ["rej", "esc"] {
+        repo.create(id);
+    }
+    repo.run(["mark", "rej", "rejected"]).ok();
+    repo.run(["mark", "esc", "escalated"]).ok();
+    let dry = repo.run(["--json", "cleanup", "--dry-run"]).ok().json();
+    assert_eq!(dry.ids("removed"), ["rej"]);
+    let run = repo.run(["--json", "cleanup"]);
+    run.ok();
+    let v = run.json();
+    assert_eq!(v.ids("removed"), ["rej"]);
+    assert_eq!(v["skipped"][0]["id"], "esc");
+    assert_eq!(v["skipped"][0]["code"], "queued");
+    assert!(
+        run.stderr
+            .contains("selected rejected (the default; --status or cleanup.status to change; escalated left to the landing queue)"),
+        "{}",
+        run.stderr
+    );
+    let human = repo.run(["cleanup"]).ok().stdout.clone();
+    assert!(
+        human.contains("skipped esc: escalated runs wait for the landing queue (git loop land --queue; land.queue-status), worktree and all; to remove it now: git loop cleanup --status escalated"),
+        "{human}"
+    );
+    assert!(repo.wt("esc").exists() && !repo.wt("rej").exists());
+    // Not an event: nothing happened to it.
+    let log = fs::read_to_string(repo.root.join(".loop-worktrees/events.jsonl")).unwrap();
+    assert!(!log.contains("queued"), "{log}");
+
+    // With another queue, escalated runs are cleanup's again.
+    repo.git(["config", "loop.landQueueStatus", "rejected"]);
+    repo.create("esc2");
+    repo.run(["mark", "esc2", "escalated"]).ok();
+    let v = repo.run(["--json", "cleanup"]).ok().json();
+    assert_eq!(v.ids("removed"), ["esc", "esc2"]);
+    repo.git(["config", "--unset", "loop.landQueueStatus"]);
+
+    // Configured, the set is asked for: nothing is left to the queue.
+    repo.create("esc3");
+    repo.run(["mark", "esc3", "escalated"]).ok();
+    repo.git(["config", "loop.cleanupStatus", "rejected,escalated"]);
+    let v = repo.run(["--json", "cleanup"]).ok().json();
+    assert_eq!(v.ids("removed"), ["esc3"]);
+    assert_eq!(v["skipped"], serde_json::json!([]));
 }
 
 #[test]
@@ -260,7 +313,7 @@ fn missing_directory_is_removed_from_manifest_and_git() {
     // An entry that was never registered and has no directory is simply absent.
     repo.write_manifest(&manifest_with(&[(
         "never",
-        "escalated",
+        "rejected",
         "2026-01-01T00:00:00Z",
     )]));
     let run = repo.run(["--json", "cleanup"]);
@@ -657,7 +710,7 @@ fn cleanup_says_what_it_selected_and_what_would_take_the_rest() {
     run.ok();
     assert!(
         run.stderr.contains(
-            "selected rejected,escalated (the default; --status or cleanup.status to change)"
+            "selected rejected (the default; --status or cleanup.status to change; escalated left to the landing queue)"
         ),
         "{}",
         run.stderr

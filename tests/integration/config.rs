@@ -901,3 +901,28 @@ fn an_unknown_loop_key_is_warned_about_naming_the_right_one() {
         run.stdout
     );
 }
+
+/// git config is the one way to change a setting: `config` says so under its
+/// table with a real key, and the command it gives works (`-q`: no note).
+#[test]
+fn config_says_how_to_change_a_setting_and_the_command_works() {
+    let repo = TestRepo::new();
+    let run = repo.run(["config"]);
+    run.ok();
+    let note = "to change one: git config <GIT CONFIG key> <value> (this repository; --global for all of yours), e.g. git config loop.cleanupStatus rejected";
+    assert!(run.stderr.contains(note), "{}", run.stderr);
+    assert!(!repo.run(["-q", "config"]).ok().stderr.contains("to change"));
+    assert!(
+        !repo
+            .run(["--json", "config"])
+            .ok()
+            .stderr
+            .contains("to change")
+    );
+    repo.git(["config", "loop.cleanupStatus", "rejected"]);
+    let v = repo.run(["--json", "config"]).ok().json();
+    assert_eq!(
+        v["cleanup.status"]["value"],
+        serde_json::json!(["rejected"])
+    );
+}

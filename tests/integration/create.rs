@@ -679,6 +679,143 @@ fn default_base_falls_back_to_the_branch_head_is_on() {
     );
 }
 
+/// `trunk` with a stray `master` (issue 41): runs start from `trunk`, the
+/// branch the main checkout is on, not from `master`. The note names the
+/// `git config loop.base` that makes it the base, once: the next create is
+/// quiet. A guess is no proof: `branches --delete-merged` refuses to judge
+/// a leftover branch merged into it, and deletes nothing, until the base
+/// is set; then the note is gone for good.
+#[test]
+fn trunk_with_a_stray_master_starts_from_trunk_and_says_so_once() {
+    let repo = TestRepo::new();
+    repo.git(["branch", "-m", "main", "trunk"]);
+    repo.git(["branch", "master"]);
+    crate::common::commit(&repo, &repo.root, "t", "trunk work\n");
+    let run = repo.run(["--json", "create", "a", "--pattern", "p"]);
+    run.ok();
+    assert_eq!(base_of(&run), "trunk");
+    assert!(
+        run.stderr
+            .contains("\"main\" does not exist; HEAD is on it")
+            && run.stderr.contains("git config loop.base trunk"),
+        "{}",
+        run.stderr
+    );
+    let run = repo.run(["--json", "create", "b", "--pattern", "p"]);
+    run.ok();
+    assert_eq!(base_of(&run), "trunk");
+    assert!(!run.stderr.contains("note"), "said twice: {}", run.stderr);
+
+    // A leftover branch merged into trunk (its run forgotten): not deleted
+    // on the guess.
+    repo.git(["branch", "loop/old", "trunk~1"]);
+    let run = repo.run(["--json", "branches", "--delete-merged"]);
+    run.code(1);
+    assert_eq!(run.json()["error"]["code"], "base-not-found");
+    assert!(repo.branch_exists("loop/old"));
+
+    repo.git(["config", "loop.base", "trunk"]);
+    let run = repo.run(["--json", "create", "c", "--pattern", "p"]);
+    run.ok();
+    assert_eq!(base_of(&run), "trunk");
+    assert_eq!(run.stderr, "");
+    let run = repo.run(["--json", "branches", "--delete-merged"]);
+    run.ok();
+    assert!(!repo.branch_exists("loop/old"));
+}
+
+/// Neither `main` nor `master`: the branch HEAD is on, said once per
+/// branch — again when the main checkout moves to another branch; a
+/// create with `-q` says nothing and so leaves it to be said.
+#[test]
+fn the_base_note_is_said_again_only_for_another_branch() {
+    let repo = TestRepo::new();
+    repo.git(["branch", "-m", "main", "work"]);
+    let notes = |id: &str| {
+        let run = repo.run(["--json", "create", id, "--pattern", "p"]);
+        run.ok();
+        (
+            base_of(&run),
+            run.stderr.matches("note: using the base").count(),
+        )
+    };
+    // Nothing said with -q, so it is still to be said.
+    let run = repo.run(["-q", "create", "q", "--pattern", "p"]);
+    run.ok();
+    assert_eq!(run.stderr, "");
+    assert_eq!(notes("a"), ("work".to_owned(), 1));
+    assert_eq!(notes("b"), ("work".to_owned(), 0));
+    repo.git(["switch", "-q", "-c", "other"]);
+    assert_eq!(notes("c"), ("other".to_owned(), 1));
+    assert_eq!(notes("d"), ("other".to_owned(), 0));
+
+    // What remembers it is written only as a regular file, never through a
+    // symlink: the file it points at is left as it was (and the note is
+    // said each time, as nothing could be remembered).
+    let outside = repo.base().join("outside");
+    fs::write(&outside, "keep\n").unwrap();
+    let noted = repo.root.join(".git/git-loop/base-noted");
+    fs::remove_file(&noted).unwrap();
+    std::os::unix::fs::symlink(&outside, &noted).unwrap();
+    assert_eq!(notes("e"), ("other".to_owned(), 1));
+    assert_eq!(notes("f"), ("other".to_owned(), 1));
+    assert_eq!(fs::read_to_string(&outside).unwrap(), "keep\n");
+}
+
+/// A real clone of a repository whose default branch is `develop`: its
+/// `origin/HEAD` (set by `git clone`) names the base, before the branch
+/// the clone's checkout is on and a stray `master`.
+#[test]
+fn origin_head_of_a_real_clone_names_the_base() {
+    let upstream = TestRepo::new();
+    upstream.git(["branch", "-m", "main", "develop"]);
+    upstream.git(["branch", "master"]);
+    let clone = upstream.base().join("clone");
+    upstream.git(["clone", "-q", ".", clone.to_str().unwrap()]);
+    let git = |args: &[&str]| crate::common::git_ok(&upstream, &clone, args);
+    assert_eq!(
+        git(&["symbolic-ref", "refs/remotes/origin/HEAD"]).trim(),
+        "refs/remotes/origin/develop"
+    );
+    git(&["branch", "master", "origin/master"]);
+    git(&["switch", "-q", "-c", "feature"]);
+    let clone_s = clone.to_str().unwrap();
+    let run = upstream.run(["-C", clone_s, "--json", "create", "a", "--pattern", "p"]);
+    run.ok();
+    assert_eq!(base_of(&run), "develop");
+    assert!(
+        run.stderr.contains("origin/HEAD points to it")
+            && run.stderr.contains("git config loop.base develop"),
+        "{}",
+        run.stderr
+    );
+}
+
+/// `init.defaultBranch` names the base when that branch exists, before the
+/// branch the main checkout is on and `master`; a value naming no branch
+/// is passed over.
+#[test]
+fn init_default_branch_names_the_base_when_it_exists() {
+    let repo = TestRepo::new();
+    repo.git(["branch", "-m", "main", "feature"]);
+    repo.git(["branch", "master"]);
+    repo.git(["config", "init.defaultBranch", "nothing-here"]);
+    let run = repo.run(["--json", "create", "a", "--pattern", "p"]);
+    run.ok();
+    assert_eq!(base_of(&run), "feature");
+    repo.git(["branch", "trunk"]);
+    repo.git(["config", "init.defaultBranch", "trunk"]);
+    let run = repo.run(["--json", "create", "b", "--pattern", "p"]);
+    run.ok();
+    assert_eq!(base_of(&run), "trunk");
+    assert!(
+        run.stderr.contains("it is init.defaultBranch")
+            && run.stderr.contains("git config loop.base trunk"),
+        "{}",
+        run.stderr
+    );
+}
+
 /// No commit at all: create says so, not that the default base is missing.
 #[test]
 fn a_repository_with_no_commits_is_told_so() {

@@ -36,6 +36,7 @@ mod create_sparse; // create --sparse and git's parallel checkout
 mod disk; // list --disk: size on disk, what is unique (reflinks on XFS/ext4 images), totals
 mod env; // env <id>: export lines and --json; run gets the same variables
 mod escaping;
+mod gate_progress;
 mod hooks; // hooks (post-command, pre-command) and trust
 mod judge; // judge <TASK>: the gate in every attempt, the order on evidence, worktrees untouched
 mod land; // land: each strategy, refusals that change nothing, the queue
@@ -58,7 +59,7 @@ mod restore; // restore <id>: a salvaged run back as it was
 mod run; // run <id> -- <command>
 mod salvage; // remove/cleanup --salvage: the salvage ref, then the removal // control and bidi characters, non-UTF-8 paths
 mod walks; // history walks on a real-shape history: ahead/behind and merged equal git's
-mod watch; // watch: the live view in tmux (keys, marks, the bell, idle CPU), watch --once
+mod watch; // watch: the live view in tmux (keys, marks, the bell, idle CPU), watch --once // a gate's and judge's status line in tmux, Ctrl-C saying what landed
 
 // Safety: work is never destroyed.
 mod in_use; // a worktree a process works in is never removed under it

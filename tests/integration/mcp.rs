@@ -1,7 +1,7 @@
 //! `git loop mcp` driven as an MCP client drives it: a child process spoken
 //! to in newline-delimited JSON-RPC 2.0 on its stdin and stdout. And once by
 //! an independent client, the reference Python SDK (`mcp` from PyPI, as
-//! scripts/install-test-deps installs it).
+//! scripts/install-test-deps installs it into target/test-venv).
 
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Write};
@@ -103,7 +103,13 @@ impl Server {
         let text = result["content"][0]["text"].as_str().unwrap();
         assert_eq!(result["content"][0]["type"], "text");
         assert_eq!(serde_json::from_str::<Value>(text).unwrap(), doc);
-        crate::schema::check_document(tool, &doc);
+        // The command's document: an array (`create --attempts`) is served
+        // as `{"runs": [...]}`.
+        let printed = match (tool, &doc["runs"]) {
+            ("create", Value::Array(_)) => &doc["runs"],
+            _ => &doc,
+        };
+        crate::schema::check_document(tool, printed);
         if self.output_schemas.is_none() {
             let tools = self.result("tools/list", json!({}));
             let validators = tools
@@ -244,7 +250,7 @@ fn the_help_names_every_tool_served_with_its_hints() {
     for tool in tools.arr("tools") {
         let name = tool.text("name");
         let hints = &tool["annotations"];
-        let read_only = ["list", "path", "log", "conflicts"].contains(&name);
+        let read_only = ["list", "path", "log", "conflicts", "env"].contains(&name);
         let removes =
             ["cleanup", "remove", "reconcile", "branches", "land", "pick"].contains(&name);
         assert_eq!(hints["readOnlyHint"], read_only, "{tool}");
@@ -342,22 +348,53 @@ fn eof_at_once_exits_zero() {
     Server::start(&repo).finish();
 }
 
-/// Run `script` with the Python interpreter whose `mcp` package the install
-/// script installed, with the binary and the repository's root as its
-/// arguments; returns the JSON it prints.
-fn python_sdk(repo: &TestRepo, script: &str) -> Value {
-    // The interpreter itself (not a version manager's shim, which may need
-    // the real HOME): the one whose `mcp` the install script installed.
-    let python = std::process::Command::new("python3")
-        .args(["-c", "import mcp, sys; print(sys.executable)"])
+/// The Python interpreter that has the reference client: `GIT_LOOP_TEST_PYTHON`
+/// (scripts/test sets it), else the virtual environment
+/// scripts/install-test-deps makes, target/test-venv. Never the system's
+/// Python: the packages are installed only there.
+fn python() -> std::path::PathBuf {
+    let python = std::env::var_os("GIT_LOOP_TEST_PYTHON").map_or_else(
+        || concat!(env!("CARGO_MANIFEST_DIR"), "/target/test-venv/bin/python3").into(),
+        std::path::PathBuf::from,
+    );
+    let has_mcp = std::process::Command::new(&python)
+        .args(["-c", "import mcp, jsonschema"])
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success());
+    assert!(
+        has_mcp,
+        "no Python with the package mcp at {}: run scripts/install-test-deps, which makes the \
+         virtual environment target/test-venv (python3 -m venv; Debian's python3-venv) and \
+         installs mcp there, or set GIT_LOOP_TEST_PYTHON to a python3 that has mcp",
+        python.display()
+    );
+    python
+}
+
+/// The reference client runs in a virtual environment of the project's own
+/// (scripts/install-test-deps makes target/test-venv), never in the
+/// system's Python, where installing it would take root.
+#[test]
+fn the_python_client_runs_in_a_virtual_environment() {
+    let out = std::process::Command::new(python())
+        .args([
+            "-c",
+            "import sys; print(sys.prefix != sys.base_prefix, sys.prefix)",
+        ])
         .output()
         .unwrap();
+    let said = String::from_utf8_lossy(&out.stdout);
     assert!(
-        python.status.success(),
-        "the Python package mcp is missing: run scripts/install-test-deps"
+        said.starts_with("True "),
+        "not a virtual environment: {said}"
     );
-    let python = String::from_utf8(python.stdout).unwrap();
-    let mut cmd = std::process::Command::new(python.trim());
+}
+
+/// Run `script` with [`python`], with the binary and the repository's root
+/// as its arguments; returns the JSON it prints.
+fn python_sdk(repo: &TestRepo, script: &str) -> Value {
+    let mut cmd = std::process::Command::new(python());
     crate::common::hermetic(&mut cmd, &repo.home);
     let out = cmd
         .args([
@@ -581,10 +618,13 @@ fn every_tool_has_an_output_schema_its_results_meet() {
 
 /// The Python SDK checks each result's `structuredContent` against the
 /// tool's `outputSchema` itself (a mismatch raises): every tool lists one,
-/// every read-only tool's results pass, and each result, an error too, also
-/// passes python-jsonschema's draft 2020-12 validator. The SDK asks for its
-/// newest protocol revision; the server answers with its own, 2025-06-18
-/// (the first with `outputSchema`).
+/// every result passes (`create --attempts`' runs, `activity`'s event and
+/// `env`'s variables too), and each result, an error too, also passes
+/// python-jsonschema's draft 2020-12 validator. The SDK asks for its newest
+/// protocol revision; the server answers with its own, 2025-06-18 (the
+/// first with `outputSchema`). The tool list, as the client holds it, is
+/// under 20 KiB (issue 41: it was 75 KB, ~19k tokens of every agent's
+/// context); its size is printed.
 #[test]
 fn the_python_sdk_validates_results_against_the_output_schemas() {
     let repo = TestRepo::new();
@@ -599,6 +639,9 @@ CALLS = [
     ("list", {}), ("list", {"long": True}), ("list", {"salvaged": True}),
     ("path", {"run_id": "a"}), ("path", {"run_id": "nope"}),
     ("log", {}), ("log", {"run_id": "a"}), ("conflicts", {}),
+    ("create", {"run_id": "fix", "attempts": 2}),
+    ("activity", {"activity": "waiting", "run_id": "a", "note": "a question"}),
+    ("env", {"run_id": "a"}), ("env", {}),
 ]
 
 async def main():
@@ -607,7 +650,11 @@ async def main():
     async with stdio_client(params) as (read, write):
         async with ClientSession(read, write) as session:
             init = await session.initialize()
-            tools = {t.name: t for t in (await session.list_tools()).tools}
+            listed = await session.list_tools()
+            size = len(json.dumps(listed.model_dump(mode="json", by_alias=True,
+                                                    exclude_none=True),
+                                  separators=(",", ":"), ensure_ascii=False).encode())
+            tools = {t.name: t for t in listed.tools}
             without = sorted(n for n, t in tools.items() if t.outputSchema is None)
             for tool in tools.values():
                 if tool.outputSchema is not None:
@@ -621,6 +668,7 @@ async def main():
                 results.append([name, result.isError, sorted(result.structuredContent)])
             print(json.dumps({
                 "protocol": init.protocolVersion,
+                "size": size,
                 "tools": sorted(tools),
                 "without": without,
                 "results": results,
@@ -629,17 +677,70 @@ async def main():
 asyncio.run(main())
 "#;
     let report = python_sdk(&repo, script);
+    let size = report["size"].as_u64().unwrap();
+    eprintln!("tools/list as the Python client holds it: {size} bytes");
+    assert!(size < 20 * 1024, "tools/list is {size} bytes: {report}");
     assert_eq!(report["protocol"], "2025-06-18", "{report}");
-    assert_eq!(report["tools"].as_array().unwrap().len(), 14, "{report}");
+    assert_eq!(report["tools"].as_array().unwrap().len(), 16, "{report}");
     assert_eq!(report["without"], json!([]), "{report}");
     let results = report["results"].as_array().unwrap();
-    assert_eq!(results.len(), 8, "{report}");
+    assert_eq!(results.len(), 12, "{report}");
     for result in results {
-        let failed = result[0] == "path" && result[2] == json!(["error"]);
+        let failed = result[2] == json!(["error"]);
         assert_eq!(result[1], failed, "{result}");
     }
     assert_eq!(results[2], json!(["list", false, ["salvaged"]]), "{report}");
     assert_eq!(results[4], json!(["path", true, ["error"]]), "{report}");
+    assert_eq!(results[8], json!(["create", false, ["runs"]]), "{report}");
+    assert_eq!(results[9][1], false, "{report}");
+    assert_eq!(results[10][1], false, "{report}");
+    assert_eq!(results[11], json!(["env", true, ["error"]]), "{report}");
+    assert_eq!(repo.status_of("fix.2").as_deref(), Some("active"));
+}
+
+/// `tools/list` as the server sends it (the line every client reads into
+/// its agent's context) is under 20 KiB, every tool keeps an `outputSchema`
+/// that names its document's top-level fields, and the full schema is one
+/// command away (`git loop schema <tool>`, said in the instructions).
+#[test]
+fn tools_list_is_under_20_kib_and_keeps_every_output_schema() {
+    let repo = TestRepo::new();
+    let mut server = Server::start(&repo);
+    let init = server.initialize();
+    assert!(
+        init.text("instructions").contains("git loop schema <tool>"),
+        "{init}"
+    );
+    server.send_raw(r#"{"jsonrpc":"2.0","id":"size","method":"tools/list"}"#);
+    let mut line = String::new();
+    server.stdout.read_line(&mut line).unwrap();
+    eprintln!("tools/list: {} bytes", line.len());
+    assert!(line.len() < 20 * 1024, "tools/list is {} bytes", line.len());
+    let reply: Value = serde_json::from_str(&line).unwrap();
+    let tools = reply["result"]["tools"].as_array().unwrap();
+    assert_eq!(tools.len(), 16);
+    for tool in tools {
+        let name = tool.text("name");
+        let schema = &tool["outputSchema"];
+        assert_eq!(schema["type"], "object", "{name}");
+        jsonschema::validator_for(schema).unwrap();
+        // The first form names the document's fields, as schema/<tool>.json.
+        let full = repo.run(["schema", name]).ok().json();
+        let first = full["anyOf"]
+            .get(0)
+            .map(|f| f.get("anyOf").map_or(f, |f| &f[0]))
+            .unwrap_or(&full);
+        let fields: Vec<&String> = first["properties"].as_object().unwrap().keys().collect();
+        let served: Vec<&String> = schema["anyOf"][0]["properties"]
+            .as_object()
+            .unwrap()
+            .keys()
+            .collect();
+        assert_eq!(served, fields, "{name}");
+    }
+    // Said once, in the instructions, not in every tool.
+    assert!(!line.contains("Repository to operate on"));
+    server.finish();
 }
 
 /// `pick` changes state, so over MCP it is a dry run unless `"dry_run":
@@ -695,6 +796,110 @@ fn the_judge_tool_runs_the_gate_and_ranks_the_attempts() {
     let (doc, failed) = server.call("judge", json!({"task": "t"}));
     assert!(failed, "{doc}");
     assert_eq!(doc["error"]["code"], "untrusted-hook", "{doc}");
+    server.finish();
+}
+
+/// `activity` and `env` as tools. Each names its run: over MCP the current
+/// directory is the server's, so `run_id` is required and a call without
+/// it is refused. The input's keys may come in any order (`activity`
+/// before `run_id`): the command line puts the positionals in the
+/// command's order, a run id before the `--` (clap reads every value after
+/// it as the last positional), so a run id that would read as a flag is
+/// refused. The result is the command's document; the repository's
+/// `notify.command` does not run until trusted, as on the command line.
+#[test]
+fn the_activity_and_env_tools_name_their_run() {
+    let repo = TestRepo::new();
+    repo.create("t1").ok();
+    let marker = repo.home.join("notified");
+    fs::write(
+        repo.root.join(".git-loop.toml"),
+        format!("[notify]\ncommand = \"touch '{}'\"\n", marker.display()),
+    )
+    .unwrap();
+    let mut server = Server::start(&repo);
+    server.initialize();
+    let (doc, failed) = server.call(
+        "activity",
+        json!({"activity": "waiting", "note": "a question", "run_id": "t1"}),
+    );
+    assert!(!failed, "{doc}");
+    assert_eq!(
+        (doc.text("event"), doc.text("id"), doc.text("to")),
+        ("activity", "t1", "waiting"),
+        "{doc}"
+    );
+    assert_eq!(doc["detail"], "a question", "{doc}");
+    assert!(!marker.exists(), "an untrusted notify.command ran over MCP");
+    let list = repo.run(["list", "--json"]).ok().json();
+    assert_eq!(list["worktrees"][0]["activity"], "waiting", "{list}");
+
+    let (env, failed) = server.call("env", json!({"run_id": "t1"}));
+    assert!(!failed, "{env}");
+    assert_eq!(env, repo.run(["env", "--json", "t1"]).ok().json());
+    assert_eq!(env.text("GIT_LOOP_BRANCH"), "loop/t1");
+
+    // A run id before the command line's `--` that would read as a flag is
+    // refused, and nothing is recorded.
+    let events = fs::read_to_string(repo.loop_dir().join("events.jsonl")).unwrap();
+    for (tool, arguments) in [
+        (
+            "activity",
+            json!({"run_id": "--note=x", "activity": "done"}),
+        ),
+        (
+            "mark",
+            json!({"run_ids": ["t1", "--detect-merged"], "status": "rejected"}),
+        ),
+    ] {
+        let (doc, failed) = server.call(tool, arguments);
+        assert!(failed, "{doc}");
+        assert_eq!(doc["error"]["code"], "usage", "{doc}");
+    }
+    let after = fs::read_to_string(repo.loop_dir().join("events.jsonl")).unwrap();
+    assert_eq!(after, events);
+    assert_eq!(repo.status_of("t1").as_deref(), Some("active"));
+
+    for (tool, arguments) in [
+        ("env", json!({})),
+        ("activity", json!({"activity": "done"})),
+    ] {
+        let (doc, failed) = server.call(tool, arguments);
+        assert!(failed, "{doc}");
+        assert_eq!(doc["error"]["code"], "usage", "{doc}");
+        assert!(
+            doc["error"]["message"].as_str().unwrap().contains("run_id"),
+            "{doc}"
+        );
+    }
+    server.finish();
+}
+
+/// `create` with `attempts`: the N runs of a task at once, all or none, as
+/// on the command line; the command's array is served as `{"runs": [...]}`
+/// (`structuredContent` is an object), each run with its absolute path. A
+/// task with active attempts is refused, naming them.
+#[test]
+fn create_with_attempts_over_mcp_returns_the_runs() {
+    let repo = TestRepo::new();
+    let mut server = Server::start(&repo);
+    server.initialize();
+    let (doc, failed) = server.call(
+        "create",
+        json!({"run_id": "fix", "attempts": 3, "pattern": "agent"}),
+    );
+    assert!(!failed, "{doc}");
+    assert_eq!(doc.ids("runs"), ["fix.1", "fix.2", "fix.3"], "{doc}");
+    for run in doc.arr("runs") {
+        let id = run.text("id");
+        assert_eq!(repo.status_of(id).as_deref(), Some("active"));
+        let path = std::path::Path::new(run.text("absolutePath"));
+        assert!(path.is_absolute(), "{run}");
+        assert!(path.join("README").is_file(), "{run}");
+    }
+    let (doc, failed) = server.call("create", json!({"run_id": "fix", "attempts": 2}));
+    assert!(failed, "{doc}");
+    assert_eq!(doc["error"]["code"], "attempts-active", "{doc}");
     server.finish();
 }
 

@@ -110,3 +110,48 @@ fn what_git_loop_could_not_have_made_is_not_adopted() {
     }
     assert!(repo.wt("both").join("README").exists());
 }
+
+/// Without `main` or a set base, the base an adopted run would record is
+/// only the branch the main checkout is on: a guess, and the base is what
+/// proves a run merged later. Adoption is refused, dry run too, naming the
+/// `git config loop.base` that sets it; once set, the orphan is adopted
+/// with that base (issue 41: a guessed base is no proof of anything).
+#[test]
+fn an_orphan_is_not_adopted_onto_a_guessed_base() {
+    let repo = TestRepo::new();
+    repo.git(["branch", "-m", "main", "trunk"]);
+    fs::create_dir_all(repo.loop_dir()).unwrap();
+    repo.git([
+        "worktree",
+        "add",
+        "-q",
+        "-b",
+        "loop/stray",
+        ".loop-worktrees/stray",
+        "trunk",
+    ]);
+    for dry in [true, false] {
+        let mut args = vec!["--json", "reconcile", "--adopt", "stray", "--min-age", "0"];
+        if dry {
+            args.push("--dry-run");
+        }
+        let run = repo.run(args);
+        run.code(1);
+        assert_eq!(run.json()["error"]["code"], "not-adoptable");
+        assert!(run.stderr.contains("guessed base"), "{}", run.stderr);
+        assert!(
+            run.stderr.contains("git config loop.base <BRANCH>"),
+            "{}",
+            run.stderr
+        );
+        let manifest = fs::read_to_string(repo.manifest_path()).unwrap_or_default();
+        assert!(!manifest.contains("stray"), "{manifest}");
+    }
+    repo.git(["config", "loop.base", "trunk"]);
+    let v = repo
+        .run(["--json", "reconcile", "--adopt", "stray", "--min-age", "0"])
+        .json();
+    assert_eq!(v.ids("adopted"), ["stray"], "{v}");
+    let entry = repo.manifest().find_id("worktrees", "stray").clone();
+    assert_eq!(entry["baseBranch"], "trunk");
+}

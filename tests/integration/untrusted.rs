@@ -57,6 +57,7 @@ strategy = "squash"
 into = "dev"
 queue-status = ["active"]
 push-retries = 5
+require-clean = true
 [judge]
 gate = "true"
 [notify]

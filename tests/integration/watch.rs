@@ -12,16 +12,16 @@ use std::time::{Duration, Instant};
 
 use crate::common::{BIN, TestRepo};
 
-/// A tmux server of its own (its socket in the test's directory) running
+/// A tmux server of its own (the gates' progress tests use it too) (its socket in the test's directory) running
 /// `sh` in a 120x40 pane, in the repository, with the fixture's hermetic
 /// environment.
-struct Pane {
+pub struct Pane {
     socket: PathBuf,
     home: PathBuf,
 }
 
 impl Pane {
-    fn start(repo: &TestRepo) -> Pane {
+    pub fn start(repo: &TestRepo) -> Pane {
         let found = Command::new("sh")
             .args(["-c", "command -v tmux"])
             .output()
@@ -48,7 +48,7 @@ impl Pane {
         pane
     }
 
-    fn tmux(&self) -> Command {
+    pub fn tmux(&self) -> Command {
         let mut cmd = Command::new("tmux");
         crate::common::hermetic(&mut cmd, &self.home);
         cmd.env("TERM", "xterm-256color")
@@ -59,7 +59,7 @@ impl Pane {
         cmd
     }
 
-    fn send(&self, keys: &[&str]) {
+    pub fn send(&self, keys: &[&str]) {
         let status = self
             .tmux()
             .args(["send-keys", "-t", "0"])
@@ -70,12 +70,12 @@ impl Pane {
     }
 
     /// Type `line` and Enter.
-    fn type_line(&self, line: &str) {
+    pub fn type_line(&self, line: &str) {
         self.send(&["-l", line]);
         self.send(&["Enter"]);
     }
 
-    fn screen(&self) -> String {
+    pub fn screen(&self) -> String {
         let out = self
             .tmux()
             .args(["capture-pane", "-p", "-t", "0"])
@@ -86,7 +86,7 @@ impl Pane {
 
     /// Poll the screen (every 20 ms, up to `limit`) until `done`; the
     /// screen and how long it took.
-    fn wait_within(
+    pub fn wait_within(
         &self,
         limit: Duration,
         done: impl Fn(&str) -> bool,
@@ -106,7 +106,7 @@ impl Pane {
         }
     }
 
-    fn wait_for(&self, done: impl Fn(&str) -> bool, what: &str) -> String {
+    pub fn wait_for(&self, done: impl Fn(&str) -> bool, what: &str) -> String {
         self.wait_within(Duration::from_secs(30), done, what).0
     }
 
@@ -125,7 +125,7 @@ impl Pane {
     }
 
     /// The pane's process id.
-    fn pid(&self) -> u32 {
+    pub fn pid(&self) -> u32 {
         let out = self
             .tmux()
             .args(["display-message", "-p", "-t", "0", "#{pane_pid}"])
@@ -135,7 +135,7 @@ impl Pane {
     }
 
     /// Everything the pane's program writes from now on, into `log`.
-    fn record(&self, log: &Path) {
+    pub fn record(&self, log: &Path) {
         let status = self
             .tmux()
             .args(["pipe-pane", "-o", "-t", "0"])
@@ -299,6 +299,75 @@ fn o_exits_printing_the_selected_runs_path_for_cd() {
     let screen = pane.wait_for(|s| s.contains("now-in=/"), "the cd");
     let want = format!("now-in={}", repo.wt("r2").display());
     assert!(screen.contains(&want), "{want}:\n{screen}");
+}
+
+/// On a plain `git loop watch` (stdout the terminal, not `$(…)`), `o`
+/// still prints the path, and says on stderr what it is for.
+#[test]
+fn o_on_a_plain_watch_says_it_prints_the_path_for_cd() {
+    let repo = with_runs(2);
+    let pane = Pane::start(&repo);
+    pane.type_line("\"$BIN\" watch; echo exit=$?");
+    pane.wait_for(|s| s.contains("git loop watch: 2 runs"), "title");
+    pane.send(&["o"]);
+    let screen = pane.wait_for(|s| s.contains("exit=0"), "exit=0 after o");
+    let path = repo.wt("r1").display().to_string();
+    assert!(
+        screen.lines().any(|l| l.trim_end() == path),
+        "{path}:\n{screen}"
+    );
+    assert!(
+        screen.contains("dir=$(git loop watch) && cd \"$dir\""),
+        "o says what it is for:\n{screen}"
+    );
+    // Under `cd "$(git loop watch)"` (stdout a pipe) the note is not said.
+    pane.type_line("clear; cd \"$(\"$BIN\" watch)\" && echo now-in=$PWD");
+    pane.wait_for(|s| s.contains("git loop watch: 2 runs"), "title");
+    pane.send(&["o"]);
+    let screen = pane.wait_for(|s| s.contains("now-in=/"), "the cd");
+    assert!(!screen.contains("hint:"), "{screen}");
+}
+
+#[test]
+fn question_mark_shows_the_keys_and_esc_closes_them() {
+    let repo = with_runs(1);
+    let pane = Pane::start(&repo);
+    let screen = pane.watch(1);
+    assert!(screen.contains("? keys"), "the footer names ?:\n{screen}");
+    pane.send(&["?"]);
+    let screen = pane.wait_for(
+        |s| s.contains("keys of git loop watch") && s.contains("q, Esc"),
+        "the whole keys panel",
+    );
+    for key in ["j/k", "m then", "o, Enter", "d ", "?"] {
+        assert!(screen.contains(key), "{key}:\n{screen}");
+    }
+    assert!(
+        screen.contains("dir=$(git loop watch) && cd \"$dir\""),
+        "{screen}"
+    );
+    pane.send(&["Escape"]);
+    pane.wait_for(
+        |s| !s.contains("keys of git loop watch"),
+        "the panel closed",
+    );
+    // The view is still there: Esc closed the panel, not the view.
+    pane.wait_for(|s| s.contains("git loop watch: 1 run"), "the view");
+}
+
+#[test]
+fn an_empty_view_says_how_to_create_a_run() {
+    let repo = TestRepo::new();
+    let pane = Pane::start(&repo);
+    pane.type_line("exec \"$BIN\" watch");
+    let screen = pane.wait_for(
+        |s| s.contains("git loop watch: 0 runs") && s.contains("j/k select"),
+        "the whole first frame",
+    );
+    assert!(
+        screen.contains("no runs yet: git loop create <name> starts one"),
+        "{screen}"
+    );
 }
 
 #[test]

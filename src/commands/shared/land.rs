@@ -52,6 +52,9 @@ pub struct LandedRun {
     /// Whether the target was pushed to its upstream (`false` without
     /// `--push`; with it and `false`, a note says why: `not-pushed: …`).
     pub pushed: bool,
+    /// Where it was pushed, when it was.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pushed_to: Option<PushedTo>,
     /// Its worktree: `removed`, `kept` (`--keep`), `none` (it had none),
     /// `dry-run`, or the skip code removal's rules kept it with.
     pub worktree: String,
@@ -65,6 +68,22 @@ pub struct LandedRun {
     /// target moved (the landing stands).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,
+}
+
+/// Where a landing was pushed (`--push`).
+#[derive(Debug, Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PushedTo {
+    /// The remote, as its upstream names it (`origin`).
+    pub remote: String,
+    /// The branch there (`main`).
+    pub branch: String,
+    /// git's word for the remote branch's update: `<old>..<new>`
+    /// (abbreviated ids), `[new branch]`.
+    pub update: String,
+    /// How many times the landing was built again on the remote's tip
+    /// because the remote had moved (0: pushed as first built).
+    pub rebuilds: usize,
 }
 
 /// A run that did not land.
@@ -205,6 +224,19 @@ fn landed_run(id: String, l: Landed) -> LandedRun {
         notes.push(format!("not-pushed: {reason}"));
     }
     notes.extend(l.problems);
+    let pushed_to = l.pushed_to.map(|p| PushedTo {
+        branch: p
+            .remote_ref
+            .strip_prefix("refs/heads/")
+            .unwrap_or(&p.remote_ref)
+            .to_owned(),
+        remote: p.remote,
+        update: p.summary,
+        rebuilds: p.rebuilds,
+    });
+    if let Some(next) = l.next {
+        notes.push(format!("to finish: {next}"));
+    }
     LandedRun {
         id,
         into: l.into,
@@ -212,6 +244,7 @@ fn landed_run(id: String, l: Landed) -> LandedRun {
         to: l.to.to_string(),
         commits: l.commits,
         pushed: l.pushed,
+        pushed_to,
         worktree,
         branch: branch.to_owned(),
         trash_ref,
@@ -262,6 +295,23 @@ impl Report for LandReport {
                     short(&l.from),
                     short(&l.to)
                 );
+                if let Some(p) = &l.pushed_to {
+                    let rebuilt = match p.rebuilds {
+                        0 => String::new(),
+                        n => format!(
+                            "rebuilt on {}'s moved {} ({n} time{}) and ",
+                            escape(&p.remote),
+                            escape(&p.branch),
+                            plural(n)
+                        ),
+                    };
+                    line.push_str(&format!(
+                        "; {rebuilt}pushed to {} {} {}",
+                        escape(&p.remote),
+                        escape(&p.branch),
+                        escape(&p.update)
+                    ));
+                }
                 if !self.dry_run {
                     line.push_str(&match l.worktree.as_str() {
                         "removed" => "; worktree removed".to_owned(),

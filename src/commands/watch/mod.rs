@@ -8,7 +8,9 @@
 //! `--once`, the view needs a terminal on stdin (its keys) and stderr (where
 //! it is drawn, so that stdout carries only the path `o` chooses, for
 //! `cd "$(git loop watch)"`): without one it refuses, exit 2, pointing at
-//! `--once`, before the repository is opened.
+//! `--once`, before the repository is opened. When stdout is the terminal
+//! too (a plain `git loop watch`), `o` prints the path and a hint saying
+//! what it is for.
 
 mod frame;
 mod screen;
@@ -58,6 +60,14 @@ pub fn run(repo: Option<&Path>, args: &WatchArgs, out: &mut Out<'_>) -> Result<(
     let color = out.color.on_stream(true);
     if let Some(path) = screen::run(&ctx, bell, color)? {
         crate::style::write_path_line(out.stdout, &path)?;
+        if out.stdout_is_terminal {
+            // Not under `dir=$(git loop watch)`: the path went to the
+            // screen, and the person may have expected to be taken there.
+            writeln!(
+                out.stderr,
+                "hint: o prints the selected run's path, for `dir=$(git loop watch) && cd \"$dir\"`, which goes there"
+            )?;
+        }
     }
     Ok(())
 }

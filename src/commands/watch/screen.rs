@@ -46,6 +46,8 @@ enum Mode {
     Mark(String),
     /// A run's diffstat: its id and the lines of the panel.
     Diff(String, Vec<String>),
+    /// `?`: every key and what it does.
+    Keys,
 }
 
 /// What a key asks of the loop.
@@ -56,7 +58,20 @@ enum Step {
     Open(PathBuf),
 }
 
-const KEYS: &str = "j/k select  m mark  o open  d diffstat  q quit";
+const KEYS: &str = "j/k select  m mark  o open  d diffstat  ? keys  q quit";
+/// The panel `?` opens.
+const KEYS_HELP: [&str; 8] = [
+    "up/down, j/k   select a run",
+    "m then a/m/r/e/s   mark it active, merged, rejected, escalated, stale",
+    "o, Enter   quit printing its path on stdout, for dir=$(git loop watch) && cd \"$dir\"",
+    "d   its diffstat against its base (d or Esc closes)",
+    "?   these keys (? or Esc closes)",
+    "q, Esc, Ctrl-C   quit",
+    "",
+    "git loop create <name> starts a run; it appears here as it is made",
+];
+/// What the table says when there is no run.
+const EMPTY: &str = "no runs yet: git loop create <name> starts one";
 const MARK_KEYS: &str = "a active  m merged  r rejected  e escalated  s stale  (Esc: cancel)";
 /// The status keys of `m`.
 const STATUS_KEYS: [(char, Status); 5] = [
@@ -210,6 +225,15 @@ impl View<'_> {
                 }
                 return Step::Stay;
             }
+            Mode::Keys => {
+                if !matches!(key.code, KeyCode::Esc | KeyCode::Char('?' | 'q')) {
+                    self.mode = Mode::Keys;
+                }
+                if key.code == KeyCode::Char('q') {
+                    return Step::Quit;
+                }
+                return Step::Stay;
+            }
             Mode::Table => {}
         }
         self.message = None;
@@ -227,6 +251,10 @@ impl View<'_> {
                 Some(run) => Step::Open(self.ctx.worktree_path(&run.entry.id)),
                 None => Step::Stay,
             },
+            KeyCode::Char('?') => {
+                self.mode = Mode::Keys;
+                Step::Stay
+            }
             KeyCode::Char('d') => {
                 if let Some(run) = self.selected_run() {
                     let lines = frame::diff_lines(self.ctx, run);
@@ -299,7 +327,7 @@ impl View<'_> {
             lines.push(line);
         }
         if built.rows.is_empty() {
-            lines.push(Line::from("no runs recorded"));
+            lines.push(Line::from(EMPTY));
         }
         let table = Rect {
             height: area.height.saturating_sub(1),
@@ -310,6 +338,7 @@ impl View<'_> {
             Mode::Table => self.message.clone().unwrap_or_else(|| KEYS.to_owned()),
             Mode::Mark(id) => format!("mark {} as: {MARK_KEYS}", crate::style::escape(id)),
             Mode::Diff(..) => "d/Esc close  q quit".to_owned(),
+            Mode::Keys => "?/Esc close  q quit".to_owned(),
         };
         let bottom = Rect {
             y: area.y + area.height.saturating_sub(1),
@@ -318,20 +347,26 @@ impl View<'_> {
         };
         let footer = [(footer, "2")];
         f.render_widget(Paragraph::new(self.line(&footer, width)), bottom);
-        if let Mode::Diff(id, text) = &self.mode {
-            let top = area.height / 3;
-            let panel = Rect {
-                y: area.y + top,
-                height: area.height.saturating_sub(top + 1),
-                ..area
-            };
-            let block = Block::default()
-                .borders(Borders::ALL)
-                .title(format!(" diffstat of {} ", crate::style::escape(id)));
-            let body: Vec<Line<'_>> = text.iter().map(|l| Line::from(l.as_str())).collect();
-            f.render_widget(Clear, panel);
-            f.render_widget(Paragraph::new(body).block(block), panel);
-        }
+        let (title, body): (String, Vec<Line<'_>>) = match &self.mode {
+            Mode::Diff(id, text) => (
+                format!(" diffstat of {} ", crate::style::escape(id)),
+                text.iter().map(|l| Line::from(l.as_str())).collect(),
+            ),
+            Mode::Keys => (
+                " keys of git loop watch ".to_owned(),
+                KEYS_HELP.iter().map(|&l| Line::from(l)).collect(),
+            ),
+            _ => return,
+        };
+        let top = area.height / 3;
+        let panel = Rect {
+            y: area.y + top,
+            height: area.height.saturating_sub(top + 1),
+            ..area
+        };
+        let block = Block::default().borders(Borders::ALL).title(title);
+        f.render_widget(Clear, panel);
+        f.render_widget(Paragraph::new(body).block(block), panel);
     }
 
     fn line<'a>(&self, spans: &'a [Span], width: usize) -> Line<'a> {

@@ -98,7 +98,7 @@ fn project_dir(git_dir: &Path) -> PathBuf {
 
 /// `path` as one shell word (single-quoted unless every byte is plainly
 /// safe).
-fn quote(path: &Path) -> String {
+pub fn quote(path: &Path) -> String {
     let s = path.to_string_lossy();
     let plain = |c: char| c.is_ascii_alphanumeric() || "/._-+,:@%".contains(c);
     if !s.is_empty() && s.chars().all(plain) {

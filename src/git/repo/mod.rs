@@ -34,6 +34,7 @@ use crate::error::{Error, Result};
 use crate::manifest::LOOP_DIR;
 
 mod bare;
+pub use bare::quote as shell_word;
 mod case;
 mod cleanliness;
 mod discover;

@@ -37,7 +37,7 @@ pub(super) fn delete_merged(
     let mut first_error = None;
     let mut events = Vec::new();
     for l in branches.iter_mut() {
-        l.checked_out = checked_out.contains(&l.branch);
+        l.checked_out = checked_out.contains_key(&l.branch);
         if let Some(code) = first_reason(l, recorded.contains(&l.branch), l.checked_out) {
             l.fate = Fate::Kept(code);
             continue;

@@ -212,7 +212,7 @@ fn list(ctx: &Ctx, base_name: &str, out: &mut Out<'_>) -> Result<Vec<Leftover>> 
             _ => (None, None, None),
         };
         leftovers.push(Leftover {
-            checked_out: checked_out.contains(&branch),
+            checked_out: checked_out.contains_key(&branch),
             branch,
             tip,
             tip_short: ctx.repo.short_id(tip),

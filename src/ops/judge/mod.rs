@@ -103,7 +103,9 @@ pub fn judge(ctx: &Ctx, request: &Request<'_>, out: &mut Out<'_>) -> Result<Outc
         std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
     });
     let timeout = request.timeout.unwrap_or(DEFAULT_TIMEOUT);
-    let ran = gates::run_all(&gate, ctx.repo.root(), &jobs, workers, timeout)?;
+    let progress = out.stderr_is_terminal && !out.json && !out.quiet;
+    let at = (ctx.repo.root(), task);
+    let ran = gates::run_all(&gate, at, &jobs, (workers, timeout), progress)?;
     let judged: Vec<rank::Judged> = jobs
         .iter()
         .zip(found)

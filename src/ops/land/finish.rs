@@ -127,6 +127,42 @@ pub(super) fn remove_worktrees(ctx: &Ctx, ids: &[&str], out: &mut Out<'_>) -> Ve
         .collect()
 }
 
+/// What finishes a landed run whose worktree was kept: for one in use (the
+/// landing ran from inside it, or a shell is there), `cd` out to the root,
+/// then remove it; for untracked files (they are not what lands), remove it
+/// saving them first (`--salvage`: `refs/loop/salvage/<id>`), in use or
+/// not. Then its branch, unrecorded, goes when proven merged.
+pub(super) fn next_step(ctx: &Ctx, id: &str, worktree: &WorktreeFate) -> Option<String> {
+    let WorktreeFate::Skipped { code, .. } = worktree else {
+        return None;
+    };
+    let in_use = code == "in-use";
+    let untracked = match code.as_str() {
+        "untracked" => true,
+        // Kept in use, it may hold untracked files too (read now: the
+        // removal stopped at the processes).
+        "in-use" => ctx.repo.loop_worktree(id).ok().flatten().is_some_and(|wt| {
+            crate::git::repo::cleanliness(&wt.path, &wt.admin_dir).is_ok_and(|c| c.untracked)
+        }),
+        _ => return None,
+    };
+    let mut why = Vec::new();
+    if in_use {
+        why.push("out of the worktree, once nothing works in it, remove it");
+    }
+    if untracked {
+        why.push(
+            "its untracked files did not land (only commits do): move out what you want, then remove it, saving the rest",
+        );
+    }
+    let salvage = if untracked { " --salvage" } else { "" };
+    let root = crate::git::repo::shell_word(ctx.repo.root());
+    Some(format!(
+        "{}: cd {root} && git loop remove {id}{salvage} && git loop branches --delete-merged",
+        why.join("; ")
+    ))
+}
+
 /// What a landed run's branch is judged against, and the target it is
 /// reported and logged in: the target itself (`base` is `into`), or,
 /// for a branch retired after later runs landed ([`super::tidy`]), the

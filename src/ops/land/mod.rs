@@ -24,7 +24,8 @@
 //! order)
 //!
 //! 1. The target of each run: `--into`, else `land.into`, else the run's
-//!    recorded base when it names a local branch; a given target that is
+//!    recorded base when it names a local branch (or, a remote-tracking
+//!    base, the local branch whose upstream it is); a given target that is
 //!    not a local branch refuses the whole command (`base-not-found`), a run
 //!    without one is skipped (`no-target`, saying to pass `--into`).
 //! 2. The runs: those named, in the order named (an unknown id refuses the
@@ -240,6 +241,10 @@ pub fn land(ctx: &Ctx, request: &Request<'_>, out: &mut Out<'_>) -> Result<Outco
             push: request.push.then_some(settings.land_push_retries.value),
             read_ahead: lookahead::Slot::default(),
             tidy: tidy.as_ref(),
+            place: std::sync::Mutex::new(gate::Place {
+                progress: out.stderr_is_terminal && !out.json && !out.quiet,
+                ..gate::Place::default()
+            }),
         };
         let entries = match (request.which, statuses) {
             (Which::Queue(_), Some(statuses)) => {
@@ -254,12 +259,13 @@ pub fn land(ctx: &Ctx, request: &Request<'_>, out: &mut Out<'_>) -> Result<Outco
             (Which::Queue(_), None) => unreachable!("a queue has its statuses"),
         };
         let mut stopped = false;
-        for entry in &entries {
+        for (at, entry) in entries.iter().enumerate() {
             let id = entry.id.to_string();
             if stopped {
                 outcome.runs.push((id, Fate::NotAttempted));
                 continue;
             }
+            gate::Place::update(&env.place, &outcome.runs, &entries, at);
             env.read_ahead.put(&id, readings.take(&id));
             let (fate, error) = match run::land_one(&env, entry, &mut tips, out) {
                 Ok(done) => done,
@@ -282,6 +288,11 @@ pub fn land(ctx: &Ctx, request: &Request<'_>, out: &mut Out<'_>) -> Result<Outco
     })?;
     if outcome.into.is_none() {
         outcome.into = tips.single_target();
+    }
+    for (id, fate) in &mut outcome.runs {
+        if let Fate::Landed(landed) = fate {
+            landed.next = finish::next_step(ctx, id, &landed.worktree);
+        }
     }
     Ok(outcome)
 }

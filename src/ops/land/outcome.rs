@@ -13,7 +13,8 @@ pub enum Code {
     NoTarget,
     /// Its branch `loop/<id>` does not exist.
     NoBranch,
-    /// Its worktree has uncommitted changes or untracked files.
+    /// Its worktree has uncommitted changes (or untracked files, with
+    /// `land.require-clean`).
     Dirty,
     /// Its worktree has a merge, rebase, cherry-pick… in progress.
     OperationInProgress,
@@ -101,6 +102,19 @@ pub enum BranchFate {
     DryRun,
 }
 
+/// Where a landing was pushed (`--push`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PushedTo {
+    pub remote: String,
+    /// The branch there, `refs/heads/<b>`.
+    pub remote_ref: String,
+    /// git's word for the remote's update: `<old>..<new>`, `[new branch]`.
+    pub summary: String,
+    /// How many times the landing was built again on the remote's tip,
+    /// which had moved.
+    pub rebuilds: usize,
+}
+
 /// A run landed (in a dry run: that would land).
 #[derive(Debug)]
 pub struct Landed {
@@ -117,6 +131,11 @@ pub struct Landed {
     pub pushed: bool,
     /// `--push` and it was not pushed (`not-pushed`): why.
     pub not_pushed: Option<String>,
+    /// `--push` and it was pushed: where, and how.
+    pub pushed_to: Option<PushedTo>,
     /// What failed after the target moved (the landing stands).
     pub problems: Vec<String>,
+    /// The command that finishes what the landing left (a worktree kept
+    /// because the command ran inside it, or for its untracked files).
+    pub next: Option<String>,
 }

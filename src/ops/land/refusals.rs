@@ -34,8 +34,9 @@ impl Refusal {
 }
 
 /// The run's target: `into` (`--into`, `land.into`), else its recorded base when
-/// that is a local branch; refused with the message that says to pass
-/// `--into`.
+/// that is a local branch, or the local branch a remote-tracking base
+/// tracks ([`tracking_target`]); refused with the message that says what
+/// is missing and to pass `--into`.
 pub(super) fn target(
     ctx: &Ctx,
     into: Option<&str>,
@@ -47,12 +48,18 @@ pub(super) fn target(
         None => {
             let base = entry.base_branch.as_str();
             let local = base.strip_prefix("refs/heads/").unwrap_or(base);
-            let Some(local) = local_branch(ctx, local)? else {
-                return no_target(format!(
-                    "its base {base:?} is not a local branch: pass --into <BRANCH> (or set land.into)"
-                ));
-            };
-            local
+            match local_branch(ctx, local)? {
+                Some(local) => local,
+                None => match tracking_target(ctx, base)? {
+                    Some(Ok(local)) => local,
+                    Some(Err(why)) => return no_target(why),
+                    None => {
+                        return no_target(format!(
+                            "its base {base:?} is not a local branch: pass --into <BRANCH> (or set land.into)"
+                        ));
+                    }
+                },
+            }
         }
     };
     if into == entry.branch() {
@@ -61,6 +68,54 @@ pub(super) fn target(
         ));
     }
     Ok(Ok(into))
+}
+
+/// The target of a run whose base is a remote-tracking branch (`create
+/// --fetch --base origin/main`, as `create` advises): the local branch `<b>`
+/// that `refs/remotes/<r>/<b>` is fetched from, when it exists and its
+/// upstream (what `git status` compares it with) is that very
+/// remote-tracking branch. A landing never moves the remote-tracking ref
+/// itself. `None`: the base is no remote-tracking branch; `Some(Err)`: it
+/// is one, and the words of why it lands nowhere.
+fn tracking_target(ctx: &Ctx, base: &str) -> Result<Option<std::result::Result<String, String>>> {
+    let gix = ctx.repo.gix();
+    let Some(name) = crate::git::refs::dwim_name(gix, base) else {
+        return Ok(None);
+    };
+    let Some(leaf) = crate::git::refs::chain(gix, &name).pop() else {
+        return Ok(None);
+    };
+    let Some(short) = leaf.strip_prefix("refs/remotes/") else {
+        return Ok(None);
+    };
+    let local = gix::refs::FullName::try_from(leaf.as_str())
+        .ok()
+        .and_then(|full| {
+            gix.upstream_branch_and_remote_for_tracking_branch(full.as_ref())
+                .ok()?
+        })
+        .and_then(|(remote_ref, _)| {
+            let remote_ref = remote_ref.as_bstr().to_string();
+            remote_ref.strip_prefix("refs/heads/").map(str::to_owned)
+        });
+    let Some(local) = local else {
+        return Ok(Some(Err(format!(
+            "its base {short} is a remote-tracking branch that no remote's fetch refspec maps from a branch: pass --into <BRANCH> (or set land.into)"
+        ))));
+    };
+    let upstream = |branch: &str| super::push::upstream(&ctx.repo, branch).ok()?.tracking;
+    Ok(Some(match local_branch(ctx, &local)? {
+        Some(branch) if upstream(&branch).as_deref() == Some(leaf.as_str()) => Ok(branch),
+        Some(branch) => Err(format!(
+            "its base {short} is a remote-tracking branch, which lands in the local branch {local} only when {local}'s upstream is {short}, and {branch}'s is {}: pass --into <BRANCH>, or make {short} its upstream (git branch --set-upstream-to={short} {branch})",
+            upstream(&branch)
+                .map(|t| t.trim_start_matches("refs/remotes/").to_owned())
+                .unwrap_or_else(|| "not set".to_owned()),
+        )),
+        None => Err(format!(
+            "its base {short} is a remote-tracking branch, which lands in the local branch {local}, and there is none: create it (git branch --track {local} {short}), or pass --into <BRANCH>"
+        )),
+    }))
 }
 
 /// The local branch `name` is, through symbolic refs (`master` kept as a
@@ -74,13 +129,18 @@ pub(super) fn local_branch(ctx: &Ctx, name: &str) -> Result<Option<String>> {
 }
 
 /// Why the run's worktree refuses the landing, if it does: what lands is
-/// the committed work, never a worktree's uncommitted state. `read`: the
-/// worktree's cleanliness read ahead ([`super::lookahead`]), else read now.
+/// the committed work, never a worktree's uncommitted state, so changes to
+/// tracked files refuse it; untracked files (a scratch file is not what
+/// lands) only with `land.require-clean`. Without it they stay, and the
+/// worktree's removal after the landing keeps it for them (`untracked`, as
+/// cleanup keeps it). `read`: the worktree's cleanliness read ahead
+/// ([`super::lookahead`]), else read now.
 pub(super) fn worktree(
     ctx: &Ctx,
     id: &str,
     read: Option<Result<crate::git::repo::Cleanliness>>,
 ) -> Result<Option<Refusal>> {
+    let require_clean = ctx.settings()?.land_require_clean.value;
     let Some(wt) = ctx.repo.loop_worktree(id)? else {
         return Ok(None);
     };
@@ -108,10 +168,10 @@ pub(super) fn worktree(
             )));
         }
     };
-    let what = match (clean.modified, clean.untracked) {
+    let what = match (clean.modified, clean.untracked && require_clean) {
         (true, true) => "uncommitted changes and untracked files",
         (true, false) => "uncommitted changes",
-        (false, true) => "untracked files",
+        (false, true) => "untracked files (land.require-clean is set)",
         (false, false) => return Ok(None),
     };
     Ok(Some(Refusal::new(
@@ -122,23 +182,33 @@ pub(super) fn worktree(
     )))
 }
 
-/// The landing built of `branch` onto `into` (at `onto`), or why not.
+/// The landing built of run `id`'s branch onto `into` (at `onto`), or why
+/// not; with `fix`, a conflict's words end with the rebase that fixes it.
 pub(super) fn build(
     ctx: &Ctx,
-    branch: &str,
+    id: &str,
     into: &str,
     onto: ObjectId,
     build: Build,
+    fix: bool,
 ) -> Result<std::result::Result<Built, Refusal>> {
+    let branch = &format!("loop/{id}");
     let short = ctx.repo.short_id(onto);
     let (code, message, paths) = match build {
         Build::Built(built) => return Ok(Ok(built)),
         Build::Conflict { paths } => (
             Code::Conflict,
-            format!(
-                "landing {branch} onto {into} ({short}) conflicts in {}",
-                paths.join(", ")
-            ),
+            match fix {
+                true => format!(
+                    "landing {branch} onto {into} ({short}) conflicts in {}; {}",
+                    paths.join(", "),
+                    rebase_fix(ctx, id, into)?
+                ),
+                false => format!(
+                    "landing {branch} onto {into} ({short}) conflicts in {}",
+                    paths.join(", ")
+                ),
+            },
             paths,
         ),
         Build::NotFastForward => (
@@ -169,6 +239,20 @@ pub(super) fn build(
         paths,
         ..Refusal::new(code, message)
     }))
+}
+
+/// The fix of a conflict: the run rebased onto its target in its own
+/// worktree (the exact command, from anywhere in the repository), its
+/// conflicts resolved there, then landed again.
+fn rebase_fix(ctx: &Ctx, id: &str, into: &str) -> Result<String> {
+    Ok(match ctx.repo.loop_worktree(id)? {
+        Some(wt) if wt.path.is_dir() => format!(
+            "rebase the run onto {into} in its worktree, resolve the conflicts there, then land it again: dir=$(git loop path {id}) && cd \"$dir\" && git rebase {into}"
+        ),
+        _ => format!(
+            "rebase loop/{id} onto {into} in a clean checkout, resolve the conflicts, then land it again: git switch loop/{id} && git rebase {into}"
+        ),
+    })
 }
 
 /// A gate that did not pass.

@@ -56,7 +56,7 @@ pub(super) fn decide(ctx: &Ctx, removed: &mut [Removed], error: &mut Option<Erro
 fn fate(
     ctx: &Ctx,
     detector: &mut Detector<'_>,
-    checked_out: &std::collections::HashSet<String>,
+    checked_out: &std::collections::HashMap<String, std::path::PathBuf>,
     entry: &Entry,
 ) -> Result<Fate> {
     let branch = entry.branch();

@@ -9,6 +9,7 @@ use crate::ctx::Ctx;
 use crate::error::{Error, Result};
 use crate::manifest::{Entry, Manifest, Status};
 use crate::output::Out;
+use crate::worktree::{Skip, SkipCode, SkippedEntry};
 
 /// What a cleanup was asked for; `None` and `false` leave it to the settings.
 pub struct Cleanup {
@@ -55,6 +56,26 @@ pub fn cleanup(
         ));
         statuses.retain(|s| *s != Status::Active);
     }
+    // Nobody asked for the statuses the landing queue lands (`escalated` by
+    // default) when the set is the built-in default: those runs wait for a
+    // person or `land --queue`, worktree and all.
+    let queued: Vec<Status> =
+        if request.statuses.is_none() && settings.cleanup_status.origin == Origin::Default {
+            let queue = &settings.land_queue_status.value;
+            statuses
+                .iter()
+                .copied()
+                .filter(|s| queue.contains(s))
+                .collect()
+        } else {
+            Vec::new()
+        };
+    statuses.retain(|s| !queued.contains(s));
+    let from = if queued.is_empty() {
+        from
+    } else {
+        format!("{from}; {} left to the landing queue", csv(&queued))
+    };
     out.note(format_args!("selected {} ({from})", csv(&statuses)));
     let older_than = match request.older_than {
         Some(c) => Some(c),
@@ -75,6 +96,24 @@ pub fn cleanup(
         |manifest| Ok(select(manifest, &statuses, older_than)),
         out,
     )?;
+    let mut reclaimed = reclaimed;
+    if !queued.is_empty() && ctx.loop_dir_exists()? {
+        let manifest = ctx.manifest.load_or_default()?;
+        for entry in select(&manifest, &queued, older_than) {
+            reclaimed.skipped.push(SkippedEntry::new(
+                &entry.id,
+                Skip::new(
+                    format!(
+                        "{} runs wait for the landing queue (git loop land --queue; {}), worktree and all; to remove it now: git loop cleanup --status {}",
+                        entry.status,
+                        keys::LAND_QUEUE_STATUS.toml,
+                        entry.status
+                    ),
+                    SkipCode::Queued,
+                ),
+            ));
+        }
+    }
     if reclaimed.removed.is_empty() && reclaimed.skipped.is_empty() && reclaimed.error.is_none() {
         nothing_selected(ctx, &statuses, older_than, out)?;
     }

@@ -218,10 +218,25 @@ fn plan_adoptions(
     survey: &Survey,
     remover: &Remover<'_>,
 ) -> Result<Adoptions> {
-    let base = if req.adopt.is_empty() {
-        String::new()
-    } else {
-        crate::ops::base::configured(ctx)?.name
+    let base = match req.adopt.first() {
+        None => String::new(),
+        Some(&id) => {
+            let configured = crate::ops::base::configured(ctx)?;
+            // The base an adopted run records is what proves it merged
+            // later; the branch the main checkout is on is only a guess,
+            // and a hand-made worktree did not start there.
+            if configured.head_guess {
+                return Err(Error::NotAdoptable {
+                    id: id.to_owned(),
+                    reason: format!(
+                        "it would record the base {:?}, only the branch HEAD is on (\"main\" does not exist), and a guessed base proves nothing merged",
+                        configured.name
+                    ),
+                    help: "name the branch runs are merged into: `git config loop.base <BRANCH>`, then adopt it again".to_owned(),
+                });
+            }
+            configured.name
+        }
     };
     let mut ids: Vec<String> = Vec::new();
     for &id in &req.adopt {

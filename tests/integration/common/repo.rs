@@ -41,6 +41,9 @@ pub fn hermetic(cmd: &mut Command, home: &Path) {
         .env("GIT_AUTHOR_DATE", "2026-01-01T00:00:00Z")
         .env("GIT_COMMITTER_DATE", "2026-01-01T00:00:00Z")
         .env("LC_ALL", "C")
+        // No man page of an installed git-loop answers `--help`: a test that
+        // wants man pages puts its own on MANPATH.
+        .env("MANPATH", home.join("no-man-pages"))
         .stdin(Stdio::null());
 }
 

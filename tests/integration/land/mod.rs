@@ -16,12 +16,40 @@ use crate::common::{TestRepo, git_line, git_ok, snapshot};
 
 mod crash;
 mod ignored;
+mod inside;
 mod merges;
 mod push;
 mod queue;
 mod refusals;
+mod remote_base;
 mod removal;
 mod strategies;
+
+/// `script` run by `sh -c` in `dir`, as a person at a shell there runs
+/// it: `git loop` is the binary under test (on PATH). Its exit code,
+/// stdout and stderr.
+pub fn shell(repo: &TestRepo, dir: &Path, script: &str) -> (i32, String, String) {
+    let bin_dir = Path::new(crate::common::BIN).parent().unwrap();
+    let path = format!(
+        "{}:{}",
+        bin_dir.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let mut sh = std::process::Command::new("sh");
+    crate::common::hermetic(&mut sh, &repo.home);
+    let out = sh
+        .env("PATH", path)
+        .arg("-c")
+        .arg(script)
+        .current_dir(dir)
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
 
 /// A file of 20 numbered lines, so edits to different lines merge cleanly.
 pub const LINES: &str = "1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n11\n12\n13\n14\n15\n16\n17\n18\n19\n20\n";

@@ -134,6 +134,8 @@ fn a_dirty_run_read_ahead_is_skipped_dirty_and_kept_as_it_was() {
     // r04 is second in the order (read while r01 lands), r10 sixth.
     std::fs::write(repo.wt("r04").join("r04.txt"), "uncommitted\n").unwrap();
     std::fs::write(repo.wt("r10").join("stray.txt"), "untracked\n").unwrap();
+    // Untracked files refuse a landing only with land.require-clean.
+    repo.git(["config", "loop.landRequireClean", "true"]);
     let doc = land(&repo, &["--queue", "--keep-going"], 1);
     let landed = doc.ids("landed");
     for id in ["r04", "r10"] {

@@ -2,7 +2,9 @@
 //! changes nothing: every ref, the main checkout's index and files, each
 //! worktree and its files, the manifest byte for byte.
 
-use super::{LINES, advance_main, commit_as, events_of, land, rev, setup, state, three_commits};
+use super::{
+    LINES, advance_main, commit_as, events_of, land, rev, setup, shell, state, three_commits,
+};
 use crate::common::{JsonExt, TestRepo, git_line, git_ok, spawn_until};
 
 /// Replace line `n` of `f` in `dir` with `text`.
@@ -58,10 +60,48 @@ fn a_conflict_is_refused_with_its_paths() {
     );
 }
 
+/// A conflict names its fix, the exact command: the run rebased onto its
+/// target in its own worktree. Done as said (through a shell, from the
+/// main checkout), with the conflict resolved, the run lands.
+#[test]
+fn a_conflict_names_the_rebase_that_fixes_it() {
+    let repo = setup();
+    repo.create("c");
+    let wt = repo.wt("c");
+    edit_line(&wt, 3, "three, by the run");
+    git_ok(&repo, &wt, &["commit", "-qam", "run edits line 3"]);
+    edit_line(&repo.root, 3, "three, on main");
+    repo.git(["commit", "-qam", "main edits line 3"]);
+    let skipped = refused(&repo, "c", &[], "conflict");
+    let fix = "dir=$(git loop path c) && cd \"$dir\" && git rebase main";
+    let message = skipped.text("message");
+    assert!(
+        message.contains(&format!(
+            "in its worktree, resolve the conflicts there, then land it again: {fix}"
+        )),
+        "{skipped}"
+    );
+    let (code, _, stderr) = shell(&repo, &repo.root, fix);
+    assert_ne!(code, 0, "the rebase stops at the conflict: {stderr}");
+    edit_line(&wt, 3, "three, by both");
+    git_ok(&repo, &wt, &["add", "f"]);
+    let (code, _, stderr) = shell(&repo, &wt, "GIT_EDITOR=true git rebase --continue");
+    assert_eq!(code, 0, "{stderr}");
+    let doc = land(&repo, &["c"], 0);
+    assert_eq!(doc.arr("landed").len(), 1, "{doc}");
+    assert!(
+        std::fs::read_to_string(repo.root.join("f"))
+            .unwrap()
+            .contains("three, by both")
+    );
+}
+
 #[test]
 fn a_run_with_uncommitted_work_is_refused() {
     let repo = setup();
     three_commits(&repo, "d");
+    // Untracked files refuse it only with land.require-clean (see inside.rs).
+    repo.git(["config", "loop.landRequireClean", "true"]);
     std::fs::write(repo.wt("d").join("scratch"), "not committed\n").unwrap();
     let skipped = refused(&repo, "d", &[], "dirty");
     assert!(

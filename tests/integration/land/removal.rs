@@ -137,10 +137,14 @@ fn a_queue_removes_each_landed_worktree_behind_it_and_reports_a_refused_one_on_i
         .iter()
         .map(|n| n.as_str().unwrap())
         .collect();
-    assert_eq!(notes.len(), 2, "{notes:?}");
+    assert_eq!(notes.len(), 3, "{notes:?}");
     assert!(notes[0].starts_with("worktree kept: "), "{notes:?}");
     assert!(
         notes[1].starts_with("branch kept: ") && notes[1].contains("checked out"),
+        "{notes:?}"
+    );
+    assert!(
+        notes[2].starts_with("to finish: ") && notes[2].contains("git loop remove r3"),
         "{notes:?}"
     );
     assert!(repo.wt("r3").join("r3.txt").exists());

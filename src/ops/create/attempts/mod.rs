@@ -8,8 +8,14 @@
 //!   attempt starts from the same commit; the refusals run for every
 //!   attempt before anything is written: an active attempt of the task
 //!   (any active run whose id is `<TASK>.<n>`, [`crate::runid::attempt_of`])
-//!   refuses the whole create, naming them, as does an existing
-//!   `loop/<TASK>.<n>`.
+//!   refuses the whole create, naming them.
+//! - **A later round continues the numbering** ([`first_attempt`]): when an
+//!   earlier round of the task left attempts (their branches, which
+//!   cleanup keeps, or their entries, rejected or merged), this round's
+//!   runs are numbered after the highest of them (`fix.4` … `fix.6` after
+//!   `fix.1` … `fix.3`), and a note on stderr says so. Nothing of the
+//!   earlier round is reused, replaced or deleted: the choice that never
+//!   asks anyone to delete a branch that may hold the only copy of work.
 //! - **One hold of the worktree-operation lock** for the N adds, each
 //!   `git worktree add --no-checkout` (or a pool member moved into place:
 //!   members are claimed before the lock, one per attempt while the pool
@@ -157,10 +163,24 @@ fn plan<'s>(
     let (base, mut base_commit) = base::resolve(ctx, args.base.as_deref(), &settings.base, out)?;
     crate::ops::create::refuse_missing_sparse_dirs(ctx, &args.sparse, base_commit, &base)?;
     let ignore = IgnoreTarget::of(ctx, settings.create_ignore_file.value);
-    if ctx.loop_dir_exists()? {
-        refuse_active_attempts(&ctx.manifest.load_or_default()?, task)?;
+    let manifest = match ctx.loop_dir_exists()? {
+        true => ctx.manifest.load_or_default()?,
+        false => Manifest::default(),
+    };
+    refuse_active_attempts(&manifest, task)?;
+    let first = first_attempt(ctx, &manifest, task)?;
+    let ids: Vec<String> = (first..first.saturating_add(n))
+        .map(|i| runid::attempt_id(task, i))
+        .collect();
+    if first > 1 {
+        out.note(format_args!(
+            "note: an earlier round of {task:?} left attempts up to {} (their branches and entries are kept): this round is {} … {}",
+            runid::attempt_id(task, first - 1),
+            ids[0],
+            ids[ids.len() - 1]
+        ));
+        runid::validate(&ids[ids.len() - 1])?;
     }
-    let ids: Vec<String> = (1..=n).map(|i| runid::attempt_id(task, i)).collect();
     for id in &ids {
         let branch = runid::branch_name(id);
         if ctx.repo.branch_exists(&branch)? {
@@ -197,6 +217,26 @@ fn plan<'s>(
         })
         .collect();
     Ok((plans, post_command))
+}
+
+/// The number of this round's first attempt: 1, or one past the highest
+/// attempt of `task` an earlier round left, as a branch `loop/<TASK>.<n>`
+/// or an entry of any status (see the module doc).
+fn first_attempt(ctx: &Ctx, manifest: &Manifest, task: &str) -> Result<u32> {
+    let of_task = |id: &str| match runid::attempt_of(id) {
+        Some((t, n)) if t == task => Some(n),
+        _ => None,
+    };
+    // Every run branch (a ref prefix ends at a path component).
+    let prefix = format!("refs/heads/{}/", runid::BRANCH_PREFIX);
+    let branches = crate::git::refs::prefixed(ctx.repo.gix(), &prefix)?;
+    let left = branches
+        .iter()
+        .filter_map(|(name, _)| std::str::from_utf8(name.strip_prefix(prefix.as_bytes())?).ok())
+        .filter_map(of_task)
+        .chain(manifest.worktrees.iter().filter_map(|e| of_task(&e.id)))
+        .max();
+    Ok(left.map_or(1, |n| n.saturating_add(1)))
 }
 
 /// The refusal of a task with active attempts, naming them in attempt order.

@@ -40,8 +40,8 @@
 //!     dropped on that ground: the landing is refused instead.
 //! - **squash** makes one commit on the target's tip whose tree is the
 //!   merge of the run's tip into it (as `git merge --squash`, over the merge
-//!   base(s)); its message is `-m`, else the run's one subject, else
-//!   `Land <id>` and a list of the subjects, oldest first. Its author and
+//!   base(s)); its message is `-m`, else the run's commits' subjects,
+//!   oldest first, each its own paragraph (one commit: its subject). Its author and
 //!   committer are both the repository's committer identity, now: the
 //!   squash is a new commit by whoever lands it (the run's authors stay in
 //!   the run's own commits, whose tip the landing keeps).

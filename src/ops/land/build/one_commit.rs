@@ -83,8 +83,11 @@ pub(super) fn subject(message: &BStr) -> String {
         .join(" ")
 }
 
-/// A squash's default message: the one commit's subject, or `Land <id>` and
-/// a list of the subjects, oldest first (merge commits left out).
+/// A squash's default message: the run's commits' subjects, oldest first
+/// (merge commits left out), each its own paragraph, as `git rebase -i`'s
+/// squash leaves the messages (without their bodies): one commit's subject
+/// alone, and the first subject is the landed commit's. `Land <id>` only
+/// when no commit has a subject.
 fn squash_message(merger: &Merger, run_id: &str, commits: &[RunCommit]) -> Result<BString> {
     let mut subjects = Vec::new();
     for c in commits.iter().filter(|c| c.parents.len() == 1) {
@@ -97,14 +100,9 @@ fn squash_message(merger: &Merger, run_id: &str, commits: &[RunCommit]) -> Resul
             .map_err(|e| repo_err(format!("could not read the message of {}: {e}", c.id)))?;
         subjects.push(subject(message));
     }
-    Ok(match subjects.as_slice() {
-        [one] if !one.is_empty() => format!("{one}\n").into(),
-        _ => {
-            let mut m = format!("Land {run_id}\n\n");
-            for s in &subjects {
-                m.push_str(&format!("* {s}\n"));
-            }
-            m.into()
-        }
-    })
+    subjects.retain(|s| !s.is_empty());
+    if subjects.is_empty() {
+        return Ok(format!("Land {run_id}\n").into());
+    }
+    Ok(format!("{}\n", subjects.join("\n\n")).into())
 }

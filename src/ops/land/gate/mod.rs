@@ -21,7 +21,11 @@
 //! - with `env` (the landed run's `GIT_LOOP_ID`, `GIT_LOOP_ROOT`,
 //!   `GIT_LOOP_PATH` (its worktree, not the scratch), `GIT_LOOP_BRANCH`)
 //!   and [`COMMIT_ENV`], the landed commit; its output goes to stderr as it
-//!   comes, and its tail is kept for the report.
+//!   comes, and its tail is kept for the report. On a terminal (and
+//!   neither `--json` nor `--quiet`: [`Place::progress`]) a status line
+//!   under that output, redrawn in place ([`crate::output::live`]), says
+//!   whose gate runs (`2 of 5` when several land), for how long, and its
+//!   last line; it is erased when the gate ends.
 //!
 //! Afterwards, pass or fail, the scratch checkout is removed through the
 //! safety kernel ([`crate::safety::scratch`]): its files are the commit's
@@ -36,8 +40,10 @@
 //! Ctrl-C or SIGTERM while the gate runs (it is in a process group of its
 //! own, so the terminal's Ctrl-C does not reach it): the gate's group is
 //! killed and the scratch checkout removed by the same rules, then git-loop
-//! exits with 128 + the signal (a [`RollbackWindow`]; during a git child,
-//! the checkout or the removal, the signal waits for it to return).
+//! says what did and did not happen ([`Place::interrupted`]: `interrupted:
+//! landed a, b; c's gate stopped, nothing of c changed; d, e not started`)
+//! and exits with 128 + the signal (a [`RollbackWindow`]; during a git
+//! child, the checkout or the removal, the signal waits for it to return).
 //!
 //! Locks: the worktree-operation lock is taken twice, briefly (the add and
 //! the unregister), never while the gate runs; the caller must hold no
@@ -61,6 +67,10 @@ use crate::lock::OpsLock;
 use crate::safety::scratch;
 use crate::signals::RollbackWindow;
 
+mod place;
+
+pub use place::Place;
+
 /// How long `land` lets a gate run before it kills it (not a setting).
 pub const TIMEOUT: Duration = Duration::from_secs(10 * 60);
 
@@ -83,12 +93,13 @@ pub struct GateRun {
     pub scratch_left: Option<String>,
 }
 
-/// Run `gate` in a scratch checkout of `commit` (which must be in the
-/// object database), killing it after `timeout`; the scratch checkout is
-/// gone afterwards (see the module doc).
+/// Run `gate` for the run `id` in a scratch checkout of `commit` (which
+/// must be in the object database), killing it after `timeout`; the
+/// scratch checkout is gone afterwards (see the module doc).
 pub fn run(
     repo: &Repo,
     gate: &ConfiguredCommand<'_>,
+    (id, place): (&str, &Place),
     commit: ObjectId,
     timeout: Duration,
     env: &[(&str, &OsStr)],
@@ -97,22 +108,42 @@ pub fn run(
     let scratch = Scratch::add(repo, &git, commit)?;
     let running = Arc::new(AtomicU32::new(0));
     let pending = Arc::new(Mutex::new(Some(scratch.clone())));
-    let window = on_signal(repo, &running, &pending);
+    let live = if place.progress {
+        crate::output::live::Live::start(place.words(id)).map(Arc::new)
+    } else {
+        None
+    };
+    let said = place.interrupted(id);
+    let window = on_signal(repo, &running, &pending, (live.clone(), said));
     let hex = commit.to_string();
     let mut env = env.to_vec();
     env.push((COMMIT_ENV, OsStr::new(&hex)));
     let ran = window.child(|| scratch.check_out(&git)).and_then(|()| {
-        let ran = crate::configured_command::run_with_timeout(
-            gate,
-            &scratch.abs,
-            &env,
-            timeout,
-            // Echoed on git-loop's stderr, but not in this crate's unit
-            // tests: a copy of the descriptor bypasses the test harness's
-            // capture (the tests read the tail).
-            cfg!(not(test)),
-            |pid| running.store(pid, Ordering::SeqCst),
-        );
+        let started = |pid| running.store(pid, Ordering::SeqCst);
+        let ran = match &live {
+            Some(live) => crate::configured_command::run_with_timeout_into(
+                gate,
+                &scratch.abs,
+                &env,
+                timeout,
+                Some(Box::new(crate::output::live::Above(Arc::clone(live)))),
+                started,
+            ),
+            None => crate::configured_command::run_with_timeout(
+                gate,
+                &scratch.abs,
+                &env,
+                timeout,
+                // Echoed on git-loop's stderr, but not in this crate's
+                // unit tests: a copy of the descriptor bypasses the test
+                // harness's capture (the tests read the tail).
+                cfg!(not(test)),
+                started,
+            ),
+        };
+        if let Some(live) = &live {
+            live.finish();
+        }
         running.store(0, Ordering::SeqCst);
         ran
     });
@@ -148,12 +179,13 @@ pub fn run(
 /// Ctrl-C or SIGTERM while the window is open: the gate's process group
 /// (`running`, once it runs) killed — it is not in the terminal's
 /// foreground group, so the terminal's SIGINT does not reach it — and the
-/// scratch checkout (`pending`, until it is removed) removed, then git-loop
-/// exits (see [`RollbackWindow`]).
+/// scratch checkout (`pending`, until it is removed) removed, the status
+/// line erased, then git-loop says `said` and exits (see [`RollbackWindow`]).
 fn on_signal(
     repo: &Repo,
     running: &Arc<AtomicU32>,
     pending: &Arc<Mutex<Option<Scratch>>>,
+    (live, said): (Option<Arc<crate::output::live::Live>>, String),
 ) -> RollbackWindow {
     let (running, pending) = (Arc::clone(running), Arc::clone(pending));
     let root = repo.root().to_path_buf();
@@ -162,12 +194,16 @@ fn on_signal(
         if pgid != 0 {
             crate::configured_command::timed::kill_group(pgid);
         }
+        if let Some(live) = live {
+            live.finish();
+        }
         let scratch = pending.lock().unwrap_or_else(|p| p.into_inner()).take();
         if let (Some(scratch), Ok(repo)) = (scratch, Repo::discover(&root))
             && let Some(left) = scratch.remove(&repo, &repo.git())
         {
             crate::signals::say(&format!("warning: {left}"));
         }
+        crate::signals::say(&format!("git-loop: interrupted: {said}"));
     })
 }
 

@@ -63,6 +63,9 @@ pub enum Push {
         tip: ObjectId,
         /// How many times the landing was rebuilt on the remote's new tip.
         rebuilds: usize,
+        /// git's word for the remote's update: `<old>..<new>` (abbreviated),
+        /// `[new branch]`.
+        summary: String,
     },
     /// Landed locally only (`not-pushed`): the local target is at `tip`.
     NotPushed {
@@ -181,12 +184,13 @@ where
     let reason = loop {
         crate::crash::point("land-before-push");
         let why = match plumbing::push(repo.root(), &up.remote, &tip.to_string(), &up.remote_ref)? {
-            PushOutcome::Done => {
+            PushOutcome::Done { summary } => {
                 return Ok(Push::Pushed {
                     remote: up.remote,
                     remote_ref: up.remote_ref,
                     tip,
                     rebuilds,
+                    summary,
                 });
             }
             PushOutcome::Failed { reason } => {

@@ -110,7 +110,8 @@ fn a_landing_is_pushed_to_the_upstream() {
             remote: "origin".into(),
             remote_ref: "refs/heads/main".into(),
             tip,
-            rebuilds: 0
+            rebuilds: 0,
+            summary: format!("{}..{}", &base.to_string()[..7], &tip.to_string()[..7]),
         }
     );
     assert_eq!(r.remote_tip(), tip);
@@ -228,7 +229,12 @@ fn read(success: bool, stdout: &str) -> PushOutcome {
 #[test]
 fn a_remote_that_moved_is_told_apart_from_other_failures() {
     let ok = "To r.git\n \tabc:refs/heads/main\t51fd041..b13f9fd\nDone\n";
-    assert_eq!(read(true, ok), PushOutcome::Done);
+    assert_eq!(
+        read(true, ok),
+        PushOutcome::Done {
+            summary: "51fd041..b13f9fd".into()
+        }
+    );
     for summary in [
         "[rejected] (fetch first)",
         "[rejected] (non-fast-forward)",

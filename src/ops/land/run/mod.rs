@@ -48,6 +48,8 @@ pub(super) struct Env<'a> {
     /// Where a landed run is handed to be tidied behind the queue
     /// ([`super::tidy`]); `None`: tidied at once.
     pub tidy: Option<&'a super::tidy::Tidy>,
+    /// Where the run landing now stands, for its gate.
+    pub place: std::sync::Mutex<gate::Place>,
 }
 
 /// Where each target is as this command's landings left it (in a dry run,
@@ -130,7 +132,7 @@ fn attempt(
 ) -> Step<(Fate, Option<Error>)> {
     let ctx = env.ctx;
     let (run_tip, onto) = step!(ready(env, entry, into, tips));
-    let built = step!(build_on(env, entry, into, onto, run_tip));
+    let built = step!(build_on(env, entry, into, onto, run_tip, true));
     if env.dry_run {
         tips.set(into, built.tip);
         let landed = landed(
@@ -170,6 +172,7 @@ fn attempt(
         reason: "--keep".to_owned(),
     };
     let mut landed = landed(into, onto, &built, gate, WorktreeFate::Kept, kept);
+    landed.pushed_to = pushed.as_ref().and_then(push::pushed_to);
     match (move_target(env, entry, into, onto, built.tip)?, pushed) {
         (Ok(()), pushed) => {
             tips.set(into, built.tip);
@@ -236,7 +239,9 @@ fn landed(
         branch,
         pushed: false,
         not_pushed: None,
+        pushed_to: None,
         problems: Vec::new(),
+        next: None,
     }
 }
 
@@ -274,14 +279,16 @@ fn ready(env: &Env<'_>, entry: &Entry, into: &str, tips: &Tips) -> Step<(ObjectI
 }
 
 /// The landed commit(s) of `entry` onto `onto`, in the merger's memory.
+/// `fix`: a conflict's refusal names the rebase that fixes it (not for a
+/// rebuild on a remote that moved, once the run landed locally).
 fn build_on(
     env: &Env<'_>,
     entry: &Entry,
     into: &str,
     onto: ObjectId,
     run_tip: ObjectId,
+    fix: bool,
 ) -> Step<Built> {
-    let branch = entry.branch();
     let request = build::Request {
         onto,
         run_tip,
@@ -291,7 +298,7 @@ fn build_on(
         into,
     };
     let build = build::build(env.merger, &request)?;
-    refusals::build(env.ctx, &branch, into, onto, build)
+    refusals::build(env.ctx, &entry.id, into, onto, build, fix)
 }
 
 /// The gate, when there is one, in a scratch checkout of `commit`.
@@ -305,7 +312,9 @@ fn run_gate(env: &Env<'_>, entry: &Entry, into: &str, commit: ObjectId) -> Step<
         ("GIT_LOOP_BRANCH", OsStr::new(&branch)),
         ("GIT_LOOP_INTO", OsStr::new(into)),
     ];
-    let run = gate::run(&env.ctx.repo, command, commit, GATE_TIMEOUT, &vars)?;
+    let place = env.place.lock().unwrap_or_else(|p| p.into_inner()).clone();
+    let at = (entry.id.as_str(), &place);
+    let run = gate::run(&env.ctx.repo, command, at, commit, GATE_TIMEOUT, &vars)?;
     if !run.passed {
         return Ok(Err(refusals::gate_failed(run)));
     }

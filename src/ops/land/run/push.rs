@@ -9,6 +9,7 @@ use crate::manifest::Entry;
 use crate::ops::land::advance::{self, Advance};
 use crate::ops::land::build::{self, Built};
 use crate::ops::land::gate::GateRun;
+use crate::ops::land::outcome::PushedTo;
 use crate::ops::land::push::{self, Push, Rebuilt};
 use crate::ops::land::refusals;
 
@@ -53,6 +54,25 @@ pub(super) fn push_first(
     Ok(Ok((outcome, rebuilt)))
 }
 
+/// Where a landing was pushed, when it was.
+pub(super) fn pushed_to(push: &Push) -> Option<PushedTo> {
+    match push {
+        Push::Pushed {
+            remote,
+            remote_ref,
+            rebuilds,
+            summary,
+            ..
+        } => Some(PushedTo {
+            remote: remote.clone(),
+            remote_ref: remote_ref.clone(),
+            summary: summary.clone(),
+            rebuilds: *rebuilds,
+        }),
+        Push::NotPushed { .. } => None,
+    }
+}
+
 /// The landing built again on the remote's tip, persisted, gated, and the
 /// local target's checkout able to follow `onto -> ` it.
 fn rebuild(
@@ -62,7 +82,7 @@ fn rebuild(
     (onto, run_tip): (ObjectId, ObjectId),
     remote_tip: ObjectId,
 ) -> Step<Again> {
-    let built = step!(build_on(env, entry, into, remote_tip, run_tip));
+    let built = step!(build_on(env, entry, into, remote_tip, run_tip, false));
     build::persist(env.merger, &built)?;
     let gate = step!(run_gate(env, entry, into, built.tip));
     step!(check_target(env, into, onto, built.tip));

@@ -15,8 +15,8 @@ fn squash_is_one_commit_with_the_tree_git_merge_squash_makes() {
     assert!(author.starts_with(LANDER), "author {author:?}");
     assert!(committer.starts_with(LANDER), "committer {committer:?}");
     assert_eq!(
-        message,
-        "Land r1\n\n* first: a's top\n* second: new file\n* third: c grows\n"
+        message, "first: a's top\n\nsecond: new file\n\nthird: c grows\n",
+        "the run's subjects, oldest first, the first the subject"
     );
 
     let copy = f.copy("squashed");

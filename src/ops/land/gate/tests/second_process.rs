@@ -185,6 +185,7 @@ fn gate_in_a_second_process() {
     let _ = run(
         &repo,
         &ConfiguredCommand::given(&cmd, "--gate"),
+        ("t", &Place::default()),
         head,
         SHORT,
         &[],
