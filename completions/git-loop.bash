@@ -16,6 +16,17 @@ __git_loop_ids() {
     fi
 }
 
+# Task names: the ids of attempts (<TASK>.<n>) without their .<n>, each once
+# (what `judge` and `list --task` take).
+__git_loop_tasks() {
+    __git_loop_ids | sed -n 's/\.[0-9][0-9]*$//p' | sort -u
+}
+
+# The ids of attempts, <TASK>.<n> (what `pick` takes).
+__git_loop_attempts() {
+    __git_loop_ids | grep '\.[0-9][0-9]*$'
+}
+
 # Git, as git's completion runs it when this is `git … loop` (honouring the
 # `git -C` typed on the line), else in the -C/--repo typed on the line.
 __git_loop_git() {
@@ -43,7 +54,9 @@ __git_loop_branches() {
     __git_loop_git for-each-ref --format='%(refname:short)' refs/heads/ refs/remotes/
 }
 
-# Offer the words of $1 that start with $cur. Each ends with
+# Offer the words of $1 that start with $cur, but none of the positional
+# words already typed ($__git_loop_typed, set for a positional: `mark a <TAB>`
+# does not offer a again). Each ends with
 # $__git_loop_sfx: a space through git's completion, which registers `git`
 # with `-o nospace` and ends each finished word with a space itself (as
 # __gitcomp does); nothing for `git-loop`, where bash adds the space.
@@ -51,6 +64,7 @@ __git_loop_words() {
     local w
     COMPREPLY=()
     for w in $(compgen -W "$1" -- "$cur"); do
+        [[ " ${__git_loop_typed-} " == *" $w "* ]] && continue
         COMPREPLY+=("$w${__git_loop_sfx-}")
     done
 }
@@ -84,7 +98,7 @@ __git_loop_opts() {
         mark) echo '--detect-merged --dry-run -C --repo --json -q --quiet --color -h --help' ;;
         cleanup) echo '--status --older-than --dry-run --delete-merged-branches --recycle --salvage --reap -C --repo --json -q --quiet --color -h --help' ;;
         remove) echo '--dry-run --salvage --reap -C --repo --json -q --quiet --color -h --help' ;;
-        restore) echo '-C --repo --json -q --quiet --color -h --help' ;;
+        restore) echo '--drop -C --repo --json -q --quiet --color -h --help' ;;
         reconcile) echo '--remove-orphan --adopt --min-age --dry-run -C --repo --json -q --quiet --color -h --help' ;;
         list) echo '--status -l --long --disk --salvaged --task -C --repo --json -q --quiet --color -h --help' ;;
         path) echo '-C --repo --json -q --quiet --color -h --help' ;;
@@ -148,7 +162,7 @@ __git_loop_value() {
         reconcile:--adopt) __git_loop_words "$(__git_loop_ids)" ;;
         reconcile:--min-age) COMPREPLY=() ;;
         list:--status) __git_loop_csv 'active rejected escalated merged stale' ;;
-        list:--task) COMPREPLY=() ;;
+        list:--task) __git_loop_words "$(__git_loop_tasks)" ;;
         activity:--note) COMPREPLY=() ;;
         conflicts:--base) __git_loop_words "$(__git_loop_branches)" ;;
         conflicts:--status) __git_loop_csv 'active rejected escalated merged stale' ;;
@@ -189,8 +203,8 @@ __git_loop_positional() {
         run:0) __git_loop_words "$(__git_loop_ids)" ;;
         run:1) COMPREPLY=() ;;
         land:*) __git_loop_words "$(__git_loop_ids)" ;;
-        pick:0) __git_loop_words "$(__git_loop_ids)" ;;
-        judge:0) COMPREPLY=() ;;
+        pick:0) __git_loop_words "$(__git_loop_attempts)" ;;
+        judge:0) __git_loop_words "$(__git_loop_tasks)" ;;
         log:0) __git_loop_words "$(__git_loop_ids)" ;;
         trash:0) __git_loop_words 'list restore empty' ;;
         trash/restore:0) __git_loop_words "$(__git_loop_trash)" ;;
@@ -207,7 +221,7 @@ __git_loop_positional() {
 __git_loop_reply() {
     local cur="$1"
     shift
-    local sub="" word pending="" npos=0 __git_loop_repo=""
+    local sub="" word pending="" npos=0 __git_loop_repo="" typed=""
     for word in "$@"; do
         if [[ -n $pending ]]; then
             [[ $pending == -C || $pending == --repo ]] && __git_loop_repo="$word"
@@ -225,6 +239,7 @@ __git_loop_reply() {
                     sub="$sub/$word"
                 else
                     npos=$((npos + 1))
+                    typed+=" $word"
                 fi
                 ;;
         esac
@@ -247,6 +262,7 @@ __git_loop_reply() {
         __git_loop_words 'create mark cleanup remove restore reconcile list path activity env run branches conflicts land pick judge watch log trash trust mcp claude-hook schema pool config completion help'
         return
     fi
+    local __git_loop_typed="$typed"
     __git_loop_positional "$sub" "$npos"
 }
 

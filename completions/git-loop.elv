@@ -119,6 +119,7 @@ set edit:completion:arg-completer[git-loop] = {|@words|
             cand -C 'Repository to operate on (default: the current directory)'
             cand --repo 'Repository to operate on (default: the current directory)'
             cand --color 'Colour: always, never or auto, as git''s --color (alone: always; default: color.loop, color.ui, then the environment)'
+            cand --drop 'Drop the salvage instead: refs/loop/salvage/<ID> moves to the trash (`git loop trash restore` brings it back)'
             cand --json 'Machine-readable output: one JSON document on stdout'
             cand -q 'No progress or summary lines on stderr, no per-run lines of what went as asked'
             cand --quiet 'No progress or summary lines on stderr, no per-run lines of what went as asked'

@@ -98,6 +98,7 @@ complete -c git-loop -n "__fish_git_loop_using_subcommand remove" -s q -l quiet 
 complete -c git-loop -n "__fish_git_loop_using_subcommand remove" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-loop -n "__fish_git_loop_using_subcommand restore" -s C -l repo -d 'Repository to operate on (default: the current directory)' -r -F
 complete -c git-loop -n "__fish_git_loop_using_subcommand restore" -l color -d 'Colour: always, never or auto, as git\'s --color (alone: always; default: color.loop, color.ui, then the environment)' -r
+complete -c git-loop -n "__fish_git_loop_using_subcommand restore" -l drop -d 'Drop the salvage instead: refs/loop/salvage/<ID> moves to the trash (`git loop trash restore` brings it back)'
 complete -c git-loop -n "__fish_git_loop_using_subcommand restore" -l json -d 'Machine-readable output: one JSON document on stdout'
 complete -c git-loop -n "__fish_git_loop_using_subcommand restore" -s q -l quiet -d 'No progress or summary lines on stderr, no per-run lines of what went as asked'
 complete -c git-loop -n "__fish_git_loop_using_subcommand restore" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -403,6 +404,25 @@ function __fish_git_loop_positional
     end
 end
 
+# The run ids, but none already typed on the line (`mark a <TAB>`: not a
+# again).
+function __fish_git_loop_ids
+    set -l typed (commandline -opc)
+    for id in (git-loop list --ids 2>/dev/null)
+        contains -- $id $typed; or echo $id
+    end
+end
+
+# Task names: the ids of attempts (<TASK>.<n>) without their .<n>, each once.
+function __fish_git_loop_tasks
+    git-loop list --ids 2>/dev/null | string replace -rf -- '\.[0-9]+$' '' | sort -u
+end
+
+# The ids of attempts, <TASK>.<n>.
+function __fish_git_loop_attempts
+    git-loop list --ids 2>/dev/null | string match -r -- '.*\.[0-9]+$'
+end
+
 # The next member of the comma-separated list being completed, for each of
 # $argv not given yet: `rejected,` completes to `rejected,escalated` and the
 # others, never `rejected,rejected`.
@@ -419,27 +439,29 @@ function __fish_git_loop_csv
 end
 
 complete -c git-loop -n "__fish_git_loop_using_subcommand create" -l base -x -a "(git for-each-ref --format='%(refname:short)' refs/heads/ refs/remotes/ 2>/dev/null)"
-complete -c git-loop -n "__fish_git_loop_positional mark 0 +" -f -a "(git-loop list --ids 2>/dev/null)"
+complete -c git-loop -n "__fish_git_loop_positional mark 0 +" -f -a "(__fish_git_loop_ids)"
 complete -c git-loop -n "__fish_git_loop_positional mark 0 +" -f -a "active rejected escalated merged stale"
 complete -c git-loop -n "__fish_git_loop_using_subcommand cleanup" -l status -x -a "(__fish_git_loop_csv rejected escalated merged stale)"
-complete -c git-loop -n "__fish_git_loop_positional remove 0 +" -f -a "(git-loop list --ids 2>/dev/null)"
+complete -c git-loop -n "__fish_git_loop_positional remove 0 +" -f -a "(__fish_git_loop_ids)"
 complete -c git-loop -n "__fish_git_loop_positional restore 0" -f -a "(git for-each-ref --format='%(refname:lstrip=3)' refs/loop/salvage/ 2>/dev/null)"
-complete -c git-loop -n "__fish_git_loop_using_subcommand reconcile" -l remove-orphan -x -a "(git-loop list --ids 2>/dev/null)"
-complete -c git-loop -n "__fish_git_loop_using_subcommand reconcile" -l adopt -x -a "(git-loop list --ids 2>/dev/null)"
+complete -c git-loop -n "__fish_git_loop_using_subcommand reconcile" -l remove-orphan -x -a "(__fish_git_loop_ids)"
+complete -c git-loop -n "__fish_git_loop_using_subcommand reconcile" -l adopt -x -a "(__fish_git_loop_ids)"
 complete -c git-loop -n "__fish_git_loop_using_subcommand list" -l status -x -a "(__fish_git_loop_csv active rejected escalated merged stale)"
-complete -c git-loop -n "__fish_git_loop_positional path 0" -f -a "(git-loop list --ids 2>/dev/null)"
-complete -c git-loop -n "__fish_git_loop_positional activity 0" -f -a "(git-loop list --ids 2>/dev/null)"
+complete -c git-loop -n "__fish_git_loop_using_subcommand list" -l task -x -a "(__fish_git_loop_tasks)"
+complete -c git-loop -n "__fish_git_loop_positional path 0" -f -a "(__fish_git_loop_ids)"
+complete -c git-loop -n "__fish_git_loop_positional activity 0" -f -a "(__fish_git_loop_ids)"
 complete -c git-loop -n "__fish_git_loop_positional activity 1" -f -a "working waiting done"
-complete -c git-loop -n "__fish_git_loop_positional env 0" -f -a "(git-loop list --ids 2>/dev/null)"
-complete -c git-loop -n "__fish_git_loop_positional run 0" -f -a "(git-loop list --ids 2>/dev/null)"
+complete -c git-loop -n "__fish_git_loop_positional env 0" -f -a "(__fish_git_loop_ids)"
+complete -c git-loop -n "__fish_git_loop_positional run 0" -f -a "(__fish_git_loop_ids)"
 complete -c git-loop -n "__fish_git_loop_using_subcommand conflicts" -l base -x -a "(git for-each-ref --format='%(refname:short)' refs/heads/ refs/remotes/ 2>/dev/null)"
 complete -c git-loop -n "__fish_git_loop_using_subcommand conflicts" -l status -x -a "(__fish_git_loop_csv active rejected escalated merged stale)"
-complete -c git-loop -n "__fish_git_loop_positional land 0 +" -f -a "(git-loop list --ids 2>/dev/null)"
+complete -c git-loop -n "__fish_git_loop_positional land 0 +" -f -a "(__fish_git_loop_ids)"
 complete -c git-loop -n "__fish_git_loop_using_subcommand land" -l status -x -a "(__fish_git_loop_csv active rejected escalated merged stale)"
 complete -c git-loop -n "__fish_git_loop_using_subcommand land" -l into -x -a "(git for-each-ref --format='%(refname:short)' refs/heads/ refs/remotes/ 2>/dev/null)"
-complete -c git-loop -n "__fish_git_loop_positional pick 0" -f -a "(git-loop list --ids 2>/dev/null)"
+complete -c git-loop -n "__fish_git_loop_positional pick 0" -f -a "(__fish_git_loop_attempts)"
 complete -c git-loop -n "__fish_git_loop_using_subcommand pick" -l into -x -a "(git for-each-ref --format='%(refname:short)' refs/heads/ refs/remotes/ 2>/dev/null)"
-complete -c git-loop -n "__fish_git_loop_positional log 0" -f -a "(git-loop list --ids 2>/dev/null)"
+complete -c git-loop -n "__fish_git_loop_positional judge 0" -f -a "(__fish_git_loop_tasks)"
+complete -c git-loop -n "__fish_git_loop_positional log 0" -f -a "(__fish_git_loop_ids)"
 complete -c git-loop -n "__fish_git_loop_positional trash/restore 0" -f -a "(git for-each-ref --format='%(refname:lstrip=3)' refs/loop/trash/ 2>/dev/null)"
 complete -c git-loop -n "__fish_git_loop_using_subcommand trash; and __fish_seen_subcommand_from restore" -l as -x -a "(git for-each-ref --format='%(refname:short)' refs/heads/ refs/remotes/ 2>/dev/null)"
 complete -c git-loop -n "__fish_git_loop_positional schema 0" -f -a "all activity branches cleanup config conflicts create env judge land list log mark path pick pool reconcile remove restore trash trust error mcp-tools"

@@ -158,10 +158,6 @@ pub fn run(
                 let rest = message.split_once('\n').map_or("", |(_, rest)| rest);
                 message = format!("{first}\n{rest}");
             }
-            if let Some(help) = run_without_dashes(&e, &args) {
-                let (first, rest) = message.split_once('\n').unwrap_or((&message, ""));
-                message = format!("{first}\n  help: {help}\n{rest}");
-            }
             let _ = write!(stderr, "{message}");
             if wants_json(&args) {
                 print_json_error(
@@ -299,10 +295,6 @@ fn usage_one_line(message: &str) -> String {
     line
 }
 
-/// The advice for `git loop run <ID> ls` (a command without `--` before it,
-/// which clap sees as an unexpected argument): put `--` before the command.
-/// `None` for any other error, and for an unexpected flag (`--jsn`), which
-/// may well be a typo of a real flag.
 /// Where the subcommand is in `args`: the first word that is neither a
 /// global flag nor the value of -C/--repo.
 fn subcommand_at(args: &[OsString]) -> Option<usize> {
@@ -353,38 +345,6 @@ fn mark_missing_status(e: &clap::Error, args: &[OsString]) -> Option<String> {
     )
 }
 
-fn run_without_dashes(e: &clap::Error, args: &[OsString]) -> Option<String> {
-    use clap::error::{ContextKind, ContextValue, ErrorKind};
-    if e.kind() != ErrorKind::UnknownArgument {
-        return None;
-    }
-    let ContextValue::String(unexpected) = e.get(ContextKind::InvalidArg)? else {
-        return None;
-    };
-    if unexpected.starts_with('-') {
-        return None;
-    }
-    let at = subcommand_at(args)?;
-    if args[at] != "run" {
-        return None;
-    }
-    // The run id is the word before the command when it is not a flag.
-    let command = args[at..].iter().position(|a| *a == **unexpected)? + at;
-    let before = args[command - 1].to_string_lossy();
-    let id = if command - 1 > at && !before.starts_with('-') {
-        before.into_owned()
-    } else {
-        "<RUN_ID>".to_owned()
-    };
-    let more = if command + 1 < args.len() { " …" } else { "" };
-    Some(
-        style::escape(&format!(
-            "put `--` before the command: git loop run {id} -- {unexpected}{more}"
-        ))
-        .into_owned(),
-    )
-}
-
 fn print_json_error(stdout: &mut dyn Write, code: &str, message: &str) {
     let doc = serde_json::json!({"error": {"code": code, "message": message}});
     let _ = writeln!(stdout, "{doc}");
@@ -393,7 +353,7 @@ fn print_json_error(stdout: &mut dyn Write, code: &str, message: &str) {
 /// The human diagnostic: one line, and its help; both escaped, since an
 /// error names values from files, git and the command line.
 fn render_error(e: &Error, stderr: &mut dyn Write) {
-    let _ = writeln!(stderr, "git-loop: error: {}", style::escape(&e.to_string()));
+    let _ = writeln!(stderr, "error: {}", style::escape(&e.to_string()));
     if let Some(help) = miette::Diagnostic::help(e) {
         let _ = writeln!(stderr, "  help: {}", style::escape(&help.to_string()));
     }

@@ -41,6 +41,7 @@ pub fn script() -> String {
                     takes.push(format!("{name}:{f}"));
                     let case = match super::value_kind(name, arg) {
                         "ids" => "__git_loop_words \"$(__git_loop_ids)\"".to_owned(),
+                        "tasks" => "__git_loop_words \"$(__git_loop_tasks)\"".to_owned(),
                         "statuses" => format!("__git_loop_csv '{}'", super::statuses()),
                         "removable_statuses" => {
                             format!("__git_loop_csv '{}'", super::removable_statuses())
@@ -94,6 +95,17 @@ __git_loop_ids() {{
     fi
 }}
 
+# Task names: the ids of attempts (<TASK>.<n>) without their .<n>, each once
+# (what `judge` and `list --task` take).
+__git_loop_tasks() {{
+    __git_loop_ids | sed -n 's/\.[0-9][0-9]*$//p' | sort -u
+}}
+
+# The ids of attempts, <TASK>.<n> (what `pick` takes).
+__git_loop_attempts() {{
+    __git_loop_ids | grep '\.[0-9][0-9]*$'
+}}
+
 # Git, as git's completion runs it when this is `git … loop` (honouring the
 # `git -C` typed on the line), else in the -C/--repo typed on the line.
 __git_loop_git() {{
@@ -121,7 +133,9 @@ __git_loop_branches() {{
     __git_loop_git for-each-ref --format='%(refname:short)' refs/heads/ refs/remotes/
 }}
 
-# Offer the words of $1 that start with $cur. Each ends with
+# Offer the words of $1 that start with $cur, but none of the positional
+# words already typed ($__git_loop_typed, set for a positional: `mark a <TAB>`
+# does not offer a again). Each ends with
 # $__git_loop_sfx: a space through git's completion, which registers `git`
 # with `-o nospace` and ends each finished word with a space itself (as
 # __gitcomp does); nothing for `git-loop`, where bash adds the space.
@@ -129,6 +143,7 @@ __git_loop_words() {{
     local w
     COMPREPLY=()
     for w in $(compgen -W "$1" -- "$cur"); do
+        [[ " ${{__git_loop_typed-}} " == *" $w "* ]] && continue
         COMPREPLY+=("$w${{__git_loop_sfx-}}")
     done
 }}
@@ -194,7 +209,7 @@ __git_loop_positional() {{
 __git_loop_reply() {{
     local cur="$1"
     shift
-    local sub="" word pending="" npos=0 __git_loop_repo=""
+    local sub="" word pending="" npos=0 __git_loop_repo="" typed=""
     for word in "$@"; do
         if [[ -n $pending ]]; then
             [[ $pending == -C || $pending == --repo ]] && __git_loop_repo="$word"
@@ -212,6 +227,7 @@ __git_loop_reply() {{
                     sub="$sub/$word"
                 else
                     npos=$((npos + 1))
+                    typed+=" $word"
                 fi
                 ;;
         esac
@@ -234,6 +250,7 @@ __git_loop_reply() {{
         __git_loop_words '{sub_list} help'
         return
     fi
+    local __git_loop_typed="$typed"
     __git_loop_positional "$sub" "$npos"
 }}
 
@@ -306,6 +323,8 @@ fn positionals(name: &str, sub: &Command) -> String {
             "ids" => "$(__git_loop_ids)".to_owned(),
             "salvaged" => "$(__git_loop_salvaged)".to_owned(),
             "trash" => "$(__git_loop_trash)".to_owned(),
+            "tasks" => "$(__git_loop_tasks)".to_owned(),
+            "attempts" => "$(__git_loop_attempts)".to_owned(),
             "choices" => arg
                 .get_possible_values()
                 .iter()

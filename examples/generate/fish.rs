@@ -88,7 +88,9 @@ complete -c git -f -n __git_loop_fish_words -a '(__git_loop_fish_complete)'
 complete -c git -f -n __fish_git_needs_command -a loop -d 'One worktree and branch per run (git-loop)'
 "#;
 
-const IDS: &str = "(git-loop list --ids 2>/dev/null)";
+const IDS: &str = "(__fish_git_loop_ids)";
+const TASKS: &str = "(__fish_git_loop_tasks)";
+const ATTEMPTS: &str = "(__fish_git_loop_attempts)";
 const SALVAGED: &str =
     "(git for-each-ref --format='%(refname:lstrip=3)' refs/loop/salvage/ 2>/dev/null)";
 const TRASH: &str =
@@ -161,6 +163,25 @@ function __fish_git_loop_positional
     end
 end
 
+# The run ids, but none already typed on the line (`mark a <TAB>`: not a
+# again).
+function __fish_git_loop_ids
+    set -l typed (commandline -opc)
+    for id in (git-loop list --ids 2>/dev/null)
+        contains -- $id $typed; or echo $id
+    end
+end
+
+# Task names: the ids of attempts (<TASK>.<n>) without their .<n>, each once.
+function __fish_git_loop_tasks
+    git-loop list --ids 2>/dev/null | string replace -rf -- '\.[0-9]+$' '' | sort -u
+end
+
+# The ids of attempts, <TASK>.<n>.
+function __fish_git_loop_attempts
+    git-loop list --ids 2>/dev/null | string match -r -- '.*\.[0-9]+$'
+end
+
 # The next member of the comma-separated list being completed, for each of
 # $argv not given yet: `rejected,` completes to `rejected,escalated` and the
 # others, never `rejected,rejected`.
@@ -186,6 +207,8 @@ end
             Completion::Ids => IDS.to_owned(),
             Completion::Salvaged => SALVAGED.to_owned(),
             Completion::Trash => TRASH.to_owned(),
+            Completion::Tasks => TASKS.to_owned(),
+            Completion::Attempts => ATTEMPTS.to_owned(),
             Completion::Branches => BRANCHES.to_owned(),
             Completion::Statuses => format!("(__fish_git_loop_csv {})", super::statuses()),
             Completion::RemovableStatuses => {

@@ -27,10 +27,13 @@
 //! Run ids come from `git-loop list --ids` (a hidden flag: one id a line);
 //! `restore`'s, the salvaged ids, `trash restore`'s, the trash entries, and
 //! `--base`'s branches from `git for-each-ref` (refs/loop/salvage/,
-//! refs/loop/trash/, refs/heads/ and refs/remotes/). A nested subcommand
+//! refs/loop/trash/, refs/heads/ and refs/remotes/); `judge`'s and `list
+//! --task`'s task names and `pick`'s attempts from the run ids of the form
+//! `<TASK>.<n>`. A nested subcommand
 //! (`trash empty`) completes its own options and values; `mark`, which
 //! takes several run ids and then a status, offers both after its first
-//! word ([`positions`]).
+//! word ([`positions`]). A run id already typed on the line is never
+//! offered again (`mark a <TAB>`: the statuses and the other ids).
 //! In bash through `git loop`, a finished word ends with a space, as git's own
 //! `__gitcomp` ends it (git registers its completion with `-o nospace`).
 
@@ -242,6 +245,9 @@ fn value_kind(sub: &str, arg: &Arg) -> &'static str {
         "RUN_ID" if sub == "restore" => "salvaged",
         // `trash restore` takes a trash entry's name.
         "NAME" if sub == "trash/restore" => "trash",
+        // `pick` takes an attempt, <TASK>.<n>; `judge` and `list --task` a task.
+        "ID" if sub == "pick" => "attempts",
+        "TASK" => "tasks",
         "RUN_ID" | "ID" if arg.get_id() != "new_run_id" => "ids",
         "BRANCH" => "branches",
         "CSV" if sub == "cleanup" => "removable_statuses",
@@ -317,6 +323,11 @@ enum Completion {
     Salvaged,
     /// Trash entries' names, from refs/loop/trash/ (what `trash restore` takes).
     Trash,
+    /// Task names: the run ids of attempts, `<TASK>.<n>`, without `.<n>`,
+    /// each once (what `judge` and `list --task` take).
+    Tasks,
+    /// The run ids of attempts, `<TASK>.<n>` (what `pick` takes).
+    Attempts,
     /// Branch names, local and remote-tracking.
     Branches,
     /// Status values, comma-separated.
@@ -358,6 +369,8 @@ fn dynamic_args() -> Vec<Dynamic<'static>> {
                 "ids" => Completion::Ids,
                 "salvaged" => Completion::Salvaged,
                 "trash" => Completion::Trash,
+                "tasks" => Completion::Tasks,
+                "attempts" => Completion::Attempts,
                 "branches" if !arg.is_positional() => Completion::Branches,
                 "statuses" if !arg.is_positional() => Completion::Statuses,
                 "removable_statuses" if !arg.is_positional() => Completion::RemovableStatuses,

@@ -1,7 +1,8 @@
 //! zsh: clap_complete's script plus what it lacks (see the parent module's
-//! doc): no hidden flags; run ids, salvaged ids, trash entries, branches and
-//! statuses completed by git-loop's own helpers; and `mark`'s run ids then
-//! status as one rest argument.
+//! doc): no hidden flags; run ids (never one already typed), salvaged ids,
+//! trash entries, tasks, attempts, branches and statuses completed by
+//! git-loop's own helpers; and `mark`'s run ids then status as one rest
+//! argument.
 
 use super::{Completion, Dynamic};
 
@@ -11,6 +12,8 @@ fn completer(completion: &Completion) -> String {
         Completion::Ids => "_git_loop_ids".to_owned(),
         Completion::Salvaged => "_git_loop_salvaged".to_owned(),
         Completion::Trash => "_git_loop_trash".to_owned(),
+        Completion::Tasks => "_git_loop_tasks".to_owned(),
+        Completion::Attempts => "_git_loop_attempts".to_owned(),
         Completion::Branches => "_git_loop_branches".to_owned(),
         Completion::Statuses => "_git_loop_statuses".to_owned(),
         Completion::RemovableStatuses => "_git_loop_removable_statuses".to_owned(),
@@ -116,11 +119,35 @@ pub fn fixup(text: &str, dynamic: &[Dynamic], hidden: &[(String, String)]) -> St
     let helpers = format!(
         r#"# Run ids from the manifest, salvaged ids, trash entries, branches, and
 # comma-separated status values.
+# An id already typed on the line is not offered again (`mark a <TAB>`).
 (( $+functions[_git_loop_ids] )) ||
 _git_loop_ids() {{
-    local -a ids
+    local -a ids typed
     ids=(${{(f)"$(git-loop list --ids 2>/dev/null)"}})
+    typed=(${{words[1,CURRENT-1]}} ${{words[CURRENT+1,-1]}})
+    ids=(${{ids:|typed}})
     _describe -t run-ids 'run id' ids
+}}
+# Task names: the ids of attempts (<TASK>.<n>) without their .<n>, each once.
+(( $+functions[_git_loop_tasks] )) ||
+_git_loop_tasks() {{
+    local id
+    local -a tasks
+    for id in ${{(f)"$(git-loop list --ids 2>/dev/null)"}}; do
+        [[ $id =~ '\.[0-9]+$' ]] && tasks+=(${{id%.*}})
+    done
+    tasks=(${{(u)tasks}})
+    _describe -t tasks 'task' tasks
+}}
+# The ids of attempts, <TASK>.<n>.
+(( $+functions[_git_loop_attempts] )) ||
+_git_loop_attempts() {{
+    local id
+    local -a ids
+    for id in ${{(f)"$(git-loop list --ids 2>/dev/null)"}}; do
+        [[ $id =~ '\.[0-9]+$' ]] && ids+=($id)
+    done
+    _describe -t attempts 'attempt' ids
 }}
 (( $+functions[_git_loop_salvaged] )) ||
 _git_loop_salvaged() {{
@@ -209,8 +236,14 @@ _git-loop() {{"#,
         if hidden_line {
             continue;
         }
+        // An option's spec may start with the options it excludes,
+        // `'(--salvaged -l --long)--task=[…`.
+        let bare = match line.strip_prefix("'(").and_then(|l| l.split_once(')')) {
+            Some((_, rest)) => format!("'{rest}"),
+            None => line.to_owned(),
+        };
         let spec = specs.iter().position(|(prefixes, _, d)| {
-            d.sub == sub && prefixes.iter().any(|p| line.starts_with(p.as_str()))
+            d.sub == sub && prefixes.iter().any(|p| bare.starts_with(p.as_str()))
         });
         match spec {
             Some(i) if line.ends_with(":_default' \\") => {

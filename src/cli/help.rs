@@ -122,10 +122,10 @@ pub const REMOVE_EXAMPLES: &str = r#"Example:
 pub const RESTORE: &str = r#"The worktree comes back at .loop-worktrees/<RUN_ID> on loop/<RUN_ID> (recreated at the
 salvage's first parent if the branch is gone), with its changes as they were: staged
 stays staged, untracked stays untracked. The run is recorded as active again; the salvage
-ref refs/loop/salvage/<RUN_ID> is kept until the next salvage of that id. A run salvaged
-with a detached HEAD comes back detached. `git loop list --salvaged` lists the salvages."#;
-pub const RESTORE_EXAMPLES: &str = r#"Example:
-  git loop list --salvaged && git loop restore try-a"#;
+refs/loop/salvage/<RUN_ID> is kept until --drop moves it to the trash (or the next salvage
+does). A run salvaged detached comes back detached. `git loop list --salvaged` lists them."#;
+pub const RESTORE_EXAMPLES: &str = r#"Examples:
+  git loop list --salvaged && git loop restore try-a && git loop restore --drop try-a"#;
 
 pub const RECONCILE: &str = r#"An orphan is a worktree registered with git under .loop-worktrees/ that the manifest does
 not know (a crashed create, a hand-made worktree). It is reported; removed only when named
@@ -178,11 +178,11 @@ pub const ENV_EXAMPLES: &str = r#"Examples:
   eval "$(git loop env fix-login)"
   echo 'eval "$(git loop env)"' > .loop-worktrees/fix-login/.envrc   # direnv"#;
 
-pub const RUN: &str = r#"The command runs with the worktree as its working directory, and with GIT_LOOP_ID,
-GIT_LOOP_ROOT (the repository root), GIT_LOOP_PATH and GIT_LOOP_BRANCH in its environment. Its exit code is git-loop's (128 + N
-when it dies of signal N)."#;
-pub const RUN_EXAMPLES: &str = r#"Example:
-  git loop run fix-login -- cargo test"#;
+pub const RUN: &str = r#"The command runs in the worktree, with GIT_LOOP_ID, GIT_LOOP_ROOT (the repository root),
+GIT_LOOP_PATH and GIT_LOOP_BRANCH in its environment; its exit code is git-loop's (128 + N when
+it dies of signal N). Every word from the command's first on is the command's (-j4 in
+`run fix make -j4`); a command whose name starts with - goes after --, always accepted."#;
+pub const RUN_EXAMPLES: &str = "Example:\n  git loop run fix-login cargo test";
 
 pub const BRANCHES: &str = r#"A leftover branch has no manifest entry, so it is compared with the configured base
 (the setting base, default main or, without main, the default branch; git loop config

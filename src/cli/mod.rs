@@ -229,6 +229,13 @@ pub struct RestoreArgs {
     /// Id of the salvaged run
     #[arg(value_parser = RunId::parse)]
     pub run_id: RunId,
+
+    /// Drop the salvage instead: refs/loop/salvage/<ID> moves to the trash (`git loop trash restore` brings it back)
+    // Not in the MCP tool's input: an agent brings runs back, a person
+    // decides a salvage is not wanted.
+    #[arg(long)]
+    #[schemars(skip)]
+    pub drop: bool,
 }
 
 #[derive(Debug, Args, JsonSchema)]
@@ -291,10 +298,14 @@ pub struct RunArgs {
     #[arg(value_parser = RunId::parse)]
     pub run_id: RunId,
 
-    /// The command and its arguments, after `--`
+    // `trailing_var_arg`: from the command's first word on, every word is
+    // the command's (`run x make -j4 test`: `-j4` is make's). A first word
+    // that starts with `-` is git-loop's flag, so a command whose name does
+    // (or one given after a flag of git-loop's) goes after `--`.
+    /// The command and its arguments (after `--` when the command starts with `-`)
     #[arg(
-        last = true,
         required = true,
+        trailing_var_arg = true,
         value_name = "COMMAND",
         value_hint = clap::ValueHint::CommandWithArguments
     )]

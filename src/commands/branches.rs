@@ -44,6 +44,9 @@ pub struct Leftover {
     pub deleted: bool,
     /// With `--delete-merged` or `--dry-run`: why it is (would be) kept.
     pub kept: Option<KeptCode>,
+    /// Empty, but its tip proven merged (the table's verdict for it).
+    #[serde(skip)]
+    pub tip_merged: Option<crate::git::merged::MergedBy>,
 }
 
 #[derive(Debug, Serialize, schemars::JsonSchema)]
@@ -88,6 +91,7 @@ impl From<crate::ops::branches::Leftover> for Leftover {
                 Fate::Kept(code) => Some(code),
                 _ => None,
             },
+            tip_merged: l.tip_merged,
             branch: l.branch,
         }
     }
@@ -116,7 +120,7 @@ impl Report for BranchesReport {
             return Ok(());
         }
         let now = crate::time::now();
-        let rows: Vec<[Cell<'_>; 7]> = self.branches.iter().map(|l| self.row(l, now)).collect();
+        let rows: Vec<[Cell<'_>; 7]> = self.tips().iter().map(|at| self.row(at, now)).collect();
         let header = ["BRANCH", "TIP", "AGE", "AHEAD", "BEHIND", "MERGED", "STATE"];
         write_table(out.stdout, header, &rows, out.color)?;
         if self.deleting {
@@ -142,27 +146,56 @@ impl Report for BranchesReport {
 }
 
 impl BranchesReport {
-    /// One branch's row of the table.
-    fn row<'a>(&self, l: &'a Leftover, now: jiff::Timestamp) -> [Cell<'a>; 7] {
+    /// The branches grouped by tip, in the order each tip is first listed:
+    /// one row of the table each.
+    fn tips(&self) -> Vec<Vec<&Leftover>> {
+        let mut tips: Vec<Vec<&Leftover>> = Vec::new();
+        for l in &self.branches {
+            match tips.iter_mut().find(|t| t[0].tip == l.tip) {
+                Some(at) => at.push(l),
+                None => tips.push(vec![l]),
+            }
+        }
+        tips
+    }
+
+    /// One tip's row: its branches, and one verdict for them all (a proof
+    /// any has, its own or its tip's; else evidence; else `no`; `empty`
+    /// only when every one is).
+    fn row<'a>(&self, at: &[&'a Leftover], now: jiff::Timestamp) -> [Cell<'a>; 7] {
+        let l = at[0];
         let opt = |v: Option<usize>| v.map_or_else(|| "-".to_owned(), |v| v.to_string());
-        let merged: Cell<'_> = match (l.merged_by, l.probably_merged, l.empty) {
-            (Some(by), ..) => (by.as_str().into(), "32"),
+        let proof = at.iter().find_map(|l| l.merged_by.or(l.tip_merged));
+        let probable = at.iter().find_map(|l| l.probably_merged);
+        let merged: Cell<'_> = match (proof, probable) {
+            (Some(by), _) => (by.as_str().into(), "32"),
             // Evidence, not proof: never deleted.
-            (None, Some(by), _) => (format!("{by}?").into(), "33"),
-            (None, None, Some(true)) => ("empty".into(), "2"),
-            _ if l.merged == Some(false) => ("no".into(), ""),
+            (None, Some(by)) => (format!("{by}?").into(), "33"),
+            _ if at
+                .iter()
+                .any(|l| l.merged == Some(false) && l.empty != Some(true)) =>
+            {
+                ("no".into(), "")
+            }
+            _ if at.iter().all(|l| l.empty == Some(true)) => ("empty".into(), "2"),
             _ => ("-".into(), ""),
         };
         let age = l.committed_at.as_deref().and_then(|t| t.parse().ok());
-        let action = match (l.deleted, l.kept, self.dry_run) {
-            (true, _, true) => ("would delete".to_owned(), "33"),
-            (true, _, false) => ("deleted".to_owned(), "31"),
-            (false, Some(code), _) => (format!("kept ({})", code.as_str()), ""),
-            (false, None, _) if l.checked_out => ("checked out".to_owned(), ""),
-            _ => ("-".to_owned(), ""),
+        // One fate when they share it (they share the verdict); else each.
+        let fates: Vec<(String, &'static str)> = at.iter().map(|l| self.fate(l)).collect();
+        let action = if fates.iter().all(|f| f.0 == fates[0].0) {
+            fates[0].clone()
+        } else {
+            let each: Vec<String> = at
+                .iter()
+                .zip(&fates)
+                .map(|(l, f)| format!("{}: {}", escape(&l.branch), f.0))
+                .collect();
+            (each.join("; "), "")
         };
+        let names: Vec<std::borrow::Cow<'_, str>> = at.iter().map(|l| escape(&l.branch)).collect();
         [
-            (escape(&l.branch), ""),
+            (names.join(", ").into(), ""),
             (l.tip_short.as_str().into(), ""),
             (
                 age.map_or_else(|| "-".to_owned(), |t| crate::time::age(now, t))
@@ -174,5 +207,16 @@ impl BranchesReport {
             merged,
             (action.0.into(), action.1),
         ]
+    }
+
+    /// What became (would become) of one branch, as the STATE column says it.
+    fn fate(&self, l: &Leftover) -> (String, &'static str) {
+        match (l.deleted, l.kept, self.dry_run) {
+            (true, _, true) => ("would delete".to_owned(), "33"),
+            (true, _, false) => ("deleted".to_owned(), "31"),
+            (false, Some(code), _) => (format!("kept ({})", code.as_str()), ""),
+            (false, None, _) if l.checked_out => ("checked out".to_owned(), ""),
+            _ => ("-".to_owned(), ""),
+        }
     }
 }

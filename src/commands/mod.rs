@@ -89,7 +89,7 @@ pub fn dispatch(cli: &Cli, out: &mut Out<'_>) -> std::result::Result<(), Fail> {
             }
             emit(report, out)
         }
-        Command::Restore(args) => emit(restore::run(&ctx()?, &args.run_id, out)?, out),
+        Command::Restore(args) => emit(restore::run(&ctx()?, args, out)?, out),
         Command::List(args) => {
             let filter = args.status.as_ref().map(|s| s.0.as_slice());
             let ctx = ctx()?;

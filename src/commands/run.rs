@@ -1,4 +1,4 @@
-//! `git loop run <RUN_ID> -- <COMMAND>...`: the adapter to
+//! `git loop run <RUN_ID> [--] <COMMAND>...`: the adapter to
 //! [`crate::ops::run`] (where the command runs, with what, and how its exit
 //! code passes through). It prints no report: the exit code is the answer.
 

@@ -20,7 +20,8 @@ pub struct TrashReport {
     /// What `trash` lists; for `empty`, the entries dropped (or, with
     /// `--dry-run`, that would be); for `restore`, the entry restored.
     pub trash: Vec<Entry>,
-    /// `restore`: the branch it was restored as.
+    /// `restore`: the branch it was restored as (a dropped salvage: its
+    /// salvage ref, `refs/loop/salvage/<id>`, when that was free).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub restored: Option<String>,
     /// `empty --dry-run`: nothing was dropped.

@@ -61,6 +61,9 @@ crate::vocab::vocabulary! {
         Salvage = "salvage",
         /// A salvaged run brought back by `git loop restore`.
         Restore = "restore",
+        /// A salvage dropped by `git loop restore --drop`: `from` its commit,
+        /// `detail` the trash entry that keeps it.
+        SalvageDrop = "salvage-drop",
         /// A trash entry brought back by `git loop trash restore`.
         TrashRestore = "trash-restore",
         /// A trash entry dropped (`git loop trash empty`, or older than

@@ -1,4 +1,4 @@
-//! `git loop run <RUN_ID> -- <COMMAND>...`'s operation — run a command inside a run's
+//! `git loop run <RUN_ID> [--] <COMMAND>...`'s operation — run a command inside a run's
 //! worktree and pass its exit code through (128 + N when it dies of signal N).
 //! A command that cannot be found exits 127, one that cannot be executed
 //! 126, as shells do, with a message naming it.

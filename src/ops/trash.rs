@@ -9,7 +9,10 @@
 //!   an existing branch is never moved), then drops the entry. A kept tip
 //!   that was not a branch (a removed worktree's HEAD or own ref, a replaced
 //!   salvage) comes back as the branch `--as` names, or, without `--as`, as
-//!   `trash/<run>/<ref>` (`trash/x/worktree/experiment`).
+//!   `trash/<run>/<ref>` (`trash/x/worktree/experiment`); a salvage dropped
+//!   by `restore --drop` comes back, without `--as`, as the salvage
+//!   `refs/loop/salvage/<run>` again when that run has none now (so `git
+//!   loop restore` takes it), created by the same compare-and-swap.
 //! - `empty` drops every entry, or those kept before now − AGE; `--dry-run`
 //!   lists what it would drop. Each drop is a compare-and-swap on the tip.
 //!   Later cleanups drop the entries older than `trash.keep` by themselves.
@@ -50,7 +53,8 @@ fn default_branch(e: &Entry) -> String {
 #[derive(Debug)]
 pub struct Restored {
     pub entry: Entry,
-    /// The branch it was restored as.
+    /// The branch it was restored as (a dropped salvage: its full ref,
+    /// `refs/loop/salvage/<run>`).
     pub branch: String,
 }
 
@@ -74,14 +78,35 @@ pub fn restore(
         out.note(format_args!("{waiting}"))
     })?;
     let mut tx = ctx.start_transaction()?;
-    if ctx.repo.branch_exists(&branch)? {
-        return Err(Error::RestoreOverBranch {
-            branch: branch.clone(),
-            entry: entry.name.clone(),
-        });
-    }
-    create_branch(ctx, &branch, tip, &entry)?;
-    // The branch holds it now: the entry is not needed.
+    // A dropped salvage comes back as the salvage `git loop restore` takes,
+    // when no `--as` is given and that run has no salvage now.
+    let salvage = match (&entry.run, as_branch) {
+        (Some(run), None) if entry.reason == trash::Reason::SalvageDropped.as_str() => {
+            let name = crate::worktree::salvage::ref_name(run);
+            let free = crate::git::refs::find(ctx.repo.gix(), &name)
+                .map_err(|e| Error::Repository(format!("{name}: {e}")))?
+                .is_none();
+            free.then_some(name)
+        }
+        _ => None,
+    };
+    let branch = match salvage {
+        Some(name) => {
+            create_ref(ctx, &name, tip, &entry)?;
+            name
+        }
+        None => {
+            if ctx.repo.branch_exists(&branch)? {
+                return Err(Error::RestoreOverBranch {
+                    branch: branch.clone(),
+                    entry: entry.name.clone(),
+                });
+            }
+            create_ref(ctx, &format!("refs/heads/{branch}"), tip, &entry)?;
+            branch
+        }
+    };
+    // The branch (or salvage) holds it now: the entry is not needed.
     let dropped = trash::drop_entry(ctx.repo.gix(), &entry);
     if let Err(e) = &dropped {
         out.note(format_args!("warning: {e}; the entry stays in the trash"));
@@ -131,10 +156,10 @@ fn kept_commit(ctx: &Ctx, entry: &Entry) -> Result<gix::ObjectId> {
     Ok(tip)
 }
 
-/// Create `branch` at `tip` by a compare-and-swap on "no such ref": an
-/// existing branch is never moved.
-fn create_branch(ctx: &Ctx, branch: &str, tip: gix::ObjectId, entry: &Entry) -> Result<()> {
-    let full = format!("refs/heads/{branch}");
+/// Create the ref `full` (a branch, or a dropped salvage's ref) at `tip`
+/// by a compare-and-swap on "no such ref": an existing ref is never moved.
+fn create_ref(ctx: &Ctx, full: &str, tip: gix::ObjectId, entry: &Entry) -> Result<()> {
+    let full = full.to_owned();
     let create = crate::git::refs::Edit::Create {
         name: full.clone(),
         new: tip,

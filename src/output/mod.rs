@@ -329,7 +329,7 @@ pub fn emit<R: Report>(report: R, out: &mut Out<'_>) -> std::result::Result<(), 
     if let Some(failure) = report.failed_part_way() {
         writeln!(
             out.stderr,
-            "git-loop: error: {}",
+            "error: {}",
             crate::style::escape(&failure.message)
         )?;
         if let Some(help) = &failure.help {

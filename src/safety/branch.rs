@@ -20,7 +20,11 @@
 //! `Merged(by)` — the strongest proof: the tip is an ancestor of the base,
 //! or merging the branch's whole change into the base changes nothing (with
 //! git's own text merge) — and `Empty` with the tip contained in the base
-//! (no commits of its own). Anything else (a patch-id likeness, a verdict
+//! (no commits of its own). An `Empty` branch whose tip is not in the base
+//! (made at another branch's tip, holding its commits) is judged as its tip:
+//! deleted only on `Merged` for that tip ([`Judged::tip_merged`]), the very
+//! proof that deletes the branch that made those commits, so the branches
+//! at one tip share one verdict. Anything else (a patch-id likeness, a verdict
 //! that could not be computed) keeps the branch.
 //!
 //! [`super::retire`] (the one deletion) keeps the tip under
@@ -45,6 +49,12 @@ pub struct Judged {
     pub guard: Option<String>,
     /// Whether the branch may be deleted: the strongest proof holds.
     pub deletable: bool,
+    /// An empty branch whose tip is not in the base (made at another
+    /// branch's tip: it holds that branch's commits): the tip's own proof,
+    /// when it is proven merged. The same proof, at the same tip, that
+    /// deletes the branch that made those commits, so it deletes this one
+    /// too: one tip, one verdict.
+    pub tip_merged: Option<MergedBy>,
 }
 
 impl Judged {
@@ -53,6 +63,7 @@ impl Judged {
             verdict: None,
             guard: Some(why),
             deletable: false,
+            tip_merged: None,
         }
     }
 
@@ -60,6 +71,12 @@ impl Judged {
     /// empty branch and for anything not proven).
     pub fn merged_by(&self) -> Option<MergedBy> {
         self.verdict.and_then(Verdict::merged_by)
+    }
+
+    /// The proof a deletion rests on: the branch's own, or its tip's
+    /// ([`Judged::tip_merged`]); `None` for an empty branch in its base.
+    pub fn proof(&self) -> Option<MergedBy> {
+        self.merged_by().or(self.tip_merged)
     }
 }
 
@@ -115,24 +132,33 @@ pub fn judge(
             verdict: Some(Verdict::Merged(MergedBy::Squash)),
             guard: None,
             deletable: true,
+            tip_merged: None,
         });
     }
     let verdict = detector.check(tip, base, branch_start(repo, branch))?;
-    let deletable = match verdict {
-        Verdict::Merged(_) => true,
-        Verdict::Empty => {
-            tip == base
-                || repo
-                    .merge_base(tip, base)
-                    .ok()
-                    .flatten()
-                    .is_some_and(|b| b.detach() == tip)
-        }
-        _ => false,
+    let in_base = || {
+        tip == base
+            || repo
+                .merge_base(tip, base)
+                .ok()
+                .flatten()
+                .is_some_and(|b| b.detach() == tip)
+    };
+    let (deletable, tip_merged) = match verdict {
+        Verdict::Merged(_) => (true, None),
+        Verdict::Empty if in_base() => (true, None),
+        // Judged as its tip (no start: as the branch that made its commits
+        // is judged); only a proof deletes it.
+        Verdict::Empty => match detector.check(tip, base, None)? {
+            Verdict::Merged(by) => (true, Some(by)),
+            _ => (false, None),
+        },
+        _ => (false, None),
     };
     Ok(Judged {
         verdict: Some(verdict),
         guard: None,
         deletable,
+        tip_merged,
     })
 }

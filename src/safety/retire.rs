@@ -115,7 +115,7 @@ pub fn retire(
             format!("{branch} is checked out in {}", worktree.display()),
         );
     }
-    let merged_by = judged.merged_by();
+    let merged_by = judged.proof();
     let keep = trash::Keep::branch(branch, tip, trash::Reason::of_merge(merged_by));
     let trash_ref = trash::keep(repo.gix(), &keep)?;
     crate::crash::point("before-branch-delete");

@@ -55,6 +55,8 @@ pub enum Reason {
     WorktreeRemoved,
     /// A salvage replaced by a newer salvage of the same run.
     SalvageReplaced,
+    /// A salvage dropped by `git loop restore --drop`.
+    SalvageDropped,
 }
 
 impl Reason {
@@ -66,6 +68,7 @@ impl Reason {
             Reason::Empty => "empty",
             Reason::WorktreeRemoved => "worktree-removed",
             Reason::SalvageReplaced => "salvage-replaced",
+            Reason::SalvageDropped => "salvage-dropped",
         }
     }
 
@@ -90,7 +93,7 @@ pub enum Kind {
     Head,
     /// A removed worktree's own ref (`refs/worktree/*`, `refs/bisect/*`).
     Ref,
-    /// A replaced salvage (`refs/loop/salvage/<id>`).
+    /// A replaced or dropped salvage (`refs/loop/salvage/<id>`).
     Salvage,
 }
 
@@ -118,7 +121,7 @@ pub struct Entry {
     #[serde(skip)]
     pub trashed: Timestamp,
     /// Why: `merged-ancestor`, `merged-squash`, `merged-rebase`, `empty`,
-    /// `worktree-removed`, `salvage-replaced`.
+    /// `worktree-removed`, `salvage-replaced`, `salvage-dropped`.
     pub reason: String,
 }
 
@@ -157,6 +160,32 @@ impl Keep {
             reason: Reason::SalvageReplaced,
         }
     }
+}
+
+/// Drop the salvage `refs/loop/salvage/<id>` at `tip` (`restore --drop`):
+/// kept in the trash first (`salvage-dropped`, see [`keep`]), then deleted
+/// by a compare-and-swap on that very tip, so a salvage written meanwhile
+/// stays. Returns the trash entry's full ref. The caller holds the
+/// worktree-operation lock and the run's lock.
+pub fn drop_salvage(repo: &gix::Repository, id: &str, tip: gix::ObjectId) -> Result<String> {
+    let kept = keep(
+        repo,
+        &Keep {
+            reason: Reason::SalvageDropped,
+            ..Keep::salvage(id, tip)
+        },
+    )?;
+    let name = format!("refs/loop/salvage/{id}");
+    let delete = Edit::Delete {
+        name: name.clone(),
+        old: tip,
+    };
+    crate::git::refs::apply(repo, "git-loop: restore --drop", false, &[delete]).map_err(|e| {
+        Error::RefWrite(format!(
+            "{name} was not deleted (it is kept in the trash as {kept} all the same): {e}"
+        ))
+    })?;
+    Ok(kept)
 }
 
 fn stamp(at: Timestamp) -> String {

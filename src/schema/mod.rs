@@ -20,7 +20,7 @@ use crate::commands::{
     config::ConfigReport, conflicts::ConflictsReport, create::AttemptsReport, create::CreateReport,
     env::EnvReport, judge::JudgeReport, land::LandReport, list::ListReport, log::LogReport,
     mark::MarkReport, mark::detect::DetectReport, path::PathReport, pick::PickReport,
-    pool::report::PoolReport, reconcile::ReconcileReport, restore::RestoreReport,
+    pool::report::PoolReport, reconcile::ReconcileReport, restore::RestoreDocument,
     restore::list::SalvagedList, trash::TrashReport, trust::TrustReport,
 };
 
@@ -102,7 +102,7 @@ fn output(name: SchemaName) -> Option<Value> {
         N::Pick => schema_of::<PickReport>(&title),
         N::Pool => schema_of::<PoolReport>(&title),
         N::Reconcile => schema_of::<ReconcileReport>(&title),
-        N::Restore => schema_of::<RestoreReport>(&title),
+        N::Restore => schema_of::<RestoreDocument>(&title),
         N::Trash => schema_of::<TrashReport>(&title),
         N::Trust => schema_of::<TrustReport>(&title),
         N::Error => schema_of::<ErrorDocument>("any git-loop --json command that fails"),

@@ -357,3 +357,69 @@ fn a_base_guessed_from_head_never_deletes_a_branch() {
         "nothing went to the trash either"
     );
 }
+
+/// Branches at one tip are one line with one verdict: `loop/b`, made at
+/// `loop/a`'s tip (no commits of its own, but holding `a`'s), read "empty"
+/// beside `a`'s "no" and later "squash". Now the tip is one row naming
+/// both, unmerged: `no`, both kept; once `a`'s work is squash-merged into
+/// the base, the same proof for the tip deletes both (each kept in the
+/// trash first, at its tip).
+#[test]
+fn branches_at_one_tip_are_one_line_with_one_verdict_and_one_fate() {
+    let repo = TestRepo::new();
+    repo.create("a");
+    commit(&repo, &repo.wt("a"), "a.txt", "a's work");
+    repo.run(["create", "b", "--pattern", "p", "--base", "loop/a"])
+        .ok();
+    repo.create("c");
+    repo.run(["mark", "a", "b", "c", "rejected"]).ok();
+    repo.run(["cleanup"]).ok();
+    let tip = repo.git(["rev-parse", "loop/a"]).trim().to_owned();
+    assert_eq!(repo.git(["rev-parse", "loop/b"]).trim(), tip);
+
+    let table = |args: &[&str]| -> Vec<Vec<String>> {
+        let run = repo.run([&["branches"][..], args].concat());
+        run.ok();
+        run.stdout
+            .lines()
+            .skip(1)
+            .map(|l| l.split_whitespace().map(str::to_owned).collect())
+            .collect()
+    };
+    let rows = table(&["--dry-run"]);
+    assert_eq!(rows.len(), 2, "{rows:?}");
+    assert_eq!(rows[0][..2], ["loop/a,", "loop/b"], "{rows:?}");
+    let last = |row: &Vec<String>, n: usize| row[row.len() - n..].to_vec();
+    assert_eq!(
+        last(&rows[0], 3),
+        ["no", "kept", "(not-merged)"],
+        "{rows:?}"
+    );
+    assert_eq!(rows[1][0], "loop/c");
+    assert_eq!(last(&rows[1], 3), ["empty", "would", "delete"], "{rows:?}");
+
+    // a's work squash-merged into main.
+    git_ok(&repo, &repo.root, &["merge", "-q", "--squash", "loop/a"]);
+    git_ok(&repo, &repo.root, &["commit", "-q", "-m", "squash a"]);
+    let rows = table(&[]);
+    assert_eq!(rows[0][..2], ["loop/a,", "loop/b"], "{rows:?}");
+    let verdict = &last(&rows[0], 2)[0];
+    assert!(verdict == "squash" || verdict == "rebase", "{rows:?}");
+    let doc = branches(&repo, &["--delete-merged"]);
+    for branch in ["loop/a", "loop/b", "loop/c"] {
+        assert_eq!(find(&doc, branch)["deleted"], true, "{doc}");
+        assert!(!repo.branch_exists(branch));
+    }
+    let kept = repo.git([
+        "for-each-ref",
+        "--format=%(objectname) %(refname)",
+        "refs/loop/trash/",
+    ]);
+    for branch in ["loop/a", "loop/b"] {
+        assert!(
+            kept.lines()
+                .any(|l| l.starts_with(&tip) && l.ends_with(&format!("heads/{branch}"))),
+            "{kept}"
+        );
+    }
+}

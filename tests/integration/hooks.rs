@@ -380,7 +380,7 @@ fn create_says_what_it_made_before_the_post_command_runs() {
     run.code(1);
     let created = run.stderr.find("created .loop-worktrees/f").unwrap();
     let hook = run.stderr.find("HOOK-FAILS").unwrap();
-    let error = run.stderr.find("git-loop: error:").unwrap();
+    let error = run.stderr.find("error:").unwrap();
     assert!(created < hook && hook < error, "{}", run.stderr);
 
     // --json and --quiet: no progress lines, the hook's output only.

@@ -157,6 +157,20 @@ fn figures(j: &Value) -> (bool, bool, f64, u64, u64, bool) {
     )
 }
 
+/// The columns of the attempts' table, judge's and `list --task`'s alike.
+pub const ATTEMPTS_HEADER: [&str; 10] = [
+    "RANK",
+    "ATTEMPT",
+    "STATUS",
+    "GATE",
+    "BASE",
+    "AGREEMENT",
+    "LINES",
+    "FILES",
+    "SECONDS",
+    "NOTES",
+];
+
 #[test]
 fn five_attempts_are_ranked_on_evidence_and_left_as_they_were() {
     let repo = five_attempts();
@@ -228,22 +242,28 @@ fn the_table_marks_the_leader_and_shows_every_figure() {
     run.ok();
     let lines: Vec<&str> = run.stdout.lines().collect();
     assert_eq!(lines.len(), 6, "{}", run.stdout);
-    assert!(lines[0].starts_with("RANK"), "{}", run.stdout);
     let words = |l: &str| l.split_whitespace().map(str::to_owned).collect::<Vec<_>>();
+    // list --task's columns too (attempts.rs holds list's to them).
+    assert_eq!(words(lines[0]), ATTEMPTS_HEADER, "{}", run.stdout);
     let leader = words(lines[1]);
     assert_eq!(
-        leader[..8],
-        ["1", "leader", "fix.4", "passed", "clean", "1.00", "2", "1"]
+        leader[..9],
+        [
+            "1", "leader", "fix.4", "active", "passed", "clean", "1.00", "2", "1"
+        ]
     );
     let second = words(lines[2]);
     assert_eq!(
-        second[..7],
-        ["2", "fix.5", "passed", "clean", "0.50", "3", "1"]
+        second[..8],
+        ["2", "fix.5", "active", "passed", "clean", "0.50", "3", "1"]
     );
     assert!(lines[2].ends_with("dirty"), "{}", lines[2]);
-    assert_eq!(words(lines[3])[..4], ["3", "fix.3", "passed", "conflicts"]);
-    assert_eq!(words(lines[4])[..4], ["4", "fix.1", "exit", "1"]);
-    assert_eq!(words(lines[5])[..4], ["5", "fix.2", "exit", "1"]);
+    assert_eq!(
+        words(lines[3])[..5],
+        ["3", "fix.3", "active", "passed", "conflicts"]
+    );
+    assert_eq!(words(lines[4])[..5], ["4", "fix.1", "active", "exit", "1"]);
+    assert_eq!(words(lines[5])[..5], ["5", "fix.2", "active", "exit", "1"]);
     assert!(
         run.stderr.contains("judged 5 attempts of fix: 3 passed"),
         "{}",

@@ -175,7 +175,7 @@ fn ops_lock_waiters_name_the_holder_and_give_up() {
     run.code(1);
     assert!(
         run.stderr
-            .contains("git-loop: error: gave up waiting for the worktree-operation lock")
+            .contains("error: gave up waiting for the worktree-operation lock")
             && run
                 .stderr
                 .contains(&format!("pid {pid} (git-loop cleanup), is stopped"))

@@ -248,3 +248,39 @@ fn quiet_silences_per_run_lines_but_not_skips_or_a_dry_run() {
     assert_eq!(land.stdout, "", "{}", land.stdout);
     assert_eq!(land.stderr, "", "{}", land.stderr);
 }
+
+/// One error prefix, git's and clap's `error: `: the first line on stderr of
+/// a usage error, an unknown id, a command outside any repository, a refused
+/// removal, a mark without its status and an id already active; and a
+/// removal that removed nothing ends with its `error: ` line.
+#[test]
+fn every_error_starts_with_one_prefix() {
+    let repo = TestRepo::new();
+    repo.create("a");
+    let outside = repo.base().join("plain");
+    fs::create_dir(&outside).unwrap();
+    let runs = [
+        ("usage", repo.run(["--bogus"])),
+        ("unknown id", repo.run(["path", "nope"])),
+        (
+            "outside",
+            TestRepo::output(repo.command().current_dir(&outside).arg("list")),
+        ),
+        ("refused destroy", repo.run(["remove", "a"])),
+        ("missing status", repo.run(["mark", "a"])),
+        ("active", repo.run(["create", "a", "--pattern", "p"])),
+        ("invalid id", repo.run(["path", "../x"])),
+    ];
+    for (what, run) in &runs {
+        assert_ne!(run.code, 0, "{what}");
+        let first = run.stderr.lines().next().unwrap_or("");
+        assert!(first.starts_with("error: "), "{what}: {}", run.stderr);
+        assert!(!run.stderr.contains("git-loop: "), "{what}: {}", run.stderr);
+    }
+    repo.run(["mark", "a", "rejected"]).ok();
+    fs::write(repo.wt("a").join("scratch"), "x").unwrap();
+    let run = repo.run(["remove", "a"]);
+    run.code(1);
+    let last = run.stderr.lines().last().unwrap_or("");
+    assert!(last.starts_with("error: nothing removed"), "{}", run.stderr);
+}

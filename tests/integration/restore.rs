@@ -191,3 +191,82 @@ fn restore_never_writes_an_entry_that_fails_validation() {
     assert_ne!(e["baseBranch"], "", "{m}");
     assert_ne!(e["pattern"], "", "{m}");
 }
+
+/// `restore` says what it kept (the salvage ref, with the command that
+/// drops it); `restore --drop` moves the salvage to the trash, never
+/// deletes it outright: the trash entry holds the very commit, `trash
+/// restore` brings it back, and a second drop or a drop of an unknown id
+/// is `no-salvage`, changing nothing.
+#[test]
+fn restore_says_the_salvage_is_kept_and_drop_moves_it_to_the_trash() {
+    let repo = TestRepo::new();
+    salvaged_run(&repo, "d");
+    let commit = repo.git(["rev-parse", "refs/loop/salvage/d"]);
+    let commit = commit.trim();
+    let run = repo.run(["restore", "d"]);
+    run.ok();
+    assert!(
+        run.stderr.contains(
+            "the salvage refs/loop/salvage/d is kept; `git loop restore --drop d` moves it to the trash"
+        ),
+        "{}",
+        run.stderr
+    );
+    // The run is back; its salvage is still there until dropped.
+    assert_eq!(
+        repo.git(["rev-parse", "refs/loop/salvage/d"]).trim(),
+        commit
+    );
+
+    let dropped = repo.run(["--json", "restore", "--drop", "d"]);
+    dropped.ok();
+    let doc = dropped.json();
+    assert_eq!(doc["ref"], "refs/loop/salvage/d", "{doc}");
+    assert_eq!(doc["commit"], commit, "{doc}");
+    let name = doc["trash"].as_str().unwrap().to_owned();
+    assert!(name.contains("/salvage-dropped/loop/salvage/d"), "{name}");
+    assert!(
+        repo.git_in(
+            &repo.root,
+            ["rev-parse", "--verify", "-q", "refs/loop/salvage/d"]
+        )
+        .stdout
+        .is_empty(),
+        "the salvage ref is gone"
+    );
+    let kept = repo.git(["rev-parse", &format!("refs/loop/trash/{name}")]);
+    assert_eq!(kept.trim(), commit);
+    let log = fs::read_to_string(repo.loop_dir().join("events.jsonl")).unwrap();
+    assert!(log.contains("\"salvage-drop\""), "{log}");
+    // The run it came from is untouched.
+    assert_eq!(repo.status_of("d").as_deref(), Some("active"));
+
+    for id in ["d", "nope"] {
+        let again = repo.run(["--json", "restore", "--drop", id]);
+        again.code(1);
+        assert_eq!(again.json()["error"]["code"], "no-salvage");
+    }
+    let text = repo.run(["trash"]).ok().stdout.clone();
+    assert!(text.contains("salvage-dropped"), "{text}");
+    // Brought back: as the salvage again, since d has none now.
+    let back = repo.run(["--json", "trash", "restore", &name]);
+    back.ok();
+    assert_eq!(back.json()["restored"], "refs/loop/salvage/d");
+    assert_eq!(
+        repo.git(["rev-parse", "refs/loop/salvage/d"]).trim(),
+        commit
+    );
+
+    // A salvage dropped before it was ever restored: trash restore, then
+    // restore brings the run back as it was.
+    let (status, files) = salvaged_run(&repo, "e");
+    let name = repo.run(["--json", "restore", "--drop", "e"]).ok().json()["trash"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    repo.run(["restore", "e"]).code(1);
+    repo.run(["trash", "restore", &name]).ok();
+    repo.run(["restore", "e"]).ok();
+    assert_eq!(porcelain(&repo, "e"), status);
+    assert_eq!(snapshot(&repo.wt("e")), files);
+}

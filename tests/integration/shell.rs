@@ -7,12 +7,14 @@
 //! generated scripts, `aliases` completion through git aliases, `generated`
 //! the man pages and the generated files' freshness, `tmux` TAB pressed in
 //! real interactive shells (what the line then reads), `install` the one
-//! install command and its uninstall.
+//! install command and its uninstall, `tasks` what `judge`, `pick` and
+//! `list --task` complete.
 
 mod aliases;
 mod drift;
 mod generated;
 mod install;
+mod tasks;
 mod tmux;
 
 use std::collections::BTreeMap;
@@ -115,7 +117,9 @@ fn fixture() -> (TestRepo, String) {
 
 /// The fixture's run ids, and the statuses, sorted as candidates are.
 const IDS: [&str; 2] = ["alpha", "beta"];
-/// After `mark`'s first run id: another run id or the status.
+/// After `mark alpha`: the other run id or the status, never `alpha` again.
+const STATUSES_AND_BETA: [&str; 6] = ["active", "beta", "escalated", "merged", "rejected", "stale"];
+/// At `mark`'s first word: a run id or the status.
 const IDS_AND_STATUSES: [&str; 7] = [
     "active",
     "alpha",
@@ -266,7 +270,7 @@ fn bash_completes_git_loop_through_gits_own_completion() {
     );
     assert_eq!(get("git loop mark "), IDS_AND_STATUSES);
     assert_eq!(get("git loop run "), ids);
-    assert_eq!(get("git loop mark alpha "), IDS_AND_STATUSES);
+    assert_eq!(get("git loop mark alpha "), STATUSES_AND_BETA);
     assert_eq!(get("git --no-pager loop --json path "), ids);
     assert_eq!(get("git loop reconcile --remove-orphan "), ids);
     assert_eq!(
@@ -368,7 +372,7 @@ fn zsh_completes_git_loop_through_its_git_completion() {
     let complete = zsh_completer(&repo, &path);
     assert_eq!(complete("git loop ma"), ["mark"]);
     assert_eq!(complete("git loop mark "), IDS_AND_STATUSES);
-    assert_eq!(complete("git loop mark alpha "), IDS_AND_STATUSES);
+    assert_eq!(complete("git loop mark alpha "), STATUSES_AND_BETA);
     assert_eq!(
         complete("git loop reconcile --remove-orphan "),
         ["alpha", "beta"]
@@ -426,4 +430,5 @@ fn fish_completes_git_loop_through_its_git_completion() {
         ["alpha", "beta"]
     );
     assert_eq!(complete("git-loop mark "), IDS_AND_STATUSES);
+    assert_eq!(complete("git loop mark alpha "), STATUSES_AND_BETA);
 }

@@ -168,7 +168,7 @@ fn create_run(cli: &Cli, input: &Input, out: &mut Out<'_>) -> std::result::Resul
     if let Some(failed) = &report.error {
         writeln!(
             out.stderr,
-            "git-loop: error: {}",
+            "error: {}",
             crate::style::escape(&failed.message)
         )?;
         return Err(Fail::Exit(1));
@@ -352,7 +352,7 @@ fn remove_run(cli: &Cli, input: &Input, out: &mut Out<'_>) -> std::result::Resul
     report.human(&mut notes)?;
     if let Some(failure) = report.failed_part_way() {
         let message = crate::style::escape(&failure.message).into_owned();
-        writeln!(out.stderr, "git-loop: error: {message}")?;
+        writeln!(out.stderr, "error: {message}")?;
         return Err(Fail::Exit(1));
     }
     Ok(())

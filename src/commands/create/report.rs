@@ -84,11 +84,7 @@ impl Report for CreateReport {
         // whatever the path holds.
         crate::style::write_path_line(&mut *out.stdout, &self.abs_path)?;
         if let Some(e) = &self.error {
-            writeln!(
-                out.stderr,
-                "git-loop: error: {}",
-                crate::style::escape(&e.message)
-            )?;
+            writeln!(out.stderr, "error: {}", crate::style::escape(&e.message))?;
             writeln!(
                 out.stderr,
                 "  help: the run is recorded and its worktree kept as it is; fix it there, or mark the run rejected and clean it up"

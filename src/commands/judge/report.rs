@@ -1,13 +1,14 @@
 //! `judge`'s report: `--json` is `{"task","gate","attempts":[…]}`, the
 //! attempts in rank order, each the [`Judgement`] its `judge` event
-//! records (docs/cli.md); the text is a table, one row per attempt in rank
+//! records (docs/cli.md); the text is the attempts' table, `list --task`'s
+//! too ([`crate::commands::shared::attempts`]), one row per attempt in rank
 //! order, the leader marked, every figure shown.
-
-use std::borrow::Cow;
 
 use serde::Serialize;
 
+use crate::commands::shared::attempts;
 use crate::events::Judgement;
+use crate::manifest::Status;
 use crate::ops::judge::Outcome;
 use crate::output::{Out, Report};
 use crate::style::{Cell, escape, write_table};
@@ -47,67 +48,14 @@ impl JudgeReport {
     }
 }
 
-/// "passed", "exit 3", "timeout", "killed".
-fn gate_cell(j: &Judgement) -> Cell<'static> {
-    match (j.passed, j.timed_out, j.exit_code) {
-        (true, _, _) => ("passed".into(), "32"),
-        (false, true, _) => ("timeout".into(), "31"),
-        (false, false, Some(code)) => (format!("exit {code}").into(), "31"),
-        (false, false, None) => ("killed".into(), "31"),
-    }
-}
-
 impl Report for JudgeReport {
     fn human(&self, out: &mut Out<'_>) -> std::io::Result<()> {
-        let header = [
-            "RANK",
-            "ATTEMPT",
-            "GATE",
-            "BASE",
-            "AGREEMENT",
-            "LINES",
-            "FILES",
-            "SECONDS",
-            "NOTES",
-        ];
-        let rows: Vec<[Cell<'_>; 9]> = self
+        let rows: Vec<[Cell<'_>; 10]> = self
             .attempts
             .iter()
-            .map(|j| {
-                let mut notes = Vec::new();
-                if j.dirty {
-                    notes.push("dirty");
-                }
-                if j.wrote_to_worktree {
-                    notes.push("wrote to worktree");
-                }
-                if j.changes_nothing() {
-                    notes.push("changes nothing: ranked last");
-                }
-                let rank = if j.rank == 1 {
-                    format!("{} leader", j.rank)
-                } else {
-                    j.rank.to_string()
-                };
-                let base: Cell<'_> = if j.conflicts_with_base {
-                    ("conflicts".into(), "33")
-                } else {
-                    ("clean".into(), "")
-                };
-                [
-                    (rank.into(), if j.rank == 1 { "1" } else { "" }),
-                    (escape(&j.id), ""),
-                    gate_cell(j),
-                    base,
-                    (format!("{:.2}", j.agreement).into(), ""),
-                    (j.lines_changed.to_string().into(), ""),
-                    (j.files_changed.to_string().into(), ""),
-                    (format!("{:.2}", j.seconds).into(), ""),
-                    (Cow::Owned(notes.join(", ")), ""),
-                ]
-            })
+            .map(|j| attempts::row(&j.id, Status::Active, Some(j), &[]))
             .collect();
-        write_table(out.stdout, header, &rows, out.color)?;
+        write_table(out.stdout, attempts::HEADER, &rows, out.color)?;
         for j in self.attempts.iter().filter(|j| j.changes_nothing()) {
             out.note(format_args!(
                 "note: {} changes no file against its base (no commits of its own): ranked last, whatever its gate",

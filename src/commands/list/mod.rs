@@ -10,6 +10,7 @@ pub use task::Judged;
 
 use serde::Serialize;
 
+use crate::commands::shared::attempts::status_sgr;
 use crate::ctx::Ctx;
 use crate::error::Result;
 use crate::events::Activity;
@@ -278,16 +279,6 @@ fn plain_row<'a>(l: &'a Listed, age: &'a str, branch: &'a str) -> [Cell<'a>; 6] 
             ("missing".into(), "1;31")
         },
     ]
-}
-
-fn status_sgr(status: Status) -> &'static str {
-    match status {
-        Status::Active => "32",
-        Status::Rejected => "31",
-        Status::Escalated => "33",
-        Status::Merged => "36",
-        Status::Stale => "2",
-    }
 }
 
 pub fn run(

@@ -1,11 +1,14 @@
 //! What `list --task <TASK>` adds: each attempt's latest judgement
-//! ([`Judged`]) and the table of the attempts with their judge results.
+//! ([`Judged`]), and the table of the attempts, judge's own
+//! ([`crate::commands::shared::attempts`]), with ACTIVITY last as `list`
+//! adds it.
 
 use serde::Serialize;
 
-use super::{ListReport, status_sgr, table};
+use super::{ListReport, table};
+use crate::commands::shared::attempts;
 use crate::output::Out;
-use crate::style::{Cell, escape};
+use crate::style::Cell;
 
 /// What `--task` adds to an attempt.
 #[derive(Debug, Serialize, schemars::JsonSchema)]
@@ -15,73 +18,23 @@ pub struct Judged {
     pub judge: Option<crate::events::Judgement>,
 }
 
-impl Judged {
-    /// The RANK, PASSED, CONFLICTS, AGREEMENT, LINES and SECONDS cells, `-`
-    /// each when the attempt was never judged.
-    fn cells(&self) -> [Cell<'static>; 6] {
-        let Some(j) = &self.judge else {
-            return std::array::from_fn(|_| ("-".into(), ""));
-        };
-        let yes_no = |b: bool, good: bool| -> Cell<'static> {
-            let sgr = if b == good { "32" } else { "31" };
-            ((if b { "yes" } else { "no" }).into(), sgr)
-        };
-        [
-            (
-                j.rank.to_string().into(),
-                if j.rank == 1 { "1" } else { "" },
-            ),
-            yes_no(j.passed, true),
-            yes_no(j.conflicts_with_base, false),
-            (format!("{:.2}", j.agreement).into(), ""),
-            (j.lines_changed.to_string().into(), ""),
-            (format!("{:.1}", j.seconds).into(), ""),
-        ]
-    }
-}
-
 impl ListReport {
     /// The `--task` table: the attempts and their judge results.
     pub(super) fn human_task(&self, out: &mut Out<'_>) -> std::io::Result<()> {
-        let now = crate::time::now();
-        let header = [
-            "ID",
-            "STATUS",
-            "AGE",
-            "PRESENT",
-            "RANK",
-            "PASSED",
-            "CONFLICTS",
-            "AGREEMENT",
-            "LINES",
-            "SECONDS",
-        ];
         let rows: Vec<[Cell<'_>; 10]> = self
             .worktrees
             .iter()
             .map(|l| {
-                let judged = l.task.as_ref().expect("--task fills every row").cells();
-                let present: Cell<'_> = if l.present {
-                    ("yes".into(), "")
+                let judged = l.task.as_ref().expect("--task fills every row");
+                let notes: &[&str] = if l.present {
+                    &[]
                 } else {
-                    ("missing".into(), "1;31")
+                    &["worktree missing"]
                 };
-                let [rank, passed, conflicts, agreement, lines, seconds] = judged;
-                [
-                    (escape(&l.entry.id), ""),
-                    (l.entry.status.as_str().into(), status_sgr(l.entry.status)),
-                    (crate::time::age(now, l.entry.created_at.0).into(), "2"),
-                    present,
-                    rank,
-                    passed,
-                    conflicts,
-                    agreement,
-                    lines,
-                    seconds,
-                ]
+                attempts::row(&l.entry.id, l.entry.status, judged.judge.as_ref(), notes)
             })
             .collect();
-        table::<10, 11>(out, header, rows, &self.worktrees)?;
+        table::<10, 11>(out, attempts::HEADER, rows, &self.worktrees)?;
         self.hint_missing(out);
         Ok(())
     }

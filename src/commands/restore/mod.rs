@@ -1,17 +1,43 @@
-//! `git loop restore <ID>`: the adapter to [`crate::ops::restore`] (how a
-//! salvaged run comes back) and the report it prints. `git loop list
+//! `git loop restore [--drop] <ID>`: the adapter to [`crate::ops::restore`]
+//! (how a salvaged run comes back, how a salvage is dropped) and the report
+//! it prints: a restore says that the salvage is kept and how to drop it. `git loop list
 //! --salvaged`: [`list`].
 
 pub mod list;
 
 use serde::Serialize;
 
+use crate::cli::RestoreArgs;
 use crate::ctx::Ctx;
 use crate::error::Result;
 use crate::manifest::Entry;
 use crate::output::{Out, Report};
+use crate::style::escape;
 
 pub use list::list;
+
+/// What `restore` prints: the run brought back, or with `--drop` the
+/// salvage moved to the trash.
+#[derive(Debug, Serialize, schemars::JsonSchema)]
+#[serde(untagged)]
+pub enum RestoreDocument {
+    Restored(RestoreReport),
+    Dropped(DropReport),
+}
+
+/// `restore --drop`: the salvage moved to the trash.
+#[derive(Debug, Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct DropReport {
+    pub id: String,
+    /// `refs/loop/salvage/<id>`, deleted.
+    #[serde(rename = "ref")]
+    pub refname: String,
+    /// The salvage commit it held.
+    pub commit: String,
+    /// The trash entry that keeps it (`git loop trash restore <NAME>`).
+    pub trash: String,
+}
 
 #[derive(Debug, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
@@ -36,7 +62,29 @@ pub struct RestoreReport {
     pub entry: Entry,
 }
 
-impl Report for RestoreReport {
+impl Report for RestoreDocument {
+    fn human(&self, out: &mut Out<'_>) -> std::io::Result<()> {
+        match self {
+            RestoreDocument::Restored(r) => r.human(out),
+            RestoreDocument::Dropped(d) => {
+                writeln!(
+                    out.stdout,
+                    "dropped {} ({}): kept in the trash as {}",
+                    d.refname,
+                    &d.commit[..d.commit.len().min(12)],
+                    escape(&d.trash)
+                )?;
+                out.note(format_args!(
+                    "hint: `git loop trash restore {}` brings it back",
+                    escape(&d.trash)
+                ));
+                Ok(())
+            }
+        }
+    }
+}
+
+impl RestoreReport {
     fn human(&self, out: &mut Out<'_>) -> std::io::Result<()> {
         writeln!(
             out.stdout,
@@ -66,13 +114,29 @@ impl Report for RestoreReport {
                 self.branch
             ));
         }
+        // What it kept, and how to let it go.
+        out.note(format_args!(
+            "note: the salvage {} is kept; `git loop restore --drop {}` moves it to the trash",
+            self.refname,
+            escape(&self.id)
+        ));
         Ok(())
     }
 }
 
-pub fn run(ctx: &Ctx, id: &str, out: &mut Out<'_>) -> Result<RestoreReport> {
+pub fn run(ctx: &Ctx, args: &RestoreArgs, out: &mut Out<'_>) -> Result<RestoreDocument> {
+    let id = args.run_id.as_str();
+    if args.drop {
+        let d = crate::ops::restore::drop_salvage(ctx, id, out)?;
+        return Ok(RestoreDocument::Dropped(DropReport {
+            id: d.id,
+            refname: d.refname,
+            commit: d.commit.to_string(),
+            trash: d.trash,
+        }));
+    }
     let r = crate::ops::restore::run(ctx, id, out)?;
-    Ok(RestoreReport {
+    Ok(RestoreDocument::Restored(RestoreReport {
         id: r.id,
         path: r.path,
         branch: r.branch,
@@ -83,5 +147,5 @@ pub fn run(ctx: &Ctx, id: &str, out: &mut Out<'_>) -> Result<RestoreReport> {
         detached: r.detached,
         in_place: r.in_place,
         entry: r.entry,
-    })
+    }))
 }

@@ -7,3 +7,6 @@ pub mod reclaim;
 
 /// Land's report, printed by `land` and, for its winner, by `pick --land`.
 pub mod land;
+
+/// The table of a task's attempts, printed by `judge` and `list --task`.
+pub mod attempts;

@@ -50,7 +50,7 @@ pub fn run(repo: Option<&Path>, args: &WatchArgs, out: &mut Out<'_>) -> Result<(
     if !(std::io::stdin().is_terminal() && out.stderr_is_terminal) {
         writeln!(
             out.stderr,
-            "git-loop: error: git loop watch needs a terminal (on stdin and stderr), and there is none\n  help: `git loop watch --once` prints one frame and exits, for a pipe or a script"
+            "error: git loop watch needs a terminal (on stdin and stderr), and there is none\n  help: `git loop watch --once` prints one frame and exits, for a pipe or a script"
         )?;
         return Err(Fail::Exit(2));
     }

@@ -19,7 +19,12 @@
 //!   Patch ids alone only make it `probablyMerged` (`rebase`): shown, never
 //!   deleted. A branch with no commits of its own since it was created is `empty`,
 //!   not merged; it is deletable all the same when the base contains its tip
-//!   (it holds nothing the base lacks).
+//!   (it holds nothing the base lacks), or when its tip is proven merged as
+//!   the branch that made its commits is (the kernel's `tip_merged`).
+//! - **One tip, one line.** Branches at one tip are one row of the table,
+//!   named together, with one verdict (a proof any of them has, else
+//!   evidence, else `no`, `empty` only when all are) and, since they share
+//!   the kernel's verdict, one fate; `--json` still lists each branch.
 //! - **Deletion** (`--delete-merged`) happens under the worktree-operation
 //!   lock (so no git-loop create is between making `loop/<id>` and recording
 //!   it) and the manifest mutex (so the entries read are current), in that
@@ -109,6 +114,9 @@ pub struct Leftover {
     pub behind: Option<usize>,
     /// The safety kernel's verdict against the base (`None`: unknown).
     pub verdict: Option<Verdict>,
+    /// Empty, its tip not in the base but proven merged as a tip: how
+    /// (see [`crate::safety::branch::Judged::tip_merged`]).
+    pub tip_merged: Option<crate::git::merged::MergedBy>,
     /// Merged, or empty with its tip in the base: may be deleted.
     pub deletable: bool,
     pub checked_out: bool,
@@ -215,6 +223,7 @@ fn list(ctx: &Ctx, base_name: &str, out: &mut Out<'_>) -> Result<Vec<Leftover>> 
                 .as_ref()
                 .map(|j| j.verdict.unwrap_or(Verdict::NotMerged)),
             deletable: judged.as_ref().is_some_and(|j| j.deletable),
+            tip_merged: judged.as_ref().and_then(|j| j.tip_merged),
             fate: Fate::Listed,
         });
     }

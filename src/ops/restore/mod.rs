@@ -13,7 +13,8 @@
 //! salvage by an interrupted `--salvage` removal (see the salvage module's
 //! "Interrupted") is put back in place: the files git deleted checked out
 //! again from the salvage, `HEAD` and the index as they were. The salvage
-//! ref is kept until the next salvage of that id. Any other id that has a
+//! ref is kept (the report says so) until the next salvage of that id or
+//! `restore --drop` ([`drop_salvage`]), each of which keeps it in the trash. Any other id that has a
 //! worktree, or one with no salvage, is refused before anything changes.
 //!
 //! Phases: read the salvage ([`read_salvage`]), under the locks decide
@@ -21,8 +22,10 @@
 //! back ([`put_back`]), record the entry and log it ([`record`]).
 //! `git loop list --salvaged`: [`salvaged`].
 
+pub mod drop;
 pub mod salvaged;
 
+pub use drop::drop_salvage;
 pub use salvaged::salvaged;
 
 use crate::ctx::Ctx;
@@ -115,13 +118,7 @@ fn read_salvage(repo: &gix::Repository, id: &str) -> Result<Salvage> {
 
 pub fn run(ctx: &Ctx, id: &str, out: &mut Out<'_>) -> Result<Restored> {
     let salvage = read_salvage(ctx.repo.gix(), id).map_err(|e| match e {
-        // The salvaged id it was probably meant to be.
-        Error::NoSalvage { id, .. } => {
-            let salvaged = salvaged::salvaged(ctx).unwrap_or_default();
-            let suggestion =
-                crate::error::suggest::did_you_mean(&id, salvaged.iter().map(|s| s.id.as_str()));
-            Error::NoSalvage { id, suggestion }
-        }
+        Error::NoSalvage { id, .. } => no_salvage(ctx, &id),
         e => e,
     })?;
     ctx.ensure_loop_dir()?;
@@ -155,6 +152,17 @@ pub fn run(ctx: &Ctx, id: &str, out: &mut Out<'_>) -> Result<Restored> {
         in_place: in_place.is_some(),
         entry,
     })
+}
+
+/// `no-salvage` for `id`, with the salvaged id it was probably meant to be.
+fn no_salvage(ctx: &Ctx, id: &str) -> Error {
+    let salvaged = salvaged::salvaged(ctx).unwrap_or_default();
+    let suggestion =
+        crate::error::suggest::did_you_mean(id, salvaged.iter().map(|s| s.id.as_str()));
+    Error::NoSalvage {
+        id: id.to_owned(),
+        suggestion,
+    }
 }
 
 /// Where the run goes back: in place, when its worktree is still

@@ -13,7 +13,9 @@
 
 use crate::common::TestRepo;
 
-use super::{IDS_AND_STATUSES, bash_completions, fish_completer, fixture, zsh_completer};
+use super::{
+    IDS_AND_STATUSES, STATUSES_AND_BETA, bash_completions, fish_completer, fixture, zsh_completer,
+};
 
 const CREATE_FLAGS: [&str; 12] = [
     "--attempts",
@@ -74,11 +76,11 @@ fn bash_completes_through_git_aliases_as_the_expanded_command() {
         ],
     );
     assert_eq!(got["git lm "], IDS_AND_STATUSES);
-    assert_eq!(got["git lm alpha "], IDS_AND_STATUSES);
+    assert_eq!(got["git lm alpha "], STATUSES_AND_BETA);
     assert_eq!(got["git ll --"], LIST_FLAGS);
     assert_eq!(got["git lc --"], CREATE_FLAGS);
     assert_eq!(got["git --no-pager lm "], IDS_AND_STATUSES);
-    assert_eq!(got["git mk alpha "], IDS_AND_STATUSES);
+    assert_eq!(got["git mk alpha "], STATUSES_AND_BETA);
     assert_eq!(got["git loop mark "], IDS_AND_STATUSES);
 }
 
@@ -87,7 +89,7 @@ fn zsh_completes_through_git_aliases_as_the_expanded_command() {
     let (repo, path) = aliased();
     let complete = zsh_completer(&repo, &path);
     assert_eq!(complete("git lm "), IDS_AND_STATUSES);
-    assert_eq!(complete("git lm alpha "), IDS_AND_STATUSES);
+    assert_eq!(complete("git lm alpha "), STATUSES_AND_BETA);
     assert_eq!(complete("git ll --"), LIST_FLAGS);
     assert_eq!(complete("git lc --"), CREATE_FLAGS);
 }
@@ -98,10 +100,10 @@ fn fish_completes_through_git_aliases_as_the_expanded_command() {
     repo.git(["config", "alias.mk", "-c core.pager=cat lm"]);
     let complete = fish_completer(&repo, &path);
     assert_eq!(complete("git lm "), IDS_AND_STATUSES);
-    assert_eq!(complete("git lm alpha "), IDS_AND_STATUSES);
+    assert_eq!(complete("git lm alpha "), STATUSES_AND_BETA);
     assert_eq!(complete("git ll --"), LIST_FLAGS);
     assert_eq!(complete("git lc --"), CREATE_FLAGS);
     assert_eq!(complete("git -C . lm "), IDS_AND_STATUSES);
-    assert_eq!(complete("git mk alpha "), IDS_AND_STATUSES);
+    assert_eq!(complete("git mk alpha "), STATUSES_AND_BETA);
     assert_eq!(complete("git loop mark "), IDS_AND_STATUSES);
 }
