@@ -184,8 +184,9 @@ fn no_destroying_path_bypasses_the_safety_kernel() {
                 callers.push(format!("{path}{call}"));
             }
         }
-        // Raw file removal only where the files are git-loop's own (locks,
-        // temp files) or verified identical to a kept commit (leftover).
+        // A directory is removed whole only by the kernel, or by the
+        // leftover's finish (every file in it verified identical to a kept
+        // commit first).
         let deletes = code.contains("remove_dir_all");
         if deletes {
             assert!(
@@ -212,11 +213,12 @@ fn no_destroying_path_bypasses_the_safety_kernel() {
             );
         }
     }
-    // Every path that removes a worktree or deletes a branch was found: the
-    // removal, the leftover's finish, create's rollbacks (of a failed add, a
-    // failed record, a signal), the kernel's one retirement of a branch
-    // (cleanup, branches and land's finish all call it), and a landing's
-    // move of its target back when the checkout could not follow.
+    // Every path that destroys was found: the removal, the leftover's
+    // finish, create's rollbacks (of a failed add, a failed record, a
+    // signal), the gate's scratch checkout, the kernel's one retirement of a
+    // branch (cleanup, branches and land's finish all call it), a landing's
+    // move of its target back when the checkout could not follow and its
+    // update of a checkout, and `--reap`'s signal to a process.
     callers.sort();
     callers.dedup();
     for expected in [

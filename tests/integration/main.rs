@@ -35,7 +35,7 @@ mod create_reuse; // create --reuse: an active run returned, a leftover branch a
 mod create_sparse; // create --sparse and git's parallel checkout
 mod disk; // list --disk: size on disk, what is unique (reflinks on XFS/ext4 images), totals
 mod env; // env <id>: export lines and --json; run gets the same variables
-mod escaping;
+mod escaping; // control and bidi characters, non-UTF-8 paths
 mod gate_progress;
 mod hooks; // hooks (post-command, pre-command) and trust
 mod judge; // judge <TASK>: the gate in every attempt, the order on evidence, worktrees untouched
@@ -57,13 +57,13 @@ mod reconcile_adopt; // reconcile --adopt: an orphan becomes an active run
 mod remove; // remove <id>...: named runs under cleanup's rules
 mod restore; // restore <id>: a salvaged run back as it was
 mod run; // run <id> -- <command>
-mod salvage; // remove/cleanup --salvage: the salvage ref, then the removal // control and bidi characters, non-UTF-8 paths
+mod salvage; // remove/cleanup --salvage: the salvage ref, then the removal
 mod walks; // history walks on a real-shape history: ahead/behind and merged equal git's
 mod watch; // watch: the live view in tmux (keys, marks, the bell, idle CPU), watch --once // a gate's and judge's status line in tmux, Ctrl-C saying what landed
 
 // Safety: work is never destroyed.
 mod in_use; // a worktree a process works in is never removed under it
-mod kernel;
+mod kernel; // every destroying path asks the safety kernel (a scan of the source)
 mod read_only; // read commands take no mutex and write nothing
 mod reap; // remove/cleanup --reap: processes left in a worktree terminated, never one on a terminal
 mod refs; // the ref layer: symbolic refs, the reference-transaction hook, reflogs, names git refuses
