@@ -771,3 +771,34 @@ fn the_core_count_is_read_in_one_place() {
         found.join("\n")
     );
 }
+
+/// CONTRIBUTING.md's map of the code names every top-level module of
+/// `src/` and nothing that is not there.
+#[test]
+fn the_contributing_map_names_every_top_level_module() {
+    let text =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/CONTRIBUTING.md")).unwrap();
+    let start = text
+        .find("## Code layout")
+        .expect("CONTRIBUTING.md has its map");
+    let block = &text[start..];
+    let block = &block[block.find("```\n").unwrap() + 4..];
+    let block = &block[..block.find("```").unwrap()];
+    let named: std::collections::BTreeSet<String> = block
+        .lines()
+        .filter_map(|l| l.split_whitespace().next())
+        .filter_map(|w| w.strip_prefix("src/"))
+        .map(|w| w.trim_end_matches('/').to_owned())
+        .collect();
+    let mut tree = std::collections::BTreeSet::new();
+    for entry in std::fs::read_dir(src()).unwrap() {
+        let name = entry.unwrap().file_name().to_string_lossy().into_owned();
+        tree.insert(name);
+    }
+    let missing: Vec<&String> = tree.difference(&named).collect();
+    let gone: Vec<&String> = named.difference(&tree).collect();
+    assert!(
+        missing.is_empty() && gone.is_empty(),
+        "CONTRIBUTING.md's map lacks {missing:?} and names {gone:?}, which src/ does not hold"
+    );
+}
