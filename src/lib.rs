@@ -127,47 +127,7 @@ pub fn run(
     time::started();
     let cli = match cli::Cli::try_parse_from(&args) {
         Ok(cli) => cli,
-        Err(e) => {
-            use clap::error::ErrorKind;
-            if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
-                let _ = write!(stdout, "{}", e.render());
-                return 0;
-            }
-            if matches!(
-                e.kind(),
-                ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
-            ) {
-                let _ = write!(stderr, "{}", e.render());
-                return 2;
-            }
-            // A value our own parser refused (a run id, a status list, a
-            // cutoff): report it as git-loop's error, with its own code.
-            if e.kind() == ErrorKind::ValueValidation
-                && let Some(ours) =
-                    std::error::Error::source(&e).and_then(|s| s.downcast_ref::<Error>())
-            {
-                render_error(ours, stderr);
-                if wants_json(&args) {
-                    print_json_error(stdout, ours.code(), &ours.to_string());
-                }
-                // Typed on the command line: a usage error, whatever it is.
-                return 2;
-            }
-            let mut message = e.render().to_string();
-            if let Some(first) = mark_missing_status(&e, &args) {
-                let rest = message.split_once('\n').map_or("", |(_, rest)| rest);
-                message = format!("{first}\n{rest}");
-            }
-            let _ = write!(stderr, "{message}");
-            if wants_json(&args) {
-                print_json_error(
-                    stdout,
-                    error::ErrorCode::Usage.as_str(),
-                    &usage_one_line(&message),
-                );
-            }
-            return 2;
-        }
+        Err(e) => return refused_command_line(&e, &args, stdout, stderr),
     };
     // git's checkout progress reaches a terminal (see `git::progress`).
     git::progress::pass_through(terminal.stderr && !cli.quiet);
@@ -213,6 +173,55 @@ pub fn run(
         out.note(format_args!("warning: {bad}"));
     }
     code
+}
+
+/// A command line clap did not take (or help and version, which it
+/// renders as errors): what it says, written where it goes, and the exit
+/// code.
+fn refused_command_line(
+    e: &clap::Error,
+    args: &[OsString],
+    stdout: &mut dyn Write,
+    stderr: &mut dyn Write,
+) -> i32 {
+    use clap::error::ErrorKind;
+    if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
+        let _ = write!(stdout, "{}", e.render());
+        return 0;
+    }
+    if matches!(
+        e.kind(),
+        ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+    ) {
+        let _ = write!(stderr, "{}", e.render());
+        return 2;
+    }
+    // A value our own parser refused (a run id, a status list, a
+    // cutoff): report it as git-loop's error, with its own code.
+    if e.kind() == ErrorKind::ValueValidation
+        && let Some(ours) = std::error::Error::source(e).and_then(|s| s.downcast_ref::<Error>())
+    {
+        render_error(ours, stderr);
+        if wants_json(args) {
+            print_json_error(stdout, ours.code(), &ours.to_string());
+        }
+        // Typed on the command line: a usage error, whatever it is.
+        return 2;
+    }
+    let mut message = e.render().to_string();
+    if let Some(first) = mark_missing_status(e, args) {
+        let rest = message.split_once('\n').map_or("", |(_, rest)| rest);
+        message = format!("{first}\n{rest}");
+    }
+    let _ = write!(stderr, "{message}");
+    if wants_json(args) {
+        print_json_error(
+            stdout,
+            error::ErrorCode::Usage.as_str(),
+            &usage_one_line(&message),
+        );
+    }
+    2
 }
 
 /// `color.loop`, else `color.ui`, as git reads them: `git -c` (through

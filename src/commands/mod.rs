@@ -30,7 +30,7 @@ pub mod watch;
 
 pub use crate::ctx::Ctx;
 
-use crate::cli::{Cli, Command};
+use crate::cli::{Cli, Command, CreateArgs, ListArgs};
 use crate::output::{Fail, Out, emit, emit_paged};
 
 pub fn dispatch(cli: &Cli, out: &mut Out<'_>) -> std::result::Result<(), Fail> {
@@ -39,24 +39,7 @@ pub fn dispatch(cli: &Cli, out: &mut Out<'_>) -> std::result::Result<(), Fail> {
     // changes) repository state.
     let ctx = || Ctx::open(cli.repo.as_deref());
     match &cli.command {
-        Command::Create(args) if let Some(n) = args.attempts => {
-            create::validate(args)?;
-            emit(create::attempts(&ctx()?, args, n, out)?, out)
-        }
-        Command::Create(args) => {
-            create::validate(args)?;
-            let ctx = ctx()?;
-            let report = create::run(&ctx, args, out)?;
-            let failed = report.error.is_some();
-            emit(report, out)?;
-            if failed {
-                // The run exists (its path or entry is printed), but its
-                // post-command failed: like `git worktree add` when its
-                // post-checkout hook fails, exit non-zero.
-                return Err(Fail::Exit(1));
-            }
-            Ok(())
-        }
+        Command::Create(args) => create(cli, args, out),
         Command::Mark(args) => {
             let ctx = ctx()?;
             match args.status {
@@ -79,31 +62,8 @@ pub fn dispatch(cli: &Cli, out: &mut Out<'_>) -> std::result::Result<(), Fail> {
         Command::Judge(args) => judge::run_and_emit(&ctx()?, args, out),
         Command::Watch(args) => watch::run(cli.repo.as_deref(), args, out),
         Command::Reconcile(args) => emit(reconcile::run(&ctx()?, args, out)?, out),
-        Command::List(args) if args.salvaged => {
-            let report = restore::list(&ctx()?)?;
-            if args.ids {
-                for run in &report.salvaged {
-                    writeln!(out.stdout, "{}", run.id)?;
-                }
-                return Ok(());
-            }
-            emit(report, out)
-        }
         Command::Restore(args) => emit(restore::run(&ctx()?, args, out)?, out),
-        Command::List(args) => {
-            let filter = args.status.as_ref().map(|s| s.0.as_slice());
-            let ctx = ctx()?;
-            let task = args.task.as_deref();
-            let (long, disk) = (args.long && !args.ids, args.disk && !args.ids);
-            let report = list::run(&ctx, filter, task, long, disk, out)?;
-            if args.ids {
-                for listed in &report.worktrees {
-                    writeln!(out.stdout, "{}", listed.entry.id)?;
-                }
-                return Ok(());
-            }
-            emit(report, out)
-        }
+        Command::List(args) => list(cli, args, out),
         Command::Activity(args) => emit(activity::run(cli.repo.as_deref(), args, out)?, out),
         Command::Env(args) => emit(env::run(cli.repo.as_deref(), args)?, out),
         Command::Run(args) => {
@@ -130,4 +90,50 @@ pub fn dispatch(cli: &Cli, out: &mut Out<'_>) -> std::result::Result<(), Fail> {
             emit(path::run(&ctx, args.run_id.as_ref(), &dir)?, out)
         }
     }
+}
+
+/// `create`: with `--attempts`, that many runs; else one, and exit 1 when
+/// its post-command failed.
+fn create(cli: &Cli, args: &CreateArgs, out: &mut Out<'_>) -> std::result::Result<(), Fail> {
+    create::validate(args)?;
+    let ctx = Ctx::open(cli.repo.as_deref())?;
+    if let Some(n) = args.attempts {
+        return emit(create::attempts(&ctx, args, n, out)?, out);
+    }
+    let report = create::run(&ctx, args, out)?;
+    let failed = report.error.is_some();
+    emit(report, out)?;
+    if failed {
+        // The run exists (its path or entry is printed), but its
+        // post-command failed: like `git worktree add` when its
+        // post-checkout hook fails, exit non-zero.
+        return Err(Fail::Exit(1));
+    }
+    Ok(())
+}
+
+/// `list`, or `list --salvaged`; with `--ids`, the ids only, one a line.
+fn list(cli: &Cli, args: &ListArgs, out: &mut Out<'_>) -> std::result::Result<(), Fail> {
+    let ctx = Ctx::open(cli.repo.as_deref())?;
+    if args.salvaged {
+        let report = restore::list(&ctx)?;
+        if args.ids {
+            for run in &report.salvaged {
+                writeln!(out.stdout, "{}", run.id)?;
+            }
+            return Ok(());
+        }
+        return emit(report, out);
+    }
+    let filter = args.status.as_ref().map(|s| s.0.as_slice());
+    let task = args.task.as_deref();
+    let (long, disk) = (args.long && !args.ids, args.disk && !args.ids);
+    let report = list::run(&ctx, filter, task, long, disk, out)?;
+    if args.ids {
+        for listed in &report.worktrees {
+            writeln!(out.stdout, "{}", listed.entry.id)?;
+        }
+        return Ok(());
+    }
+    emit(report, out)
 }

@@ -615,14 +615,10 @@ const LONG_FUNCTIONS: &[(&str, &str)] = &[
     // Being split by the lead.
     ("ops/pick/mod.rs", "pick"),
     // To split.
-    ("commands/mod.rs", "dispatch"),
     ("commands/shared/land.rs", "human"),
     ("git/repo/cleanliness/walk.rs", "dir"),
-    ("git/repo/discover.rs", "discover"),
-    ("lib.rs", "run"),
     ("mcp/tools.rs", "argv"),
     ("ops/land/one/mod.rs", "attempt"),
-    ("ops/land/push/mod.rs", "push"),
     ("ops/reclaim/selection.rs", "cleanup"),
     ("safety/checkout/clean.rs", "plan"),
 ];

@@ -20,24 +20,7 @@ impl Repo {
         }
         let found = match gix::discover_with_environment_overrides(&start) {
             Ok(found) => found,
-            // gix refuses some formats outright: say which, when it is that.
-            Err(e) => {
-                // No repository anywhere up: said once, as git says it (not
-                // the path again in gix's words).
-                let nothing_up = std::env::var_os("GIT_DIR").is_none()
-                    && !start.ancestors().any(|d| d.join(".git").exists());
-                let detail = match nothing_up {
-                    true => " (nor any of its parents)".to_owned(),
-                    false => format!(" ({e})"),
-                };
-                return Err(
-                    super::format::refusal_on_disk(&start).unwrap_or(Error::NotARepo {
-                        detail,
-                        path: start.clone(),
-                        given: false,
-                    }),
-                );
-            }
+            Err(e) => return Err(not_found(&start, e)),
         };
         let mut main = found.main_repo().map_err(|e| Error::NotARepo {
             detail: format!(" (could not open the main repository: {e})"),
@@ -59,25 +42,7 @@ impl Repo {
             Some(workdir) => workdir
                 .canonicalize()
                 .map_err(|e| Error::io("could not resolve", workdir, e))?,
-            None => {
-                // Canonical: from a linked worktree gix reaches the bare
-                // repository as `<bare>/worktrees/<name>/../..`.
-                let git_dir = canonical_best_effort(main.git_dir());
-                match super::bare::layout_root(&git_dir) {
-                    // Not yet on reftable refs: gix reads a bare
-                    // repository's `HEAD` for every tree diff (an index from
-                    // `HEAD`'s tree), and a reftable leaves only a stub there.
-                    Some(_) if crate::git::refs::reftable(&main) => {
-                        return Err(Error::UnsupportedRepository {
-                            path: git_dir,
-                            extension: "extensions.refStorage".into(),
-                            value: "reftable".into(),
-                        });
-                    }
-                    Some(root) => root,
-                    None => return Err(refusal(&main, &found, git_dir)),
-                }
-            }
+            None => layout_root(&main, &found)?,
         };
         // The layout's worktrees log ref updates (git judges a worktree not
         // bare); git-loop, working from the bare repository, logs them the
@@ -99,6 +64,44 @@ impl Repo {
             log_refs,
             walks: Default::default(),
         })
+    }
+}
+
+/// Why no repository was found from `start` (gix's `e`): a format gix
+/// refuses outright, named when it is that; else not a repository.
+fn not_found(start: &Path, e: impl std::fmt::Display) -> Error {
+    // No repository anywhere up: said once, as git says it (not the path
+    // again in gix's words).
+    let nothing_up = std::env::var_os("GIT_DIR").is_none()
+        && !start.ancestors().any(|d| d.join(".git").exists());
+    let detail = match nothing_up {
+        true => " (nor any of its parents)".to_owned(),
+        false => format!(" ({e})"),
+    };
+    super::format::refusal_on_disk(start).unwrap_or(Error::NotARepo {
+        detail,
+        path: start.to_path_buf(),
+        given: false,
+    })
+}
+
+/// The root of the bare-repository layout `main` belongs to (found from
+/// `found`), or the refusal of a bare repository outside it.
+fn layout_root(main: &gix::Repository, found: &gix::Repository) -> Result<std::path::PathBuf> {
+    // Canonical: from a linked worktree gix reaches the bare repository as
+    // `<bare>/worktrees/<name>/../..`.
+    let git_dir = canonical_best_effort(main.git_dir());
+    match super::bare::layout_root(&git_dir) {
+        // Not yet on reftable refs: gix reads a bare repository's `HEAD`
+        // for every tree diff (an index from `HEAD`'s tree), and a
+        // reftable leaves only a stub there.
+        Some(_) if crate::git::refs::reftable(main) => Err(Error::UnsupportedRepository {
+            path: git_dir,
+            extension: "extensions.refStorage".into(),
+            value: "reftable".into(),
+        }),
+        Some(root) => Ok(root),
+        None => Err(refusal(main, found, git_dir)),
     }
 }
 

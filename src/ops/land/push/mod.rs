@@ -179,7 +179,7 @@ where
             });
         }
     };
-    let there = format!("{}'s {}", up.remote, short_branch(&up.remote_ref));
+    let there = there(&up);
     let mut refused = 0;
     let reason = loop {
         crate::crash::point("land-before-push");
@@ -205,32 +205,12 @@ where
             );
         }
         refused += 1;
-        let remote_tip = match refetch(repo, &up, &there, &why)? {
-            Ok(remote_tip) => remote_tip,
-            Err(reason) => break reason,
-        };
-        if is_ancestor(repo, remote_tip, tip)? {
-            // Only lost the race for the remote's ref lock: try again as is.
-            continue;
-        }
-        if !is_ancestor(repo, base, remote_tip)? {
-            break format!(
-                "{there} at {} does not contain {branch}'s {} (the histories diverged): pull {branch} first",
-                repo.short_id(remote_tip),
-                repo.short_id(base)
-            );
-        }
-        match rebuild(remote_tip)? {
-            Rebuilt::Advanced { tip: new } => {
-                tip = new;
-                rebuilds += 1;
+        match answer_moved(repo, &up, branch, base, tip, &why, &mut rebuild)? {
+            Answer::Again { tip: next, rebuilt } => {
+                tip = next;
+                rebuilds += usize::from(rebuilt);
             }
-            Rebuilt::Refused { reason } => {
-                break format!(
-                    "{there} moved to {} and the landing could not be rebuilt on it: {reason}",
-                    repo.short_id(remote_tip)
-                );
-            }
+            Answer::Stop(reason) => break reason,
         }
     };
     Ok(Push::NotPushed {
@@ -238,6 +218,64 @@ where
         tip,
         rebuilds,
     })
+}
+
+/// What [`answer_moved`] says to do after a refused push.
+enum Answer {
+    /// Push again: the same tip (`rebuilt` false), or the landing rebuilt
+    /// on the remote's new tip.
+    Again { tip: ObjectId, rebuilt: bool },
+    /// Not pushed, for this reason.
+    Stop(String),
+}
+
+/// The answer to a push refused because the remote moved (`why`): its new
+/// tip fetched, then `tip` pushed again as it is when the new tip contains
+/// it (only the race for the remote's ref lock was lost), a stop when the
+/// new tip does not contain `base` (the histories diverged), else the
+/// landing rebuilt on the new tip.
+fn answer_moved<F>(
+    repo: &Repo,
+    up: &Upstream,
+    branch: &str,
+    base: ObjectId,
+    tip: ObjectId,
+    why: &str,
+    rebuild: &mut F,
+) -> Result<Answer>
+where
+    F: FnMut(ObjectId) -> Result<Rebuilt>,
+{
+    let there = there(up);
+    let remote_tip = match refetch(repo, up, &there, why)? {
+        Ok(remote_tip) => remote_tip,
+        Err(reason) => return Ok(Answer::Stop(reason)),
+    };
+    if is_ancestor(repo, remote_tip, tip)? {
+        return Ok(Answer::Again {
+            tip,
+            rebuilt: false,
+        });
+    }
+    if !is_ancestor(repo, base, remote_tip)? {
+        return Ok(Answer::Stop(format!(
+            "{there} at {} does not contain {branch}'s {} (the histories diverged): pull {branch} first",
+            repo.short_id(remote_tip),
+            repo.short_id(base)
+        )));
+    }
+    Ok(match rebuild(remote_tip)? {
+        Rebuilt::Advanced { tip } => Answer::Again { tip, rebuilt: true },
+        Rebuilt::Refused { reason } => Answer::Stop(format!(
+            "{there} moved to {} and the landing could not be rebuilt on it: {reason}",
+            repo.short_id(remote_tip)
+        )),
+    })
+}
+
+/// The remote's branch as messages name it: `origin's main`.
+fn there(up: &Upstream) -> String {
+    format!("{}'s {}", up.remote, short_branch(&up.remote_ref))
 }
 
 /// After a push refused because the remote moved (`why`): its branch
