@@ -263,40 +263,16 @@ impl Tool {
                 argv.push(dir.into());
                 continue;
             }
-            let arg = sub
-                .get_arguments()
-                .find(|a| {
-                    a.get_id() == key.as_str()
-                        || (a.is_positional()
-                            && a.get_value_names()
-                                .is_some_and(|v| v.iter().any(|n| n.to_lowercase() == *key)))
-                })
-                .ok_or_else(|| format!("argument {key:?} has no flag"))?;
-            let wrong = |want: &str| format!("argument {key:?} must be {want}, not {value}");
+            let arg = argument(sub, key)?;
             let long = arg.get_long().map(|l| format!("--{l}"));
-            let texts: Vec<String> = match (arg.get_action(), value) {
-                (ArgAction::SetTrue, Value::Bool(on)) => {
-                    if *on && let Some(long) = long {
+            let texts = match words(arg, key, value, &known[key])? {
+                Words::Switch(on) => {
+                    if on && let Some(long) = long {
                         flags.push(long);
                     }
                     continue;
                 }
-                (ArgAction::SetTrue, _) => return Err(wrong("true or false")),
-                (ArgAction::Append, Value::Array(items)) => items
-                    .iter()
-                    .map(|i| i.as_str().map(str::to_owned))
-                    .collect::<Option<_>>()
-                    .ok_or_else(|| wrong("an array of strings"))?,
-                // One value of a repeatable argument (`mark`'s `run_id`).
-                (ArgAction::Append, Value::String(text)) => vec![text.clone()],
-                (ArgAction::Append, _) => return Err(wrong("a string or an array of strings")),
-                (_, Value::String(text)) => vec![text.clone()],
-                // A count (`log`'s `max_count`), where the schema asks for
-                // one: clap parses the digits. A number is no string.
-                (_, Value::Number(n)) if n.is_u64() && takes_integer(&known[key]) => {
-                    vec![n.to_string()]
-                }
-                _ => return Err(wrong("a string")),
+                Words::Values(texts) => texts,
             };
             match long {
                 Some(long) => flags.extend(texts.iter().map(|t| format!("{long}={t}"))),
@@ -310,23 +286,77 @@ impl Tool {
         }
         argv.push(self.name.into());
         argv.extend(flags.into_iter().map(OsString::from));
-        positionals.sort_by_key(|(at, _)| *at);
-        // After `--`, clap gives a command with an optional positional
-        // before a required one (`activity [<RUN_ID>] <ACTIVITY>`) every
-        // value as the last: the earlier arguments' values go before it,
-        // and one that would read as a flag is refused (no run id starts
-        // with `-`).
-        let last = positionals.last().and_then(|(at, _)| *at);
-        let (before, after): (Vec<_>, Vec<_>) =
-            positionals.into_iter().partition(|(at, _)| *at != last);
-        if let Some((_, flag)) = before.iter().find(|(_, t)| t.starts_with('-')) {
-            return Err(format!("a run id does not start with '-': {flag:?}"));
-        }
-        argv.extend(before.into_iter().map(|(_, t)| OsString::from(t)));
-        argv.push("--".into());
-        argv.extend(after.into_iter().map(|(_, t)| OsString::from(t)));
-        Ok(argv)
+        in_order(argv, positionals)
     }
+}
+
+/// The argument of `sub` the input's `key` sets: by its id, or a
+/// positional one by its value name.
+fn argument<'a>(sub: &'a clap::Command, key: &str) -> Result<&'a clap::Arg, String> {
+    sub.get_arguments()
+        .find(|a| {
+            a.get_id() == key
+                || (a.is_positional()
+                    && a.get_value_names()
+                        .is_some_and(|v| v.iter().any(|n| n.to_lowercase() == *key)))
+        })
+        .ok_or_else(|| format!("argument {key:?} has no flag"))
+}
+
+/// The positional values (each with its place) after `argv`, around `--`.
+fn in_order(
+    mut argv: Vec<OsString>,
+    mut positionals: Vec<(Option<usize>, String)>,
+) -> Result<Vec<OsString>, String> {
+    positionals.sort_by_key(|(at, _)| *at);
+    // After `--`, clap gives a command with an optional positional
+    // before a required one (`activity [<RUN_ID>] <ACTIVITY>`) every
+    // value as the last: the earlier arguments' values go before it,
+    // and one that would read as a flag is refused (no run id starts
+    // with `-`).
+    let last = positionals.last().and_then(|(at, _)| *at);
+    let (before, after): (Vec<_>, Vec<_>) =
+        positionals.into_iter().partition(|(at, _)| *at != last);
+    if let Some((_, flag)) = before.iter().find(|(_, t)| t.starts_with('-')) {
+        return Err(format!("a run id does not start with '-': {flag:?}"));
+    }
+    argv.extend(before.into_iter().map(|(_, t)| OsString::from(t)));
+    argv.push("--".into());
+    argv.extend(after.into_iter().map(|(_, t)| OsString::from(t)));
+    Ok(argv)
+}
+
+/// What one input value says on the command line.
+enum Words {
+    /// A switch (`--dry-run`), on or off.
+    Switch(bool),
+    /// Values of a flag or a positional argument.
+    Values(Vec<String>),
+}
+
+/// The words of `value` for the argument `arg` (the input's `key`, its
+/// `schema`), or why it is not one that argument takes.
+fn words(arg: &clap::Arg, key: &str, value: &Value, schema: &Value) -> Result<Words, String> {
+    let wrong = |want: &str| format!("argument {key:?} must be {want}, not {value}");
+    Ok(Words::Values(match (arg.get_action(), value) {
+        (ArgAction::SetTrue, Value::Bool(on)) => return Ok(Words::Switch(*on)),
+        (ArgAction::SetTrue, _) => return Err(wrong("true or false")),
+        (ArgAction::Append, Value::Array(items)) => items
+            .iter()
+            .map(|i| i.as_str().map(str::to_owned))
+            .collect::<Option<_>>()
+            .ok_or_else(|| wrong("an array of strings"))?,
+        // One value of a repeatable argument (`mark`'s `run_id`).
+        (ArgAction::Append, Value::String(text)) => vec![text.clone()],
+        (ArgAction::Append, _) => return Err(wrong("a string or an array of strings")),
+        (_, Value::String(text)) => vec![text.clone()],
+        // A count (`log`'s `max_count`), where the schema asks for
+        // one: clap parses the digits. A number is no string.
+        (_, Value::Number(n)) if n.is_u64() && takes_integer(schema) => {
+            vec![n.to_string()]
+        }
+        _ => return Err(wrong("a string")),
+    }))
 }
 
 /// Whether `input` names at least one run (`run_ids` or `run_id`).

@@ -614,13 +614,6 @@ const LONG_FUNCTIONS: &[(&str, &str)] = &[
     ("ops/land/mod.rs", "land"),
     // Being split by the lead.
     ("ops/pick/mod.rs", "pick"),
-    // To split.
-    ("commands/shared/land.rs", "human"),
-    ("git/repo/cleanliness/walk.rs", "dir"),
-    ("mcp/tools.rs", "argv"),
-    ("ops/land/one/mod.rs", "attempt"),
-    ("ops/reclaim/selection.rs", "cleanup"),
-    ("safety/checkout/clean.rs", "plan"),
 ];
 
 /// Every function with a body in `text`: its name, the line its `fn` is

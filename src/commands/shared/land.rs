@@ -272,6 +272,55 @@ fn plural(n: usize) -> &'static str {
     if n == 1 { "" } else { "s" }
 }
 
+impl LandReport {
+    /// The line of the landed run `l` (`shown`: its id, escaped): where it
+    /// landed and how, where it was pushed, what became of its worktree and
+    /// branch.
+    fn landed_line(&self, shown: &str, l: &LandedRun) -> String {
+        let verb = if self.dry_run { "would land" } else { "landed" };
+        let mut line = format!(
+            "{shown}: {verb} in {} ({}, {} commit{}) {}..{}",
+            escape(&l.into),
+            self.strategy,
+            l.commits,
+            plural(l.commits),
+            short(&l.from),
+            short(&l.to)
+        );
+        if let Some(p) = &l.pushed_to {
+            let rebuilt = match p.rebuilds {
+                0 => String::new(),
+                n => format!(
+                    "rebuilt on {}'s moved {} ({n} time{}) and ",
+                    escape(&p.remote),
+                    escape(&p.branch),
+                    plural(n)
+                ),
+            };
+            line.push_str(&format!(
+                "; {rebuilt}pushed to {} {} {}",
+                escape(&p.remote),
+                escape(&p.branch),
+                escape(&p.update)
+            ));
+        }
+        if !self.dry_run {
+            line.push_str(&match l.worktree.as_str() {
+                "removed" => "; worktree removed".to_owned(),
+                "none" => String::new(),
+                "kept" => "; worktree kept".to_owned(),
+                code => format!("; worktree kept ({code})"),
+            });
+            line.push_str(match (l.branch.as_str(), l.worktree.as_str()) {
+                ("deleted", _) => ", branch deleted (in the trash)",
+                (_, "kept") => "",
+                _ => ", branch kept",
+            });
+        }
+        line
+    }
+}
+
 impl Report for LandReport {
     fn failed_part_way(&self) -> Option<&Failure> {
         self.error.as_ref()
@@ -285,46 +334,7 @@ impl Report for LandReport {
                 if out.quiet && !self.dry_run {
                     continue;
                 }
-                let verb = if self.dry_run { "would land" } else { "landed" };
-                let mut line = format!(
-                    "{shown}: {verb} in {} ({}, {} commit{}) {}..{}",
-                    escape(&l.into),
-                    self.strategy,
-                    l.commits,
-                    plural(l.commits),
-                    short(&l.from),
-                    short(&l.to)
-                );
-                if let Some(p) = &l.pushed_to {
-                    let rebuilt = match p.rebuilds {
-                        0 => String::new(),
-                        n => format!(
-                            "rebuilt on {}'s moved {} ({n} time{}) and ",
-                            escape(&p.remote),
-                            escape(&p.branch),
-                            plural(n)
-                        ),
-                    };
-                    line.push_str(&format!(
-                        "; {rebuilt}pushed to {} {} {}",
-                        escape(&p.remote),
-                        escape(&p.branch),
-                        escape(&p.update)
-                    ));
-                }
-                if !self.dry_run {
-                    line.push_str(&match l.worktree.as_str() {
-                        "removed" => "; worktree removed".to_owned(),
-                        "none" => String::new(),
-                        "kept" => "; worktree kept".to_owned(),
-                        code => format!("; worktree kept ({code})"),
-                    });
-                    line.push_str(match (l.branch.as_str(), l.worktree.as_str()) {
-                        ("deleted", _) => ", branch deleted (in the trash)",
-                        (_, "kept") => "",
-                        _ => ", branch kept",
-                    });
-                }
+                let line = self.landed_line(&shown, l);
                 writeln!(out.stdout, "{line}")?;
                 for note in &l.notes {
                     out.note(format_args!("  {id}: {note}"));

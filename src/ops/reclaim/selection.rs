@@ -4,7 +4,7 @@
 use jiff::SignedDuration;
 
 use super::{Options, Reclaimed, reclaim};
-use crate::config::{Origin, keys};
+use crate::config::{Origin, Settings, keys};
 use crate::ctx::Ctx;
 use crate::error::{Error, Result};
 use crate::manifest::{Entry, Manifest, Status};
@@ -32,6 +32,51 @@ pub fn cleanup(ctx: &Ctx, request: &Cleanup, out: &mut Out<'_>) -> Result<Reclai
     // The whole configuration is read even when flags cover every setting, so
     // a broken layer is reported the same way whatever flags are typed.
     let settings = ctx.settings()?;
+    let (statuses, queued) = selected(request, settings, out);
+    let older_than = match request.older_than {
+        Some(c) => Some(c),
+        None => settings.cleanup_older_than.value,
+    };
+    let options = Options {
+        dry_run: request.dry_run,
+        delete_merged: request.delete_merged_branches
+            || settings.cleanup_delete_merged_branches.value,
+        salvage: request.salvage || settings.cleanup_salvage.value,
+        reap: request.reap,
+        recycle: request.recycle || settings.cleanup_recycle.value,
+    };
+    let reclaimed = reclaim(
+        ctx,
+        &statuses,
+        options,
+        |manifest| Ok(select(manifest, &statuses, older_than)),
+        out,
+    )?;
+    let mut reclaimed = reclaimed;
+    if !queued.is_empty() && ctx.loop_dir_exists()? {
+        let manifest = ctx.manifest.load_or_default()?;
+        let waiting = select(&manifest, &queued, older_than);
+        reclaimed
+            .skipped
+            .extend(waiting.iter().map(left_to_the_queue));
+    }
+    if reclaimed.removed.is_empty() && reclaimed.skipped.is_empty() && reclaimed.error.is_none() {
+        nothing_selected(ctx, &statuses, older_than, out)?;
+    }
+    if !request.dry_run {
+        crate::ops::trash::expire(ctx, out)?;
+    }
+    Ok(reclaimed)
+}
+
+/// The statuses a cleanup removes (`--status`, else `cleanup.status`;
+/// never `active`), and, when the set is the built-in default, those left
+/// to the landing queue; the choice noted, with where it came from.
+fn selected(
+    request: &Cleanup,
+    settings: &Settings,
+    out: &mut Out<'_>,
+) -> (Vec<Status>, Vec<Status>) {
     let (mut statuses, from) = match &request.statuses {
         Some(s) => (s.clone(), "--status".to_owned()),
         None => {
@@ -73,50 +118,23 @@ pub fn cleanup(ctx: &Ctx, request: &Cleanup, out: &mut Out<'_>) -> Result<Reclai
         format!("{from}; {} left to the landing queue", csv(&queued))
     };
     out.note(format_args!("selected {} ({from})", csv(&statuses)));
-    let older_than = match request.older_than {
-        Some(c) => Some(c),
-        None => settings.cleanup_older_than.value,
-    };
-    let options = Options {
-        dry_run: request.dry_run,
-        delete_merged: request.delete_merged_branches
-            || settings.cleanup_delete_merged_branches.value,
-        salvage: request.salvage || settings.cleanup_salvage.value,
-        reap: request.reap,
-        recycle: request.recycle || settings.cleanup_recycle.value,
-    };
-    let reclaimed = reclaim(
-        ctx,
-        &statuses,
-        options,
-        |manifest| Ok(select(manifest, &statuses, older_than)),
-        out,
-    )?;
-    let mut reclaimed = reclaimed;
-    if !queued.is_empty() && ctx.loop_dir_exists()? {
-        let manifest = ctx.manifest.load_or_default()?;
-        for entry in select(&manifest, &queued, older_than) {
-            reclaimed.skipped.push(SkippedEntry::new(
-                &entry.id,
-                Skip::new(
-                    format!(
-                        "{} runs wait for the landing queue (git loop land --queue; {}), worktree and all; to remove it now: git loop cleanup --status {}",
-                        entry.status,
-                        keys::LAND_QUEUE_STATUS.toml,
-                        entry.status
-                    ),
-                    SkipCode::Queued,
-                ),
-            ));
-        }
-    }
-    if reclaimed.removed.is_empty() && reclaimed.skipped.is_empty() && reclaimed.error.is_none() {
-        nothing_selected(ctx, &statuses, older_than, out)?;
-    }
-    if !request.dry_run {
-        crate::ops::trash::expire(ctx, out)?;
-    }
-    Ok(reclaimed)
+    (statuses, queued)
+}
+
+/// The skip of a run whose status the landing queue lands.
+fn left_to_the_queue(entry: &Entry) -> SkippedEntry {
+    SkippedEntry::new(
+        &entry.id,
+        Skip::new(
+            format!(
+                "{} runs wait for the landing queue (git loop land --queue; {}), worktree and all; to remove it now: git loop cleanup --status {}",
+                entry.status,
+                keys::LAND_QUEUE_STATUS.toml,
+                entry.status
+            ),
+            SkipCode::Queued,
+        ),
+    )
 }
 
 /// Statuses as `--status` takes them.

@@ -128,33 +128,8 @@ pub fn plan(
     );
     let mut steps = Vec::new();
     for change in &changes {
-        type Side = Option<(gix::object::tree::EntryMode, ObjectId)>;
-        let (path, was, is): (_, Side, Side) = match change {
-            Change::Addition {
-                location,
-                entry_mode,
-                id,
-                ..
-            } => (location, None, Some((*entry_mode, *id))),
-            Change::Deletion {
-                location,
-                entry_mode,
-                id,
-                ..
-            } => (location, Some((*entry_mode, *id)), None),
-            Change::Modification {
-                location,
-                previous_entry_mode,
-                previous_id,
-                entry_mode,
-                id,
-                ..
-            } => (
-                location,
-                Some((*previous_entry_mode, *previous_id)),
-                Some((*entry_mode, *id)),
-            ),
-            Change::Rewrite { .. } => return Ok(None),
+        let Some((path, was, is)) = sides(change) else {
+            return Ok(None);
         };
         // A directory's own entry: what is in it is listed on its own.
         let tree = |side: Side| side.is_some_and(|(m, _)| m.is_tree());
@@ -182,6 +157,42 @@ pub fn plan(
         });
     }
     Ok(Some(steps))
+}
+
+/// One side of a change: its entry's mode and object, or `None` where
+/// the path is absent.
+type Side = Option<(gix::object::tree::EntryMode, ObjectId)>;
+
+/// A change's path and its two sides; `None` for a rewrite (not asked
+/// for: the diff runs without rewrite tracking).
+fn sides(change: &Change) -> Option<(&BString, Side, Side)> {
+    Some(match change {
+        Change::Addition {
+            location,
+            entry_mode,
+            id,
+            ..
+        } => (location, None, Some((*entry_mode, *id))),
+        Change::Deletion {
+            location,
+            entry_mode,
+            id,
+            ..
+        } => (location, Some((*entry_mode, *id)), None),
+        Change::Modification {
+            location,
+            previous_entry_mode,
+            previous_id,
+            entry_mode,
+            id,
+            ..
+        } => (
+            location,
+            Some((*previous_entry_mode, *previous_id)),
+            Some((*entry_mode, *id)),
+        ),
+        Change::Rewrite { .. } => return None,
+    })
 }
 
 /// The path's index entry holds `id` with `mode`, no flag, and the file's

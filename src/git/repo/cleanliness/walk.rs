@@ -251,15 +251,7 @@ impl Work {
                 .map(|at| &children[at].1);
             match child {
                 Some(Child::File(entry)) => {
-                    // `fstatat` on the directory's descriptor, by name.
-                    let Ok(meta) = item.metadata() else {
-                        return false;
-                    };
-                    if !as_cached(entry, &meta) {
-                        return false;
-                    }
-                    let cached = (i64::from(entry.stat.mtime.secs), entry.stat.mtime.nsecs);
-                    if cached >= tracked.stamp && !holds_blob(tracked.hash, &item.path(), entry) {
+                    if !unchanged(tracked, &item, entry) {
                         return false;
                     }
                     seen += 1;
@@ -286,6 +278,20 @@ impl Work {
         }
         true
     }
+}
+
+/// The tracked file `item` is as its index `entry` says: its stat as
+/// cached and, when that is racy, its blob.
+fn unchanged(tracked: &Tracked<'_>, item: &std::fs::DirEntry, entry: &gix::index::Entry) -> bool {
+    // `fstatat` on the directory's descriptor, by name.
+    let Ok(meta) = item.metadata() else {
+        return false;
+    };
+    if !as_cached(entry, &meta) {
+        return false;
+    }
+    let cached = (i64::from(entry.stat.mtime.secs), entry.stat.mtime.nsecs);
+    cached < tracked.stamp || holds_blob(tracked.hash, &item.path(), entry)
 }
 
 /// The racy entry's file (or symlink) at `abs` holds its blob, byte for

@@ -146,25 +146,15 @@ fn attempt(
         return Ok(Ok((Fate::Landed(Box::new(landed)), None)));
     }
     build::persist(env.merger, &built)?;
-    let mut gate = step!(run_gate(env, entry, into, built.tip));
+    let gate = step!(run_gate(env, entry, into, built.tip));
     crate::crash::point("land-built");
-    let mut built = built;
-    let mut pushed = None;
-    if let Some(retries) = env.push {
-        let (outcome, rebuilt) = step!(push::push_first(
-            env,
-            entry,
-            into,
-            (onto, run_tip),
-            &built,
-            retries
-        ));
-        if let Some((again, again_gate)) = rebuilt {
-            built = again;
-            gate = again_gate;
-        }
-        pushed = Some(outcome);
-    }
+    let (built, gate, pushed) = step!(push::when_asked(
+        env,
+        entry,
+        into,
+        (onto, run_tip),
+        (built, gate)
+    ));
     // Under the run's lock from here to the mark: a mark or a removal of
     // this run waits for the landing to be recorded (taken holding nothing).
     let run_lock = RunLock::acquire(ctx.repo.common_dir(), &entry.id, RUN_LOCK_DEADLINE)?;
@@ -208,17 +198,30 @@ fn attempt(
             .push(format!("landed, but not recorded as merged: {e}"));
     }
     drop(run_lock);
+    tidy_up(env, entry, (run_tip, into), &mut landed, out);
+    Ok(Ok((Fate::Landed(Box::new(landed)), error)))
+}
+
+/// The landed run's worktree and branch: kept (`--keep`), handed over to
+/// be removed behind the landing, or removed now (their fates on `landed`).
+fn tidy_up(
+    env: &Env<'_>,
+    entry: &Entry,
+    (run_tip, into): (ObjectId, &str),
+    landed: &mut Landed,
+    out: &mut Out<'_>,
+) {
+    let ctx = env.ctx;
     match env.tidy {
         _ if env.keep => {}
         // Its fates are put on it before `land` returns.
-        Some(tidy) => tidy.hand_over(entry, run_tip, into, built.tip),
+        Some(tidy) => tidy.hand_over(entry, run_tip, into, landed.to),
         None => {
             landed.worktree = finish::remove_worktrees(ctx, &[&entry.id], out).remove(0);
             let against = finish::Against::target(into);
             landed.branch = finish::delete_branch(ctx, entry, run_tip, against, out);
         }
     }
-    Ok(Ok((Fate::Landed(Box::new(landed)), error)))
 }
 
 fn landed(

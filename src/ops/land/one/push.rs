@@ -16,6 +16,30 @@ use crate::ops::land::refusals;
 /// A landing built again on the remote's tip, and its gate.
 type Again = (Built, Option<GateRun>);
 
+/// [`push_first`] when `--push` asked for it: the landing and its gate as
+/// pushed (rebuilt when the remote moved), and the push; else as they are.
+pub(super) fn when_asked(
+    env: &Env<'_>,
+    entry: &Entry,
+    into: &str,
+    (onto, run_tip): (ObjectId, ObjectId),
+    (built, gate): Again,
+) -> Step<(Built, Option<GateRun>, Option<Push>)> {
+    let Some(retries) = env.push else {
+        return Ok(Ok((built, gate, None)));
+    };
+    let (outcome, rebuilt) = step!(push_first(
+        env,
+        entry,
+        into,
+        (onto, run_tip),
+        &built,
+        retries
+    ));
+    let (built, gate) = rebuilt.unwrap_or((built, gate));
+    Ok(Ok((built, gate, Some(outcome))))
+}
+
 /// `--push`, before the local target moves: the checkout must accept
 /// `onto -> built.tip` (else refused, nothing pushed), then `built.tip` is
 /// pushed, never forced; when the remote moved the landing is rebuilt on
