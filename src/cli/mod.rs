@@ -33,7 +33,7 @@ pub use completion::{CompletionArgs, CompletionShell};
 pub use create::CreateArgs;
 pub use env::EnvArgs;
 pub use judge::JudgeArgs;
-pub use land::LandArgs;
+pub use land::{LandArgs, LandOptions};
 pub use pick::PickArgs;
 pub use removal::{CleanupArgs, RemoveArgs};
 pub use schema::{SchemaArgs, SchemaName};

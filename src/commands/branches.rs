@@ -8,7 +8,7 @@ use crate::cli::BranchesArgs;
 use crate::ctx::Ctx;
 use crate::error::Result;
 pub use crate::ops::branches::KeptCode;
-use crate::ops::branches::{Fate, Outcome};
+use crate::ops::branches::{BranchesOutcome, Fate};
 use crate::output::{Out, Report};
 use crate::style::{Cell, escape, write_table};
 
@@ -97,8 +97,8 @@ impl From<crate::ops::branches::Leftover> for Leftover {
     }
 }
 
-impl From<Outcome> for BranchesReport {
-    fn from(o: Outcome) -> BranchesReport {
+impl From<BranchesOutcome> for BranchesReport {
+    fn from(o: BranchesOutcome) -> BranchesReport {
         BranchesReport {
             dry_run: o.dry_run,
             base: o.base,

@@ -170,7 +170,7 @@ pub fn lookup<'s>(
 /// How a configured command ended.
 #[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
-pub struct Outcome {
+pub struct Ended {
     pub command: String,
     /// Its exit code; `None` when it died of a signal.
     pub exit_code: Option<i32>,
@@ -179,7 +179,7 @@ pub struct Outcome {
     pub ok: bool,
 }
 
-impl Outcome {
+impl Ended {
     /// "exited with 3", "was killed by signal 9".
     pub fn describe(&self) -> String {
         match (self.exit_code, self.signal) {
@@ -193,7 +193,7 @@ impl Outcome {
 /// Run `configured` with `sh -c` in `dir`, once the files it names there
 /// are checked to be the ones trusted (see
 /// [`ConfiguredCommand::check_files`]).
-pub fn run(configured: &ConfiguredCommand<'_>, dir: &Path, env: &[Var<'_>]) -> Result<Outcome> {
+pub fn run(configured: &ConfiguredCommand<'_>, dir: &Path, env: &[Var<'_>]) -> Result<Ended> {
     configured.check_files(dir)?;
     let command = configured.command;
     use std::os::fd::AsFd;
@@ -216,7 +216,7 @@ pub fn run(configured: &ConfiguredCommand<'_>, dir: &Path, env: &[Var<'_>]) -> R
     let status = cmd
         .status()
         .map_err(|e| Error::io("could not run", PathBuf::from("sh"), e))?;
-    Ok(Outcome {
+    Ok(Ended {
         command: command.to_owned(),
         exit_code: status.code(),
         signal: status.signal(),

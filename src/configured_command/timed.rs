@@ -28,7 +28,7 @@ use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex, mpsc};
 use std::time::{Duration, Instant};
 
-use super::{ConfiguredCommand, Outcome};
+use super::{ConfiguredCommand, Ended};
 use crate::error::{Error, Result};
 
 /// The lines of output a [`Timed`] keeps.
@@ -45,7 +45,7 @@ pub const DRAIN_GRACE: Duration = Duration::from_secs(2);
 #[derive(Debug, Clone, PartialEq)]
 pub struct Timed {
     /// Its exit (a kill at the timeout is `signal: Some(9)`).
-    pub outcome: Outcome,
+    pub outcome: Ended,
     /// It was killed because the time was up.
     pub timed_out: bool,
     pub elapsed: Duration,
@@ -127,7 +127,7 @@ pub fn run_with_timeout_into(
     wait_for_group_gone(&child, DRAIN_GRACE);
     let tail = tail_of(&kept.lock().unwrap_or_else(|p| p.into_inner()));
     Ok(Timed {
-        outcome: Outcome {
+        outcome: Ended {
             command: command.to_owned(),
             exit_code: status.code(),
             signal: status.signal(),

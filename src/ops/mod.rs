@@ -6,6 +6,7 @@
 pub mod activity;
 pub mod base;
 pub mod branches;
+pub mod claude;
 pub mod conflicts;
 pub mod create;
 pub mod disk;

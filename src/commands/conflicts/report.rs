@@ -12,7 +12,7 @@
 
 use serde::Serialize;
 
-use crate::ops::conflicts::Outcome;
+use crate::ops::conflicts::ConflictsOutcome;
 use crate::output::{Out, Report};
 use crate::style::escape;
 
@@ -60,8 +60,8 @@ pub struct Skipped {
     pub reason: String,
 }
 
-impl From<Outcome> for ConflictsReport {
-    fn from(o: Outcome) -> ConflictsReport {
+impl From<ConflictsOutcome> for ConflictsReport {
+    fn from(o: ConflictsOutcome) -> ConflictsReport {
         ConflictsReport {
             runs: o
                 .runs

@@ -27,7 +27,7 @@ pub struct CreateReport {
     pub copy: Option<crate::copy::CopyReport>,
     /// With `create.post-command`: how it ended.
     #[serde(rename = "postCommand", skip_serializing_if = "Option::is_none")]
-    pub post_command: Option<crate::configured_command::Outcome>,
+    pub post_command: Option<crate::configured_command::Ended>,
     /// With `create.ports` (or `--ports`): the TCP ports leased to the run,
     /// ascending; `GIT_LOOP_PORT` is the first. Absent when none were leased.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

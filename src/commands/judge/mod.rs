@@ -11,11 +11,11 @@ use std::time::Duration;
 use crate::cli::JudgeArgs;
 use crate::ctx::Ctx;
 use crate::error::Result;
-use crate::ops::judge::Request;
+use crate::ops::judge::JudgeRequest;
 use crate::output::{Fail, Out, emit};
 
 pub fn run(ctx: &Ctx, args: &JudgeArgs, out: &mut Out<'_>) -> Result<JudgeReport> {
-    let request = Request {
+    let request = JudgeRequest {
         task: &args.task,
         gate: args.gate.as_deref(),
         jobs: args.jobs.map(usize::from),

@@ -9,7 +9,7 @@ use serde::Serialize;
 use crate::commands::shared::attempts;
 use crate::events::Judgement;
 use crate::manifest::Status;
-use crate::ops::judge::Outcome;
+use crate::ops::judge::JudgeOutcome;
 use crate::output::{Out, Report};
 use crate::style::{Cell, escape, write_table};
 
@@ -28,7 +28,7 @@ pub struct JudgeReport {
 
 impl JudgeReport {
     /// The report of `outcome`, its logs in the git common dir `common_dir`.
-    pub fn new(outcome: Outcome, common_dir: &std::path::Path) -> JudgeReport {
+    pub fn new(outcome: JudgeOutcome, common_dir: &std::path::Path) -> JudgeReport {
         let log = crate::ops::judge::log_path(common_dir, &outcome.task, "x");
         let logs = log
             .parent()

@@ -11,7 +11,7 @@ use std::path::Path;
 use crate::cli::LandArgs;
 use crate::ctx::Ctx;
 use crate::error::Result;
-use crate::ops::land::{Request, Which};
+use crate::ops::land::{LandRequest, Landing, Which};
 use crate::output::Out;
 
 /// Land the runs `args` names; with no id and no `--queue`, the run whose
@@ -28,16 +28,11 @@ pub fn run(ctx: &Ctx, args: &LandArgs, dir: &Path, out: &mut Out<'_>) -> Result<
     } else {
         Which::Runs(&args.run_ids)
     };
-    let request = Request {
+    let request = LandRequest {
         which,
-        into: args.options.into.as_deref(),
-        strategy: args.options.strategy,
-        gate: args.options.gate.as_deref(),
-        message: args.options.message.as_deref(),
-        keep: args.options.keep,
+        how: Landing::from(&args.options),
         keep_going: args.keep_going,
         dry_run: args.dry_run,
-        push: args.options.push,
     };
     let outcome = crate::ops::land::land(ctx, &request, out)?;
     Ok(LandReport::new(outcome))

@@ -9,21 +9,14 @@ pub use report::PickReport;
 use crate::cli::PickArgs;
 use crate::ctx::Ctx;
 use crate::error::Result;
-use crate::ops::pick::{Landing, Request};
+use crate::ops::land::Landing;
+use crate::ops::pick::PickRequest;
 use crate::output::Out;
 
 pub fn run(ctx: &Ctx, args: &PickArgs, out: &mut Out<'_>) -> Result<PickReport> {
-    let o = &args.land_options;
-    let request = Request {
+    let request = PickRequest {
         id: &args.run_id,
-        land: args.land.then_some(Landing {
-            into: o.into.as_deref(),
-            strategy: o.strategy,
-            gate: o.gate.as_deref(),
-            message: o.message.as_deref(),
-            keep: o.keep,
-            push: o.push,
-        }),
+        land: args.land.then(|| Landing::from(&args.land_options)),
         salvage: args.salvage,
         dry_run: args.dry_run,
     };

@@ -11,7 +11,7 @@ use crate::commands::shared::land::LandReport;
 use crate::error::Failure;
 use crate::events::Judgement;
 use crate::manifest::Status;
-use crate::ops::pick::Outcome;
+use crate::ops::pick::PickOutcome;
 use crate::output::{Out, Report};
 use crate::style::escape;
 use crate::worktree::salvage::Salvaged;
@@ -86,8 +86,8 @@ pub struct SiblingSkip {
 
 impl PickReport {
     /// The report of `outcome`.
-    pub fn new(outcome: Outcome) -> PickReport {
-        let Outcome {
+    pub fn new(outcome: PickOutcome) -> PickReport {
+        let PickOutcome {
             dry_run,
             task,
             winner,

@@ -9,11 +9,11 @@ pub use report::ReconcileReport;
 use crate::cli::ReconcileArgs;
 use crate::ctx::Ctx;
 use crate::error::Result;
-use crate::ops::reconcile::{self, Request};
+use crate::ops::reconcile::{self, ReconcileRequest};
 use crate::output::Out;
 
 pub fn run(ctx: &Ctx, args: &ReconcileArgs, out: &mut Out<'_>) -> Result<ReconcileReport> {
-    let request = Request {
+    let request = ReconcileRequest {
         remove_orphan: args.remove_orphan.iter().map(|id| &**id).collect(),
         adopt: args.adopt.iter().map(|id| &**id).collect(),
         min_age: args.min_age.age,

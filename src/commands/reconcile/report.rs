@@ -3,7 +3,7 @@
 
 use serde::Serialize;
 
-use crate::ops::reconcile::{Outcome, Removed};
+use crate::ops::reconcile::{ReconcileOutcome, Removed};
 use crate::output::{Out, Report};
 use crate::runid;
 use crate::worktree::SkippedEntry;
@@ -54,9 +54,9 @@ impl From<Removed> for IdPath {
     }
 }
 
-impl From<Outcome> for ReconcileReport {
+impl From<ReconcileOutcome> for ReconcileReport {
     /// Strays first in `skipped`, then what was kept, as found.
-    fn from(o: Outcome) -> ReconcileReport {
+    fn from(o: ReconcileOutcome) -> ReconcileReport {
         ReconcileReport {
             dry_run: o.dry_run,
             orphans: o

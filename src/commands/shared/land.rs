@@ -8,7 +8,7 @@ use serde::Serialize;
 use crate::config::LandStrategy;
 use crate::error::Failure;
 use crate::ops::land::gate::GateRun;
-use crate::ops::land::{BranchFate, Fate, Landed, Outcome, Skipped, WorktreeFate};
+use crate::ops::land::{BranchFate, Fate, LandOutcome, Landed, Skipped, WorktreeFate};
 use crate::output::{Out, Report};
 use crate::style::escape;
 
@@ -135,7 +135,7 @@ impl From<GateRun> for Gate {
 
 impl LandReport {
     /// The report of `outcome`.
-    pub fn new(outcome: Outcome) -> LandReport {
+    pub fn new(outcome: LandOutcome) -> LandReport {
         let mut report = LandReport {
             dry_run: outcome.dry_run,
             into: outcome.into,
@@ -374,5 +374,19 @@ impl Report for LandReport {
             plural(runs)
         ));
         Ok(())
+    }
+}
+
+impl<'a> From<&'a crate::cli::LandOptions> for crate::ops::land::Landing<'a> {
+    /// `land`'s and `pick --land`'s options, as the landing takes them.
+    fn from(o: &'a crate::cli::LandOptions) -> Self {
+        crate::ops::land::Landing {
+            into: o.into.as_deref(),
+            strategy: o.strategy,
+            gate: o.gate.as_deref(),
+            message: o.message.as_deref(),
+            keep: o.keep,
+            push: o.push,
+        }
     }
 }

@@ -18,7 +18,7 @@
 use std::ffi::OsStr;
 
 use super::Recorded;
-use crate::configured_command::{self, Kind, Outcome};
+use crate::configured_command::{self, Ended, Kind};
 use crate::ctx::Ctx;
 use crate::error::Error;
 
@@ -33,7 +33,7 @@ pub enum Notified {
     /// changed since): not run, with why.
     Untrusted(String),
     /// It ran, and ended so.
-    Ran(Outcome),
+    Ran(Ended),
     /// It could not be looked up or started, with why.
     Failed(String),
 }

@@ -44,7 +44,7 @@
 //! [`run`] lists ([`list`]), then decides each branch's [`Fate`]: listed
 //! only, would be deleted (`--dry-run`), deleted or kept (in [`delete`],
 //! under the locks). The events come from the fates; the command builds
-//! its report from the [`Outcome`].
+//! its report from the [`BranchesOutcome`].
 
 mod delete;
 
@@ -125,7 +125,7 @@ pub struct Leftover {
 
 /// What `branches` found and did.
 #[derive(Debug)]
-pub struct Outcome {
+pub struct BranchesOutcome {
     pub dry_run: bool,
     /// Whether a deletion pass ran (or was simulated).
     pub deleting: bool,
@@ -136,7 +136,12 @@ pub struct Outcome {
     pub error: Option<Error>,
 }
 
-pub fn run(ctx: &Ctx, delete_merged: bool, dry_run: bool, out: &mut Out<'_>) -> Result<Outcome> {
+pub fn run(
+    ctx: &Ctx,
+    delete_merged: bool,
+    dry_run: bool,
+    out: &mut Out<'_>,
+) -> Result<BranchesOutcome> {
     let configured = crate::ops::base::configured(ctx)?;
     if delete_merged && !dry_run && configured.head_guess {
         // Merged into whatever branch the main checkout is on is no proof a
@@ -146,7 +151,7 @@ pub fn run(ctx: &Ctx, delete_merged: bool, dry_run: bool, out: &mut Out<'_>) -> 
         });
     }
     let base = configured.name;
-    let mut outcome = Outcome {
+    let mut outcome = BranchesOutcome {
         branches: list(ctx, &base, out)?,
         dry_run,
         deleting: delete_merged || dry_run,

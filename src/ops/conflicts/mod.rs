@@ -49,13 +49,13 @@
 //!
 //! Phases: the active runs and what each lands in ([`candidates`]), the
 //! work items ([`items`]), the merges ([`merges::merge_all`]), and last the
-//! [`Outcome`] from what they found ([`outcome::tally`]: each run's own
+//! [`ConflictsOutcome`] from what they found ([`outcome::tally`]: each run's own
 //! conflicts taken out of its pairs, the landing order).
 
 mod merges;
 pub mod outcome;
 
-pub use outcome::Outcome;
+pub use outcome::ConflictsOutcome;
 use outcome::Skipped;
 
 use std::collections::HashMap;
@@ -97,7 +97,7 @@ pub fn run(
     base: Option<&str>,
     statuses: Option<&[Status]>,
     out: &mut Out<'_>,
-) -> Result<Outcome> {
+) -> Result<ConflictsOutcome> {
     run_of(ctx, base, statuses.unwrap_or(&[Status::Active]), out)
 }
 
@@ -108,7 +108,7 @@ pub fn run_of(
     base: Option<&str>,
     statuses: &[Status],
     out: &mut Out<'_>,
-) -> Result<Outcome> {
+) -> Result<ConflictsOutcome> {
     let manifest = ctx.read_manifest()?;
     if let Some(base) = base
         && ctx.repo.resolve_commit(base).is_none()

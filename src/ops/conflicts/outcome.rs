@@ -8,7 +8,7 @@ use super::{Candidate, Found};
 use crate::manifest::Status;
 
 #[derive(Debug)]
-pub struct Outcome {
+pub struct ConflictsOutcome {
     /// Every run checked, by id.
     pub runs: Vec<RunConflicts>,
     /// The conflicting pairs only, by ids.
@@ -63,7 +63,7 @@ pub(super) fn tally(
     found: Vec<Found>,
     pairs_checked: usize,
     skipped: Vec<Skipped>,
-) -> Outcome {
+) -> ConflictsOutcome {
     let mut runs: Vec<RunConflicts> = candidates
         .iter()
         .zip(&found)
@@ -88,7 +88,7 @@ pub(super) fn tally(
             runs[i].id.clone(),
         )
     });
-    Outcome {
+    ConflictsOutcome {
         landing_order: order.iter().map(|&i| runs[i].id.clone()).collect(),
         runs,
         pairs,

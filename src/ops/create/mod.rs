@@ -68,7 +68,7 @@ use std::path::PathBuf;
 use serde::Serialize;
 
 use crate::config::Settings;
-use crate::configured_command::{ConfiguredCommand, Outcome};
+use crate::configured_command::{ConfiguredCommand, Ended};
 use crate::ctx::Ctx;
 use crate::error::{Error, Failure, Result};
 use crate::lock::ManifestMutex;
@@ -92,7 +92,7 @@ pub struct Created {
     /// What `create.copy` / `.worktreeinclude` copied.
     pub copy: Option<crate::copy::CopyReport>,
     /// How `create.post-command` ended, when there is one.
-    pub post_command: Option<Outcome>,
+    pub post_command: Option<Ended>,
     /// The TCP ports leased to the run (`create.ports`, `--ports`; see
     /// [`crate::ops::ports`]), empty when none.
     pub ports: Vec<u16>,

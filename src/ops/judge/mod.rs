@@ -68,7 +68,7 @@ use crate::output::Out;
 pub const DEFAULT_TIMEOUT: Duration = crate::ops::land::gate::TIMEOUT;
 
 /// What to judge, and how.
-pub struct Request<'a> {
+pub struct JudgeRequest<'a> {
     pub task: &'a str,
     pub gate: Option<&'a str>,
     pub jobs: Option<usize>,
@@ -77,14 +77,14 @@ pub struct Request<'a> {
 
 /// The judgements, in rank order.
 #[derive(Debug)]
-pub struct Outcome {
+pub struct JudgeOutcome {
     pub task: String,
     pub gate: String,
     pub attempts: Vec<Judgement>,
 }
 
 /// Judge the active attempts of `request.task` (see the module doc).
-pub fn judge(ctx: &Ctx, request: &Request<'_>, out: &mut Out<'_>) -> Result<Outcome> {
+pub fn judge(ctx: &Ctx, request: &JudgeRequest<'_>, out: &mut Out<'_>) -> Result<JudgeOutcome> {
     let task = request.task;
     let gate = gate_command(ctx, request.gate)?.ok_or(Error::NoGate)?;
     let manifest = ctx.read_manifest()?;
@@ -116,7 +116,7 @@ pub fn judge(ctx: &Ctx, request: &Request<'_>, out: &mut Out<'_>) -> Result<Outc
     let mut tx = ctx.start_transaction()?;
     tx.log_all(attempts.iter().map(Judgement::event));
     tx.commit(out)?;
-    Ok(Outcome {
+    Ok(JudgeOutcome {
         task: task.to_owned(),
         gate: gate.command.to_owned(),
         attempts,

@@ -94,9 +94,11 @@ mod outcome;
 pub mod push;
 mod queue;
 mod refusals;
+mod request;
 mod tidy;
 
 pub use outcome::{BranchFate, Code, Landed, Skipped, WorktreeFate};
+pub use request::{LandRequest, Landing, Which};
 
 use std::time::Duration;
 
@@ -113,31 +115,6 @@ use crate::runid::RunId;
 /// `gate-failed`): ten minutes. A constant, not a setting.
 pub const GATE_TIMEOUT: Duration = gate::TIMEOUT;
 
-/// Which runs to land.
-#[derive(Debug, Clone, Copy)]
-pub enum Which<'a> {
-    /// These, in this order.
-    Runs(&'a [RunId]),
-    /// `--queue`: the runs with these statuses (`None`: `land.queue-status`).
-    Queue(Option<&'a [Status]>),
-}
-
-/// What `land` was asked for; `None` leaves it to the settings.
-#[derive(Debug, Clone, Copy)]
-pub struct Request<'a> {
-    pub which: Which<'a>,
-    pub into: Option<&'a str>,
-    pub strategy: Option<LandStrategy>,
-    /// `--gate`: the user's own command, trusted.
-    pub gate: Option<&'a str>,
-    pub message: Option<&'a str>,
-    pub keep: bool,
-    pub keep_going: bool,
-    pub dry_run: bool,
-    /// `--push`: each landing pushed to the target's upstream.
-    pub push: bool,
-}
-
 /// What became of one run.
 #[derive(Debug)]
 pub enum Fate {
@@ -149,7 +126,7 @@ pub enum Fate {
 
 /// What a landing did (in a dry run: would do), run by run in order.
 #[derive(Debug)]
-pub struct Outcome {
+pub struct LandOutcome {
     pub dry_run: bool,
     pub strategy: LandStrategy,
     /// The target, when every run lands in the same one (always so with
@@ -161,54 +138,27 @@ pub struct Outcome {
 }
 
 /// Land the runs `request` names; see the module doc.
-pub fn land(ctx: &Ctx, request: &Request<'_>, out: &mut Out<'_>) -> Result<Outcome> {
+pub fn land(ctx: &Ctx, request: &LandRequest<'_>, out: &mut Out<'_>) -> Result<LandOutcome> {
     let settings = ctx.settings()?;
-    let strategy = request.strategy.unwrap_or(settings.land_strategy.value);
-    let into = match request.into {
-        Some(into) => Some((into, format!("--into {into:?}"))),
-        None => settings.land_into.value.as_deref().map(|into| {
-            (
-                into,
-                format!("land.into {into:?} (from {})", settings.land_into.origin),
-            )
-        }),
-    };
-    let into = match into {
-        None => None,
-        Some((into, what)) => match refusals::local_branch(ctx, into)? {
-            Some(branch) => Some(branch),
-            None => {
-                return Err(Error::BaseNotFound {
-                    what: format!("{what}: no local branch {into}, so it"),
-                    help: "land moves a local branch: `git branch` lists them; --into <BRANCH> names one"
-                        .into(),
-                });
-            }
-        },
-    };
+    let how = &request.how;
+    let strategy = how.strategy.unwrap_or(settings.land_strategy.value);
+    let into = target(ctx, how.into)?;
     let into = into.as_deref();
-    let gate = gate_command(ctx, request.gate)?;
+    let gate = gate_command(ctx, how.gate)?;
     let manifest = ctx.read_manifest()?;
     let statuses = match request.which {
         Which::Runs(_) => None,
         Which::Queue(statuses) => Some(statuses.unwrap_or(&settings.land_queue_status.value)),
     };
-    // The runs' worktrees read on a thread of their own, ahead of their
-    // turn: more than one run may land, no gate, no push (see `lookahead`).
-    let read_ahead = gate.is_none()
-        && !request.push
-        && match request.which {
-            Which::Runs(ids) => ids.len() > 1,
-            Which::Queue(_) => true,
-        };
+    let read_ahead = reads_ahead(request, gate.is_some());
     let readings = lookahead::Readings::new(if read_ahead {
         to_read(ctx, &manifest, request.which, statuses)?
     } else {
         Vec::new()
     });
     let merger = Merger::new(ctx.repo.gix())?;
-    let tidy_behind = read_ahead && !request.keep && !request.dry_run;
-    let mut outcome = Outcome {
+    let tidy_behind = read_ahead && !how.keep && !request.dry_run;
+    let mut outcome = LandOutcome {
         dry_run: request.dry_run,
         strategy,
         into: into.map(str::to_owned),
@@ -231,10 +181,10 @@ pub fn land(ctx: &Ctx, request: &Request<'_>, out: &mut Out<'_>) -> Result<Outco
             strategy,
             into,
             gate: gate.as_ref(),
-            message: request.message,
-            keep: request.keep,
+            message: how.message,
+            keep: how.keep,
             dry_run: request.dry_run,
-            push: request.push.then_some(settings.land_push_retries.value),
+            push: how.push.then_some(settings.land_push_retries.value),
             read_ahead: lookahead::Slot::default(),
             tidy: tidy.as_ref(),
             place: std::sync::Mutex::new(gate::Place {
@@ -242,46 +192,43 @@ pub fn land(ctx: &Ctx, request: &Request<'_>, out: &mut Out<'_>) -> Result<Outco
                 ..gate::Place::default()
             }),
         };
-        let entries = match (request.which, statuses) {
-            (Which::Queue(_), Some(statuses)) => {
-                let entries = queue::ordered(ctx, &manifest, statuses, into, out)?;
-                let from_setting = matches!(request.which, Which::Queue(None));
-                queue::say_what_it_took(&manifest, statuses, from_setting, entries.len(), out);
-                let order: Vec<&str> = entries.iter().map(|e| e.id.as_str()).collect();
-                readings.order(&order);
-                entries
-            }
-            (Which::Runs(ids), _) => named(&manifest, ids)?,
-            (Which::Queue(_), None) => unreachable!("a queue has its statuses"),
-        };
-        let mut stopped = false;
-        for (at, entry) in entries.iter().enumerate() {
-            let id = entry.id.to_string();
-            if stopped {
-                outcome.runs.push((id, Fate::NotAttempted));
-                continue;
-            }
-            gate::Place::update(&env.place, &outcome.runs, &entries, at);
-            env.read_ahead.put(&id, readings.take(&id));
-            let (fate, error) = match one::land_one(&env, entry, &mut tips, out) {
-                Ok(done) => done,
-                Err(e) => (Fate::NotAttempted, Some(e)),
-            };
-            stopped = error.is_some() || matches!(fate, Fate::Skipped(_)) && !request.keep_going;
-            if let Some(e) = error {
-                outcome.error.get_or_insert(e);
-            }
-            outcome.runs.push((id, fate));
-            if let Some(tidy) = &tidy {
-                tidy.collect(&mut outcome.runs, out);
-            }
+        let entries = chosen(ctx, &manifest, request.which, statuses, into, out)?;
+        if let Which::Queue(_) = request.which {
+            // Read in the landing order, which is known now.
+            let order: Vec<&str> = entries.iter().map(|e| e.id.as_str()).collect();
+            readings.order(&order);
         }
+        let each = Each {
+            env: &env,
+            readings: &readings,
+            tidy: tidy.as_ref(),
+            keep_going: request.keep_going,
+        };
+        each.land_all(&entries, &mut tips, &mut outcome, out);
         drop(env);
         if let Some(tidy) = tidy {
             tidy.finish(&mut outcome.runs, out);
         }
         Ok(())
     })?;
+    wrap_up(ctx, &tips, &mut outcome);
+    Ok(outcome)
+}
+
+/// Whether the runs' worktrees are read on a thread of their own, ahead of
+/// their turn: when more than one run may land, with no gate and no push
+/// (see `lookahead`).
+fn reads_ahead(request: &LandRequest<'_>, gated: bool) -> bool {
+    !gated
+        && !request.how.push
+        && match request.which {
+            Which::Runs(ids) => ids.len() > 1,
+            Which::Queue(_) => true,
+        }
+}
+
+/// The target, when every run landed in one; each landed run's next step.
+fn wrap_up(ctx: &Ctx, tips: &one::Tips, outcome: &mut LandOutcome) {
     if outcome.into.is_none() {
         outcome.into = tips.single_target();
     }
@@ -290,7 +237,98 @@ pub fn land(ctx: &Ctx, request: &Request<'_>, out: &mut Out<'_>) -> Result<Outco
             landed.next = finish::next_step(ctx, id, &landed.worktree);
         }
     }
-    Ok(outcome)
+}
+
+/// The runs to land, in their order: those named, or the queue's (its
+/// statuses, in `conflicts`' landing order, saying what it took and left).
+fn chosen(
+    ctx: &Ctx,
+    manifest: &Manifest,
+    which: Which<'_>,
+    statuses: Option<&[Status]>,
+    into: Option<&str>,
+    out: &mut Out<'_>,
+) -> Result<Vec<Entry>> {
+    match (which, statuses) {
+        (Which::Queue(_), Some(statuses)) => {
+            let entries = queue::ordered(ctx, manifest, statuses, into, out)?;
+            let from_setting = matches!(which, Which::Queue(None));
+            queue::say_what_it_took(manifest, statuses, from_setting, entries.len(), out);
+            Ok(entries)
+        }
+        (Which::Runs(ids), _) => named(manifest, ids),
+        (Which::Queue(_), None) => unreachable!("a queue has its statuses"),
+    }
+}
+
+/// What lands each run in turn: the landing's environment, the worktrees
+/// read ahead, the tidier behind.
+struct Each<'e, 'c> {
+    env: &'e one::Env<'c>,
+    readings: &'e lookahead::Readings,
+    tidy: Option<&'e tidy::Tidy>,
+    keep_going: bool,
+}
+
+impl Each<'_, '_> {
+    /// Land `entries` in order; after a skip (without `--keep-going`) or a
+    /// failure, the rest are not attempted.
+    fn land_all(
+        &self,
+        entries: &[Entry],
+        tips: &mut one::Tips,
+        outcome: &mut LandOutcome,
+        out: &mut Out<'_>,
+    ) {
+        let mut stopped = false;
+        for (at, entry) in entries.iter().enumerate() {
+            let id = entry.id.to_string();
+            if stopped {
+                outcome.runs.push((id, Fate::NotAttempted));
+                continue;
+            }
+            gate::Place::update(&self.env.place, &outcome.runs, entries, at);
+            self.env.read_ahead.put(&id, self.readings.take(&id));
+            let (fate, error) = match one::land_one(self.env, entry, tips, out) {
+                Ok(done) => done,
+                Err(e) => (Fate::NotAttempted, Some(e)),
+            };
+            stopped = error.is_some() || matches!(fate, Fate::Skipped(_)) && !self.keep_going;
+            if let Some(e) = error {
+                outcome.error.get_or_insert(e);
+            }
+            outcome.runs.push((id, fate));
+            if let Some(tidy) = self.tidy {
+                tidy.collect(&mut outcome.runs, out);
+            }
+        }
+    }
+}
+
+/// The target `--into` (or `land.into`) names, which must be a local
+/// branch (refused before anything changes); `None`: each run's base.
+fn target(ctx: &Ctx, given: Option<&str>) -> Result<Option<String>> {
+    let settings = ctx.settings()?;
+    let into = match given {
+        Some(into) => Some((into, format!("--into {into:?}"))),
+        None => settings.land_into.value.as_deref().map(|into| {
+            (
+                into,
+                format!("land.into {into:?} (from {})", settings.land_into.origin),
+            )
+        }),
+    };
+    let Some((into, what)) = into else {
+        return Ok(None);
+    };
+    match refusals::local_branch(ctx, into)? {
+        Some(branch) => Ok(Some(branch)),
+        None => Err(Error::BaseNotFound {
+            what: format!("{what}: no local branch {into}, so it"),
+            help: "land moves a local branch: `git branch` lists them; --into <BRANCH> names one"
+                .into(),
+        }),
+    }
 }
 
 /// The worktrees of the runs that may land, to read ahead: those named, in

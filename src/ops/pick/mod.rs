@@ -30,7 +30,6 @@
 //! the landing is built in memory (land's dry run), the removals predicted
 //! (the reclaim's dry run, for siblings that are still active).
 
-use crate::config::LandStrategy;
 use crate::ctx::Ctx;
 use crate::error::{Error, Result};
 use crate::events::{Judgement, latest_judgements};
@@ -42,23 +41,12 @@ use crate::runid::RunId;
 
 /// What `pick` was asked for.
 #[derive(Debug, Clone, Copy)]
-pub struct Request<'a> {
+pub struct PickRequest<'a> {
     pub id: &'a RunId,
-    /// `--land`, with land's options.
-    pub land: Option<Landing<'a>>,
+    /// `--land`, with land's options: the winner landed as `land` lands it.
+    pub land: Option<land::Landing<'a>>,
     pub salvage: bool,
     pub dry_run: bool,
-}
-
-/// How the winner is landed; `None` leaves it to the settings, as `land`.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct Landing<'a> {
-    pub into: Option<&'a str>,
-    pub strategy: Option<LandStrategy>,
-    pub gate: Option<&'a str>,
-    pub message: Option<&'a str>,
-    pub keep: bool,
-    pub push: bool,
 }
 
 /// The winner: its status before and after, and what `judge` found.
@@ -76,7 +64,7 @@ pub struct Winner {
 }
 
 /// A sibling: its status before and after (what became of its worktree
-/// with `--salvage` is in [`Outcome::reclaimed`]).
+/// with `--salvage` is in [`PickOutcome::reclaimed`]).
 #[derive(Debug)]
 pub struct Sibling {
     pub id: String,
@@ -85,12 +73,12 @@ pub struct Sibling {
 }
 
 /// What a pick did (in a dry run: would do).
-pub struct Outcome {
+pub struct PickOutcome {
     pub dry_run: bool,
     pub task: String,
     pub winner: Winner,
     /// With `--land`: the landing of the winner.
-    pub landing: Option<land::Outcome>,
+    pub landing: Option<land::LandOutcome>,
     /// In attempt order.
     pub siblings: Vec<Sibling>,
     /// With `--salvage`: the removal of the siblings' worktrees.
@@ -100,7 +88,7 @@ pub struct Outcome {
 }
 
 /// Pick `request.id`; see the module doc.
-pub fn pick(ctx: &Ctx, request: &Request<'_>, out: &mut Out<'_>) -> Result<Outcome> {
+pub fn pick(ctx: &Ctx, request: &PickRequest<'_>, out: &mut Out<'_>) -> Result<PickOutcome> {
     let id = request.id;
     let manifest = ctx.read_manifest()?;
     let (task, entry) = pickable(&manifest, id)?;
@@ -110,21 +98,8 @@ pub fn pick(ctx: &Ctx, request: &Request<'_>, out: &mut Out<'_>) -> Result<Outco
         ctx.configured(crate::configured_command::Kind::CleanupPre)?;
     }
     let winner = winner(ctx, entry, task)?;
-    if winner
-        .judgement
-        .as_ref()
-        .is_some_and(|j| j.changes_nothing())
-    {
-        let what = if request.land.is_some() {
-            "landing it lands nothing"
-        } else {
-            "escalating it hands on nothing"
-        };
-        out.note(format_args!(
-            "warning: {id} changes no file against its base (no commits of its own, as judge found): {what}"
-        ));
-    }
-    let mut outcome = Outcome {
+    warn_if_it_changes_nothing(&winner, request, out);
+    let mut outcome = PickOutcome {
         dry_run: request.dry_run,
         task: task.to_owned(),
         winner,
@@ -170,7 +145,41 @@ pub fn pick(ctx: &Ctx, request: &Request<'_>, out: &mut Out<'_>) -> Result<Outco
             return Ok(outcome);
         }
     };
-    for s in &mut outcome.siblings {
+    rejected(&mut outcome.siblings, &left, out);
+    if request.salvage && !siblings.is_empty() {
+        match remove_siblings(ctx, &siblings, request.dry_run, out) {
+            Ok(reclaimed) => outcome.reclaimed = Some(reclaimed),
+            Err(e) => outcome.error = Some(e),
+        }
+    }
+    Ok(outcome)
+}
+
+/// A warning before an attempt that changes no file against its base (as
+/// judge found) is escalated or landed: it hands on nothing.
+fn warn_if_it_changes_nothing(winner: &Winner, request: &PickRequest<'_>, out: &mut Out<'_>) {
+    if !winner
+        .judgement
+        .as_ref()
+        .is_some_and(|j| j.changes_nothing())
+    {
+        return;
+    }
+    let what = if request.land.is_some() {
+        "landing it lands nothing"
+    } else {
+        "escalating it hands on nothing"
+    };
+    out.note(format_args!(
+        "warning: {} changes no file against its base (no commits of its own, as judge found): {what}",
+        request.id
+    ));
+}
+
+/// Each sibling's status once the marks are written: rejected, or, when it
+/// changed since pick read it (in `left`), as it is now, said in a note.
+fn rejected(siblings: &mut [Sibling], left: &[crate::ops::mark::LeftAsIs], out: &mut Out<'_>) {
+    for s in siblings {
         match left.iter().find(|(id, _)| id.as_str() == s.id) {
             Some((_, now)) => {
                 let now_words = now.map_or("gone from the manifest".to_owned(), |n| {
@@ -185,13 +194,6 @@ pub fn pick(ctx: &Ctx, request: &Request<'_>, out: &mut Out<'_>) -> Result<Outco
             None => s.status = Status::Rejected,
         }
     }
-    if request.salvage && !siblings.is_empty() {
-        match remove_siblings(ctx, &siblings, request.dry_run, out) {
-            Ok(reclaimed) => outcome.reclaimed = Some(reclaimed),
-            Err(e) => outcome.error = Some(e),
-        }
-    }
-    Ok(outcome)
 }
 
 /// The winner's task and entry, or why `id` cannot be picked: it is no
@@ -257,20 +259,15 @@ fn siblings(manifest: &Manifest, task: &str, winner: &str) -> Vec<Entry> {
 fn land_winner(
     ctx: &Ctx,
     id: &RunId,
-    how: &Landing<'_>,
+    how: &land::Landing<'_>,
     dry_run: bool,
     out: &mut Out<'_>,
-) -> Result<land::Outcome> {
-    let request = land::Request {
+) -> Result<land::LandOutcome> {
+    let request = land::LandRequest {
         which: land::Which::Runs(std::slice::from_ref(id)),
-        into: how.into,
-        strategy: how.strategy,
-        gate: how.gate,
-        message: how.message,
-        keep: how.keep,
+        how: *how,
         keep_going: false,
         dry_run,
-        push: how.push,
     };
     land::land(ctx, &request, out)
 }

@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 
-use super::{Outcome, adopt};
+use super::{ReconcileOutcome, adopt};
 use crate::ctx::{Ctx, Transaction};
 use crate::error::Result;
 use crate::events::{Event, EventKind};
@@ -25,7 +25,12 @@ pub struct Plan {
 
 /// Apply `plan` under the manifest mutex, then log the events of
 /// `outcome` (the adoptions as recorded).
-pub(super) fn apply(ctx: &Ctx, plan: &Plan, outcome: &Outcome, out: &mut Out<'_>) -> Result<()> {
+pub(super) fn apply(
+    ctx: &Ctx,
+    plan: &Plan,
+    outcome: &ReconcileOutcome,
+    out: &mut Out<'_>,
+) -> Result<()> {
     let mut tx = ctx.start_transaction()?;
     let adopted = record(&mut tx, plan)?;
     tx.log_all(events(outcome, &adopted, &plan.base));
@@ -61,7 +66,7 @@ fn record(tx: &mut Transaction<'_>, plan: &Plan) -> Result<Vec<String>> {
 
 /// The events, in order: adoptions, drops, orphans removed, and what was
 /// kept (strays are not logged: they are not a change).
-fn events(outcome: &Outcome, adopted: &[String], base: &str) -> Vec<Event> {
+fn events(outcome: &ReconcileOutcome, adopted: &[String], base: &str) -> Vec<Event> {
     let mut events = Vec::new();
     for id in adopted {
         let mut e = Event::new(EventKind::Adopt, id);

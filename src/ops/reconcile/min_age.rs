@@ -2,7 +2,7 @@
 //! run `git worktree add` but not yet recorded the run; it is neither
 //! removed nor adopted.
 
-use super::Request;
+use super::ReconcileRequest;
 use crate::ctx::Ctx;
 use crate::git::repo::Worktree;
 use crate::worktree::Remover;
@@ -28,7 +28,7 @@ pub(super) fn too_young(
     ctx: &Ctx,
     id: &str,
     remover: &Remover<'_>,
-    req: &Request<'_>,
+    req: &ReconcileRequest<'_>,
 ) -> Option<String> {
     let age = orphan_age(ctx, id, remover).filter(|age| *age < req.min_age)?;
     Some(format!(

@@ -37,7 +37,7 @@
 //! given before anything changes (`check_named`, `plan_adoptions`, with
 //! the `--min-age` guard of `min_age`), removes registrations (`removal`),
 //! and last applies the [`Plan`] to the manifest under the mutex (`apply`),
-//! logging the events built from the [`Outcome`]. The command builds its
+//! logging the events built from the [`ReconcileOutcome`]. The command builds its
 //! report from the outcome.
 
 mod adopt;
@@ -63,7 +63,7 @@ use survey::Survey;
 
 /// What reconcile is asked to do.
 #[derive(Debug, Clone)]
-pub struct Request<'a> {
+pub struct ReconcileRequest<'a> {
     /// `--remove-orphan`, in the order given (repeats allowed).
     pub remove_orphan: Vec<&'a str>,
     /// `--adopt`, in the order given.
@@ -74,14 +74,14 @@ pub struct Request<'a> {
     pub dry_run: bool,
 }
 
-impl Request<'_> {
+impl ReconcileRequest<'_> {
     fn names_any(&self) -> bool {
         !self.remove_orphan.is_empty() || !self.adopt.is_empty()
     }
 }
 /// What reconcile found and did.
 #[derive(Debug)]
-pub struct Outcome {
+pub struct ReconcileOutcome {
     pub dry_run: bool,
     /// `--remove-orphan` or `--adopt` named at least one orphan.
     pub named_orphans: bool,
@@ -101,7 +101,7 @@ pub struct Outcome {
     pub error: Option<Error>,
 }
 
-pub fn run(ctx: &Ctx, req: &Request<'_>, out: &mut Out<'_>) -> Result<Outcome> {
+pub fn run(ctx: &Ctx, req: &ReconcileRequest<'_>, out: &mut Out<'_>) -> Result<ReconcileOutcome> {
     let mut opened = open(ctx, req, out)?;
     let git = ctx.repo.git();
     let remover = Remover::new(&ctx.repo, &git)?;
@@ -117,7 +117,7 @@ pub fn run(ctx: &Ctx, req: &Request<'_>, out: &mut Out<'_>) -> Result<Outcome> {
         adopt: adopt.ids,
         base: adopt.base,
     };
-    let mut outcome = Outcome {
+    let mut outcome = ReconcileOutcome {
         dry_run: req.dry_run,
         named_orphans: req.names_any(),
         orphans: survey.orphans,
@@ -147,7 +147,7 @@ struct Opened {
     _ops: Option<OpsLock>,
 }
 
-fn open(ctx: &Ctx, req: &Request<'_>, out: &mut Out<'_>) -> Result<Opened> {
+fn open(ctx: &Ctx, req: &ReconcileRequest<'_>, out: &mut Out<'_>) -> Result<Opened> {
     let loop_dir_exists = ctx.loop_dir_exists()?;
     // Validated before any lock is taken: a manifest git-loop does not
     // understand refuses the command with no trace left.
@@ -184,7 +184,7 @@ impl Opened {
 }
 /// Every `--remove-orphan` must name an orphan: refused before anything
 /// changes.
-fn check_named(survey: &Survey, req: &Request<'_>) -> Result<()> {
+fn check_named(survey: &Survey, req: &ReconcileRequest<'_>) -> Result<()> {
     for &id in &req.remove_orphan {
         if survey.is_orphan(id) {
             continue;
@@ -214,7 +214,7 @@ struct Adoptions {
 
 fn plan_adoptions(
     ctx: &Ctx,
-    req: &Request<'_>,
+    req: &ReconcileRequest<'_>,
     survey: &Survey,
     remover: &Remover<'_>,
 ) -> Result<Adoptions> {

@@ -5,7 +5,7 @@
 use std::collections::HashSet;
 use std::ffi::OsStr;
 
-use super::Request;
+use super::ReconcileRequest;
 use super::min_age::too_young;
 use super::survey::Survey;
 use crate::ctx::Ctx;
@@ -55,7 +55,7 @@ pub(super) fn drop_gone(
 /// young.
 pub(super) fn remove_orphans(
     ctx: &Ctx,
-    req: &Request<'_>,
+    req: &ReconcileRequest<'_>,
     remover: &Remover<'_>,
 ) -> Result<(Vec<Removed>, Vec<SkippedEntry>)> {
     let (mut removed, mut kept) = (Vec::new(), Vec::new());

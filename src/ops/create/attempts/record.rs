@@ -16,7 +16,7 @@ use crate::signals::RollbackWindow;
 /// What [`set_up_all`] did in one attempt.
 pub(super) type SetUp = (
     Option<crate::copy::CopyReport>,
-    Option<crate::configured_command::Outcome>,
+    Option<crate::configured_command::Ended>,
 );
 
 /// Before the record, each attempt in turn: `create.copy` (a failure is a

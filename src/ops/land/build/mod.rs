@@ -94,7 +94,7 @@ pub enum Strategy {
 
 /// What to build.
 #[derive(Debug, Clone)]
-pub struct Request<'a> {
+pub struct BuildRequest<'a> {
     /// The target's tip the landing is built on.
     pub onto: ObjectId,
     /// The run's branch tip (its committed work).
@@ -144,7 +144,7 @@ fn repo_err(e: impl std::fmt::Display) -> Error {
 
 /// Build the landing of `req` with `merger` (its objects stay in the
 /// merger's memory).
-pub fn build(merger: &Merger, req: &Request<'_>) -> Result<Build> {
+pub fn build(merger: &Merger, req: &BuildRequest<'_>) -> Result<Build> {
     let commits = ahead(merger, req.onto, req.run_tip)?;
     if commits.is_empty() {
         return Ok(Build::Empty);

@@ -4,11 +4,15 @@
 use gix::bstr::{BStr, BString, ByteSlice};
 
 use super::commit::{committer, write_commit};
-use super::{Build, Built, Request, RunCommit, conflict, repo_err, tree_of};
+use super::{Build, BuildRequest, Built, RunCommit, conflict, repo_err, tree_of};
 use crate::error::Result;
 use crate::git::merge::Merger;
 
-pub(super) fn squash(merger: &Merger, req: &Request<'_>, commits: &[RunCommit]) -> Result<Build> {
+pub(super) fn squash(
+    merger: &Merger,
+    req: &BuildRequest<'_>,
+    commits: &[RunCommit],
+) -> Result<Build> {
     let merged = merger.merge_commits(req.onto, req.run_tip)?;
     if !merged.is_clean() {
         return Ok(conflict(merged.conflicts));
@@ -33,7 +37,11 @@ pub(super) fn squash(merger: &Merger, req: &Request<'_>, commits: &[RunCommit]) 
     Ok(Build::Built(Built { tip, commits: 1 }))
 }
 
-pub(super) fn merge(merger: &Merger, req: &Request<'_>, commits: &[RunCommit]) -> Result<Build> {
+pub(super) fn merge(
+    merger: &Merger,
+    req: &BuildRequest<'_>,
+    commits: &[RunCommit],
+) -> Result<Build> {
     let merged = merger.merge_commits(req.onto, req.run_tip)?;
     if !merged.is_clean() {
         return Ok(conflict(merged.conflicts));

@@ -8,7 +8,7 @@ use gix::ObjectId;
 use gix::bstr::{BString, ByteSlice};
 
 use super::commit::{committer, write_commit};
-use super::{Build, Built, Request, RunCommit, conflict, repo_err, tree_of};
+use super::{Build, BuildRequest, Built, RunCommit, conflict, repo_err, tree_of};
 use crate::error::Result;
 use crate::git::merge::Merger;
 
@@ -113,7 +113,7 @@ fn pick(
 /// build (a conflict), is returned as it is.
 pub(super) fn carries_merges(
     merger: &Merger,
-    req: &Request<'_>,
+    req: &BuildRequest<'_>,
     commits: &[RunCommit],
     built: Build,
 ) -> Result<Build> {

@@ -292,7 +292,7 @@ fn build_on(
     run_tip: ObjectId,
     fix: bool,
 ) -> Step<Built> {
-    let request = build::Request {
+    let request = build::BuildRequest {
         onto,
         run_tip,
         strategy: strategy(env.strategy),

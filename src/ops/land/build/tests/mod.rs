@@ -193,8 +193,8 @@ impl Fixture {
     }
 }
 
-fn req<'a>(onto: ObjectId, run_tip: ObjectId, strategy: Strategy) -> Request<'a> {
-    Request {
+fn req<'a>(onto: ObjectId, run_tip: ObjectId, strategy: Strategy) -> BuildRequest<'a> {
+    BuildRequest {
         onto,
         run_tip,
         strategy,

@@ -4,10 +4,10 @@
 
 use serde::Deserialize;
 
-use crate::cli::RunId;
 use crate::ctx::Ctx;
 use crate::error::{Error, Result};
 use crate::manifest::{Entry, Manifest, Status};
+use crate::runid::RunId;
 
 /// The most ids tried for one name (`<id>`, `<id>-2`, … `<id>-<MAX>`).
 pub(super) const MAX_CANDIDATES: usize = 100;
