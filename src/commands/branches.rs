@@ -64,7 +64,8 @@ pub struct BranchesReport {
 }
 
 pub fn run(ctx: &Ctx, args: &BranchesArgs, out: &mut Out<'_>) -> Result<BranchesReport> {
-    let outcome = crate::ops::branches::run(ctx, args.delete_merged, args.dry_run, out)?;
+    let outcome =
+        crate::ops::branches::run(ctx, args.delete_merged, args.dry_run, &mut out.notes())?;
     Ok(BranchesReport::from(outcome))
 }
 

@@ -29,7 +29,8 @@ impl From<&RemoveArgs> for Remove {
 
 pub fn run(ctx: &Ctx, args: &RemoveArgs, out: &mut Out<'_>) -> Result<CleanupReport> {
     let ids: Vec<&str> = args.run_ids.iter().map(|id| id.as_str()).collect();
-    let mut reclaimed = crate::ops::reclaim::remove(ctx, &ids, Remove::from(args), out)?;
+    let mut reclaimed =
+        crate::ops::reclaim::remove(ctx, &ids, Remove::from(args), &mut out.notes())?;
     // Named runs of which none was removed: a failure, as `git worktree
     // remove` is (the report still lists each skip and its reason).
     if reclaimed.removed.is_empty() && reclaimed.error.is_none() {

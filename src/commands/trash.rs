@@ -140,7 +140,7 @@ pub fn restore(
     as_branch: Option<&str>,
     out: &mut Out<'_>,
 ) -> Result<TrashReport> {
-    let restored = trash::restore(ctx, name, as_branch, out)?;
+    let restored = trash::restore(ctx, name, as_branch, &mut out.notes())?;
     Ok(TrashReport {
         trash: vec![restored.entry],
         restored: Some(restored.branch),
@@ -156,7 +156,7 @@ pub fn empty(
     out: &mut Out<'_>,
 ) -> Result<TrashReport> {
     Ok(TrashReport {
-        trash: trash::empty(ctx, older_than, dry_run, out)?,
+        trash: trash::empty(ctx, older_than, dry_run, &mut out.notes())?,
         restored: None,
         dry_run,
         action: Action::Empty,

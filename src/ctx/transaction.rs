@@ -12,7 +12,7 @@ use crate::error::Result;
 use crate::events::Event;
 use crate::lock::ManifestMutex;
 use crate::manifest::{Manifest, Snapshot};
-use crate::output::Out;
+use crate::output::Notes;
 
 use super::Ctx;
 
@@ -113,7 +113,7 @@ impl<'c> Transaction<'c> {
     /// events, and release the mutex. A failure to write the manifest is the
     /// change's error, and nothing is logged; a failure to append is a
     /// warning (the manifest, already written, is the record).
-    pub fn commit(self, out: &mut Out<'_>) -> Result<()> {
+    pub fn commit(self, out: &mut Notes<'_>) -> Result<()> {
         if let (true, Some(manifest)) = (self.changed, self.manifest.get()) {
             self.ctx.manifest.write(manifest, &self.mutex)?;
         }

@@ -9,7 +9,7 @@
 use crate::config::{Origin, Sourced, keys};
 use crate::ctx::Ctx;
 use crate::error::{Error, Result};
-use crate::output::Out;
+use crate::output::Notes;
 
 /// The base a new run starts from, and its commit.
 ///
@@ -26,7 +26,7 @@ pub fn resolve(
     ctx: &Ctx,
     flag: Option<&str>,
     configured: &Sourced<String>,
-    out: &mut Out<'_>,
+    out: &mut Notes<'_>,
 ) -> Result<(String, gix::ObjectId)> {
     let (name, commit) = resolve_spec(ctx, flag, configured, out)?;
     Ok((recorded(ctx.repo.gix(), &name, commit), commit))
@@ -104,7 +104,7 @@ fn resolve_spec(
     ctx: &Ctx,
     flag: Option<&str>,
     configured_base: &Sourced<String>,
-    out: &mut Out<'_>,
+    out: &mut Notes<'_>,
 ) -> Result<(String, gix::ObjectId)> {
     if let Some(base) = flag {
         return match ctx.repo.resolve_commit(base) {

@@ -15,7 +15,7 @@ use crate::config::{IgnoreFile, keys};
 use crate::ctx::Ctx;
 use crate::error::{Error, Result};
 use crate::manifest::LOOP_DIR;
-use crate::output::Out;
+use crate::output::Notes;
 
 /// The file `create` adds `.loop-worktrees/` to (`create.ignore-file`):
 /// the root `.gitignore` (the default; a tracked file, so `create` says when
@@ -83,7 +83,7 @@ impl IgnoreTarget {
     /// and say so once on stderr. Handles a missing file and a last line
     /// without a newline. Called under the mutex, so concurrent creates
     /// append once.
-    pub fn ensure(&self, out: &mut Out<'_>) -> Result<()> {
+    pub fn ensure(&self, out: &mut Notes<'_>) -> Result<()> {
         self.refuse_symlink()?;
         let existing = read_ignore_file(&self.path)?;
         if has_loop_dir_line(&existing) {

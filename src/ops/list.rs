@@ -44,7 +44,7 @@ use crate::error::Result;
 use crate::git::merged::{Detector, Verdict};
 use crate::git::repo::Worktree;
 use crate::manifest::{Entry, Status};
-use crate::output::{Out, Progress};
+use crate::output::{Notes, Progress};
 
 /// The runs listed, and how many the manifest holds (before the filter).
 #[derive(Debug)]
@@ -135,7 +135,7 @@ pub fn run(
     filter: Option<&[Status]>,
     task: Option<&str>,
     long: bool,
-    out: &mut Out<'_>,
+    out: &mut Notes<'_>,
 ) -> Result<Listing> {
     let manifest = ctx.read_manifest()?;
     // One directory read instead of a stat per entry (10,000 entries).
@@ -212,7 +212,7 @@ fn latest_activities(ctx: &Ctx, runs: &mut [Run]) -> Result<()> {
 
 /// Fill in `--long` for every listed run, counting the runs read on a
 /// terminal when it takes long.
-fn fill_long(ctx: &Ctx, runs: &mut [Run], out: &mut Out<'_>) -> Result<()> {
+fn fill_long(ctx: &Ctx, runs: &mut [Run], out: &mut Notes<'_>) -> Result<()> {
     let mut progress = Progress::start();
     let registrations: HashMap<String, Worktree> = ctx.repo.loop_worktrees()?.into_iter().collect();
     for r in runs.iter_mut() {
@@ -236,7 +236,7 @@ fn worktrees(
     registrations: &HashMap<String, Worktree>,
     runs: &mut [Run],
     progress: &mut Progress,
-    out: &mut Out<'_>,
+    out: &mut Notes<'_>,
 ) {
     let jobs: Vec<(usize, std::path::PathBuf, &Worktree)> = runs
         .iter()
@@ -314,7 +314,7 @@ fn against_base(
     ctx: &Ctx,
     runs: &mut [Run],
     progress: &mut Progress,
-    out: &mut Out<'_>,
+    out: &mut Notes<'_>,
 ) -> Result<()> {
     let mut bases: HashMap<String, Option<gix::ObjectId>> = Default::default();
     let mut detector = None;

@@ -24,7 +24,7 @@ use crate::ctx::Ctx;
 use crate::ctx::Transaction;
 use crate::error::{Error, Result};
 use crate::lock::OpsLock;
-use crate::output::Out;
+use crate::output::Notes;
 use crate::safety::trash::{self, Entry, Kind};
 
 /// Every entry, as the kernel lists them.
@@ -63,7 +63,7 @@ pub fn restore(
     ctx: &Ctx,
     name: &str,
     as_branch: Option<&str>,
-    out: &mut Out<'_>,
+    out: &mut Notes<'_>,
 ) -> Result<Restored> {
     let entries = trash::list(ctx.repo.gix())?;
     let Some(entry) = trash::find(&entries, name).cloned() else {
@@ -176,7 +176,7 @@ fn drop_entries(
     tx: &mut Transaction<'_>,
     entries: Vec<Entry>,
     why: &str,
-    out: &mut Out<'_>,
+    out: &mut Notes<'_>,
 ) -> Vec<Entry> {
     let ctx = tx.ctx();
     let mut dropped = Vec::new();
@@ -211,7 +211,7 @@ pub fn empty(
     ctx: &Ctx,
     older_than: Option<jiff::SignedDuration>,
     dry_run: bool,
-    out: &mut Out<'_>,
+    out: &mut Notes<'_>,
 ) -> Result<Vec<Entry>> {
     let choose = |entries: Vec<Entry>| -> Vec<Entry> {
         match older_than {
@@ -244,7 +244,7 @@ pub fn empty(
 /// entries older than `trash.keep` and made before this command started, under the worktree-operation lock and
 /// the manifest mutex. A failure to read or drop an entry is a warning: an
 /// entry kept too long loses nothing.
-pub fn expire(ctx: &Ctx, out: &mut Out<'_>) -> Result<()> {
+pub fn expire(ctx: &Ctx, out: &mut Notes<'_>) -> Result<()> {
     let keep = ctx.settings()?.trash_keep.value;
     let Ok(entries) = trash::list(ctx.repo.gix()) else {
         return Ok(());

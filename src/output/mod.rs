@@ -182,7 +182,36 @@ impl Write for Stderr<'_> {
     }
 }
 
+/// What an operation may say while it works: notes and progress lines on
+/// stderr, never stdout (which holds the command's report, built from the
+/// operation's outcome last). [`Out::notes`] hands it out.
+pub struct Notes<'a> {
+    pub stderr: &'a mut dyn Write,
+    /// `--json`: the report will be a document (notes still go to stderr).
+    pub json: bool,
+    pub quiet: bool,
+    /// stderr is a terminal: progress lines may be drawn there.
+    pub stderr_is_terminal: bool,
+}
+
 impl Out<'_> {
+    /// The operation's narrow handle: stderr and how to speak there.
+    pub fn notes(&mut self) -> Notes<'_> {
+        Notes {
+            stderr: &mut *self.stderr,
+            json: self.json,
+            quiet: self.quiet,
+            stderr_is_terminal: self.stderr_is_terminal,
+        }
+    }
+
+    /// A note on stderr ([`Notes::note`]).
+    pub fn note(&mut self, line: std::fmt::Arguments<'_>) {
+        self.notes().note(line);
+    }
+}
+
+impl Notes<'_> {
     /// A progress, summary or warning line on stderr; silenced by `--quiet`.
     /// The line is one line, made inert with [`style::escape`] (it names ids,
     /// paths, file names and git's messages, none of which may drive the
@@ -244,7 +273,7 @@ impl Progress {
 
     /// Draw `line` in place of the last one, if the step has taken longer
     /// than the delay.
-    pub fn show(&mut self, out: &mut Out<'_>, line: std::fmt::Arguments<'_>) {
+    pub fn show(&mut self, out: &mut Notes<'_>, line: std::fmt::Arguments<'_>) {
         if self.drawn || self.started.elapsed() >= self.delay {
             out.progress(Some(line));
             self.drawn = true;
@@ -253,7 +282,7 @@ impl Progress {
 
     /// Erase the line, if one was drawn (before the step's result, or the
     /// error that ends it, is written).
-    pub fn done(&mut self, out: &mut Out<'_>) {
+    pub fn done(&mut self, out: &mut Notes<'_>) {
         if std::mem::take(&mut self.drawn) {
             out.progress(None);
         }

@@ -971,3 +971,29 @@ fn the_contributing_map_names_every_top_level_module() {
         "CONTRIBUTING.md's map lacks {missing:?} and names {gone:?}, which src/ does not hold"
     );
 }
+
+/// An operation says what it must on stderr through the narrow handle
+/// (`output::Notes`); stdout is the command's, which renders the report from
+/// the operation's outcome last. No operation names `Out`.
+#[test]
+fn no_operation_is_handed_stdout() {
+    let mut files = Vec::new();
+    rust_files(&src().join("ops"), &mut files);
+    let found: Vec<String> = files
+        .iter()
+        .filter(|p| {
+            let text = std::fs::read_to_string(p).unwrap();
+            text.lines()
+                .map(|l| l.split("//").next().unwrap())
+                .any(|code| {
+                    code.contains("Out<") || code.contains("output::Out") || code.contains("Out {")
+                })
+        })
+        .map(|p| format!("  {}", p.display()))
+        .collect();
+    assert!(
+        found.is_empty(),
+        "an operation handed the command's stdout (take output::Notes):\n{}",
+        found.join("\n")
+    );
+}

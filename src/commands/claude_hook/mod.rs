@@ -94,7 +94,7 @@ fn create(cli: &Cli, input: &Input, out: &mut Out<'_>) -> std::result::Result<()
         cwd: input.cwd.as_deref(),
         name,
     };
-    let made = claude::worktree_create(&event, out)?;
+    let made = claude::worktree_create(&event, &mut out.notes())?;
     let id = &made.created.entry.id;
     if !made.passed.is_empty() {
         out.note(format_args!(
@@ -131,7 +131,7 @@ fn remove(cli: &Cli, input: &Input, out: &mut Out<'_>) -> std::result::Result<()
         cwd: input.cwd.as_deref(),
         worktree_path,
     };
-    let reclaimed = match claude::worktree_remove(&event, out)? {
+    let reclaimed = match claude::worktree_remove(&event, &mut out.notes())? {
         Removal::Reclaimed(reclaimed) => reclaimed,
         Removal::LeftAlone(LeftAlone::NotARun { path, why }) => {
             out.note(format_args!(

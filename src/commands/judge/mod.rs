@@ -23,7 +23,7 @@ pub fn run(ctx: &Ctx, args: &JudgeArgs, out: &mut Out<'_>) -> Result<JudgeReport
             .timeout
             .map(|c| Duration::from_secs(c.0.as_secs().max(0) as u64)),
     };
-    let outcome = crate::ops::judge::judge(ctx, &request, out)?;
+    let outcome = crate::ops::judge::judge(ctx, &request, &mut out.notes())?;
     Ok(JudgeReport::new(outcome, ctx.repo.common_dir()))
 }
 

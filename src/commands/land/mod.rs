@@ -34,6 +34,6 @@ pub fn run(ctx: &Ctx, args: &LandArgs, dir: &Path, out: &mut Out<'_>) -> Result<
         keep_going: args.keep_going,
         dry_run: args.dry_run,
     };
-    let outcome = crate::ops::land::land(ctx, &request, out)?;
+    let outcome = crate::ops::land::land(ctx, &request, &mut out.notes())?;
     Ok(LandReport::new(outcome))
 }

@@ -289,7 +289,8 @@ pub fn run(
     disk: bool,
     out: &mut Out<'_>,
 ) -> Result<ListReport> {
-    let Listing { mut runs, recorded } = crate::ops::list::run(ctx, filter, task, long, out)?;
+    let Listing { mut runs, recorded } =
+        crate::ops::list::run(ctx, filter, task, long, &mut out.notes())?;
     if disk {
         let ids = runs.iter().map(|r| (r.entry.id.as_str(), r.present));
         let usages = crate::ops::disk::of_runs(ctx, ids);

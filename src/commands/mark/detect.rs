@@ -85,7 +85,7 @@ pub fn run(ctx: &Ctx, dry_run: bool, out: &mut Out<'_>) -> Result<DetectReport> 
         marked,
         empty,
         probable,
-    } = crate::ops::mark::detect::detect_merged(ctx, dry_run, out)?;
+    } = crate::ops::mark::detect::detect_merged(ctx, dry_run, &mut out.notes())?;
     Ok(DetectReport {
         dry_run,
         marked: marked.into_iter().map(Detected::from).collect(),

@@ -75,14 +75,15 @@ pub fn run(
         }
         named => named,
     };
-    let mut marked: Vec<MarkedEntry> = crate::ops::mark::set_statuses(ctx, run_ids, status, out)?
-        .into_iter()
-        .map(|m| MarkedEntry {
-            entry: m.entry,
-            previous: m.previous,
-            warnings: Vec::new(),
-        })
-        .collect();
+    let mut marked: Vec<MarkedEntry> =
+        crate::ops::mark::set_statuses(ctx, run_ids, status, &mut out.notes())?
+            .into_iter()
+            .map(|m| MarkedEntry {
+                entry: m.entry,
+                previous: m.previous,
+                warnings: Vec::new(),
+            })
+            .collect();
     if status == Status::Merged {
         let entries: Vec<&Entry> = marked.iter().map(|m| &m.entry).collect();
         let unproven: Vec<String> = crate::ops::mark::detect::not_in_base(ctx, &entries)?

@@ -20,6 +20,6 @@ pub fn run(ctx: &Ctx, args: &PickArgs, out: &mut Out<'_>) -> Result<PickReport> 
         salvage: args.salvage,
         dry_run: args.dry_run,
     };
-    let outcome = crate::ops::pick::pick(ctx, &request, out)?;
+    let outcome = crate::ops::pick::pick(ctx, &request, &mut out.notes())?;
     Ok(PickReport::new(outcome))
 }

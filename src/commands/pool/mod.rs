@@ -14,7 +14,9 @@ use report::PoolReport;
 pub fn run(ctx: &Ctx, args: &PoolArgs, out: &mut Out<'_>) -> Result<PoolReport> {
     Ok(match args.action.unwrap_or(PoolAction::Status) {
         PoolAction::Status => crate::ops::pool::status(ctx)?.into(),
-        PoolAction::Fill { n } => crate::ops::pool::fill(ctx, n.map(usize::from), out)?.into(),
-        PoolAction::Drain => crate::ops::pool::drain(ctx, out)?.into(),
+        PoolAction::Fill { n } => {
+            crate::ops::pool::fill(ctx, n.map(usize::from), &mut out.notes())?.into()
+        }
+        PoolAction::Drain => crate::ops::pool::drain(ctx, &mut out.notes())?.into(),
     })
 }

@@ -20,5 +20,9 @@ pub fn run(ctx: &Ctx, args: &ReconcileArgs, out: &mut Out<'_>) -> Result<Reconci
         min_age_text: &args.min_age.text,
         dry_run: args.dry_run,
     };
-    Ok(ReconcileReport::from(reconcile::run(ctx, &request, out)?))
+    Ok(ReconcileReport::from(reconcile::run(
+        ctx,
+        &request,
+        &mut out.notes(),
+    )?))
 }

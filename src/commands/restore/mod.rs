@@ -127,7 +127,7 @@ impl RestoreReport {
 pub fn run(ctx: &Ctx, args: &RestoreArgs, out: &mut Out<'_>) -> Result<RestoreDocument> {
     let id = args.run_id.as_str();
     if args.drop {
-        let d = crate::ops::restore::drop_salvage(ctx, id, out)?;
+        let d = crate::ops::restore::drop_salvage(ctx, id, &mut out.notes())?;
         return Ok(RestoreDocument::Dropped(DropReport {
             id: d.id,
             refname: d.refname,
@@ -135,7 +135,7 @@ pub fn run(ctx: &Ctx, args: &RestoreArgs, out: &mut Out<'_>) -> Result<RestoreDo
             trash: d.trash,
         }));
     }
-    let r = crate::ops::restore::run(ctx, id, out)?;
+    let r = crate::ops::restore::run(ctx, id, &mut out.notes())?;
     Ok(RestoreDocument::Restored(RestoreReport {
         id: r.id,
         path: r.path,

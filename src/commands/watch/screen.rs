@@ -295,8 +295,9 @@ impl View<'_> {
             stderr_is_terminal: false,
             stdout_is_terminal: false,
         };
-        let marked = crate::cli::RunId::parse(id)
-            .and_then(|run_id| crate::ops::mark::set_status(self.ctx, &run_id, status, &mut out));
+        let marked = crate::cli::RunId::parse(id).and_then(|run_id| {
+            crate::ops::mark::set_status(self.ctx, &run_id, status, &mut out.notes())
+        });
         self.message = Some(match marked {
             Ok(m) => format!(
                 "{}: {} -> {}",

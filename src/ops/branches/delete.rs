@@ -6,7 +6,7 @@ use crate::ctx::Ctx;
 use crate::error::{Error, Result};
 use crate::git::merged::{Detector, Verdict};
 use crate::lock::OpsLock;
-use crate::output::Out;
+use crate::output::Notes;
 use crate::safety::retire::{KeepCode, Retired, retire};
 
 /// Decide every branch's fate, each judged again (the base may have been
@@ -18,7 +18,7 @@ pub(super) fn delete_merged(
     ctx: &Ctx,
     base: &str,
     branches: &mut [Leftover],
-    out: &mut Out<'_>,
+    out: &mut Notes<'_>,
 ) -> Result<Option<Error>> {
     if !branches.iter().any(|l| l.deletable) {
         for l in branches.iter_mut() {

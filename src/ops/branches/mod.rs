@@ -53,7 +53,7 @@ use serde::Serialize;
 use crate::ctx::Ctx;
 use crate::error::{Error, Result};
 use crate::git::merged::{Detector, Verdict};
-use crate::output::Out;
+use crate::output::Notes;
 
 /// Why a merged-or-not branch was not deleted when deletion was asked.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
@@ -140,7 +140,7 @@ pub fn run(
     ctx: &Ctx,
     delete_merged: bool,
     dry_run: bool,
-    out: &mut Out<'_>,
+    out: &mut Notes<'_>,
 ) -> Result<BranchesOutcome> {
     let configured = crate::ops::base::configured(ctx)?;
     if delete_merged && !dry_run && configured.head_guess {
@@ -181,7 +181,7 @@ fn recorded_branches(ctx: &Ctx) -> Result<std::collections::HashSet<String>> {
 }
 
 /// Every leftover branch, judged against `base_name`.
-fn list(ctx: &Ctx, base_name: &str, out: &mut Out<'_>) -> Result<Vec<Leftover>> {
+fn list(ctx: &Ctx, base_name: &str, out: &mut Notes<'_>) -> Result<Vec<Leftover>> {
     let base = ctx.repo.resolve_commit(base_name);
     let recorded = recorded_branches(ctx)?;
     let (found, left_out) = ctx.repo.loop_branches()?;

@@ -7,7 +7,7 @@ use super::owner::{Choice, MAX_CANDIDATES, candidates, choose, record_owner};
 use crate::ctx::Ctx;
 use crate::error::{Error, Result};
 use crate::ops::create;
-use crate::output::Out;
+use crate::output::Notes;
 use crate::runid::RunId;
 
 /// A `WorktreeCreate` event: the name Claude Code proposed.
@@ -40,7 +40,7 @@ pub struct Made {
 /// be made of the name, or when every candidate id is taken. The record
 /// of ownership is written only when the run was made and its
 /// `create.post-command` did not fail.
-pub fn worktree_create(event: &WorktreeCreate<'_>, out: &mut Out<'_>) -> Result<Made> {
+pub fn worktree_create(event: &WorktreeCreate<'_>, out: &mut Notes<'_>) -> Result<Made> {
     let proposed = event.name;
     let base_id = super::run_id_from_name(proposed).ok_or_else(|| Error::InvalidRunId {
         id: proposed.to_owned(),
@@ -81,7 +81,7 @@ fn make_run(
     proposed: &str,
     pattern: &str,
     passed: &mut Vec<String>,
-    out: &mut Out<'_>,
+    out: &mut Notes<'_>,
 ) -> Result<Option<(create::Created, bool)>> {
     for run_id in candidates(base_id) {
         let manifest = ctx.read_manifest()?;
@@ -103,9 +103,9 @@ fn make_run(
             ports: None,
         };
         create::validate(&request)?;
-        let mut quiet_stdout = std::io::sink();
-        let mut notes = notes_only(out, &mut quiet_stdout);
-        match create::run(ctx, &request, &mut notes) {
+        // Create's notes go to stderr; the hook's stdout is the path alone
+        // (an operation never writes stdout).
+        match create::run(ctx, &request, out) {
             // Another create took the id between the check and the create:
             // try the next one (nothing was changed by the refusal).
             Err(e @ (Error::ActiveExists { .. } | Error::BranchExists { .. })) if !reuse => {
@@ -115,18 +115,4 @@ fn make_run(
         }
     }
     Ok(None)
-}
-
-/// `out` with its stdout thrown away: create's notes go to stderr, and the
-/// hook's stdout is the worktree's path alone.
-fn notes_only<'o>(out: &'o mut Out<'_>, sink: &'o mut std::io::Sink) -> Out<'o> {
-    Out {
-        stdout: sink,
-        stderr: &mut *out.stderr,
-        json: false,
-        quiet: out.quiet,
-        color: crate::style::Color::OFF,
-        stderr_is_terminal: out.stderr_is_terminal,
-        stdout_is_terminal: false,
-    }
 }

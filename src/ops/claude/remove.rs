@@ -10,7 +10,7 @@ use crate::ctx::Ctx;
 use crate::error::Result;
 use crate::manifest::{Entry, Manifest, Status};
 use crate::ops::reclaim::{self, Reclaimed};
-use crate::output::Out;
+use crate::output::Notes;
 use crate::runid::RunId;
 
 /// A `WorktreeRemove` event: the worktree Claude Code is done with.
@@ -48,7 +48,7 @@ pub enum LeftAlone {
 }
 
 /// Remove the hook's own run at the event's worktree (see the module doc).
-pub fn worktree_remove(event: &WorktreeRemove<'_>, out: &mut Out<'_>) -> Result<Removal> {
+pub fn worktree_remove(event: &WorktreeRemove<'_>, out: &mut Notes<'_>) -> Result<Removal> {
     let (ctx, entry) = match own_run(event)? {
         Ok(own) => own,
         Err(left) => return Ok(Removal::LeftAlone(left)),

@@ -10,7 +10,7 @@ use super::{Candidate, Found, Item};
 use crate::ctx::Ctx;
 use crate::error::{Error, Result};
 use crate::git::merge::{Changes, Merger};
-use crate::output::Out;
+use crate::output::Notes;
 
 /// Every item's merges, by run (`found[i]` is what the item of run `i`
 /// found). The first failure fails the whole check.
@@ -18,7 +18,7 @@ pub(super) fn merge_all(
     ctx: &Ctx,
     candidates: &[Candidate],
     items: &[Item],
-    out: &mut Out<'_>,
+    out: &mut Notes<'_>,
 ) -> Result<Vec<Found>> {
     let total = items.iter().map(|i| i.partners.len()).sum::<usize>() + candidates.len();
     // gix repositories stay on the thread that opened them (this build of

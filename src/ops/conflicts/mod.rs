@@ -67,7 +67,7 @@ use crate::ctx::Ctx;
 use crate::error::{Error, Result};
 use crate::git::merge::merge_base;
 use crate::manifest::{Entry, Status};
-use crate::output::Out;
+use crate::output::Notes;
 
 /// An active run that can be checked.
 struct Candidate {
@@ -96,7 +96,7 @@ pub fn run(
     ctx: &Ctx,
     base: Option<&str>,
     statuses: Option<&[Status]>,
-    out: &mut Out<'_>,
+    out: &mut Notes<'_>,
 ) -> Result<ConflictsOutcome> {
     run_of(ctx, base, statuses.unwrap_or(&[Status::Active]), out)
 }
@@ -107,7 +107,7 @@ pub fn run_of(
     ctx: &Ctx,
     base: Option<&str>,
     statuses: &[Status],
-    out: &mut Out<'_>,
+    out: &mut Notes<'_>,
 ) -> Result<ConflictsOutcome> {
     let manifest = ctx.read_manifest()?;
     if let Some(base) = base

@@ -11,7 +11,7 @@ use crate::git::error::CommandError;
 use crate::lock::OpsLock;
 use crate::ops::create::CreateRequest;
 use crate::ops::pool::{self, Claimed, Taken};
-use crate::output::Out;
+use crate::output::Notes;
 use crate::signals::RollbackWindow;
 
 /// A worktree added for the run, not yet recorded: what a signal or a failed
@@ -50,7 +50,7 @@ pub(super) fn add(
     ctx: &Ctx,
     args: &CreateRequest,
     plan: &Plan<'_>,
-    out: &mut Out<'_>,
+    out: &mut Notes<'_>,
 ) -> Result<Added> {
     let git = ctx
         .repo
@@ -141,7 +141,7 @@ fn failed_add(
     made_branch: Option<gix::ObjectId>,
     split: bool,
     failure: CommandError,
-    out: &mut Out<'_>,
+    out: &mut Notes<'_>,
 ) -> Result<()> {
     let registered = plan.abs.exists()
         && ctx
@@ -181,7 +181,7 @@ pub(super) fn check_out(
     ctx: &Ctx,
     plan: &Plan<'_>,
     added: &Added,
-    out: &mut Out<'_>,
+    out: &mut Notes<'_>,
 ) -> Result<()> {
     let (git, window) = (&added.git, &added.window);
     if let Some(taken) = &added.taken {

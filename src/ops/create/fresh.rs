@@ -31,7 +31,7 @@ use serde::Serialize;
 
 use crate::ctx::Ctx;
 use crate::error::Result;
-use crate::output::Out;
+use crate::output::Notes;
 
 /// The base's upstream, as `create --json` reports it (`"upstream"`; absent
 /// when the base has none).
@@ -70,7 +70,7 @@ pub fn check(
     base: &str,
     base_commit: &mut gix::ObjectId,
     fetch: bool,
-    out: &mut Out<'_>,
+    out: &mut Notes<'_>,
 ) -> Result<Option<Upstream>> {
     let repo = ctx.repo.gix();
     let Some(found) = upstream_of(repo, base) else {
@@ -136,7 +136,7 @@ fn fetch_upstream(
     refspec: &str,
     name: &str,
     base: &str,
-    out: &mut Out<'_>,
+    out: &mut Notes<'_>,
 ) -> Result<(bool, Option<String>)> {
     out.note(format_args!("fetching {refspec} from {remote}"));
     let dst = found.upstream_ref.as_bstr().to_str_lossy();

@@ -75,7 +75,7 @@ use crate::lock::ManifestMutex;
 use crate::manifest::{Entry, Status};
 use crate::ops::base;
 use crate::ops::ignore::IgnoreTarget;
-use crate::output::Out;
+use crate::output::Notes;
 use crate::runid;
 
 /// What a create made — or, with `--reuse`, handed back — and how its
@@ -153,7 +153,7 @@ pub(super) fn pattern(ctx: &Ctx, args: &CreateRequest) -> Result<String> {
 }
 
 /// Create the run `args` names (see the module doc for the order of work).
-pub fn run(ctx: &Ctx, args: &CreateRequest, out: &mut Out<'_>) -> Result<Created> {
+pub fn run(ctx: &Ctx, args: &CreateRequest, out: &mut Notes<'_>) -> Result<Created> {
     // Read the whole configuration even when --base is given: a broken layer
     // is reported the same way whatever flags are typed.
     let settings = ctx.settings()?;
@@ -200,7 +200,7 @@ fn plan<'s>(
     ctx: &'s Ctx,
     args: &CreateRequest,
     settings: &'s Settings,
-    out: &mut Out<'_>,
+    out: &mut Notes<'_>,
 ) -> Result<Planned<'s>> {
     let id = args.run_id.as_str();
     let branch = runid::branch_name(id);
@@ -246,7 +246,7 @@ fn plan<'s>(
 /// `.gitignore` is written under the mutex, so concurrent creates append
 /// the line once. When it is already there, that round-trip is skipped: the
 /// active-run check is repeated under the mutex when recording.
-fn ensure_ignored(ctx: &Ctx, ignore: &IgnoreTarget, id: &str, out: &mut Out<'_>) -> Result<()> {
+fn ensure_ignored(ctx: &Ctx, ignore: &IgnoreTarget, id: &str, out: &mut Notes<'_>) -> Result<()> {
     ctx.ensure_loop_dir()?;
     if !ignore.has_loop_dir()? {
         let _mutex = ManifestMutex::acquire(&ctx.loop_dir())?;
@@ -265,7 +265,7 @@ fn finish(
     plan: Plan<'_>,
     (entry, ports): (Entry, Vec<u16>),
     method: Method,
-    out: &mut Out<'_>,
+    out: &mut Notes<'_>,
 ) -> Result<Created> {
     let mut created = Created {
         entry,

@@ -7,10 +7,10 @@
 //! `--json`.
 
 use super::{Created, Method};
-use crate::output::Out;
+use crate::output::Notes;
 
 /// The progress lines of a human create (nothing with `--json`).
-pub(super) fn say_done(created: &Created, out: &mut Out<'_>) {
+pub(super) fn say_done(created: &Created, out: &mut Notes<'_>) {
     if out.json {
         return;
     }
@@ -50,7 +50,7 @@ pub(super) fn say_done(created: &Created, out: &mut Out<'_>) {
 }
 
 /// The ports leased to the run, when there are any.
-fn say_ports(created: &Created, out: &mut Out<'_>) {
+fn say_ports(created: &Created, out: &mut Notes<'_>) {
     if created.ports.is_empty() {
         return;
     }
@@ -71,7 +71,7 @@ const SKIPS_SHOWN: usize = 3;
 /// time, and how many files a pool member already had — never the list of
 /// files (`--json` has it; a `node_modules/` is thousands of paths). Then
 /// the first few paths not copied, and how many more there are.
-fn copy_summary(copy: &crate::copy::CopyReport, out: &mut Out<'_>) {
+fn copy_summary(copy: &crate::copy::CopyReport, out: &mut Notes<'_>) {
     let files = copy.copied.len();
     let warm = match copy.already_there.len() {
         0 => String::new(),

@@ -11,7 +11,7 @@ use crate::events::{Event, EventKind};
 use crate::manifest::Entry;
 use crate::ops::create::CreateRequest;
 use crate::ops::ports;
-use crate::output::Out;
+use crate::output::Notes;
 use crate::signals::RollbackWindow;
 
 /// Record the run; if that fails, undo the worktree and branch (best
@@ -22,7 +22,7 @@ pub(super) fn record_or_undo(
     args: &CreateRequest,
     plan: &Plan<'_>,
     added: &Added,
-    out: &mut Out<'_>,
+    out: &mut Notes<'_>,
 ) -> Result<(Entry, Vec<u16>)> {
     let pattern = super::pattern(ctx, args)?;
     let entry = Entry::new(&plan.id, &plan.base, &pattern, crate::time::now());
@@ -48,7 +48,7 @@ fn record(
     plan: &Plan<'_>,
     adopted: Option<gix::ObjectId>,
     window: &RollbackWindow,
-    out: &mut Out<'_>,
+    out: &mut Notes<'_>,
 ) -> Result<Vec<u16>> {
     let mut tx = ctx.start_transaction()?;
     refuse_active(ctx, tx.manifest()?, &entry.id)?;

@@ -7,7 +7,7 @@ use crate::ctx::Ctx;
 use crate::error::{Error, Result};
 use crate::manifest::Entry;
 use crate::ops::create::CreateRequest;
-use crate::output::Out;
+use crate::output::Notes;
 
 /// Reuse the active run `entry` as it is recorded (a different `--pattern`
 /// is named in a warning, not applied): check it, log a `reuse` event, say so.
@@ -15,7 +15,7 @@ pub(super) fn reuse(
     ctx: &Ctx,
     args: &CreateRequest,
     entry: Entry,
-    out: &mut Out<'_>,
+    out: &mut Notes<'_>,
 ) -> Result<Created> {
     let id = entry.id.as_str();
     check_reusable(ctx, &entry)?;

@@ -62,7 +62,7 @@ use crate::ctx::Ctx;
 use crate::error::{Error, Result};
 use crate::events::Judgement;
 use crate::manifest::{Entry, Manifest, Status};
-use crate::output::Out;
+use crate::output::Notes;
 
 /// How long a gate may run by default: land's gate timeout.
 pub const DEFAULT_TIMEOUT: Duration = crate::ops::land::gate::TIMEOUT;
@@ -84,7 +84,7 @@ pub struct JudgeOutcome {
 }
 
 /// Judge the active attempts of `request.task` (see the module doc).
-pub fn judge(ctx: &Ctx, request: &JudgeRequest<'_>, out: &mut Out<'_>) -> Result<JudgeOutcome> {
+pub fn judge(ctx: &Ctx, request: &JudgeRequest<'_>, out: &mut Notes<'_>) -> Result<JudgeOutcome> {
     let task = request.task;
     let gate = gate_command(ctx, request.gate)?.ok_or(Error::NoGate)?;
     let manifest = ctx.read_manifest()?;
@@ -151,7 +151,7 @@ fn prepare(
     gate: &ConfiguredCommand<'_>,
     task: &str,
     attempts: Vec<(u32, &Entry)>,
-    out: &mut Out<'_>,
+    out: &mut Notes<'_>,
 ) -> Result<(Vec<gates::Job>, Vec<Found>)> {
     if attempts.is_empty() {
         return Err(Error::NoAttempts {

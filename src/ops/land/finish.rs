@@ -13,7 +13,7 @@ use crate::ctx::Ctx;
 use crate::error::Result;
 use crate::events::{Event, EventKind, State};
 use crate::manifest::{Entry, Status};
-use crate::output::Out;
+use crate::output::Notes;
 
 /// Under the run lock (the caller's): the run marked `merged`, if it is
 /// still the run that landed, and the `land` and `mark` events logged,
@@ -23,7 +23,7 @@ pub(super) fn record(
     strategy: LandStrategy,
     entry: &Entry,
     landed: &Landed,
-    out: &mut Out<'_>,
+    out: &mut Notes<'_>,
 ) -> Result<()> {
     let mut land = Event::new(EventKind::Land, &entry.id);
     land.from = Some(State::Commit(landed.from.to_string()));
@@ -62,7 +62,7 @@ pub(super) fn record(
 /// a worktree with anything to lose is kept, with the code), in parallel
 /// as `cleanup` removes them when there are several: each run's fate, in
 /// the order of `ids`, as removing it alone would have it.
-pub(super) fn remove_worktrees(ctx: &Ctx, ids: &[&str], out: &mut Out<'_>) -> Vec<WorktreeFate> {
+pub(super) fn remove_worktrees(ctx: &Ctx, ids: &[&str], out: &mut Notes<'_>) -> Vec<WorktreeFate> {
     let kept = |e: crate::error::Error| WorktreeFate::Skipped {
         code: e.code().to_owned(),
         reason: e.to_string(),
@@ -184,7 +184,7 @@ pub(super) fn delete_branch(
     entry: &Entry,
     landed_tip: ObjectId,
     against: Against<'_>,
-    out: &mut Out<'_>,
+    out: &mut Notes<'_>,
 ) -> BranchFate {
     match try_delete_branch(ctx, entry, landed_tip, against, out) {
         Ok(fate) => fate,
@@ -199,7 +199,7 @@ fn try_delete_branch(
     entry: &Entry,
     landed_tip: ObjectId,
     against: Against<'_>,
-    out: &mut Out<'_>,
+    out: &mut Notes<'_>,
 ) -> Result<BranchFate> {
     use crate::safety::retire::{Retired, retire};
     let mut detector = crate::git::merged::Detector::new(ctx.repo.gix())?;

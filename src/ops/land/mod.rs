@@ -108,7 +108,7 @@ use crate::ctx::Ctx;
 use crate::error::{Error, Result};
 use crate::git::merge::Merger;
 use crate::manifest::{Entry, Manifest, Status};
-use crate::output::Out;
+use crate::output::Notes;
 use crate::runid::RunId;
 
 /// How long a gate may run before it is killed (and the landing refused,
@@ -138,7 +138,7 @@ pub struct LandOutcome {
 }
 
 /// Land the runs `request` names; see the module doc.
-pub fn land(ctx: &Ctx, request: &LandRequest<'_>, out: &mut Out<'_>) -> Result<LandOutcome> {
+pub fn land(ctx: &Ctx, request: &LandRequest<'_>, out: &mut Notes<'_>) -> Result<LandOutcome> {
     let settings = ctx.settings()?;
     let how = &request.how;
     let strategy = how.strategy.unwrap_or(settings.land_strategy.value);
@@ -247,7 +247,7 @@ fn chosen(
     which: Which<'_>,
     statuses: Option<&[Status]>,
     into: Option<&str>,
-    out: &mut Out<'_>,
+    out: &mut Notes<'_>,
 ) -> Result<Vec<Entry>> {
     match (which, statuses) {
         (Which::Queue(_), Some(statuses)) => {
@@ -278,7 +278,7 @@ impl Each<'_, '_> {
         entries: &[Entry],
         tips: &mut one::Tips,
         outcome: &mut LandOutcome,
-        out: &mut Out<'_>,
+        out: &mut Notes<'_>,
     ) {
         let mut stopped = false;
         for (at, entry) in entries.iter().enumerate() {

@@ -9,7 +9,7 @@
 use crate::ctx::Ctx;
 use crate::error::Result;
 use crate::manifest::{Entry, Manifest, Status};
-use crate::output::Out;
+use crate::output::Notes;
 
 /// Say on stderr what the queue took — the statuses it lands (and, from
 /// the setting, which one), how many runs — and what it left, by status,
@@ -20,7 +20,7 @@ pub(super) fn say_what_it_took(
     statuses: &[Status],
     from_setting: bool,
     taken: usize,
-    out: &mut Out<'_>,
+    out: &mut Notes<'_>,
 ) {
     let names: Vec<&str> = statuses.iter().map(|s| s.as_str()).collect();
     let whence = if from_setting {
@@ -68,7 +68,7 @@ pub(super) fn ordered(
     manifest: &Manifest,
     statuses: &[Status],
     into: Option<&str>,
-    out: &mut Out<'_>,
+    out: &mut Notes<'_>,
 ) -> Result<Vec<Entry>> {
     let analysis = crate::ops::conflicts::run_of(ctx, into, statuses, out)?;
     let mut rest: Vec<&str> = analysis.skipped.iter().map(|s| s.id.as_str()).collect();

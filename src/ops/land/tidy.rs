@@ -89,7 +89,7 @@ use super::outcome::{BranchFate, WorktreeFate};
 use super::{Fate, finish};
 use crate::ctx::Ctx;
 use crate::manifest::Entry;
-use crate::output::Out;
+use crate::output::Notes;
 
 /// One landed run to tidy.
 struct Job {
@@ -152,7 +152,7 @@ impl Tidy {
     }
 
     /// Put what is tidied by now on its runs, and write its notes.
-    pub(super) fn collect(&self, runs: &mut [(String, Fate)], out: &mut Out<'_>) {
+    pub(super) fn collect(&self, runs: &mut [(String, Fate)], out: &mut Notes<'_>) {
         loop {
             match self.done.try_recv() {
                 Ok(done) => put(done, runs, out),
@@ -162,7 +162,7 @@ impl Tidy {
     }
 
     /// Wait until every run handed over is tidied, and put each on its run.
-    pub(super) fn finish(mut self, runs: &mut [(String, Fate)], out: &mut Out<'_>) {
+    pub(super) fn finish(mut self, runs: &mut [(String, Fate)], out: &mut Notes<'_>) {
         self.jobs = None;
         for done in self.done.iter() {
             put(done, runs, out);
@@ -170,7 +170,7 @@ impl Tidy {
     }
 }
 
-fn put(done: Done, runs: &mut [(String, Fate)], out: &mut Out<'_>) {
+fn put(done: Done, runs: &mut [(String, Fate)], out: &mut Notes<'_>) {
     match done {
         Done::Notes(notes) => {
             let _ = out.stderr.write_all(&notes);
@@ -230,15 +230,11 @@ fn tidy(
     notes: &mut Vec<u8>,
     quiet: bool,
 ) -> Vec<(WorktreeFate, BranchFate)> {
-    let mut sink = std::io::sink();
-    let mut out = Out {
-        stdout: &mut sink,
+    let mut out = Notes {
         stderr: notes,
         json: false,
         quiet,
-        color: crate::style::Color::OFF,
         stderr_is_terminal: false,
-        stdout_is_terminal: false,
     };
     let ids: Vec<&str> = batch.iter().map(|job| job.entry.id.as_str()).collect();
     let worktrees = finish::remove_worktrees(ctx, &ids, &mut out);

@@ -23,7 +23,7 @@ use crate::ctx::Ctx;
 use crate::error::Result;
 use crate::git::merged::{Detector, MergedBy, Verdict};
 use crate::manifest::{Entry, Manifest, Status};
-use crate::output::Out;
+use crate::output::Notes;
 
 /// A run found (and, not a dry run, marked) `merged`.
 pub struct Found {
@@ -92,7 +92,7 @@ pub fn not_in_base<'e>(ctx: &Ctx, entries: &[&'e Entry]) -> Result<Vec<&'e Entry
 
 /// Find the runs whose work is in their base, and (not a dry run) mark them
 /// `merged`; see the module doc.
-pub fn detect_merged(ctx: &Ctx, dry_run: bool, out: &mut Out<'_>) -> Result<Detection> {
+pub fn detect_merged(ctx: &Ctx, dry_run: bool, out: &mut Notes<'_>) -> Result<Detection> {
     let mut detection = Detection {
         dry_run,
         marked: Vec::new(),

@@ -12,7 +12,7 @@ use crate::ctx::{Ctx, Transaction};
 use crate::error::{Error, Result};
 use crate::events::{Event, EventKind};
 use crate::manifest::{Entry, Manifest, Status};
-use crate::output::Out;
+use crate::output::Notes;
 use crate::runid::RunId;
 
 /// A run's status set: its entry as it is now, and the status before.
@@ -22,7 +22,12 @@ pub struct Marked {
 }
 
 /// Set the status of `run_id` (see [`set_statuses`]).
-pub fn set_status(ctx: &Ctx, run_id: &RunId, status: Status, out: &mut Out<'_>) -> Result<Marked> {
+pub fn set_status(
+    ctx: &Ctx,
+    run_id: &RunId,
+    status: Status,
+    out: &mut Notes<'_>,
+) -> Result<Marked> {
     let mut marked = set_statuses(ctx, std::slice::from_ref(run_id), status, out)?;
     Ok(marked.remove(0))
 }
@@ -37,7 +42,7 @@ pub fn set_statuses(
     ctx: &Ctx,
     run_ids: &[RunId],
     status: Status,
-    out: &mut Out<'_>,
+    out: &mut Notes<'_>,
 ) -> Result<Vec<Marked>> {
     let mut ids: Vec<&RunId> = Vec::with_capacity(run_ids.len());
     for id in run_ids {
@@ -161,7 +166,7 @@ pub fn set_statuses_from(
     ctx: &Ctx,
     changes: &[(&Entry, Status)],
     needs: Needs,
-    out: &mut Out<'_>,
+    out: &mut Notes<'_>,
 ) -> Result<(Vec<Marked>, Vec<LeftAsIs>)> {
     if changes.is_empty() || !ctx.loop_dir_exists()? {
         let gone = changes.iter().map(|(e, _)| (e.id.clone(), None)).collect();

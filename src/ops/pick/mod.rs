@@ -36,7 +36,7 @@ use crate::events::{Judgement, latest_judgements};
 use crate::manifest::{Entry, Manifest, Status};
 use crate::ops::land;
 use crate::ops::reclaim::{self, Reclaimed};
-use crate::output::Out;
+use crate::output::Notes;
 use crate::runid::RunId;
 
 /// What `pick` was asked for.
@@ -88,7 +88,7 @@ pub struct PickOutcome {
 }
 
 /// Pick `request.id`; see the module doc.
-pub fn pick(ctx: &Ctx, request: &PickRequest<'_>, out: &mut Out<'_>) -> Result<PickOutcome> {
+pub fn pick(ctx: &Ctx, request: &PickRequest<'_>, out: &mut Notes<'_>) -> Result<PickOutcome> {
     let id = request.id;
     let manifest = ctx.read_manifest()?;
     let (task, entry) = pickable(&manifest, id)?;
@@ -157,7 +157,7 @@ pub fn pick(ctx: &Ctx, request: &PickRequest<'_>, out: &mut Out<'_>) -> Result<P
 
 /// A warning before an attempt that changes no file against its base (as
 /// judge found) is escalated or landed: it hands on nothing.
-fn warn_if_it_changes_nothing(winner: &Winner, request: &PickRequest<'_>, out: &mut Out<'_>) {
+fn warn_if_it_changes_nothing(winner: &Winner, request: &PickRequest<'_>, out: &mut Notes<'_>) {
     if !winner
         .judgement
         .as_ref()
@@ -178,7 +178,7 @@ fn warn_if_it_changes_nothing(winner: &Winner, request: &PickRequest<'_>, out: &
 
 /// Each sibling's status once the marks are written: rejected, or, when it
 /// changed since pick read it (in `left`), as it is now, said in a note.
-fn rejected(siblings: &mut [Sibling], left: &[crate::ops::mark::LeftAsIs], out: &mut Out<'_>) {
+fn rejected(siblings: &mut [Sibling], left: &[crate::ops::mark::LeftAsIs], out: &mut Notes<'_>) {
     for s in siblings {
         match left.iter().find(|(id, _)| id.as_str() == s.id) {
             Some((_, now)) => {
@@ -261,7 +261,7 @@ fn land_winner(
     id: &RunId,
     how: &land::Landing<'_>,
     dry_run: bool,
-    out: &mut Out<'_>,
+    out: &mut Notes<'_>,
 ) -> Result<land::LandOutcome> {
     let request = land::LandRequest {
         which: land::Which::Runs(std::slice::from_ref(id)),
@@ -281,7 +281,7 @@ fn mark(
     winner: Option<&Entry>,
     siblings: &[Entry],
     dry_run: bool,
-    out: &mut Out<'_>,
+    out: &mut Notes<'_>,
 ) -> Result<Vec<crate::ops::mark::LeftAsIs>> {
     if dry_run || winner.is_none() && siblings.is_empty() {
         return Ok(Vec::new());
@@ -318,7 +318,7 @@ fn remove_siblings(
     ctx: &Ctx,
     siblings: &[Entry],
     dry_run: bool,
-    out: &mut Out<'_>,
+    out: &mut Notes<'_>,
 ) -> Result<Reclaimed> {
     let options = reclaim::Options {
         dry_run,

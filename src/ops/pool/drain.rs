@@ -15,7 +15,7 @@ use super::{Claim, POOL_DIR, STAGING_DIR, members, staged};
 use crate::ctx::Ctx;
 use crate::error::Result;
 use crate::lock::OpsLock;
-use crate::output::{Out, Progress};
+use crate::output::{Notes, Progress};
 use crate::worktree::{Remover, SkipCode};
 
 /// What `pool drain` did.
@@ -30,7 +30,7 @@ pub struct Drained {
     pub skipped: Vec<Discarded>,
 }
 
-pub fn drain(ctx: &Ctx, out: &mut Out<'_>) -> Result<Drained> {
+pub fn drain(ctx: &Ctx, out: &mut Notes<'_>) -> Result<Drained> {
     let size = ctx.settings()?.pool_size.value;
     let mut removed = Vec::new();
     let mut skipped: Vec<Discarded> = Vec::new();

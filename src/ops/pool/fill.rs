@@ -17,7 +17,7 @@ use crate::error::{Error, Result};
 use crate::git::cmd::Git;
 use crate::lock::{ManifestMutex, OpsLock};
 use crate::ops::ignore::IgnoreTarget;
-use crate::output::Out;
+use crate::output::Notes;
 use crate::worktree::Remover;
 
 /// What `pool fill` did.
@@ -40,7 +40,7 @@ type Unfit = (Member, String, Option<Claim>);
 /// A member added in `.pool/.new/` (its name), claimed until it is moved.
 type Staged = (String, Claim);
 
-pub fn fill(ctx: &Ctx, n: Option<usize>, out: &mut Out<'_>) -> Result<Filled> {
+pub fn fill(ctx: &Ctx, n: Option<usize>, out: &mut Notes<'_>) -> Result<Filled> {
     let settings = ctx.settings()?;
     let target = n.unwrap_or(settings.pool_size.value);
     let (_, base) = crate::ops::base::resolve(ctx, None, &settings.base, out)?;
@@ -68,7 +68,7 @@ pub fn fill(ctx: &Ctx, n: Option<usize>, out: &mut Out<'_>) -> Result<Filled> {
 
 /// Create `.loop-worktrees/.pool/.new/` (and the ignore line, as `create`
 /// writes it), refusing a symlink on the way.
-fn prepare_dirs(ctx: &Ctx, out: &mut Out<'_>) -> Result<()> {
+fn prepare_dirs(ctx: &Ctx, out: &mut Notes<'_>) -> Result<()> {
     let settings = ctx.settings()?;
     let ignore = IgnoreTarget::of(ctx, settings.create_ignore_file.value);
     ignore.refuse_symlink()?;
@@ -130,7 +130,7 @@ fn discard_and_add(
     unfit: &[Unfit],
     base: gix::ObjectId,
     target: usize,
-    out: &mut Out<'_>,
+    out: &mut Notes<'_>,
 ) -> Result<(Vec<Discarded>, Vec<Staged>)> {
     let _ops = OpsLock::acquire(&ctx.loop_dir(), |w| out.note(format_args!("{w}")))?;
     let now: Vec<Member> = staged(&ctx.repo)?
@@ -167,7 +167,12 @@ fn discard_and_add(
 /// a large tree: a progress line counts them on a terminal's stderr
 /// ([`Out::progress`]: nothing when piped or with `--quiet`), erased at the
 /// end.
-fn check_out_all(ctx: &Ctx, git: &Git, added: &[Staged], out: &mut Out<'_>) -> Vec<Option<String>> {
+fn check_out_all(
+    ctx: &Ctx,
+    git: &Git,
+    added: &[Staged],
+    out: &mut Notes<'_>,
+) -> Vec<Option<String>> {
     let mut failed: Vec<Option<String>> = vec![None; added.len()];
     if added.is_empty() {
         return failed;
@@ -204,7 +209,7 @@ fn move_into_pool(
     git: &Git,
     added: &[Staged],
     failed: &[Option<String>],
-    out: &mut Out<'_>,
+    out: &mut Notes<'_>,
 ) -> Result<Vec<String>> {
     let mut prepared = Vec::new();
     if added.is_empty() {

@@ -19,7 +19,7 @@ use super::{Claim, Member, POOL_DIR, members};
 use crate::ctx::Ctx;
 use crate::error::{Error, Result};
 use crate::git::cmd::Git;
-use crate::output::Out;
+use crate::output::Notes;
 use crate::signals::RollbackWindow;
 use crate::worktree::Remover;
 
@@ -81,7 +81,7 @@ impl Claimed {
         ctx: &Ctx,
         git: &Git,
         rel: &str,
-        out: &mut Out<'_>,
+        out: &mut Notes<'_>,
     ) -> Result<Option<Taken>> {
         if !self.unfit.is_empty() {
             // Read under the lock: a registration cannot change meanwhile.
@@ -137,7 +137,7 @@ impl Taken {
         id: &str,
         commit_hex: &str,
         window: &RollbackWindow,
-        out: &mut Out<'_>,
+        out: &mut Notes<'_>,
     ) -> Result<()> {
         let abs = ctx.worktree_path(id);
         let rel = crate::runid::rel_path(id);

@@ -7,7 +7,7 @@ use crate::ctx::Ctx;
 use crate::error::Result;
 use crate::lock::ManifestMutex;
 use crate::manifest::{Entry, Manifest, Status};
-use crate::output::Out;
+use crate::output::Notes;
 use crate::worktree::salvage::Salvaged;
 use crate::worktree::{Removal, Remover, Skip, SkipCode, remove_worktree};
 
@@ -226,7 +226,7 @@ pub(super) fn remove_all(
     selected: &[Entry],
     statuses: &[Status],
     how: &How<'_>,
-    out: &mut Out<'_>,
+    out: &mut Notes<'_>,
 ) -> Vec<Result<Done>> {
     let manifest_path = ctx.manifest.path().to_path_buf();
     let current = Current {

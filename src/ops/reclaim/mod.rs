@@ -40,7 +40,7 @@ use crate::ctx::Ctx;
 use crate::error::{Error, Result};
 use crate::lock::{ManifestMutex, OpsLock};
 use crate::manifest::{Entry, Manifest, Status};
-use crate::output::Out;
+use crate::output::Notes;
 use crate::worktree::salvage::Salvaged;
 use crate::worktree::{Removal, Remover, Skip, SkipCode, SkippedEntry};
 
@@ -111,7 +111,7 @@ pub fn reclaim(
     statuses: &[Status],
     options: Options,
     choose: impl Fn(&Manifest) -> Result<Vec<Entry>>,
-    out: &mut Out<'_>,
+    out: &mut Notes<'_>,
 ) -> Result<Reclaimed> {
     let dry_run = options.dry_run;
     // An untrusted hook refuses the cleanup before anything changes (a dry
@@ -165,7 +165,7 @@ fn select_locked(
     ctx: &Ctx,
     dry_run: bool,
     choose: &impl Fn(&Manifest) -> Result<Vec<Entry>>,
-    out: &mut Out<'_>,
+    out: &mut Notes<'_>,
 ) -> Result<(Vec<Entry>, Option<OpsLock>)> {
     let (manifest, snapshot) = match ctx.manifest.load_snapshot()? {
         Some((m, snap)) => (m, Some(snap)),
@@ -199,7 +199,7 @@ fn remove_selected(
     statuses: &[Status],
     options: Options,
     reclaimed: &mut Reclaimed,
-    out: &mut Out<'_>,
+    out: &mut Notes<'_>,
 ) -> Result<()> {
     // `--recycle`: a worktree that would be removed goes back into the
     // warm pool instead, while it has room.
@@ -253,7 +253,7 @@ fn drop_removed(
     ctx: &Ctx,
     reclaimed: &Reclaimed,
     statuses: &[Status],
-    out: &mut Out<'_>,
+    out: &mut Notes<'_>,
 ) -> Result<()> {
     let mut tx = ctx.start_transaction()?;
     let gone: std::collections::HashMap<&str, &Entry> = reclaimed

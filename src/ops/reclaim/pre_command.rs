@@ -9,7 +9,7 @@
 use crate::ctx::Ctx;
 use crate::error::Result;
 use crate::manifest::Entry;
-use crate::output::Out;
+use crate::output::Notes;
 use crate::worktree::{Remover, Skip, SkipCode, SkippedEntry};
 
 /// The selected runs `cleanup.pre-command` (if any) lets go, and those it
@@ -20,7 +20,7 @@ pub(super) fn screen(
     selected: Vec<Entry>,
     remover: &Remover<'_>,
     dry_run: bool,
-    out: &mut Out<'_>,
+    out: &mut Notes<'_>,
 ) -> Result<(Vec<Entry>, Vec<SkippedEntry>)> {
     match command {
         Some(command) if !dry_run => run(ctx, command, selected, remover, out),
@@ -43,7 +43,7 @@ fn run(
     command: &crate::configured_command::ConfiguredCommand<'_>,
     selected: Vec<Entry>,
     remover: &Remover<'_>,
-    out: &mut Out<'_>,
+    out: &mut Notes<'_>,
 ) -> Result<(Vec<Entry>, Vec<SkippedEntry>)> {
     let mut kept = Vec::new();
     let mut refused = Vec::new();

@@ -8,7 +8,7 @@ use crate::config::{Origin, Settings, keys};
 use crate::ctx::Ctx;
 use crate::error::{Error, Result};
 use crate::manifest::{Entry, Manifest, Status};
-use crate::output::Out;
+use crate::output::Notes;
 use crate::worktree::{Skip, SkipCode, SkippedEntry};
 
 /// What a cleanup was asked for; `None` and `false` leave it to the settings.
@@ -28,7 +28,7 @@ pub struct Cleanup {
 /// expire the trash's entries older than `trash.keep`. With `--recycle` (or
 /// `cleanup.recycle`) a worktree that would be removed goes back into the
 /// warm pool instead, while it has room.
-pub fn cleanup(ctx: &Ctx, request: &Cleanup, out: &mut Out<'_>) -> Result<Reclaimed> {
+pub fn cleanup(ctx: &Ctx, request: &Cleanup, out: &mut Notes<'_>) -> Result<Reclaimed> {
     // The whole configuration is read even when flags cover every setting, so
     // a broken layer is reported the same way whatever flags are typed.
     let settings = ctx.settings()?;
@@ -75,7 +75,7 @@ pub fn cleanup(ctx: &Ctx, request: &Cleanup, out: &mut Out<'_>) -> Result<Reclai
 fn selected(
     request: &Cleanup,
     settings: &Settings,
-    out: &mut Out<'_>,
+    out: &mut Notes<'_>,
 ) -> (Vec<Status>, Vec<Status>) {
     let (mut statuses, from) = match &request.statuses {
         Some(s) => (s.clone(), "--status".to_owned()),
@@ -154,7 +154,7 @@ fn nothing_selected(
     ctx: &Ctx,
     statuses: &[Status],
     older_than: Option<SignedDuration>,
-    out: &mut Out<'_>,
+    out: &mut Notes<'_>,
 ) -> Result<()> {
     if !ctx.loop_dir_exists()? {
         return Ok(());
@@ -249,7 +249,7 @@ pub struct Remove {
 /// Remove the named runs' worktrees (the same id given twice once), with
 /// cleanup's rules; branches are kept. An `active` or unknown id refuses the
 /// whole operation before anything changes.
-pub fn remove(ctx: &Ctx, ids: &[&str], request: Remove, out: &mut Out<'_>) -> Result<Reclaimed> {
+pub fn remove(ctx: &Ctx, ids: &[&str], request: Remove, out: &mut Notes<'_>) -> Result<Reclaimed> {
     // No manifest, no runs: every id is unknown (and nothing is created).
     if !ctx.loop_dir_exists()? {
         choose(&Manifest::default(), ids)?;

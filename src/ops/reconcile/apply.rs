@@ -8,7 +8,7 @@ use crate::ctx::{Ctx, Transaction};
 use crate::error::Result;
 use crate::events::{Event, EventKind};
 use crate::manifest::Entry;
-use crate::output::Out;
+use crate::output::Notes;
 
 /// What reconcile changes in the manifest.
 #[derive(Debug, Default)]
@@ -29,7 +29,7 @@ pub(super) fn apply(
     ctx: &Ctx,
     plan: &Plan,
     outcome: &ReconcileOutcome,
-    out: &mut Out<'_>,
+    out: &mut Notes<'_>,
 ) -> Result<()> {
     let mut tx = ctx.start_transaction()?;
     let adopted = record(&mut tx, plan)?;

@@ -54,7 +54,7 @@ use crate::ctx::Ctx;
 use crate::error::{Error, Result};
 use crate::lock::OpsLock;
 use crate::manifest::Manifest;
-use crate::output::Out;
+use crate::output::Notes;
 use crate::runid;
 use crate::worktree::{Remover, SkippedEntry};
 use min_age::too_young;
@@ -101,7 +101,7 @@ pub struct ReconcileOutcome {
     pub error: Option<Error>,
 }
 
-pub fn run(ctx: &Ctx, req: &ReconcileRequest<'_>, out: &mut Out<'_>) -> Result<ReconcileOutcome> {
+pub fn run(ctx: &Ctx, req: &ReconcileRequest<'_>, out: &mut Notes<'_>) -> Result<ReconcileOutcome> {
     let mut opened = open(ctx, req, out)?;
     let git = ctx.repo.git();
     let remover = Remover::new(&ctx.repo, &git)?;
@@ -147,7 +147,7 @@ struct Opened {
     _ops: Option<OpsLock>,
 }
 
-fn open(ctx: &Ctx, req: &ReconcileRequest<'_>, out: &mut Out<'_>) -> Result<Opened> {
+fn open(ctx: &Ctx, req: &ReconcileRequest<'_>, out: &mut Notes<'_>) -> Result<Opened> {
     let loop_dir_exists = ctx.loop_dir_exists()?;
     // Validated before any lock is taken: a manifest git-loop does not
     // understand refuses the command with no trace left.

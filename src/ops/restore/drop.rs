@@ -10,7 +10,7 @@
 use crate::ctx::Ctx;
 use crate::error::{Error, Result};
 use crate::lock::OpsLock;
-use crate::output::Out;
+use crate::output::Notes;
 use crate::worktree::salvage::ref_name;
 
 /// A salvage moved to the trash.
@@ -25,7 +25,7 @@ pub struct Dropped {
     pub trash: String,
 }
 
-pub fn drop_salvage(ctx: &Ctx, id: &str, out: &mut Out<'_>) -> Result<Dropped> {
+pub fn drop_salvage(ctx: &Ctx, id: &str, out: &mut Notes<'_>) -> Result<Dropped> {
     let refname = ref_name(id);
     ctx.ensure_loop_dir()?;
     let _ops = OpsLock::acquire(&ctx.loop_dir(), |waiting| {

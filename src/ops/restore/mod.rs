@@ -33,7 +33,7 @@ use crate::error::{Error, Result};
 use crate::git::plumbing::git_str;
 use crate::lock::OpsLock;
 use crate::manifest::{Entry, Status};
-use crate::output::Out;
+use crate::output::Notes;
 use crate::worktree::salvage::{Head, PutBack, ref_name};
 
 /// A run brought back.
@@ -116,7 +116,7 @@ fn read_salvage(repo: &gix::Repository, id: &str) -> Result<Salvage> {
     })
 }
 
-pub fn run(ctx: &Ctx, id: &str, out: &mut Out<'_>) -> Result<Restored> {
+pub fn run(ctx: &Ctx, id: &str, out: &mut Notes<'_>) -> Result<Restored> {
     let salvage = read_salvage(ctx.repo.gix(), id).map_err(|e| match e {
         Error::NoSalvage { id, .. } => no_salvage(ctx, &id),
         e => e,
@@ -240,7 +240,7 @@ fn record(
     id: &str,
     entry: Option<Entry>,
     commit: gix::ObjectId,
-    out: &mut Out<'_>,
+    out: &mut Notes<'_>,
 ) -> Result<Entry> {
     let mut entry = entry.unwrap_or_else(|| Entry::new(id, "main", "restored", crate::time::now()));
     entry.status = Status::Active;

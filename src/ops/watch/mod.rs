@@ -34,7 +34,7 @@ use crate::ctx::Ctx;
 use crate::error::Result;
 use crate::events::Activity;
 use crate::ops::list::Run;
-use crate::output::Out;
+use crate::output::Notes;
 
 /// How often everything (each worktree's state included) is read again
 /// when nothing else asked for it.
@@ -82,17 +82,14 @@ fn with_disk(
 }
 
 fn read_runs(ctx: &Ctx, previous: Vec<Run>, full: bool) -> Result<Vec<Run>> {
-    let (mut stdout, mut stderr) = (std::io::sink(), std::io::sink());
+    let mut stderr = std::io::sink();
     // The listing's progress line is for a terminal's stderr: the view owns
     // that terminal, so the listing writes nowhere.
-    let mut out = Out {
-        stdout: &mut stdout,
+    let mut out = Notes {
         stderr: &mut stderr,
         json: false,
         quiet: true,
-        color: crate::style::Color::OFF,
         stderr_is_terminal: false,
-        stdout_is_terminal: false,
     };
     let mut listing = crate::ops::list::run(ctx, None, None, full, &mut out)?.runs;
     if full {

@@ -9,7 +9,7 @@ use crate::lock::OpsLock;
 use crate::ops::create::CreateRequest;
 use crate::ops::create::{Plan, branch_exists, checkout};
 use crate::ops::pool;
-use crate::output::Out;
+use crate::output::Notes;
 use crate::signals::RollbackWindow;
 
 /// Under one hold of the worktree-operation lock: each attempt's branch and
@@ -22,7 +22,7 @@ pub(super) fn add_all(
     plans: &[Plan<'_>],
     made: &Made,
     window: &RollbackWindow,
-    out: &mut Out<'_>,
+    out: &mut Notes<'_>,
 ) -> Result<Vec<bool>> {
     let git = ctx.repo.git();
     // One member per attempt while the pool has fit ones; each claim is
@@ -81,7 +81,7 @@ pub(super) fn check_out_all(
     plans: &[Plan<'_>],
     pooled: &[bool],
     window: &RollbackWindow,
-    out: &mut Out<'_>,
+    out: &mut Notes<'_>,
 ) -> Result<()> {
     let git = ctx
         .repo

@@ -62,7 +62,7 @@ use crate::ops::base;
 use crate::ops::create::CreateRequest;
 use crate::ops::create::{Created, Method, Plan, branch_exists, fresh, rollback};
 use crate::ops::ignore::IgnoreTarget;
-use crate::output::Out;
+use crate::output::Notes;
 use crate::runid;
 use crate::signals::RollbackWindow;
 
@@ -93,7 +93,7 @@ pub fn validate(args: &CreateRequest, n: u32) -> Result<()> {
 pub(super) type Made = Arc<Mutex<Vec<(String, Option<gix::ObjectId>)>>>;
 
 /// Make the attempts (see the module doc). The runs, in attempt order.
-pub fn run(ctx: &Ctx, args: &CreateRequest, n: u32, out: &mut Out<'_>) -> Result<Vec<Created>> {
+pub fn run(ctx: &Ctx, args: &CreateRequest, n: u32, out: &mut Notes<'_>) -> Result<Vec<Created>> {
     let settings = ctx.settings()?;
     let task = args.run_id.as_str();
     let (plans, post_command) = plan(ctx, args, n, settings, out)?;
@@ -157,7 +157,7 @@ fn plan<'s>(
     args: &CreateRequest,
     n: u32,
     settings: &'s Settings,
-    out: &mut Out<'_>,
+    out: &mut Notes<'_>,
 ) -> Result<(Vec<Plan<'s>>, Option<ConfiguredCommand<'s>>)> {
     let task = args.run_id.as_str();
     let (base, mut base_commit) = base::resolve(ctx, args.base.as_deref(), &settings.base, out)?;

@@ -10,7 +10,7 @@ use crate::manifest::Entry;
 use crate::ops::create::CreateRequest;
 use crate::ops::create::{Plan, rollback};
 use crate::ops::ports;
-use crate::output::Out;
+use crate::output::Notes;
 use crate::signals::RollbackWindow;
 
 /// What [`set_up_all`] did in one attempt.
@@ -28,7 +28,7 @@ pub(super) fn set_up_all(
     plans: &[Plan<'_>],
     post_command: Option<&ConfiguredCommand<'_>>,
     window: &RollbackWindow,
-    out: &mut Out<'_>,
+    out: &mut Notes<'_>,
 ) -> Result<Vec<SetUp>> {
     let mut set_up = Vec::with_capacity(plans.len());
     for plan in plans {
@@ -84,7 +84,7 @@ pub(super) fn record_all(
     args: &CreateRequest,
     plans: &[Plan<'_>],
     window: &RollbackWindow,
-    out: &mut Out<'_>,
+    out: &mut Notes<'_>,
 ) -> Result<Vec<(Entry, Vec<u16>)>> {
     let mut tx = ctx.start_transaction()?;
     refuse_active_attempts(tx.manifest()?, &args.run_id)?;
@@ -146,7 +146,7 @@ pub(super) fn undo_all(
     made: &Made,
     window: &RollbackWindow,
     failure: Error,
-    out: &mut Out<'_>,
+    out: &mut Notes<'_>,
 ) -> Error {
     let attempts = std::mem::take(&mut *lock(made));
     let (mut undone, mut left) = (Vec::new(), Vec::new());

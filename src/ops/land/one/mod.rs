@@ -28,7 +28,7 @@ use crate::events::{Code as EventCode, Event, EventKind};
 use crate::git::merge::Merger;
 use crate::lock::{RUN_LOCK_DEADLINE, RunLock};
 use crate::manifest::Entry;
-use crate::output::Out;
+use crate::output::Notes;
 
 /// What every run of one `land` shares.
 pub(super) struct Env<'a> {
@@ -109,7 +109,7 @@ pub(super) fn land_one(
     env: &Env<'_>,
     entry: &Entry,
     tips: &mut Tips,
-    out: &mut Out<'_>,
+    out: &mut Notes<'_>,
 ) -> Result<(Fate, Option<Error>)> {
     let into = match refusals::target(env.ctx, env.into, entry)? {
         Ok(into) => into,
@@ -128,7 +128,7 @@ fn attempt(
     entry: &Entry,
     into: &str,
     tips: &mut Tips,
-    out: &mut Out<'_>,
+    out: &mut Notes<'_>,
 ) -> Step<(Fate, Option<Error>)> {
     let ctx = env.ctx;
     let (run_tip, onto) = step!(ready(env, entry, into, tips));
@@ -209,7 +209,7 @@ fn tidy_up(
     entry: &Entry,
     (run_tip, into): (ObjectId, &str),
     landed: &mut Landed,
-    out: &mut Out<'_>,
+    out: &mut Notes<'_>,
 ) {
     let ctx = env.ctx;
     match env.tidy {
@@ -363,7 +363,7 @@ fn refused(
     entry: &Entry,
     into: Option<&str>,
     refusal: Refusal,
-    out: &mut Out<'_>,
+    out: &mut Notes<'_>,
 ) -> Result<(Fate, Option<Error>)> {
     if !env.dry_run {
         log_refusal(env.ctx, entry, &refusal, out)?;
@@ -378,7 +378,7 @@ fn refused(
     Ok((Fate::Skipped(skipped), None))
 }
 
-fn log_refusal(ctx: &Ctx, entry: &Entry, refusal: &Refusal, out: &mut Out<'_>) -> Result<()> {
+fn log_refusal(ctx: &Ctx, entry: &Entry, refusal: &Refusal, out: &mut Notes<'_>) -> Result<()> {
     let mut event = Event::new(EventKind::Land, &entry.id);
     event.code = Some(EventCode::Other(refusal.code.as_str().to_owned()));
     let mut detail = refusal.message.clone();
