@@ -6,7 +6,7 @@
 //! `rejected,escalated`) and, with a cutoff, that were created before now −
 //! cutoff; `remove` the named runs (any status but `active`; an `active` or
 //! unknown id refuses the whole command). `active` is never selected, even
-//! when named. See `selection.rs`.
+//! when named. See `cleanup.rs` and `remove.rs`.
 //!
 //! Safety: removal is `git worktree remove` without `--force`, so git itself
 //! refuses a worktree with uncommitted or untracked files, or a locked one;
@@ -45,12 +45,14 @@ use crate::worktree::salvage::Salvaged;
 use crate::worktree::{Removal, Remover, Skip, SkipCode, SkippedEntry};
 
 mod branch;
+mod cleanup;
 mod guarded;
 mod pre_command;
-mod selection;
+mod remove;
 
 pub use branch::Fate;
-pub use selection::{Cleanup, Remove, cleanup, remove};
+pub use cleanup::{Cleanup, cleanup};
+pub use remove::{Remove, remove};
 
 use crate::ops::pool::Recycler;
 
