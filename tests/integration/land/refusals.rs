@@ -36,8 +36,8 @@ fn refused(repo: &TestRepo, id: &str, args: &[&str], code: &str) -> serde_json::
     skipped
 }
 
-#[test]
-fn a_conflict_is_refused_with_its_paths() {
+/// A repository whose run `c` and main both edit line 3 of `f`.
+fn conflicting_run() -> TestRepo {
     let repo = setup();
     repo.create("c");
     let wt = repo.wt("c");
@@ -45,6 +45,12 @@ fn a_conflict_is_refused_with_its_paths() {
     git_ok(&repo, &wt, &["commit", "-qam", "run edits line 3"]);
     edit_line(&repo.root, 3, "three, on main");
     repo.git(["commit", "-qam", "main edits line 3"]);
+    repo
+}
+
+#[test]
+fn a_conflict_is_refused_with_its_paths() {
+    let repo = conflicting_run();
     let skipped = refused(&repo, "c", &[], "conflict");
     assert_eq!(skipped["paths"], serde_json::json!(["f"]));
     assert!(
@@ -65,13 +71,8 @@ fn a_conflict_is_refused_with_its_paths() {
 /// main checkout), with the conflict resolved, the run lands.
 #[test]
 fn a_conflict_names_the_rebase_that_fixes_it() {
-    let repo = setup();
-    repo.create("c");
+    let repo = conflicting_run();
     let wt = repo.wt("c");
-    edit_line(&wt, 3, "three, by the run");
-    git_ok(&repo, &wt, &["commit", "-qam", "run edits line 3"]);
-    edit_line(&repo.root, 3, "three, on main");
-    repo.git(["commit", "-qam", "main edits line 3"]);
     let skipped = refused(&repo, "c", &[], "conflict");
     let fix = "dir=$(git loop path c) && cd \"$dir\" && git rebase main";
     let message = skipped.text("message");
