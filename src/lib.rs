@@ -2,7 +2,7 @@
 //! manifest of what each run became, and a cleanup that never destroys work
 //! that is not safe to destroy.
 //!
-//! [`run`] is the crate's one entry: it parses arguments, runs one command
+//! [`invoke`] is the crate's one entry: it parses arguments, runs one command
 //! handler, and renders the handler's report as text or JSON on the writers it
 //! is given. Handlers never print; they return a report.
 //!
@@ -34,7 +34,7 @@
 //! - `schema`: the generator, above them all.
 
 // Public: `cli` (examples/generate builds man pages and completions from
-// it), `manifest`, `runid` and `time` (property tests), and [`run`] with
+// it), `manifest`, `runid` and `time` (property tests), and [`invoke`] with
 // [`Terminal`] and [`StdStreams`] (the binary), `schema` (with the `generate` feature only:
 // examples/generate writes schema/ with it). Everything else is the crate's own.
 pub mod cli;
@@ -117,7 +117,7 @@ fn wants_json(args: &[OsString]) -> bool {
 }
 
 /// Run git-loop with `args` (including the program name); returns the exit code.
-pub fn run(
+pub fn invoke(
     args: Vec<OsString>,
     stdout: &mut dyn Write,
     stderr: &mut dyn Write,

@@ -19,7 +19,7 @@ pub fn now() -> Timestamp {
 static STARTED: std::sync::OnceLock<Timestamp> = std::sync::OnceLock::new();
 
 /// When this command started, to the second (the trash names entries to
-/// the second): [`crate::run`] reads it first thing, so it is fixed before
+/// the second): [`crate::invoke`] reads it first thing, so it is fixed before
 /// anything is done. What a command made is never older than this.
 pub fn started() -> Timestamp {
     *STARTED.get_or_init(|| Timestamp::from_second(now().as_second()).unwrap_or(Timestamp::MIN))

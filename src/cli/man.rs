@@ -13,7 +13,7 @@
 //! `man`, a one-line note on stderr says so and clap's full help follows on
 //! stdout, exit 0.
 //!
-//! Only the binary does this ([`open`] from `main`): [`crate::run`], the
+//! Only the binary does this ([`open`] from `main`): [`crate::invoke`], the
 //! library entry, writes help to its writers as it always did.
 
 use std::ffi::OsString;

@@ -38,7 +38,7 @@ impl Report for ActivityReport {
 
 /// Record the activity for the run named, or with none for the run the
 /// directory it runs from (`-C <DIR>`, else the current one) is in.
-pub fn run(repo: Option<&Path>, args: &ActivityArgs, out: &mut Out<'_>) -> Result<ActivityReport> {
+pub fn exec(repo: Option<&Path>, args: &ActivityArgs, out: &mut Out<'_>) -> Result<ActivityReport> {
     let ctx = Ctx::open(repo)?;
     let activity = args.activity;
     let inferred: RunId;

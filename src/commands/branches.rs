@@ -63,9 +63,9 @@ pub struct BranchesReport {
     pub deleting: bool,
 }
 
-pub fn run(ctx: &Ctx, args: &BranchesArgs, out: &mut Out<'_>) -> Result<BranchesReport> {
+pub fn exec(ctx: &Ctx, args: &BranchesArgs, out: &mut Out<'_>) -> Result<BranchesReport> {
     let outcome =
-        crate::ops::branches::run(ctx, args.delete_merged, args.dry_run, &mut out.notes())?;
+        crate::ops::branches::survey(ctx, args.delete_merged, args.dry_run, &mut out.notes())?;
     Ok(BranchesReport::from(outcome))
 }
 

@@ -19,7 +19,7 @@ pub fn text(shell: CompletionShell) -> &'static str {
     }
 }
 
-pub fn run(shell: CompletionShell, stdout: &mut dyn Write) -> Result<(), Fail> {
+pub fn exec(shell: CompletionShell, stdout: &mut dyn Write) -> Result<(), Fail> {
     stdout.write_all(text(shell).as_bytes())?;
     stdout.flush()?;
     Ok(())

@@ -80,7 +80,7 @@ fn base_shown(ctx: &Ctx, setting: &Sourced<String>) -> Result<Shown<String>> {
     })
 }
 
-pub fn run(ctx: &Ctx) -> Result<ConfigReport> {
+pub fn exec(ctx: &Ctx) -> Result<ConfigReport> {
     let s = ctx.settings()?;
     let trust_state = trust_state(ctx, s)?;
     let mut report = ConfigReport::of(s, trust_state);

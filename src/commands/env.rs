@@ -103,7 +103,7 @@ impl JsonSchema for EnvReport {
 
 /// The variables of the run named, or with none of the run the directory
 /// it runs from (`-C <DIR>`, else the current one) is in.
-pub fn run(repo: Option<&Path>, args: &EnvArgs) -> Result<EnvReport> {
+pub fn exec(repo: Option<&Path>, args: &EnvArgs) -> Result<EnvReport> {
     let ctx = Ctx::open(repo)?;
     let inferred: RunId;
     let id = match &args.run_id {

@@ -120,7 +120,7 @@ fn core_pager(ctx: &Ctx) -> Option<String> {
         .or_else(|| Some(ctx.repo.config().string(KEY)?.to_string()))
 }
 
-pub fn run(ctx: &Ctx, args: &crate::cli::LogArgs, out: &mut Out<'_>) -> Result<LogReport> {
+pub fn exec(ctx: &Ctx, args: &crate::cli::LogArgs, out: &mut Out<'_>) -> Result<LogReport> {
     let id = args.run_id.as_deref();
     let dir = ctx.loop_dir();
     let (mut events, bad) = if ctx.loop_dir_exists()? {

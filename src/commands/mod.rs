@@ -45,49 +45,49 @@ pub fn dispatch(cli: &Cli, out: &mut Out<'_>) -> std::result::Result<(), Fail> {
             match args.status {
                 Some(status) => {
                     let dir = crate::ops::infer::start_dir(cli.repo.as_deref())?;
-                    emit(mark::run(&ctx, &args.run_ids, &dir, status, out)?, out)
+                    emit(mark::exec(&ctx, &args.run_ids, &dir, status, out)?, out)
                 }
-                None => emit(mark::detect::run(&ctx, args.dry_run, out)?, out),
+                None => emit(mark::detect::exec(&ctx, args.dry_run, out)?, out),
             }
         }
-        Command::Cleanup(args) => emit(cleanup::run(&ctx()?, args, out)?, out),
-        Command::Remove(args) => emit(remove::run(&ctx()?, args, out)?, out),
-        Command::Branches(args) => emit(branches::run(&ctx()?, args, out)?, out),
-        Command::Conflicts(args) => emit(conflicts::run(&ctx()?, args, out)?, out),
+        Command::Cleanup(args) => emit(cleanup::exec(&ctx()?, args, out)?, out),
+        Command::Remove(args) => emit(remove::exec(&ctx()?, args, out)?, out),
+        Command::Branches(args) => emit(branches::exec(&ctx()?, args, out)?, out),
+        Command::Conflicts(args) => emit(conflicts::exec(&ctx()?, args, out)?, out),
         Command::Land(args) => {
             let dir = crate::ops::infer::start_dir(cli.repo.as_deref())?;
-            emit(land::run(&ctx()?, args, &dir, out)?, out)
+            emit(land::exec(&ctx()?, args, &dir, out)?, out)
         }
-        Command::Pick(args) => emit(pick::run(&ctx()?, args, out)?, out),
+        Command::Pick(args) => emit(pick::exec(&ctx()?, args, out)?, out),
         Command::Judge(args) => judge::run_and_emit(&ctx()?, args, out),
-        Command::Watch(args) => watch::run(cli.repo.as_deref(), args, out),
-        Command::Reconcile(args) => emit(reconcile::run(&ctx()?, args, out)?, out),
-        Command::Restore(args) => emit(restore::run(&ctx()?, args, out)?, out),
+        Command::Watch(args) => watch::exec(cli.repo.as_deref(), args, out),
+        Command::Reconcile(args) => emit(reconcile::exec(&ctx()?, args, out)?, out),
+        Command::Restore(args) => emit(restore::exec(&ctx()?, args, out)?, out),
         Command::List(args) => list(cli, args, out),
-        Command::Activity(args) => emit(activity::run(cli.repo.as_deref(), args, out)?, out),
-        Command::Env(args) => emit(env::run(cli.repo.as_deref(), args)?, out),
+        Command::Activity(args) => emit(activity::exec(cli.repo.as_deref(), args, out)?, out),
+        Command::Env(args) => emit(env::exec(cli.repo.as_deref(), args)?, out),
         Command::Run(args) => {
             let ctx = ctx()?;
-            Err(Fail::Exit(run::run(&ctx, args)?))
+            Err(Fail::Exit(run::exec(&ctx, args)?))
         }
         Command::Log(args) => {
             let ctx = ctx()?;
-            let report = log::run(&ctx, args, out)?;
+            let report = log::exec(&ctx, args, out)?;
             let pager = log::pager(&ctx, &report, out);
             emit_paged(report, out, pager.as_deref())
         }
-        Command::Trash(args) => emit(trash::run(&ctx()?, args, out)?, out),
-        Command::Trust => emit(trust::run(&ctx()?)?, out),
-        Command::Pool(args) => emit(pool::run(&ctx()?, args, out)?, out),
-        Command::Config => emit(config::run(&ctx()?)?, out),
-        Command::ClaudeHook(event) => claude_hook::run(cli, event, out),
-        Command::Schema(args) => schema::run(args.name, out.stdout),
-        Command::Completion(args) => completion::run(args.shell, out.stdout),
+        Command::Trash(args) => emit(trash::exec(&ctx()?, args, out)?, out),
+        Command::Trust => emit(trust::exec(&ctx()?)?, out),
+        Command::Pool(args) => emit(pool::exec(&ctx()?, args, out)?, out),
+        Command::Config => emit(config::exec(&ctx()?)?, out),
+        Command::ClaudeHook(event) => claude_hook::exec(cli, event, out),
+        Command::Schema(args) => schema::exec(args.name, out.stdout),
+        Command::Completion(args) => completion::exec(args.shell, out.stdout),
         Command::Mcp => Ok(crate::mcp::serve(&mut std::io::stdin().lock(), out.stdout)?),
         Command::Path(args) => {
             let ctx = ctx()?;
             let dir = crate::ops::infer::start_dir(cli.repo.as_deref())?;
-            emit(path::run(&ctx, args.run_id.as_ref(), &dir)?, out)
+            emit(path::exec(&ctx, args.run_id.as_ref(), &dir)?, out)
         }
     }
 }
@@ -100,7 +100,7 @@ fn create(cli: &Cli, args: &CreateArgs, out: &mut Out<'_>) -> std::result::Resul
     if let Some(n) = args.attempts {
         return emit(create::attempts(&ctx, args, n, out)?, out);
     }
-    let report = create::run(&ctx, args, out)?;
+    let report = create::exec(&ctx, args, out)?;
     let failed = report.error.is_some();
     emit(report, out)?;
     if failed {
@@ -128,7 +128,7 @@ fn list(cli: &Cli, args: &ListArgs, out: &mut Out<'_>) -> std::result::Result<()
     let filter = args.status.as_ref().map(|s| s.0.as_slice());
     let task = args.task.as_deref();
     let (long, disk) = (args.long && !args.ids, args.disk && !args.ids);
-    let report = list::run(&ctx, filter, task, long, disk, out)?;
+    let report = list::exec(&ctx, filter, task, long, disk, out)?;
     if args.ids {
         for listed in &report.worktrees {
             writeln!(out.stdout, "{}", listed.entry.id)?;

@@ -43,7 +43,7 @@ impl Report for PathReport {
 
 /// The path of run `id`, or with none of the run `dir` (where the command
 /// runs from) is in.
-pub fn run(ctx: &Ctx, id: Option<&RunId>, dir: &Path) -> Result<PathReport> {
+pub fn exec(ctx: &Ctx, id: Option<&RunId>, dir: &Path) -> Result<PathReport> {
     let inferred;
     let id = match id {
         Some(id) => id,

@@ -27,7 +27,7 @@ impl From<&RemoveArgs> for Remove {
     }
 }
 
-pub fn run(ctx: &Ctx, args: &RemoveArgs, out: &mut Out<'_>) -> Result<CleanupReport> {
+pub fn exec(ctx: &Ctx, args: &RemoveArgs, out: &mut Out<'_>) -> Result<CleanupReport> {
     let ids: Vec<&str> = args.run_ids.iter().map(|id| id.as_str()).collect();
     let mut reclaimed =
         crate::ops::reclaim::remove(ctx, &ids, Remove::from(args), &mut out.notes())?;

@@ -6,6 +6,6 @@ use crate::cli::RunArgs;
 use crate::ctx::Ctx;
 use crate::error::Result;
 
-pub fn run(ctx: &Ctx, args: &RunArgs) -> Result<i32> {
-    crate::ops::run::run(ctx, &args.run_id, &args.command)
+pub fn exec(ctx: &Ctx, args: &RunArgs) -> Result<i32> {
+    crate::ops::run::command_in(ctx, &args.run_id, &args.command)
 }

@@ -39,7 +39,7 @@ pub fn text(name: SchemaName) -> &'static str {
     }
 }
 
-pub fn run(name: Option<SchemaName>, stdout: &mut dyn Write) -> Result<(), Fail> {
+pub fn exec(name: Option<SchemaName>, stdout: &mut dyn Write) -> Result<(), Fail> {
     stdout.write_all(text(name.unwrap_or(SchemaName::All)).as_bytes())?;
     stdout.flush()?;
     Ok(())

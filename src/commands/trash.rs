@@ -112,7 +112,7 @@ impl Report for TrashReport {
 }
 
 /// `trash [list]`, `trash restore` or `trash empty`, as `args` say.
-pub fn run(ctx: &Ctx, args: &TrashArgs, out: &mut Out<'_>) -> Result<TrashReport> {
+pub fn exec(ctx: &Ctx, args: &TrashArgs, out: &mut Out<'_>) -> Result<TrashReport> {
     match &args.action {
         None | Some(TrashAction::List) => list(ctx),
         Some(TrashAction::Restore { name, as_branch }) => {

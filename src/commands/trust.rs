@@ -66,8 +66,8 @@ impl Report for TrustReport {
     }
 }
 
-pub fn run(ctx: &Ctx) -> Result<TrustReport> {
-    let t = crate::ops::trust::run(ctx)?;
+pub fn exec(ctx: &Ctx) -> Result<TrustReport> {
+    let t = crate::ops::trust::trust(ctx)?;
     Ok(TrustReport {
         file: ".git-loop.toml".to_owned(),
         blob: t.blob,

@@ -16,7 +16,7 @@
 //! file's content, and every file of the work tree the command names, is
 //! trusted (`git loop trust`); see [`trust`] for the rules and the store.
 //! [`lookup`] refuses an untrusted one before the command that needs it
-//! changes anything, and [`run`] checks the named files again right before
+//! changes anything, and [`execute`] checks the named files again right before
 //! it spawns the command, in the worktree it runs in.
 
 pub mod timed;
@@ -193,7 +193,7 @@ impl Ended {
 /// Run `configured` with `sh -c` in `dir`, once the files it names there
 /// are checked to be the ones trusted (see
 /// [`ConfiguredCommand::check_files`]).
-pub fn run(configured: &ConfiguredCommand<'_>, dir: &Path, env: &[Var<'_>]) -> Result<Ended> {
+pub fn execute(configured: &ConfiguredCommand<'_>, dir: &Path, env: &[Var<'_>]) -> Result<Ended> {
     configured.check_files(dir)?;
     let command = configured.command;
     use std::os::fd::AsFd;

@@ -77,7 +77,7 @@ impl Git {
         }
     }
 
-    fn run(&self, args: &[&OsStr]) -> Result<std::result::Result<(), CommandError>> {
+    fn invoke(&self, args: &[&OsStr]) -> Result<std::result::Result<(), CommandError>> {
         self.run_in(&self.root, args)
     }
 
@@ -124,7 +124,7 @@ impl Git {
         }
     }
 
-    /// [`Git::run`], copying git's progress to stderr as it comes when
+    /// [`Git::invoke`], copying git's progress to stderr as it comes when
     /// [`super::progress::pass_through`] says so; stderr is captured whole
     /// either way.
     fn run_showing_progress(
@@ -132,7 +132,7 @@ impl Git {
         args: &[&OsStr],
     ) -> Result<std::result::Result<(), CommandError>> {
         if !super::progress::passing_through() {
-            return self.run(args);
+            return self.invoke(args);
         }
         let mut child = self
             .command(&self.root, args)
@@ -196,7 +196,7 @@ impl Git {
         if checkout {
             self.run_showing_progress(&args)
         } else {
-            self.run(&args)
+            self.invoke(&args)
         }
     }
 
@@ -275,7 +275,7 @@ impl Git {
         dst: &str,
     ) -> Result<std::result::Result<(), CommandError>> {
         let refspec = format!("+{src}:{dst}");
-        self.run(&[
+        self.invoke(&[
             "fetch".as_ref(),
             "--quiet".as_ref(),
             "--no-write-fetch-head".as_ref(),
@@ -295,7 +295,7 @@ impl Git {
         rel_path: &str,
         commit: &str,
     ) -> Result<std::result::Result<(), CommandError>> {
-        self.run(&[
+        self.invoke(&[
             "worktree".as_ref(),
             "add".as_ref(),
             "--no-checkout".as_ref(),
@@ -313,7 +313,7 @@ impl Git {
         from: &str,
         to: &str,
     ) -> Result<std::result::Result<(), CommandError>> {
-        self.run(&[
+        self.invoke(&[
             "worktree".as_ref(),
             "move".as_ref(),
             "--".as_ref(),
@@ -386,7 +386,7 @@ impl Git {
             "--".as_ref(),
             rel_path.as_ref(),
         ]);
-        self.run(&args)
+        self.invoke(&args)
     }
 }
 

@@ -15,7 +15,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 static ON: AtomicBool = AtomicBool::new(false);
 
-/// Copy git's checkout progress to stderr: set by [`crate::run`] when
+/// Copy git's checkout progress to stderr: set by [`crate::invoke`] when
 /// stderr is a terminal and `--quiet` is not given.
 pub fn pass_through(on: bool) {
     ON.store(on, Ordering::Relaxed);

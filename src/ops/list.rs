@@ -33,7 +33,7 @@
 //! latest judgement read from the event log (`judge` events, see
 //! [`crate::events::latest_judgements`]; none when it was never judged).
 //!
-//! [`run`] reads the runs; with `--long`, [`fill_long`] adds each run's
+//! [`gather`] reads the runs; with `--long`, [`fill_long`] adds each run's
 //! [`State`] in three phases: the worktrees (in parallel), the commits only
 //! a detached HEAD holds, and the branch against its base.
 
@@ -130,7 +130,7 @@ impl State {
     }
 }
 
-pub fn run(
+pub fn gather(
     ctx: &Ctx,
     filter: Option<&[Status]>,
     task: Option<&str>,

@@ -19,7 +19,7 @@ use crate::error::{Error, Result};
 
 /// Run `command` (program and arguments) in run `id`'s worktree; its exit
 /// code, as a shell reports it.
-pub fn run(ctx: &Ctx, id: &str, command: &[std::ffi::OsString]) -> Result<i32> {
+pub fn command_in(ctx: &Ctx, id: &str, command: &[std::ffi::OsString]) -> Result<i32> {
     let manifest = ctx.read_manifest()?;
     let entry = manifest.get(id)?;
     let dir = ctx.worktree_path(&entry.id);

@@ -29,7 +29,7 @@ pub struct Trusted {
     pub files: BTreeMap<String, String>,
 }
 
-pub fn run(ctx: &Ctx) -> Result<Trusted> {
+pub fn trust(ctx: &Ctx) -> Result<Trusted> {
     let root = ctx.repo.root();
     // Validates every layer, this file included (read once, safely: see
     // `crate::config`); the hooks shown and the id trusted are of those bytes.

@@ -7,7 +7,7 @@
 //! line redrawn while a gate runs).
 //!
 //! Commands depend on this module, not on the crate root, so the root's
-//! [`crate::run`] can call [`crate::commands`] without a cycle.
+//! [`crate::invoke`] can call [`crate::commands`] without a cycle.
 //!
 //! # The order of what a person reads
 //!

@@ -997,3 +997,30 @@ fn no_operation_is_handed_stdout() {
         found.join("\n")
     );
 }
+
+/// "Run" is the domain's noun (a run of work), so no function is named
+/// `run` or `run_of`: a command's adapter is `commands::<command>::exec`, an
+/// operation's entry point is named for what it does (`ops::create::create`,
+/// `ops::conflicts::predict`, `ops::list::gather`), the library's entry is
+/// `git_loop::invoke`.
+#[test]
+fn no_function_is_named_run() {
+    let src = src();
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    files.sort();
+    let mut found = Vec::new();
+    for file in files {
+        let rel = file.strip_prefix(&src).unwrap().display().to_string();
+        for (name, line, _) in functions(&std::fs::read_to_string(&file).unwrap()) {
+            if name == "run" || name == "run_of" {
+                found.push(format!("  {rel}:{line} fn {name}"));
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "a function named `run` (say what it does; `run` is a run of work):\n{}",
+        found.join("\n")
+    );
+}

@@ -1,4 +1,4 @@
-//! The library entry in-process: `git_loop::run(args, stdout, stderr,
+//! The library entry in-process: `git_loop::invoke(args, stdout, stderr,
 //! terminal)` called with in-memory writers, as `src/main.rs` calls it with
 //! the process's streams. No process is spawned, so these tests are fast and
 //! show exactly what `run` writes to which writer and the code it returns.
@@ -22,7 +22,7 @@ struct InProcess {
     stderr: String,
 }
 
-/// `git_loop::run` with `args` (without the program name) on two `Vec`s and
+/// `git_loop::invoke` with `args` (without the program name) on two `Vec`s and
 /// no terminal; a `--json` document is checked against its schema, as the
 /// fixture checks the binary's.
 fn run(args: &[&str]) -> InProcess {
@@ -31,7 +31,7 @@ fn run(args: &[&str]) -> InProcess {
         .map(OsString::from)
         .collect();
     let (mut stdout, mut stderr) = (Vec::new(), Vec::new());
-    let code = git_loop::run(argv, &mut stdout, &mut stderr, Terminal::default());
+    let code = git_loop::invoke(argv, &mut stdout, &mut stderr, Terminal::default());
     let stdout = String::from_utf8(stdout).unwrap();
     // The exit code as a process's status would carry it (never a signal).
     let status = std::os::unix::process::ExitStatusExt::from_raw(code << 8);

@@ -1,5 +1,5 @@
 //! Integration tests: the built binary against temporary repositories, and
-//! the library entry `git_loop::run` called in-process (library.rs).
+//! the library entry `git_loop::invoke` called in-process (library.rs).
 //!
 //! Where things are: helpers in `common/` (the hermetic `TestRepo` fixture,
 //! git, process and file helpers; its module doc lists them). Tests are
@@ -104,4 +104,4 @@ mod properties; // property tests: run ids, cutoffs, the manifest parser
 mod schema; // the JSON Schemas, and every --json document checked against them
 
 // The library entry, in-process.
-mod library; // git_loop::run with writers: help, usage errors, list --json
+mod library; // git_loop::invoke with writers: help, usage errors, list --json

@@ -41,7 +41,7 @@ struct Input {
     message: Option<String>,
 }
 
-pub fn run(cli: &Cli, event: &ClaudeHook, out: &mut Out<'_>) -> std::result::Result<(), Fail> {
+pub fn exec(cli: &Cli, event: &ClaudeHook, out: &mut Out<'_>) -> std::result::Result<(), Fail> {
     let name = match event {
         ClaudeHook::Create => "WorktreeCreate",
         ClaudeHook::Remove => "WorktreeRemove",

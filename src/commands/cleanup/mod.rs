@@ -25,7 +25,7 @@ impl From<&CleanupArgs> for Cleanup {
     }
 }
 
-pub fn run(ctx: &Ctx, args: &CleanupArgs, out: &mut Out<'_>) -> Result<CleanupReport> {
+pub fn exec(ctx: &Ctx, args: &CleanupArgs, out: &mut Out<'_>) -> Result<CleanupReport> {
     let reclaimed = crate::ops::reclaim::cleanup(ctx, &Cleanup::from(args), &mut out.notes())?;
     Ok(CleanupReport::from(reclaimed))
 }

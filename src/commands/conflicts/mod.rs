@@ -11,9 +11,9 @@ use crate::ctx::Ctx;
 use crate::error::Result;
 use crate::output::Out;
 
-pub fn run(ctx: &Ctx, args: &ConflictsArgs, out: &mut Out<'_>) -> Result<ConflictsReport> {
+pub fn exec(ctx: &Ctx, args: &ConflictsArgs, out: &mut Out<'_>) -> Result<ConflictsReport> {
     let statuses = args.status.as_ref().map(|s| s.0.as_slice());
     let outcome =
-        crate::ops::conflicts::run(ctx, args.base.as_deref(), statuses, &mut out.notes())?;
+        crate::ops::conflicts::predict(ctx, args.base.as_deref(), statuses, &mut out.notes())?;
     Ok(ConflictsReport::from(outcome))
 }

@@ -40,15 +40,19 @@ pub fn validate(args: &CreateArgs) -> Result<()> {
 
 /// Create the run, and report it. A failed post-command is in the report's
 /// `error`: the run exists, and the command exits 1.
-pub fn run(ctx: &Ctx, args: &CreateArgs, out: &mut Out<'_>) -> Result<CreateReport> {
-    let created = crate::ops::create::run(ctx, &CreateRequest::from(args), &mut out.notes())?;
+pub fn exec(ctx: &Ctx, args: &CreateArgs, out: &mut Out<'_>) -> Result<CreateReport> {
+    let created = crate::ops::create::create(ctx, &CreateRequest::from(args), &mut out.notes())?;
     Ok(CreateReport::new(created, args.reuse))
 }
 
 /// `create <TASK> --attempts <N>`: make the attempts (all or none), and
 /// report them.
 pub fn attempts(ctx: &Ctx, args: &CreateArgs, n: u32, out: &mut Out<'_>) -> Result<AttemptsReport> {
-    let created =
-        crate::ops::create::attempts::run(ctx, &CreateRequest::from(args), n, &mut out.notes())?;
+    let created = crate::ops::create::attempts::create_all(
+        ctx,
+        &CreateRequest::from(args),
+        n,
+        &mut out.notes(),
+    )?;
     Ok(AttemptsReport::new(created))
 }

@@ -14,7 +14,7 @@ use crate::error::Result;
 use crate::ops::judge::JudgeRequest;
 use crate::output::{Fail, Out, emit};
 
-pub fn run(ctx: &Ctx, args: &JudgeArgs, out: &mut Out<'_>) -> Result<JudgeReport> {
+pub fn exec(ctx: &Ctx, args: &JudgeArgs, out: &mut Out<'_>) -> Result<JudgeReport> {
     let request = JudgeRequest {
         task: &args.task,
         gate: args.gate.as_deref(),
@@ -33,7 +33,7 @@ pub fn run_and_emit(
     args: &JudgeArgs,
     out: &mut Out<'_>,
 ) -> std::result::Result<(), Fail> {
-    let report = run(ctx, args, out)?;
+    let report = exec(ctx, args, out)?;
     let passed = report.any_passed();
     emit(report, out)?;
     if passed { Ok(()) } else { Err(Fail::Exit(1)) }

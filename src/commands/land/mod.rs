@@ -16,7 +16,7 @@ use crate::output::Out;
 
 /// Land the runs `args` names; with no id and no `--queue`, the run whose
 /// worktree holds `dir` (where the command runs from), as `mark` infers it.
-pub fn run(ctx: &Ctx, args: &LandArgs, dir: &Path, out: &mut Out<'_>) -> Result<LandReport> {
+pub fn exec(ctx: &Ctx, args: &LandArgs, dir: &Path, out: &mut Out<'_>) -> Result<LandReport> {
     let statuses = args.status.as_ref().map(|s| s.0.as_slice());
     let inferred;
     let which = if args.queue {

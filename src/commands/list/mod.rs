@@ -281,7 +281,7 @@ fn plain_row<'a>(l: &'a Listed, age: &'a str, branch: &'a str) -> [Cell<'a>; 6] 
     ]
 }
 
-pub fn run(
+pub fn exec(
     ctx: &Ctx,
     filter: Option<&[Status]>,
     task: Option<&str>,
@@ -290,7 +290,7 @@ pub fn run(
     out: &mut Out<'_>,
 ) -> Result<ListReport> {
     let Listing { mut runs, recorded } =
-        crate::ops::list::run(ctx, filter, task, long, &mut out.notes())?;
+        crate::ops::list::gather(ctx, filter, task, long, &mut out.notes())?;
     if disk {
         let ids = runs.iter().map(|r| (r.entry.id.as_str(), r.present));
         let usages = crate::ops::disk::of_runs(ctx, ids);

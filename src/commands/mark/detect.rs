@@ -79,7 +79,7 @@ impl From<Found> for Detected {
     }
 }
 
-pub fn run(ctx: &Ctx, dry_run: bool, out: &mut Out<'_>) -> Result<DetectReport> {
+pub fn exec(ctx: &Ctx, dry_run: bool, out: &mut Out<'_>) -> Result<DetectReport> {
     let Detection {
         dry_run,
         marked,

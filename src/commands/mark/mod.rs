@@ -59,7 +59,7 @@ impl Report for MarkReport {
 
 /// Mark `run_ids`, or with none the run `dir` (where the command runs
 /// from) is in.
-pub fn run(
+pub fn exec(
     ctx: &Ctx,
     run_ids: &[RunId],
     dir: &Path,

@@ -13,7 +13,7 @@ use crate::ops::land::Landing;
 use crate::ops::pick::PickRequest;
 use crate::output::Out;
 
-pub fn run(ctx: &Ctx, args: &PickArgs, out: &mut Out<'_>) -> Result<PickReport> {
+pub fn exec(ctx: &Ctx, args: &PickArgs, out: &mut Out<'_>) -> Result<PickReport> {
     let request = PickRequest {
         id: &args.run_id,
         land: args.land.then(|| Landing::from(&args.land_options)),

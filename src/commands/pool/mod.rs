@@ -11,7 +11,7 @@ use crate::error::Result;
 use crate::output::Out;
 use report::PoolReport;
 
-pub fn run(ctx: &Ctx, args: &PoolArgs, out: &mut Out<'_>) -> Result<PoolReport> {
+pub fn exec(ctx: &Ctx, args: &PoolArgs, out: &mut Out<'_>) -> Result<PoolReport> {
     Ok(match args.action.unwrap_or(PoolAction::Status) {
         PoolAction::Status => crate::ops::pool::status(ctx)?.into(),
         PoolAction::Fill { n } => {

@@ -12,7 +12,7 @@ use crate::error::Result;
 use crate::ops::reconcile::{self, ReconcileRequest};
 use crate::output::Out;
 
-pub fn run(ctx: &Ctx, args: &ReconcileArgs, out: &mut Out<'_>) -> Result<ReconcileReport> {
+pub fn exec(ctx: &Ctx, args: &ReconcileArgs, out: &mut Out<'_>) -> Result<ReconcileReport> {
     let request = ReconcileRequest {
         remove_orphan: args.remove_orphan.iter().map(|id| &**id).collect(),
         adopt: args.adopt.iter().map(|id| &**id).collect(),
@@ -20,7 +20,7 @@ pub fn run(ctx: &Ctx, args: &ReconcileArgs, out: &mut Out<'_>) -> Result<Reconci
         min_age_text: &args.min_age.text,
         dry_run: args.dry_run,
     };
-    Ok(ReconcileReport::from(reconcile::run(
+    Ok(ReconcileReport::from(reconcile::reconcile(
         ctx,
         &request,
         &mut out.notes(),

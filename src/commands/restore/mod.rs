@@ -124,7 +124,7 @@ impl RestoreReport {
     }
 }
 
-pub fn run(ctx: &Ctx, args: &RestoreArgs, out: &mut Out<'_>) -> Result<RestoreDocument> {
+pub fn exec(ctx: &Ctx, args: &RestoreArgs, out: &mut Out<'_>) -> Result<RestoreDocument> {
     let id = args.run_id.as_str();
     if args.drop {
         let d = crate::ops::restore::drop_salvage(ctx, id, &mut out.notes())?;
@@ -135,7 +135,7 @@ pub fn run(ctx: &Ctx, args: &RestoreArgs, out: &mut Out<'_>) -> Result<RestoreDo
             trash: d.trash,
         }));
     }
-    let r = crate::ops::restore::run(ctx, id, &mut out.notes())?;
+    let r = crate::ops::restore::restore(ctx, id, &mut out.notes())?;
     Ok(RestoreDocument::Restored(RestoreReport {
         id: r.id,
         path: r.path,

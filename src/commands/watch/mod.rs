@@ -26,7 +26,7 @@ use crate::output::{Fail, Out};
 /// `watch --once`'s width when `COLUMNS` does not say.
 const DEFAULT_WIDTH: usize = 80;
 
-pub fn run(repo: Option<&Path>, args: &WatchArgs, out: &mut Out<'_>) -> Result<(), Fail> {
+pub fn exec(repo: Option<&Path>, args: &WatchArgs, out: &mut Out<'_>) -> Result<(), Fail> {
     if args.once {
         let ctx = Ctx::open(repo)?;
         let runs = crate::ops::watch::read(&ctx, Vec::new(), true)?;
@@ -58,7 +58,7 @@ pub fn run(repo: Option<&Path>, args: &WatchArgs, out: &mut Out<'_>) -> Result<(
     let bell = ctx.settings()?.watch_bell.value;
     // Drawn on stderr's terminal: colour as that terminal would have it.
     let color = out.color.on_stream(true);
-    if let Some(path) = screen::run(&ctx, bell, color)? {
+    if let Some(path) = screen::show(&ctx, bell, color)? {
         crate::style::write_path_line(out.stdout, &path)?;
         if out.stdout_is_terminal {
             // Not under `dir=$(git loop watch)`: the path went to the

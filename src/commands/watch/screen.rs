@@ -95,7 +95,7 @@ struct View<'c> {
 }
 
 /// Run the view until a key ends it; `Some(path)`: `o` chose that run.
-pub fn run(ctx: &Ctx, bell: bool, color: bool) -> Result<Option<PathBuf>> {
+pub fn show(ctx: &Ctx, bell: bool, color: bool) -> Result<Option<PathBuf>> {
     let runs = watch::read(ctx, Vec::new(), true)?;
     let mut view = View {
         ctx,

@@ -66,7 +66,7 @@ pub fn notify(ctx: &Ctx, recorded: &Recorded) -> Notified {
         OsStr::new(activity.as_str()).into(),
     ));
     env.push(("GIT_LOOP_NOTE".into(), OsStr::new(note).into()));
-    match configured_command::run(&command, dir, &env) {
+    match configured_command::execute(&command, dir, &env) {
         Ok(outcome) => Notified::Ran(outcome),
         Err(e @ Error::UntrustedHook { .. }) => Notified::Untrusted(e.to_string()),
         Err(e) => Notified::Failed(e.to_string()),

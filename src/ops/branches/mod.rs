@@ -41,7 +41,7 @@
 //!   changes nothing; it takes no lock.
 
 //!
-//! [`run`] lists ([`list`]), then decides each branch's [`Fate`]: listed
+//! [`survey`] lists ([`list`]), then decides each branch's [`Fate`]: listed
 //! only, would be deleted (`--dry-run`), deleted or kept (in [`delete`],
 //! under the locks). The events come from the fates; the command builds
 //! its report from the [`BranchesOutcome`].
@@ -136,7 +136,7 @@ pub struct BranchesOutcome {
     pub error: Option<Error>,
 }
 
-pub fn run(
+pub fn survey(
     ctx: &Ctx,
     delete_merged: bool,
     dry_run: bool,

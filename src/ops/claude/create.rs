@@ -105,7 +105,7 @@ fn make_run(
         create::validate(&request)?;
         // Create's notes go to stderr; the hook's stdout is the path alone
         // (an operation never writes stdout).
-        match create::run(ctx, &request, out) {
+        match create::create(ctx, &request, out) {
             // Another create took the id between the check and the create:
             // try the next one (nothing was changed by the refusal).
             Err(e @ (Error::ActiveExists { .. } | Error::BranchExists { .. })) if !reuse => {

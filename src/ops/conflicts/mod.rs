@@ -92,18 +92,18 @@ struct Found {
 
 /// Check every run whose status is in `statuses` (`None`: the active
 /// ones), landing each in `base` when given (else in its recorded base).
-pub fn run(
+pub fn predict(
     ctx: &Ctx,
     base: Option<&str>,
     statuses: Option<&[Status]>,
     out: &mut Notes<'_>,
 ) -> Result<ConflictsOutcome> {
-    run_of(ctx, base, statuses.unwrap_or(&[Status::Active]), out)
+    predict_for(ctx, base, statuses.unwrap_or(&[Status::Active]), out)
 }
 
-/// [`run`] for the runs whose status is in `statuses` (`land --queue`'s
+/// [`predict`] for the runs whose status is in `statuses` (`land --queue`'s
 /// order comes from it).
-pub fn run_of(
+pub fn predict_for(
     ctx: &Ctx,
     base: Option<&str>,
     statuses: &[Status],

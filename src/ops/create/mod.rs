@@ -46,7 +46,7 @@
 //!    leaves the run in place: the post-command's is carried in
 //!    [`Created::error`], never undone.
 //!
-//! The phases, in [`run`]: `plan` (steps 2–3: every refusal that needs no
+//! The phases, in [`create`]: `plan` (steps 2–3: every refusal that needs no
 //! lock, the fetch, the ignore line), [`add`] (step 4), [`record`] (step 5,
 //! and the undo when it fails), `finish` (step 6).
 
@@ -153,7 +153,7 @@ pub(super) fn pattern(ctx: &Ctx, args: &CreateRequest) -> Result<String> {
 }
 
 /// Create the run `args` names (see the module doc for the order of work).
-pub fn run(ctx: &Ctx, args: &CreateRequest, out: &mut Notes<'_>) -> Result<Created> {
+pub fn create(ctx: &Ctx, args: &CreateRequest, out: &mut Notes<'_>) -> Result<Created> {
     // Read the whole configuration even when --base is given: a broken layer
     // is reported the same way whatever flags are typed.
     let settings = ctx.settings()?;
@@ -289,7 +289,7 @@ fn finish(
     }
     progress::say_done(&created, out);
     if let Some(command) = plan.post_command {
-        let outcome = crate::configured_command::run(
+        let outcome = crate::configured_command::execute(
             &command,
             &created.abs_path,
             &crate::configured_command::env_for(

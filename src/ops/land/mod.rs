@@ -19,7 +19,7 @@
 //!   CAS at the tip that landed, its tip kept in the trash (in a queue,
 //!   behind it: [`tidy`]).
 //!
-//! # The flow (this module; [`run`] for one run, [`refusals`] for what
+//! # The flow (this module; [`one`] for one run, [`refusals`] for what
 //! refuses it, [`finish`] for what follows a landing, [`queue`] for the
 //! order)
 //!

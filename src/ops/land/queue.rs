@@ -70,7 +70,7 @@ pub(super) fn ordered(
     into: Option<&str>,
     out: &mut Notes<'_>,
 ) -> Result<Vec<Entry>> {
-    let analysis = crate::ops::conflicts::run_of(ctx, into, statuses, out)?;
+    let analysis = crate::ops::conflicts::predict_for(ctx, into, statuses, out)?;
     let mut rest: Vec<&str> = analysis.skipped.iter().map(|s| s.id.as_str()).collect();
     rest.sort_unstable();
     Ok(analysis

@@ -23,7 +23,7 @@ pub(super) fn screen(
     out: &mut Notes<'_>,
 ) -> Result<(Vec<Entry>, Vec<SkippedEntry>)> {
     match command {
-        Some(command) if !dry_run => run(ctx, command, selected, remover, out),
+        Some(command) if !dry_run => call_each(ctx, command, selected, remover, out),
         Some(_) => {
             out.note(format_args!(
                 "note: dry run: cleanup.pre-command is not run, and may still refuse entries"
@@ -38,7 +38,7 @@ pub(super) fn screen(
 /// removed (a real directory registered with this repository; the others are
 /// decided by `remove_worktree` without it), one at a time, in selection
 /// order. A non-zero exit keeps that entry: code `hook-refused`.
-fn run(
+fn call_each(
     ctx: &Ctx,
     command: &crate::configured_command::ConfiguredCommand<'_>,
     selected: Vec<Entry>,
@@ -57,7 +57,7 @@ fn run(
         }
         let branch = entry.branch();
         let ports = crate::ops::ports::of(ctx, &entry)?;
-        let outcome = crate::configured_command::run(
+        let outcome = crate::configured_command::execute(
             command,
             &dir,
             &crate::configured_command::env_for(&entry.id, ctx.repo.root(), &dir, &branch, &ports),

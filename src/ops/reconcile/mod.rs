@@ -32,7 +32,7 @@
 //!
 //! # Phases
 //!
-//! [`run`] takes the locks and reads the manifest (`open`), surveys what is
+//! [`reconcile`] takes the locks and reads the manifest (`open`), surveys what is
 //! there ([`survey`]: orphans, strays, half-removed runs), checks every name
 //! given before anything changes (`check_named`, `plan_adoptions`, with
 //! the `--min-age` guard of `min_age`), removes registrations (`removal`),
@@ -101,7 +101,11 @@ pub struct ReconcileOutcome {
     pub error: Option<Error>,
 }
 
-pub fn run(ctx: &Ctx, req: &ReconcileRequest<'_>, out: &mut Notes<'_>) -> Result<ReconcileOutcome> {
+pub fn reconcile(
+    ctx: &Ctx,
+    req: &ReconcileRequest<'_>,
+    out: &mut Notes<'_>,
+) -> Result<ReconcileOutcome> {
     let mut opened = open(ctx, req, out)?;
     let git = ctx.repo.git();
     let remover = Remover::new(&ctx.repo, &git)?;

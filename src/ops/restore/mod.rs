@@ -116,7 +116,7 @@ fn read_salvage(repo: &gix::Repository, id: &str) -> Result<Salvage> {
     })
 }
 
-pub fn run(ctx: &Ctx, id: &str, out: &mut Notes<'_>) -> Result<Restored> {
+pub fn restore(ctx: &Ctx, id: &str, out: &mut Notes<'_>) -> Result<Restored> {
     let salvage = read_salvage(ctx.repo.gix(), id).map_err(|e| match e {
         Error::NoSalvage { id, .. } => no_salvage(ctx, &id),
         e => e,
@@ -211,7 +211,7 @@ fn put_back(
             let full_branch = format!("refs/heads/{branch}");
             crate::git::plumbing::update_ref(root, &full_branch, &head, &zero, &msg)?;
         }
-        return put_back.run(true);
+        return put_back.apply(true);
     }
     let rel = crate::runid::rel_path(id);
     let add: Vec<&str> = if detached {

@@ -91,7 +91,7 @@ fn read_runs(ctx: &Ctx, previous: Vec<Run>, full: bool) -> Result<Vec<Run>> {
         quiet: true,
         stderr_is_terminal: false,
     };
-    let mut listing = crate::ops::list::run(ctx, None, None, full, &mut out)?.runs;
+    let mut listing = crate::ops::list::gather(ctx, None, None, full, &mut out)?.runs;
     if full {
         return Ok(listing);
     }
@@ -107,7 +107,7 @@ fn read_runs(ctx: &Ctx, previous: Vec<Run>, full: bool) -> Result<Vec<Run>> {
         }
     }
     if unknown {
-        return crate::ops::list::run(ctx, None, None, true, &mut out).map(|l| l.runs);
+        return crate::ops::list::gather(ctx, None, None, true, &mut out).map(|l| l.runs);
     }
     Ok(listing)
 }

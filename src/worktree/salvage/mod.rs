@@ -224,7 +224,7 @@ fn put_back_interrupted(id: &str, put_back: &PutBack, dry_run: bool) -> Result<S
             put_back.w
         )
     } else {
-        put_back.run(true)?;
+        put_back.apply(true)?;
         format!(
             "an interrupted salvage had left it detached at {} ({}); put back as it was, run the removal again",
             put_back.w,

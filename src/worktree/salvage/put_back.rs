@@ -85,7 +85,7 @@ impl PutBack {
     /// are not on disk (deleted by an interrupted `git worktree remove`) are
     /// checked out again first; without, the files are not touched. Nothing
     /// is done when the registration is gone: the removal finished.
-    pub fn run(&self, missing_files: bool) -> Result<()> {
+    pub fn apply(&self, missing_files: bool) -> Result<()> {
         if !self.admin_dir.exists() {
             return Ok(());
         }
@@ -113,7 +113,7 @@ impl PutBack {
     /// its administrative directory file by file, so a SIGINT can leave
     /// that directory without `gitdir` (git then no longer lists the
     /// worktree), `commondir` or `HEAD` (git then no longer reads it). The
-    /// others (`HEAD`'s value, the index) are put back by [`PutBack::run`].
+    /// others (`HEAD`'s value, the index) are put back by [`PutBack::apply`].
     fn registration(&self) -> Result<()> {
         // A reftable repository's worktree keeps `HEAD` in its own stack
         // (`reftable/`); its `HEAD` file is git's stub.
@@ -144,7 +144,7 @@ impl PutBack {
     /// its `tables.list`, emptied when it names a table that is gone (the
     /// removal deletes the stack file by file). Nothing is lost: the
     /// worktree's own refs were kept in the trash before the removal
-    /// began, and [`PutBack::run`] writes `HEAD` next.
+    /// began, and [`PutBack::apply`] writes `HEAD` next.
     fn stack(&self) -> Result<()> {
         let dir = self.admin_dir.join("reftable");
         std::fs::create_dir_all(&dir).map_err(|e| Error::io("could not create", &dir, e))?;

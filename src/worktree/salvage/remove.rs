@@ -42,7 +42,7 @@ pub(super) fn remove_at(
     let deleting = Arc::new(AtomicBool::new(false));
     let window = arm_rollback(&put_back, &deleting);
     if let Err(e) = window.child(|| put_back.switch()) {
-        window.child(|| put_back.run(false))?;
+        window.child(|| put_back.apply(false))?;
         return Err(e);
     }
     crate::crash::point("salvage-switched");
@@ -61,11 +61,11 @@ pub(super) fn remove_at(
             Ok(Removal::Removed(note))
         }
         Ok(Removal::Skipped(skip)) => {
-            window.child(|| put_back.run(!refused_first))?;
+            window.child(|| put_back.apply(!refused_first))?;
             Ok(Removal::Skipped(skip))
         }
         Err(e) => {
-            window.child(|| put_back.run(true))?;
+            window.child(|| put_back.apply(true))?;
             Err(e)
         }
     }
@@ -76,7 +76,7 @@ pub(super) fn remove_at(
 fn arm_rollback(put_back: &Arc<PutBack>, deleting: &Arc<AtomicBool>) -> RollbackWindow {
     let (put_back, deleting) = (put_back.clone(), deleting.clone());
     RollbackWindow::open(move || {
-        let line = match put_back.run(deleting.load(Ordering::SeqCst)) {
+        let line = match put_back.apply(deleting.load(Ordering::SeqCst)) {
             Ok(()) => format!(
                 "git-loop: interrupted; {} is as it was before the salvage (its work is also in {})",
                 put_back.abs.display(),

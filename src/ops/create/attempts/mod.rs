@@ -93,7 +93,12 @@ pub fn validate(args: &CreateRequest, n: u32) -> Result<()> {
 pub(super) type Made = Arc<Mutex<Vec<(String, Option<gix::ObjectId>)>>>;
 
 /// Make the attempts (see the module doc). The runs, in attempt order.
-pub fn run(ctx: &Ctx, args: &CreateRequest, n: u32, out: &mut Notes<'_>) -> Result<Vec<Created>> {
+pub fn create_all(
+    ctx: &Ctx,
+    args: &CreateRequest,
+    n: u32,
+    out: &mut Notes<'_>,
+) -> Result<Vec<Created>> {
     let settings = ctx.settings()?;
     let task = args.run_id.as_str();
     let (plans, post_command) = plan(ctx, args, n, settings, out)?;

@@ -54,7 +54,7 @@ pub(super) fn set_up_all(
                 &[],
             );
             let ended =
-                window.child(|| crate::configured_command::run(command, &plan.abs, &env))?;
+                window.child(|| crate::configured_command::execute(command, &plan.abs, &env))?;
             if !ended.ok {
                 return Err(Error::AttemptsFailed {
                     task: String::new(),

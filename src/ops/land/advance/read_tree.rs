@@ -43,7 +43,7 @@ pub(super) fn write(
     old: ObjectId,
     new: ObjectId,
 ) -> Result<Wrote> {
-    let Err(failure) = run(checkout, old, new, false)? else {
+    let Err(failure) = two_way(checkout, old, new, false)? else {
         return Ok(Wrote::Done);
     };
     let why = failure.to_string();
@@ -63,7 +63,7 @@ pub(super) fn write(
 /// `read-tree -n -m -u old new` in the checkout: would the two-tree merge
 /// go through?
 pub(super) fn dry_run(checkout: &Path, old: ObjectId, new: ObjectId) -> Result<Advance> {
-    match run(checkout, old, new, true)? {
+    match two_way(checkout, old, new, true)? {
         Ok(()) => Ok(Advance::Moved {
             checkout: Some(checkout.to_path_buf()),
         }),
@@ -75,7 +75,7 @@ pub(super) fn dry_run(checkout: &Path, old: ObjectId, new: ObjectId) -> Result<A
 /// that names a path "not uptodate" is asked again once after an index
 /// refresh (the file may only have been touched, or put back by the
 /// in-process checkout after a failure).
-fn run(
+fn two_way(
     checkout: &Path,
     old: ObjectId,
     new: ObjectId,

@@ -96,7 +96,7 @@ pub struct GateRun {
 /// Run `gate` for the run `id` in a scratch checkout of `commit` (which
 /// must be in the object database), killing it after `timeout`; the
 /// scratch checkout is gone afterwards (see the module doc).
-pub fn run(
+pub fn check(
     repo: &Repo,
     gate: &ConfiguredCommand<'_>,
     (id, place): (&str, &Place),

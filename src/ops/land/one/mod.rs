@@ -317,7 +317,7 @@ fn run_gate(env: &Env<'_>, entry: &Entry, into: &str, commit: ObjectId) -> Step<
     ];
     let place = env.place.lock().unwrap_or_else(|p| p.into_inner()).clone();
     let at = (entry.id.as_str(), &place);
-    let run = gate::run(&env.ctx.repo, command, at, commit, GATE_TIMEOUT, &vars)?;
+    let run = gate::check(&env.ctx.repo, command, at, commit, GATE_TIMEOUT, &vars)?;
     if !run.passed {
         return Ok(Err(refusals::gate_failed(run)));
     }

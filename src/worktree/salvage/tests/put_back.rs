@@ -59,7 +59,7 @@ fn half_deleted_registration_made_whole(format: &str, also_gone: &[&str]) {
     }
     assert!(!git(&main, &["worktree", "list"]).contains("wt"));
 
-    put_back.run(true).unwrap();
+    put_back.apply(true).unwrap();
     assert!(git(&main, &["worktree", "list"]).contains("[x]"));
     assert_eq!(std::fs::read_to_string(abs.join("a")).unwrap(), "a\n");
     assert_eq!(git(&abs, &["status", "--porcelain"]), "");

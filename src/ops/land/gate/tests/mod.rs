@@ -59,7 +59,7 @@ impl Fixture {
 
     fn gate(&self, cmd: &str, timeout: Duration) -> GateRun {
         let env = [("GIT_LOOP_ID", OsStr::new("r1"))];
-        run(
+        check(
             &self.repo(),
             &ConfiguredCommand::given(cmd, "--gate"),
             ("t", &Place::default()),
@@ -217,7 +217,7 @@ fn the_scratch_is_gone_when_the_checkout_fails_too() {
         .join(&blob[2..]);
     std::fs::rename(&loose, f._dir.path().join("blob")).unwrap();
     let gate = ConfiguredCommand::given("touch ran", "--gate");
-    let err = run(
+    let err = check(
         &f.repo(),
         &gate,
         ("t", &Place::default()),
@@ -230,7 +230,7 @@ fn the_scratch_is_gone_when_the_checkout_fails_too() {
     f.assert_no_scratch();
     // A commit that is not in the object database: refused by git.
     let missing = ObjectId::from_hex(b"0123456789012345678901234567890123456789").unwrap();
-    let err = run(
+    let err = check(
         &f.repo(),
         &gate,
         ("t", &Place::default()),
@@ -297,14 +297,14 @@ fn an_untrusted_repository_gate_is_refused() {
     let gate = lookup(&settings, Kind::LandGate, &f.root, repo.common_dir())
         .unwrap()
         .unwrap();
-    let passed = run(&repo, &gate, ("t", &Place::default()), f.head(), SHORT, &[]).unwrap();
+    let passed = check(&repo, &gate, ("t", &Place::default()), f.head(), SHORT, &[]).unwrap();
     assert!(passed.passed, "{passed:?}");
     // ...but the landed commit changes check.sh: refused in the scratch.
     std::fs::write(f.root.join("check.sh"), "echo changed\n").unwrap();
     f.git(&["commit", "-q", "-a", "-m", "changed"]);
     let landed = f.head();
     f.git(&["reset", "-q", "--hard", "HEAD~1"]);
-    let err = run(&repo, &gate, ("t", &Place::default()), landed, SHORT, &[]).unwrap_err();
+    let err = check(&repo, &gate, ("t", &Place::default()), landed, SHORT, &[]).unwrap_err();
     assert_eq!(err.code(), "untrusted-hook");
     assert!(err.to_string().contains("check.sh"), "{err}");
     f.assert_no_scratch();

@@ -30,7 +30,7 @@ fn second_git_loop_process() {
         .collect();
     let mut out = Vec::new();
     let mut err = Vec::new();
-    let code = crate::run(args, &mut out, &mut err, Default::default());
+    let code = crate::invoke(args, &mut out, &mut err, Default::default());
     use std::io::Write;
     std::io::stdout().write_all(&out).unwrap();
     std::io::stderr().write_all(&err).unwrap();
@@ -182,7 +182,7 @@ fn gate_in_a_second_process() {
     let tmp = root.parent().unwrap().display();
     let cmd =
         format!("sleep 60 & echo $! > '{tmp}/child.pid'; echo started > '{tmp}/started'; wait");
-    let _ = run(
+    let _ = check(
         &repo,
         &ConfiguredCommand::given(&cmd, "--gate"),
         ("t", &Place::default()),
