@@ -86,6 +86,7 @@ mod locks; // the ops lock and lock files a clone brought as symlinks
 mod mutex; // the manifest mutex: stale, live, timeouts, signals
 mod storm; // a long mixed run with every destroying step (and the trash)
 mod storm_land; // landings onto a real main checkout with Ctrl-C, kill -9 and core.autocrlf
+mod storm_sync; // sync racing land, cleanup, mark and committing agents; sync killed at random
 
 // Agents.
 mod claude_hook; // git loop claude-hook create|remove

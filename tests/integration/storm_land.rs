@@ -64,7 +64,9 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-use crate::common::{BIN, JsonExt, Rng, TestRepo, age_file, env_or, hermetic, seed_from_env};
+use crate::common::{
+    BIN, JsonExt, Rng, TestRepo, age_dead_holders, age_file, env_or, hermetic, seed_from_env, send,
+};
 
 const NOTES: &str = "my notes\nwritten, not yet staged\n";
 const TODO: &str = "todo\nstaged, not yet committed\n";
@@ -740,13 +742,6 @@ impl Storm {
     }
 }
 
-/// kill(1): `signal` (`INT`, `KILL`) to `target`, a pid or `-<pgid>`.
-fn send(signal: &str, target: &str) {
-    let _ = Command::new("kill")
-        .args([&format!("-{signal}"), "--", target])
-        .status();
-}
-
 /// Whether a `git read-tree -m -u` (not a dry run) runs under `pid`.
 fn writing_checkout(pid: u32) -> bool {
     let mut all = Vec::new();
@@ -789,35 +784,6 @@ fn git_running_in(dir: &Path) -> bool {
             && fs::read(p.path().join("cmdline"))
                 .is_ok_and(|c| c.split(|b| *b == 0).nth(1) != Some(&b"loop"[..]))
     })
-}
-
-/// A process that is gone (or a zombie).
-fn dead(pid: u32) -> bool {
-    match fs::read_to_string(format!("/proc/{pid}/stat")) {
-        Ok(stat) => stat
-            .rsplit(')')
-            .next()
-            .is_some_and(|rest| rest.trim_start().starts_with('Z')),
-        Err(_) => true,
-    }
-}
-
-/// A mutex whose holder was killed is broken by the next waiter once 30 s
-/// old: let the 30 s pass at once (its holder is dead, so no one else can
-/// change it meanwhile).
-fn age_dead_holders(repo: &TestRepo) {
-    let mutex = repo.mutex_path();
-    let token = fs::read_to_string(&mutex).unwrap_or_default();
-    let pid = token
-        .strip_prefix("git-loop pid ")
-        .and_then(|rest| rest.split_whitespace().next())
-        .and_then(|p| p.parse::<u32>().ok());
-    if let Some(pid) = pid
-        && dead(pid)
-        && fs::read_to_string(&mutex).unwrap_or_default() == token
-    {
-        age_file(&mutex, 120);
-    }
 }
 
 /// `git status --porcelain` of the main checkout, every untracked file

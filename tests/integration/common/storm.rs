@@ -1,13 +1,14 @@
-//! What the two storms (storm.rs, storm_land.rs) share: a seeded random
-//! number generator (a seed replays a worker's choices), sizes read from the
-//! environment, and blob ids as git computes them.
+//! What the storms (storm.rs, storm_land.rs, storm_sync.rs) share: a seeded
+//! random number generator (a seed replays a worker's choices), sizes read
+//! from the environment, blob ids as git computes them, signals sent with
+//! kill(1), and a killed holder's mutex aged past its stale time.
 
 use std::fs;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
-use std::process::Stdio;
+use std::process::{Command, Stdio};
 
-use super::TestRepo;
+use super::{TestRepo, age_file};
 
 /// xorshift64*: enough randomness for a storm, no dependency.
 pub struct Rng(u64);
@@ -91,4 +92,40 @@ pub fn hash_paths(repo: &TestRepo, paths: &[PathBuf]) -> Vec<String> {
         .lines()
         .map(str::to_owned)
         .collect()
+}
+
+/// kill(1): `signal` (`INT`, `KILL`) to `target`, a pid or `-<pgid>`.
+pub fn send(signal: &str, target: &str) {
+    let _ = Command::new("kill")
+        .args([&format!("-{signal}"), "--", target])
+        .status();
+}
+
+/// A process that is gone (or a zombie).
+pub fn dead(pid: u32) -> bool {
+    match fs::read_to_string(format!("/proc/{pid}/stat")) {
+        Ok(stat) => stat
+            .rsplit(')')
+            .next()
+            .is_some_and(|rest| rest.trim_start().starts_with('Z')),
+        Err(_) => true,
+    }
+}
+
+/// A mutex whose holder was killed is broken by the next waiter once 30 s
+/// old: let the 30 s pass at once (its holder is dead, so no one else can
+/// change it meanwhile).
+pub fn age_dead_holders(repo: &TestRepo) {
+    let mutex = repo.mutex_path();
+    let token = fs::read_to_string(&mutex).unwrap_or_default();
+    let pid = token
+        .strip_prefix("git-loop pid ")
+        .and_then(|rest| rest.split_whitespace().next())
+        .and_then(|p| p.parse::<u32>().ok());
+    if let Some(pid) = pid
+        && dead(pid)
+        && fs::read_to_string(&mutex).unwrap_or_default() == token
+    {
+        age_file(&mutex, 120);
+    }
 }
