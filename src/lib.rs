@@ -103,6 +103,10 @@ pub fn vocabularies() -> Vec<(&'static str, Vec<String>)> {
             ops::land::Code::ALL.map(|c| c.as_str().into()).to_vec(),
         ),
         (
+            "sync codes",
+            ops::sync::Code::ALL.map(|c| c.as_str().into()).to_vec(),
+        ),
+        (
             "error codes",
             error::ErrorCode::ALL.map(|c| c.as_str().into()).to_vec(),
         ),

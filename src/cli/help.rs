@@ -242,6 +242,27 @@ pub const LAND_EXAMPLES: &str = r#"Examples:
   git loop land --queue --dry-run
   git loop land a b --strategy squash -m "Fix the login" --gate "cargo test""#;
 
+pub const SYNC: &str = r#"Each run's branch (loop/<id>) gets its recorded base's current tip: its own commits replayed
+onto it (rebase, the default: authors and messages kept; a run with merge commits is
+skipped, has-merges: --strategy merge syncs it) or a merge commit of the base into it
+(merge). Built in memory; a conflict skips the run with its paths (conflict) and leaves it
+as it was: never a rebase in progress, never a conflict marker. The old tip goes into the
+trash (git loop trash restore undoes a sync), then the branch moves by compare-and-swap
+(branch-moved when it moved meanwhile: nothing lost) and the run's worktree is updated
+around its uncommitted changes, as git merge --ff-only would; a change in a path the sync
+changes skips the run (dirty), untracked files in the way too (untracked). Other skips:
+up-to-date (nothing to bring in), no-base, no-branch, operation-in-progress,
+worktree-missing, gate-failed, locked. The runs: those named, else inside a run's worktree
+that run, else every run in --status (default active), synced in parallel. A skip other
+than up-to-date stops the runs not yet started (not-attempted) unless --keep-going; exit 1
+when any run was skipped but up to date.
+
+Settings: sync.strategy, sync.gate."#;
+pub const SYNC_EXAMPLES: &str = r#"Examples:
+  git loop sync --dry-run
+  git loop sync --keep-going
+  git loop sync fix-login --strategy merge --gate "cargo test""#;
+
 pub const PICK: &str = r#"ID is an active attempt <TASK>.<n> (create <TASK> --attempts <N> makes them); anything
 else is refused before anything changes (not-pickable, unknown-id). The winner is marked
 escalated, or with --land landed with land's rules and options (marked merged): a landing
@@ -355,7 +376,7 @@ The settings: base, cleanup.status, cleanup.older-than, cleanup.delete-merged-br
 cleanup.salvage, cleanup.pre-command, create.copy, create.post-command,
 create.ignore-file, create.fetch, create.pattern, claude.pattern, cleanup.recycle,
 pool.size, trash.keep, pool.keep, land.gate, land.strategy, land.into, land.queue-status,
-land.push-retries, land.require-clean, judge.gate, notify.command, create.ports, watch.bell."#;
+land.push-retries, land.require-clean, sync.strategy, sync.gate, judge.gate, notify.command, create.ports, watch.bell."#;
 pub const CONFIG_EXAMPLES: &str = r#"Example:
   git config loop.base develop && git loop config"#;
 

@@ -35,6 +35,7 @@ pub enum SchemaName {
     Conflicts,
     Create,
     Land,
+    Sync,
     Judge,
     Env,
     List,
@@ -54,11 +55,12 @@ pub enum SchemaName {
 
 impl SchemaName {
     /// Every name, in the order `--help` lists them.
-    pub const ALL: [SchemaName; 23] = {
+    pub const ALL: [SchemaName; 24] = {
         use SchemaName::*;
         [
             All, Activity, Branches, Cleanup, Config, Conflicts, Create, Env, Judge, Land, List,
-            Log, Mark, Path, Pick, Pool, Reconcile, Remove, Restore, Trash, Trust, Error, McpTools,
+            Log, Mark, Path, Pick, Pool, Reconcile, Remove, Restore, Sync, Trash, Trust, Error,
+            McpTools,
         ]
     };
 
@@ -78,6 +80,7 @@ impl SchemaName {
             Conflicts => "conflicts",
             Create => "create",
             Land => "land",
+            Sync => "sync",
             Judge => "judge",
             Env => "env",
             List => "list",
