@@ -48,7 +48,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-use crate::common::{Rng, TestRepo, age_dead_holders, env_or, seed_from_env, send};
+use crate::common::{Rng, TestRepo, age_dead_holders, env_or, kill_9_at, seed_from_env, send};
 
 /// The skip codes of `sync`'s contract (docs/cli.md).
 const SKIP_CODES: [&str; 13] = [
@@ -720,14 +720,14 @@ struct KillFixture {
     runs: Vec<Before>,
 }
 
-/// `main` with files under `base/`; ten runs, each with two commits of its
+/// `main` with files under `base/`; `runs` runs (ten: `r0`..`r9`), each with two commits of its
 /// own (`r<i>/`), some with uncommitted work of their own: an unstaged
 /// change and an untracked file (`i % 3 == 0`), a staged new file
 /// (`i % 3 == 1`); `r8` with a local change to `base/b1.txt`, which `main`
 /// then changes; `r9` committed a change to `base/b0.txt`, which `main`
 /// changes too. Then `main` moves by three commits changing
 /// [`MOVED_FILES`] files.
-fn kill_fixture() -> KillFixture {
+fn kill_fixture(runs: usize) -> KillFixture {
     let repo = TestRepo::new();
     fs::create_dir_all(repo.root.join("base")).unwrap();
     for i in 0..MOVED_FILES {
@@ -739,7 +739,7 @@ fn kill_fixture() -> KillFixture {
     }
     repo.git(["add", "base"]);
     repo.git(["commit", "-q", "-m", "base files"]);
-    for i in 0..RUNS {
+    for i in 0..runs {
         let id = format!("r{i}");
         repo.create(&id);
         let wt = repo.wt(&id);
@@ -771,7 +771,7 @@ fn kill_fixture() -> KillFixture {
         repo.git(["commit", "-q", "-am", &format!("main moves, step {step}")]);
     }
     let base = git_must(&repo, &repo.root, &["rev-parse", "main"]);
-    let runs = (0..RUNS).map(|i| before(&repo, &base, i)).collect();
+    let runs = (0..runs).map(|i| before(&repo, &base, i)).collect();
     KillFixture { repo, base, runs }
 }
 
@@ -968,7 +968,7 @@ fn group_alive(pgid: u32) -> bool {
 /// One round: a fresh fixture, a sync killed after `delay`, the state
 /// checked, then the next sync, and the state checked again.
 fn kill_round(round: usize, delay: Duration, group: bool, tally: &mut Tally) {
-    let fixture = kill_fixture();
+    let fixture = kill_fixture(RUNS);
     let repo = &fixture.repo;
     let how = if group { "the group" } else { "git-loop alone" };
     if killed_sync(&fixture, delay, group) {
@@ -1055,7 +1055,7 @@ fn expect_settled(fixture: &KillFixture, next: &Value, round: usize, tally: &mut
 /// the contract says: seven runs synced, `r8` skipped `dirty`, `r9`
 /// `conflict`, each worktree following.
 fn calibrate(tally: &mut Tally) -> Duration {
-    let fixture = kill_fixture();
+    let fixture = kill_fixture(RUNS);
     let repo = &fixture.repo;
     let start = Instant::now();
     let ran = gl(repo, &["--json", "sync", "--keep-going"]);
@@ -1119,4 +1119,90 @@ fn kill_9_at_random_points_of_a_sync_of_ten_runs_loses_nothing() {
 #[ignore = "long: 15 rounds of a sync of 10 runs killed at random (STORM_SYNC_ROUNDS); run by scripts/test"]
 fn kill_9_at_random_points_of_a_sync_fifteen_times_loses_nothing() {
     kill_rounds(env_or("STORM_SYNC_ROUNDS", 15) as usize);
+}
+
+/// Where a sync stops at each of its crash points (the advance's, which
+/// `sync` moves a run's branch with), and where the run must be then:
+/// `land-before-ref` nothing moved; `land-after-ref` the branch moved, the
+/// worktree not yet; `land-after-files` its files written, its index not
+/// (and locked); `land-after-checkout` both done.
+const POINTS: [(&str, Found); 4] = [
+    ("land-before-ref", Found::Old),
+    ("land-after-ref", Found::Unfinished(String::new())),
+    ("land-after-files", Found::Unfinished(String::new())),
+    ("land-after-checkout", Found::Synced),
+];
+
+/// Killed at each point, a sync leaves the run old, synced, or (between
+/// the branch's move and the worktree's update) unfinished; then the next
+/// `sync` of that run finishes it or undoes it, its own uncommitted work
+/// untouched, and (if it undid it) the one after syncs it.
+#[test]
+fn a_sync_killed_between_the_branch_move_and_the_worktree_update_is_settled_by_the_next_sync() {
+    let mut tally = Tally::default();
+    for (point, expected) in POINTS {
+        // r0: an unstaged change and an untracked file of its own; r1: a
+        // staged new file.
+        for id in ["r0", "r1"] {
+            let fixture = kill_fixture(2);
+            let repo = &fixture.repo;
+            let run = fixture.runs.iter().find(|r| r.id == id).unwrap();
+            kill_9_at(repo, point, &["sync", id]);
+            age_dead_holders(repo);
+            let state = found(repo, &fixture.base, run);
+            let as_expected = match (&state, &expected) {
+                (Found::Unfinished(_), Found::Unfinished(_)) => true,
+                (a, b) => a == b,
+            };
+            if !as_expected {
+                tally.fail(
+                    "killed at a point, a run is not where that point leaves it",
+                    &format!("{point}, {id}: {state:?}, expected {expected:?}"),
+                );
+            }
+            settle(&fixture, run, point, &mut tally);
+        }
+    }
+    tally.verdict("sync killed at each crash point", 0);
+}
+
+/// The next `sync` of `run` (and, when it undid the move, the one after)
+/// leaves it synced, its worktree following, its own work intact.
+fn settle(fixture: &KillFixture, run: &Before, point: &str, tally: &mut Tally) {
+    let repo = &fixture.repo;
+    let mut said = Vec::new();
+    for _ in 0..2 {
+        let next = gl(repo, &["--json", "sync", &run.id]);
+        said.push(format!(
+            "exit {:?}: {}",
+            next.code,
+            next.json
+                .map(|v| v["skipped"].to_string())
+                .unwrap_or(next.stderr)
+        ));
+        match found(repo, &fixture.base, run) {
+            Found::Synced => {
+                tally.count(
+                    &format!("{point}: synced after {} more sync(s)", said.len()),
+                    1,
+                );
+                return;
+            }
+            Found::Old => continue,
+            state => {
+                tally.fail(
+                    "the next sync did not finish or undo a killed sync",
+                    &format!(
+                        "{point}, {}: {state:?}; the next sync said: {said:?}",
+                        run.id
+                    ),
+                );
+                return;
+            }
+        }
+    }
+    tally.fail(
+        "two syncs after a kill did not sync the run",
+        &format!("{point}, {}: {said:?}", run.id),
+    );
 }
