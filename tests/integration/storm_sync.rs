@@ -618,7 +618,8 @@ fn check_race(race: &Race) {
             &repo.root,
             &["rev-parse", "--verify", "-q", &trash_ref],
         );
-        if !(ok && tip == from) && !trash.contains(&from) {
+        let kept = (ok && tip == from) || trash.contains(&from);
+        if !kept {
             l.tally.fail(
                 "a synced run's old tip is not in the trash",
                 &format!("{id}: {from} ({trash_ref}: {tip})"),
@@ -781,7 +782,7 @@ fn own_work(repo: &TestRepo, wt: &Path, i: usize) {
     match i {
         DIRTY => fs::write(wt.join("base/b1.txt"), "base 1\nr8's own, not committed\n").unwrap(),
         CONFLICTING => {}
-        _ if i % 3 == 0 => {
+        _ if i.is_multiple_of(3) => {
             fs::write(
                 wt.join(format!("{id}/c0.txt")),
                 format!("{id} commit 0\nnot committed\n"),
