@@ -247,7 +247,7 @@ onto it (rebase, the default: authors and messages kept; a run with merge commit
 skipped, has-merges: --strategy merge syncs it) or a merge commit of the base into it
 (merge). Built in memory; a conflict skips the run with its paths (conflict) and leaves it
 as it was: never a rebase in progress, never a conflict marker. The old tip goes into the
-trash (git loop trash restore undoes a sync), then the branch moves by compare-and-swap
+trash (git loop trash restore gives it back), then the branch moves by compare-and-swap
 (branch-moved when it moved meanwhile: nothing lost) and the run's worktree is updated
 around its uncommitted changes, as git merge --ff-only would; a change in a path the sync
 changes skips the run (dirty), untracked files in the way too (untracked). Other skips:

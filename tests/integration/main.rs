@@ -58,6 +58,7 @@ mod remove; // remove <id>...: named runs under cleanup's rules
 mod restore; // restore <id>: a salvaged run back as it was
 mod run; // run <id> -- <command>
 mod salvage; // remove/cleanup --salvage: the salvage ref, then the removal
+mod sync; // sync: each run's base brought in; skips that change nothing, the trash, --dry-run
 mod walks; // history walks on a real-shape history: ahead/behind and merged equal git's
 mod watch; // watch: the live view in tmux (keys, marks, the bell, idle CPU), watch --once // a gate's and judge's status line in tmux, Ctrl-C saying what landed
 

@@ -2,12 +2,67 @@
 //! 43), with `land`'s pieces in other roles: the ref moved is the run's
 //! branch `loop/<id>`, the tip built onto is its base's current tip, the
 //! checkout updated is the run's own worktree.
+//!
+//! # The flow (this module; [`one`] for one run, [`worktree`] for what its
+//! worktree accepts)
+//!
+//! 1. The runs: those named (an unknown id refuses the command before
+//!    anything changes, `unknown-id`), else inside a run's worktree that
+//!    run (the command adapter infers it), else every run whose status is
+//!    in the set (default `active`), by id. The gate (`--gate`, else
+//!    `sync.gate` with the trust rules of every configured command) is
+//!    looked up first: an untrusted one refuses the command.
+//! 2. `--fetch` (not in a dry run): each distinct base's upstream
+//!    fetched, as `create --fetch` does ([`crate::ops::create::fresh`]).
+//!    Then each distinct base's tip is read once ([`base_tips`]).
+//! 3. Each run on the [`crate::fanout`] workers, each with its own
+//!    repository handle and [`Merger`] ([`one::sync_one`]):
+//!    - [`classify`]: `no-base` (none recorded, or it no longer
+//!      resolves), `no-branch`, `up-to-date` (the base's tip already in the
+//!      branch: nothing written, not a failure);
+//!    - built in memory with `land`'s builder ([`crate::ops::land::build`]):
+//!      `rebase` replays the run's own commits (`merge-base..branch`) onto
+//!      the base's tip — a run whose own commits include a merge commit is
+//!      `has-merges`, stricter than `land`, which lands such a run when the
+//!      replay carries the merges: a sync must never drop what a merge
+//!      brought; `merge` makes one merge commit, parents the branch's tip
+//!      then the base's (`Strategy::MergeInto`). A run with no commits of
+//!      its own left moves to the base's tip itself. A conflict is
+//!      `conflict` with its paths, nothing written;
+//!    - its worktree asked, the sync still in memory ([`worktree::accepts`]):
+//!      busy (`operation-in-progress`, `worktree-missing`), or uncommitted
+//!      changes in paths the sync changes (`dirty`), or untracked files
+//!      where it writes (`untracked`); so a refused run leaves no object;
+//!    - a dry run stops here: it wrote no object, ref or file;
+//!    - the build persisted; the gate run in a scratch checkout of it
+//!      (`gate-failed`, the branch kept);
+//!    - under the run's lock (taken holding nothing, never waited for:
+//!      `locked`), in THE lock order of [`crate::lock`]: the branch still at
+//!      the tip read (else `branch-moved`: an agent's commit is never
+//!      dropped) and its checkout able to follow
+//!      ([`crate::ops::land::advance::check_rewrite`]); its tip kept in the
+//!      trash (reason `sync`); the branch moved by the kernel's
+//!      compare-and-swap and its worktree updated where clean
+//!      ([`crate::ops::land::advance::rewrite`], `read-tree -m -u`
+//!      semantics, undone when the worktree cannot follow); a refusal
+//!      there drops the trash entry again (the branch still holds the tip);
+//!    - the `sync` event logged through the transaction, run by run (the
+//!      manifest records nothing new).
+//! 4. A skip other than `up-to-date`, or a failure, stops the runs not yet
+//!    started (`not-attempted`) unless `--keep-going` (a failure always).
+//!
+//! A process with its cwd in a run's worktree does not stop its sync, as
+//! it would not stop a `git rebase` there: the files the sync changes
+//! change under it (there is no `in-use` code).
 
+mod one;
 mod outcome;
+mod worktree;
 
 pub use outcome::{Code, Fate, Skipped, Synced};
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use gix::ObjectId;
 
@@ -15,6 +70,7 @@ use crate::config::SyncStrategy;
 use crate::configured_command::ConfiguredCommand;
 use crate::ctx::Ctx;
 use crate::error::{Error, Result};
+use crate::git::merge::Merger;
 use crate::manifest::{Entry, Manifest, Status};
 use crate::output::Notes;
 use crate::runid::RunId;
@@ -56,36 +112,141 @@ pub struct SyncOutcome {
 pub fn sync(ctx: &Ctx, request: &SyncRequest<'_>, out: &mut Notes<'_>) -> Result<SyncOutcome> {
     let settings = ctx.settings()?;
     let strategy = request.strategy.unwrap_or(settings.sync_strategy.value);
-    let _gate = gate_command(ctx, request.gate)?;
+    let gate = gate_command(ctx, request.gate)?;
     let manifest = ctx.read_manifest()?;
     let entries = chosen(&manifest, request.which)?;
     if request.fetch && !request.dry_run {
         fetch_bases(ctx, &entries, out)?;
     }
     let bases = base_tips(ctx, &entries);
-    let mut outcome = SyncOutcome {
+    let shared = Shared {
+        strategy,
+        gate: gate.as_ref(),
+        dry_run: request.dry_run,
+        keep_going: request.keep_going,
+        bases: &bases,
+        stop: AtomicBool::new(false),
+    };
+    let (fates, error) = shared.sync_all(ctx, &entries, out);
+    let runs = entries
+        .iter()
+        .zip(fates)
+        .map(|(e, fate)| (e.id.to_string(), fate.unwrap_or_else(not_attempted)))
+        .collect();
+    Ok(SyncOutcome {
         dry_run: request.dry_run,
         strategy,
-        runs: Vec::new(),
-        error: None,
-    };
-    let mut stopped = false;
-    for entry in &entries {
-        let fate = if stopped {
-            not_attempted()
-        } else {
-            match classify(ctx, entry, &bases)? {
-                Err(skipped) => Fate::Skipped(skipped),
-                Ok(_) => Fate::Skipped(Skipped::new(
-                    Code::NotAttempted,
-                    "bringing a base in is not built yet",
-                )),
+        runs,
+        error,
+    })
+}
+
+/// What every run's sync shares, across the worker threads.
+struct Shared<'a> {
+    strategy: SyncStrategy,
+    gate: Option<&'a ConfiguredCommand<'a>>,
+    dry_run: bool,
+    keep_going: bool,
+    bases: &'a HashMap<String, Option<ObjectId>>,
+    /// Set by a skip (without `--keep-going`) or a failure: runs not
+    /// started yet are not attempted.
+    stop: AtomicBool,
+}
+
+/// A worker thread's own repository handle and merger (a gix repository
+/// stays on the thread that opened it).
+struct Worker {
+    ctx: Ctx,
+    merger: Merger,
+}
+
+impl Shared<'_> {
+    /// Each run synced on the [`crate::fanout`] workers; its fate (`None`:
+    /// not attempted) in the order of `entries`, and the first failure.
+    fn sync_all(
+        &self,
+        ctx: &Ctx,
+        entries: &[Entry],
+        out: &mut Notes<'_>,
+    ) -> (Vec<Option<Fate>>, Option<Error>) {
+        let root = ctx.repo.root().to_path_buf();
+        let (json, quiet) = (out.json, out.quiet);
+        let mut fates: Vec<Option<Fate>> = entries.iter().map(|_| None).collect();
+        let mut error = None;
+        let mut done = 0;
+        crate::fanout::for_each_with(
+            entries,
+            || {
+                let ctx = Ctx::open(Some(&root))?;
+                let merger = Merger::new(ctx.repo.gix())?;
+                Ok(Worker { ctx, merger })
+            },
+            |worker: &mut Result<Worker>, entry| {
+                let mut said = Vec::new();
+                let mut notes = Notes {
+                    stderr: &mut said,
+                    json,
+                    quiet,
+                    stderr_is_terminal: false,
+                };
+                let fate = self.one(worker, entry, &mut notes);
+                (fate, said)
+            },
+            |i, (fate, said)| {
+                let _ = out.stderr.write_all(&said);
+                done += 1;
+                out.progress(Some(format_args!("syncing: {done}/{}", entries.len())));
+                match fate {
+                    Some(Ok(fate)) => fates[i] = Some(fate),
+                    Some(Err(e)) => {
+                        error.get_or_insert(e);
+                    }
+                    None => {}
+                }
+            },
+        );
+        out.progress(None);
+        (fates, error)
+    }
+
+    /// One run on a worker: `None` when it is not attempted (the sync
+    /// stopped before its turn).
+    fn one(
+        &self,
+        worker: &Result<Worker>,
+        entry: &Entry,
+        out: &mut Notes<'_>,
+    ) -> Option<Result<Fate>> {
+        if self.stop.load(Ordering::SeqCst) {
+            return None;
+        }
+        let worker = match worker {
+            Ok(worker) => worker,
+            Err(e) => {
+                self.stop.store(true, Ordering::SeqCst);
+                return Some(Err(Error::Repository(format!(
+                    "could not open the repository: {e}"
+                ))));
             }
         };
-        stopped |= fate.stops() && !request.keep_going;
-        outcome.runs.push((entry.id.to_string(), fate));
+        let env = one::Env {
+            ctx: &worker.ctx,
+            merger: &worker.merger,
+            strategy: self.strategy,
+            gate: self.gate,
+            dry_run: self.dry_run,
+            bases: self.bases,
+        };
+        let fate = one::sync_one(&env, entry, out);
+        let stops = match &fate {
+            Ok(fate) => fate.stops() && !self.keep_going,
+            Err(_) => true,
+        };
+        if stops {
+            self.stop.store(true, Ordering::SeqCst);
+        }
+        Some(fate)
     }
-    Ok(outcome)
 }
 
 fn not_attempted() -> Fate {
@@ -169,7 +330,7 @@ fn base_tips(ctx: &Ctx, entries: &[Entry]) -> HashMap<String, Option<ObjectId>> 
 
 /// The run's branch tip and its base's tip, when the base has something to
 /// bring in; else the skip (`no-base`, `no-branch`, `up-to-date`).
-fn classify(
+pub(super) fn classify(
     ctx: &Ctx,
     entry: &Entry,
     bases: &HashMap<String, Option<ObjectId>>,

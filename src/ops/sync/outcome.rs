@@ -91,8 +91,6 @@ impl Skipped {
 /// What became of one run.
 #[derive(Debug)]
 pub enum Fate {
-    // Made by the sync itself, which follows this interface.
-    #[allow(dead_code)]
     Synced(Box<Synced>),
     Skipped(Skipped),
 }
