@@ -893,8 +893,10 @@ fn found(repo: &TestRepo, base: &str, run: &Before) -> Found {
     let op = in_progress(repo, &wt);
     let follows = status == run.status && op.is_none();
     let shown = || {
+        let head: Vec<&String> = status.iter().take(6).collect();
         format!(
-            "git status: {status:?}, in progress: {op:?}, was {:?}",
+            "git status ({} lines): {head:?}…, in progress: {op:?}, was {:?}",
+            status.len(),
             run.status
         )
     };
