@@ -336,11 +336,14 @@ impl Race {
         None
     }
 
-    /// An agent: a commit of a new file in its run, again and again.
-    fn agent(&self, id: &str) {
+    /// An agent: a commit of a new file in its run, again and again, a
+    /// moment's thought (up to 200 ms) between two.
+    fn agent(&self, id: &str, seed: u64) {
+        let mut rng = Rng::new(seed);
         let wt = self.repo.wt(id);
         let mut n = 0;
         while !self.done.load(Ordering::Relaxed) {
+            self.pause(rng.below(200) as u64);
             n += 1;
             let path = format!("{id}/{n}.txt");
             let content = format!("{id}'s work, commit {n}\n");
@@ -593,8 +596,21 @@ fn count_undoing_commits(race: &Race, l: &mut Ledger) {
                     c,
                 ],
             );
-            if paths.lines().any(|p| !p.starts_with(&format!("{id}/"))) {
-                undoing.push(format!("{id}: {c}"));
+            let foreign: Vec<&str> = paths
+                .lines()
+                .filter(|p| !p.starts_with(&format!("{id}/")))
+                .collect();
+            if !foreign.is_empty() {
+                let (_, parent) = git(
+                    &race.repo,
+                    &race.repo.root,
+                    &["log", "-1", "--format=%P %s", &format!("{c}^")],
+                );
+                undoing.push(format!(
+                    "{id}: {c} (parent {parent}) also changes {} paths: {:?}",
+                    foreign.len(),
+                    &foreign[..foreign.len().min(4)]
+                ));
             }
         }
     }
@@ -652,8 +668,8 @@ fn race_for(secs: u64, agents: usize) {
     let deadline = Instant::now() + Duration::from_secs(secs);
     std::thread::scope(|s| {
         let race = &race;
-        for id in &race.agents {
-            s.spawn(move || race.agent(id));
+        for (n, id) in race.agents.iter().enumerate() {
+            s.spawn(move || race.agent(id, seed ^ (16 + n as u64)));
         }
         s.spawn(move || race.syncer(seed ^ 1));
         s.spawn(move || race.syncer(seed ^ 2));
