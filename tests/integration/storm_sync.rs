@@ -1225,3 +1225,59 @@ fn settle(fixture: &KillFixture, run: &Before, point: &str, tally: &mut Tally) {
         &format!("{point}, {}: {said:?}", run.id),
     );
 }
+
+/// An agent commits in a run's worktree just after a sync moved the run's
+/// branch and before it updated the worktree (held at `land-after-ref`):
+/// the commit never undoes the sync (its tree the old one's, its parent the
+/// synced tip) — git refuses it while the sync holds the worktree, or it is
+/// made on the updated index. Afterwards the branch has the base's change
+/// and the agent's, and the worktree follows it.
+#[test]
+fn an_agent_committing_between_the_branch_move_and_the_worktree_update_undoes_nothing() {
+    let fixture = kill_fixture(1);
+    let repo = &fixture.repo;
+    let wt = repo.wt("r0");
+    let go = repo.base().join("go");
+    let spec = format!("land-after-ref:until:{}", go.display());
+    let mut sync = crate::common::spawn_until(
+        repo,
+        &[("GIT_LOOP_TEST_CRASH", &spec)],
+        &["sync", "r0"],
+        "paused at land-after-ref",
+    );
+    fs::write(wt.join("r0/agent.txt"), "the agent's\n").unwrap();
+    let added = git(repo, &wt, &["add", "--", "r0/agent.txt"]).0;
+    let committed = added && git(repo, &wt, &["commit", "-q", "-m", "agent"]).0;
+    fs::write(&go, "").unwrap();
+    assert!(sync.wait().unwrap().code().is_some());
+    if !committed {
+        // Refused while the sync held the worktree: the agent tries again.
+        git_must(repo, &wt, &["add", "--", "r0/agent.txt"]);
+        git_must(repo, &wt, &["commit", "-q", "-m", "agent"]);
+    }
+    let changed = git_must(
+        repo,
+        &wt,
+        &["diff-tree", "--no-commit-id", "--name-only", "-r", "HEAD"],
+    );
+    assert_eq!(
+        changed,
+        "r0/agent.txt",
+        "the agent's commit (made {}) changes more than its file: it undid the sync",
+        if committed {
+            "while the sync was held"
+        } else {
+            "after it"
+        }
+    );
+    let base_file = git_must(repo, &wt, &["show", "loop/r0:base/b0.txt"]);
+    assert!(
+        base_file.contains("moved by main"),
+        "the base's change is gone"
+    );
+    let status = porcelain(repo, &wt);
+    assert_eq!(
+        status, fixture.runs[0].status,
+        "the worktree does not follow its branch"
+    );
+}
