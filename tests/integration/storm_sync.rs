@@ -1260,15 +1260,17 @@ fn an_agent_committing_between_the_branch_move_and_the_worktree_update_undoes_no
         &wt,
         &["diff-tree", "--no-commit-id", "--name-only", "-r", "HEAD"],
     );
-    assert_eq!(
-        changed,
-        "r0/agent.txt",
-        "the agent's commit (made {}) changes more than its file: it undid the sync",
+    let changed: Vec<&str> = changed.lines().collect();
+    assert!(
+        changed == ["r0/agent.txt"],
+        "the agent's commit (made {}) changes {} paths, not only its file ({:?}…): it undid the sync",
         if committed {
             "while the sync was held"
         } else {
             "after it"
-        }
+        },
+        changed.len(),
+        &changed[..changed.len().min(4)]
     );
     let base_file = git_must(repo, &wt, &["show", "loop/r0:base/b0.txt"]);
     assert!(
