@@ -451,3 +451,53 @@ fn a_failing_gate_keeps_the_run_where_it_was_and_a_passing_one_lets_it_sync() {
     run.ok();
     assert_eq!(run.json().find_id("synced", "g1")["gate"]["passed"], true);
 }
+
+#[test]
+fn a_sync_killed_after_the_branch_moved_is_finished_by_the_next_sync() {
+    let repo = setup();
+    repo.create("k").ok();
+    commit(&repo, &repo.wt("k"), "own", "k\n");
+    std::fs::write(repo.wt("k").join("own"), "k, and more\n").unwrap();
+    commit(&repo, &repo.root, "g", "main g\n");
+    let before = tip(&repo, "loop/k");
+    let killed = TestRepo::output(
+        repo.command()
+            .env("GIT_LOOP_TEST_CRASH", "land-after-ref")
+            .args(["sync", "k"]),
+    );
+    assert_ne!(killed.code, 0, "{}", killed.stderr);
+    // The branch moved, its worktree did not follow: git status shows the
+    // sync reversed, the run's own change as it was.
+    let moved = tip(&repo, "loop/k");
+    assert_ne!(moved, before);
+    assert_eq!(
+        std::fs::read_to_string(repo.wt("k").join("g")).unwrap(),
+        "g\n"
+    );
+
+    let run = repo.run(["--json", "sync", "k"]);
+    run.ok();
+    let doc = run.json();
+    let s = doc.find_id("synced", "k");
+    assert_eq!(s.text("from"), before, "{s}");
+    assert_eq!(s.text("to"), moved, "{s}");
+    assert_eq!(tip(&repo, s.text("trashRef")), before);
+    assert!(
+        s["notes"][0].as_str().unwrap().contains("interrupted"),
+        "{s}"
+    );
+    assert_eq!(tip(&repo, "loop/k"), moved);
+    assert_eq!(
+        std::fs::read_to_string(repo.wt("k").join("g")).unwrap(),
+        "main g\n"
+    );
+    assert_eq!(
+        std::fs::read_to_string(repo.wt("k").join("own")).unwrap(),
+        "k, and more\n"
+    );
+    assert_eq!(status(&repo, "k").trim(), "M own");
+    // And then it is up to date.
+    let again = repo.run(["--json", "sync", "k"]);
+    again.ok();
+    assert_eq!(again.json().find_id("skipped", "k")["code"], "up-to-date");
+}
