@@ -501,3 +501,36 @@ fn a_sync_killed_after_the_branch_moved_is_finished_by_the_next_sync() {
     again.ok();
     assert_eq!(again.json().find_id("skipped", "k")["code"], "up-to-date");
 }
+
+#[test]
+fn fetch_brings_a_remote_tracking_base_up_to_date_first() {
+    let repo = TestRepo::new();
+    let (_, fresh) = crate::common::with_remote_ahead(&repo, 0);
+    repo.run(["create", "r", "--base", "origin/main"]).ok();
+    commit(&repo, &repo.wt("r"), "own", "r\n");
+    // The remote moves on: a push from the other clone.
+    let pusher = repo.base().join("pusher");
+    commit(&repo, &pusher, "upstream", "u\n");
+    git_ok(&repo, &pusher, &["push", "-q", "origin", "main"]);
+    let fresh_after = tip_in(&repo, &pusher);
+    assert_ne!(fresh, fresh_after);
+    // Without --fetch, origin/main as last fetched: nothing to bring in.
+    let run = repo.run(["--json", "sync"]);
+    run.ok();
+    assert_eq!(run.json().find_id("skipped", "r")["code"], "up-to-date");
+    let run = repo.run(["--json", "sync", "--fetch"]);
+    run.ok();
+    let doc = run.json();
+    let s = doc.find_id("synced", "r");
+    assert_eq!(s.text("baseTip"), fresh_after, "{doc}");
+    assert_eq!(s["base"], "origin/main");
+    git_ok(
+        &repo,
+        &repo.root,
+        &["merge-base", "--is-ancestor", &fresh_after, "loop/r"],
+    );
+}
+
+fn tip_in(repo: &TestRepo, dir: &Path) -> String {
+    git_ok(repo, dir, &["rev-parse", "HEAD"]).trim().to_owned()
+}
