@@ -48,6 +48,9 @@
 //!      there drops the trash entry again (the branch still holds the tip);
 //!    - the `sync` event logged through the transaction, run by run (the
 //!      manifest records nothing new).
+//!
+//!    The move (and a gate) holds the process's one Ctrl-C window, so those
+//!    steps are taken one run at a time (`one::MOVING`, `one::GATING`).
 //! 4. Before all of this, a sync of the run killed between its branch's
 //!    move and its worktree's update is finished, under the run's lock,
 //!    when nothing of the worktree was written yet

@@ -41,6 +41,18 @@ pub(super) struct Env<'a> {
     pub bases: &'a HashMap<String, Option<ObjectId>>,
 }
 
+/// Held while a run's branch moves and its worktree follows, and while a
+/// gate runs: each opens the process's one Ctrl-C window
+/// ([`crate::signals::RollbackWindow`], one at a time per process), so the
+/// runs synced in parallel take these steps one at a time (building,
+/// reading and persisting stay parallel).
+static MOVING: std::sync::Mutex<()> = std::sync::Mutex::new(());
+static GATING: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+fn one_at_a_time(lock: &'static std::sync::Mutex<()>) -> std::sync::MutexGuard<'static, ()> {
+    lock.lock().unwrap_or_else(|p| p.into_inner())
+}
+
 /// A step's value, or the skip that ends the run's sync.
 type Step<T> = Result<std::result::Result<T, Skipped>>;
 
@@ -144,7 +156,10 @@ fn finish_interrupted(env: &Env<'_>, entry: &Entry, out: &mut Notes<'_>) -> Resu
             .find(|e| e.original == original && e.tip == before && e.reason == reason)
             .map(|e| e.refname)
     };
-    let Some((before, kept)) = advance::finish_sync(&ctx.repo, &branch, tip, kept)? else {
+    let moving = one_at_a_time(&MOVING);
+    let finished = advance::finish_sync(&ctx.repo, &branch, tip, kept);
+    drop(moving);
+    let Some((before, kept)) = finished? else {
         return Ok(None);
     };
     let onto = env.bases.get(&entry.base_branch).copied().flatten();
@@ -260,7 +275,9 @@ fn run_gate(env: &Env<'_>, entry: &Entry, commit: ObjectId) -> Step<Option<gate:
     // Several gates may run at once: no status line under them.
     let place = gate::Place::default();
     let at = (entry.id.as_str(), &place);
+    let gating = one_at_a_time(&GATING);
     let ran = gate::check(&env.ctx.repo, command, at, commit, GATE_TIMEOUT, &vars)?;
+    drop(gating);
     if ran.passed {
         return Ok(Ok(Some(ran)));
     }
@@ -306,7 +323,10 @@ fn move_branch(
         entry.base_branch,
         env.strategy
     );
-    match advance::rewrite(repo, &branch, (tip, new), &kept, &message) {
+    let moving = one_at_a_time(&MOVING);
+    let moved = advance::rewrite(repo, &branch, (tip, new), &kept, &message);
+    drop(moving);
+    match moved {
         Ok(Advance::Moved { .. }) => {
             synced.trash_ref = Some(kept);
             Ok(Ok(()))
