@@ -534,3 +534,22 @@ fn fetch_brings_a_remote_tracking_base_up_to_date_first() {
 fn tip_in(repo: &TestRepo, dir: &Path) -> String {
     git_ok(repo, dir, &["rev-parse", "HEAD"]).trim().to_owned()
 }
+
+#[test]
+fn a_run_whose_lock_is_held_is_locked_and_left_as_it_was() {
+    let repo = setup();
+    repo.create("x").ok();
+    commit(&repo, &repo.wt("x"), "own", "x\n");
+    commit(&repo, &repo.root, "g", "main g\n");
+    let before = tip(&repo, "loop/x");
+    // A landing of x, paused holding x's run lock.
+    let mut landing = crate::common::spawn_paused(&repo, "land-before-ref", &["land", "x"]);
+    let run = repo.run(["--json", "sync", "x"]);
+    landing.kill().unwrap();
+    landing.wait().unwrap();
+    run.code(1);
+    let doc = run.json();
+    assert_eq!(doc.find_id("skipped", "x")["code"], "locked", "{doc}");
+    assert_eq!(tip(&repo, "loop/x"), before);
+    assert!(repo.git(["for-each-ref", "refs/loop/trash/"]).is_empty());
+}
