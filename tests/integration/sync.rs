@@ -451,3 +451,105 @@ fn a_failing_gate_keeps_the_run_where_it_was_and_a_passing_one_lets_it_sync() {
     run.ok();
     assert_eq!(run.json().find_id("synced", "g1")["gate"]["passed"], true);
 }
+
+#[test]
+fn a_sync_killed_after_the_branch_moved_is_finished_by_the_next_sync() {
+    let repo = setup();
+    repo.create("k").ok();
+    commit(&repo, &repo.wt("k"), "own", "k\n");
+    std::fs::write(repo.wt("k").join("own"), "k, and more\n").unwrap();
+    commit(&repo, &repo.root, "g", "main g\n");
+    let before = tip(&repo, "loop/k");
+    let killed = TestRepo::output(
+        repo.command()
+            .env("GIT_LOOP_TEST_CRASH", "land-after-ref")
+            .args(["sync", "k"]),
+    );
+    assert_ne!(killed.code, 0, "{}", killed.stderr);
+    // The branch moved, its worktree did not follow: git status shows the
+    // sync reversed, the run's own change as it was.
+    let moved = tip(&repo, "loop/k");
+    assert_ne!(moved, before);
+    assert_eq!(
+        std::fs::read_to_string(repo.wt("k").join("g")).unwrap(),
+        "g\n"
+    );
+
+    let run = repo.run(["--json", "sync", "k"]);
+    run.ok();
+    let doc = run.json();
+    let s = doc.find_id("synced", "k");
+    assert_eq!(s.text("from"), before, "{s}");
+    assert_eq!(s.text("to"), moved, "{s}");
+    assert_eq!(tip(&repo, s.text("trashRef")), before);
+    assert!(
+        s["notes"][0].as_str().unwrap().contains("interrupted"),
+        "{s}"
+    );
+    assert_eq!(tip(&repo, "loop/k"), moved);
+    assert_eq!(
+        std::fs::read_to_string(repo.wt("k").join("g")).unwrap(),
+        "main g\n"
+    );
+    assert_eq!(
+        std::fs::read_to_string(repo.wt("k").join("own")).unwrap(),
+        "k, and more\n"
+    );
+    assert_eq!(status(&repo, "k").trim(), "M own");
+    // And then it is up to date.
+    let again = repo.run(["--json", "sync", "k"]);
+    again.ok();
+    assert_eq!(again.json().find_id("skipped", "k")["code"], "up-to-date");
+}
+
+#[test]
+fn fetch_brings_a_remote_tracking_base_up_to_date_first() {
+    let repo = TestRepo::new();
+    let (_, fresh) = crate::common::with_remote_ahead(&repo, 0);
+    repo.run(["create", "r", "--base", "origin/main"]).ok();
+    commit(&repo, &repo.wt("r"), "own", "r\n");
+    // The remote moves on: a push from the other clone.
+    let pusher = repo.base().join("pusher");
+    commit(&repo, &pusher, "upstream", "u\n");
+    git_ok(&repo, &pusher, &["push", "-q", "origin", "main"]);
+    let fresh_after = tip_in(&repo, &pusher);
+    assert_ne!(fresh, fresh_after);
+    // Without --fetch, origin/main as last fetched: nothing to bring in.
+    let run = repo.run(["--json", "sync"]);
+    run.ok();
+    assert_eq!(run.json().find_id("skipped", "r")["code"], "up-to-date");
+    let run = repo.run(["--json", "sync", "--fetch"]);
+    run.ok();
+    let doc = run.json();
+    let s = doc.find_id("synced", "r");
+    assert_eq!(s.text("baseTip"), fresh_after, "{doc}");
+    assert_eq!(s["base"], "origin/main");
+    git_ok(
+        &repo,
+        &repo.root,
+        &["merge-base", "--is-ancestor", &fresh_after, "loop/r"],
+    );
+}
+
+fn tip_in(repo: &TestRepo, dir: &Path) -> String {
+    git_ok(repo, dir, &["rev-parse", "HEAD"]).trim().to_owned()
+}
+
+#[test]
+fn a_run_whose_lock_is_held_is_locked_and_left_as_it_was() {
+    let repo = setup();
+    repo.create("x").ok();
+    commit(&repo, &repo.wt("x"), "own", "x\n");
+    commit(&repo, &repo.root, "g", "main g\n");
+    let before = tip(&repo, "loop/x");
+    // A landing of x, paused holding x's run lock.
+    let mut landing = crate::common::spawn_paused(&repo, "land-before-ref", &["land", "x"]);
+    let run = repo.run(["--json", "sync", "x"]);
+    landing.kill().unwrap();
+    landing.wait().unwrap();
+    run.code(1);
+    let doc = run.json();
+    assert_eq!(doc.find_id("skipped", "x")["code"], "locked", "{doc}");
+    assert_eq!(tip(&repo, "loop/x"), before);
+    assert!(repo.git(["for-each-ref", "refs/loop/trash/"]).is_empty());
+}

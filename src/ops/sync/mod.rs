@@ -48,7 +48,15 @@
 //!      there drops the trash entry again (the branch still holds the tip);
 //!    - the `sync` event logged through the transaction, run by run (the
 //!      manifest records nothing new).
-//! 4. A skip other than `up-to-date`, or a failure, stops the runs not yet
+//!
+//!    The move (and a gate) holds the process's one Ctrl-C window, so those
+//!    steps are taken one run at a time (`one::MOVING`, `one::GATING`).
+//! 4. Before all of this, a sync of the run killed between its branch's
+//!    move and its worktree's update is finished, under the run's lock,
+//!    when nothing of the worktree was written yet
+//!    ([`crate::ops::land::advance::finish_sync`]); else the worktree
+//!    check names it (`operation-in-progress`, with the command).
+//! 5. A skip other than `up-to-date`, or a failure, stops the runs not yet
 //!    started (`not-attempted`) unless `--keep-going` (a failure always).
 //!
 //! A process with its cwd in a run's worktree does not stop its sync, as

@@ -41,6 +41,18 @@ pub(super) struct Env<'a> {
     pub bases: &'a HashMap<String, Option<ObjectId>>,
 }
 
+/// Held while a run's branch moves and its worktree follows, and while a
+/// gate runs: each opens the process's one Ctrl-C window
+/// ([`crate::signals::RollbackWindow`], one at a time per process), so the
+/// runs synced in parallel take these steps one at a time (building,
+/// reading and persisting stay parallel).
+static MOVING: std::sync::Mutex<()> = std::sync::Mutex::new(());
+static GATING: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+fn one_at_a_time(lock: &'static std::sync::Mutex<()>) -> std::sync::MutexGuard<'static, ()> {
+    lock.lock().unwrap_or_else(|p| p.into_inner())
+}
+
 /// A step's value, or the skip that ends the run's sync.
 type Step<T> = Result<std::result::Result<T, Skipped>>;
 
@@ -72,6 +84,11 @@ pub(super) fn sync_one(env: &Env<'_>, entry: &Entry, out: &mut Notes<'_>) -> Res
 fn attempt(env: &Env<'_>, entry: &Entry, out: &mut Notes<'_>) -> Step<Synced> {
     let ctx = env.ctx;
     let branch = entry.branch();
+    if !env.dry_run
+        && let Some(finished) = finish_interrupted(env, entry, out)?
+    {
+        return Ok(Ok(finished));
+    }
     let (tip, onto) = step!(super::classify(ctx, entry, env.bases));
     let (new, built) = step!(build_on(env, entry, tip, onto));
     let gix = env.merger.repo();
@@ -110,6 +127,61 @@ fn attempt(env: &Env<'_>, entry: &Entry, out: &mut Notes<'_>) -> Step<Synced> {
     }
     drop(lock);
     Ok(Ok(synced))
+}
+
+/// A sync of `entry` killed between its branch's move and its worktree's
+/// update, finished now under the run's lock when nothing of the worktree
+/// was written yet ([`advance::finish_sync`]): reported as synced, with a
+/// note. `None`: nothing to finish (or not safely: the worktree check
+/// names it, `operation-in-progress`, with the command).
+fn finish_interrupted(env: &Env<'_>, entry: &Entry, out: &mut Notes<'_>) -> Result<Option<Synced>> {
+    let ctx = env.ctx;
+    let branch = entry.branch();
+    let Some(tip) = ctx.repo.branch_target(&branch)? else {
+        return Ok(None);
+    };
+    let lock = match RunLock::acquire(ctx.repo.common_dir(), &entry.id, std::time::Duration::ZERO) {
+        Ok(lock) => lock,
+        Err(Error::RunBusy { .. }) => return Ok(None),
+        Err(e) => return Err(e),
+    };
+    let original = format!("refs/heads/{branch}");
+    let kept = |before: ObjectId| {
+        let entries = trash::list(ctx.repo.gix()).ok()?;
+        let before = before.to_string();
+        let reason = trash::Reason::Sync.as_str();
+        entries
+            .into_iter()
+            .rev()
+            .find(|e| e.original == original && e.tip == before && e.reason == reason)
+            .map(|e| e.refname)
+    };
+    let moving = one_at_a_time(&MOVING);
+    let finished = advance::finish_sync(&ctx.repo, &branch, tip, kept);
+    drop(moving);
+    let Some((before, kept)) = finished? else {
+        return Ok(None);
+    };
+    let onto = env.bases.get(&entry.base_branch).copied().flatten();
+    let mut synced = Synced {
+        base: entry.base_branch.clone(),
+        from: before,
+        to: tip,
+        onto: onto.unwrap_or(tip),
+        strategy: env.strategy,
+        trash_ref: kept,
+        gate: None,
+        problems: vec![format!(
+            "a sync of {branch} was interrupted after the branch moved: its worktree is updated now"
+        )],
+    };
+    if let Err(e) = record(ctx, entry, &synced, out) {
+        synced
+            .problems
+            .push(format!("finished, but not logged: {e}"));
+    }
+    drop(lock);
+    Ok(Some(synced))
 }
 
 /// The synced tip of `entry` onto `onto`, in the merger's memory, and the
@@ -203,7 +275,9 @@ fn run_gate(env: &Env<'_>, entry: &Entry, commit: ObjectId) -> Step<Option<gate:
     // Several gates may run at once: no status line under them.
     let place = gate::Place::default();
     let at = (entry.id.as_str(), &place);
+    let gating = one_at_a_time(&GATING);
     let ran = gate::check(&env.ctx.repo, command, at, commit, GATE_TIMEOUT, &vars)?;
+    drop(gating);
     if ran.passed {
         return Ok(Ok(Some(ran)));
     }
@@ -249,7 +323,10 @@ fn move_branch(
         entry.base_branch,
         env.strategy
     );
-    match advance::rewrite(repo, &branch, (tip, new), &kept, &message) {
+    let moving = one_at_a_time(&MOVING);
+    let moved = advance::rewrite(repo, &branch, (tip, new), &kept, &message);
+    drop(moving);
+    match moved {
         Ok(Advance::Moved { .. }) => {
             synced.trash_ref = Some(kept);
             Ok(Ok(()))

@@ -252,6 +252,51 @@ pub fn checked_out(
     })
 }
 
+/// A sync's move of `branch` to `tip` whose checkout did not follow (the
+/// process killed between the two: see [`unfinished`]), finished now: when
+/// the branch's newest reflog line is that sync's move from `before`, and
+/// its checkout is still wholly at `before` in the paths the move changes
+/// (nothing of it written, no index lock), the checkout is moved from
+/// `before` to `tip` as the sync would have moved it (in process under the
+/// kernel's permit, else `git read-tree -m -u`), with `before` held by the
+/// trash entry `kept` gives for it. `Ok(Some(before))`: finished;
+/// `Ok(None)`: nothing to finish here, or not safely (then [`check`] names
+/// the state and the command that finishes it by hand).
+pub fn finish_sync(
+    repo: &Repo,
+    branch: &str,
+    tip: ObjectId,
+    kept: impl Fn(ObjectId) -> Option<String>,
+) -> Result<Option<(ObjectId, Option<String>)>> {
+    let Some((before, "sync")) = unfinished::landed_from(repo.gix(), branch, tip)? else {
+        return Ok(None);
+    };
+    let Place::At(checkout) = place(repo, branch)? else {
+        return Ok(None);
+    };
+    if !unfinished::untouched(repo, &checkout, before, tip)? {
+        return Ok(None);
+    }
+    let kept = kept(before);
+    if kept.is_none() && !safety::descends_from(repo.gix(), tip, before) {
+        return Ok(None);
+    }
+    if checkout::two_way(repo, branch, &checkout, (before, tip), kept.as_deref())? {
+        return Ok(Some((before, kept)));
+    }
+    let index = crate::git::repo::read_index(&crate::git::repo::open_worktree(&checkout)?)?;
+    if let Advance::TargetIgnored { .. } =
+        checkout::untracked(repo, &checkout, &index, before, tip)?
+    {
+        return Ok(None);
+    }
+    match read_tree::write(repo, branch, &checkout, before, tip)? {
+        Wrote::Done => Ok(Some((before, kept))),
+        Wrote::Nothing(_) => Ok(None),
+        Wrote::Partly(e) => Err(e),
+    }
+}
+
 /// Move `branch` from `old` to `new` by compare-and-swap and update its
 /// checkout; `message` is the reflog message (after
 /// [`unfinished::REFLOG_PREFIX`]`: ` when it does not begin so).

@@ -97,7 +97,7 @@ pub(super) fn landing(
 
 /// The tip `branch` had before it was moved to `tip`, when its newest
 /// reflog entry is that move and a landing's (or a sync's: the word says).
-fn landed_from(
+pub(super) fn landed_from(
     gix: &gix::Repository,
     branch: &str,
     tip: ObjectId,
