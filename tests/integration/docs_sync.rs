@@ -709,3 +709,8 @@ fn the_land_codes_are_documented_as_the_code_has_them() {
 fn the_error_codes_are_documented_as_the_code_has_them() {
     assert_vocabulary_documented("error codes", "**Error codes**");
 }
+
+#[test]
+fn the_activities_are_documented_as_the_code_has_them() {
+    assert_vocabulary_documented("activities", "Records what a run is doing:");
+}
