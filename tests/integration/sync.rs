@@ -626,3 +626,23 @@ fn status_chooses_the_runs_and_a_skip_without_keep_going_stops_the_rest() {
         "{doc}"
     );
 }
+
+#[test]
+fn fetch_never_moves_a_local_base_and_says_when_it_is_behind() {
+    let repo = TestRepo::new();
+    let (_, remote_tip) = crate::common::with_remote_ahead(&repo, 2);
+    repo.create("l").ok();
+    let main = tip(&repo, "main");
+    let run = repo.run(["--json", "sync", "--fetch"]);
+    run.ok();
+    assert_eq!(run.json().find_id("skipped", "l")["code"], "up-to-date");
+    assert_eq!(tip(&repo, "main"), main);
+    assert_eq!(tip(&repo, "origin/main"), remote_tip);
+    assert!(
+        run.stderr.contains(
+            "warning: base main is 2 commits behind its upstream origin/main: the runs sync with main as it is"
+        ),
+        "{}",
+        run.stderr
+    );
+}
