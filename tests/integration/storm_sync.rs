@@ -1001,7 +1001,15 @@ fn kill_round(round: usize, delay: Duration, group: bool, tally: &mut Tally) {
             Found::Old => tally.count("after a kill: a run at its old tip", 1),
             Found::Synced => tally.count("after a kill: a run synced", 1),
             Found::Unfinished(why) => {
-                tally.count("after a kill: a run moved, its worktree not yet", 1);
+                let lock = if why.contains("index.lock") {
+                    "its index locked (the in-process update was writing)"
+                } else {
+                    "its index free"
+                };
+                tally.count(
+                    &format!("after a kill: a run moved, its worktree not yet, {lock}"),
+                    1,
+                );
                 unfinished.push((run.id.clone(), why));
             }
             Found::Wrong(why) => tally.fail(
