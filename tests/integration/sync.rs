@@ -475,6 +475,24 @@ fn a_sync_killed_after_the_branch_moved_is_finished_by_the_next_sync() {
         "g\n"
     );
 
+    // A dry run says the next sync finishes it, and finishes nothing.
+    let dry = repo.run(["--json", "sync", "k", "--dry-run"]);
+    dry.ok();
+    let doc = dry.json();
+    let s = doc.find_id("synced", "k");
+    assert_eq!(
+        (s.text("from"), s.text("to")),
+        (before.as_str(), moved.as_str())
+    );
+    assert!(
+        s["notes"][0].as_str().unwrap().contains("would be updated"),
+        "{s}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(repo.wt("k").join("g")).unwrap(),
+        "g\n"
+    );
+
     let run = repo.run(["--json", "sync", "k"]);
     run.ok();
     let doc = run.json();
