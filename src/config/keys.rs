@@ -204,6 +204,29 @@ settings! {
         watch_bell: bool = true,
         read bool => validate::as_read,
     }
+
+    /// This machine's name in the fleet (`refs/loop/fleet/<name>/` on the
+    /// remote, and every run of another machine is shown with its name).
+    /// None by default: the host name ([`crate::ops::fleet::identity`]).
+    FLEET_NAME: "fleet.name", Plain {
+        fleet_name: Option<String> = None,
+        read String => validate::fleet_name,
+    }
+
+    /// The remote the fleet's refs live on (`publish`, `list --fleet`,
+    /// `claim`). None by default: the base branch's upstream remote, else
+    /// `origin`. It decides where runs' branches are pushed.
+    FLEET_REMOTE: "fleet.remote", WeakensGuard {
+        fleet_remote: Option<String> = None,
+        read String => validate::fleet_remote,
+    }
+
+    /// How long a task's lease (`git loop claim`) holds without renewal;
+    /// an older one may be taken over. 2 hours by default.
+    FLEET_LEASE: "fleet.lease", WeakensGuard {
+        fleet_lease: SignedDuration = SignedDuration::from_hours(2),
+        read String => validate::cutoff,
+    }
 }
 
 /// Every setting's names — TOML key path, git-config key, environment

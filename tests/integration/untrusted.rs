@@ -64,6 +64,10 @@ gate = "true"
 command = "true"
 [watch]
 bell = false
+[fleet]
+name = "box"
+remote = "upstream"
+lease = "5m"
 "#;
 
 fn config(repo: &TestRepo) -> (Value, String) {
