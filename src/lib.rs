@@ -103,6 +103,12 @@ pub fn vocabularies() -> Vec<(&'static str, Vec<String>)> {
             ops::land::Code::ALL.map(|c| c.as_str().into()).to_vec(),
         ),
         (
+            "fleet codes",
+            ops::fleet::FleetCode::ALL
+                .map(|c| c.as_str().into())
+                .to_vec(),
+        ),
+        (
             "error codes",
             error::ErrorCode::ALL.map(|c| c.as_str().into()).to_vec(),
         ),

@@ -152,6 +152,19 @@ color.ui (never, auto, always), then NO_COLOR / CLICOLOR_FORCE, then a terminal.
 pub const LIST_EXAMPLES: &str = r#"Example:
   git loop list --status active --long"#;
 
+pub const PUBLISH: &str = r#"Pushes, to the fleet's remote (fleet.remote: default the base branch's upstream remote, else
+origin), each run's branch loop/<ID> and its record refs/loop/fleet/<NAME>/<ID> (NAME is
+fleet.name, default the host name): a commit whose tree holds record.json (the run's entry,
+its latest activity and judge result, its tip, the time) and whose parent is the run's tip.
+One atomic push, every ref by the remote's compare-and-swap against what ls-remote just showed
+(--force-with-lease=<ref>:<expected>), never forced: a branch on the remote that this machine
+did not publish and the run's tip does not contain is kept (branch-diverged). Runs no longer
+recorded, or whose worktree is gone, are unpublished (their record deleted by the same
+compare-and-swap; their branch stays). Nothing local changes; an unreachable remote fails (remote-failed) and a later publish catches up."#;
+pub const PUBLISH_EXAMPLES: &str = r#"Examples:
+  git loop publish
+  git config loop.fleetName laptop && git loop publish fix-login"#;
+
 pub const PATH: &str = r#"The path alone on stdout, for `dir=$(git loop path <RUN_ID>) && cd "$dir"` (which stays
 put when it fails); a run whose worktree is gone is an error (worktree-missing). With no
 run id, inside a run's worktree (at any depth), that run's path (its top); anywhere else

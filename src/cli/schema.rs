@@ -48,17 +48,19 @@ pub enum SchemaName {
     Restore,
     Trash,
     Trust,
+    Publish,
     Error,
     McpTools,
 }
 
 impl SchemaName {
     /// Every name, in the order `--help` lists them.
-    pub const ALL: [SchemaName; 23] = {
+    pub const ALL: [SchemaName; 24] = {
         use SchemaName::*;
         [
             All, Activity, Branches, Cleanup, Config, Conflicts, Create, Env, Judge, Land, List,
-            Log, Mark, Path, Pick, Pool, Reconcile, Remove, Restore, Trash, Trust, Error, McpTools,
+            Log, Mark, Path, Pick, Pool, Reconcile, Remove, Restore, Trash, Trust, Publish, Error,
+            McpTools,
         ]
     };
 
@@ -91,6 +93,7 @@ impl SchemaName {
             Restore => "restore",
             Trash => "trash",
             Trust => "trust",
+            Publish => "publish",
             Error => "error",
             McpTools => "mcp-tools",
         }

@@ -18,6 +18,7 @@ pub mod mark;
 pub mod path;
 pub mod pick;
 pub mod pool;
+pub mod publish;
 pub mod reconcile;
 pub mod remove;
 pub mod restore;
@@ -83,6 +84,7 @@ pub fn dispatch(cli: &Cli, out: &mut Out<'_>) -> std::result::Result<(), Fail> {
         Command::ClaudeHook(event) => claude_hook::exec(cli, event, out),
         Command::Schema(args) => schema::exec(args.name, out.stdout),
         Command::Completion(args) => completion::exec(args.shell, out.stdout),
+        Command::Publish(args) => emit(publish::exec(&ctx()?, args, out)?, out),
         Command::Mcp => Ok(crate::mcp::serve(&mut std::io::stdin().lock(), out.stdout)?),
         Command::Path(args) => {
             let ctx = ctx()?;
@@ -115,6 +117,9 @@ fn create(cli: &Cli, args: &CreateArgs, out: &mut Out<'_>) -> std::result::Resul
 /// `list`, or `list --salvaged`; with `--ids`, the ids only, one a line.
 fn list(cli: &Cli, args: &ListArgs, out: &mut Out<'_>) -> std::result::Result<(), Fail> {
     let ctx = Ctx::open(cli.repo.as_deref())?;
+    if args.fleet {
+        return emit(list::fleet::exec(&ctx)?, out);
+    }
     if args.salvaged {
         let report = restore::list(&ctx)?;
         if args.ids {

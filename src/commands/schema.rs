@@ -34,6 +34,7 @@ pub fn text(name: SchemaName) -> &'static str {
         Restore => include_str!("../../schema/restore.json"),
         Trash => include_str!("../../schema/trash.json"),
         Trust => include_str!("../../schema/trust.json"),
+        Publish => include_str!("../../schema/publish.json"),
         Error => include_str!("../../schema/error.json"),
         McpTools => include_str!("../../schema/mcp-tools.json"),
     }

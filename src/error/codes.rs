@@ -56,6 +56,8 @@ crate::vocab::vocabulary! {
         AttemptsActive = "attempts-active",
         Io = "io",
         PostCommandFailed = "post-command-failed",
+        RemoteFailed = "remote-failed",
+        FleetMoved = "fleet-moved",
     }
 }
 
@@ -124,6 +126,8 @@ impl Error {
             // Its failure's own code, kept when it was undone.
             Error::AttemptsFailed { code, .. } => return code,
             Error::Io { .. } => ErrorCode::Io,
+            Error::Remote { .. } => ErrorCode::RemoteFailed,
+            Error::FleetMoved { .. } => ErrorCode::FleetMoved,
         };
         code.as_str()
     }

@@ -289,3 +289,176 @@ pub fn update_refs(
         stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
     }))
 }
+
+/// One ref of a [`push_leased`]: `dst` on the remote set to `new` (`None`:
+/// deleted) only if it is still at `expected` (`None`: it must not exist).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Lease {
+    pub dst: String,
+    pub new: Option<String>,
+    pub expected: Option<String>,
+}
+
+/// How a [`push_leased`] ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LeasedPush {
+    /// Every ref is where it was asked to be.
+    Done,
+    /// Nothing changed: a ref was not at its expected value (another
+    /// machine got there first); `refs` are the ones git named so.
+    Stale { refs: Vec<String>, reason: String },
+    /// Nothing changed (the push is atomic): git's own words.
+    Failed { reason: String },
+}
+
+/// `git push --porcelain --atomic --no-follow-tags
+/// --force-with-lease=<dst>:<expected>… -- <remote> <new>:<dst>…` (`:<dst>`
+/// for a delete) from `dir`: every ref updated by the remote's own
+/// compare-and-swap against the value given (an empty expected value: the
+/// ref must not exist), all or none. Never `--force`, never a `+` refspec:
+/// a ref that is not where the caller last saw it is refused, not
+/// overwritten. The fleet's refs (`crate::ops::fleet`) and a run's own
+/// branch are the only refs it is given.
+pub fn push_leased(dir: &Path, remote: &str, leases: &[Lease]) -> Result<LeasedPush> {
+    let mut args: Vec<String> = ["push", "--porcelain", "--atomic", "--no-follow-tags"]
+        .map(str::to_owned)
+        .to_vec();
+    for l in leases {
+        let expected = l.expected.as_deref().unwrap_or_default();
+        args.push(format!("--force-with-lease={}:{expected}", l.dst));
+    }
+    args.extend(["--".to_owned(), remote.to_owned()]);
+    for l in leases {
+        args.push(format!(
+            "{}:{}",
+            l.new.as_deref().unwrap_or_default(),
+            l.dst
+        ));
+    }
+    let mut cmd = Command::new("git");
+    without_repo_env(cmd.arg("-C").arg(dir).args(&args))
+        .env("LC_ALL", "C")
+        .env("GIT_TERMINAL_PROMPT", "0")
+        .stdin(Stdio::null());
+    let output = cmd
+        .output()
+        .map_err(|e| Error::io("could not run", "git", e))?;
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    Ok(read_leased(
+        output.status.success(),
+        output.status.code(),
+        &stdout,
+        &stderr,
+    ))
+}
+
+/// [`push_leased`]'s outcome from git's porcelain lines (`!` a refusal):
+/// a refusal for a stale lease or a lost compare-and-swap at the remote
+/// (an atomic transaction refused for a ref lock another push held, or a
+/// ref another push created) is [`LeasedPush::Stale`]; no line at all (the remote could not be
+/// reached) or any other refusal is [`LeasedPush::Failed`].
+pub(crate) fn read_leased(
+    success: bool,
+    status: Option<i32>,
+    stdout: &str,
+    stderr: &str,
+) -> LeasedPush {
+    let refused: Vec<(&str, &str)> = stdout
+        .lines()
+        .filter(|l| l.starts_with('!'))
+        .filter_map(|l| {
+            let mut f = l.split('\t');
+            let refs = f.nth(1)?;
+            let summary = f.next().unwrap_or_default().trim();
+            Some((refs.rsplit_once(':').map_or(refs, |(_, to)| to), summary))
+        })
+        .collect();
+    if success && refused.is_empty() {
+        return LeasedPush::Done;
+    }
+    // An atomic transaction the remote could not commit names its cause
+    // on stderr only (`remote: error: cannot lock ref '…': reference
+    // already exists`).
+    let err = stderr.to_ascii_lowercase();
+    let contended = CONTENDED.iter().any(|c| err.contains(c)) || err.contains("already exists");
+    let lost = |s: &str| {
+        let lower = s.to_ascii_lowercase();
+        lower.contains("stale info")
+            || lower.contains("already exists")
+            || lower.contains("fetch first")
+            || lower.contains("non-fast-forward")
+            || CONTENDED.iter().any(|c| lower.contains(c))
+            || (lower.contains("atomic") && contended)
+    };
+    let stale: Vec<String> = refused
+        .iter()
+        .filter(|(_, s)| lost(s))
+        .map(|(r, _)| (*r).to_owned())
+        .collect();
+    if !stale.is_empty() {
+        let reason = refused
+            .iter()
+            .filter(|(_, s)| lost(s))
+            .map(|(r, s)| format!("{r}: {s}"))
+            .collect::<Vec<_>>()
+            .join("; ");
+        return LeasedPush::Stale {
+            refs: stale,
+            reason,
+        };
+    }
+    let reason = match refused.first() {
+        Some((r, s)) => format!("{r}: {s}"),
+        None => CommandError {
+            args: vec!["push".to_owned()],
+            status,
+            stderr: stderr.to_owned(),
+        }
+        .reason(),
+    };
+    LeasedPush::Failed { reason }
+}
+
+/// `git ls-remote --refs -- <remote> <pattern>…`: the remote's refs that
+/// match (git's tail match: `refs/loop/fleet/*`), as `(ref, id)`; git's
+/// failure (the remote unreachable) whole.
+pub fn ls_remote(
+    dir: &Path,
+    remote: &str,
+    patterns: &[&str],
+) -> Result<std::result::Result<Vec<(String, String)>, CommandError>> {
+    let mut args = vec!["ls-remote", "--refs", "--", remote];
+    args.extend(patterns);
+    let args: Vec<&OsStr> = args.into_iter().map(OsStr::new).collect();
+    Ok(try_git(dir, None, &args)?.map(|text| {
+        text.lines()
+            .filter_map(|l| l.split_once('\t'))
+            .map(|(id, name)| (name.to_owned(), id.to_owned()))
+            .collect()
+    }))
+}
+
+/// `git fetch --quiet --no-tags --no-write-fetch-head --refmap= -- <remote>
+/// <id>…`: the objects of these commits (protocol v2 lets a fetch want an
+/// advertised ref's id), and nothing written but objects: no ref, no
+/// `FETCH_HEAD`. git's failure whole (one id the remote does not have
+/// fails the whole fetch: `not our ref`).
+pub fn fetch_objects(
+    dir: &Path,
+    remote: &str,
+    ids: &[&str],
+) -> Result<std::result::Result<(), CommandError>> {
+    let mut args = vec![
+        "fetch",
+        "--quiet",
+        "--no-tags",
+        "--no-write-fetch-head",
+        "--refmap=",
+        "--",
+        remote,
+    ];
+    args.extend(ids);
+    let args: Vec<&OsStr> = args.into_iter().map(OsStr::new).collect();
+    Ok(try_git(dir, None, &args)?.map(drop))
+}
