@@ -130,6 +130,7 @@ __git_loop_opts() {
         config) echo '-C --repo --json -q --quiet --color -h --help' ;;
         completion) echo '-C --repo --json -q --quiet --color -h --help' ;;
         publish) echo '-C --repo --json -q --quiet --color -h --help' ;;
+        claim) echo '--release -C --repo --json -q --quiet --color -h --help' ;;
     esac
 }
 
@@ -192,7 +193,7 @@ __git_loop_value() {
 
 __git_loop_positional() {
     case "$1:$2" in
-        help:0) __git_loop_words 'create mark cleanup remove restore reconcile list path activity env run branches conflicts land pick judge watch log trash trust mcp claude-hook schema pool config completion publish' ;;
+        help:0) __git_loop_words 'create mark cleanup remove restore reconcile list path activity env run branches conflicts land pick judge watch log trash trust mcp claude-hook schema pool config completion publish claim' ;;
         create:0) COMPREPLY=() ;;
         mark:*) __git_loop_words "$(__git_loop_ids) active rejected escalated merged stale" ;;
         remove:*) __git_loop_words "$(__git_loop_ids)" ;;
@@ -210,11 +211,12 @@ __git_loop_positional() {
         trash:0) __git_loop_words 'list restore empty' ;;
         trash/restore:0) __git_loop_words "$(__git_loop_trash)" ;;
         claude-hook:0) __git_loop_words 'create remove activity' ;;
-        schema:0) __git_loop_words 'all activity branches cleanup config conflicts create env judge land list log mark path pick pool reconcile remove restore trash trust publish error mcp-tools' ;;
+        schema:0) __git_loop_words 'all activity branches cleanup config conflicts create env judge land list log mark path pick pool reconcile remove restore trash trust publish claim error mcp-tools' ;;
         pool:0) __git_loop_words 'status fill drain' ;;
         pool/fill:0) COMPREPLY=() ;;
         completion:0) __git_loop_words 'bash zsh fish' ;;
         publish:*) __git_loop_words "$(__git_loop_ids)" ;;
+        claim:0) __git_loop_words "$(__git_loop_tasks)" ;;
         *) COMPREPLY=() ;;
     esac
 }
@@ -261,7 +263,7 @@ __git_loop_reply() {
         return
     fi
     if [[ -z $sub ]]; then
-        __git_loop_words 'create mark cleanup remove restore reconcile list path activity env run branches conflicts land pick judge watch log trash trust mcp claude-hook schema pool config completion publish help'
+        __git_loop_words 'create mark cleanup remove restore reconcile list path activity env run branches conflicts land pick judge watch log trash trust mcp claude-hook schema pool config completion publish claim help'
         return
     fi
     local __git_loop_typed="$typed"

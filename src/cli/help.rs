@@ -160,10 +160,21 @@ One atomic push, every ref by the remote's compare-and-swap against what ls-remo
 (--force-with-lease=<ref>:<expected>), never forced: a branch on the remote that this machine
 did not publish and the run's tip does not contain is kept (branch-diverged). Runs no longer
 recorded, or whose worktree is gone, are unpublished (their record deleted by the same
-compare-and-swap; their branch stays). Nothing local changes; an unreachable remote fails (remote-failed) and a later publish catches up."#;
+compare-and-swap; their branch stays). This machine's task leases (claim) are renewed. Nothing
+local changes; an unreachable remote fails (remote-failed) and a later publish catches up."#;
 pub const PUBLISH_EXAMPLES: &str = r#"Examples:
   git loop publish
   git config loop.fleetName laptop && git loop publish fix-login"#;
+
+pub const CLAIM: &str = r#"Creates refs/loop/claims/<TASK> on the fleet's remote by compare-and-swap
+(--force-with-lease=<ref>: the ref must not exist): of every machine claiming the same task at
+once, exactly one gets it; the others are refused (claimed, exit 1) naming the holder and the
+lease's age, as is a claim of a lease this machine holds. A lease not renewed (publish renews
+this machine's) for fleet.lease (default 2h) may be taken over, by compare-and-swap against it.
+--release deletes this machine's lease the same way."#;
+pub const CLAIM_EXAMPLES: &str = r#"Examples:
+  git loop claim fix-login && git loop create fix-login
+  git loop claim fix-login --release"#;
 
 pub const PATH: &str = r#"The path alone on stdout, for `dir=$(git loop path <RUN_ID>) && cd "$dir"` (which stays
 put when it fails); a run whose worktree is gone is an error (worktree-missing). With no

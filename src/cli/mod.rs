@@ -154,6 +154,9 @@ pub enum Command {
     /// Publish this machine's runs to the fleet's remote: each run's branch and its record, by compare-and-swap
     #[command(long_about = help::PUBLISH, after_help = help::PUBLISH_EXAMPLES)]
     Publish(PublishArgs),
+    /// Take a lease on a task on the fleet's remote: exactly one machine gets it
+    #[command(long_about = help::CLAIM, after_help = help::CLAIM_EXAMPLES)]
+    Claim(ClaimArgs),
 }
 
 #[derive(Debug, Args)]
@@ -161,6 +164,17 @@ pub struct PublishArgs {
     /// Ids of the runs to publish (default: every run of this machine; a run no longer recorded is unpublished)
     #[arg(value_name = "RUN_ID", value_parser = RunId::parse)]
     pub run_ids: Vec<RunId>,
+}
+
+#[derive(Debug, Args)]
+pub struct ClaimArgs {
+    /// The task's name (a run id's rules): the lease is refs/loop/claims/<TASK> on the remote
+    #[arg(value_parser = RunId::parse)]
+    pub task: RunId,
+
+    /// Release this machine's lease on the task instead
+    #[arg(long)]
+    pub release: bool,
 }
 
 #[derive(Debug, Args, JsonSchema)]

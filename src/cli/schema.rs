@@ -49,18 +49,19 @@ pub enum SchemaName {
     Trash,
     Trust,
     Publish,
+    Claim,
     Error,
     McpTools,
 }
 
 impl SchemaName {
     /// Every name, in the order `--help` lists them.
-    pub const ALL: [SchemaName; 24] = {
+    pub const ALL: [SchemaName; 25] = {
         use SchemaName::*;
         [
             All, Activity, Branches, Cleanup, Config, Conflicts, Create, Env, Judge, Land, List,
-            Log, Mark, Path, Pick, Pool, Reconcile, Remove, Restore, Trash, Trust, Publish, Error,
-            McpTools,
+            Log, Mark, Path, Pick, Pool, Reconcile, Remove, Restore, Trash, Trust, Publish, Claim,
+            Error, McpTools,
         ]
     };
 
@@ -94,6 +95,7 @@ impl SchemaName {
             Trash => "trash",
             Trust => "trust",
             Publish => "publish",
+            Claim => "claim",
             Error => "error",
             McpTools => "mcp-tools",
         }

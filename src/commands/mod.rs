@@ -3,6 +3,7 @@
 
 pub mod activity;
 pub mod branches;
+pub mod claim;
 pub mod claude_hook;
 pub mod cleanup;
 pub mod completion;
@@ -85,6 +86,7 @@ pub fn dispatch(cli: &Cli, out: &mut Out<'_>) -> std::result::Result<(), Fail> {
         Command::Schema(args) => schema::exec(args.name, out.stdout),
         Command::Completion(args) => completion::exec(args.shell, out.stdout),
         Command::Publish(args) => emit(publish::exec(&ctx()?, args, out)?, out),
+        Command::Claim(args) => emit(claim::exec(&ctx()?, args)?, out),
         Command::Mcp => Ok(crate::mcp::serve(&mut std::io::stdin().lock(), out.stdout)?),
         Command::Path(args) => {
             let ctx = ctx()?;

@@ -1,7 +1,7 @@
 //! `git loop publish [<ID>…]`: this machine's runs pushed to the fleet's
 //! remote ([`crate::ops::fleet::publish`]). stdout: `published <id>` per
-//! run (a `kept` branch says why), `unpublished <id>`; `--json` the
-//! outcome.
+//! run (a `kept` branch says why), `unpublished <id>`, `renewed claim
+//! <task>`; `--json` the outcome.
 
 use serde::Serialize;
 
@@ -35,6 +35,9 @@ impl Report for PublishReport {
         }
         for id in &o.unpublished {
             writeln!(out.stdout, "unpublished {}", escape(id))?;
+        }
+        for task in &o.renewed {
+            writeln!(out.stdout, "renewed claim {}", escape(task))?;
         }
         out.note(format_args!(
             "{} run(s) published to {} as {}",

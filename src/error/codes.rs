@@ -58,6 +58,7 @@ crate::vocab::vocabulary! {
         PostCommandFailed = "post-command-failed",
         RemoteFailed = "remote-failed",
         FleetMoved = "fleet-moved",
+        Claimed = "claimed",
     }
 }
 
@@ -128,6 +129,7 @@ impl Error {
             Error::Io { .. } => ErrorCode::Io,
             Error::Remote { .. } => ErrorCode::RemoteFailed,
             Error::FleetMoved { .. } => ErrorCode::FleetMoved,
+            Error::Claimed { .. } => ErrorCode::Claimed,
         };
         code.as_str()
     }

@@ -296,6 +296,17 @@ pub enum Error {
     #[diagnostic(help("another machine published at the same moment: run it again"))]
     FleetMoved { remote: String, reason: String },
 
+    /// A task's lease is held (`git loop claim`).
+    #[error("task {task} is claimed by {holder} (lease taken or renewed {age})")]
+    #[diagnostic(help(
+        "a lease not renewed for fleet.lease (default 2h) may be taken over; its holder releases it with `git loop claim --release <TASK>`"
+    ))]
+    Claimed {
+        task: String,
+        holder: String,
+        age: String,
+    },
+
     #[error("could not salvage {id}; nothing was removed: {reason}")]
     Salvage { id: String, reason: String },
 

@@ -23,7 +23,7 @@ use crate::commands::{
     pool::report::PoolReport, reconcile::ReconcileReport, restore::RestoreDocument,
     restore::list::SalvagedList, trash::TrashReport, trust::TrustReport,
 };
-use crate::commands::{list::fleet::FleetList, publish::PublishReport};
+use crate::commands::{claim::ClaimReport, list::fleet::FleetList, publish::PublishReport};
 
 /// `list --json` prints the runs, or with `--salvaged` the salvaged ones,
 /// or with `--fleet` every machine's published runs.
@@ -109,6 +109,7 @@ fn output(name: SchemaName) -> Option<Value> {
         N::Trash => schema_of::<TrashReport>(&title),
         N::Trust => schema_of::<TrustReport>(&title),
         N::Publish => schema_of::<PublishReport>(&title),
+        N::Claim => schema_of::<ClaimReport>(&title),
         N::Error => schema_of::<ErrorDocument>("any git-loop --json command that fails"),
     })
 }

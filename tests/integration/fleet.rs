@@ -1,13 +1,15 @@
 //! The fleet (docs/fleet.md): three clones of one bare remote, served as a
 //! local path and by `git daemon` on 127.0.0.1, publish their runs and
-//! see each other's (`publish`, `list --fleet`); an unreachable remote and
-//! a hostile one.
+//! see each other's (`publish`, `list --fleet`); claims race for real
+//! (`claim`); an unreachable remote and a hostile one.
 
 use std::collections::BTreeSet;
 use std::net::{TcpListener, TcpStream};
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
+
+use serde_json::Value;
 
 use crate::common::{JsonExt, TestRepo, commit, git_ok};
 
@@ -257,6 +259,107 @@ fn a_branch_another_machine_published_is_not_overwritten() {
     a.run(["publish"]).ok();
     let a_tip = a.git(["rev-parse", "loop/same"]).trim().to_owned();
     assert_eq!(fleet.remote_refs("refs/heads/loop/same")[0].1, a_tip);
+}
+
+/// 3 machines × 10 processes claim one task at once, 20 times: exactly
+/// one wins each time; every other is refused, `claimed`, naming a holder.
+#[test]
+fn exactly_one_of_thirty_simultaneous_claims_wins() {
+    let fleet = Fleet::new();
+    for round in 0..20 {
+        let task = format!("task-{round}");
+        let children: Vec<Child> = fleet
+            .machines
+            .iter()
+            .flat_map(|m| (0..10).map(move |_| m))
+            .map(|m| {
+                m.command()
+                    .args(["--json", "claim", &task])
+                    .stdout(Stdio::piped())
+                    .stderr(Stdio::piped())
+                    .spawn()
+                    .unwrap()
+            })
+            .collect();
+        let mut winners = 0;
+        for child in children {
+            let out = child.wait_with_output().unwrap();
+            let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+            match out.status.code() {
+                Some(0) => winners += 1,
+                Some(1) => {
+                    assert_eq!(doc["error"]["code"], "claimed", "{doc}");
+                    assert!(
+                        doc["error"]["message"].as_str().unwrap().contains("by m"),
+                        "{doc}"
+                    );
+                }
+                other => panic!("claim exited {other:?}: {doc}"),
+            }
+        }
+        assert_eq!(winners, 1, "round {round}");
+        assert_eq!(
+            fleet.remote_refs(&format!("refs/loop/claims/{task}")).len(),
+            1
+        );
+    }
+}
+
+fn claim_at(m: &TestRepo, now: &str, args: &[&str]) -> crate::common::Run {
+    let mut cmd = m.command();
+    cmd.env("GIT_LOOP_TEST_NOW", now)
+        .arg("--json")
+        .arg("claim")
+        .args(args);
+    TestRepo::output(&mut cmd)
+}
+
+/// A live lease cannot be taken, by another machine or its own; one not
+/// renewed for `fleet.lease` can; publish renews its holder's; release
+/// deletes only its holder's.
+#[test]
+fn an_expired_lease_can_be_taken_and_a_live_one_cannot() {
+    let fleet = Fleet::new();
+    let (a, b) = (&fleet.machines[0], &fleet.machines[1]);
+    claim_at(a, "2026-06-01T10:00:00Z", &["t"]).ok();
+    for (m, who) in [(b, "m1"), (a, "m0")] {
+        let run = claim_at(m, "2026-06-01T11:00:00Z", &["t"]);
+        run.code(1);
+        let msg = run.json()["error"]["message"].as_str().unwrap().to_owned();
+        assert!(
+            msg.contains("claimed by m0") && msg.contains("1h ago"),
+            "{who}: {msg}"
+        );
+    }
+    // Renewed by a's publish at 11:30: still live at 13:00.
+    let mut publish = a.command();
+    publish
+        .env("GIT_LOOP_TEST_NOW", "2026-06-01T11:30:00Z")
+        .args(["--json", "publish"]);
+    let run = TestRepo::output(&mut publish);
+    run.ok();
+    assert_eq!(run.json()["renewed"], serde_json::json!(["t"]));
+    claim_at(b, "2026-06-01T13:00:00Z", &["t"]).code(1);
+    // Not renewed for over 2h: taken over.
+    let run = claim_at(b, "2026-06-01T13:31:00Z", &["t"]);
+    run.ok();
+    assert_eq!(run.json()["action"], "taken-over");
+    assert_eq!(run.json()["previous"], "m0");
+    // A shorter fleet.lease: expired sooner.
+    let c = &fleet.machines[2];
+    c.git(["config", "loop.fleetLease", "10m"]);
+    let run = claim_at(c, "2026-06-01T13:45:00Z", &["t"]);
+    run.ok();
+    assert_eq!(run.json()["previous"], "m1");
+    // Release: only by the holder.
+    claim_at(b, "2026-06-01T13:46:00Z", &["t", "--release"]).code(1);
+    let run = claim_at(c, "2026-06-01T13:46:00Z", &["t", "--release"]);
+    run.ok();
+    assert_eq!(run.json()["action"], "released");
+    assert!(fleet.remote_refs("refs/loop/claims/").is_empty());
+    let run = claim_at(c, "2026-06-01T13:47:00Z", &["t", "--release"]);
+    run.ok();
+    assert_eq!(run.json()["action"], "not-claimed");
 }
 
 /// The daemon stopped: create and mark work as ever; publish fails,

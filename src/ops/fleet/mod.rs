@@ -9,7 +9,7 @@
 //!   `refs/loop/fleet/<machine>/<id>` on the remote, a commit whose tree
 //!   holds `record.json` and whose parent is the run's tip, so the tip
 //!   travels with it.
-//! - **Publish** ([`publish`]), **see** ([`see`]):
+//! - **Publish** ([`publish`]), **see** ([`see`]), **claim** ([`claim`]):
 //!   every remote ref changes by the remote's own compare-and-swap (`git
 //!   push --atomic --force-with-lease=<ref>:<expected>`), never forced.
 //!
@@ -17,6 +17,7 @@
 //! validated as run ids and branch names, its size capped, its text
 //! escaped when shown; a bad one is reported (a [`FleetCode`]) and skipped.
 
+pub mod claim;
 pub mod publish;
 pub mod record;
 pub mod see;
@@ -27,12 +28,14 @@ use crate::git::error::CommandError;
 
 /// The remote's namespace of published runs: `<FLEET_REFS><machine>/<id>`.
 pub const FLEET_REFS: &str = "refs/loop/fleet/";
-/// The largest record read from the remote; a larger one is
+/// The remote's namespace of task leases: `<CLAIM_REFS><task>`.
+pub const CLAIM_REFS: &str = "refs/loop/claims/";
+/// The largest record or lease read from the remote; a larger one is
 /// skipped unread (`too-large`).
 pub const MAX_RECORD_BYTES: u64 = 64 << 10;
 
 crate::vocab::vocabulary! {
-    /// Why a record on the remote was skipped: `list --fleet`'s
+    /// Why a record (or lease) on the remote was skipped: `list --fleet`'s
     /// `skipped[].code`, and `publish`'s `kept[].code` for a run's branch it
     /// did not push.
     pub enum FleetCode {

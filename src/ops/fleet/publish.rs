@@ -1,6 +1,6 @@
 //! `git loop publish [<ID>…]`: each run's branch and its record pushed to
 //! the fleet's remote, every ref by the remote's compare-and-swap, in one
-//! atomic push; removed runs unpublished.
+//! atomic push; removed runs unpublished; this machine's leases renewed.
 //!
 //! What it pushes, each against what `ls-remote` just showed (the value
 //! "last seen"; absent: it must not exist):
@@ -13,7 +13,8 @@
 //!   it), or an ancestor of the tip (a fast-forward). Any other value is
 //!   another machine's work: not overwritten (`branch-diverged`, the record
 //!   still published, the tip with it). No other `refs/heads/*` is named;
-//!   an unpublished run's branch stays on the remote.
+//!   an unpublished run's branch stays on the remote;
+//! - `refs/loop/claims/<task>` held by this machine: renewed (its time now).
 //!
 //! All or nothing (`--atomic`): a ref that moved since `ls-remote` refuses
 //! the whole push (`fleet-moved`), an unreachable remote fails before
@@ -26,7 +27,7 @@ use gix::ObjectId;
 use serde::Serialize;
 
 use super::record::{self, Record, RecordActivity, RecordJudge};
-use super::{FLEET_REFS, Fleet, FleetCode};
+use super::{CLAIM_REFS, FLEET_REFS, Fleet, FleetCode};
 use crate::ctx::Ctx;
 use crate::error::{Error, Result};
 use crate::git::plumbing::{self, Lease, LeasedPush};
@@ -65,6 +66,8 @@ pub struct PublishOutcome {
     /// worktree gone).
     pub unpublished: Vec<String>,
     pub kept: Vec<Kept>,
+    /// Tasks whose lease (held by this machine) was renewed.
+    pub renewed: Vec<String>,
 }
 
 /// The runs to publish, the named ones (every one when none is named).
@@ -80,7 +83,11 @@ pub fn publish(
 ) -> Result<PublishOutcome> {
     let fleet = super::identity(ctx)?;
     let mine = format!("{FLEET_REFS}{}/", fleet.name);
-    let patterns = [format!("{mine}*"), "refs/heads/loop/*".to_owned()];
+    let patterns = [
+        format!("{mine}*"),
+        "refs/heads/loop/*".to_owned(),
+        format!("{CLAIM_REFS}*"),
+    ];
     let patterns: Vec<&str> = patterns.iter().map(String::as_str).collect();
     let remote = super::remote_refs(ctx, &fleet.remote, &patterns)?;
     let mut plan = Plan {
@@ -91,6 +98,7 @@ pub fn publish(
             published: Vec::new(),
             unpublished: Vec::new(),
             kept: Vec::new(),
+            renewed: Vec::new(),
         },
     };
     let named = |id: &str| request.ids.is_empty() || request.ids.iter().any(|n| n == id);
@@ -117,6 +125,7 @@ pub fn publish(
             plan.outcome.unpublished.push(run.to_owned());
         }
     }
+    plan.renew(ctx, &fleet, &remote)?;
     push(ctx, &fleet.remote, &plan.leases)?;
     Ok(plan.outcome)
 }
@@ -170,6 +179,36 @@ impl Plan {
             tip: record.tip,
             branch_pushed: pushed,
         });
+        Ok(())
+    }
+
+    /// This machine's leases, renewed (their time now), each against the
+    /// value just seen.
+    fn renew(&mut self, ctx: &Ctx, fleet: &Fleet, remote: &BTreeMap<String, String>) -> Result<()> {
+        let claims: Vec<(&String, &String)> = remote
+            .iter()
+            .filter(|(n, _)| n.starts_with(CLAIM_REFS))
+            .collect();
+        let ids: Vec<&str> = claims.iter().map(|(_, id)| id.as_str()).collect();
+        super::fetch_missing(ctx, &fleet.remote, &ids)?;
+        for (name, id) in claims {
+            let task = &name[CLAIM_REFS.len()..];
+            let Ok(mut lease) = record::read_lease(ctx, task, id)? else {
+                continue;
+            };
+            if lease.machine != fleet.name {
+                continue;
+            }
+            lease.at = crate::time::now().to_string();
+            lease.nonce = record::nonce();
+            let commit = record::write_lease(ctx, &lease)?;
+            self.leases.push(Lease {
+                dst: name.clone(),
+                new: Some(commit.to_string()),
+                expected: Some(id.clone()),
+            });
+            self.outcome.renewed.push(task.to_owned());
+        }
         Ok(())
     }
 }

@@ -1,6 +1,7 @@
 //! The record of a published run (`record.json` in the tree of
-//! `refs/loop/fleet/<machine>/<id>` on the remote): its format, how it is
-//! written, and how one from the remote is read — as data
+//! `refs/loop/fleet/<machine>/<id>` on the remote) and the lease of a
+//! claimed task (`lease.json` in `refs/loop/claims/<task>`): their format,
+//! how each is written, and how one from the remote is read — as data
 //! only, every name checked and the size capped before it is read.
 
 use gix::ObjectId;
@@ -14,6 +15,8 @@ use crate::manifest::Status;
 
 /// The record's file in its commit's tree.
 pub const RECORD_FILE: &str = "record.json";
+/// The lease's file in its commit's tree.
+pub const LEASE_FILE: &str = "lease.json";
 /// The format written; a reader takes this one (unknown fields ignored,
 /// so a later version may add some).
 pub const VERSION: u32 = 1;
@@ -77,6 +80,32 @@ pub struct Handoff {
     pub at: String,
 }
 
+/// A task's lease, as `lease.json` holds it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Lease {
+    pub version: u32,
+    pub task: String,
+    /// The machine holding it.
+    pub machine: String,
+    /// When it was taken or last renewed.
+    pub at: String,
+    /// Unique to the process that wrote it, so that two leases written in
+    /// one instant on one machine are two commits: a push of a commit the
+    /// remote already has at the ref would be "up to date", a second win.
+    #[serde(default)]
+    pub nonce: String,
+}
+
+/// A value no other process writes: its pid and the instant, to the
+/// nanosecond, of the system clock (not the test clock).
+pub fn nonce() -> String {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos());
+    format!("{}-{nanos}", std::process::id())
+}
+
 /// The commit of `record`: `record.json` on the run's tip.
 pub fn write_record(ctx: &Ctx, record: &Record) -> Result<ObjectId> {
     let bytes = serde_json::to_vec_pretty(record).expect("a record is JSON");
@@ -90,7 +119,14 @@ pub fn write_record(ctx: &Ctx, record: &Record) -> Result<ObjectId> {
     objects::write(&ctx.repo, RECORD_FILE, &bytes, &parents, &message)
 }
 
-/// Why a record read from the remote is not used.
+/// The commit of `lease` (no parent).
+pub fn write_lease(ctx: &Ctx, lease: &Lease) -> Result<ObjectId> {
+    let bytes = serde_json::to_vec_pretty(lease).expect("a lease is JSON");
+    let message = format!("git-loop lease {} by {}", lease.task, lease.machine);
+    objects::write(&ctx.repo, LEASE_FILE, &bytes, &[], &message)
+}
+
+/// Why a record or lease read from the remote is not used.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Bad {
     pub code: FleetCode,
@@ -220,4 +256,22 @@ fn check_record(
         }
     }
     Ok(record)
+}
+
+/// The lease at `id` (the object of `refs/loop/claims/<task>`).
+pub fn read_lease(ctx: &Ctx, task: &str, id: &str) -> Result<std::result::Result<Lease, Bad>> {
+    let (lease, _) = match read_json::<Lease>(ctx, id, LEASE_FILE)? {
+        Ok(found) => found,
+        Err(bad) => return Ok(Err(bad)),
+    };
+    if lease.task != task || crate::runid::problem(&lease.machine).is_some() {
+        return Ok(Err(bad(
+            FleetCode::Mismatch,
+            "it names another task, or no valid machine",
+        )));
+    }
+    if lease.at.parse::<jiff::Timestamp>().is_err() {
+        return Ok(Err(bad(FleetCode::Malformed, "its time is no time")));
+    }
+    Ok(Ok(lease))
 }
