@@ -87,6 +87,11 @@ pub fn host_name() -> String {
         .or_else(|| read("/etc/hostname"))
         .or_else(|| std::env::var("HOSTNAME").ok())
         .unwrap_or_default();
+    machine_name(&raw)
+}
+
+/// `raw` (a host name) as a machine name: see [`host_name`].
+fn machine_name(raw: &str) -> String {
     let name: String = raw
         .trim()
         .chars()
@@ -171,3 +176,6 @@ pub(crate) fn fetch_missing(
     }
     Ok(failed)
 }
+
+#[cfg(test)]
+mod tests;
