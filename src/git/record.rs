@@ -97,12 +97,13 @@ pub fn read(repo: &Repo, commit: ObjectId, file: &str, cap: u64) -> Result<Read>
     };
     // Its tree not here (yet: a concurrent fetch writes a commit before
     // its tree) is missing, not malformed.
-    let Ok(tree) = gix.find_tree(tree_id) else {
-        return Ok(if gix.has_object(tree_id) {
-            Read::Malformed("its tree cannot be read".to_owned())
-        } else {
-            Read::Missing
-        });
+    let tree = match gix.try_find_object(tree_id) {
+        Ok(None) => return Ok(Read::Missing),
+        Ok(Some(object)) => match object.try_into_tree() {
+            Ok(tree) => tree,
+            Err(_) => return Ok(Read::Malformed("its tree is not a tree".to_owned())),
+        },
+        Err(e) => return Ok(Read::Malformed(format!("its tree cannot be read: {e}"))),
     };
     let Some(entry) = tree.find_entry(file) else {
         return Ok(Read::Malformed(format!("its tree holds no {file}")));
