@@ -380,7 +380,7 @@ cleanup.salvage, cleanup.pre-command, create.copy, create.post-command,
 create.ignore-file, create.fetch, create.pattern, claude.pattern, cleanup.recycle,
 pool.size, trash.keep, pool.keep, land.gate, land.strategy, land.into, land.queue-status,
 land.push-retries, land.require-clean, judge.gate, notify.command, create.ports, watch.bell,
-fleet.name, fleet.remote, fleet.lease."#;
+fleet.name, fleet.remote, fleet.lease, fleet.publish."#;
 pub const CONFIG_EXAMPLES: &str = r#"Example:
   git config loop.base develop && git loop config"#;
 

@@ -36,6 +36,10 @@ use crate::cli::{Cli, Command, CreateArgs, ListArgs};
 use crate::output::{Fail, Out, emit, emit_paged};
 
 pub fn dispatch(cli: &Cli, out: &mut Out<'_>) -> std::result::Result<(), Fail> {
+    shared::fleet::publish_after(cli, command(cli, out), out)
+}
+
+fn command(cli: &Cli, out: &mut Out<'_>) -> std::result::Result<(), Fail> {
     // Arguments were validated by clap (`crate::cli`'s value parsers) before
     // the repository is touched, so a usage error never depends on (or
     // changes) repository state.
@@ -65,6 +69,7 @@ pub fn dispatch(cli: &Cli, out: &mut Out<'_>) -> std::result::Result<(), Fail> {
         Command::Watch(args) => watch::exec(cli.repo.as_deref(), args, out),
         Command::Reconcile(args) => emit(reconcile::exec(&ctx()?, args, out)?, out),
         Command::Restore(args) => emit(restore::exec(&ctx()?, args, out)?, out),
+        Command::List(args) if args.fleet => emit(list::fleet::exec(&ctx()?)?, out),
         Command::List(args) => list(cli, args, out),
         Command::Activity(args) => emit(activity::exec(cli.repo.as_deref(), args, out)?, out),
         Command::Env(args) => emit(env::exec(cli.repo.as_deref(), args)?, out),
@@ -119,9 +124,6 @@ fn create(cli: &Cli, args: &CreateArgs, out: &mut Out<'_>) -> std::result::Resul
 /// `list`, or `list --salvaged`; with `--ids`, the ids only, one a line.
 fn list(cli: &Cli, args: &ListArgs, out: &mut Out<'_>) -> std::result::Result<(), Fail> {
     let ctx = Ctx::open(cli.repo.as_deref())?;
-    if args.fleet {
-        return emit(list::fleet::exec(&ctx)?, out);
-    }
     if args.salvaged {
         let report = restore::list(&ctx)?;
         if args.ids {

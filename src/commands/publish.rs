@@ -51,7 +51,10 @@ impl Report for PublishReport {
 
 pub fn exec(ctx: &Ctx, args: &PublishArgs, out: &mut Out<'_>) -> Result<PublishReport> {
     let ids: Vec<String> = args.run_ids.iter().map(|id| id.to_string()).collect();
-    let request = PublishRequest { ids: &ids };
+    let request = PublishRequest {
+        ids: &ids,
+        timeout: None,
+    };
     Ok(PublishReport(crate::ops::fleet::publish::publish(
         ctx,
         &request,

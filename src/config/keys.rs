@@ -227,6 +227,16 @@ settings! {
         fleet_lease: SignedDuration = SignedDuration::from_hours(2),
         read String => validate::cutoff,
     }
+
+    /// Whether `create`, `mark`, `activity`, `land`, `cleanup` and `remove`
+    /// publish this machine's runs after they changed them (as `git loop
+    /// publish` does), best effort: each call to the remote cut off after
+    /// 5 s, a failure a note, never a failure of the command. Off by
+    /// default. It pushes branches, so it weakens a guard.
+    FLEET_PUBLISH: "fleet.publish", WeakensGuard {
+        fleet_publish: bool = false,
+        read bool => validate::as_read,
+    }
 }
 
 /// Every setting's names — TOML key path, git-config key, environment

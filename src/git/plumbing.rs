@@ -11,6 +11,7 @@
 use std::ffi::OsStr;
 use std::path::Path;
 use std::process::{Command, Stdio};
+use std::time::Duration;
 
 use super::error::CommandError;
 use crate::error::{Error, Result};
@@ -319,7 +320,12 @@ pub enum LeasedPush {
 /// a ref that is not where the caller last saw it is refused, not
 /// overwritten. The fleet's refs (`crate::ops::fleet`) and a run's own
 /// branch are the only refs it is given.
-pub fn push_leased(dir: &Path, remote: &str, leases: &[Lease]) -> Result<LeasedPush> {
+pub fn push_leased(
+    dir: &Path,
+    remote: &str,
+    leases: &[Lease],
+    timeout: Option<Duration>,
+) -> Result<LeasedPush> {
     let mut args: Vec<String> = ["push", "--porcelain", "--atomic", "--no-follow-tags"]
         .map(str::to_owned)
         .to_vec();
@@ -340,9 +346,11 @@ pub fn push_leased(dir: &Path, remote: &str, leases: &[Lease]) -> Result<LeasedP
         .env("LC_ALL", "C")
         .env("GIT_TERMINAL_PROMPT", "0")
         .stdin(Stdio::null());
-    let output = cmd
-        .output()
-        .map_err(|e| Error::io("could not run", "git", e))?;
+    let Some(output) = output_within(&mut cmd, timeout)? else {
+        return Ok(LeasedPush::Failed {
+            reason: timed_out(timeout),
+        });
+    };
     let stdout = String::from_utf8_lossy(&output.stdout);
     let stderr = String::from_utf8_lossy(&output.stderr);
     Ok(read_leased(
@@ -351,6 +359,99 @@ pub fn push_leased(dir: &Path, remote: &str, leases: &[Lease]) -> Result<LeasedP
         &stdout,
         &stderr,
     ))
+}
+
+/// What a call cut off at its timeout says.
+fn timed_out(timeout: Option<Duration>) -> String {
+    format!(
+        "no answer within {} s (stopped)",
+        timeout.unwrap_or_default().as_secs()
+    )
+}
+
+/// `cmd`'s output; with a `timeout`, `None` when it ran past it: then it
+/// (in a process group of its own, with whatever it started, an ssh say)
+/// is killed.
+fn output_within(
+    cmd: &mut Command,
+    timeout: Option<Duration>,
+) -> Result<Option<std::process::Output>> {
+    use std::io::Read;
+    use std::os::unix::process::CommandExt;
+    let io = |e| Error::io("could not run", "git", e);
+    let Some(timeout) = timeout else {
+        return cmd.output().map(Some).map_err(io);
+    };
+    let mut child = cmd
+        .process_group(0)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(io)?;
+    let drain = |mut pipe: Box<dyn Read + Send>| {
+        std::thread::spawn(move || {
+            let mut bytes = Vec::new();
+            let _ = pipe.read_to_end(&mut bytes);
+            bytes
+        })
+    };
+    let out = drain(Box::new(child.stdout.take().expect("piped")));
+    let err = drain(Box::new(child.stderr.take().expect("piped")));
+    let start = std::time::Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().map_err(io)? {
+            break Some(status);
+        }
+        if start.elapsed() >= timeout {
+            // Not reaped yet: the group id is still its own.
+            let pid = rustix::process::Pid::from_child(&child);
+            let _ = rustix::process::kill_process_group(pid, rustix::process::Signal::KILL);
+            let _ = child.wait();
+            break None;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    let (stdout, stderr) = (
+        out.join().unwrap_or_default(),
+        err.join().unwrap_or_default(),
+    );
+    Ok(status.map(|status| std::process::Output {
+        status,
+        stdout,
+        stderr,
+    }))
+}
+
+/// [`try_git`] cut off at `timeout` (a failure saying so).
+fn try_git_within(
+    dir: &Path,
+    args: &[&OsStr],
+    timeout: Option<Duration>,
+) -> Result<std::result::Result<String, CommandError>> {
+    if timeout.is_none() {
+        return try_git(dir, None, args);
+    }
+    let mut cmd = Command::new("git");
+    without_repo_env(cmd.arg("-C").arg(dir).args(args))
+        .env("LC_ALL", "C")
+        .env("GIT_TERMINAL_PROMPT", "0")
+        .stdin(Stdio::null());
+    let failed = |status, stderr| CommandError {
+        args: args
+            .iter()
+            .map(|a| a.to_string_lossy().into_owned())
+            .collect(),
+        status,
+        stderr,
+    };
+    Ok(match output_within(&mut cmd, timeout)? {
+        None => Err(failed(None, timed_out(timeout))),
+        Some(o) if !o.status.success() => Err(failed(
+            o.status.code(),
+            String::from_utf8_lossy(&o.stderr).into_owned(),
+        )),
+        Some(o) => Ok(String::from_utf8_lossy(&o.stdout).trim().to_owned()),
+    })
 }
 
 /// [`push_leased`]'s outcome from git's porcelain lines (`!` a refusal):
@@ -427,11 +528,12 @@ pub fn ls_remote(
     dir: &Path,
     remote: &str,
     patterns: &[&str],
+    timeout: Option<Duration>,
 ) -> Result<std::result::Result<Vec<(String, String)>, CommandError>> {
     let mut args = vec!["ls-remote", "--refs", "--", remote];
     args.extend(patterns);
     let args: Vec<&OsStr> = args.into_iter().map(OsStr::new).collect();
-    Ok(try_git(dir, None, &args)?.map(|text| {
+    Ok(try_git_within(dir, &args, timeout)?.map(|text| {
         text.lines()
             .filter_map(|l| l.split_once('\t'))
             .map(|(id, name)| (name.to_owned(), id.to_owned()))
@@ -448,6 +550,7 @@ pub fn fetch_objects(
     dir: &Path,
     remote: &str,
     ids: &[&str],
+    timeout: Option<Duration>,
 ) -> Result<std::result::Result<(), CommandError>> {
     let mut args = vec![
         "fetch",
@@ -460,5 +563,5 @@ pub fn fetch_objects(
     ];
     args.extend(ids);
     let args: Vec<&OsStr> = args.into_iter().map(OsStr::new).collect();
-    Ok(try_git(dir, None, &args)?.map(drop))
+    Ok(try_git_within(dir, &args, timeout)?.map(drop))
 }

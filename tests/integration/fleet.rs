@@ -571,3 +571,69 @@ fn the_fleet_identity_defaults_and_refuses_an_invalid_name() {
     assert_eq!(err["code"], "remote-failed");
     assert!(err["message"].as_str().unwrap().contains("origin"), "{err}");
 }
+
+/// `fleet.publish`: create and mark publish by themselves; with the remote
+/// down, or accepting and never answering, they work as ever, promptly,
+/// with one note on stderr; a later publish catches up.
+#[test]
+fn fleet_publish_publishes_after_create_and_mark_and_never_fails_them() {
+    let fleet = Fleet::new();
+    let daemon = Daemon::start(&fleet);
+    let port = daemon.port;
+    fleet.point_at(&daemon.url());
+    let (a, b) = (&fleet.machines[0], &fleet.machines[1]);
+    a.git(["config", "loop.fleetPublish", "true"]);
+    let run = a.create("auto");
+    assert!(!run.stderr.contains("note:"), "{}", run.stderr);
+    assert_eq!(fleet.remote_refs("refs/loop/fleet/m0/").len(), 1);
+    a.run(["mark", "auto", "escalated"]).ok();
+    let seen = b.run(["--json", "list", "--fleet"]);
+    seen.ok();
+    assert_eq!(seen.json().arr("runs")[0]["status"], "escalated");
+
+    drop(daemon);
+    let run = a.create("offline");
+    assert!(
+        run.stderr.contains("note: not published to the fleet"),
+        "{}",
+        run.stderr
+    );
+    // A remote that accepts and never answers: cut off.
+    let silent = TcpListener::bind("127.0.0.1:0").unwrap();
+    let silent_port = silent.local_addr().unwrap().port();
+    std::thread::spawn(move || {
+        let mut held = Vec::new();
+        for conn in silent.incoming().take(4) {
+            held.push(conn);
+        }
+        std::thread::sleep(Duration::from_secs(60));
+    });
+    fleet.point_at(&format!("git://127.0.0.1:{silent_port}/remote.git"));
+    let start = Instant::now();
+    let run = a.run(["--json", "mark", "offline", "rejected"]);
+    run.ok();
+    assert!(
+        start.elapsed() < Duration::from_secs(20),
+        "{:?}",
+        start.elapsed()
+    );
+    assert!(
+        run.stderr.contains("no answer within 5 s"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(run.json()["status"], "rejected", "{}", run.stdout);
+
+    let daemon = Daemon::on(&fleet, port);
+    fleet.point_at(&daemon.url());
+    a.run(["publish"]).ok();
+    let seen = b.run(["--json", "list", "--fleet"]);
+    seen.ok();
+    let statuses: BTreeSet<(String, String)> = seen
+        .json()
+        .arr("runs")
+        .iter()
+        .map(|r| (r.text("id").to_owned(), r.text("status").to_owned()))
+        .collect();
+    assert!(statuses.contains(&("offline".to_owned(), "rejected".to_owned())));
+}

@@ -68,6 +68,7 @@ bell = false
 name = "box"
 remote = "upstream"
 lease = "5m"
+publish = true
 "#;
 
 fn config(repo: &TestRepo) -> (Value, String) {

@@ -45,7 +45,7 @@ pub struct ClaimOutcome {
 pub fn claim(ctx: &Ctx, task: &str, release: bool) -> Result<ClaimOutcome> {
     let fleet = super::identity(ctx)?;
     let name = format!("{CLAIM_REFS}{task}");
-    let refs = super::remote_refs(ctx, &fleet.remote, &[&name])?;
+    let refs = super::remote_refs(ctx, &fleet.remote, &[&name], None)?;
     let current = refs.get(&name).cloned();
     let mut outcome = ClaimOutcome {
         task: task.to_owned(),
@@ -126,7 +126,7 @@ fn holder(
     task: &str,
     id: &str,
 ) -> Result<std::result::Result<Lease, String>> {
-    super::fetch_missing(ctx, remote, &[id])?;
+    super::fetch_missing(ctx, remote, &[id], None)?;
     let mut read = record::read_lease(ctx, task, id)?;
     // A lease another process of this repository is fetching at this
     // moment may be here in part (its commit before its tree): fetched
@@ -135,7 +135,7 @@ fn holder(
         match &read {
             Err(bad) if bad.code == super::FleetCode::MissingObject => {
                 std::thread::sleep(std::time::Duration::from_millis(50));
-                crate::git::plumbing::fetch_objects(ctx.repo.root(), remote, &[id])?.ok();
+                crate::git::plumbing::fetch_objects(ctx.repo.root(), remote, &[id], None)?.ok();
                 read = record::read_lease(ctx, task, id)?;
             }
             _ => break,
@@ -170,7 +170,7 @@ fn claimed(task: &str, held: &std::result::Result<Lease, String>, now: Timestamp
 
 /// After a lost compare-and-swap: the refusal naming whoever holds it now.
 fn refused_now(ctx: &Ctx, remote: &str, name: &str, task: &str, now: Timestamp) -> Error {
-    let held = super::remote_refs(ctx, remote, &[name])
+    let held = super::remote_refs(ctx, remote, &[name], None)
         .ok()
         .and_then(|refs| refs.get(name).cloned())
         .and_then(|id| holder(ctx, remote, task, &id).ok());
@@ -194,7 +194,7 @@ fn push(
         new: new.map(str::to_owned),
         expected: expected.map(str::to_owned),
     };
-    match plumbing::push_leased(ctx.repo.root(), remote, &[lease])? {
+    match plumbing::push_leased(ctx.repo.root(), remote, &[lease], None)? {
         LeasedPush::Done => Ok(false),
         LeasedPush::Stale { .. } => Ok(true),
         LeasedPush::Failed { reason } => Err(Error::Remote {

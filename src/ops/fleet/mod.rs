@@ -22,6 +22,8 @@ pub mod publish;
 pub mod record;
 pub mod see;
 
+use std::time::Duration;
+
 use crate::ctx::Ctx;
 use crate::error::{Error, Result};
 use crate::git::error::CommandError;
@@ -131,13 +133,15 @@ pub(crate) fn unreachable(remote: &str, failure: &CommandError) -> Error {
     }
 }
 
-/// The remote's refs under `patterns` (git's tail match), by name.
+/// The remote's refs under `patterns` (git's tail match), by name; with
+/// a `timeout`, a remote that does not answer within it fails.
 pub(crate) fn remote_refs(
     ctx: &Ctx,
     remote: &str,
     patterns: &[&str],
+    timeout: Option<Duration>,
 ) -> Result<std::collections::BTreeMap<String, String>> {
-    match crate::git::plumbing::ls_remote(ctx.repo.root(), remote, patterns)? {
+    match crate::git::plumbing::ls_remote(ctx.repo.root(), remote, patterns, timeout)? {
         Ok(refs) => Ok(refs.into_iter().collect()),
         Err(failure) => Err(unreachable(remote, &failure)),
     }
@@ -150,6 +154,7 @@ pub(crate) fn fetch_missing(
     ctx: &Ctx,
     remote: &str,
     ids: &[&str],
+    timeout: Option<Duration>,
 ) -> Result<std::collections::BTreeSet<String>> {
     let gix = ctx.repo.gix();
     let absent: Vec<&str> = ids
@@ -166,11 +171,11 @@ pub(crate) fn fetch_missing(
         return Ok(failed);
     }
     let root = ctx.repo.root();
-    if crate::git::plumbing::fetch_objects(root, remote, &absent)?.is_ok() {
+    if crate::git::plumbing::fetch_objects(root, remote, &absent, timeout)?.is_ok() {
         return Ok(failed);
     }
     for id in absent {
-        if crate::git::plumbing::fetch_objects(root, remote, &[id])?.is_err() {
+        if crate::git::plumbing::fetch_objects(root, remote, &[id], timeout)?.is_err() {
             failed.insert(id.to_owned());
         }
     }

@@ -70,9 +70,12 @@ pub struct PublishOutcome {
     pub renewed: Vec<String>,
 }
 
-/// The runs to publish, the named ones (every one when none is named).
+/// The runs to publish, the named ones (every one when none is named);
+/// with a `timeout`, each call to the remote is cut off after it (a
+/// publish that must not hold up local work: `fleet.publish`).
 pub struct PublishRequest<'a> {
     pub ids: &'a [String],
+    pub timeout: Option<std::time::Duration>,
 }
 
 /// Publish the runs asked for.
@@ -89,7 +92,7 @@ pub fn publish(
         format!("{CLAIM_REFS}*"),
     ];
     let patterns: Vec<&str> = patterns.iter().map(String::as_str).collect();
-    let remote = super::remote_refs(ctx, &fleet.remote, &patterns)?;
+    let remote = super::remote_refs(ctx, &fleet.remote, &patterns, request.timeout)?;
     let mut plan = Plan {
         leases: Vec::new(),
         outcome: PublishOutcome {
@@ -125,8 +128,8 @@ pub fn publish(
             plan.outcome.unpublished.push(run.to_owned());
         }
     }
-    plan.renew(ctx, &fleet, &remote)?;
-    push(ctx, &fleet.remote, &plan.leases)?;
+    plan.renew(ctx, &fleet, &remote, request.timeout)?;
+    push(ctx, &fleet.remote, &plan.leases, request.timeout)?;
     Ok(plan.outcome)
 }
 
@@ -184,13 +187,19 @@ impl Plan {
 
     /// This machine's leases, renewed (their time now), each against the
     /// value just seen.
-    fn renew(&mut self, ctx: &Ctx, fleet: &Fleet, remote: &BTreeMap<String, String>) -> Result<()> {
+    fn renew(
+        &mut self,
+        ctx: &Ctx,
+        fleet: &Fleet,
+        remote: &BTreeMap<String, String>,
+        timeout: Option<std::time::Duration>,
+    ) -> Result<()> {
         let claims: Vec<(&String, &String)> = remote
             .iter()
             .filter(|(n, _)| n.starts_with(CLAIM_REFS))
             .collect();
         let ids: Vec<&str> = claims.iter().map(|(_, id)| id.as_str()).collect();
-        super::fetch_missing(ctx, &fleet.remote, &ids)?;
+        super::fetch_missing(ctx, &fleet.remote, &ids, timeout)?;
         for (name, id) in claims {
             let task = &name[CLAIM_REFS.len()..];
             let Ok(mut lease) = record::read_lease(ctx, task, id)? else {
@@ -322,11 +331,16 @@ fn judgements(ctx: &Ctx) -> Result<HashMap<String, crate::events::Judgement>> {
 }
 
 /// The one atomic push of every lease.
-fn push(ctx: &Ctx, remote: &str, leases: &[Lease]) -> Result<()> {
+fn push(
+    ctx: &Ctx,
+    remote: &str,
+    leases: &[Lease],
+    timeout: Option<std::time::Duration>,
+) -> Result<()> {
     if leases.is_empty() {
         return Ok(());
     }
-    match plumbing::push_leased(ctx.repo.root(), remote, leases)? {
+    match plumbing::push_leased(ctx.repo.root(), remote, leases, timeout)? {
         LeasedPush::Done => Ok(()),
         LeasedPush::Stale { reason, .. } => Err(Error::FleetMoved {
             remote: remote.to_owned(),

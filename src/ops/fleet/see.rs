@@ -53,7 +53,7 @@ pub struct FleetOutcome {
 /// Every machine's published runs.
 pub fn survey(ctx: &Ctx) -> Result<FleetOutcome> {
     let fleet = super::identity(ctx)?;
-    let refs = super::remote_refs(ctx, &fleet.remote, &[&format!("{FLEET_REFS}*")])?;
+    let refs = super::remote_refs(ctx, &fleet.remote, &[&format!("{FLEET_REFS}*")], None)?;
     let mut skipped = Vec::new();
     let mut named = Vec::new();
     for (name, id) in refs.iter().filter(|(n, _)| n.starts_with(FLEET_REFS)) {
@@ -63,7 +63,7 @@ pub fn survey(ctx: &Ctx) -> Result<FleetOutcome> {
         }
     }
     let ids: Vec<&str> = named.iter().map(|(_, _, _, id)| id.as_str()).collect();
-    let missing = super::fetch_missing(ctx, &fleet.remote, &ids)?;
+    let missing = super::fetch_missing(ctx, &fleet.remote, &ids, None)?;
     let mut runs = Vec::new();
     for (name, machine, run, id) in named {
         if missing.contains(id.as_str()) {
