@@ -147,9 +147,12 @@ pub(crate) fn remote_refs(
     }
 }
 
-/// Fetch the objects of `ids` this repository does not have: one fetch,
-/// and when the remote refuses it (one of them missing there), one fetch
-/// each. The ids that could not be had.
+/// How many ids one fetch asks for.
+const FETCH_BATCH: usize = 1000;
+
+/// Fetch the objects of `ids` this repository does not have: one fetch
+/// (a batch of [`FETCH_BATCH`]), and when the remote refuses it (one of
+/// them missing there), one fetch each. The ids that could not be had.
 pub(crate) fn fetch_missing(
     ctx: &Ctx,
     remote: &str,
@@ -171,12 +174,16 @@ pub(crate) fn fetch_missing(
         return Ok(failed);
     }
     let root = ctx.repo.root();
-    if crate::git::plumbing::fetch_objects(root, remote, &absent, timeout)?.is_ok() {
-        return Ok(failed);
-    }
-    for id in absent {
-        if crate::git::plumbing::fetch_objects(root, remote, &[id], timeout)?.is_err() {
-            failed.insert(id.to_owned());
+    // In batches, so that a command line never outgrows the system's limit
+    // (100,000 ids would be 4 MB of arguments).
+    for batch in absent.chunks(FETCH_BATCH) {
+        if crate::git::plumbing::fetch_objects(root, remote, batch, timeout)?.is_ok() {
+            continue;
+        }
+        for id in batch {
+            if crate::git::plumbing::fetch_objects(root, remote, &[id], timeout)?.is_err() {
+                failed.insert((*id).to_owned());
+            }
         }
     }
     Ok(failed)
