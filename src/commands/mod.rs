@@ -36,10 +36,6 @@ use crate::cli::{Cli, Command, CreateArgs, ListArgs};
 use crate::output::{Fail, Out, emit, emit_paged};
 
 pub fn dispatch(cli: &Cli, out: &mut Out<'_>) -> std::result::Result<(), Fail> {
-    shared::fleet::publish_after(cli, command(cli, out), out)
-}
-
-fn command(cli: &Cli, out: &mut Out<'_>) -> std::result::Result<(), Fail> {
     // Arguments were validated by clap (`crate::cli`'s value parsers) before
     // the repository is touched, so a usage error never depends on (or
     // changes) repository state.
