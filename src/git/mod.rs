@@ -1,7 +1,7 @@
 //! Everything that touches git: [`repo`] reads through gix, [`cmd`] is the only
 //! place that spawns the `git` binary (for `git worktree add` and
 //! `git worktree remove` and `git hook run`) but [`plumbing`], which runs
-//! salvage and restore's plumbing; [`refs`] writes and deletes every ref
+//! salvage and restore's plumbing and the fleet's calls to its remote; [`refs`] writes and deletes every ref
 //! (by git when a `reference-transaction` hook may run) and follows
 //! symbolic refs; [`error`] is what a failed call of
 //! either said; [`refusal`] reads git's refusal texts,

@@ -4,7 +4,10 @@
 //! `worktree add` of an existing branch; for a landing
 //! ([`crate::ops::land::advance`]), the two-tree `read-tree -m -u` that
 //! carries a checkout from the target's old tip to its new one, its dry run,
-//! and the index refresh before it. Same hygiene as [`super::cmd`]:
+//! and the index refresh before it; for the fleet ([`crate::ops::fleet`]),
+//! the calls to its remote: `ls-remote`, a fetch of objects by id that
+//! writes no ref, and the atomic leased push (every ref a compare-and-swap),
+//! each with an optional timeout. Same hygiene as [`super::cmd`]:
 //! the repository variables are removed, `LC_ALL=C`, no prompt, `--`
 //! before paths, never `--force`.
 
