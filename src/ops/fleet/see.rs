@@ -1,8 +1,9 @@
 //! `git loop list --fleet`: every machine's published runs, read from the
 //! remote's `refs/loop/fleet/*` alone.
 //!
-//! One `ls-remote` of the namespace (protocol v2 sends its prefix, so the
-//! remote advertises nothing else), then one fetch of the record commits
+//! One `ls-remote` of the namespace (its pattern matched by git: the remote
+//! advertises every ref, see docs/fleet.md's "How it grows"), then one
+//! fetch of the record commits
 //! this repository does not have yet, by id: no ref and no `FETCH_HEAD` is
 //! written here, only objects (records already fetched are not fetched
 //! again). When the remote refuses that fetch (a ref pointing at an
