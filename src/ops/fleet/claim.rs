@@ -127,20 +127,7 @@ fn holder(
     id: &str,
 ) -> Result<std::result::Result<Lease, String>> {
     super::fetch_missing(ctx, remote, &[id], None)?;
-    let mut read = record::read_lease(ctx, task, id)?;
-    // A lease another process of this repository is fetching at this
-    // moment may be here in part (its commit before its tree): fetched
-    // again, a few times, before it is called missing.
-    for _ in 0..5 {
-        match &read {
-            Err(bad) if bad.code == super::FleetCode::MissingObject => {
-                std::thread::sleep(std::time::Duration::from_millis(50));
-                crate::git::plumbing::fetch_objects(ctx.repo.root(), remote, &[id], None)?.ok();
-                read = record::read_lease(ctx, task, id)?;
-            }
-            _ => break,
-        }
-    }
+    let read = super::read_fetched(ctx, remote, id, || record::read_lease(ctx, task, id))?;
     Ok(read.map_err(|bad| format!("{} ({})", bad.reason, bad.code)))
 }
 

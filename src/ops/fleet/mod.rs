@@ -147,6 +147,30 @@ pub(crate) fn remote_refs(
     }
 }
 
+/// `read` of the object `id` (fetched already); while it says the object
+/// is missing, fetched again and read again, a few times: another process
+/// of this repository fetching it at this moment may have written it in
+/// part (a commit before its tree).
+pub(crate) fn read_fetched<T>(
+    ctx: &Ctx,
+    remote: &str,
+    id: &str,
+    mut read: impl FnMut() -> Result<std::result::Result<T, record::Bad>>,
+) -> Result<std::result::Result<T, record::Bad>> {
+    let mut got = read()?;
+    for _ in 0..5 {
+        match &got {
+            Err(bad) if bad.code == FleetCode::MissingObject => {
+                std::thread::sleep(Duration::from_millis(50));
+                crate::git::plumbing::fetch_objects(ctx.repo.root(), remote, &[id], None)?.ok();
+                got = read()?;
+            }
+            _ => break,
+        }
+    }
+    Ok(got)
+}
+
 /// How many ids one fetch asks for.
 const FETCH_BATCH: usize = 1000;
 

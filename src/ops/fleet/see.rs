@@ -77,7 +77,10 @@ pub fn survey(ctx: &Ctx) -> Result<FleetOutcome> {
             ));
             continue;
         }
-        match record::read_record(ctx, &machine, &run, id)? {
+        let read = super::read_fetched(ctx, &fleet.remote, id, || {
+            record::read_record(ctx, &machine, &run, id)
+        })?;
+        match read {
             Ok(record) => runs.push(FleetRun {
                 mine: machine == fleet.name,
                 record,
