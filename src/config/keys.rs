@@ -208,7 +208,9 @@ settings! {
     /// This machine's name in the fleet (`refs/loop/fleet/<name>/` on the
     /// remote, and every run of another machine is shown with its name).
     /// None by default: the host name ([`crate::ops::fleet::identity`]).
-    FLEET_NAME: "fleet.name", Plain {
+    /// `publish` deletes the records under its name whose run is not
+    /// here, so another machine's name would widen what it removes.
+    FLEET_NAME: "fleet.name", WeakensGuard {
         fleet_name: Option<String> = None,
         read String => validate::fleet_name,
     }
