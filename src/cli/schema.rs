@@ -48,17 +48,20 @@ pub enum SchemaName {
     Restore,
     Trash,
     Trust,
+    Publish,
+    Claim,
     Error,
     McpTools,
 }
 
 impl SchemaName {
     /// Every name, in the order `--help` lists them.
-    pub const ALL: [SchemaName; 23] = {
+    pub const ALL: [SchemaName; 25] = {
         use SchemaName::*;
         [
             All, Activity, Branches, Cleanup, Config, Conflicts, Create, Env, Judge, Land, List,
-            Log, Mark, Path, Pick, Pool, Reconcile, Remove, Restore, Trash, Trust, Error, McpTools,
+            Log, Mark, Path, Pick, Pool, Reconcile, Remove, Restore, Trash, Trust, Publish, Claim,
+            Error, McpTools,
         ]
     };
 
@@ -91,6 +94,8 @@ impl SchemaName {
             Restore => "restore",
             Trash => "trash",
             Trust => "trust",
+            Publish => "publish",
+            Claim => "claim",
             Error => "error",
             McpTools => "mcp-tools",
         }

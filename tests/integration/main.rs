@@ -36,6 +36,7 @@ mod create_sparse; // create --sparse and git's parallel checkout
 mod disk; // list --disk: size on disk, what is unique (reflinks on XFS/ext4 images), totals
 mod env; // env <id>: export lines and --json; run gets the same variables
 mod escaping; // control and bidi characters, non-UTF-8 paths
+mod fleet; // the fleet across machines: publish, list --fleet, claim, over a path and git daemon
 mod gate_progress;
 mod hooks; // hooks (post-command, pre-command) and trust
 mod judge; // judge <TASK>: the gate in every attempt, the order on evidence, worktrees untouched

@@ -64,6 +64,11 @@ gate = "true"
 command = "true"
 [watch]
 bell = false
+[fleet]
+name = "box"
+remote = "upstream"
+lease = "5m"
+publish = true
 "#;
 
 fn config(repo: &TestRepo) -> (Value, String) {
