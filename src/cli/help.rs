@@ -329,9 +329,9 @@ pub const TRUST_EXAMPLES: &str = r#"Example:
   cat .git-loop.toml && git loop trust"#;
 
 pub const MCP: &str = r#"JSON-RPC 2.0, one message a line. Tools: create, mark, list, path, log, cleanup, remove,
-reconcile, branches, conflicts, restore, land, pick, judge, activity, env; each result is the document the
-command prints with --json (create's attempts as {"runs": [...]}). A tool that removes anything is a dry
-run unless its input sets "dry_run": false. Ends at EOF."#;
+reconcile, branches, conflicts, restore, land, pick, sync, judge, activity, env; each result is the document
+the command prints with --json (create's attempts as {"runs": [...]}). A tool that removes anything, or
+moves runs' branches (sync), is a dry run unless its input sets "dry_run": false. Ends at EOF."#;
 pub const MCP_EXAMPLES: &str = r#"Example (an MCP client's configuration):
   {"mcpServers": {"git-loop": {"command": "git-loop", "args": ["mcp"]}}}"#;
 
