@@ -85,9 +85,6 @@ pub use config::keys::names as settings;
 /// selected it: the docs say so apart from the list.)
 #[doc(hidden)]
 pub fn vocabularies() -> Vec<(&'static str, Vec<String>)> {
-    use crate::safety::skip::SkipCode;
-    let skips = SkipCode::all().into_iter();
-    let skips = skips.filter(|c| !matches!(c, SkipCode::Remarked(_)));
     vec![
         (
             "statuses",
@@ -97,7 +94,12 @@ pub fn vocabularies() -> Vec<(&'static str, Vec<String>)> {
             "event kinds",
             events::EventKind::ALL.map(|k| k.as_str().into()).to_vec(),
         ),
-        ("skip codes", skips.map(|c| c.as_str().into()).collect()),
+        (
+            "skip codes",
+            safety::skip::SkipCode::FIXED
+                .map(|c| c.as_str().into())
+                .to_vec(),
+        ),
         (
             "land codes",
             ops::land::Code::ALL.map(|c| c.as_str().into()).to_vec(),
@@ -105,6 +107,10 @@ pub fn vocabularies() -> Vec<(&'static str, Vec<String>)> {
         (
             "sync codes",
             ops::sync::Code::ALL.map(|c| c.as_str().into()).to_vec(),
+        ),
+        (
+            "activities",
+            events::Activity::ALL.map(|a| a.as_str().into()).to_vec(),
         ),
         (
             "error codes",

@@ -1,151 +1,65 @@
 //! Why a worktree was left alone: a machine code and a reason, the same in
-//! cleanup, reconcile and their dry runs.
-
-use serde::{Serialize, Serializer};
+//! cleanup, reconcile and their dry runs. The codes are a vocabulary
+//! ([`crate::vocab`]): a new one is a line of [`SkipCode`]'s list and of
+//! docs/cli.md's (`docs_sync` holds the two together).
 
 use crate::manifest::Status;
 
-/// The machine code on every skipped entry (`"code"` in JSON, kebab-case).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum SkipCode {
-    /// Changes to tracked files, staged or not.
-    Dirty,
-    /// Files git neither tracks nor ignores.
-    Untracked,
-    Locked,
-    /// Populated submodules: git removes such a worktree only with `--force`.
-    Submodules,
-    /// Not a worktree of this repository (another clone's, a plain
-    /// directory, a symlink).
-    ForeignClone,
-    /// An orphan under `--min-age`: a create may not have recorded it yet.
-    TooYoung,
-    /// `cleanup.pre-command` exited non-zero.
-    HookRefused,
-    /// Any other refusal of `git worktree remove`.
-    GitRefused,
-    /// A detached HEAD holds commits no ref contains.
-    UnreachableCommits,
-    /// A rebase, merge, cherry-pick, revert, `am` or bisect in progress.
-    OperationInProgress,
-    /// A repository nested inside the worktree.
-    NestedRepo,
-    /// Something in it git could not delete (an immutable file, a directory
-    /// the user may not delete from): asking git would leave it
-    /// half-removed. Nothing was touched.
-    Undeletable,
-    /// A run's directory whose registration git already deleted (a removal
-    /// that failed part way): what is left is kept unless provably
-    /// disposable.
-    HalfRemoved,
-    /// A running process has its working directory in it (the invoking
-    /// shell included).
-    InUse,
-    /// A run the landing queue lands next (its status is in
-    /// `land.queue-status`), kept by a cleanup that was not asked for that
-    /// status (`--status` or `cleanup.status`).
-    Queued,
+crate::vocab::vocabulary! {
+    /// The machine code on every skipped entry (`"code"` in JSON, kebab-case).
+    pub enum SkipCode {
+        /// Changes to tracked files, staged or not.
+        Dirty = "dirty",
+        /// Files git neither tracks nor ignores.
+        Untracked = "untracked",
+        Locked = "locked",
+        /// Populated submodules: git removes such a worktree only with `--force`.
+        Submodules = "submodules",
+        /// Not a worktree of this repository (another clone's, a plain
+        /// directory, a symlink).
+        ForeignClone = "foreign-clone",
+        /// An orphan under `--min-age`: a create may not have recorded it yet.
+        TooYoung = "too-young",
+        /// `cleanup.pre-command` exited non-zero.
+        HookRefused = "hook-refused",
+        /// Any other refusal of `git worktree remove`.
+        GitRefused = "git-refused",
+        /// A detached HEAD holds commits no ref contains.
+        UnreachableCommits = "unreachable-commits",
+        /// A rebase, merge, cherry-pick, revert, `am` or bisect in progress.
+        OperationInProgress = "operation-in-progress",
+        /// A repository nested inside the worktree.
+        NestedRepo = "nested-repo",
+        /// Something in it git could not delete (an immutable file, a directory
+        /// the user may not delete from): asking git would leave it
+        /// half-removed. Nothing was touched.
+        Undeletable = "undeletable",
+        /// A run's directory whose registration git already deleted (a removal
+        /// that failed part way): what is left is kept unless provably
+        /// disposable.
+        HalfRemoved = "half-removed",
+        /// A running process has its working directory in it (the invoking
+        /// shell included).
+        InUse = "in-use",
+        /// A run the landing queue lands next (its status is in
+        /// `land.queue-status`), kept by a cleanup that was not asked for that
+        /// status (`--status` or `cleanup.status`).
+        Queued = "queued",
+        /// Its manifest entry was replaced after cleanup selected it.
+        Changed = "changed",
+        /// It could not be handled (the error is also the command's).
+        Error = "error",
+    }
     /// Marked with this status after cleanup selected it (`active` above
     /// all): the code is the status's name.
-    Remarked(Status),
-    /// Its manifest entry was replaced after cleanup selected it.
-    Changed,
-    /// It could not be handled (the error is also the command's).
-    Error,
+    carries Remarked(Status);
+    description "Why an entry was left alone (a status name: it was marked so after it was selected)";
 }
 
 impl SkipCode {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            SkipCode::Dirty => "dirty",
-            SkipCode::Untracked => "untracked",
-            SkipCode::Locked => "locked",
-            SkipCode::Submodules => "submodules",
-            SkipCode::ForeignClone => "foreign-clone",
-            SkipCode::TooYoung => "too-young",
-            SkipCode::HookRefused => "hook-refused",
-            SkipCode::GitRefused => "git-refused",
-            SkipCode::UnreachableCommits => "unreachable-commits",
-            SkipCode::OperationInProgress => "operation-in-progress",
-            SkipCode::NestedRepo => "nested-repo",
-            SkipCode::Undeletable => "undeletable",
-            SkipCode::HalfRemoved => "half-removed",
-            SkipCode::InUse => "in-use",
-            SkipCode::Queued => "queued",
-            SkipCode::Remarked(status) => status.as_str(),
-            SkipCode::Changed => "changed",
-            SkipCode::Error => "error",
-        }
-    }
-
-    /// Every code, once each (a status's code once for its status), by a
-    /// match that stops compiling when a variant is added.
-    pub fn all() -> Vec<SkipCode> {
-        use SkipCode::*;
-        let listed = |c: SkipCode| match c {
-            Dirty | Untracked | Locked | Submodules | ForeignClone | TooYoung | HookRefused
-            | GitRefused | UnreachableCommits | OperationInProgress | NestedRepo | Undeletable
-            | HalfRemoved | InUse | Queued | Remarked(_) | Changed | Error => c,
-        };
-        [
-            Dirty,
-            Untracked,
-            Locked,
-            Submodules,
-            ForeignClone,
-            TooYoung,
-            HookRefused,
-            GitRefused,
-            UnreachableCommits,
-            OperationInProgress,
-            NestedRepo,
-            Undeletable,
-            HalfRemoved,
-            InUse,
-            Queued,
-            Changed,
-            Error,
-        ]
-        .into_iter()
-        .chain(Status::ALL.map(Remarked))
-        .map(listed)
-        .collect()
-    }
-
-    /// The code written as `text`, if this version knows it.
-    pub fn parse(text: &str) -> Option<SkipCode> {
-        SkipCode::all().into_iter().find(|c| c.as_str() == text)
-    }
-
     /// Whether the entry holds uncommitted work its owner should look at.
     pub fn is_uncommitted_work(self) -> bool {
         matches!(self, SkipCode::Dirty | SkipCode::Untracked)
-    }
-}
-
-impl std::fmt::Display for SkipCode {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl Serialize for SkipCode {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(self.as_str())
-    }
-}
-
-impl schemars::JsonSchema for SkipCode {
-    fn schema_name() -> std::borrow::Cow<'static, str> {
-        "SkipCode".into()
-    }
-    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        let codes: Vec<&str> = SkipCode::all().into_iter().map(SkipCode::as_str).collect();
-        schemars::json_schema!({
-            "type": "string",
-            "enum": codes,
-            "description": "Why an entry was left alone (a status name: it was marked so after it was selected)"
-        })
     }
 }
 
@@ -255,4 +169,24 @@ pub enum Removal {
     /// refused that held nothing but git's files, see [`crate::worktree::leftover`]).
     Removed(Option<String>),
     Skipped(Skip),
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_skip_code_reads_back_from_its_text_a_status_too() {
+        let carried = Status::ALL.map(SkipCode::Remarked);
+        assert_eq!(SkipCode::ALL.len(), SkipCode::FIXED.len() + carried.len());
+        assert!(SkipCode::ALL.ends_with(&carried));
+        for code in SkipCode::ALL {
+            assert_eq!(SkipCode::parse(code.as_str()), Some(code), "{code}");
+        }
+        assert_eq!(
+            SkipCode::parse("merged"),
+            Some(SkipCode::Remarked(Status::Merged))
+        );
+        assert_eq!(SkipCode::parse("foreign"), None);
+    }
 }

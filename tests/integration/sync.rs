@@ -553,3 +553,76 @@ fn a_run_whose_lock_is_held_is_locked_and_left_as_it_was() {
     assert_eq!(tip(&repo, "loop/x"), before);
     assert!(repo.git(["for-each-ref", "refs/loop/trash/"]).is_empty());
 }
+
+#[test]
+fn an_untracked_file_where_the_sync_writes_skips_the_run_untracked() {
+    let repo = setup();
+    repo.create("u").ok();
+    commit(&repo, &repo.wt("u"), "own", "u\n");
+    std::fs::write(repo.wt("u").join("new-on-main"), "mine, untracked\n").unwrap();
+    commit(&repo, &repo.root, "new-on-main", "main's\n");
+    let (before, files) = (tip(&repo, "loop/u"), snapshot(&repo.wt("u")));
+    let run = repo.run(["--json", "sync"]);
+    run.code(1);
+    let doc = run.json();
+    let s = doc.find_id("skipped", "u");
+    assert_eq!(s["code"], "untracked", "{doc}");
+    assert_eq!(s["paths"], serde_json::json!(["new-on-main"]));
+    assert_eq!(tip(&repo, "loop/u"), before);
+    assert_eq!(snapshot(&repo.wt("u")), files);
+}
+
+#[test]
+fn a_run_in_the_middle_of_an_operation_is_skipped_and_left_in_it() {
+    let repo = setup();
+    repo.create("o").ok();
+    let wt = repo.wt("o");
+    commit(&repo, &wt, "own", "o\n");
+    // A merge stopped on a conflict, in the run's worktree.
+    repo.git(["branch", "side"]);
+    let side = repo.root.join("side-wt");
+    repo.git(["worktree", "add", "-q", side.to_str().unwrap(), "side"]);
+    commit(&repo, &side, "own", "side\n");
+    let out = repo.git_in(&wt, ["merge", "-q", "side"]);
+    assert!(
+        !out.status.success(),
+        "the merge was to stop on its conflict"
+    );
+    commit(&repo, &repo.root, "g", "main g\n");
+    let (before, files) = (tip(&repo, "loop/o"), snapshot(&wt));
+    let run = repo.run(["--json", "sync", "o"]);
+    run.code(1);
+    let doc = run.json();
+    let s = doc.find_id("skipped", "o");
+    assert_eq!(s["code"], "operation-in-progress", "{doc}");
+    assert!(s.text("reason").contains("merge"), "{s}");
+    assert_eq!(tip(&repo, "loop/o"), before);
+    assert_eq!(snapshot(&wt), files);
+    assert!(admin_dir(&repo, "o").join("MERGE_HEAD").exists());
+}
+
+#[test]
+fn status_chooses_the_runs_and_a_skip_without_keep_going_stops_the_rest() {
+    let repo = setup();
+    for id in ["a", "b", "c"] {
+        repo.create(id).ok();
+        commit(&repo, &repo.wt(id), "own", "x\n");
+    }
+    repo.run(["mark", "c", "escalated"]).ok();
+    commit(&repo, &repo.root, "g", "main g\n");
+    let run = repo.run(["--json", "sync", "--status", "escalated"]);
+    run.ok();
+    assert_eq!(run.json().ids("synced"), ["c"]);
+    // `a` conflicts; the default statuses (active): a and b.
+    commit(&repo, &repo.wt("a"), "g", "a's g\n");
+    let run = repo.run(["--json", "sync"]);
+    run.code(1);
+    let doc = run.json();
+    assert_eq!(doc.find_id("skipped", "a")["code"], "conflict", "{doc}");
+    // b is synced (it had started) or not attempted, never anything else.
+    let b_synced = doc.ids("synced").contains(&"b");
+    assert!(
+        b_synced || doc.find_id("skipped", "b")["code"] == "not-attempted",
+        "{doc}"
+    );
+}
