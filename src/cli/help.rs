@@ -210,7 +210,8 @@ path is printed there on exit, for dir=$(git loop watch) && cd "$dir". It is red
 the event log changes (inotify on .loop-worktrees/), every 10 s (each worktree's dirty, ahead
 and behind read again then), and at no other time: idle, it uses no CPU. Keys: up/down or
 j/k select; m marks the selected run (then a active, m merged, r rejected, e escalated, s stale;
-logged as git loop mark logs it); o exits printing its path (a hint says why when stdout is a
+logged as git loop mark logs it); s syncs it with its base as git loop sync <id> does, saying
+sync's line for it; o exits printing its path (a hint says why when stdout is a
 terminal); d its diffstat against its base; ? the keys; q, Esc or Ctrl-C quits. With no run, it
 says how to start one. A run whose activity becomes waiting or done rings the bell (watch.bell
 = false: none). Colour as list's. No terminal (on stdin and stderr): exit 2; --once prints a frame."#;
