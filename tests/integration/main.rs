@@ -50,7 +50,7 @@ mod path; // path <id>
 mod pick; // pick <ID>: the winner escalated or landed, its siblings rejected, --salvage
 mod pool; // the warm pool: pool, create from a member, cleanup --recycle
 mod ports; // create.ports / --ports: leased on real sockets, released, reclaimed; env, run, post-command see them
-mod readme; // the README's Quick start, run as written: the work lands on main
+mod readme; // the README's Quick start, run as written: the work lands on main; docs/sync.md's example
 mod real_history; // a history of real shape (criss-cross topics): predictions equal git's
 mod reconcile; // reconcile: dropped entries, orphans, summary
 mod reconcile_adopt; // reconcile --adopt: an orphan becomes an active run
