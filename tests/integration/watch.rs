@@ -543,7 +543,8 @@ fn column<'s>(screen: &'s str, id: &str, name: &str) -> &'s str {
 /// (its old tip in the trash, a `sync` event), and says that command's
 /// one line in the message line; its BEHIND drops to 0 at once. A run the
 /// sync refuses (`dirty`: uncommitted work in a file the base changed) is
-/// left as it was, the line saying why; `?` lists the key.
+/// left as it was, the line saying why, and so is one whose `sync.gate` is
+/// not trusted (the gate not run); `?` lists the key.
 #[test]
 fn s_syncs_the_selected_run_and_says_syncs_line() {
     let repo = with_runs(2);
@@ -586,6 +587,16 @@ fn s_syncs_the_selected_run_and_says_syncs_line() {
     assert_eq!(tip("r2"), r2);
     let edited = std::fs::read_to_string(repo.wt("r2").join("README")).unwrap();
     assert_eq!(edited, "r2 is editing it\n");
+
+    // A sync.gate from the repository's file is not run until trusted: the
+    // line says why, nothing moved.
+    let marker = repo.base().join("gate-ran");
+    let gate = format!("[sync]\ngate = \"touch '{}'\"\n", marker.display());
+    std::fs::write(repo.root.join(".git-loop.toml"), gate).unwrap();
+    pane.send(&["s"]);
+    pane.wait_for(|s| s.contains("r2: not synced: "), "the refusal");
+    assert!(!marker.exists(), "an untrusted gate ran");
+    assert_eq!(tip("r2"), r2);
 
     pane.send(&["?"]);
     let screen = pane.wait_for(|s| s.contains("keys of git loop watch"), "the keys");

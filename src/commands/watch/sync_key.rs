@@ -1,6 +1,7 @@
 //! `s`: the selected run synced with its base, the same operation as `git
 //! loop sync <id>` ([`crate::ops::sync`]: its `sync.gate`, trusted as the
-//! hooks are; its old tip in the trash; a `sync` event), and the one line
+//! hooks are; its old tip in the trash; a `sync` event), with the settings
+//! and trust read afresh as the command reads them, and the one line
 //! that command prints for it, for the message line. The words are
 //! `commands::sync`'s (a command does not import another; a test holds the
 //! two to the same line).
@@ -23,8 +24,11 @@ pub fn sync(ctx: &Ctx, id: &str) -> String {
         stderr_is_terminal: false,
         stdout_is_terminal: false,
     };
-    let outcome = crate::cli::RunId::parse(id).and_then(|run_id| {
-        let ids = [run_id];
+    // Opened afresh, as the command would be: the settings and the trust
+    // as they are now, not as when the view started (`Ctx` keeps what it read).
+    let fresh = Ctx::open(Some(ctx.repo.root()));
+    let outcome = fresh.and_then(|ctx| {
+        let ids = [crate::cli::RunId::parse(id)?];
         let request = SyncRequest {
             which: Which::Runs(&ids),
             strategy: None,
@@ -33,7 +37,7 @@ pub fn sync(ctx: &Ctx, id: &str) -> String {
             dry_run: false,
             keep_going: false,
         };
-        crate::ops::sync::sync(ctx, &request, &mut out.notes())
+        crate::ops::sync::sync(&ctx, &request, &mut out.notes())
     });
     match outcome {
         Ok(outcome) => match (outcome.error, outcome.runs.first()) {
