@@ -256,7 +256,7 @@ up-to-date (nothing to bring in), no-base, no-branch, operation-in-progress,
 worktree-missing, gate-failed, locked. The runs: those named, else inside a run's worktree
 that run, else every run in --status (default active), synced in parallel. A skip other
 than up-to-date stops the runs not yet started (not-attempted) unless --keep-going; exit 1
-when any run was skipped but up to date.
+when a run was skipped (up-to-date aside).
 
 Settings: sync.strategy, sync.gate."#;
 pub const SYNC_EXAMPLES: &str = r#"Examples:

@@ -1,7 +1,7 @@
 //! `git loop sync [<ID>…]`: bring each run's base into its branch (see
 //! [`crate::ops::sync`] for the flow and its safety), and the report of it
 //! ([`SyncReport`]): one line per run in order, synced or skipped, and a
-//! summary on stderr; exit 1 when any run was skipped but `up-to-date`.
+//! summary on stderr; exit 1 when a run was skipped (`up-to-date` aside).
 
 use std::path::Path;
 
@@ -28,7 +28,7 @@ pub struct SyncReport {
     /// The runs not synced, in order, with their code (`up-to-date`
     /// among them).
     pub skipped: Vec<SkippedRun>,
-    /// Why the command exits 1: a run skipped but `up-to-date`, or a
+    /// Why the command exits 1: a run skipped (`up-to-date` aside), or a
     /// failure part way (what synced before it is listed).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<Failure>,

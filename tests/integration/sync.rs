@@ -475,6 +475,24 @@ fn a_sync_killed_after_the_branch_moved_is_finished_by_the_next_sync() {
         "g\n"
     );
 
+    // A dry run says the next sync finishes it, and finishes nothing.
+    let dry = repo.run(["--json", "sync", "k", "--dry-run"]);
+    dry.ok();
+    let doc = dry.json();
+    let s = doc.find_id("synced", "k");
+    assert_eq!(
+        (s.text("from"), s.text("to")),
+        (before.as_str(), moved.as_str())
+    );
+    assert!(
+        s["notes"][0].as_str().unwrap().contains("would be updated"),
+        "{s}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(repo.wt("k").join("g")).unwrap(),
+        "g\n"
+    );
+
     let run = repo.run(["--json", "sync", "k"]);
     run.ok();
     let doc = run.json();
@@ -624,5 +642,25 @@ fn status_chooses_the_runs_and_a_skip_without_keep_going_stops_the_rest() {
     assert!(
         b_synced || doc.find_id("skipped", "b")["code"] == "not-attempted",
         "{doc}"
+    );
+}
+
+#[test]
+fn fetch_never_moves_a_local_base_and_says_when_it_is_behind() {
+    let repo = TestRepo::new();
+    let (_, remote_tip) = crate::common::with_remote_ahead(&repo, 2);
+    repo.create("l").ok();
+    let main = tip(&repo, "main");
+    let run = repo.run(["--json", "sync", "--fetch"]);
+    run.ok();
+    assert_eq!(run.json().find_id("skipped", "l")["code"], "up-to-date");
+    assert_eq!(tip(&repo, "main"), main);
+    assert_eq!(tip(&repo, "origin/main"), remote_tip);
+    assert!(
+        run.stderr.contains(
+            "warning: base main is 2 commits behind its upstream origin/main: the runs sync with main as it is"
+        ),
+        "{}",
+        run.stderr
     );
 }

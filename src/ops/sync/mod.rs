@@ -286,9 +286,7 @@ fn fetch_bases(ctx: &Ctx, entries: &[Entry], out: &mut Notes<'_>) -> Result<()> 
             continue;
         }
         seen.push(base);
-        if let Some(mut commit) = crate::git::refs::resolve_commit(ctx.repo.gix(), base) {
-            crate::ops::create::fresh::check(ctx, base, &mut commit, true, out)?;
-        }
+        crate::ops::create::fresh::fetch_for_sync(ctx, base, out)?;
     }
     Ok(())
 }

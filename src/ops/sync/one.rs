@@ -84,9 +84,7 @@ pub(super) fn sync_one(env: &Env<'_>, entry: &Entry, out: &mut Notes<'_>) -> Res
 fn attempt(env: &Env<'_>, entry: &Entry, out: &mut Notes<'_>) -> Step<Synced> {
     let ctx = env.ctx;
     let branch = entry.branch();
-    if !env.dry_run
-        && let Some(finished) = finish_interrupted(env, entry, out)?
-    {
+    if let Some(finished) = finish_interrupted(env, entry, out)? {
         return Ok(Ok(finished));
     }
     let (tip, onto) = step!(super::classify(ctx, entry, env.bases));
@@ -131,19 +129,15 @@ fn attempt(env: &Env<'_>, entry: &Entry, out: &mut Notes<'_>) -> Step<Synced> {
 
 /// A sync of `entry` killed between its branch's move and its worktree's
 /// update, finished now under the run's lock when nothing of the worktree
-/// was written yet ([`advance::finish_sync`]): reported as synced, with a
-/// note. `None`: nothing to finish (or not safely: the worktree check
-/// names it, `operation-in-progress`, with the command).
+/// was written yet ([`advance::finish_sync`]; in a dry run, said it would
+/// be): reported as synced, with a note. `None`: nothing to finish (or not
+/// safely: the worktree check names it, `operation-in-progress`, with the
+/// command).
 fn finish_interrupted(env: &Env<'_>, entry: &Entry, out: &mut Notes<'_>) -> Result<Option<Synced>> {
     let ctx = env.ctx;
     let branch = entry.branch();
     let Some(tip) = ctx.repo.branch_target(&branch)? else {
         return Ok(None);
-    };
-    let lock = match RunLock::acquire(ctx.repo.common_dir(), &entry.id, std::time::Duration::ZERO) {
-        Ok(lock) => lock,
-        Err(Error::RunBusy { .. }) => return Ok(None),
-        Err(e) => return Err(e),
     };
     let original = format!("refs/heads/{branch}");
     let kept = |before: ObjectId| {
@@ -156,8 +150,22 @@ fn finish_interrupted(env: &Env<'_>, entry: &Entry, out: &mut Notes<'_>) -> Resu
             .find(|e| e.original == original && e.tip == before && e.reason == reason)
             .map(|e| e.refname)
     };
+    // Asked first without the lock, writing nothing: almost always there
+    // is nothing to finish (the branch's newest reflog line is no sync's).
+    if advance::finish_sync(&ctx.repo, &branch, tip, &kept, true)?.is_none() {
+        return Ok(None);
+    }
+    let lock = if env.dry_run {
+        None
+    } else {
+        match RunLock::acquire(ctx.repo.common_dir(), &entry.id, std::time::Duration::ZERO) {
+            Ok(lock) => Some(lock),
+            Err(Error::RunBusy { .. }) => return Ok(None),
+            Err(e) => return Err(e),
+        }
+    };
     let moving = one_at_a_time(&MOVING);
-    let finished = advance::finish_sync(&ctx.repo, &branch, tip, kept);
+    let finished = advance::finish_sync(&ctx.repo, &branch, tip, &kept, env.dry_run);
     drop(moving);
     let Some((before, kept)) = finished? else {
         return Ok(None);
@@ -172,9 +180,17 @@ fn finish_interrupted(env: &Env<'_>, entry: &Entry, out: &mut Notes<'_>) -> Resu
         trash_ref: kept,
         gate: None,
         problems: vec![format!(
-            "a sync of {branch} was interrupted after the branch moved: its worktree is updated now"
+            "a sync of {branch} was interrupted after the branch moved: its worktree {} now",
+            if env.dry_run {
+                "would be updated"
+            } else {
+                "is updated"
+            }
         )],
     };
+    if env.dry_run {
+        return Ok(Some(synced));
+    }
     if let Err(e) = record(ctx, entry, &synced, out) {
         synced
             .problems

@@ -97,7 +97,7 @@ pub enum Fate {
 
 impl Fate {
     /// Whether this stops the runs not yet started (without
-    /// `--keep-going`): a skip, but `up-to-date`.
+    /// `--keep-going`): a skip other than `up-to-date`.
     pub fn stops(&self) -> bool {
         matches!(self, Fate::Skipped(s) if s.code != Code::UpToDate)
     }

@@ -259,14 +259,16 @@ pub fn checked_out(
 /// (nothing of it written, no index lock), the checkout is moved from
 /// `before` to `tip` as the sync would have moved it (in process under the
 /// kernel's permit, else `git read-tree -m -u`), with `before` held by the
-/// trash entry `kept` gives for it. `Ok(Some(before))`: finished;
-/// `Ok(None)`: nothing to finish here, or not safely (then [`check`] names
-/// the state and the command that finishes it by hand).
+/// trash entry `kept` gives for it. `Ok(Some(before))`: finished (`dry`:
+/// would be; nothing written); `Ok(None)`: nothing to finish here, or not
+/// safely (then [`check`] names the state and the command that finishes it
+/// by hand).
 pub fn finish_sync(
     repo: &Repo,
     branch: &str,
     tip: ObjectId,
     kept: impl Fn(ObjectId) -> Option<String>,
+    dry: bool,
 ) -> Result<Option<(ObjectId, Option<String>)>> {
     let Some((before, "sync")) = unfinished::landed_from(repo.gix(), branch, tip)? else {
         return Ok(None);
@@ -280,6 +282,9 @@ pub fn finish_sync(
     let kept = kept(before);
     if kept.is_none() && !safety::descends_from(repo.gix(), tip, before) {
         return Ok(None);
+    }
+    if dry {
+        return Ok(Some((before, kept)));
     }
     if checkout::two_way(repo, branch, &checkout, (before, tip), kept.as_deref())? {
         return Ok(Some((before, kept)));
