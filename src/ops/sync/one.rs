@@ -152,7 +152,7 @@ fn finish_interrupted(env: &Env<'_>, entry: &Entry, out: &mut Notes<'_>) -> Resu
     };
     // Asked first without the lock, writing nothing: almost always there
     // is nothing to finish (the branch's newest reflog line is no sync's).
-    if advance::finish_sync(&ctx.repo, &branch, tip, &kept, true)?.is_none() {
+    if advance::finish_sync(&ctx.repo, &branch, tip, kept, true)?.is_none() {
         return Ok(None);
     }
     let lock = if env.dry_run {
@@ -165,7 +165,7 @@ fn finish_interrupted(env: &Env<'_>, entry: &Entry, out: &mut Notes<'_>) -> Resu
         }
     };
     let moving = one_at_a_time(&MOVING);
-    let finished = advance::finish_sync(&ctx.repo, &branch, tip, &kept, env.dry_run);
+    let finished = advance::finish_sync(&ctx.repo, &branch, tip, kept, env.dry_run);
     drop(moving);
     let Some((before, kept)) = finished? else {
         return Ok(None);
