@@ -35,6 +35,7 @@ pub enum SchemaName {
     Conflicts,
     Create,
     Land,
+    Sync,
     Judge,
     Env,
     List,
@@ -56,12 +57,12 @@ pub enum SchemaName {
 
 impl SchemaName {
     /// Every name, in the order `--help` lists them.
-    pub const ALL: [SchemaName; 25] = {
+    pub const ALL: [SchemaName; 26] = {
         use SchemaName::*;
         [
             All, Activity, Branches, Cleanup, Config, Conflicts, Create, Env, Judge, Land, List,
-            Log, Mark, Path, Pick, Pool, Reconcile, Remove, Restore, Trash, Trust, Publish, Claim,
-            Error, McpTools,
+            Log, Mark, Path, Pick, Pool, Reconcile, Remove, Restore, Sync, Trash, Trust, Publish,
+            Claim, Error, McpTools,
         ]
     };
 
@@ -81,6 +82,7 @@ impl SchemaName {
             Conflicts => "conflicts",
             Create => "create",
             Land => "land",
+            Sync => "sync",
             Judge => "judge",
             Env => "env",
             List => "list",

@@ -57,6 +57,8 @@ pub enum Reason {
     SalvageReplaced,
     /// A salvage dropped by `git loop restore --drop`.
     SalvageDropped,
+    /// A run's branch moved by `git loop sync` (its tip before).
+    Sync,
 }
 
 impl Reason {
@@ -69,6 +71,7 @@ impl Reason {
             Reason::WorktreeRemoved => "worktree-removed",
             Reason::SalvageReplaced => "salvage-replaced",
             Reason::SalvageDropped => "salvage-dropped",
+            Reason::Sync => "sync",
         }
     }
 
@@ -121,7 +124,7 @@ pub struct Entry {
     #[serde(skip)]
     pub trashed: Timestamp,
     /// Why: `merged-ancestor`, `merged-squash`, `merged-rebase`, `empty`,
-    /// `worktree-removed`, `salvage-replaced`, `salvage-dropped`.
+    /// `worktree-removed`, `salvage-replaced`, `salvage-dropped`, `sync`.
     pub reason: String,
 }
 
