@@ -58,6 +58,8 @@ Register-ArgumentCompleter -Native -CommandName 'git-loop' -ScriptBlock {
             [CompletionResult]::new('pool', 'pool', [CompletionResultType]::ParameterValue, 'Prepared worktrees that make `create` fast: status, fill or drain the warm pool')
             [CompletionResult]::new('config', 'config', [CompletionResultType]::ParameterValue, 'Show the effective settings and where each one comes from')
             [CompletionResult]::new('completion', 'completion', [CompletionResultType]::ParameterValue, 'Print the completion script for bash, zsh or fish (what git-loop''s install script installs)')
+            [CompletionResult]::new('publish', 'publish', [CompletionResultType]::ParameterValue, 'Publish this machine''s runs to the fleet''s remote: each run''s branch and its record, by compare-and-swap')
+            [CompletionResult]::new('claim', 'claim', [CompletionResultType]::ParameterValue, 'Take a lease on a task on the fleet''s remote: exactly one machine gets it')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -161,6 +163,7 @@ Register-ArgumentCompleter -Native -CommandName 'git-loop' -ScriptBlock {
             [CompletionResult]::new('--long', '--long', [CompletionResultType]::ParameterName, 'Also show, per run, uncommitted work, commits ahead of and behind its base, and whether it is merged')
             [CompletionResult]::new('--disk', '--disk', [CompletionResultType]::ParameterName, 'Also show each worktree''s size on disk and how much is its own (not shared by reflink)')
             [CompletionResult]::new('--salvaged', '--salvaged', [CompletionResultType]::ParameterName, 'List the salvaged runs (refs/loop/salvage/<id>) instead, for `git loop restore`')
+            [CompletionResult]::new('--fleet', '--fleet', [CompletionResultType]::ParameterName, 'Every machine''s published runs, read from the fleet''s remote (refs/loop/fleet/*)')
             [CompletionResult]::new('--ids', '--ids', [CompletionResultType]::ParameterName, 'Print only the run ids, one a line (for shell completion); with --salvaged, the salvaged ones')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Machine-readable output: one JSON document on stdout')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'No progress or summary lines on stderr, no per-run lines of what went as asked')
@@ -599,6 +602,29 @@ Register-ArgumentCompleter -Native -CommandName 'git-loop' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
         }
+        'git-loop;publish' {
+            [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Repository to operate on (default: the current directory)')
+            [CompletionResult]::new('--repo', '--repo', [CompletionResultType]::ParameterName, 'Repository to operate on (default: the current directory)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: always, never or auto, as git''s --color (alone: always; default: color.loop, color.ui, then the environment)')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Machine-readable output: one JSON document on stdout')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'No progress or summary lines on stderr, no per-run lines of what went as asked')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'No progress or summary lines on stderr, no per-run lines of what went as asked')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'git-loop;claim' {
+            [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Repository to operate on (default: the current directory)')
+            [CompletionResult]::new('--repo', '--repo', [CompletionResultType]::ParameterName, 'Repository to operate on (default: the current directory)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: always, never or auto, as git''s --color (alone: always; default: color.loop, color.ui, then the environment)')
+            [CompletionResult]::new('--release', '--release', [CompletionResultType]::ParameterName, 'Release this machine''s lease on the task instead')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Machine-readable output: one JSON document on stdout')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'No progress or summary lines on stderr, no per-run lines of what went as asked')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'No progress or summary lines on stderr, no per-run lines of what went as asked')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
         'git-loop;help' {
             [CompletionResult]::new('create', 'create', [CompletionResultType]::ParameterValue, 'Create a worktree and branch `loop/<RUN_ID>` for a new run')
             [CompletionResult]::new('mark', 'mark', [CompletionResultType]::ParameterValue, 'Record what a run became (never deletes it)')
@@ -627,6 +653,8 @@ Register-ArgumentCompleter -Native -CommandName 'git-loop' -ScriptBlock {
             [CompletionResult]::new('pool', 'pool', [CompletionResultType]::ParameterValue, 'Prepared worktrees that make `create` fast: status, fill or drain the warm pool')
             [CompletionResult]::new('config', 'config', [CompletionResultType]::ParameterValue, 'Show the effective settings and where each one comes from')
             [CompletionResult]::new('completion', 'completion', [CompletionResultType]::ParameterValue, 'Print the completion script for bash, zsh or fish (what git-loop''s install script installs)')
+            [CompletionResult]::new('publish', 'publish', [CompletionResultType]::ParameterValue, 'Publish this machine''s runs to the fleet''s remote: each run''s branch and its record, by compare-and-swap')
+            [CompletionResult]::new('claim', 'claim', [CompletionResultType]::ParameterValue, 'Take a lease on a task on the fleet''s remote: exactly one machine gets it')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -745,6 +773,12 @@ Register-ArgumentCompleter -Native -CommandName 'git-loop' -ScriptBlock {
             break
         }
         'git-loop;help;completion' {
+            break
+        }
+        'git-loop;help;publish' {
+            break
+        }
+        'git-loop;help;claim' {
             break
         }
         'git-loop;help;help' {

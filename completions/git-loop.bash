@@ -100,7 +100,7 @@ __git_loop_opts() {
         remove) echo '--dry-run --salvage --reap -C --repo --json -q --quiet --color -h --help' ;;
         restore) echo '--drop -C --repo --json -q --quiet --color -h --help' ;;
         reconcile) echo '--remove-orphan --adopt --min-age --dry-run -C --repo --json -q --quiet --color -h --help' ;;
-        list) echo '--status -l --long --disk --salvaged --task -C --repo --json -q --quiet --color -h --help' ;;
+        list) echo '--status -l --long --disk --salvaged --task --fleet -C --repo --json -q --quiet --color -h --help' ;;
         path) echo '-C --repo --json -q --quiet --color -h --help' ;;
         activity) echo '--note -C --repo --json -q --quiet --color -h --help' ;;
         env) echo '-C --repo --json -q --quiet --color -h --help' ;;
@@ -130,6 +130,8 @@ __git_loop_opts() {
         pool/drain) echo '-C --repo --json -q --quiet --color -h --help' ;;
         config) echo '-C --repo --json -q --quiet --color -h --help' ;;
         completion) echo '-C --repo --json -q --quiet --color -h --help' ;;
+        publish) echo '-C --repo --json -q --quiet --color -h --help' ;;
+        claim) echo '--release -C --repo --json -q --quiet --color -h --help' ;;
     esac
 }
 
@@ -195,7 +197,7 @@ __git_loop_value() {
 
 __git_loop_positional() {
     case "$1:$2" in
-        help:0) __git_loop_words 'create mark cleanup remove restore reconcile list path activity env run branches conflicts land sync pick judge watch log trash trust mcp claude-hook schema pool config completion' ;;
+        help:0) __git_loop_words 'create mark cleanup remove restore reconcile list path activity env run branches conflicts land sync pick judge watch log trash trust mcp claude-hook schema pool config completion publish claim' ;;
         create:0) COMPREPLY=() ;;
         mark:*) __git_loop_words "$(__git_loop_ids) active rejected escalated merged stale" ;;
         remove:*) __git_loop_words "$(__git_loop_ids)" ;;
@@ -214,10 +216,12 @@ __git_loop_positional() {
         trash:0) __git_loop_words 'list restore empty' ;;
         trash/restore:0) __git_loop_words "$(__git_loop_trash)" ;;
         claude-hook:0) __git_loop_words 'create remove activity' ;;
-        schema:0) __git_loop_words 'all activity branches cleanup config conflicts create env judge land list log mark path pick pool reconcile remove restore sync trash trust error mcp-tools' ;;
+        schema:0) __git_loop_words 'all activity branches cleanup config conflicts create env judge land list log mark path pick pool reconcile remove restore sync trash trust publish claim error mcp-tools' ;;
         pool:0) __git_loop_words 'status fill drain' ;;
         pool/fill:0) COMPREPLY=() ;;
         completion:0) __git_loop_words 'bash zsh fish' ;;
+        publish:*) __git_loop_words "$(__git_loop_ids)" ;;
+        claim:0) __git_loop_words "$(__git_loop_tasks)" ;;
         *) COMPREPLY=() ;;
     esac
 }
@@ -264,7 +268,7 @@ __git_loop_reply() {
         return
     fi
     if [[ -z $sub ]]; then
-        __git_loop_words 'create mark cleanup remove restore reconcile list path activity env run branches conflicts land sync pick judge watch log trash trust mcp claude-hook schema pool config completion help'
+        __git_loop_words 'create mark cleanup remove restore reconcile list path activity env run branches conflicts land sync pick judge watch log trash trust mcp claude-hook schema pool config completion publish claim help'
         return
     fi
     local __git_loop_typed="$typed"

@@ -55,6 +55,8 @@ set edit:completion:arg-completer[git-loop] = {|@words|
             cand pool 'Prepared worktrees that make `create` fast: status, fill or drain the warm pool'
             cand config 'Show the effective settings and where each one comes from'
             cand completion 'Print the completion script for bash, zsh or fish (what git-loop''s install script installs)'
+            cand publish 'Publish this machine''s runs to the fleet''s remote: each run''s branch and its record, by compare-and-swap'
+            cand claim 'Take a lease on a task on the fleet''s remote: exactly one machine gets it'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'git-loop;create'= {
@@ -151,6 +153,7 @@ set edit:completion:arg-completer[git-loop] = {|@words|
             cand --long 'Also show, per run, uncommitted work, commits ahead of and behind its base, and whether it is merged'
             cand --disk 'Also show each worktree''s size on disk and how much is its own (not shared by reflink)'
             cand --salvaged 'List the salvaged runs (refs/loop/salvage/<id>) instead, for `git loop restore`'
+            cand --fleet 'Every machine''s published runs, read from the fleet''s remote (refs/loop/fleet/*)'
             cand --ids 'Print only the run ids, one a line (for shell completion); with --salvaged, the salvaged ones'
             cand --json 'Machine-readable output: one JSON document on stdout'
             cand -q 'No progress or summary lines on stderr, no per-run lines of what went as asked'
@@ -544,6 +547,27 @@ set edit:completion:arg-completer[git-loop] = {|@words|
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
+        &'git-loop;publish'= {
+            cand -C 'Repository to operate on (default: the current directory)'
+            cand --repo 'Repository to operate on (default: the current directory)'
+            cand --color 'Colour: always, never or auto, as git''s --color (alone: always; default: color.loop, color.ui, then the environment)'
+            cand --json 'Machine-readable output: one JSON document on stdout'
+            cand -q 'No progress or summary lines on stderr, no per-run lines of what went as asked'
+            cand --quiet 'No progress or summary lines on stderr, no per-run lines of what went as asked'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'git-loop;claim'= {
+            cand -C 'Repository to operate on (default: the current directory)'
+            cand --repo 'Repository to operate on (default: the current directory)'
+            cand --color 'Colour: always, never or auto, as git''s --color (alone: always; default: color.loop, color.ui, then the environment)'
+            cand --release 'Release this machine''s lease on the task instead'
+            cand --json 'Machine-readable output: one JSON document on stdout'
+            cand -q 'No progress or summary lines on stderr, no per-run lines of what went as asked'
+            cand --quiet 'No progress or summary lines on stderr, no per-run lines of what went as asked'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
         &'git-loop;help'= {
             cand create 'Create a worktree and branch `loop/<RUN_ID>` for a new run'
             cand mark 'Record what a run became (never deletes it)'
@@ -572,6 +596,8 @@ set edit:completion:arg-completer[git-loop] = {|@words|
             cand pool 'Prepared worktrees that make `create` fast: status, fill or drain the warm pool'
             cand config 'Show the effective settings and where each one comes from'
             cand completion 'Print the completion script for bash, zsh or fish (what git-loop''s install script installs)'
+            cand publish 'Publish this machine''s runs to the fleet''s remote: each run''s branch and its record, by compare-and-swap'
+            cand claim 'Take a lease on a task on the fleet''s remote: exactly one machine gets it'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'git-loop;help;create'= {
@@ -654,6 +680,10 @@ set edit:completion:arg-completer[git-loop] = {|@words|
         &'git-loop;help;config'= {
         }
         &'git-loop;help;completion'= {
+        }
+        &'git-loop;help;publish'= {
+        }
+        &'git-loop;help;claim'= {
         }
         &'git-loop;help;help'= {
         }

@@ -113,6 +113,12 @@ pub fn vocabularies() -> Vec<(&'static str, Vec<String>)> {
             events::Activity::ALL.map(|a| a.as_str().into()).to_vec(),
         ),
         (
+            "fleet codes",
+            ops::fleet::FleetCode::ALL
+                .map(|c| c.as_str().into())
+                .to_vec(),
+        ),
+        (
             "error codes",
             error::ErrorCode::ALL.map(|c| c.as_str().into()).to_vec(),
         ),

@@ -152,6 +152,30 @@ color.ui (never, auto, always), then NO_COLOR / CLICOLOR_FORCE, then a terminal.
 pub const LIST_EXAMPLES: &str = r#"Example:
   git loop list --status active --long"#;
 
+pub const PUBLISH: &str = r#"Pushes, to the fleet's remote (fleet.remote: default the base branch's upstream remote, else
+origin), each run's branch loop/<ID> and its record refs/loop/fleet/<NAME>/<ID> (NAME is
+fleet.name, default the host name): a commit whose tree holds record.json (the run's entry,
+its latest activity and judge result, its tip, the time) and whose parent is the run's tip.
+One atomic push, every ref by the remote's compare-and-swap against what ls-remote just showed
+(--force-with-lease=<ref>:<expected>), never forced: a branch on the remote that this machine
+did not publish and the run's tip does not contain is kept (branch-diverged). Runs no longer
+recorded, or whose worktree is gone, are unpublished (their record deleted by the same
+compare-and-swap; their branch stays). This machine's task leases (claim) are renewed. Nothing
+local changes; an unreachable remote fails (remote-failed) and a later publish catches up."#;
+pub const PUBLISH_EXAMPLES: &str = r#"Examples:
+  git loop publish
+  git config loop.fleetName laptop && git loop publish fix-login"#;
+
+pub const CLAIM: &str = r#"Creates refs/loop/claims/<TASK> on the fleet's remote by compare-and-swap
+(--force-with-lease=<ref>: the ref must not exist): of every machine claiming the same task at
+once, exactly one gets it; the others are refused (claimed, exit 1) naming the holder and the
+lease's age, as is a claim of a lease this machine holds. A lease not renewed (publish renews
+this machine's) for fleet.lease (default 2h) may be taken over, by compare-and-swap against it.
+--release deletes this machine's lease the same way."#;
+pub const CLAIM_EXAMPLES: &str = r#"Examples:
+  git loop claim fix-login && git loop create fix-login
+  git loop claim fix-login --release"#;
+
 pub const PATH: &str = r#"The path alone on stdout, for `dir=$(git loop path <RUN_ID>) && cd "$dir"` (which stays
 put when it fails); a run whose worktree is gone is an error (worktree-missing). With no
 run id, inside a run's worktree (at any depth), that run's path (its top); anywhere else
@@ -210,7 +234,8 @@ path is printed there on exit, for dir=$(git loop watch) && cd "$dir". It is red
 the event log changes (inotify on .loop-worktrees/), every 10 s (each worktree's dirty, ahead
 and behind read again then), and at no other time: idle, it uses no CPU. Keys: up/down or
 j/k select; m marks the selected run (then a active, m merged, r rejected, e escalated, s stale;
-logged as git loop mark logs it); o exits printing its path (a hint says why when stdout is a
+logged as git loop mark logs it); s syncs it with its base as git loop sync <id> does, saying
+sync's line for it; o exits printing its path (a hint says why when stdout is a
 terminal); d its diffstat against its base; ? the keys; q, Esc or Ctrl-C quits. With no run, it
 says how to start one. A run whose activity becomes waiting or done rings the bell (watch.bell
 = false: none). Colour as list's. No terminal (on stdin and stderr): exit 2; --once prints a frame."#;
@@ -329,9 +354,9 @@ pub const TRUST_EXAMPLES: &str = r#"Example:
   cat .git-loop.toml && git loop trust"#;
 
 pub const MCP: &str = r#"JSON-RPC 2.0, one message a line. Tools: create, mark, list, path, log, cleanup, remove,
-reconcile, branches, conflicts, restore, land, pick, judge, activity, env; each result is the document the
-command prints with --json (create's attempts as {"runs": [...]}). A tool that removes anything is a dry
-run unless its input sets "dry_run": false. Ends at EOF."#;
+reconcile, branches, conflicts, restore, land, pick, sync, judge, activity, env; each result is the document
+the command prints with --json (create's attempts as {"runs": [...]}). A tool that removes anything, or
+moves runs' branches (sync), is a dry run unless its input sets "dry_run": false. Ends at EOF."#;
 pub const MCP_EXAMPLES: &str = r#"Example (an MCP client's configuration):
   {"mcpServers": {"git-loop": {"command": "git-loop", "args": ["mcp"]}}}"#;
 
@@ -376,7 +401,8 @@ The settings: base, cleanup.status, cleanup.older-than, cleanup.delete-merged-br
 cleanup.salvage, cleanup.pre-command, create.copy, create.post-command,
 create.ignore-file, create.fetch, create.pattern, claude.pattern, cleanup.recycle,
 pool.size, trash.keep, pool.keep, land.gate, land.strategy, land.into, land.queue-status,
-land.push-retries, land.require-clean, sync.strategy, sync.gate, judge.gate, notify.command, create.ports, watch.bell."#;
+land.push-retries, land.require-clean, sync.strategy, sync.gate, judge.gate, notify.command,
+create.ports, watch.bell, fleet.name, fleet.remote, fleet.lease, fleet.publish."#;
 pub const CONFIG_EXAMPLES: &str = r#"Example:
   git config loop.base develop && git loop config"#;
 

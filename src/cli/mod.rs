@@ -156,6 +156,30 @@ pub enum Command {
     /// Print the completion script for bash, zsh or fish (what git-loop's install script installs)
     #[command(long_about = help::COMPLETION, after_help = help::COMPLETION_EXAMPLES)]
     Completion(CompletionArgs),
+    /// Publish this machine's runs to the fleet's remote: each run's branch and its record, by compare-and-swap
+    #[command(long_about = help::PUBLISH, after_help = help::PUBLISH_EXAMPLES)]
+    Publish(PublishArgs),
+    /// Take a lease on a task on the fleet's remote: exactly one machine gets it
+    #[command(long_about = help::CLAIM, after_help = help::CLAIM_EXAMPLES)]
+    Claim(ClaimArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct PublishArgs {
+    /// Ids of the runs to publish (default: every run of this machine; a run no longer recorded is unpublished)
+    #[arg(value_name = "RUN_ID", value_parser = RunId::parse)]
+    pub run_ids: Vec<RunId>,
+}
+
+#[derive(Debug, Args)]
+pub struct ClaimArgs {
+    /// The task's name (a run id's rules): the lease is refs/loop/claims/<TASK> on the remote
+    #[arg(value_parser = RunId::parse)]
+    pub task: RunId,
+
+    /// Release this machine's lease on the task instead
+    #[arg(long)]
+    pub release: bool,
 }
 
 #[derive(Debug, Args, JsonSchema)]
@@ -289,6 +313,11 @@ pub struct ListArgs {
     /// Only the attempts of this task (<TASK>.1, <TASK>.2, …, in that order), with their judge results
     #[arg(long, value_name = "TASK", value_parser = RunId::parse, conflicts_with_all = ["salvaged", "long"])]
     pub task: Option<RunId>,
+
+    /// Every machine's published runs, read from the fleet's remote (refs/loop/fleet/*)
+    #[arg(long, conflicts_with_all = ["salvaged", "long", "disk", "task", "status", "ids"])]
+    #[schemars(skip)]
+    pub fleet: bool,
 
     /// Print only the run ids, one a line (for shell completion); with
     /// --salvaged, the salvaged ones

@@ -49,18 +49,20 @@ pub enum SchemaName {
     Restore,
     Trash,
     Trust,
+    Publish,
+    Claim,
     Error,
     McpTools,
 }
 
 impl SchemaName {
     /// Every name, in the order `--help` lists them.
-    pub const ALL: [SchemaName; 24] = {
+    pub const ALL: [SchemaName; 26] = {
         use SchemaName::*;
         [
             All, Activity, Branches, Cleanup, Config, Conflicts, Create, Env, Judge, Land, List,
-            Log, Mark, Path, Pick, Pool, Reconcile, Remove, Restore, Sync, Trash, Trust, Error,
-            McpTools,
+            Log, Mark, Path, Pick, Pool, Reconcile, Remove, Restore, Sync, Trash, Trust, Publish,
+            Claim, Error, McpTools,
         ]
     };
 
@@ -94,6 +96,8 @@ impl SchemaName {
             Restore => "restore",
             Trash => "trash",
             Trust => "trust",
+            Publish => "publish",
+            Claim => "claim",
             Error => "error",
             McpTools => "mcp-tools",
         }

@@ -55,6 +55,7 @@ pub fn exec(repo: Option<&Path>, args: &ActivityArgs, out: &mut Out<'_>) -> Resu
     if let Some(warning) = recorded.notified.warning() {
         out.note(format_args!("{}", crate::style::escape(&warning)));
     }
+    super::shared::fleet::publish_after(&ctx, out);
     Ok(ActivityReport {
         event: recorded.event,
         previous: recorded.previous,

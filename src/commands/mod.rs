@@ -3,6 +3,7 @@
 
 pub mod activity;
 pub mod branches;
+pub mod claim;
 pub mod claude_hook;
 pub mod cleanup;
 pub mod completion;
@@ -18,6 +19,7 @@ pub mod mark;
 pub mod path;
 pub mod pick;
 pub mod pool;
+pub mod publish;
 pub mod reconcile;
 pub mod remove;
 pub mod restore;
@@ -68,6 +70,7 @@ pub fn dispatch(cli: &Cli, out: &mut Out<'_>) -> std::result::Result<(), Fail> {
         Command::Watch(args) => watch::exec(cli.repo.as_deref(), args, out),
         Command::Reconcile(args) => emit(reconcile::exec(&ctx()?, args, out)?, out),
         Command::Restore(args) => emit(restore::exec(&ctx()?, args, out)?, out),
+        Command::List(args) if args.fleet => emit(list::fleet::exec(&ctx()?)?, out),
         Command::List(args) => list(cli, args, out),
         Command::Activity(args) => emit(activity::exec(cli.repo.as_deref(), args, out)?, out),
         Command::Env(args) => emit(env::exec(cli.repo.as_deref(), args)?, out),
@@ -88,6 +91,8 @@ pub fn dispatch(cli: &Cli, out: &mut Out<'_>) -> std::result::Result<(), Fail> {
         Command::ClaudeHook(event) => claude_hook::exec(cli, event, out),
         Command::Schema(args) => schema::exec(args.name, out.stdout),
         Command::Completion(args) => completion::exec(args.shell, out.stdout),
+        Command::Publish(args) => emit(publish::exec(&ctx()?, args, out)?, out),
+        Command::Claim(args) => emit(claim::exec(&ctx()?, args)?, out),
         Command::Mcp => Ok(crate::mcp::serve(&mut std::io::stdin().lock(), out.stdout)?),
         Command::Path(args) => {
             let ctx = ctx()?;

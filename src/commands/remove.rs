@@ -44,6 +44,7 @@ pub fn exec(ctx: &Ctx, args: &RemoveArgs, out: &mut Out<'_>) -> Result<CleanupRe
             skipped: skipped.join(", "),
         });
     }
+    super::shared::fleet::publish_after(ctx, out);
     let mut report = CleanupReport::from(reclaimed);
     report.again = Again::Remove;
     Ok(report)

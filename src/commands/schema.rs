@@ -35,6 +35,8 @@ pub fn text(name: SchemaName) -> &'static str {
         Restore => include_str!("../../schema/restore.json"),
         Trash => include_str!("../../schema/trash.json"),
         Trust => include_str!("../../schema/trust.json"),
+        Publish => include_str!("../../schema/publish.json"),
+        Claim => include_str!("../../schema/claim.json"),
         Error => include_str!("../../schema/error.json"),
         McpTools => include_str!("../../schema/mcp-tools.json"),
     }

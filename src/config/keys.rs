@@ -219,6 +219,41 @@ settings! {
         watch_bell: bool = true,
         read bool => validate::as_read,
     }
+
+    /// This machine's name in the fleet (`refs/loop/fleet/<name>/` on the
+    /// remote, and every run of another machine is shown with its name).
+    /// None by default: the host name ([`crate::ops::fleet::identity`]).
+    /// `publish` deletes the records under its name whose run is not
+    /// here, so another machine's name would widen what it removes.
+    FLEET_NAME: "fleet.name", WeakensGuard {
+        fleet_name: Option<String> = None,
+        read String => validate::fleet_name,
+    }
+
+    /// The remote the fleet's refs live on (`publish`, `list --fleet`,
+    /// `claim`). None by default: the base branch's upstream remote, else
+    /// `origin`. It decides where runs' branches are pushed.
+    FLEET_REMOTE: "fleet.remote", WeakensGuard {
+        fleet_remote: Option<String> = None,
+        read String => validate::fleet_remote,
+    }
+
+    /// How long a task's lease (`git loop claim`) holds without renewal;
+    /// an older one may be taken over. 2 hours by default.
+    FLEET_LEASE: "fleet.lease", WeakensGuard {
+        fleet_lease: SignedDuration = SignedDuration::from_hours(2),
+        read String => validate::cutoff,
+    }
+
+    /// Whether `create`, `mark`, `activity`, `land`, `cleanup` and `remove`
+    /// publish this machine's runs after they changed them (as `git loop
+    /// publish` does), best effort: each call to the remote cut off after
+    /// 5 s, a failure a note, never a failure of the command. Off by
+    /// default. It pushes branches, so it weakens a guard.
+    FLEET_PUBLISH: "fleet.publish", WeakensGuard {
+        fleet_publish: bool = false,
+        read bool => validate::as_read,
+    }
 }
 
 /// Every setting's names — TOML key path, git-config key, environment

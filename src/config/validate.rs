@@ -217,6 +217,30 @@ pub(super) fn port_count(value: SizeValue, at: &At<'_>) -> Result<usize> {
     })
 }
 
+/// `fleet.name`: a machine's name, one ref component under
+/// `refs/loop/fleet/`, so a run id's rules.
+pub(super) fn fleet_name(text: String, at: &At<'_>) -> Result<Option<String>> {
+    match crate::runid::problem(&text) {
+        None => Ok(Some(text)),
+        Some(why) => Err(at.error(format!(
+            "{:?} is not a machine name: {why}; a fleet name follows a run id's rules",
+            crate::style::escape(&text)
+        ))),
+    }
+}
+
+/// `fleet.remote`: a remote's name (or URL), not empty and not an option.
+pub(super) fn fleet_remote(text: String, at: &At<'_>) -> Result<Option<String>> {
+    let name = text.trim();
+    if name.is_empty() || name.starts_with('-') || name.chars().any(char::is_control) {
+        return Err(at.error(format!(
+            "{:?} is not a remote; fleet.remote names the remote (or its URL) the fleet's refs live on",
+            crate::style::escape(&text)
+        )));
+    }
+    Ok(Some(name.to_owned()))
+}
+
 /// A configured command ([`crate::configured_command`]): an empty (or
 /// all-blank) one is set but off (`None`), so a higher layer can turn off a
 /// lower one's.

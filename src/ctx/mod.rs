@@ -46,7 +46,8 @@ impl Ctx {
     }
 
     /// The effective configuration, read on first use: commands that need no
-    /// setting (list, path, mark, reconcile) never read it.
+    /// setting (list, path, reconcile) never read it (`mark` reads it for
+    /// `fleet.publish`).
     pub fn settings(&self) -> Result<&Settings> {
         if let Some(s) = self.settings.get() {
             return Ok(s);

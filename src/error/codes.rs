@@ -56,6 +56,9 @@ crate::vocab::vocabulary! {
         AttemptsActive = "attempts-active",
         Io = "io",
         PostCommandFailed = "post-command-failed",
+        RemoteFailed = "remote-failed",
+        FleetMoved = "fleet-moved",
+        Claimed = "claimed",
     }
 }
 
@@ -124,6 +127,9 @@ impl Error {
             // Its failure's own code, kept when it was undone.
             Error::AttemptsFailed { code, .. } => return code,
             Error::Io { .. } => ErrorCode::Io,
+            Error::Remote { .. } => ErrorCode::RemoteFailed,
+            Error::FleetMoved { .. } => ErrorCode::FleetMoved,
+            Error::Claimed { .. } => ErrorCode::Claimed,
         };
         code.as_str()
     }

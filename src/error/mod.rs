@@ -282,6 +282,31 @@ pub enum Error {
     #[error("{0}")]
     Git(String),
 
+    /// The fleet's remote could not be reached, or refused the push for a
+    /// reason other than a ref that moved: nothing was changed.
+    #[error("the fleet's remote {remote} failed: {reason}")]
+    #[diagnostic(help(
+        "nothing was published or changed there; check the remote (fleet.remote), then run it again: a later publish catches up"
+    ))]
+    Remote { remote: String, reason: String },
+
+    /// A ref of the fleet moved on the remote between the read and the
+    /// atomic push: nothing was pushed.
+    #[error("the fleet's refs on {remote} moved meanwhile, nothing was pushed: {reason}")]
+    #[diagnostic(help("another machine published at the same moment: run it again"))]
+    FleetMoved { remote: String, reason: String },
+
+    /// A task's lease is held (`git loop claim`).
+    #[error("task {task} is claimed by {holder} (lease taken or renewed {age})")]
+    #[diagnostic(help(
+        "a lease not renewed for fleet.lease (default 2h) may be taken over; its holder releases it with `git loop claim --release <TASK>`"
+    ))]
+    Claimed {
+        task: String,
+        holder: String,
+        age: String,
+    },
+
     #[error("could not salvage {id}; nothing was removed: {reason}")]
     Salvage { id: String, reason: String },
 

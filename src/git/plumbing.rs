@@ -4,13 +4,17 @@
 //! `worktree add` of an existing branch; for a landing
 //! ([`crate::ops::land::advance`]), the two-tree `read-tree -m -u` that
 //! carries a checkout from the target's old tip to its new one, its dry run,
-//! and the index refresh before it. Same hygiene as [`super::cmd`]:
+//! and the index refresh before it; for the fleet ([`crate::ops::fleet`]),
+//! the calls to its remote: `ls-remote`, a fetch of objects by id that
+//! writes no ref, and the atomic leased push (every ref a compare-and-swap),
+//! each with an optional timeout. Same hygiene as [`super::cmd`]:
 //! the repository variables are removed, `LC_ALL=C`, no prompt, `--`
 //! before paths, never `--force`.
 
 use std::ffi::OsStr;
 use std::path::Path;
 use std::process::{Command, Stdio};
+use std::time::Duration;
 
 use super::error::CommandError;
 use crate::error::{Error, Result};
@@ -288,4 +292,279 @@ pub fn update_refs(
         status: output.status.code(),
         stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
     }))
+}
+
+/// One ref of a [`push_leased`]: `dst` on the remote set to `new` (`None`:
+/// deleted) only if it is still at `expected` (`None`: it must not exist).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Lease {
+    pub dst: String,
+    pub new: Option<String>,
+    pub expected: Option<String>,
+}
+
+/// How a [`push_leased`] ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LeasedPush {
+    /// Every ref is where it was asked to be.
+    Done,
+    /// Nothing changed: a ref was not at its expected value (another
+    /// machine got there first); `refs` are the ones git named so.
+    Stale { refs: Vec<String>, reason: String },
+    /// Nothing changed (the push is atomic): git's own words.
+    Failed { reason: String },
+}
+
+/// `git push --porcelain --atomic --no-follow-tags
+/// --force-with-lease=<dst>:<expected>… -- <remote> <new>:<dst>…` (`:<dst>`
+/// for a delete) from `dir`: every ref updated by the remote's own
+/// compare-and-swap against the value given (an empty expected value: the
+/// ref must not exist), all or none. Never `--force`, never a `+` refspec:
+/// a ref that is not where the caller last saw it is refused, not
+/// overwritten. The fleet's refs (`crate::ops::fleet`) and a run's own
+/// branch are the only refs it is given.
+pub fn push_leased(
+    dir: &Path,
+    remote: &str,
+    leases: &[Lease],
+    timeout: Option<Duration>,
+) -> Result<LeasedPush> {
+    let mut args: Vec<String> = ["push", "--porcelain", "--atomic", "--no-follow-tags"]
+        .map(str::to_owned)
+        .to_vec();
+    for l in leases {
+        let expected = l.expected.as_deref().unwrap_or_default();
+        args.push(format!("--force-with-lease={}:{expected}", l.dst));
+    }
+    args.extend(["--".to_owned(), remote.to_owned()]);
+    for l in leases {
+        args.push(format!(
+            "{}:{}",
+            l.new.as_deref().unwrap_or_default(),
+            l.dst
+        ));
+    }
+    let mut cmd = Command::new("git");
+    without_repo_env(cmd.arg("-C").arg(dir).args(&args))
+        .env("LC_ALL", "C")
+        .env("GIT_TERMINAL_PROMPT", "0")
+        .stdin(Stdio::null());
+    let Some(output) = output_within(&mut cmd, timeout)? else {
+        return Ok(LeasedPush::Failed {
+            reason: timed_out(timeout),
+        });
+    };
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    Ok(read_leased(
+        output.status.success(),
+        output.status.code(),
+        &stdout,
+        &stderr,
+    ))
+}
+
+/// What a call cut off at its timeout says.
+fn timed_out(timeout: Option<Duration>) -> String {
+    format!(
+        "no answer within {} s (stopped)",
+        timeout.unwrap_or_default().as_secs()
+    )
+}
+
+/// `cmd`'s output; with a `timeout`, `None` when it ran past it: then it
+/// (in a process group of its own, with whatever it started, an ssh say)
+/// is killed.
+fn output_within(
+    cmd: &mut Command,
+    timeout: Option<Duration>,
+) -> Result<Option<std::process::Output>> {
+    use std::io::Read;
+    use std::os::unix::process::CommandExt;
+    let io = |e| Error::io("could not run", "git", e);
+    let Some(timeout) = timeout else {
+        return cmd.output().map(Some).map_err(io);
+    };
+    let mut child = cmd
+        .process_group(0)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(io)?;
+    let drain = |mut pipe: Box<dyn Read + Send>| {
+        std::thread::spawn(move || {
+            let mut bytes = Vec::new();
+            let _ = pipe.read_to_end(&mut bytes);
+            bytes
+        })
+    };
+    let out = drain(Box::new(child.stdout.take().expect("piped")));
+    let err = drain(Box::new(child.stderr.take().expect("piped")));
+    let start = std::time::Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().map_err(io)? {
+            break Some(status);
+        }
+        if start.elapsed() >= timeout {
+            // Not reaped yet: the group id is still its own.
+            let pid = rustix::process::Pid::from_child(&child);
+            let _ = rustix::process::kill_process_group(pid, rustix::process::Signal::KILL);
+            let _ = child.wait();
+            break None;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    let (stdout, stderr) = (
+        out.join().unwrap_or_default(),
+        err.join().unwrap_or_default(),
+    );
+    Ok(status.map(|status| std::process::Output {
+        status,
+        stdout,
+        stderr,
+    }))
+}
+
+/// [`try_git`] cut off at `timeout` (a failure saying so).
+fn try_git_within(
+    dir: &Path,
+    args: &[&OsStr],
+    timeout: Option<Duration>,
+) -> Result<std::result::Result<String, CommandError>> {
+    if timeout.is_none() {
+        return try_git(dir, None, args);
+    }
+    let mut cmd = Command::new("git");
+    without_repo_env(cmd.arg("-C").arg(dir).args(args))
+        .env("LC_ALL", "C")
+        .env("GIT_TERMINAL_PROMPT", "0")
+        .stdin(Stdio::null());
+    let failed = |status, stderr| CommandError {
+        args: args
+            .iter()
+            .map(|a| a.to_string_lossy().into_owned())
+            .collect(),
+        status,
+        stderr,
+    };
+    Ok(match output_within(&mut cmd, timeout)? {
+        None => Err(failed(None, timed_out(timeout))),
+        Some(o) if !o.status.success() => Err(failed(
+            o.status.code(),
+            String::from_utf8_lossy(&o.stderr).into_owned(),
+        )),
+        Some(o) => Ok(String::from_utf8_lossy(&o.stdout).trim().to_owned()),
+    })
+}
+
+/// [`push_leased`]'s outcome from git's porcelain lines (`!` a refusal):
+/// a refusal for a stale lease or a lost compare-and-swap at the remote
+/// (an atomic transaction refused for a ref lock another push held, or a
+/// ref another push created) is [`LeasedPush::Stale`]; no line at all (the remote could not be
+/// reached) or any other refusal is [`LeasedPush::Failed`].
+pub(crate) fn read_leased(
+    success: bool,
+    status: Option<i32>,
+    stdout: &str,
+    stderr: &str,
+) -> LeasedPush {
+    let refused: Vec<(&str, &str)> = stdout
+        .lines()
+        .filter(|l| l.starts_with('!'))
+        .filter_map(|l| {
+            let mut f = l.split('\t');
+            let refs = f.nth(1)?;
+            let summary = f.next().unwrap_or_default().trim();
+            Some((refs.rsplit_once(':').map_or(refs, |(_, to)| to), summary))
+        })
+        .collect();
+    if success && refused.is_empty() {
+        return LeasedPush::Done;
+    }
+    // An atomic transaction the remote could not commit names its cause
+    // on stderr only (`remote: error: cannot lock ref '…': reference
+    // already exists`).
+    let err = stderr.to_ascii_lowercase();
+    let contended = CONTENDED.iter().any(|c| err.contains(c)) || err.contains("already exists");
+    let lost = |s: &str| {
+        let lower = s.to_ascii_lowercase();
+        lower.contains("stale info")
+            || lower.contains("already exists")
+            || lower.contains("fetch first")
+            || lower.contains("non-fast-forward")
+            || CONTENDED.iter().any(|c| lower.contains(c))
+            || (lower.contains("atomic") && contended)
+    };
+    let stale: Vec<String> = refused
+        .iter()
+        .filter(|(_, s)| lost(s))
+        .map(|(r, _)| (*r).to_owned())
+        .collect();
+    if !stale.is_empty() {
+        let reason = refused
+            .iter()
+            .filter(|(_, s)| lost(s))
+            .map(|(r, s)| format!("{r}: {s}"))
+            .collect::<Vec<_>>()
+            .join("; ");
+        return LeasedPush::Stale {
+            refs: stale,
+            reason,
+        };
+    }
+    let reason = match refused.first() {
+        Some((r, s)) => format!("{r}: {s}"),
+        None => CommandError {
+            args: vec!["push".to_owned()],
+            status,
+            stderr: stderr.to_owned(),
+        }
+        .reason(),
+    };
+    LeasedPush::Failed { reason }
+}
+
+/// `git ls-remote --refs -- <remote> <pattern>…`: the remote's refs that
+/// match (git's tail match: `refs/loop/fleet/*`), as `(ref, id)`; git's
+/// failure (the remote unreachable) whole.
+pub fn ls_remote(
+    dir: &Path,
+    remote: &str,
+    patterns: &[&str],
+    timeout: Option<Duration>,
+) -> Result<std::result::Result<Vec<(String, String)>, CommandError>> {
+    let mut args = vec!["ls-remote", "--refs", "--", remote];
+    args.extend(patterns);
+    let args: Vec<&OsStr> = args.into_iter().map(OsStr::new).collect();
+    Ok(try_git_within(dir, &args, timeout)?.map(|text| {
+        text.lines()
+            .filter_map(|l| l.split_once('\t'))
+            .map(|(id, name)| (name.to_owned(), id.to_owned()))
+            .collect()
+    }))
+}
+
+/// `git fetch --quiet --no-tags --no-write-fetch-head --refmap= -- <remote>
+/// <id>…`: the objects of these commits (protocol v2 lets a fetch want an
+/// advertised ref's id), and nothing written but objects: no ref, no
+/// `FETCH_HEAD`. git's failure whole (one id the remote does not have
+/// fails the whole fetch: `not our ref`).
+pub fn fetch_objects(
+    dir: &Path,
+    remote: &str,
+    ids: &[&str],
+    timeout: Option<Duration>,
+) -> Result<std::result::Result<(), CommandError>> {
+    let mut args = vec![
+        "fetch",
+        "--quiet",
+        "--no-tags",
+        "--no-write-fetch-head",
+        "--refmap=",
+        "--",
+        remote,
+    ];
+    args.extend(ids);
+    let args: Vec<&OsStr> = args.into_iter().map(OsStr::new).collect();
+    Ok(try_git_within(dir, &args, timeout)?.map(drop))
 }

@@ -11,6 +11,7 @@ pub mod conflicts;
 pub mod create;
 pub mod disk;
 pub mod env;
+pub mod fleet;
 pub mod ignore;
 pub mod infer;
 pub mod judge;

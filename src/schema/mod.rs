@@ -23,14 +23,17 @@ use crate::commands::{
     pool::report::PoolReport, reconcile::ReconcileReport, restore::RestoreDocument,
     restore::list::SalvagedList, sync::SyncReport, trash::TrashReport, trust::TrustReport,
 };
+use crate::commands::{claim::ClaimReport, list::fleet::FleetList, publish::PublishReport};
 
-/// `list --json` prints the runs, or with `--salvaged` the salvaged ones.
+/// `list --json` prints the runs, or with `--salvaged` the salvaged ones,
+/// or with `--fleet` every machine's published runs.
 #[derive(JsonSchema)]
 #[serde(untagged)]
 #[allow(dead_code)]
 enum ListOutput {
     Runs(ListReport),
     Salvaged(SalvagedList),
+    Fleet(FleetList),
 }
 
 /// `create --json` prints the run, or with `--attempts` an array of them.
@@ -106,6 +109,8 @@ fn output(name: SchemaName) -> Option<Value> {
         N::Restore => schema_of::<RestoreDocument>(&title),
         N::Trash => schema_of::<TrashReport>(&title),
         N::Trust => schema_of::<TrustReport>(&title),
+        N::Publish => schema_of::<PublishReport>(&title),
+        N::Claim => schema_of::<ClaimReport>(&title),
         N::Error => schema_of::<ErrorDocument>("any git-loop --json command that fails"),
     })
 }

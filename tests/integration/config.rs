@@ -926,3 +926,30 @@ fn config_says_how_to_change_a_setting_and_the_command_works() {
         serde_json::json!(["rejected"])
     );
 }
+
+/// The fleet's settings: `fleet.lease` 2h and no name or remote set by
+/// default (the host name and the base's upstream remote, resolved when
+/// used); a `fleet.name` that is no run id is refused, naming the layer.
+#[test]
+fn the_fleet_settings_default_and_an_invalid_machine_name_is_refused() {
+    let repo = TestRepo::new();
+    let v = repo.run(["--json", "config"]).ok().json();
+    assert_eq!(v["fleet.lease"]["value"], "2h");
+    assert_eq!(v["fleet.name"]["value"], serde_json::Value::Null);
+    assert_eq!(v["fleet.remote"]["value"], serde_json::Value::Null);
+    repo.git(["config", "loop.fleetName", "laptop"]);
+    repo.git(["config", "loop.fleetLease", "30m"]);
+    let v = repo.run(["--json", "config"]).ok().json();
+    assert_eq!(v["fleet.name"]["value"], "laptop");
+    assert_eq!(v["fleet.lease"]["value"], "30m");
+    for bad in ["../x", "a/b", "-x", "x.lock"] {
+        repo.git(["config", "loop.fleetName", bad]);
+        let run = repo.run(["--json", "config"]);
+        run.code(1);
+        let msg = json_message(&run);
+        assert!(
+            msg.contains("loop.fleetName") && msg.contains("not a machine name"),
+            "{bad}: {msg}"
+        );
+    }
+}

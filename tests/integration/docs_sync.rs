@@ -706,6 +706,11 @@ fn the_land_codes_are_documented_as_the_code_has_them() {
 }
 
 #[test]
+fn the_fleet_codes_are_documented_as_the_code_has_them() {
+    assert_vocabulary_documented("fleet codes", "**Fleet codes**");
+}
+
+#[test]
 fn the_sync_codes_are_documented_as_the_code_has_them() {
     assert_vocabulary_documented("sync codes", "**Sync codes**");
 }

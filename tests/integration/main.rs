@@ -36,6 +36,7 @@ mod create_sparse; // create --sparse and git's parallel checkout
 mod disk; // list --disk: size on disk, what is unique (reflinks on XFS/ext4 images), totals
 mod env; // env <id>: export lines and --json; run gets the same variables
 mod escaping; // control and bidi characters, non-UTF-8 paths
+mod fleet; // the fleet across machines: publish, list --fleet, claim, over a path and git daemon
 mod gate_progress;
 mod hooks; // hooks (post-command, pre-command) and trust
 mod judge; // judge <TASK>: the gate in every attempt, the order on evidence, worktrees untouched
@@ -50,7 +51,7 @@ mod path; // path <id>
 mod pick; // pick <ID>: the winner escalated or landed, its siblings rejected, --salvage
 mod pool; // the warm pool: pool, create from a member, cleanup --recycle
 mod ports; // create.ports / --ports: leased on real sockets, released, reclaimed; env, run, post-command see them
-mod readme; // the README's Quick start, run as written: the work lands on main
+mod readme; // the README's Quick start, run as written: the work lands on main; docs/sync.md's example
 mod real_history; // a history of real shape (criss-cross topics): predictions equal git's
 mod reconcile; // reconcile: dropped entries, orphans, summary
 mod reconcile_adopt; // reconcile --adopt: an orphan becomes an active run

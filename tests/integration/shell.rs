@@ -241,6 +241,7 @@ fn bash_completes_git_loop_through_gits_own_completion() {
         [
             "activity",
             "branches",
+            "claim",
             "claude-hook",
             "cleanup",
             "completion",
@@ -258,6 +259,7 @@ fn bash_completes_git_loop_through_gits_own_completion() {
             "path",
             "pick",
             "pool",
+            "publish",
             "reconcile",
             "remove",
             "restore",

@@ -58,12 +58,20 @@ into = "dev"
 queue-status = ["active"]
 push-retries = 5
 require-clean = true
+[sync]
+strategy = "merge"
+gate = "true"
 [judge]
 gate = "true"
 [notify]
 command = "true"
 [watch]
 bell = false
+[fleet]
+name = "box"
+remote = "upstream"
+lease = "5m"
+publish = true
 "#;
 
 fn config(repo: &TestRepo) -> (Value, String) {

@@ -27,5 +27,6 @@ impl From<&CleanupArgs> for Cleanup {
 
 pub fn exec(ctx: &Ctx, args: &CleanupArgs, out: &mut Out<'_>) -> Result<CleanupReport> {
     let reclaimed = crate::ops::reclaim::cleanup(ctx, &Cleanup::from(args), &mut out.notes())?;
+    super::shared::fleet::publish_after(ctx, out);
     Ok(CleanupReport::from(reclaimed))
 }

@@ -42,6 +42,7 @@ pub fn validate(args: &CreateArgs) -> Result<()> {
 /// `error`: the run exists, and the command exits 1.
 pub fn exec(ctx: &Ctx, args: &CreateArgs, out: &mut Out<'_>) -> Result<CreateReport> {
     let created = crate::ops::create::create(ctx, &CreateRequest::from(args), &mut out.notes())?;
+    super::shared::fleet::publish_after(ctx, out);
     Ok(CreateReport::new(created, args.reuse))
 }
 
@@ -54,5 +55,6 @@ pub fn attempts(ctx: &Ctx, args: &CreateArgs, n: u32, out: &mut Out<'_>) -> Resu
         n,
         &mut out.notes(),
     )?;
+    super::shared::fleet::publish_after(ctx, out);
     Ok(AttemptsReport::new(created))
 }

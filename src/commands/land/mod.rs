@@ -35,5 +35,6 @@ pub fn exec(ctx: &Ctx, args: &LandArgs, dir: &Path, out: &mut Out<'_>) -> Result
         dry_run: args.dry_run,
     };
     let outcome = crate::ops::land::land(ctx, &request, &mut out.notes())?;
+    super::shared::fleet::publish_after(ctx, out);
     Ok(LandReport::new(outcome))
 }

@@ -4,6 +4,7 @@
 //! the statuses asked for); stdout stays empty, so scripts reading it are
 //! unaffected.
 
+pub mod fleet;
 mod task;
 
 pub use task::Judged;

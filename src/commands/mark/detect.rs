@@ -86,6 +86,9 @@ pub fn exec(ctx: &Ctx, dry_run: bool, out: &mut Out<'_>) -> Result<DetectReport>
         empty,
         probable,
     } = crate::ops::mark::detect::detect_merged(ctx, dry_run, &mut out.notes())?;
+    if !dry_run {
+        crate::commands::shared::fleet::publish_after(ctx, out);
+    }
     Ok(DetectReport {
         dry_run,
         marked: marked.into_iter().map(Detected::from).collect(),

@@ -100,6 +100,7 @@ pub fn exec(
             ));
         }
     }
+    crate::commands::shared::fleet::publish_after(ctx, out);
     Ok(if marked.len() == 1 {
         MarkReport::One(marked.remove(0))
     } else {

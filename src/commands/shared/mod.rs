@@ -10,3 +10,6 @@ pub mod land;
 
 /// The table of a task's attempts, printed by `judge` and `list --task`.
 pub mod attempts;
+
+/// `fleet.publish`: the publish after a command that changed runs.
+pub mod fleet;

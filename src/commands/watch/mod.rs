@@ -1,6 +1,7 @@
 //! `git loop watch [--once]`: the adapter to [`crate::ops::watch`] (what is
 //! read, when, and when the bell rings). [`frame`] lays one frame out;
-//! [`screen`] draws it full-screen and takes the keys.
+//! [`screen`] draws it full-screen and takes the keys; [`sync_key`] is
+//! `s`, the selected run synced as `git loop sync <id>` syncs it.
 //!
 //! `--once` prints one frame on stdout (no terminal needed: a pipe, a test)
 //! at the width `COLUMNS` says, else 80 on a terminal and no limit into a
@@ -14,6 +15,7 @@
 
 mod frame;
 mod screen;
+mod sync_key;
 mod terminal;
 
 use std::io::IsTerminal;

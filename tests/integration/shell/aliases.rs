@@ -31,9 +31,10 @@ const CREATE_FLAGS: [&str; 12] = [
     "--reuse",
     "--sparse",
 ];
-const LIST_FLAGS: [&str; 10] = [
+const LIST_FLAGS: [&str; 11] = [
     "--color",
     "--disk",
+    "--fleet",
     "--help",
     "--json",
     "--long",

@@ -46,6 +46,7 @@ fn zsh_and_fish_do_not_offer_the_hidden_ids_flag() {
     let flags = [
         "--color",
         "--disk",
+        "--fleet",
         "--help",
         "--json",
         "--long",

@@ -1,0 +1,277 @@
+//! The record of a published run (`record.json` in the tree of
+//! `refs/loop/fleet/<machine>/<id>` on the remote) and the lease of a
+//! claimed task (`lease.json` in `refs/loop/claims/<task>`): their format,
+//! how each is written, and how one from the remote is read — as data
+//! only, every name checked and the size capped before it is read.
+
+use gix::ObjectId;
+use serde::{Deserialize, Serialize};
+
+use super::{FleetCode, MAX_RECORD_BYTES};
+use crate::ctx::Ctx;
+use crate::error::Result;
+use crate::git::record::{self as objects, Read};
+use crate::manifest::Status;
+
+/// The record's file in its commit's tree.
+pub const RECORD_FILE: &str = "record.json";
+/// The lease's file in its commit's tree.
+pub const LEASE_FILE: &str = "lease.json";
+/// The format written; a reader takes this one (unknown fields ignored,
+/// so a later version may add some).
+pub const VERSION: u32 = 1;
+
+/// A published run, as `record.json` holds it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Record {
+    pub version: u32,
+    /// The machine that published it (`fleet.name`).
+    pub machine: String,
+    /// The run's id; its branch is `loop/<id>`.
+    pub id: String,
+    pub branch: String,
+    pub base_branch: String,
+    pub pattern: String,
+    pub status: Status,
+    pub created_at: String,
+    /// When it was published.
+    pub published_at: String,
+    /// The run's tip (its branch's commit), also the record commit's
+    /// parent; none when its branch is gone.
+    pub tip: Option<String>,
+    /// Commits of its own over its base, and of the base it lacks, as the
+    /// publishing machine saw its base.
+    pub ahead: Option<usize>,
+    pub behind: Option<usize>,
+    /// Its latest `git loop activity`, if any.
+    pub activity: Option<RecordActivity>,
+    /// Its latest `git loop judge` result, if any.
+    pub judge: Option<RecordJudge>,
+    /// Reserved for the hand-off (`git loop handoff`): the snapshot commit
+    /// of the run's uncommitted work and when it was taken. Always `null`
+    /// in this version.
+    #[serde(default)]
+    pub handoff: Option<Handoff>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct RecordActivity {
+    pub activity: crate::events::Activity,
+    pub at: String,
+    pub note: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct RecordJudge {
+    pub passed: bool,
+    pub exit_code: Option<i32>,
+    /// The commit judged.
+    pub head: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Handoff {
+    /// The snapshot commit (the run's tip, plus its uncommitted work).
+    pub snapshot: String,
+    pub at: String,
+}
+
+/// A task's lease, as `lease.json` holds it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Lease {
+    pub version: u32,
+    pub task: String,
+    /// The machine holding it.
+    pub machine: String,
+    /// When it was taken or last renewed.
+    pub at: String,
+    /// Unique to the process that wrote it, so that two leases written in
+    /// one instant on one machine are two commits: a push of a commit the
+    /// remote already has at the ref would be "up to date", a second win.
+    #[serde(default)]
+    pub nonce: String,
+}
+
+/// A value no other process writes: its pid and the instant, to the
+/// nanosecond, of the system clock (not the test clock).
+pub fn nonce() -> String {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos());
+    format!("{}-{nanos}", std::process::id())
+}
+
+/// The commit of `record`: `record.json` on the run's tip.
+pub fn write_record(ctx: &Ctx, record: &Record) -> Result<ObjectId> {
+    let bytes = serde_json::to_vec_pretty(record).expect("a record is JSON");
+    let parents: Vec<ObjectId> = record
+        .tip
+        .as_deref()
+        .and_then(|t| ObjectId::from_hex(t.as_bytes()).ok())
+        .into_iter()
+        .collect();
+    let message = format!("git-loop record {}/{}", record.machine, record.id);
+    objects::write(&ctx.repo, RECORD_FILE, &bytes, &parents, &message)
+}
+
+/// The commit of `lease` (no parent).
+pub fn write_lease(ctx: &Ctx, lease: &Lease) -> Result<ObjectId> {
+    let bytes = serde_json::to_vec_pretty(lease).expect("a lease is JSON");
+    let message = format!("git-loop lease {} by {}", lease.task, lease.machine);
+    objects::write(&ctx.repo, LEASE_FILE, &bytes, &[], &message)
+}
+
+/// Why a record or lease read from the remote is not used.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Bad {
+    pub code: FleetCode,
+    pub reason: String,
+}
+
+fn bad(code: FleetCode, reason: impl Into<String>) -> Bad {
+    Bad {
+        code,
+        reason: reason.into(),
+    }
+}
+
+/// `<machine>/<id>` of a ref under `refs/loop/fleet/`, each a valid run
+/// id.
+pub fn parse_name(name: &str) -> std::result::Result<(String, String), Bad> {
+    let rest = name.strip_prefix(super::FLEET_REFS).unwrap_or(name);
+    let Some((machine, id)) = rest.split_once('/') else {
+        return Err(bad(FleetCode::BadName, "not <machine>/<id>"));
+    };
+    for (what, part) in [("machine", machine), ("run id", id)] {
+        if let Some(why) = crate::runid::problem(part) {
+            return Err(bad(
+                FleetCode::BadName,
+                format!("invalid {what} {:?}: {why}", crate::style::escape(part)),
+            ));
+        }
+    }
+    Ok((machine.to_owned(), id.to_owned()))
+}
+
+/// The JSON file `file` of commit `id`, read if at most
+/// [`MAX_RECORD_BYTES`], and the commit's first parent.
+fn read_json<T: serde::de::DeserializeOwned>(
+    ctx: &Ctx,
+    id: &str,
+    file: &str,
+) -> Result<std::result::Result<(T, Option<ObjectId>), Bad>> {
+    let Ok(oid) = ObjectId::from_hex(id.as_bytes()) else {
+        return Ok(Err(bad(
+            FleetCode::Malformed,
+            format!("{id:?} is no object id"),
+        )));
+    };
+    let (bytes, parent) = match objects::read(&ctx.repo, oid, file, MAX_RECORD_BYTES)? {
+        Read::Found { bytes, parent } => (bytes, parent),
+        Read::Missing => {
+            return Ok(Err(bad(
+                FleetCode::MissingObject,
+                format!("{id} is not on the remote"),
+            )));
+        }
+        Read::Malformed(why) => return Ok(Err(bad(FleetCode::Malformed, why))),
+        Read::TooLarge(size) => {
+            return Ok(Err(bad(
+                FleetCode::TooLarge,
+                format!("{file} is {size} bytes, more than {MAX_RECORD_BYTES}: not read"),
+            )));
+        }
+    };
+    Ok(match serde_json::from_slice::<T>(&bytes) {
+        Ok(value) => Ok((value, parent)),
+        Err(e) => Err(bad(FleetCode::Malformed, format!("{file}: {e}"))),
+    })
+}
+
+/// The record at `id` (the object of ref `refs/loop/fleet/<machine>/<id>`),
+/// checked against its ref's name: its machine, id and branch, and its
+/// tip the commit's parent.
+pub fn read_record(
+    ctx: &Ctx,
+    machine: &str,
+    run: &str,
+    id: &str,
+) -> Result<std::result::Result<Record, Bad>> {
+    let (record, parent) = match read_json::<Record>(ctx, id, RECORD_FILE)? {
+        Ok(found) => found,
+        Err(bad) => return Ok(Err(bad)),
+    };
+    Ok(check_record(record, parent, machine, run))
+}
+
+fn check_record(
+    record: Record,
+    parent: Option<ObjectId>,
+    machine: &str,
+    run: &str,
+) -> std::result::Result<Record, Bad> {
+    if record.version != VERSION {
+        return Err(bad(
+            FleetCode::Malformed,
+            format!("version {} (this git-loop reads {VERSION})", record.version),
+        ));
+    }
+    let shown = |s: &str| crate::style::escape(s).into_owned();
+    if record.machine != machine || record.id != run {
+        return Err(bad(
+            FleetCode::Mismatch,
+            format!(
+                "it names {:?}/{:?}, not its ref's {machine}/{run}",
+                shown(&record.machine),
+                shown(&record.id)
+            ),
+        ));
+    }
+    if record.branch != format!("{}/{run}", crate::runid::BRANCH_PREFIX) {
+        return Err(bad(
+            FleetCode::Mismatch,
+            format!("its branch {:?} is not loop/{run}", shown(&record.branch)),
+        ));
+    }
+    if record.tip.as_deref() != parent.map(|p| p.to_string()).as_deref() {
+        return Err(bad(
+            FleetCode::Mismatch,
+            "its tip is not its commit's parent",
+        ));
+    }
+    for (what, at) in [
+        ("createdAt", &record.created_at),
+        ("publishedAt", &record.published_at),
+    ] {
+        if at.parse::<jiff::Timestamp>().is_err() {
+            return Err(bad(
+                FleetCode::Malformed,
+                format!("{what} {:?} is no time", shown(at)),
+            ));
+        }
+    }
+    Ok(record)
+}
+
+/// The lease at `id` (the object of `refs/loop/claims/<task>`).
+pub fn read_lease(ctx: &Ctx, task: &str, id: &str) -> Result<std::result::Result<Lease, Bad>> {
+    let (lease, _) = match read_json::<Lease>(ctx, id, LEASE_FILE)? {
+        Ok(found) => found,
+        Err(bad) => return Ok(Err(bad)),
+    };
+    if lease.task != task || crate::runid::problem(&lease.machine).is_some() {
+        return Ok(Err(bad(
+            FleetCode::Mismatch,
+            "it names another task, or no valid machine",
+        )));
+    }
+    if lease.at.parse::<jiff::Timestamp>().is_err() {
+        return Ok(Err(bad(FleetCode::Malformed, "its time is no time")));
+    }
+    Ok(Ok(lease))
+}
