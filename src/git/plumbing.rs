@@ -249,6 +249,20 @@ pub fn refresh_index(dir: &Path) -> Result<()> {
     try_git(dir, None, &args).map(drop)
 }
 
+/// `git update-index --add --remove -- <paths>` in the worktree `dir`: each
+/// path's index entry set to the file as it is on disk (added, or removed
+/// when the file is gone). The index only: no file is written.
+pub fn update_index_paths(dir: &Path, paths: &[gix::bstr::BString]) -> Result<()> {
+    use std::os::unix::ffi::OsStrExt;
+    let mut args: Vec<&OsStr> = ["update-index", "--add", "--remove", "--"]
+        .map(OsStr::new)
+        .to_vec();
+    args.extend(paths.iter().map(|p| OsStr::from_bytes(p)));
+    try_git(dir, None, &args)?
+        .map(drop)
+        .map_err(|e| Error::Git(format!("{e} (in {})", dir.display())))
+}
+
 /// `git update-ref [--create-reflog] -m <msg> --stdin` in `dir`, fed
 /// `commands` (`create <ref> <new>`, `update <ref> <new> <old>`, `delete
 /// <ref> <old>`, one a line): one transaction, each old value a

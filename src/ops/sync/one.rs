@@ -87,6 +87,13 @@ fn attempt(env: &Env<'_>, entry: &Entry, out: &mut Notes<'_>) -> Step<Synced> {
     if let Some(finished) = finish_interrupted(env, entry, out)? {
         return Ok(Ok(finished));
     }
+    // Left unfinished and not finished now (not safely): named, with the
+    // command that finishes it, never taken for up to date.
+    if let Some(tip) = ctx.repo.branch_target(&branch)?
+        && let Some(busy) = advance::left_unfinished(&ctx.repo, &branch, tip)?
+    {
+        return Ok(Err(worktree::refused(&branch, busy)));
+    }
     let (tip, onto) = step!(super::classify(ctx, entry, env.bases));
     let (new, built) = step!(build_on(env, entry, tip, onto));
     let gix = env.merger.repo();

@@ -42,9 +42,131 @@ pub(super) fn two_way(
     (old, new): (ObjectId, ObjectId),
     kept: Option<&str>,
 ) -> Result<bool> {
+    match hold(checkout, false)? {
+        Some(held) => two_way_held(repo, branch, (old, new), kept, held),
+        None => Ok(false),
+    }
+}
+
+/// The index of a checkout, locked (`index.lock`, as git takes it) and
+/// held: no git command there writes its index or commits until it is let
+/// go — committed by [`two_way_held`]'s write, or dropped (gix removes the
+/// lock file).
+pub(super) struct Held {
+    wt: gix::Repository,
+    checkout: std::path::PathBuf,
+    index_path: std::path::PathBuf,
+    lock: gix::lock::File,
+    _tracked: Tracked,
+    /// Dropped after `lock` (fields drop in order): the marker outlives
+    /// the lock it names.
+    owner: Option<Owner>,
+}
+
+/// The file beside a run's index that says its lock is a sync's
+/// ([`OWNER`]): `flock`ed while the sync holds the index (the kernel lets
+/// go of an `flock` when its process dies, however it dies), and holding
+/// the device and inode of the `index.lock` it took. So a lock left by a
+/// killed sync is told from a git command's: the marker is there, nobody
+/// holds its `flock`, and `index.lock` is that very file
+/// ([`stale_owned_lock`]).
+pub(super) struct Owner {
+    file: std::fs::File,
+    path: std::path::PathBuf,
+}
+
+/// The marker's name, in the worktree's git directory.
+pub const OWNER: &str = "loop-sync-index.owner";
+
+impl Drop for Owner {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.path);
+        let _ = self.file.unlock();
+    }
+}
+
+/// Mark the index lock at `lock_path` as this process's (see [`Owner`]);
+/// `None` when the marker cannot be written (then a kill leaves a lock the
+/// next sync names, for a person to clear).
+fn claim(git_dir: &Path, lock_path: &Path) -> Option<Owner> {
+    use std::io::Write;
+    use std::os::unix::fs::MetadataExt;
+    let path = git_dir.join(OWNER);
+    let mut file = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(true)
+        .write(true)
+        .open(&path)
+        .ok()?;
+    let owner = Owner {
+        file: file.try_clone().ok()?,
+        path,
+    };
+    owner.file.try_lock().ok()?;
+    let meta = std::fs::symlink_metadata(lock_path).ok()?;
+    writeln!(file, "{} {}", meta.dev(), meta.ino()).ok()?;
+    file.sync_all().ok()?;
+    Some(owner)
+}
+
+/// Whether `checkout`'s `index.lock` was left by a sync that is no longer
+/// running (see [`Owner`]): the marker is there, its `flock` is free, and
+/// it names the `index.lock` there now. Changes nothing.
+pub(super) fn stale_owned_lock(checkout: &Path) -> Result<bool> {
+    use std::os::unix::fs::MetadataExt;
+    let wt = crate::git::repo::open_worktree(checkout)?;
+    let lock_path = wt.index_path().with_extension("lock");
+    let marker = wt.git_dir().join(OWNER);
+    let (Ok(text), Ok(lock)) = (
+        std::fs::read_to_string(&marker),
+        std::fs::symlink_metadata(&lock_path),
+    ) else {
+        return Ok(false);
+    };
+    let Ok(file) = std::fs::File::open(&marker) else {
+        return Ok(false);
+    };
+    if file.try_lock().is_err() {
+        return Ok(false);
+    }
+    let names = text.trim() == format!("{} {}", lock.dev(), lock.ino());
+    let _ = file.unlock();
+    Ok(names)
+}
+
+/// The lock a killed sync left on `checkout`'s index removed, with its
+/// marker, when it is still that ([`stale_owned_lock`]): what it held was
+/// that sync's unfinished index, never anything of the user's.
+pub(super) fn clear_stale_lock(checkout: &Path) -> Result<bool> {
+    if !stale_owned_lock(checkout)? {
+        return Ok(false);
+    }
+    let wt = crate::git::repo::open_worktree(checkout)?;
+    let lock_path = wt.index_path().with_extension("lock");
+    std::fs::remove_file(&lock_path)
+        .map_err(|e| Error::Repository(format!("could not remove {}: {e}", lock_path.display())))?;
+    let _ = std::fs::remove_file(wt.git_dir().join(OWNER));
+    Ok(true)
+}
+
+/// The lock file's path, removed by a SIGINT/SIGTERM while held, and no
+/// longer once this is dropped (so a later lock of someone else's is never
+/// touched).
+struct Tracked(std::path::PathBuf);
+
+impl Drop for Tracked {
+    fn drop(&mut self) {
+        crate::signals::untrack_temp(&self.0);
+    }
+}
+
+/// The index of `checkout` locked without waiting, when its configuration
+/// is plain. `None`: unsure (not plain), or the lock is held by another
+/// process; no lock taken.
+pub(super) fn hold(checkout: &Path, owned: bool) -> Result<Option<Held>> {
     let wt = crate::git::repo::open_worktree(checkout)?;
     if !plain_config(&wt) {
-        return Ok(false);
+        return Ok(None);
     }
     let index_path = wt.index_path();
     let Ok(lock) = gix::lock::File::acquire_to_update_resource(
@@ -53,14 +175,63 @@ pub(super) fn two_way(
         None,
         0,
     ) else {
-        return Ok(false);
+        return Ok(None);
     };
     let lock_path = lock.lock_path().to_path_buf();
     crate::signals::track_temp(&lock_path);
-    let at = (checkout, old, new, kept);
-    let outcome = locked(repo, &wt, branch, at, &index_path, lock);
-    // Committed or dropped by now: the lock file is gone either way.
-    crate::signals::untrack_temp(&lock_path);
+    let owner = owned.then(|| claim(wt.git_dir(), &lock_path)).flatten();
+    Ok(Some(Held {
+        wt,
+        checkout: checkout.to_path_buf(),
+        index_path,
+        lock,
+        _tracked: Tracked(lock_path),
+        owner,
+    }))
+}
+
+impl Held {
+    /// The checkout whose index is held.
+    pub(super) fn checkout(&self) -> &Path {
+        &self.checkout
+    }
+}
+
+/// Whether `checkout`'s index is locked now (a git command running there,
+/// or one killed and its lock left).
+pub(super) fn index_locked(checkout: &Path) -> Result<bool> {
+    let wt = crate::git::repo::open_worktree(checkout)?;
+    Ok(wt.index_path().with_extension("lock").exists())
+}
+
+/// [`two_way`] with the index already held ([`hold`]): `true` when moved,
+/// `false` when unsure (the lock let go, nothing changed).
+pub(super) fn two_way_held(
+    repo: &Repo,
+    branch: &str,
+    (old, new): (ObjectId, ObjectId),
+    kept: Option<&str>,
+    held: Held,
+) -> Result<bool> {
+    let Held {
+        wt,
+        checkout,
+        index_path,
+        lock,
+        _tracked,
+        owner,
+    } = held;
+    // Committed or dropped by `locked`: the lock file is gone either way
+    // before `_tracked` lets go of its path and `owner` of its marker.
+    let outcome = locked(
+        repo,
+        &wt,
+        branch,
+        (&checkout, old, new, kept),
+        &index_path,
+        lock,
+    );
+    drop(owner);
     outcome
 }
 

@@ -252,6 +252,18 @@ pub fn checked_out(
     })
 }
 
+/// The checkout of `branch` (at `tip`) as a landing or sync that stopped
+/// between the branch's move and the checkout's update left it
+/// ([`unfinished`]: [`Advance::TargetBusy`] with the command that finishes
+/// it); `None` when it is not so. Changes nothing.
+pub fn left_unfinished(repo: &Repo, branch: &str, tip: ObjectId) -> Result<Option<Advance>> {
+    let Place::At(checkout) = place(repo, branch)? else {
+        return Ok(None);
+    };
+    let index = crate::git::repo::read_index(&crate::git::repo::open_worktree(&checkout)?)?;
+    unfinished::landing(repo, branch, tip, &checkout, &index)
+}
+
 /// A sync's move of `branch` to `tip` whose checkout did not follow (the
 /// process killed between the two: see [`unfinished`]), finished now: when
 /// the branch's newest reflog line is that sync's move from `before`, and
@@ -276,15 +288,32 @@ pub fn finish_sync(
     let Place::At(checkout) = place(repo, branch)? else {
         return Ok(None);
     };
-    if !unfinished::untouched(repo, &checkout, before, tip)? {
+    // Killed while it held the run's index (see `checkout::Owner`): the
+    // files it had written already are `tip`'s, the others `before`'s.
+    let stale = checkout::stale_owned_lock(&checkout)?;
+    let written = if stale {
+        match unfinished::written_by_sync(repo, &checkout, before, tip)? {
+            Some(written) => written,
+            None => return Ok(None),
+        }
+    } else if unfinished::untouched(repo, &checkout, before, tip)? {
+        Vec::new()
+    } else {
         return Ok(None);
-    }
+    };
     let kept = kept(before);
     if kept.is_none() && !safety::descends_from(repo.gix(), tip, before) {
         return Ok(None);
     }
     if dry {
         return Ok(Some((before, kept)));
+    }
+    if stale && !checkout::clear_stale_lock(&checkout)? {
+        return Ok(None);
+    }
+    if !written.is_empty() {
+        // Recorded as they are on disk (`tip`'s blobs): the index only.
+        crate::git::plumbing::update_index_paths(&checkout, &written)?;
     }
     if checkout::two_way(repo, branch, &checkout, (before, tip), kept.as_deref())? {
         return Ok(Some((before, kept)));
@@ -362,6 +391,21 @@ fn move_and_follow(
     (checked, how): (Option<PathBuf>, Move<'_>),
 ) -> Result<Advance> {
     let full = format!("refs/heads/{branch}");
+    // A sync holds its run's index from before the branch moves until the
+    // worktree follows: a `git commit` there meanwhile would take the moved
+    // branch as its parent and the index from before the sync as its tree,
+    // undoing the sync in the run. Held, git's commit waits or fails on the
+    // lock instead, and its own compare-and-swap of the branch is refused.
+    let mut held = None;
+    if let (Move::Rewrite { .. }, Some(path)) = (how, &checked) {
+        held = checkout::hold(path, true)?;
+        if held.is_none() && checkout::index_locked(path)? {
+            return Ok(Advance::TargetBusy {
+                checkout: path.clone(),
+                operation: "its index is locked (a git command is running there)".to_owned(),
+            });
+        }
+    }
     let moved = match how {
         Move::Forward => move_ref(repo, &full, old, new, message),
         Move::Rewrite { kept } => {
@@ -387,8 +431,15 @@ fn move_and_follow(
         Ok(checkout) => checkout,
         Err(busy) => return undo(repo, branch, (old, new, how), message, Ok(busy)),
     };
+    let followed = match (&checkout, held) {
+        (Some(path), Some(held)) if *path == held.checkout() => {
+            checkout::two_way_held(repo, branch, (old, new), how.kept(), held)?
+        }
+        (Some(path), _) => checkout::two_way(repo, branch, path, (old, new), how.kept())?,
+        (None, _) => true,
+    };
     if let Some(path) = &checkout
-        && !checkout::two_way(repo, branch, path, (old, new), how.kept())?
+        && !followed
     {
         // Left to git, which overwrites ignored files: looked for again.
         let index = crate::git::repo::read_index(&crate::git::repo::open_worktree(path)?)?;

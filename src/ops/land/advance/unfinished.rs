@@ -228,3 +228,72 @@ pub(super) fn stamped(message: &str) -> String {
         format!("{REFLOG_PREFIX}: {message}")
     }
 }
+
+/// For a checkout left by a killed sync whose in-process write stopped part
+/// way (its index still at `before`, locked), the paths that differ between
+/// `before` and `tip` whose file is already `tip`'s (the blob and, for a
+/// file, the executable bit; a path `tip` deletes: gone). `None` when any
+/// such path is neither `before`'s nor `tip`'s on disk, or the index is not
+/// at `before` in them: not only what the sync wrote is there, so nothing
+/// is finished automatically.
+pub(super) fn written_by_sync(
+    repo: &Repo,
+    checkout: &Path,
+    before: ObjectId,
+    tip: ObjectId,
+) -> Result<Option<Vec<gix::bstr::BString>>> {
+    let gix = repo.gix();
+    let wt = crate::git::repo::open_worktree(checkout)?;
+    let index = crate::git::repo::read_index(&wt)?;
+    if !index_still_at(gix, &index, before, tip)? {
+        return Ok(None);
+    }
+    let (old_tree, new_tree) = (tree_of(gix, before)?, tree_of(gix, tip)?);
+    let entry = |tree: &gix::Tree<'_>, path: &BStr| -> Result<Option<(ObjectId, bool)>> {
+        let rel = gix::path::from_bstr(path).map_err(err)?;
+        Ok(tree
+            .lookup_entry_by_path(rel)
+            .map_err(err)?
+            .filter(|e| !e.mode().is_tree())
+            .map(|e| (e.object_id(), e.mode().is_executable())))
+    };
+    let changes = crate::safety::checkout::clean::changes(gix, &old_tree, &new_tree)?;
+    let mut written = Vec::new();
+    for change in changes.iter().filter(|c| !c.entry_mode().is_tree()) {
+        let path = change.location();
+        let on_disk = disk_state(gix, checkout, path)?;
+        let (was, is) = (entry(&old_tree, path)?, entry(&new_tree, path)?);
+        if on_disk == is && on_disk != was {
+            written.push(path.to_owned());
+        } else if on_disk != was {
+            return Ok(None);
+        }
+    }
+    Ok(Some(written))
+}
+
+/// The file at `path` in `checkout` as a blob id and its executable bit (a
+/// symlink: its target's blob); `None` when there is no file.
+fn disk_state(
+    gix: &gix::Repository,
+    checkout: &Path,
+    path: &BStr,
+) -> Result<Option<(ObjectId, bool)>> {
+    use std::os::unix::fs::PermissionsExt;
+    let full = checkout.join(gix::path::from_bstr(path).map_err(err)?);
+    let (bytes, exec) = match full.symlink_metadata() {
+        Ok(meta) if meta.file_type().is_symlink() => {
+            let target = std::fs::read_link(&full).map_err(err)?;
+            (target.into_os_string().into_encoded_bytes(), false)
+        }
+        Ok(meta) if meta.is_file() => (
+            std::fs::read(&full).map_err(err)?,
+            meta.permissions().mode() & 0o111 != 0,
+        ),
+        Ok(_) => return Ok(Some((ObjectId::null(gix.object_hash()), false))),
+        Err(_) => return Ok(None),
+    };
+    let id =
+        gix::objs::compute_hash(gix.object_hash(), gix::objs::Kind::Blob, &bytes).map_err(err)?;
+    Ok(Some((id, exec)))
+}
