@@ -664,3 +664,36 @@ fn fetch_never_moves_a_local_base_and_says_when_it_is_behind() {
         run.stderr
     );
 }
+
+/// A git command running in a run's worktree holds its index (here its
+/// `index.lock`, as git leaves it while it works): the sync refuses the run
+/// before anything moves, and never removes a lock it did not take — only
+/// a lock marked as a killed sync's is cleared (storm_sync's kill tests).
+#[test]
+fn a_run_whose_index_a_git_command_holds_is_left_as_it_was_and_the_lock_kept() {
+    let repo = setup();
+    repo.create("i").ok();
+    commit(&repo, &repo.wt("i"), "own", "i\n");
+    commit(&repo, &repo.root, "g", "main g\n");
+    let before = tip(&repo, "loop/i");
+    let lock = admin_dir(&repo, "i").join("index.lock");
+    std::fs::write(&lock, "a git command's\n").unwrap();
+    let files = snapshot(&repo.wt("i"));
+    let run = repo.run(["--json", "sync", "i"]);
+    run.code(1);
+    let doc = run.json();
+    let s = doc.find_id("skipped", "i");
+    assert_eq!(s["code"], "operation-in-progress", "{doc}");
+    assert!(
+        s["reason"].as_str().unwrap().contains("index"),
+        "the reason names the index: {doc}"
+    );
+    assert_eq!(tip(&repo, "loop/i"), before);
+    assert_eq!(std::fs::read_to_string(&lock).unwrap(), "a git command's\n");
+    assert!(repo.git(["for-each-ref", "refs/loop/trash/"]).is_empty());
+    assert_eq!(snapshot(&repo.wt("i")), files);
+    // The command done, the next sync brings the base in.
+    std::fs::remove_file(&lock).unwrap();
+    repo.run(["sync", "i"]).ok();
+    assert_ne!(tip(&repo, "loop/i"), before);
+}
