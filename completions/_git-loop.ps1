@@ -73,6 +73,7 @@ Register-ArgumentCompleter -Native -CommandName 'git-loop' -ScriptBlock {
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: always, never or auto, as git''s --color (alone: always; default: color.loop, color.ui, then the environment)')
             [CompletionResult]::new('--reuse', '--reuse', [CompletionResultType]::ParameterName, 'If this run is already active and its worktree is intact, print its path and change nothing; if loop/<RUN_ID> exists with no worktree, check it out as it is')
             [CompletionResult]::new('--fetch', '--fetch', [CompletionResultType]::ParameterName, 'Fetch the base''s upstream first (git fetch), e.g. origin/main for main (config create.fetch)')
+            [CompletionResult]::new('--claim', '--claim', [CompletionResultType]::ParameterName, 'Take the task''s lease on the fleet''s remote first, as git loop claim <RUN_ID> does: refused (claimed, exit 1, nothing created) when a machine holds it; released again if the create then fails')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Machine-readable output: one JSON document on stdout')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'No progress or summary lines on stderr, no per-run lines of what went as asked')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'No progress or summary lines on stderr, no per-run lines of what went as asked')

@@ -94,7 +94,7 @@ __git_loop_csv() {
 __git_loop_opts() {
     case "$1" in
         '') echo '-C --repo --json -q --quiet --color -h --help -V --version' ;;
-        create) echo '--pattern --base --reuse --sparse --fetch --ports --attempts -C --repo --json -q --quiet --color -h --help' ;;
+        create) echo '--pattern --base --reuse --sparse --fetch --ports --attempts --claim -C --repo --json -q --quiet --color -h --help' ;;
         mark) echo '--detect-merged --dry-run -C --repo --json -q --quiet --color -h --help' ;;
         cleanup) echo '--status --older-than --dry-run --delete-merged-branches --recycle --salvage --reap -C --repo --json -q --quiet --color -h --help' ;;
         remove) echo '--dry-run --salvage --reap -C --repo --json -q --quiet --color -h --help' ;;

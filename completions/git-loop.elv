@@ -69,6 +69,7 @@ set edit:completion:arg-completer[git-loop] = {|@words|
             cand --color 'Colour: always, never or auto, as git''s --color (alone: always; default: color.loop, color.ui, then the environment)'
             cand --reuse 'If this run is already active and its worktree is intact, print its path and change nothing; if loop/<RUN_ID> exists with no worktree, check it out as it is'
             cand --fetch 'Fetch the base''s upstream first (git fetch), e.g. origin/main for main (config create.fetch)'
+            cand --claim 'Take the task''s lease on the fleet''s remote first, as git loop claim <RUN_ID> does: refused (claimed, exit 1, nothing created) when a machine holds it; released again if the create then fails'
             cand --json 'Machine-readable output: one JSON document on stdout'
             cand -q 'No progress or summary lines on stderr, no per-run lines of what went as asked'
             cand --quiet 'No progress or summary lines on stderr, no per-run lines of what went as asked'

@@ -68,6 +68,7 @@ complete -c git-loop -n "__fish_git_loop_using_subcommand create" -s C -l repo -
 complete -c git-loop -n "__fish_git_loop_using_subcommand create" -l color -d 'Colour: always, never or auto, as git\'s --color (alone: always; default: color.loop, color.ui, then the environment)' -r
 complete -c git-loop -n "__fish_git_loop_using_subcommand create" -l reuse -d 'If this run is already active and its worktree is intact, print its path and change nothing; if loop/<RUN_ID> exists with no worktree, check it out as it is'
 complete -c git-loop -n "__fish_git_loop_using_subcommand create" -l fetch -d 'Fetch the base\'s upstream first (git fetch), e.g. origin/main for main (config create.fetch)'
+complete -c git-loop -n "__fish_git_loop_using_subcommand create" -l claim -d 'Take the task\'s lease on the fleet\'s remote first, as git loop claim <RUN_ID> does: refused (claimed, exit 1, nothing created) when a machine holds it; released again if the create then fails'
 complete -c git-loop -n "__fish_git_loop_using_subcommand create" -l json -d 'Machine-readable output: one JSON document on stdout'
 complete -c git-loop -n "__fish_git_loop_using_subcommand create" -s q -l quiet -d 'No progress or summary lines on stderr, no per-run lines of what went as asked'
 complete -c git-loop -n "__fish_git_loop_using_subcommand create" -s h -l help -d 'Print help (see more with \'--help\')'

@@ -45,4 +45,9 @@ pub struct CreateArgs {
     #[arg(long, value_name = "N")]
     #[schemars(range(min = 1, max = 64))]
     pub attempts: Option<u32>,
+
+    /// Take the task's lease on the fleet's remote first, as git loop claim <RUN_ID> does: refused (claimed, exit 1, nothing created) when a machine holds it; released again if the create then fails
+    #[arg(long)]
+    #[serde(default)]
+    pub claim: bool,
 }

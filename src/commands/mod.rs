@@ -102,10 +102,15 @@ pub fn dispatch(cli: &Cli, out: &mut Out<'_>) -> std::result::Result<(), Fail> {
 fn create(cli: &Cli, args: &CreateArgs, out: &mut Out<'_>) -> std::result::Result<(), Fail> {
     create::validate(args)?;
     let ctx = Ctx::open(cli.repo.as_deref())?;
-    if let Some(n) = args.attempts {
-        return emit(create::attempts(&ctx, args, n, out)?, out);
+    if args.claim {
+        create::claim(&ctx, args, out)?;
     }
-    let report = create::exec(&ctx, args, out)?;
+    if let Some(n) = args.attempts {
+        let made = create::attempts(&ctx, args, n, out);
+        return emit(create::unclaim_on_failure(&ctx, args, out, made)?, out);
+    }
+    let made = create::exec(&ctx, args, out);
+    let report = create::unclaim_on_failure(&ctx, args, out, made)?;
     let failed = report.error.is_some();
     emit(report, out)?;
     if failed {

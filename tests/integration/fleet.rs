@@ -637,3 +637,43 @@ fn fleet_publish_publishes_after_create_and_mark_and_never_fails_them() {
         .collect();
     assert!(statuses.contains(&("offline".to_owned(), "rejected".to_owned())));
 }
+
+/// `create <TASK> --claim` takes the task's lease before anything is
+/// made: another machine's is refused as `claim` is (`claimed`, exit 1,
+/// no worktree, no branch), and a create that fails after the claim
+/// releases it.
+#[test]
+fn create_claim_takes_the_lease_first_and_is_refused_as_claim_is() {
+    let fleet = Fleet::new();
+    let (a, b) = (&fleet.machines[0], &fleet.machines[1]);
+    let run = a.run(["create", "t", "--claim"]);
+    run.ok();
+    assert!(run.stderr.contains("claimed t as m0"), "{}", run.stderr);
+    assert!(a.root.join(".loop-worktrees/t").is_dir());
+    assert_eq!(fleet.remote_refs("refs/loop/claims/t").len(), 1);
+
+    let run = b.run(["--json", "create", "t", "--claim"]);
+    run.code(1);
+    assert_eq!(run.json()["error"]["code"], "claimed", "{}", run.stdout);
+    let msg = run.json()["error"]["message"].as_str().unwrap().to_owned();
+    assert!(msg.contains("claimed by m0"), "{msg}");
+    assert!(!b.root.join(".loop-worktrees/t").exists());
+    assert!(b.git(["branch", "--list", "loop/t"]).trim().is_empty());
+
+    // A claimed create that fails (its branch exists) releases the lease.
+    b.git(["branch", "loop/u"]);
+    let run = b.run(["--json", "create", "u", "--claim"]);
+    run.code(1);
+    assert_eq!(
+        run.json()["error"]["code"],
+        "branch-exists",
+        "{}",
+        run.stdout
+    );
+    assert!(fleet.remote_refs("refs/loop/claims/u").is_empty());
+    // With --attempts, the task is claimed once.
+    let run = b.run(["create", "v", "--claim", "--attempts", "2"]);
+    run.ok();
+    assert_eq!(fleet.remote_refs("refs/loop/claims/v").len(), 1);
+    a.run(["create", "v", "--claim", "--attempts", "2"]).code(1);
+}

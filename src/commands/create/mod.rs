@@ -1,7 +1,8 @@
 //! `git loop create <RUN_ID> --pattern <LABEL> [--base <BRANCH>]`: the
 //! adapter from [`CreateArgs`] to the create operation
 //! ([`crate::ops::create`], whose module doc is the order of work) and its
-//! report; with `--attempts`, to [`crate::ops::create::attempts`].
+//! report; with `--attempts`, to [`crate::ops::create::attempts`]; with
+//! `--claim`, the task's lease first ([`crate::ops::fleet::claim`]).
 
 mod report;
 
@@ -57,4 +58,42 @@ pub fn attempts(ctx: &Ctx, args: &CreateArgs, n: u32, out: &mut Out<'_>) -> Resu
     )?;
     super::shared::fleet::publish_after(ctx, out);
     Ok(AttemptsReport::new(created))
+}
+
+/// `create <TASK> --claim`: the task's lease on the fleet's remote first,
+/// taken as `claim` takes it and refused as `claim` is (`claimed`, exit 1),
+/// before anything is created; said on stderr.
+pub fn claim(ctx: &Ctx, args: &CreateArgs, out: &mut Out<'_>) -> Result<()> {
+    let outcome = crate::ops::fleet::claim::claim(ctx, args.run_id.as_str(), false)?;
+    match &outcome.previous {
+        Some(previous) => out.note(format_args!(
+            "took over {} from {previous} (its lease expired)",
+            outcome.task
+        )),
+        None => out.note(format_args!(
+            "claimed {} as {}",
+            outcome.task, outcome.machine
+        )),
+    }
+    Ok(())
+}
+
+/// With `--claim`, a create that failed (no run made) releases the lease
+/// it took, best effort (a failure to is a note: the lease expires after
+/// `fleet.lease`); the create's own result either way.
+pub fn unclaim_on_failure<T>(
+    ctx: &Ctx,
+    args: &CreateArgs,
+    out: &mut Out<'_>,
+    made: Result<T>,
+) -> Result<T> {
+    if args.claim && made.is_err() {
+        if let Err(e) = crate::ops::fleet::claim::claim(ctx, args.run_id.as_str(), true) {
+            out.note(format_args!(
+                "note: the claim of {} was not released ({e}); it expires after fleet.lease",
+                args.run_id.as_str()
+            ));
+        }
+    }
+    made
 }

@@ -59,10 +59,10 @@
 //! Never salvaged away: locked worktrees, submodules, nested repositories,
 //! operations in progress, worktrees in use: they keep their skip codes.
 
-mod build;
+pub(crate) mod build;
 pub mod put_back;
 mod remove;
-mod verify;
+pub(crate) mod verify;
 
 #[cfg(test)]
 mod tests;
@@ -82,7 +82,7 @@ pub fn ref_name(id: &str) -> String {
 
 /// The salvage message's trailer recording where `HEAD` was: a branch's
 /// full name, or `detached` (a salvage without it was made on its branch).
-const HEAD_TRAILER: &str = "Git-Loop-HEAD: ";
+pub(crate) const HEAD_TRAILER: &str = "Git-Loop-HEAD: ";
 
 /// Where the salvage with this message found `HEAD`: `None` when it was
 /// on a branch (the branch's full name, if recorded), `Some` when detached.
