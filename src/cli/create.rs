@@ -46,8 +46,12 @@ pub struct CreateArgs {
     #[schemars(range(min = 1, max = 64))]
     pub attempts: Option<u32>,
 
-    /// Take the task's lease on the fleet's remote first, as git loop claim <RUN_ID> does: refused (claimed, exit 1, nothing created) when a machine holds it; released again if the create then fails
+    /// Claim the task on the fleet's remote first, as git loop claim does (refused if held)
     #[arg(long)]
     #[serde(default)]
     pub claim: bool,
+
+    /// Take the run a machine handed off (git loop handoff): <MACHINE>, or <REMOTE>/<MACHINE>/<RUN_ID>
+    #[arg(long, value_name = "MACHINE", conflicts_with_all = ["attempts", "base", "pattern", "claim", "sparse", "reuse"])]
+    pub from: Option<String>,
 }

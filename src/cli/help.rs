@@ -176,6 +176,17 @@ pub const CLAIM_EXAMPLES: &str = r#"Examples:
   git loop claim fix-login && git loop create fix-login
   git loop claim fix-login --release"#;
 
+pub const HANDOFF: &str = r#"Snapshots the run's worktree as a salvage does, without touching it: a commit whose tree is
+the worktree (staged, unstaged and untracked files; ignored ones are not kept) on the run's
+tip, with a commit of the index as its second parent, checked against the files before
+anything is written. The snapshot is kept in this machine's trash (handed-off), the run marked
+handed off (refs/loop/handoff/<RUN_ID>, a handoff event) and published: its record names the
+snapshot, which travels with it. On another machine, git loop create <RUN_ID> --from <MACHINE>
+recreates the run exactly. This machine's run becomes stale at its next publish."#;
+pub const HANDOFF_EXAMPLES: &str = r#"Examples:
+  git loop handoff fix-login            # on the laptop
+  git loop create fix-login --from laptop   # on the other machine"#;
+
 pub const PATH: &str = r#"The path alone on stdout, for `dir=$(git loop path <RUN_ID>) && cd "$dir"` (which stays
 put when it fails); a run whose worktree is gone is an error (worktree-missing). With no
 run id, inside a run's worktree (at any depth), that run's path (its top); anywhere else

@@ -50,18 +50,19 @@ pub enum SchemaName {
     Trust,
     Publish,
     Claim,
+    Handoff,
     Error,
     McpTools,
 }
 
 impl SchemaName {
     /// Every name, in the order `--help` lists them.
-    pub const ALL: [SchemaName; 25] = {
+    pub const ALL: [SchemaName; 26] = {
         use SchemaName::*;
         [
             All, Activity, Branches, Cleanup, Config, Conflicts, Create, Env, Judge, Land, List,
             Log, Mark, Path, Pick, Pool, Reconcile, Remove, Restore, Trash, Trust, Publish, Claim,
-            Error, McpTools,
+            Handoff, Error, McpTools,
         ]
     };
 
@@ -96,6 +97,7 @@ impl SchemaName {
             Trust => "trust",
             Publish => "publish",
             Claim => "claim",
+            Handoff => "handoff",
             Error => "error",
             McpTools => "mcp-tools",
         }

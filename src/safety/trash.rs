@@ -57,6 +57,9 @@ pub enum Reason {
     SalvageReplaced,
     /// A salvage dropped by `git loop restore --drop`.
     SalvageDropped,
+    /// The snapshot of a run handed off (`git loop handoff`), kept as a
+    /// salvage of the run.
+    HandedOff,
 }
 
 impl Reason {
@@ -69,6 +72,7 @@ impl Reason {
             Reason::WorktreeRemoved => "worktree-removed",
             Reason::SalvageReplaced => "salvage-replaced",
             Reason::SalvageDropped => "salvage-dropped",
+            Reason::HandedOff => "handed-off",
         }
     }
 
@@ -121,7 +125,8 @@ pub struct Entry {
     #[serde(skip)]
     pub trashed: Timestamp,
     /// Why: `merged-ancestor`, `merged-squash`, `merged-rebase`, `empty`,
-    /// `worktree-removed`, `salvage-replaced`, `salvage-dropped`.
+    /// `worktree-removed`, `salvage-replaced`, `salvage-dropped`,
+    /// `handed-off`.
     pub reason: String,
 }
 
@@ -158,6 +163,16 @@ impl Keep {
             original: format!("loop/salvage/{id}"),
             tip,
             reason: Reason::SalvageReplaced,
+        }
+    }
+
+    /// A hand-off's snapshot: kept as a salvage of the run (`trash
+    /// restore` brings it back as `refs/loop/salvage/<id>`, for `restore`).
+    pub fn handed_off(id: &str, snapshot: gix::ObjectId) -> Keep {
+        Keep {
+            original: format!("loop/salvage/{id}"),
+            tip: snapshot,
+            reason: Reason::HandedOff,
         }
     }
 }

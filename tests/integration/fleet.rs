@@ -16,13 +16,13 @@ use crate::common::{JsonExt, TestRepo, commit, git_ok};
 /// Three machines (`m0`, `m1`, `m2`), each its own repository with the
 /// same first commit, and the bare remote they share (in `machines[0]`'s
 /// temporary directory, with `main` on it).
-struct Fleet {
-    machines: Vec<TestRepo>,
-    remote: PathBuf,
+pub(crate) struct Fleet {
+    pub(crate) machines: Vec<TestRepo>,
+    pub(crate) remote: PathBuf,
 }
 
 impl Fleet {
-    fn new() -> Fleet {
+    pub(crate) fn new() -> Fleet {
         let machines: Vec<TestRepo> = (0..3).map(|_| TestRepo::new()).collect();
         let remote = machines[0].base().join("served").join("remote.git");
         let first = &machines[0];
@@ -59,12 +59,12 @@ impl Fleet {
     }
 
     /// `git <args>` in the bare remote.
-    fn remote_git(&self, args: &[&str]) -> String {
+    pub(crate) fn remote_git(&self, args: &[&str]) -> String {
         git_ok(&self.machines[0], &self.remote, args)
     }
 
     /// The remote's refs under `prefix`, with their ids.
-    fn remote_refs(&self, prefix: &str) -> Vec<(String, String)> {
+    pub(crate) fn remote_refs(&self, prefix: &str) -> Vec<(String, String)> {
         self.remote_git(&["for-each-ref", "--format=%(refname) %(objectname)", prefix])
             .lines()
             .filter_map(|l| l.split_once(' '))
