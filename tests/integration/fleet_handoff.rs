@@ -149,6 +149,17 @@ fn a_run_handed_off_is_created_from_it_exactly_and_the_first_goes_stale() {
     a.run(["publish"]).ok();
     assert_eq!(status_of(a, "h"), "stale");
     assert!(a.wt("h").is_dir(), "its worktree kept");
+    // Once: marked active again by hand, it stays so; the snapshot stays
+    // on the remote with the record.
+    a.run(["mark", "h", "active"]).ok();
+    a.run(["publish"]).ok();
+    assert_eq!(status_of(a, "h"), "active");
+    assert_eq!(
+        fleet
+            .remote_git(&["rev-parse", "refs/loop/fleet/m0/h^2"])
+            .trim(),
+        snapshot
+    );
 }
 
 /// `--from <remote>/<machine>/<id>` names the remote itself; a run not
@@ -209,4 +220,99 @@ fn a_kill_9_of_handoff_or_create_from_loses_nothing() {
     }
     b.run(["create", "h", "--from", "m0"]).ok();
     assert_eq!(state(b, &b.wt("h")), before);
+}
+
+/// A tree object written literally into the bare remote: `entries` of
+/// `(mode, name, id)`, names unchecked (git's own tools refuse them).
+fn literal_tree(fleet: &Fleet, entries: &[(&str, &str, &str)]) -> String {
+    let mut bytes = Vec::new();
+    for (mode, name, id) in entries {
+        bytes.extend_from_slice(format!("{mode} {name}\0").as_bytes());
+        let raw: Vec<u8> = (0..id.len())
+            .step_by(2)
+            .map(|i| u8::from_str_radix(&id[i..i + 2], 16).unwrap())
+            .collect();
+        bytes.extend_from_slice(&raw);
+    }
+    let file = fleet.remote.parent().unwrap().join("tree.bin");
+    std::fs::write(&file, bytes).unwrap();
+    let path = file.to_str().unwrap();
+    let id = fleet.remote_git(&["hash-object", "-t", "tree", "-w", "--literally", path]);
+    id.trim().to_owned()
+}
+
+/// A hand-off planted on the remote as machine `m2`'s run `id`, whose
+/// snapshot's tree is `tree` (index and work tree alike).
+fn plant_handoff(fleet: &Fleet, id: &str, tree: &str) {
+    let git = |args: &[&str]| fleet.remote_git(args).trim().to_owned();
+    let tip = git(&["rev-parse", "main"]);
+    let index = git(&["commit-tree", tree, "-p", &tip, "-m", "index"]);
+    let w = git(&["commit-tree", tree, "-p", &tip, "-p", &index, "-m", "w"]);
+    let record = serde_json::json!({
+        "version": 1, "machine": "m2", "id": id, "branch": format!("loop/{id}"),
+        "baseBranch": "main", "pattern": "agent", "status": "active",
+        "createdAt": "2026-01-01T00:00:00Z", "publishedAt": "2026-01-01T00:00:00Z",
+        "tip": tip, "ahead": 0, "behind": 0, "activity": null, "judge": null,
+        "handoff": {"snapshot": w, "at": "2026-01-01T00:00:00Z"},
+        "postCommand": "touch pwned"
+    });
+    let file = fleet.remote.parent().unwrap().join("record.json");
+    std::fs::write(&file, record.to_string()).unwrap();
+    let blob = git(&["hash-object", "-w", file.to_str().unwrap()]);
+    let rtree = literal_tree(fleet, &[("100644", "record.json", &blob)]);
+    let commit = git(&["commit-tree", &rtree, "-p", &tip, "-p", &w, "-m", "r"]);
+    git(&["update-ref", &format!("refs/loop/fleet/m2/{id}"), &commit]);
+}
+
+/// Snapshots whose trees hold `.git`, `..` or a submodule: refused
+/// (`handoff-failed`) before anything is made: no branch, no worktree, no
+/// file written, nothing run.
+#[test]
+fn a_hostile_snapshot_is_refused_and_nothing_is_made() {
+    let fleet = Fleet::new();
+    let b = &fleet.machines[1];
+    let file = fleet.remote.parent().unwrap().join("payload");
+    std::fs::write(&file, "[core]\n\tfsmonitor = touch pwned\n").unwrap();
+    let blob = fleet.remote_git(&["hash-object", "-w", file.to_str().unwrap()]);
+    let blob = blob.trim();
+    let inner = literal_tree(&fleet, &[("100644", "config", blob)]);
+    let main = fleet.remote_git(&["rev-parse", "main"]).trim().to_owned();
+    let cases = [
+        (
+            "dot-git",
+            literal_tree(&fleet, &[("40000", ".git", &inner)]),
+        ),
+        (
+            "dot-git-upper",
+            literal_tree(&fleet, &[("100644", ".GIT", blob)]),
+        ),
+        ("dot-dot", literal_tree(&fleet, &[("40000", "..", &inner)])),
+        ("module", literal_tree(&fleet, &[("160000", "sub", &main)])),
+    ];
+    for (id, tree) in &cases {
+        plant_handoff(&fleet, id, tree);
+        let run = b.run(["--json", "create", id, "--from", "m2"]);
+        run.code(1);
+        assert_eq!(
+            run.json()["error"]["code"],
+            "handoff-failed",
+            "{id}: {}",
+            run.stdout
+        );
+        assert!(!b.wt(id).exists(), "{id}");
+        assert!(
+            b.git(["branch", "--list", &format!("loop/{id}")])
+                .trim()
+                .is_empty()
+        );
+    }
+    assert!(!b.root.join("pwned").exists() && !b.wt("").join("pwned").exists());
+    // The same shape with plain paths is taken.
+    let plain = literal_tree(&fleet, &[("100644", "config", blob)]);
+    plant_handoff(&fleet, "plain", &plain);
+    b.run(["create", "plain", "--from", "m2"]).ok();
+    assert_eq!(
+        std::fs::read_to_string(b.wt("plain").join("config")).unwrap(),
+        "[core]\n\tfsmonitor = touch pwned\n"
+    );
 }

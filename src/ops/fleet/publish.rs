@@ -140,7 +140,9 @@ pub fn publish(
 /// The runs handed off (`refs/loop/handoff/<id>` here) and still
 /// `active`, but the one being handed off now: marked `stale`, as the
 /// machine that took them works on them now (their worktrees kept by the
-/// usual rules).
+/// usual rules). Once: a run whose status was set (a `mark` event) since
+/// its latest `handoff` event is left as it is (marked `active` again by
+/// hand, say).
 fn mark_handed_off(
     ctx: &Ctx,
     request: &PublishRequest<'_>,
@@ -162,6 +164,22 @@ fn mark_handed_off(
             matches!(crate::git::refs::find(gix, &name), Ok(Some(_)))
         })
         .map(|e| e.id.clone())
+        .collect();
+    if ids.is_empty() {
+        return Ok(());
+    }
+    let (events, _) = crate::events::read(&ctx.loop_dir())?;
+    let mut pending: std::collections::HashSet<&str> = std::collections::HashSet::new();
+    for e in &events {
+        match e.event {
+            crate::events::EventKind::Handoff => pending.insert(e.id.as_str()),
+            crate::events::EventKind::Mark => pending.remove(e.id.as_str()),
+            _ => false,
+        };
+    }
+    let ids: Vec<crate::runid::RunId> = ids
+        .into_iter()
+        .filter(|id| pending.contains(id.as_str()))
         .collect();
     if !ids.is_empty() {
         crate::ops::mark::set_statuses(ctx, &ids, crate::manifest::Status::Stale, notes)?;
