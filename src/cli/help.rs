@@ -177,7 +177,7 @@ pub const CLAIM_EXAMPLES: &str = r#"Examples:
   git loop claim fix-login --release"#;
 
 pub const HANDOFF: &str = r#"Snapshots the run's worktree as a salvage does, without touching it: a commit whose tree is
-the worktree (staged, unstaged and untracked files; ignored ones are not kept) on the run's
+the worktree (staged, unstaged and untracked files, and ignored ones create.copy selects) on the run's
 tip, with a commit of the index as its second parent, checked against the files before
 anything is written. The snapshot is kept in this machine's trash (handed-off), the run marked
 handed off (refs/loop/handoff/<RUN_ID>, a handoff event) and published: its record names the

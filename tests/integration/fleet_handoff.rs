@@ -16,7 +16,8 @@ use crate::fleet::Fleet;
 /// A run `h` on `m` with a commit of its own, then: a file staged and
 /// changed again after, one changed unstaged, one made executable, one
 /// deleted staged and one deleted unstaged, an untracked file and an
-/// untracked executable, and an ignored file.
+/// untracked executable, an ignored file, and an ignored file
+/// `create.copy` selects.
 fn prepare(m: &TestRepo) {
     m.create("h");
     let wt = m.wt("h");
@@ -24,7 +25,7 @@ fn prepare(m: &TestRepo) {
     for f in ["a.txt", "b.txt", "c.sh", "gone-staged", "gone-unstaged"] {
         write(f, &format!("{f}\n"));
     }
-    write(".gitignore", "*.log\n");
+    write(".gitignore", "*.log\n.env\n");
     git_ok(m, &wt, &["add", "-A"]);
     git_ok(m, &wt, &["commit", "-q", "-m", "work"]);
     write("a.txt", "a staged\n");
@@ -40,6 +41,9 @@ fn prepare(m: &TestRepo) {
     write("dir/run.sh", "#!/bin/sh\n");
     std::fs::set_permissions(wt.join("dir/run.sh"), exe).unwrap();
     write("debug.log", "ignored\n");
+    // An ignored file create.copy selects: kept in the snapshot.
+    write(".env", "SECRET=1\n");
+    m.git(["config", "loop.createCopy", ".env"]);
 }
 
 /// `git diff`, `git diff --cached`, `git status --porcelain`, and every
@@ -136,6 +140,11 @@ fn a_run_handed_off_is_created_from_it_exactly_and_the_first_goes_stale() {
         run.stderr
     );
     assert_eq!(state(b, &b.wt("h")), before, "recreated exactly");
+    assert!(before.3.contains_key(".env"), "{:?}", before.3.keys());
+    assert!(
+        !b.wt("h").join("debug.log").exists(),
+        "an ignored file not selected"
+    );
     assert_eq!(run.json()["pattern"], "test");
     // The lease is m1's now: m0 cannot claim the task.
     let run = a.run(["--json", "claim", "h"]);

@@ -4,7 +4,9 @@
 //! The snapshot `W` is built as a salvage's is
 //! ([`crate::worktree::salvage`]): its tree is the worktree (tracked
 //! changes and untracked files that are not ignored), its first parent the
-//! worktree's `HEAD`, its second `I`, a commit of the index's tree; its
+//! worktree's `HEAD`, its second `I`, a commit of the index's tree (the
+//! ignored files `create.copy` or `.worktreeinclude` select are in `W`
+//! too, as a create would copy them: [`crate::copy::selected_ignored`]); its
 //! message the manifest entry as JSON and where `HEAD` was. It is built
 //! against a copy of the index and read back against the files before
 //! anything is written; the worktree, its index and `HEAD` are never
@@ -70,7 +72,8 @@ pub fn handoff(ctx: &Ctx, id: &str, notes: &mut Notes<'_>) -> Result<HandoffOutc
         .loop_worktree(id)?
         .ok_or_else(|| handoff_err(id, "its worktree is not there"))?;
     let abs = ctx.worktree_path(id);
-    let (snapshot, ignored) = snapshot(id, &entry, &abs, &wt.admin_dir)?;
+    let copied = crate::copy::selected_ignored(&abs, &ctx.settings()?.create_copy.value)?;
+    let (snapshot, ignored) = snapshot(id, &entry, &abs, &wt.admin_dir, &copied)?;
     let gix = ctx.repo.gix();
     crate::crash::point("handoff-built");
     let trash =
@@ -127,6 +130,7 @@ fn snapshot(
     entry: &crate::manifest::Entry,
     abs: &std::path::Path,
     admin_dir: &std::path::Path,
+    copied: &[String],
 ) -> Result<(gix::ObjectId, crate::worktree::salvage::IgnoredFiles)> {
     let repo = gix::open(abs).map_err(|e| handoff_err(id, e))?;
     let head = crate::git::refs::head_commit(&repo)
@@ -145,8 +149,13 @@ fn snapshot(
         crate::worktree::salvage::HEAD_TRAILER,
         on_branch.as_deref().unwrap_or("detached")
     );
-    let commit =
-        crate::worktree::salvage::build::build(abs, admin_dir, &head.to_string(), &message)?;
+    let commit = crate::worktree::salvage::build::build(
+        abs,
+        admin_dir,
+        &head.to_string(),
+        &message,
+        copied,
+    )?;
     let w = gix::ObjectId::from_hex(commit.as_bytes()).map_err(|e| handoff_err(id, e))?;
     let ignored = crate::worktree::salvage::verify::verify(abs, w).map_err(|why| {
         handoff_err(

@@ -240,7 +240,7 @@ pub fn apply(
     )?;
     if !status.trim().is_empty() {
         let tree = git_str(abs, None, &["rev-parse", &format!("{w}^{{tree}}")])?;
-        if worktree_tree(abs, admin_dir)? != tree.trim() {
+        if worktree_tree(abs, admin_dir, w)? != tree.trim() {
             return Err(super::handoff::handoff_err(
                 id,
                 "its worktree here has changes of its own: not overwritten (remove the run, or hand it off, first)",
@@ -257,10 +257,26 @@ pub fn apply(
 }
 
 /// The tree of the worktree at `abs` (tracked and untracked files, not
-/// ignored ones), built as a salvage's is (against a copy of its index).
-fn worktree_tree(abs: &std::path::Path, admin_dir: &std::path::Path) -> Result<String> {
+/// ignored ones but those at a path of `w`'s tree), built as a salvage's
+/// is (against a copy of its index).
+fn worktree_tree(
+    abs: &std::path::Path,
+    admin_dir: &std::path::Path,
+    w: ObjectId,
+) -> Result<String> {
+    let repo = gix::open(abs).map_err(|e| Error::Repository(e.to_string()))?;
+    let paths =
+        crate::worktree::salvage::verify::tree_entries(&repo, w).map_err(Error::Repository)?;
+    let mut force: Vec<String> = paths
+        .keys()
+        .filter_map(|p| std::str::from_utf8(p).ok())
+        .filter(|p| abs.join(p).symlink_metadata().is_ok())
+        .map(str::to_owned)
+        .collect();
+    force.sort();
     let head = git_str(abs, None, &["rev-parse", "HEAD"])?;
-    let probe = crate::worktree::salvage::build::build(abs, admin_dir, head.trim(), "probe")?;
+    let probe =
+        crate::worktree::salvage::build::build(abs, admin_dir, head.trim(), "probe", &force)?;
     Ok(
         git_str(abs, None, &["rev-parse", &format!("{probe}^{{tree}}")])?
             .trim()

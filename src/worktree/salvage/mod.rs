@@ -316,7 +316,7 @@ fn save(
         serde_json::to_string(entry).expect("an entry serializes"),
         before.on_branch.as_deref().unwrap_or("detached")
     );
-    let commit = build::build(abs, &wt.admin_dir, &before.head.to_string(), &message)?;
+    let commit = build::build(abs, &wt.admin_dir, &before.head.to_string(), &message, &[])?;
     let w = gix::ObjectId::from_hex(commit.as_bytes()).map_err(|e| salvage_err(id, e))?;
     let ignored = verify::verify(abs, w).map_err(|why| {
         salvage_err(
