@@ -249,6 +249,7 @@ fn bash_completes_git_loop_through_gits_own_completion() {
             "conflicts",
             "create",
             "env",
+            "handoff",
             "help",
             "judge",
             "land",
@@ -295,8 +296,10 @@ fn bash_completes_git_loop_through_gits_own_completion() {
         [
             "--attempts",
             "--base",
+            "--claim",
             "--color",
             "--fetch",
+            "--from",
             "--help",
             "--json",
             "--pattern",
