@@ -110,7 +110,7 @@ __git_loop_opts() {
         land) echo '--queue --status --keep-going --into --strategy --gate --keep --push -m --message --dry-run -C --repo --json -q --quiet --color -h --help' ;;
         pick) echo '--land --into --strategy --gate --keep --push -m --message --salvage --dry-run -C --repo --json -q --quiet --color -h --help' ;;
         judge) echo '--gate --jobs --timeout -C --repo --json -q --quiet --color -h --help' ;;
-        watch) echo '--once -C --repo --json -q --quiet --color -h --help' ;;
+        watch) echo '--once --fleet -C --repo --json -q --quiet --color -h --help' ;;
         log) echo '-n --max-count --since -C --repo --json -q --quiet --color -h --help' ;;
         trash) echo '-C --repo --json -q --quiet --color -h --help' ;;
         trash/list) echo '-C --repo --json -q --quiet --color -h --help' ;;

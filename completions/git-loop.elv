@@ -287,6 +287,7 @@ set edit:completion:arg-completer[git-loop] = {|@words|
             cand --repo 'Repository to operate on (default: the current directory)'
             cand --color 'Colour: always, never or auto, as git''s --color (alone: always; default: color.loop, color.ui, then the environment)'
             cand --once 'Print one frame as plain text and exit (for a pipe or a script; width: COLUMNS, else 80)'
+            cand --fleet 'Every machine''s published runs instead (the list --fleet table), read from the fleet''s remote every 10 s; with --once, one listing (--json: list --fleet''s)'
             cand --json 'Machine-readable output: one JSON document on stdout'
             cand -q 'No progress or summary lines on stderr, no per-run lines of what went as asked'
             cand --quiet 'No progress or summary lines on stderr, no per-run lines of what went as asked'

@@ -208,6 +208,7 @@ complete -c git-loop -n "__fish_git_loop_using_subcommand judge" -s h -l help -d
 complete -c git-loop -n "__fish_git_loop_using_subcommand watch" -s C -l repo -d 'Repository to operate on (default: the current directory)' -r -F
 complete -c git-loop -n "__fish_git_loop_using_subcommand watch" -l color -d 'Colour: always, never or auto, as git\'s --color (alone: always; default: color.loop, color.ui, then the environment)' -r
 complete -c git-loop -n "__fish_git_loop_using_subcommand watch" -l once -d 'Print one frame as plain text and exit (for a pipe or a script; width: COLUMNS, else 80)'
+complete -c git-loop -n "__fish_git_loop_using_subcommand watch" -l fleet -d 'Every machine\'s published runs instead (the list --fleet table), read from the fleet\'s remote every 10 s; with --once, one listing (--json: list --fleet\'s)'
 complete -c git-loop -n "__fish_git_loop_using_subcommand watch" -l json -d 'Machine-readable output: one JSON document on stdout'
 complete -c git-loop -n "__fish_git_loop_using_subcommand watch" -s q -l quiet -d 'No progress or summary lines on stderr, no per-run lines of what went as asked'
 complete -c git-loop -n "__fish_git_loop_using_subcommand watch" -s h -l help -d 'Print help (see more with \'--help\')'

@@ -248,11 +248,14 @@ j/k select; m marks the selected run (then a active, m merged, r rejected, e esc
 logged as git loop mark logs it); o exits printing its path (a hint says why when stdout is a
 terminal); d its diffstat against its base; ? the keys; q, Esc or Ctrl-C quits. With no run, it
 says how to start one. A run whose activity becomes waiting or done rings the bell (watch.bell
-= false: none). Colour as list's. No terminal (on stdin and stderr): exit 2; --once prints a frame."#;
+= false: none). Colour as list's. No terminal (on stdin and stderr): exit 2; --once prints a frame.
+--fleet shows every machine's published runs instead (list --fleet's table), read from the
+fleet's remote every 10 s and on r; read-only; with --once, list --fleet itself."#;
 pub const WATCH_EXAMPLES: &str = r#"Examples:
   git loop watch
   dir=$(git loop watch) && cd "$dir"
-  git loop watch --once | grep waiting"#;
+  git loop watch --once | grep waiting
+  git loop watch --fleet"#;
 
 pub const LAND: &str = r#"What lands is each run's committed work (loop/<id>), never its worktree: a run with
 uncommitted or untracked changes, an operation in progress or no commits of its own is

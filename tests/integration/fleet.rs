@@ -677,3 +677,36 @@ fn create_claim_takes_the_lease_first_and_is_refused_as_claim_is() {
     assert_eq!(fleet.remote_refs("refs/loop/claims/v").len(), 1);
     a.run(["create", "v", "--claim", "--attempts", "2"]).code(1);
 }
+
+/// `watch --fleet --once`: the fleet listing, every machine's runs (this
+/// machine's marked), as `list --fleet` shows it; `--json` its document.
+#[test]
+fn watch_fleet_once_shows_every_machines_runs() {
+    let fleet = Fleet::new();
+    let (a, b) = (&fleet.machines[0], &fleet.machines[1]);
+    a.create("from-a");
+    b.create("from-b");
+    for m in [a, b] {
+        m.run(["publish"]).ok();
+    }
+    let run = a.run(["watch", "--fleet", "--once"]);
+    run.ok();
+    assert!(run.stdout.contains("MACHINE"), "{}", run.stdout);
+    let line = |id: &str| {
+        run.stdout
+            .lines()
+            .find(|l| l.contains(id))
+            .unwrap_or_default()
+            .to_owned()
+    };
+    assert!(line("from-a").starts_with("* m0"), "{}", run.stdout);
+    assert!(line("from-b").starts_with("  m1"), "{}", run.stdout);
+    let watched = a.run(["--json", "watch", "--fleet", "--once"]);
+    watched.ok();
+    let listed = a.run(["--json", "list", "--fleet"]);
+    assert_eq!(
+        watched.json().arr("runs").len(),
+        listed.json().arr("runs").len()
+    );
+    assert_eq!(watched.json()["machine"], "m0");
+}

@@ -1,4 +1,4 @@
-//! `git loop list --fleet`: every machine's published runs
+//! `git loop list --fleet` (and `watch --fleet`): every machine's published runs
 //! ([`crate::ops::fleet::see`]): MACHINE, ID, STATUS, ACTIVITY and its age,
 //! AHEAD/BEHIND its base (as its machine saw it), PUBLISHED (age); this
 //! machine's runs marked `*`. Every value from the remote is escaped. A
@@ -24,7 +24,6 @@ fn age(now: jiff::Timestamp, at: &str) -> String {
 
 impl Report for FleetList {
     fn human(&self, out: &mut Out<'_>) -> std::io::Result<()> {
-        let now = crate::time::now();
         for s in &self.0.skipped {
             let line = format!("warning: skipped {} ({}): {}", s.name, s.code, s.reason);
             writeln!(out.stderr, "{}", escape(&line))?;
@@ -33,6 +32,18 @@ impl Report for FleetList {
             out.note(format_args!("no runs published on {}", self.0.remote));
             return Ok(());
         }
+        self.write_runs(out.stdout, out.color)
+    }
+}
+
+impl FleetList {
+    /// The table of the runs (`list --fleet`'s, `watch --fleet`'s view).
+    pub fn write_runs(
+        &self,
+        w: &mut dyn std::io::Write,
+        color: crate::style::Color<'_>,
+    ) -> std::io::Result<()> {
+        let now = crate::time::now();
         let rows: Vec<[Cell<'_>; 7]> = self
             .0
             .runs
@@ -68,7 +79,7 @@ impl Report for FleetList {
             "PUBLISHED",
             "BASE",
         ];
-        write_table(out.stdout, header, &rows, out.color)
+        write_table(w, header, &rows, color)
     }
 }
 
