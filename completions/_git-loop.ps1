@@ -45,6 +45,7 @@ Register-ArgumentCompleter -Native -CommandName 'git-loop' -ScriptBlock {
             [CompletionResult]::new('branches', 'branches', [CompletionResultType]::ParameterValue, 'List loop/* branches no run records (left by cleanup); delete the merged ones')
             [CompletionResult]::new('conflicts', 'conflicts', [CompletionResultType]::ParameterValue, 'Which active runs would conflict when landed (with each other, or with the base), and where')
             [CompletionResult]::new('land', 'land', [CompletionResultType]::ParameterValue, 'Land runs onto their base: built in memory, gated, the branch moved by compare-and-swap')
+            [CompletionResult]::new('sync', 'sync', [CompletionResultType]::ParameterValue, 'Bring each run''s base into its branch: rebased (or merged) in memory, moved by compare-and-swap')
             [CompletionResult]::new('pick', 'pick', [CompletionResultType]::ParameterValue, 'Pick a task''s winning attempt: escalate or land it, reject its siblings')
             [CompletionResult]::new('judge', 'judge', [CompletionResultType]::ParameterValue, 'Run a gate in every attempt of a task (<TASK>.1, ...) and rank them on evidence')
             [CompletionResult]::new('watch', 'watch', [CompletionResultType]::ParameterValue, 'A live full-screen view of every run: status, activity, dirty/ahead/behind, merged; keys to mark, open, diff')
@@ -260,6 +261,23 @@ Register-ArgumentCompleter -Native -CommandName 'git-loop' -ScriptBlock {
             [CompletionResult]::new('--keep', '--keep', [CompletionResultType]::ParameterName, 'Leave each landed run''s worktree and branch in place')
             [CompletionResult]::new('--push', '--push', [CompletionResultType]::ParameterName, 'Push each landing to the target''s upstream, never forced; rebuilt on the remote''s tip when it moved (config land.push-retries)')
             [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Build every landing in memory and report what would land; change nothing (no gate runs)')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Machine-readable output: one JSON document on stdout')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'No progress or summary lines on stderr, no per-run lines of what went as asked')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'No progress or summary lines on stderr, no per-run lines of what went as asked')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'git-loop;sync' {
+            [CompletionResult]::new('--status', '--status', [CompletionResultType]::ParameterName, 'Without run ids: the statuses of the runs to sync, comma-separated (default: active)')
+            [CompletionResult]::new('--strategy', '--strategy', [CompletionResultType]::ParameterName, 'How the base comes in (default: config sync.strategy, else rebase)')
+            [CompletionResult]::new('--gate', '--gate', [CompletionResultType]::ParameterName, 'A command that must pass in a scratch checkout of the synced commit first (sh -c)')
+            [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Repository to operate on (default: the current directory)')
+            [CompletionResult]::new('--repo', '--repo', [CompletionResultType]::ParameterName, 'Repository to operate on (default: the current directory)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: always, never or auto, as git''s --color (alone: always; default: color.loop, color.ui, then the environment)')
+            [CompletionResult]::new('--fetch', '--fetch', [CompletionResultType]::ParameterName, 'Fetch each base''s upstream first')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Build every sync in memory and report what would happen; change nothing (no gate runs)')
+            [CompletionResult]::new('--keep-going', '--keep-going', [CompletionResultType]::ParameterName, 'Go on with the other runs when one is skipped (default: stop; the rest are not attempted)')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Machine-readable output: one JSON document on stdout')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'No progress or summary lines on stderr, no per-run lines of what went as asked')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'No progress or summary lines on stderr, no per-run lines of what went as asked')
@@ -637,6 +655,7 @@ Register-ArgumentCompleter -Native -CommandName 'git-loop' -ScriptBlock {
             [CompletionResult]::new('branches', 'branches', [CompletionResultType]::ParameterValue, 'List loop/* branches no run records (left by cleanup); delete the merged ones')
             [CompletionResult]::new('conflicts', 'conflicts', [CompletionResultType]::ParameterValue, 'Which active runs would conflict when landed (with each other, or with the base), and where')
             [CompletionResult]::new('land', 'land', [CompletionResultType]::ParameterValue, 'Land runs onto their base: built in memory, gated, the branch moved by compare-and-swap')
+            [CompletionResult]::new('sync', 'sync', [CompletionResultType]::ParameterValue, 'Bring each run''s base into its branch: rebased (or merged) in memory, moved by compare-and-swap')
             [CompletionResult]::new('pick', 'pick', [CompletionResultType]::ParameterValue, 'Pick a task''s winning attempt: escalate or land it, reject its siblings')
             [CompletionResult]::new('judge', 'judge', [CompletionResultType]::ParameterValue, 'Run a gate in every attempt of a task (<TASK>.1, ...) and rank them on evidence')
             [CompletionResult]::new('watch', 'watch', [CompletionResultType]::ParameterValue, 'A live full-screen view of every run: status, activity, dirty/ahead/behind, merged; keys to mark, open, diff')
@@ -695,6 +714,9 @@ Register-ArgumentCompleter -Native -CommandName 'git-loop' -ScriptBlock {
             break
         }
         'git-loop;help;land' {
+            break
+        }
+        'git-loop;help;sync' {
             break
         }
         'git-loop;help;pick' {

@@ -108,6 +108,7 @@ __git_loop_opts() {
         branches) echo '--delete-merged --dry-run -C --repo --json -q --quiet --color -h --help' ;;
         conflicts) echo '--base --status -C --repo --json -q --quiet --color -h --help' ;;
         land) echo '--queue --status --keep-going --into --strategy --gate --keep --push -m --message --dry-run -C --repo --json -q --quiet --color -h --help' ;;
+        sync) echo '--status --strategy --gate --fetch --dry-run --keep-going -C --repo --json -q --quiet --color -h --help' ;;
         pick) echo '--land --into --strategy --gate --keep --push -m --message --salvage --dry-run -C --repo --json -q --quiet --color -h --help' ;;
         judge) echo '--gate --jobs --timeout -C --repo --json -q --quiet --color -h --help' ;;
         watch) echo '--once --fleet -C --repo --json -q --quiet --color -h --help' ;;
@@ -146,7 +147,7 @@ __git_loop_nested() {
 
 __git_loop_takes_value() {
     case "$1:$2" in
-        *:-C|*:--repo|*:--color|create:--pattern|create:--base|create:--sparse|create:--ports|create:--attempts|create:--from|cleanup:--status|cleanup:--older-than|reconcile:--remove-orphan|reconcile:--adopt|reconcile:--min-age|list:--status|list:--task|activity:--note|conflicts:--base|conflicts:--status|land:--status|land:--into|land:--strategy|land:--gate|land:-m|land:--message|pick:--into|pick:--strategy|pick:--gate|pick:-m|pick:--message|judge:--gate|judge:--jobs|judge:--timeout|log:-n|log:--max-count|log:--since|trash/restore:--as|trash/empty:--older-than) return 0 ;;
+        *:-C|*:--repo|*:--color|create:--pattern|create:--base|create:--sparse|create:--ports|create:--attempts|create:--from|cleanup:--status|cleanup:--older-than|reconcile:--remove-orphan|reconcile:--adopt|reconcile:--min-age|list:--status|list:--task|activity:--note|conflicts:--base|conflicts:--status|land:--status|land:--into|land:--strategy|land:--gate|land:-m|land:--message|sync:--status|sync:--strategy|sync:--gate|pick:--into|pick:--strategy|pick:--gate|pick:-m|pick:--message|judge:--gate|judge:--jobs|judge:--timeout|log:-n|log:--max-count|log:--since|trash/restore:--as|trash/empty:--older-than) return 0 ;;
     esac
     return 1
 }
@@ -176,6 +177,9 @@ __git_loop_value() {
         land:--gate) COMPREPLY=() ;;
         land:-m) COMPREPLY=() ;;
         land:--message) COMPREPLY=() ;;
+        sync:--status) __git_loop_csv 'active rejected escalated merged stale' ;;
+        sync:--strategy) COMPREPLY=() ;;
+        sync:--gate) COMPREPLY=() ;;
         pick:--into) __git_loop_words "$(__git_loop_branches)" ;;
         pick:--strategy) COMPREPLY=() ;;
         pick:--gate) COMPREPLY=() ;;
@@ -195,7 +199,7 @@ __git_loop_value() {
 
 __git_loop_positional() {
     case "$1:$2" in
-        help:0) __git_loop_words 'create mark cleanup remove restore reconcile list path activity env run branches conflicts land pick judge watch log trash trust mcp claude-hook schema pool config completion publish claim handoff' ;;
+        help:0) __git_loop_words 'create mark cleanup remove restore reconcile list path activity env run branches conflicts land sync pick judge watch log trash trust mcp claude-hook schema pool config completion publish claim handoff' ;;
         create:0) COMPREPLY=() ;;
         mark:*) __git_loop_words "$(__git_loop_ids) active rejected escalated merged stale" ;;
         remove:*) __git_loop_words "$(__git_loop_ids)" ;;
@@ -207,13 +211,14 @@ __git_loop_positional() {
         run:0) __git_loop_words "$(__git_loop_ids)" ;;
         run:1) COMPREPLY=() ;;
         land:*) __git_loop_words "$(__git_loop_ids)" ;;
+        sync:*) __git_loop_words "$(__git_loop_ids)" ;;
         pick:0) __git_loop_words "$(__git_loop_attempts)" ;;
         judge:0) __git_loop_words "$(__git_loop_tasks)" ;;
         log:0) __git_loop_words "$(__git_loop_ids)" ;;
         trash:0) __git_loop_words 'list restore empty' ;;
         trash/restore:0) __git_loop_words "$(__git_loop_trash)" ;;
         claude-hook:0) __git_loop_words 'create remove activity' ;;
-        schema:0) __git_loop_words 'all activity branches cleanup config conflicts create env judge land list log mark path pick pool reconcile remove restore trash trust publish claim handoff error mcp-tools' ;;
+        schema:0) __git_loop_words 'all activity branches cleanup config conflicts create env judge land list log mark path pick pool reconcile remove restore sync trash trust publish claim handoff error mcp-tools' ;;
         pool:0) __git_loop_words 'status fill drain' ;;
         pool/fill:0) COMPREPLY=() ;;
         completion:0) __git_loop_words 'bash zsh fish' ;;
@@ -266,7 +271,7 @@ __git_loop_reply() {
         return
     fi
     if [[ -z $sub ]]; then
-        __git_loop_words 'create mark cleanup remove restore reconcile list path activity env run branches conflicts land pick judge watch log trash trust mcp claude-hook schema pool config completion publish claim handoff help'
+        __git_loop_words 'create mark cleanup remove restore reconcile list path activity env run branches conflicts land sync pick judge watch log trash trust mcp claude-hook schema pool config completion publish claim handoff help'
         return
     fi
     local __git_loop_typed="$typed"

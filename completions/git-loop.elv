@@ -42,6 +42,7 @@ set edit:completion:arg-completer[git-loop] = {|@words|
             cand branches 'List loop/* branches no run records (left by cleanup); delete the merged ones'
             cand conflicts 'Which active runs would conflict when landed (with each other, or with the base), and where'
             cand land 'Land runs onto their base: built in memory, gated, the branch moved by compare-and-swap'
+            cand sync 'Bring each run''s base into its branch: rebased (or merged) in memory, moved by compare-and-swap'
             cand pick 'Pick a task''s winning attempt: escalate or land it, reject its siblings'
             cand judge 'Run a gate in every attempt of a task (<TASK>.1, ...) and rank them on evidence'
             cand watch 'A live full-screen view of every run: status, activity, dirty/ahead/behind, merged; keys to mark, open, diff'
@@ -243,6 +244,22 @@ set edit:completion:arg-completer[git-loop] = {|@words|
             cand --keep 'Leave each landed run''s worktree and branch in place'
             cand --push 'Push each landing to the target''s upstream, never forced; rebuilt on the remote''s tip when it moved (config land.push-retries)'
             cand --dry-run 'Build every landing in memory and report what would land; change nothing (no gate runs)'
+            cand --json 'Machine-readable output: one JSON document on stdout'
+            cand -q 'No progress or summary lines on stderr, no per-run lines of what went as asked'
+            cand --quiet 'No progress or summary lines on stderr, no per-run lines of what went as asked'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'git-loop;sync'= {
+            cand --status 'Without run ids: the statuses of the runs to sync, comma-separated (default: active)'
+            cand --strategy 'How the base comes in (default: config sync.strategy, else rebase)'
+            cand --gate 'A command that must pass in a scratch checkout of the synced commit first (sh -c)'
+            cand -C 'Repository to operate on (default: the current directory)'
+            cand --repo 'Repository to operate on (default: the current directory)'
+            cand --color 'Colour: always, never or auto, as git''s --color (alone: always; default: color.loop, color.ui, then the environment)'
+            cand --fetch 'Fetch each base''s upstream first'
+            cand --dry-run 'Build every sync in memory and report what would happen; change nothing (no gate runs)'
+            cand --keep-going 'Go on with the other runs when one is skipped (default: stop; the rest are not attempted)'
             cand --json 'Machine-readable output: one JSON document on stdout'
             cand -q 'No progress or summary lines on stderr, no per-run lines of what went as asked'
             cand --quiet 'No progress or summary lines on stderr, no per-run lines of what went as asked'
@@ -580,6 +597,7 @@ set edit:completion:arg-completer[git-loop] = {|@words|
             cand branches 'List loop/* branches no run records (left by cleanup); delete the merged ones'
             cand conflicts 'Which active runs would conflict when landed (with each other, or with the base), and where'
             cand land 'Land runs onto their base: built in memory, gated, the branch moved by compare-and-swap'
+            cand sync 'Bring each run''s base into its branch: rebased (or merged) in memory, moved by compare-and-swap'
             cand pick 'Pick a task''s winning attempt: escalate or land it, reject its siblings'
             cand judge 'Run a gate in every attempt of a task (<TASK>.1, ...) and rank them on evidence'
             cand watch 'A live full-screen view of every run: status, activity, dirty/ahead/behind, merged; keys to mark, open, diff'
@@ -624,6 +642,8 @@ set edit:completion:arg-completer[git-loop] = {|@words|
         &'git-loop;help;conflicts'= {
         }
         &'git-loop;help;land'= {
+        }
+        &'git-loop;help;sync'= {
         }
         &'git-loop;help;pick'= {
         }

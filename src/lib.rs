@@ -105,6 +105,10 @@ pub fn vocabularies() -> Vec<(&'static str, Vec<String>)> {
             ops::land::Code::ALL.map(|c| c.as_str().into()).to_vec(),
         ),
         (
+            "sync codes",
+            ops::sync::Code::ALL.map(|c| c.as_str().into()).to_vec(),
+        ),
+        (
             "activities",
             events::Activity::ALL.map(|a| a.as_str().into()).to_vec(),
         ),

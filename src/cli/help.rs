@@ -245,7 +245,8 @@ path is printed there on exit, for dir=$(git loop watch) && cd "$dir". It is red
 the event log changes (inotify on .loop-worktrees/), every 10 s (each worktree's dirty, ahead
 and behind read again then), and at no other time: idle, it uses no CPU. Keys: up/down or
 j/k select; m marks the selected run (then a active, m merged, r rejected, e escalated, s stale;
-logged as git loop mark logs it); o exits printing its path (a hint says why when stdout is a
+logged as git loop mark logs it); s syncs it with its base as git loop sync <id> does, saying
+sync's line for it; o exits printing its path (a hint says why when stdout is a
 terminal); d its diffstat against its base; ? the keys; q, Esc or Ctrl-C quits. With no run, it
 says how to start one. A run whose activity becomes waiting or done rings the bell (watch.bell
 = false: none). Colour as list's. No terminal (on stdin and stderr): exit 2; --once prints a frame.
@@ -279,6 +280,27 @@ pub const LAND_EXAMPLES: &str = r#"Examples:
   git loop land fix-login
   git loop land --queue --dry-run
   git loop land a b --strategy squash -m "Fix the login" --gate "cargo test""#;
+
+pub const SYNC: &str = r#"Each run's branch (loop/<id>) gets its recorded base's current tip: its own commits replayed
+onto it (rebase, the default: authors and messages kept; a run with merge commits is
+skipped, has-merges: --strategy merge syncs it) or a merge commit of the base into it
+(merge). Built in memory; a conflict skips the run with its paths (conflict) and leaves it
+as it was: never a rebase in progress, never a conflict marker. The old tip goes into the
+trash (git loop trash restore gives it back), then the branch moves by compare-and-swap
+(branch-moved when it moved meanwhile: nothing lost) and the run's worktree is updated
+around its uncommitted changes, as git merge --ff-only would; a change in a path the sync
+changes skips the run (dirty), untracked files in the way too (untracked). Other skips:
+up-to-date (nothing to bring in), no-base, no-branch, operation-in-progress,
+worktree-missing, gate-failed, locked. The runs: those named, else inside a run's worktree
+that run, else every run in --status (default active), synced in parallel. A skip other
+than up-to-date stops the runs not yet started (not-attempted) unless --keep-going; exit 1
+when a run was skipped (up-to-date aside).
+
+Settings: sync.strategy, sync.gate."#;
+pub const SYNC_EXAMPLES: &str = r#"Examples:
+  git loop sync --dry-run
+  git loop sync --keep-going
+  git loop sync fix-login --strategy merge --gate "cargo test""#;
 
 pub const PICK: &str = r#"ID is an active attempt <TASK>.<n> (create <TASK> --attempts <N> makes them); anything
 else is refused before anything changes (not-pickable, unknown-id). The winner is marked
@@ -346,9 +368,9 @@ pub const TRUST_EXAMPLES: &str = r#"Example:
   cat .git-loop.toml && git loop trust"#;
 
 pub const MCP: &str = r#"JSON-RPC 2.0, one message a line. Tools: create, mark, list, path, log, cleanup, remove,
-reconcile, branches, conflicts, restore, land, pick, judge, activity, env; each result is the document the
-command prints with --json (create's attempts as {"runs": [...]}). A tool that removes anything is a dry
-run unless its input sets "dry_run": false. Ends at EOF."#;
+reconcile, branches, conflicts, restore, land, pick, sync, judge, activity, env; each result is the document
+the command prints with --json (create's attempts as {"runs": [...]}). A tool that removes anything, or
+moves runs' branches (sync), is a dry run unless its input sets "dry_run": false. Ends at EOF."#;
 pub const MCP_EXAMPLES: &str = r#"Example (an MCP client's configuration):
   {"mcpServers": {"git-loop": {"command": "git-loop", "args": ["mcp"]}}}"#;
 
@@ -393,8 +415,8 @@ The settings: base, cleanup.status, cleanup.older-than, cleanup.delete-merged-br
 cleanup.salvage, cleanup.pre-command, create.copy, create.post-command,
 create.ignore-file, create.fetch, create.pattern, claude.pattern, cleanup.recycle,
 pool.size, trash.keep, pool.keep, land.gate, land.strategy, land.into, land.queue-status,
-land.push-retries, land.require-clean, judge.gate, notify.command, create.ports, watch.bell,
-fleet.name, fleet.remote, fleet.lease, fleet.publish."#;
+land.push-retries, land.require-clean, sync.strategy, sync.gate, judge.gate, notify.command,
+create.ports, watch.bell, fleet.name, fleet.remote, fleet.lease, fleet.publish."#;
 pub const CONFIG_EXAMPLES: &str = r#"Example:
   git config loop.base develop && git loop config"#;
 

@@ -23,6 +23,7 @@ pub mod man;
 mod pick;
 mod removal;
 mod schema;
+mod sync;
 mod trash;
 mod values;
 mod watch;
@@ -37,6 +38,7 @@ pub use land::{LandArgs, LandOptions};
 pub use pick::PickArgs;
 pub use removal::{CleanupArgs, RemoveArgs};
 pub use schema::{SchemaArgs, SchemaName};
+pub use sync::SyncArgs;
 pub use trash::{TrashAction, TrashArgs};
 pub use values::{Cutoff, MinAge, RunId, StatusList};
 use values::{default_min_age, min_age_flag, since_flag, status_flag};
@@ -117,6 +119,9 @@ pub enum Command {
     /// Land runs onto their base: built in memory, gated, the branch moved by compare-and-swap
     #[command(long_about = help::LAND, after_help = help::LAND_EXAMPLES)]
     Land(LandArgs),
+    /// Bring each run's base into its branch: rebased (or merged) in memory, moved by compare-and-swap
+    #[command(long_about = help::SYNC, after_help = help::SYNC_EXAMPLES)]
+    Sync(SyncArgs),
     /// Pick a task's winning attempt: escalate or land it, reject its siblings
     #[command(long_about = help::PICK, after_help = help::PICK_EXAMPLES)]
     Pick(PickArgs),

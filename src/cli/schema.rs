@@ -35,6 +35,7 @@ pub enum SchemaName {
     Conflicts,
     Create,
     Land,
+    Sync,
     Judge,
     Env,
     List,
@@ -57,12 +58,12 @@ pub enum SchemaName {
 
 impl SchemaName {
     /// Every name, in the order `--help` lists them.
-    pub const ALL: [SchemaName; 26] = {
+    pub const ALL: [SchemaName; 27] = {
         use SchemaName::*;
         [
             All, Activity, Branches, Cleanup, Config, Conflicts, Create, Env, Judge, Land, List,
-            Log, Mark, Path, Pick, Pool, Reconcile, Remove, Restore, Trash, Trust, Publish, Claim,
-            Handoff, Error, McpTools,
+            Log, Mark, Path, Pick, Pool, Reconcile, Remove, Restore, Sync, Trash, Trust, Publish,
+            Claim, Handoff, Error, McpTools,
         ]
     };
 
@@ -82,6 +83,7 @@ impl SchemaName {
             Conflicts => "conflicts",
             Create => "create",
             Land => "land",
+            Sync => "sync",
             Judge => "judge",
             Env => "env",
             List => "list",

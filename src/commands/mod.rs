@@ -27,6 +27,7 @@ pub mod restore;
 pub mod run;
 pub mod schema;
 pub mod shared;
+pub mod sync;
 pub mod trash;
 pub mod trust;
 pub mod watch;
@@ -60,6 +61,10 @@ pub fn dispatch(cli: &Cli, out: &mut Out<'_>) -> std::result::Result<(), Fail> {
         Command::Land(args) => {
             let dir = crate::ops::infer::start_dir(cli.repo.as_deref())?;
             emit(land::exec(&ctx()?, args, &dir, out)?, out)
+        }
+        Command::Sync(args) => {
+            let dir = crate::ops::infer::start_dir(cli.repo.as_deref())?;
+            emit(sync::exec(&ctx()?, args, &dir, out)?, out)
         }
         Command::Pick(args) => emit(pick::exec(&ctx()?, args, out)?, out),
         Command::Judge(args) => judge::run_and_emit(&ctx()?, args, out),

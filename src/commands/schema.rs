@@ -21,6 +21,7 @@ pub fn text(name: SchemaName) -> &'static str {
         Conflicts => include_str!("../../schema/conflicts.json"),
         Create => include_str!("../../schema/create.json"),
         Land => include_str!("../../schema/land.json"),
+        Sync => include_str!("../../schema/sync.json"),
         Judge => include_str!("../../schema/judge.json"),
         Env => include_str!("../../schema/env.json"),
         List => include_str!("../../schema/list.json"),

@@ -17,7 +17,7 @@ use super::raw::Read;
 use super::report::{Show, Shown};
 use super::source::{Origin, Sourced};
 use super::table::{ascii, env_len, env_name, git_len, git_name, settings};
-pub use super::types::{IgnoreFile, Key, LandStrategy, MAX_CREATE_PORTS};
+pub use super::types::{IgnoreFile, Key, LandStrategy, MAX_CREATE_PORTS, SyncStrategy};
 use super::types::{SizeValue, StatusValue};
 use super::validate::{self, At};
 use crate::error::Result;
@@ -176,6 +176,21 @@ settings! {
         read bool => validate::as_read,
     }
 
+    /// How `git loop sync` brings a run's base into its branch
+    /// (`--strategy`): rebase (its commits replayed) or merge.
+    SYNC_STRATEGY: "sync.strategy", Plain {
+        sync_strategy: SyncStrategy = SyncStrategy::Rebase,
+        read String => validate::sync_strategy,
+    }
+
+    /// A command `git loop sync` runs in a scratch checkout of a synced
+    /// commit before the run's branch moves; a failure keeps the run where
+    /// it was (`gate-failed`). None by default.
+    SYNC_GATE: "sync.gate", RunsCommand {
+        sync_gate: Option<String> = None,
+        read String => validate::command,
+    }
+
     /// A command `git loop judge` runs in each active attempt's worktree of
     /// a task; its exit code is the attempt's "passed". None by default.
     JUDGE_GATE: "judge.gate", RunsCommand {
@@ -256,4 +271,5 @@ pub const TOML_CREATE_COPY: &str = CREATE_COPY.toml;
 pub const TOML_CREATE_POST_COMMAND: &str = CREATE_POST_COMMAND.toml;
 pub const TOML_LAND_GATE: &str = LAND_GATE.toml;
 pub const TOML_JUDGE_GATE: &str = JUDGE_GATE.toml;
+pub const TOML_SYNC_GATE: &str = SYNC_GATE.toml;
 pub const TOML_NOTIFY_COMMAND: &str = NOTIFY_COMMAND.toml;

@@ -48,8 +48,8 @@ mod untrusted;
 pub mod validate;
 
 pub use keys::{
-    IgnoreFile, LandStrategy, Settings, TOML_CLEANUP_PRE_COMMAND, TOML_CREATE_POST_COMMAND,
-    TOML_JUDGE_GATE, TOML_LAND_GATE, TOML_NOTIFY_COMMAND,
+    IgnoreFile, LandStrategy, Settings, SyncStrategy, TOML_CLEANUP_PRE_COMMAND,
+    TOML_CREATE_POST_COMMAND, TOML_JUDGE_GATE, TOML_LAND_GATE, TOML_NOTIFY_COMMAND, TOML_SYNC_GATE,
 };
 pub use layers::{Layer, TomlFile, repo_toml_path, user_toml_path};
 pub use source::{Origin, Sourced};

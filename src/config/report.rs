@@ -8,7 +8,7 @@ use serde::Serialize;
 
 use super::class::Class;
 use super::source::Sourced;
-use super::types::{IgnoreFile, Key, LandStrategy};
+use super::types::{IgnoreFile, Key, LandStrategy, SyncStrategy};
 use crate::manifest::Status;
 
 #[derive(Debug, Serialize, schemars::JsonSchema)]
@@ -158,6 +158,16 @@ impl Show for IgnoreFile {
 }
 
 impl Show for LandStrategy {
+    type Json = &'static str;
+    fn json(&self) -> &'static str {
+        self.as_str()
+    }
+    fn text(json: &&'static str) -> String {
+        (*json).to_owned()
+    }
+}
+
+impl Show for SyncStrategy {
     type Json = &'static str;
     fn json(&self) -> &'static str {
         self.as_str()

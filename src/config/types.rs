@@ -37,6 +37,41 @@ pub enum SizeValue {
     Text(String),
 }
 
+/// `sync.strategy`, `sync --strategy`: how a run's base comes into its branch.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, schemars::JsonSchema, clap::ValueEnum,
+)]
+#[serde(rename_all = "lowercase")]
+pub enum SyncStrategy {
+    /// The run's own commits replayed onto the base's tip, authors and
+    /// messages kept.
+    Rebase,
+    /// A merge commit of the base's tip into the run's branch (its history
+    /// kept as it is).
+    Merge,
+}
+
+impl SyncStrategy {
+    pub const ALL: [SyncStrategy; 2] = [SyncStrategy::Rebase, SyncStrategy::Merge];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SyncStrategy::Rebase => "rebase",
+            SyncStrategy::Merge => "merge",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<SyncStrategy> {
+        SyncStrategy::ALL.into_iter().find(|s| s.as_str() == text)
+    }
+}
+
+impl std::fmt::Display for SyncStrategy {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
 /// The cleanup status set: a TOML array or a CSV string.
 #[derive(Debug, Deserialize)]
 #[serde(untagged)]

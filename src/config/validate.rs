@@ -12,7 +12,9 @@
 use jiff::SignedDuration;
 
 use super::source::Origin;
-use super::types::{self as keys, IgnoreFile, Key, LandStrategy, SizeValue, StatusValue};
+use super::types::{
+    self as keys, IgnoreFile, Key, LandStrategy, SizeValue, StatusValue, SyncStrategy,
+};
 use crate::error::{Error, Result};
 use crate::manifest::Status;
 
@@ -159,6 +161,15 @@ pub(super) fn land_strategy(text: String, at: &At<'_>) -> Result<LandStrategy> {
     LandStrategy::parse(text.trim()).ok_or_else(|| {
         at.error(format!(
             "{text:?} is not a landing strategy; expected rebase, squash, merge or ff"
+        ))
+    })
+}
+
+/// `sync.strategy`: rebase or merge.
+pub(super) fn sync_strategy(text: String, at: &At<'_>) -> Result<SyncStrategy> {
+    SyncStrategy::parse(text.trim()).ok_or_else(|| {
+        at.error(format!(
+            "{text:?} is not a sync strategy; expected rebase or merge"
         ))
     })
 }

@@ -102,6 +102,10 @@ pub enum Kind {
     /// `judge.gate`: runs in each active attempt's worktree of a task (see
     /// `ops::judge`); its exit code is the attempt's "passed".
     JudgeGate,
+    /// `sync.gate`: runs in a scratch checkout of a synced commit (with
+    /// `ops::land::gate`); a non-zero exit, or the timeout, keeps the run
+    /// where it was.
+    SyncGate,
     /// `notify.command`: runs when a run's activity becomes `waiting` or
     /// `done` (see `ops::activity`); a failure is only a warning.
     Notify,
@@ -115,6 +119,7 @@ impl Kind {
             Kind::CleanupPre => crate::config::TOML_CLEANUP_PRE_COMMAND,
             Kind::LandGate => crate::config::TOML_LAND_GATE,
             Kind::JudgeGate => crate::config::TOML_JUDGE_GATE,
+            Kind::SyncGate => crate::config::TOML_SYNC_GATE,
             Kind::Notify => crate::config::TOML_NOTIFY_COMMAND,
         }
     }
@@ -135,6 +140,7 @@ pub fn lookup<'s>(
         Kind::CleanupPre => &settings.cleanup_pre_command,
         Kind::LandGate => &settings.land_gate,
         Kind::JudgeGate => &settings.judge_gate,
+        Kind::SyncGate => &settings.sync_gate,
         Kind::Notify => &settings.notify_command,
     };
     let Some(command) = sourced.value.as_deref() else {

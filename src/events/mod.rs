@@ -72,6 +72,10 @@ crate::vocab::vocabulary! {
         /// `git loop land` moved a target branch (`from` the tip it was built
         /// on, `to` the landed commit), or refused a run (with its code).
         Land = "land",
+        /// `git loop sync` moved a run's branch onto its base's tip: `from`
+        /// its old tip, `to` the synced one, the base and the strategy in
+        /// `detail`.
+        Sync = "sync",
         /// What a run is doing, as its agent said (`git loop activity`, or
         /// `claude-hook activity`): the [`Activity`] in `to`, the note in
         /// `detail`.

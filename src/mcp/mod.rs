@@ -150,7 +150,8 @@ fn initialize(params: &Value) -> Value {
         "serverInfo": {"name": "git-loop", "version": env!("CARGO_PKG_VERSION")},
         "instructions": "git-loop gives each parallel run of work its own git worktree and branch \
             loop/<id>. Create a run, work in the path it returns, mark what it became, and clean \
-            up finished runs. Tools that remove anything are dry runs unless dry_run is false. \
+            up finished runs. Tools that remove anything or move runs' branches are dry runs \
+            unless dry_run is false. \
             Every tool takes `repo`, the repository (default: the server's working directory). \
             A tool returns the JSON document of `git loop <tool> --json` (an array as {\"runs\": \
             [...]}); `git loop schema <tool>` prints its full schema.",

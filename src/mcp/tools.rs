@@ -21,7 +21,7 @@ use crate::cli::Cli;
 use crate::cli::{
     ActivityArgs, BranchesArgs, CleanupArgs, ConflictsArgs, CreateArgs, EnvArgs, JudgeArgs,
     LandArgs, ListArgs, LogArgs, MarkArgs, PathArgs, PickArgs, ReconcileArgs, RemoveArgs,
-    RestoreArgs,
+    RestoreArgs, SyncArgs,
 };
 
 /// One MCP tool: a git-loop command.
@@ -45,8 +45,9 @@ pub enum Access {
     /// Records or creates (a run, a status, a restored worktree); removes
     /// nothing.
     Writes,
-    /// May remove worktrees or branches: a dry run unless the input sets
-    /// `"dry_run": false`.
+    /// May remove worktrees or branches, or move a run's branch to a
+    /// rewritten history (`sync`: its old tip kept in the trash): a dry
+    /// run unless the input sets `"dry_run": false`.
     Removes,
 }
 
@@ -82,8 +83,8 @@ macro_rules! tools {
 // person's decision) or `config`. No tool's input names a command to run:
 // an argument that takes one (a clap `ValueHint::Command*`, such as
 // `--gate`) is `#[schemars(skip)]`, so it is not in the schema and a call
-// that passes it is refused as an unknown argument; `judge`, `land` and
-// `pick` run only the configured gate, trusted as the hooks are. A test
+// that passes it is refused as an unknown argument; `judge`, `land`, `pick`
+// and `sync` run only the configured gate, trusted as the hooks are. A test
 // (`mcp::no_tool_takes_a_command_to_run`) holds every tool to it.
 tools! {
     "create" => CreateArgs, Writes;
@@ -99,6 +100,9 @@ tools! {
     "restore" => RestoreArgs, Writes;
     "land" => LandArgs, Removes;
     "pick" => PickArgs, Removes;
+    // Removes nothing, but moves runs' branches (the old tips in the
+    // trash): a dry run unless told otherwise, as `land`.
+    "sync" => SyncArgs, Removes;
     // Changes no run, but runs the gate (with the hooks' trust rules) and
     // logs `judge` events: not read-only.
     "judge" => JudgeArgs, Writes;

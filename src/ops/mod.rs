@@ -25,6 +25,7 @@ pub mod reclaim;
 pub mod reconcile;
 pub mod restore;
 pub mod run;
+pub mod sync;
 pub mod trash;
 pub mod trust;
 pub mod watch;

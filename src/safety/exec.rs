@@ -39,6 +39,34 @@ pub fn delete_branch(
     crate::git::refs::delete_branch_unguarded(repo.gix(), branch, expected)
 }
 
+/// Move `refs/heads/<branch>` from `from` to `to` by compare-and-swap
+/// (`message` the reflog's, the reflog made if missing), through the ref
+/// layer (a `reference-transaction` hook runs), with a permit for that
+/// very move: `from` kept in the trash (see [`super::rewrite_branch`]).
+/// `Err` when the branch is not at `from` (moved meanwhile): nothing moved.
+pub fn rewrite_branch(
+    repo: &Repo,
+    branch: &str,
+    from: gix::ObjectId,
+    to: gix::ObjectId,
+    message: &str,
+    permit: &Permit,
+) -> Result<()> {
+    if !permit.covers_rewrite(branch, from, to) {
+        return Err(Error::Internal(format!(
+            "no permit to move {branch} from {from} to {to}"
+        )));
+    }
+    let full = format!("refs/heads/{branch}");
+    let update = crate::git::refs::Edit::Update {
+        name: full.clone(),
+        old: from,
+        new: to,
+    };
+    crate::git::refs::apply(repo.gix(), message, true, &[update])
+        .map_err(|e| Error::RefWrite(format!("could not move {full}: {e}")))
+}
+
 /// Move `refs/heads/<branch>` back from `from` to `to` by compare-and-swap
 /// (`message` the reflog's), with a permit for that very move (see
 /// [`super::undo_advance`]).

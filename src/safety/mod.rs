@@ -30,12 +30,18 @@
 //!   which that landing wrote a moment ago — copies of the run's work (or,
 //!   fast-forwarded, the run's own commits), which the run's branch still
 //!   holds in substance — so nothing goes to the trash;
+//! - [`exec::rewrite_branch`] (a compare-and-swap move of a run's branch
+//!   from `old` to any `new`, a sync's rebase that leaves `old` out of the
+//!   branch's history): a permit from [`rewrite_branch`] (the branch is at
+//!   `old` and a trash entry holds `old`, written first: `git loop trash
+//!   restore` gives it back);
 //! - [`exec::update_checkout`] (the files and index of the checkout that
 //!   has a landing's target checked out, moved from `old` to `new` as
 //!   `git read-tree -m -u` would): a permit from [`checkout::permit`] (the
-//!   target is at `new`, which descends from `old`, and every file written
-//!   over or deleted is certainly `old`'s blob: a copy of what `new`'s
-//!   history holds, so nothing goes to the trash);
+//!   target is at `new`, which descends from `old` or, a sync's rewrite,
+//!   with `old` kept in the trash; and every file written over or deleted
+//!   is certainly `old`'s blob: a copy of what a ref holds, so nothing more
+//!   goes to the trash);
 //! - [`exec::signal_process`] (SIGTERM, then SIGKILL, to a process left
 //!   working in a worktree being removed, `--reap`): a permit from
 //!   [`reap::permit`] (its working directory inside that worktree, no
@@ -92,6 +98,9 @@ enum Target {
     Branch(String, gix::ObjectId),
     /// `refs/heads/<branch>` moved back from the first commit to the second.
     Rewind(String, gix::ObjectId, gix::ObjectId),
+    /// `refs/heads/<branch>` moved from the first commit (kept in the
+    /// trash) to the second.
+    Rewrite(String, gix::ObjectId, gix::ObjectId),
     /// The process with this pid and start time (clock ticks since boot).
     Process(u32, u64),
     /// The checkout at this path moved from the first commit to the second.
@@ -131,6 +140,12 @@ impl Permit {
         new: gix::ObjectId,
     ) -> bool {
         self.what == Target::Checkout(path.to_path_buf(), old, new)
+    }
+
+    /// Whether this permit is for moving `branch` from `from` (kept in the
+    /// trash) to `to`.
+    pub fn covers_rewrite(&self, branch: &str, from: gix::ObjectId, to: gix::ObjectId) -> bool {
+        self.what == Target::Rewrite(branch.to_owned(), from, to)
     }
 
     /// Whether this permit is for moving `branch` back from `from` to `to`.
@@ -224,24 +239,52 @@ pub fn rollback_branch(
     })
 }
 
-/// Leave to move `branch` back from `new` to `old`, undoing the landing
-/// that moved it forward a moment ago (`message` its reflog message), only
-/// while it still points at `new`, `old` is an ancestor of `new` (the
-/// forward move lost nothing, the way back loses only `old..new`), and the
+/// Leave to move `branch` from `old` to `new`, anywhere (a sync's rebase:
+/// `old` need not be in `new`'s history), only while it points at `old` and
+/// the trash entry `kept` (a ref under [`trash::PREFIX`]) holds `old`
+/// itself: written first, so `git loop trash restore` gives `old` back.
+/// `None`: leave it where it is.
+pub fn rewrite_branch(
+    repo: &gix::Repository,
+    branch: &str,
+    old: gix::ObjectId,
+    new: gix::ObjectId,
+    kept: &str,
+) -> Option<Permit> {
+    let name = format!("refs/heads/{branch}");
+    let at_old = crate::git::refs::id(repo, &name) == Some(old);
+    (at_old && kept_in_trash(repo, kept, old)).then(|| Permit {
+        what: Target::Rewrite(branch.to_owned(), old, new),
+        kept: vec![kept.to_owned()],
+    })
+}
+
+/// Whether `kept` is a trash entry's ref pointing at `tip` itself.
+pub fn kept_in_trash(repo: &gix::Repository, kept: &str, tip: gix::ObjectId) -> bool {
+    kept.starts_with(trash::PREFIX) && crate::git::refs::id(repo, kept) == Some(tip)
+}
+
+/// Leave to move `branch` back from `new` to `old`, undoing the landing (or
+/// sync) that moved it a moment ago (`message` its reflog message), only
+/// while it still points at `new`, `old` is still held — an ancestor of
+/// `new` (the forward move lost nothing, the way back loses only
+/// `old..new`), or a sync's rewrite with `old` in the trash entry `kept`
+/// (the way back loses only the commits that sync wrote) — and the
 /// branch's newest reflog entry is that very move: `old` to `new` with that
 /// message (nobody moved it since). `None`: leave it where it is.
 pub fn undo_advance(
     repo: &gix::Repository,
     branch: &str,
-    old: gix::ObjectId,
-    new: gix::ObjectId,
+    (old, new): (gix::ObjectId, gix::ObjectId),
+    kept: Option<&str>,
     message: &str,
 ) -> Option<Permit> {
     let name = format!("refs/heads/{branch}");
     if crate::git::refs::id(repo, &name) != Some(new) {
         return None;
     }
-    let fast_forward = descends_from(repo, new, old);
+    let fast_forward =
+        descends_from(repo, new, old) || kept.is_some_and(|kept| kept_in_trash(repo, kept, old));
     let newest = crate::git::refs::reflog(repo, &name).into_iter().next()?;
     let ours = newest.old == Some(old)
         && newest.new == new

@@ -57,6 +57,8 @@ pub enum Reason {
     SalvageReplaced,
     /// A salvage dropped by `git loop restore --drop`.
     SalvageDropped,
+    /// A run's branch moved by `git loop sync` (its tip before).
+    Sync,
     /// The snapshot of a run handed off (`git loop handoff`), kept as a
     /// salvage of the run.
     HandedOff,
@@ -72,6 +74,7 @@ impl Reason {
             Reason::WorktreeRemoved => "worktree-removed",
             Reason::SalvageReplaced => "salvage-replaced",
             Reason::SalvageDropped => "salvage-dropped",
+            Reason::Sync => "sync",
             Reason::HandedOff => "handed-off",
         }
     }
@@ -125,7 +128,7 @@ pub struct Entry {
     #[serde(skip)]
     pub trashed: Timestamp,
     /// Why: `merged-ancestor`, `merged-squash`, `merged-rebase`, `empty`,
-    /// `worktree-removed`, `salvage-replaced`, `salvage-dropped`,
+    /// `worktree-removed`, `salvage-replaced`, `salvage-dropped`, `sync`,
     /// `handed-off`.
     pub reason: String,
 }

@@ -22,7 +22,7 @@ use crate::commands::{
     env::EnvReport, judge::JudgeReport, land::LandReport, list::ListReport, log::LogReport,
     mark::MarkReport, mark::detect::DetectReport, path::PathReport, pick::PickReport,
     pool::report::PoolReport, reconcile::ReconcileReport, restore::RestoreDocument,
-    restore::list::SalvagedList, trash::TrashReport, trust::TrustReport,
+    restore::list::SalvagedList, sync::SyncReport, trash::TrashReport, trust::TrustReport,
 };
 use crate::commands::{claim::ClaimReport, list::fleet::FleetList, publish::PublishReport};
 
@@ -98,6 +98,7 @@ fn output(name: SchemaName) -> Option<Value> {
         N::Conflicts => schema_of::<ConflictsReport>(&title),
         N::Create => schema_of::<CreateOutput>(&title),
         N::Land => schema_of::<LandReport>(&title),
+        N::Sync => schema_of::<SyncReport>(&title),
         N::Judge => schema_of::<JudgeReport>(&title),
         N::List => schema_of::<ListOutput>(&title),
         N::Log => schema_of::<LogReport>(&title),

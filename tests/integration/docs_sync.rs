@@ -711,6 +711,11 @@ fn the_fleet_codes_are_documented_as_the_code_has_them() {
 }
 
 #[test]
+fn the_sync_codes_are_documented_as_the_code_has_them() {
+    assert_vocabulary_documented("sync codes", "**Sync codes**");
+}
+
+#[test]
 fn the_error_codes_are_documented_as_the_code_has_them() {
     assert_vocabulary_documented("error codes", "**Error codes**");
 }

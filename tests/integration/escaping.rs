@@ -153,7 +153,7 @@ fn config_trust_and_errors_escape_values_from_files_and_the_environment() {
     run.code(0);
     assert_inert("config", &run.both());
     // A header, then one line a setting.
-    assert_eq!(run.stdout().lines().count(), 31, "{}", run.stdout());
+    assert_eq!(run.stdout().lines().count(), 33, "{}", run.stdout());
     assert!(run.stdout().contains("\\u{1b}[2K"), "{}", run.stdout());
 
     let run = run_raw(&repo, &["trust"]);

@@ -82,6 +82,7 @@ fn no_destroying_path_bypasses_the_safety_kernel() {
         "pub fn worktree_remove(",
         "pub fn delete_branch(",
         "pub fn rewind_branch(",
+        "pub fn rewrite_branch(",
         "pub fn signal_process(",
     ] {
         let at = exec
@@ -140,6 +141,7 @@ fn no_destroying_path_bypasses_the_safety_kernel() {
                 !code.contains("Target::Worktree")
                     && !code.contains("Target::Branch")
                     && !code.contains("Target::Rewind")
+                    && !code.contains("Target::Rewrite")
                     && !code.contains("Target::Process"),
                 "src/{path} names a permit's target"
             );
@@ -189,6 +191,7 @@ fn no_destroying_path_bypasses_the_safety_kernel() {
             "exec::worktree_remove(",
             "exec::delete_branch(",
             "exec::rewind_branch(",
+            "exec::rewrite_branch(",
             "exec::signal_process(",
             "exec::update_checkout(",
         ] {
@@ -236,7 +239,9 @@ fn no_destroying_path_bypasses_the_safety_kernel() {
     // signal), the gate's scratch checkout, the kernel's one retirement of a
     // branch (cleanup, branches and land's finish all call it), a landing's
     // move of its target back when the checkout could not follow and its
-    // update of a checkout, and `--reap`'s signal to a process.
+    // update of a checkout, a sync's move of a run's branch (its old tip
+    // kept in the trash first: `ops/sync` asks `advance::rewrite`, which
+    // asks the kernel), and `--reap`'s signal to a process.
     callers.sort();
     callers.dedup();
     for expected in [
@@ -250,6 +255,7 @@ fn no_destroying_path_bypasses_the_safety_kernel() {
         "ops/create/record.rsexec::delete_branch(",
         "ops/create/rollback.rsexec::delete_branch(",
         "ops/land/advance/mod.rsexec::rewind_branch(",
+        "ops/land/advance/mod.rsexec::rewrite_branch(",
         "ops/land/advance/checkout.rsexec::update_checkout(",
         "worktree/reap.rsexec::signal_process(",
     ] {

@@ -52,7 +52,7 @@ mod path; // path <id>
 mod pick; // pick <ID>: the winner escalated or landed, its siblings rejected, --salvage
 mod pool; // the warm pool: pool, create from a member, cleanup --recycle
 mod ports; // create.ports / --ports: leased on real sockets, released, reclaimed; env, run, post-command see them
-mod readme; // the README's Quick start, run as written: the work lands on main
+mod readme; // the README's Quick start, run as written: the work lands on main; docs/sync.md's example
 mod real_history; // a history of real shape (criss-cross topics): predictions equal git's
 mod reconcile; // reconcile: dropped entries, orphans, summary
 mod reconcile_adopt; // reconcile --adopt: an orphan becomes an active run
@@ -60,6 +60,7 @@ mod remove; // remove <id>...: named runs under cleanup's rules
 mod restore; // restore <id>: a salvaged run back as it was
 mod run; // run <id> -- <command>
 mod salvage; // remove/cleanup --salvage: the salvage ref, then the removal
+mod sync; // sync: each run's base brought in; skips that change nothing, the trash, --dry-run
 mod walks; // history walks on a real-shape history: ahead/behind and merged equal git's
 mod watch; // watch: the live view in tmux (keys, marks, the bell, idle CPU), watch --once // a gate's and judge's status line in tmux, Ctrl-C saying what landed
 

@@ -266,6 +266,7 @@ fn bash_completes_git_loop_through_gits_own_completion() {
             "restore",
             "run",
             "schema",
+            "sync",
             "trash",
             "trust",
             "watch"

@@ -58,6 +58,9 @@ into = "dev"
 queue-status = ["active"]
 push-retries = 5
 require-clean = true
+[sync]
+strategy = "merge"
+gate = "true"
 [judge]
 gate = "true"
 [notify]

@@ -529,3 +529,76 @@ fn sigterm_and_sigint_give_the_terminal_back() {
         assert_terminal_restored(&pane, &repo, 10 + n);
     }
 }
+
+/// Run `id`'s column `name` on `screen`: the text under the header's
+/// `name`, up to the next blank.
+fn column<'s>(screen: &'s str, id: &str, name: &str) -> &'s str {
+    let header = screen.lines().find(|l| l.starts_with("ID ")).unwrap();
+    let at = header.find(name).unwrap();
+    let line = row(screen, id).unwrap_or_else(|| panic!("no {id}:\n{screen}"));
+    line[at..].split_whitespace().next().unwrap_or("")
+}
+
+/// `s` syncs the selected run, the same operation as `git loop sync <id>`
+/// (its old tip in the trash, a `sync` event), and says that command's
+/// one line in the message line; its BEHIND drops to 0 at once. A run the
+/// sync refuses (`dirty`: uncommitted work in a file the base changed) is
+/// left as it was, the line saying why, and so is one whose `sync.gate` is
+/// not trusted (the gate not run); `?` lists the key.
+#[test]
+fn s_syncs_the_selected_run_and_says_syncs_line() {
+    let repo = with_runs(2);
+    crate::common::commit(&repo, &repo.wt("r1"), "r1.txt", "own\n");
+    crate::common::commit(&repo, &repo.root, "README", "main moved\n");
+    std::fs::write(repo.wt("r2").join("README"), "r2 is editing it\n").unwrap();
+    let tip = |id: &str| {
+        repo.git(["rev-parse", &format!("loop/{id}")])
+            .trim()
+            .to_owned()
+    };
+    let (r1, r2) = (tip("r1"), tip("r2"));
+    // What the command says of each, predicted.
+    let predicted = repo.run(["sync", "--dry-run", "--keep-going"]).stdout;
+    let line = |id: &str| {
+        let prefix = format!("{id}: ");
+        let found = predicted.lines().find(|l| l.starts_with(&prefix));
+        found.unwrap_or_else(|| panic!("{predicted}")).to_owned()
+    };
+    let (synced, dirty) = (line("r1").replace("would sync", "synced"), line("r2"));
+    assert!(dirty.starts_with("r2: skipped (dirty): "), "{dirty}");
+
+    let pane = Pane::start(&repo);
+    let screen = pane.watch(2);
+    assert!(screen.contains("s sync"), "the footer names s:\n{screen}");
+    assert_eq!(column(&screen, "r1", "BEHIND"), "1", "{screen}");
+    pane.send(&["s"]);
+    let screen = pane.wait_for(|s| s.contains(&synced), &synced);
+    assert_eq!(column(&screen, "r1", "BEHIND"), "0", "{screen}");
+    let main = repo.git(["rev-parse", "main"]).trim().to_owned();
+    assert_eq!(repo.git(["rev-parse", "loop/r1~1"]).trim(), main);
+    let trash = repo.git(["for-each-ref", "--format=%(objectname)", "refs/loop/trash/"]);
+    assert_eq!(trash.trim(), r1, "the old tip is in the trash");
+    assert!(repo.run(["log"]).stdout.contains("sync"));
+
+    pane.send(&["j", "s"]);
+    // As much of it as the 120 columns show (the reason names the path).
+    let shown: String = dirty.chars().take(100).collect();
+    pane.wait_for(|s| s.contains(&shown), &shown);
+    assert_eq!(tip("r2"), r2);
+    let edited = std::fs::read_to_string(repo.wt("r2").join("README")).unwrap();
+    assert_eq!(edited, "r2 is editing it\n");
+
+    // A sync.gate from the repository's file is not run until trusted: the
+    // line says why, nothing moved.
+    let marker = repo.base().join("gate-ran");
+    let gate = format!("[sync]\ngate = \"touch '{}'\"\n", marker.display());
+    std::fs::write(repo.root.join(".git-loop.toml"), gate).unwrap();
+    pane.send(&["s"]);
+    pane.wait_for(|s| s.contains("r2: not synced: "), "the refusal");
+    assert!(!marker.exists(), "an untrusted gate ran");
+    assert_eq!(tip("r2"), r2);
+
+    pane.send(&["?"]);
+    let screen = pane.wait_for(|s| s.contains("keys of git loop watch"), "the keys");
+    assert!(screen.contains("s   sync it"), "{screen}");
+}

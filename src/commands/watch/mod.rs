@@ -1,6 +1,7 @@
 //! `git loop watch [--once]`: the adapter to [`crate::ops::watch`] (what is
 //! read, when, and when the bell rings). [`frame`] lays one frame out;
-//! [`screen`] draws it full-screen and takes the keys.
+//! [`screen`] draws it full-screen and takes the keys; [`sync_key`] is
+//! `s`, the selected run synced as `git loop sync <id>` syncs it.
 //!
 //! `--fleet` shows every machine's published runs instead ([`fleet`]):
 //! `list --fleet`'s table, read again every [`crate::ops::watch::FULL_REFRESH`];
@@ -19,6 +20,7 @@
 mod fleet;
 mod frame;
 mod screen;
+mod sync_key;
 mod terminal;
 
 use std::io::IsTerminal;

@@ -30,6 +30,7 @@ use crate::error::Result;
 use crate::manifest::Status;
 use crate::ops::list::Run;
 use crate::ops::watch::{self, FULL_REFRESH};
+use crate::style::escape;
 
 /// What woke the loop.
 enum Wake {
@@ -56,13 +57,16 @@ enum Step {
     Reread,
     Quit,
     Open(PathBuf),
+    /// `s`: sync this run (said first: a gate may take a while).
+    Sync(String),
 }
 
-const KEYS: &str = "j/k select  m mark  o open  d diffstat  ? keys  q quit";
+const KEYS: &str = "j/k select  m mark  s sync  o open  d diffstat  ? keys  q quit";
 /// The panel `?` opens.
-const KEYS_HELP: [&str; 8] = [
+const KEYS_HELP: [&str; 9] = [
     "up/down, j/k   select a run",
     "m then a/m/r/e/s   mark it active, merged, rejected, escalated, stale",
+    "s   sync it with its base, as git loop sync <id> does (its line said below)",
     "o, Enter   quit printing its path on stdout, for dir=$(git loop watch) && cd \"$dir\"",
     "d   its diffstat against its base (d or Esc closes)",
     "?   these keys (? or Esc closes)",
@@ -110,22 +114,7 @@ pub fn show(ctx: &Ctx, bell: bool, color: bool) -> Result<Option<PathBuf>> {
     let _raw = super::terminal::Raw::enter().map_err(io)?;
     let mut terminal = Terminal::new(CrosstermBackend::new(std::io::stderr())).map_err(io)?;
     let (tx, rx) = mpsc::channel();
-    let input = tx.clone();
-    std::thread::Builder::new()
-        .name("watch-input".into())
-        .spawn(move || {
-            loop {
-                let wake = match event::read() {
-                    Ok(ev) => Wake::Input(ev),
-                    Err(_) => Wake::InputGone,
-                };
-                let gone = matches!(wake, Wake::InputGone);
-                if input.send(wake).is_err() || gone {
-                    return;
-                }
-            }
-        })
-        .map_err(io)?;
+    spawn_input(tx.clone()).map_err(io)?;
     let files = move |tx: mpsc::Sender<Wake>| {
         watch::changes::spawn(&ctx.loop_dir(), move || tx.send(Wake::Files).is_ok()).is_ok()
     };
@@ -141,7 +130,7 @@ pub fn show(ctx: &Ctx, bell: bool, color: bool) -> Result<Option<PathBuf>> {
         };
         let full = batch.is_empty();
         batch.extend(rx.try_iter());
-        let mut reread = false;
+        let (mut reread, mut reread_all) = (false, false);
         for wake in batch {
             match wake {
                 Wake::Files => reread = true,
@@ -152,22 +141,52 @@ pub fn show(ctx: &Ctx, bell: bool, color: bool) -> Result<Option<PathBuf>> {
                         Step::Reread => reread = true,
                         Step::Quit => return Ok(None),
                         Step::Open(path) => return Ok(Some(path)),
+                        Step::Sync(id) => {
+                            view.message = Some(format!("syncing {}…", escape(&id)));
+                            terminal.draw(|f| view.draw(f)).map_err(io)?;
+                            view.message = Some(super::sync_key::sync(ctx, &id));
+                            // Its ahead and behind now, not at the next
+                            // full refresh.
+                            reread_all = true;
+                        }
                     }
                 }
                 Wake::Input(_) => {}
             }
         }
-        if full {
+        if full || reread_all {
             view.refresh(true);
+        } else if reread {
+            view.refresh(false);
+        }
+        if full {
             next_full = Instant::now() + FULL_REFRESH;
             if !watching {
                 // `.loop-worktrees/` may exist by now.
                 watching = files(tx.clone());
             }
-        } else if reread {
-            view.refresh(false);
         }
     }
+}
+
+/// The thread that reads the terminal's keys (and resizes) into `tx`,
+/// blocked in crossterm's `event::read` until the input ends.
+fn spawn_input(tx: mpsc::Sender<Wake>) -> std::io::Result<()> {
+    std::thread::Builder::new()
+        .name("watch-input".into())
+        .spawn(move || {
+            loop {
+                let wake = match event::read() {
+                    Ok(ev) => Wake::Input(ev),
+                    Err(_) => Wake::InputGone,
+                };
+                let gone = matches!(wake, Wake::InputGone);
+                if tx.send(wake).is_err() || gone {
+                    return;
+                }
+            }
+        })
+        .map(drop)
 }
 
 impl View<'_> {
@@ -249,6 +268,10 @@ impl View<'_> {
             }
             KeyCode::Char('o') | KeyCode::Enter => match self.selected_run() {
                 Some(run) => Step::Open(self.ctx.worktree_path(&run.entry.id)),
+                None => Step::Stay,
+            },
+            KeyCode::Char('s') => match self.selected_run() {
+                Some(run) => Step::Sync(run.entry.id.as_str().to_owned()),
                 None => Step::Stay,
             },
             KeyCode::Char('?') => {

@@ -24,6 +24,9 @@
 //! the user's branch, maybe checked out): the warning names the upstream to
 //! pass as `--base` instead. A fetch that fails (offline, no such remote) is
 //! a warning, and the run is created from the refs as they are.
+//!
+//! `git loop sync --fetch` fetches each base's upstream the same way
+//! ([`fetch_for_sync`]), in its own words.
 
 use gix::bstr::ByteSlice;
 use gix::remote::Direction;
@@ -80,7 +83,8 @@ pub fn check(
     let name = short(&found.upstream_ref);
     let (fetched, fetch_error) = match (fetch, &found.fetch) {
         (true, Some((remote, refspec))) => {
-            fetch_upstream(ctx, &found, remote, refspec, &name, base, out)?
+            let then = format!("the run starts from {base} as it is");
+            fetch_upstream(ctx, &found, (remote, refspec), &name, &then, out)?
         }
         _ => (false, None),
     };
@@ -126,16 +130,51 @@ pub fn check(
     }))
 }
 
+/// `sync --fetch`: the upstream of `base` fetched as [`check`] fetches it
+/// (a remote-tracking base refreshed; a local branch never moved: when it
+/// is behind its upstream, a warning says sync brings it in as it is). A
+/// failed fetch is a warning.
+pub fn fetch_for_sync(ctx: &Ctx, base: &str, out: &mut Notes<'_>) -> Result<()> {
+    let Some(found) = upstream_of(ctx.repo.gix(), base) else {
+        return Ok(());
+    };
+    let name = found
+        .upstream_ref
+        .as_ref()
+        .shorten()
+        .to_str_lossy()
+        .into_owned();
+    if let Some((remote, refspec)) = &found.fetch {
+        let then = format!("the runs sync with {base} as it is");
+        fetch_upstream(ctx, &found, (remote, refspec), &name, &then, out)?;
+    }
+    let resolve = |r: &gix::refs::FullName| ctx.repo.resolve_commit(&r.as_bstr().to_str_lossy());
+    if found.upstream_ref == found.base_ref {
+        return Ok(());
+    }
+    if let (Some(local), Some(upstream)) = (resolve(&found.base_ref), resolve(&found.upstream_ref))
+    {
+        let behind = ctx.repo.ahead_behind(local, upstream)?.1;
+        if behind > 0 {
+            out.note(format_args!(
+                "warning: base {base} is {behind} commit{} behind its upstream {name}: the runs \
+                 sync with {base} as it is (sync never moves it)",
+                if behind == 1 { "" } else { "s" }
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// `git fetch` of the upstream `name` (`refspec` from `remote`, into its
 /// remote-tracking branch). Whether it was fetched, or why not: a failed
-/// fetch is a warning, and the run starts from `base` as it is.
+/// fetch is a warning, ending with `then` (what happens instead).
 fn fetch_upstream(
     ctx: &Ctx,
     found: &Found,
-    remote: &str,
-    refspec: &str,
+    (remote, refspec): (&str, &str),
     name: &str,
-    base: &str,
+    then: &str,
     out: &mut Notes<'_>,
 ) -> Result<(bool, Option<String>)> {
     out.note(format_args!("fetching {refspec} from {remote}"));
@@ -145,7 +184,7 @@ fn fetch_upstream(
         Err(failure) => {
             let reason = failure.reason();
             out.note(format_args!(
-                "warning: could not fetch {name} ({reason}); the run starts from {base} as it is"
+                "warning: could not fetch {name} ({reason}); {then}"
             ));
             Ok((false, Some(reason)))
         }

@@ -55,7 +55,7 @@ pub use request::CreateRequest;
 mod add;
 pub mod attempts;
 mod checkout;
-mod fresh;
+pub mod fresh;
 mod progress;
 mod record;
 mod reuse;

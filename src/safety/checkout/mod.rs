@@ -31,22 +31,24 @@ pub(crate) mod write;
 
 pub use clean::{Step, certainly_clean};
 
-/// Leave to update `checkout` from `old` to `new` for the landing that has
-/// just moved `branch` there: `branch` is at `new`, `new` descends from
-/// `old`, and every path they differ in is certainly up to date in the
-/// checkout whose index is `index` ([`clean::plan`]). The steps come with
-/// it. `None`: unsure; git's `read-tree` decides.
+/// Leave to update `checkout` from `old` to `new` for the landing (or
+/// sync) that has just moved `branch` there: `branch` is at `new`, `old`
+/// is still held — `new` descends from it, or (a sync's rewrite) the trash
+/// entry `kept` holds it — and every path they differ in is certainly up to
+/// date in the checkout whose index is `index` ([`clean::plan`]). The steps
+/// come with it. `None`: unsure; git's `read-tree` decides.
 pub fn permit(
     repo: &gix::Repository,
     checkout: &Path,
     index: &gix::index::File,
     branch: &str,
-    old: ObjectId,
-    new: ObjectId,
+    (old, new): (ObjectId, ObjectId),
+    kept: Option<&str>,
 ) -> Result<Option<(Permit, Vec<Step>)>> {
     let full = format!("refs/heads/{branch}");
     let at_new = crate::git::refs::id(repo, &full) == Some(new);
-    let descends = super::descends_from(repo, new, old);
+    let descends = super::descends_from(repo, new, old)
+        || kept.is_some_and(|kept| super::kept_in_trash(repo, kept, old));
     if !at_new || !descends {
         return Ok(None);
     }

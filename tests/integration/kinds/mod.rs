@@ -11,6 +11,7 @@
 //!   restore, trash restore, reconcile;
 //! - [`refs`]: branches, conflicts;
 //! - [`land`]: land one run, land --queue;
+//! - [`sync`]: sync two runs, one conflicting;
 //! - [`best_of_n`]: judge, pick;
 //! - [`migrate`]: a files repository converted to reftable with runs, trash
 //!   and salvages.
@@ -68,6 +69,7 @@ mod migrate;
 mod refs;
 mod removal;
 mod runs;
+mod sync;
 
 /// Each of `tests` is `flow` followed by its kind's suffix, in
 /// [`Kind::ALL`]'s order.

@@ -39,8 +39,8 @@ pub(super) fn two_way(
     repo: &Repo,
     branch: &str,
     checkout: &Path,
-    old: ObjectId,
-    new: ObjectId,
+    (old, new): (ObjectId, ObjectId),
+    kept: Option<&str>,
 ) -> Result<bool> {
     let wt = crate::git::repo::open_worktree(checkout)?;
     if !plain_config(&wt) {
@@ -57,7 +57,8 @@ pub(super) fn two_way(
     };
     let lock_path = lock.lock_path().to_path_buf();
     crate::signals::track_temp(&lock_path);
-    let outcome = locked(repo, &wt, branch, (checkout, old, new), &index_path, lock);
+    let at = (checkout, old, new, kept);
+    let outcome = locked(repo, &wt, branch, at, &index_path, lock);
     // Committed or dropped by now: the lock file is gone either way.
     crate::signals::untrack_temp(&lock_path);
     outcome
@@ -69,7 +70,7 @@ fn locked(
     repo: &Repo,
     wt: &gix::Repository,
     branch: &str,
-    (checkout, old, new): (&Path, ObjectId, ObjectId),
+    (checkout, old, new, kept): (&Path, ObjectId, ObjectId, Option<&str>),
     index_path: &Path,
     lock: gix::lock::File,
 ) -> Result<bool> {
@@ -82,7 +83,7 @@ fn locked(
         return Ok(false);
     }
     let Some((permit, steps)) =
-        safety::checkout::permit(repo.gix(), checkout, &index, branch, old, new)?
+        safety::checkout::permit(repo.gix(), checkout, &index, branch, (old, new), kept)?
     else {
         return Ok(false);
     };

@@ -32,6 +32,8 @@ pub(super) struct Window {
     window: RollbackWindow,
     /// What to say when a signal ends the process at [`Window::close`].
     words: Arc<Mutex<String>>,
+    /// `landing`, or `sync` (a run's branch moved by `git loop sync`).
+    word: &'static str,
 }
 
 fn lock(words: &Mutex<String>) -> std::sync::MutexGuard<'_, String> {
@@ -40,14 +42,19 @@ fn lock(words: &Mutex<String>) -> std::sync::MutexGuard<'_, String> {
 
 impl Window {
     /// Open the section before `branch` moves.
-    pub fn open(branch: &str) -> Window {
+    pub fn open(branch: &str, word: &'static str) -> Window {
         let words = Arc::new(Mutex::new(interrupted(&format!(
-            "nothing landed: {branch} and its checkout are as they were"
+            "nothing {}: {branch} and its checkout are as they were",
+            done(word)
         ))));
         let said = Arc::clone(&words);
         let window = RollbackWindow::open(move || crate::signals::say(&lock(&said)));
         window.enter();
-        Window { window, words }
+        Window {
+            window,
+            words,
+            word,
+        }
     }
 
     /// The landing ended with `outcome`: a signal that came meanwhile
@@ -60,7 +67,8 @@ impl Window {
         outcome: &Result<Advance>,
     ) {
         if self.window.interrupted() {
-            *lock(&self.words) = interrupted(&ended(repo, branch, (old, new), outcome));
+            let ended = ended(repo, branch, (old, new), self.word, outcome);
+            *lock(&self.words) = interrupted(&ended);
         }
         self.window.leave();
     }
@@ -70,37 +78,49 @@ fn interrupted(what: &str) -> String {
     format!("git-loop: interrupted: {what}")
 }
 
-/// How the landing of `branch` from `old` to `new` ended, in words.
+/// `landed`, `synced`: what a landing or a sync did.
+fn done(word: &str) -> &'static str {
+    if word == "sync" { "synced" } else { "landed" }
+}
+
+/// How the landing (or sync, `word`) of `branch` from `old` to `new`
+/// ended, in words.
 fn ended(
     repo: &Repo,
     branch: &str,
     (old, new): (ObjectId, ObjectId),
+    word: &str,
     outcome: &Result<Advance>,
 ) -> String {
     let now = repo.branch_target(branch).ok().flatten();
+    let verb = done(word);
     match (now, outcome) {
         (Some(now), Err(e)) if now == old => {
-            format!("nothing landed ({e}): {branch} and its checkout are as they were")
+            format!("nothing {verb} ({e}): {branch} and its checkout are as they were")
         }
         (Some(now), _) if now == old => {
-            format!("nothing landed: {branch} and its checkout are as they were")
+            format!("nothing {verb}: {branch} and its checkout are as they were")
         }
         (Some(now), Ok(Advance::Moved { checkout })) if now == new => format!(
-            "landed: {branch} moved from {old} to {new}{}; the run is not marked merged yet: \
-             `git loop mark --detect-merged` marks it",
+            "{verb}: {branch} moved from {old} to {new}{}{}",
             if checkout.is_some() {
                 " and its checkout is updated"
             } else {
                 ""
+            },
+            if word == "sync" {
+                ""
+            } else {
+                "; the run is not marked merged yet: `git loop mark --detect-merged` marks it"
             }
         ),
         (_, Err(e)) => e.to_string(),
         (Some(now), _) if now == new => format!(
             "{branch} moved from {old} to {new}, its checkout not updated: `git read-tree -m -u \
-             {old} {new}` there finishes the landing"
+             {old} {new}` there finishes the {word}"
         ),
         (now, _) => format!(
-            "nothing landed: {branch} is at {} now, moved by another",
+            "nothing {verb}: {branch} is at {} now, moved by another",
             now.map_or_else(|| "nothing (deleted)".to_owned(), |n| n.to_string())
         ),
     }

@@ -56,6 +56,19 @@
 //! No hook runs but `reference-transaction` (git's `update-ref` moves the
 //! ref whenever one may exist, [`move_ref`]).
 //!
+//! # A sync's move ([`rewrite`], [`check_rewrite`])
+//!
+//! `git loop sync` moves a run's branch with the same steps, its own
+//! worktree the checkout that follows. Its rebase moves the branch
+//! sideways (`new` need not descend from `old`): the caller keeps `old` in
+//! the trash first, and the move is the kernel's
+//! ([`safety::rewrite_branch`], [`safety::exec::rewrite_branch`]), which
+//! checks the trash entry holds `old`; the in-process checkout and the
+//! undo take the same trash entry as their proof that `old` is held. Its
+//! reflog line begins [`SYNC_PREFIX`], so a worktree the sync left behind
+//! (a kill between the move and the checkout) is recognised, and named an
+//! unfinished sync, as an unfinished landing is.
+//!
 //! Crash points ([`crate::crash`]): `land-before-ref`, `land-after-ref`
 //! (the ref moved, the checkout still at `old`: `git status` there shows the
 //! landing reversed as staged changes, every file as it was;
@@ -79,6 +92,7 @@ mod unfinished;
 
 use place::place;
 use read_tree::Wrote;
+pub use unfinished::SYNC_PREFIX;
 
 #[cfg(test)]
 mod tests;
@@ -126,6 +140,36 @@ pub const MISSING: &str = "missing worktree directory";
 /// well as in another (`git worktree add --ignore-other-worktrees`).
 pub const SECOND_CHECKOUT: &str = "second checkout of the branch";
 
+/// How the ref moves.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Move<'a> {
+    /// Forward only, `new` descending from `old` (a landing): nothing it
+    /// held is lost, and no permit is asked.
+    Forward,
+    /// Anywhere (a sync's rebase of a run's branch): `old` kept in the
+    /// trash entry `kept` first, the move the kernel's
+    /// ([`safety::rewrite_branch`]).
+    Rewrite { kept: &'a str },
+}
+
+impl<'a> Move<'a> {
+    /// The trash entry that keeps `old`, for a rewrite.
+    fn kept(self) -> Option<&'a str> {
+        match self {
+            Move::Forward => None,
+            Move::Rewrite { kept } => Some(kept),
+        }
+    }
+
+    /// What the move is called in what a Ctrl-C or an unfinished one says.
+    fn word(self) -> &'static str {
+        match self {
+            Move::Forward => "landing",
+            Move::Rewrite { .. } => "sync",
+        }
+    }
+}
+
 /// Where the target is checked out: nowhere, in the worktree at that path,
 /// or somewhere it cannot be updated now.
 enum Place {
@@ -134,13 +178,32 @@ enum Place {
     Busy(Advance),
 }
 
-/// Whether `branch` could move from `old` to `new` now; changes nothing.
+/// Whether `branch` could move forward from `old` to `new` now; changes
+/// nothing.
 pub fn check(repo: &Repo, branch: &str, old: ObjectId, new: ObjectId) -> Result<Advance> {
+    check_move(repo, branch, (old, new), true)
+}
+
+/// Whether `branch` could move from `old` to `new`, forward or not (a
+/// sync's rebase), now: [`check`] but for the direction; changes nothing.
+pub fn check_rewrite(repo: &Repo, branch: &str, old: ObjectId, new: ObjectId) -> Result<Advance> {
+    check_move(repo, branch, (old, new), false)
+}
+
+/// [`check`], the move forward only when `forward`.
+fn check_move(
+    repo: &Repo,
+    branch: &str,
+    (old, new): (ObjectId, ObjectId),
+    forward: bool,
+) -> Result<Advance> {
     let now = repo.branch_target(branch)?;
     if now != Some(old) {
         return Ok(Advance::TargetMoved { now });
     }
-    forward_only(repo, branch, old, new)?;
+    if forward {
+        forward_only(repo, branch, old, new)?;
+    }
     match place(repo, branch)? {
         Place::Busy(busy) => Ok(busy),
         Place::Nowhere => Ok(Advance::Moved { checkout: None }),
@@ -167,6 +230,78 @@ pub fn check(repo: &Repo, branch: &str, old: ObjectId, new: ObjectId) -> Result<
     }
 }
 
+/// Where `branch`, at `tip`, is checked out (`Ok(None)`: nowhere), with
+/// that checkout's index; or what makes that checkout busy now, as
+/// [`check`] finds it (an operation in progress, its directory missing, a
+/// second checkout, a landing or sync left unfinished). Changes nothing.
+pub fn checked_out(
+    repo: &Repo,
+    branch: &str,
+    tip: ObjectId,
+) -> Result<std::result::Result<Option<(PathBuf, gix::index::File)>, Advance>> {
+    Ok(match place(repo, branch)? {
+        Place::Busy(busy) => Err(busy),
+        Place::Nowhere => Ok(None),
+        Place::At(checkout) => {
+            let index = crate::git::repo::read_index(&crate::git::repo::open_worktree(&checkout)?)?;
+            match unfinished::landing(repo, branch, tip, &checkout, &index)? {
+                Some(busy) => Err(busy),
+                None => Ok(Some((checkout, index))),
+            }
+        }
+    })
+}
+
+/// A sync's move of `branch` to `tip` whose checkout did not follow (the
+/// process killed between the two: see [`unfinished`]), finished now: when
+/// the branch's newest reflog line is that sync's move from `before`, and
+/// its checkout is still wholly at `before` in the paths the move changes
+/// (nothing of it written, no index lock), the checkout is moved from
+/// `before` to `tip` as the sync would have moved it (in process under the
+/// kernel's permit, else `git read-tree -m -u`), with `before` held by the
+/// trash entry `kept` gives for it. `Ok(Some(before))`: finished (`dry`:
+/// would be; nothing written); `Ok(None)`: nothing to finish here, or not
+/// safely (then [`check`] names the state and the command that finishes it
+/// by hand).
+pub fn finish_sync(
+    repo: &Repo,
+    branch: &str,
+    tip: ObjectId,
+    kept: impl Fn(ObjectId) -> Option<String>,
+    dry: bool,
+) -> Result<Option<(ObjectId, Option<String>)>> {
+    let Some((before, "sync")) = unfinished::landed_from(repo.gix(), branch, tip)? else {
+        return Ok(None);
+    };
+    let Place::At(checkout) = place(repo, branch)? else {
+        return Ok(None);
+    };
+    if !unfinished::untouched(repo, &checkout, before, tip)? {
+        return Ok(None);
+    }
+    let kept = kept(before);
+    if kept.is_none() && !safety::descends_from(repo.gix(), tip, before) {
+        return Ok(None);
+    }
+    if dry {
+        return Ok(Some((before, kept)));
+    }
+    if checkout::two_way(repo, branch, &checkout, (before, tip), kept.as_deref())? {
+        return Ok(Some((before, kept)));
+    }
+    let index = crate::git::repo::read_index(&crate::git::repo::open_worktree(&checkout)?)?;
+    if let Advance::TargetIgnored { .. } =
+        checkout::untracked(repo, &checkout, &index, before, tip)?
+    {
+        return Ok(None);
+    }
+    match read_tree::write(repo, branch, &checkout, before, tip)? {
+        Wrote::Done => Ok(Some((before, kept))),
+        Wrote::Nothing(_) => Ok(None),
+        Wrote::Partly(e) => Err(e),
+    }
+}
+
 /// Move `branch` from `old` to `new` by compare-and-swap and update its
 /// checkout; `message` is the reflog message (after
 /// [`unfinished::REFLOG_PREFIX`]`: ` when it does not begin so).
@@ -177,15 +312,41 @@ pub fn advance(
     new: ObjectId,
     message: &str,
 ) -> Result<Advance> {
+    advance_move(repo, branch, (old, new), message, Move::Forward)
+}
+
+/// Move `branch` from `old` to `new`, forward or not, by the kernel's
+/// compare-and-swap ([`safety::exec::rewrite_branch`]), `old` kept in the
+/// trash entry `kept` first (by the caller), and update its checkout as
+/// [`advance`] does; `message` the reflog message (beginning with
+/// [`unfinished::SYNC_PREFIX`]).
+pub fn rewrite(
+    repo: &Repo,
+    branch: &str,
+    (old, new): (ObjectId, ObjectId),
+    kept: &str,
+    message: &str,
+) -> Result<Advance> {
+    advance_move(repo, branch, (old, new), message, Move::Rewrite { kept })
+}
+
+/// [`advance`], the ref moved as `how` says.
+fn advance_move(
+    repo: &Repo,
+    branch: &str,
+    (old, new): (ObjectId, ObjectId),
+    message: &str,
+    how: Move<'_>,
+) -> Result<Advance> {
     let message = &unfinished::stamped(message);
-    let checked = match check(repo, branch, old, new)? {
+    let checked = match check_move(repo, branch, (old, new), how == Move::Forward)? {
         Advance::Moved { checkout } => checkout,
         refused => return Ok(refused),
     };
     crate::crash::point("land-before-ref");
-    // From here a Ctrl-C waits until the landing ended, landed or not.
-    let window = interrupt::Window::open(branch);
-    let outcome = move_and_follow(repo, branch, (old, new), message, checked);
+    // From here a Ctrl-C waits until the move ended, moved or not.
+    let window = interrupt::Window::open(branch, how.word());
+    let outcome = move_and_follow(repo, branch, (old, new), message, (checked, how));
     window.close(repo, branch, (old, new), &outcome);
     outcome
 }
@@ -198,10 +359,23 @@ fn move_and_follow(
     branch: &str,
     (old, new): (ObjectId, ObjectId),
     message: &str,
-    checked: Option<PathBuf>,
+    (checked, how): (Option<PathBuf>, Move<'_>),
 ) -> Result<Advance> {
     let full = format!("refs/heads/{branch}");
-    if let Err(e) = move_ref(repo, &full, old, new, message) {
+    let moved = match how {
+        Move::Forward => move_ref(repo, &full, old, new, message),
+        Move::Rewrite { kept } => {
+            match safety::rewrite_branch(repo.gix(), branch, old, new, kept) {
+                Some(permit) => {
+                    safety::exec::rewrite_branch(repo, branch, old, new, message, &permit)
+                }
+                None => Err(Error::RefWrite(format!(
+                    "{full} not moved: it is not at {old}, or {kept} does not keep {old}"
+                ))),
+            }
+        }
+    };
+    if let Err(e) = moved {
         let now = repo.branch_target(branch)?;
         if now != Some(old) {
             return Ok(Advance::TargetMoved { now });
@@ -211,20 +385,22 @@ fn move_and_follow(
     crate::crash::point("land-after-ref");
     let checkout = match to_follow(repo, branch, checked)? {
         Ok(checkout) => checkout,
-        Err(busy) => return undo(repo, branch, old, new, message, Ok(busy)),
+        Err(busy) => return undo(repo, branch, (old, new, how), message, Ok(busy)),
     };
     if let Some(path) = &checkout
-        && !checkout::two_way(repo, branch, path, old, new)?
+        && !checkout::two_way(repo, branch, path, (old, new), how.kept())?
     {
         // Left to git, which overwrites ignored files: looked for again.
         let index = crate::git::repo::read_index(&crate::git::repo::open_worktree(path)?)?;
         let ignored = checkout::untracked(repo, path, &index, old, new)?;
         if let Advance::TargetIgnored { .. } = ignored {
-            return undo(repo, branch, old, new, message, Ok(ignored));
+            return undo(repo, branch, (old, new, how), message, Ok(ignored));
         }
         match read_tree::write(repo, branch, path, old, new)? {
             Wrote::Done => {}
-            Wrote::Nothing(refused) => return undo(repo, branch, old, new, message, refused),
+            Wrote::Nothing(refused) => {
+                return undo(repo, branch, (old, new, how), message, refused);
+            }
             Wrote::Partly(e) => return Err(e),
         }
     }
@@ -284,8 +460,7 @@ fn forward_only(repo: &Repo, branch: &str, old: ObjectId, new: ObjectId) -> Resu
 fn undo(
     repo: &Repo,
     branch: &str,
-    old: ObjectId,
-    new: ObjectId,
+    (old, new, how): (ObjectId, ObjectId, Move<'_>),
     message: &str,
     outcome: Result<Advance>,
 ) -> Result<Advance> {
@@ -293,11 +468,13 @@ fn undo(
         Error::PartWay(format!(
             "{branch} was moved from {old} to {new}, its checkout could not follow ({}), \
              and {since}: {branch} is left where it is; once the checkout is clean, \
-             `git read-tree -m -u {old} {new}` in it finishes the landing",
-            why(&outcome)
+             `git read-tree -m -u {old} {new}` in it finishes the {}",
+            why(&outcome),
+            how.word()
         ))
     };
-    let Some(permit) = safety::undo_advance(repo.gix(), branch, old, new, message) else {
+    let undone = safety::undo_advance(repo.gix(), branch, (old, new), how.kept(), message);
+    let Some(permit) = undone else {
         return Err(stuck(&format!("{branch} has moved since")));
     };
     let back = format!("{message} (undone: the checkout could not follow)");

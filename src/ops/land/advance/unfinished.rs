@@ -36,6 +36,11 @@ use crate::safety::checkout::clean::tree_of;
 /// from the user's own.
 pub const REFLOG_PREFIX: &str = "git-loop land";
 
+/// How every reflog message of a sync's move of a run's branch begins
+/// (`git loop sync`, through [`super::rewrite`]): recognised as a
+/// landing's is, its checkout left behind named an unfinished sync.
+pub const SYNC_PREFIX: &str = "git-loop sync";
+
 fn err(e: impl std::fmt::Display) -> Error {
     Error::Repository(e.to_string())
 }
@@ -49,7 +54,7 @@ pub(super) fn landing(
     checkout: &Path,
     index: &gix::index::File,
 ) -> Result<Option<Advance>> {
-    let Some(before) = landed_from(repo.gix(), branch, tip)? else {
+    let Some((before, what)) = landed_from(repo.gix(), branch, tip)? else {
         return Ok(None);
     };
     if !index_still_at(repo.gix(), index, before, tip)? {
@@ -63,8 +68,8 @@ pub(super) fn landing(
         // Stopped while the in-process checkout wrote the files (all, some
         // or none of them): the index, still at `before`, is locked.
         format!(
-            "unfinished landing: {branch} moved from {before} to {tip} and its checkout was \
-             being updated when the landing stopped; if no git command is running there, \
+            "unfinished {what}: {branch} moved from {before} to {tip} and its checkout was \
+             being updated when the {what} stopped; if no git command is running there, \
              remove {} (and any loop-land-*.tmp beside it), then \
              `git read-tree -m -i {before} {tip}` there records the landing in the index; a \
              file it had not written yet then shows in `git status` as changed back to \
@@ -74,13 +79,13 @@ pub(super) fn landing(
     } else if partly_written(repo.gix(), checkout, index, before, tip)? {
         // git's read-tree stopped part way (killed): some files at the tip.
         format!(
-            "unfinished landing: {branch} moved from {before} to {tip}, its checkout only \
+            "unfinished {what}: {branch} moved from {before} to {tip}, its checkout only \
              partly updated; {} there finishes it",
             finish_partly(before, tip)
         )
     } else {
         format!(
-            "unfinished landing: {branch} moved from {before} to {tip}, its checkout did not \
+            "unfinished {what}: {branch} moved from {before} to {tip}, its checkout did not \
              follow; `git read-tree -m -u {before} {tip}` there finishes it"
         )
     };
@@ -91,8 +96,12 @@ pub(super) fn landing(
 }
 
 /// The tip `branch` had before it was moved to `tip`, when its newest
-/// reflog entry is that move and a landing's.
-fn landed_from(gix: &gix::Repository, branch: &str, tip: ObjectId) -> Result<Option<ObjectId>> {
+/// reflog entry is that move and a landing's (or a sync's: the word says).
+pub(super) fn landed_from(
+    gix: &gix::Repository,
+    branch: &str,
+    tip: ObjectId,
+) -> Result<Option<(ObjectId, &'static str)>> {
     let name = format!("refs/heads/{branch}");
     let Some(newest) = crate::git::refs::reflog(gix, &name).into_iter().next() else {
         return Ok(None);
@@ -100,8 +109,15 @@ fn landed_from(gix: &gix::Repository, branch: &str, tip: ObjectId) -> Result<Opt
     let Some(before) = newest.old else {
         return Ok(None);
     };
-    let ours = newest.message.starts_with(REFLOG_PREFIX.as_bytes());
-    Ok((ours && newest.new == tip && !before.is_null() && before != tip).then_some(before))
+    let what = if newest.message.starts_with(REFLOG_PREFIX.as_bytes()) {
+        "landing"
+    } else if newest.message.starts_with(SYNC_PREFIX.as_bytes()) {
+        "sync"
+    } else {
+        return Ok(None);
+    };
+    let moved = newest.new == tip && !before.is_null() && before != tip;
+    Ok(moved.then_some((before, what)))
 }
 
 /// Whether every path that differs between `before` and `tip` has, in the
@@ -204,9 +220,9 @@ fn partly_written(
     Ok(false)
 }
 
-/// `message`, beginning with [`REFLOG_PREFIX`].
+/// `message`, beginning with [`REFLOG_PREFIX`] (or [`SYNC_PREFIX`]).
 pub(super) fn stamped(message: &str) -> String {
-    if message.starts_with(REFLOG_PREFIX) {
+    if message.starts_with(REFLOG_PREFIX) || message.starts_with(SYNC_PREFIX) {
         message.to_owned()
     } else {
         format!("{REFLOG_PREFIX}: {message}")

@@ -51,6 +51,11 @@
 //!   of the run's (`--no-ff`).
 //! - **ff** builds nothing: when the target's tip is an ancestor of the
 //!   run's, the run's tip itself is the landing.
+//! - **merge-into** (`git loop sync --strategy merge`, which moves the
+//!   run's branch, not the target) makes the merge commit the other way
+//!   round: parents the run's tip, then the target's (here the run's
+//!   base); message `Merge <base> into loop/<id>`; author and committer as
+//!   for merge.
 //!
 //! A run with no commits of its own over the target (its tip is in the
 //! target), or whose every pick dropped, or whose squash changes nothing, is
@@ -90,6 +95,10 @@ pub enum Strategy {
     /// Only when the target's tip is an ancestor of the run's tip: the
     /// target moves to the run's tip itself.
     Ff,
+    /// `git loop sync --strategy merge`: a merge commit of the target's tip
+    /// into the run's branch, for the run's branch (parents: the run's tip,
+    /// then the target's; message `-m`, else `Merge <into> into loop/<id>`).
+    MergeInto,
 }
 
 /// What to build.
@@ -156,6 +165,7 @@ pub fn build(merger: &Merger, req: &BuildRequest<'_>) -> Result<Build> {
         }
         Strategy::Squash => one_commit::squash(merger, req, &commits),
         Strategy::Merge => one_commit::merge(merger, req, &commits),
+        Strategy::MergeInto => one_commit::merge_into(merger, req, &commits),
         Strategy::Ff => {
             if merger.merge_base(req.onto, req.run_tip)? == Some(req.onto) {
                 Ok(Build::Built(Built {

@@ -66,6 +66,37 @@ pub(super) fn merge(
     }))
 }
 
+/// A sync's merge: the target's tip (`req.onto`, the run's base) merged
+/// into the run's branch, whose tip is the first parent.
+pub(super) fn merge_into(
+    merger: &Merger,
+    req: &BuildRequest<'_>,
+    commits: &[RunCommit],
+) -> Result<Build> {
+    let merged = merger.merge_commits(req.run_tip, req.onto)?;
+    if !merged.is_clean() {
+        return Ok(conflict(merged.conflicts));
+    }
+    let message = match req.message {
+        Some(m) => given_message(m)?,
+        None => format!("Merge {} into loop/{}\n", req.into, req.run_id).into(),
+    };
+    let committer = committer(merger)?;
+    let tip = write_commit(
+        merger,
+        merged.tree,
+        &[req.run_tip, req.onto],
+        committer.as_bstr(),
+        committer.as_bstr(),
+        None,
+        message.as_bstr(),
+    )?;
+    Ok(Build::Built(Built {
+        tip,
+        commits: commits.len() + 1,
+    }))
+}
+
 /// `-m`: trailing whitespace trimmed and one newline, as `git commit -m`
 /// stores it; an empty message is refused, as git refuses it.
 fn given_message(message: &str) -> Result<BString> {

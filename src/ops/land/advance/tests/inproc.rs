@@ -121,7 +121,7 @@ fn the_in_process_checkout_is_what_git_read_tree_makes() {
     }
     let repo = f.repo();
     assert!(
-        two_way(&repo, "main", &f.root, old, new).unwrap(),
+        two_way(&repo, "main", &f.root, (old, new), None).unwrap(),
         "in-process"
     );
     // The index as written: its trailer is the SHA-1 of what precedes it
@@ -160,7 +160,10 @@ fn left_to_git(f: &Fixture, old: ObjectId, new: ObjectId, why: &str) {
     move_ref(f, &f.root, old, new);
     let before = f.snapshot(&f.root);
     let repo = Repo::discover(&f.root).unwrap();
-    assert!(!two_way(&repo, "main", &f.root, old, new).unwrap(), "{why}");
+    assert!(
+        !two_way(&repo, "main", &f.root, (old, new), None).unwrap(),
+        "{why}"
+    );
     assert_eq!(f.snapshot(&f.root), before, "{why}");
 }
 
@@ -236,7 +239,7 @@ fn a_racy_entry_changed_since_is_smudged() {
     handle.set_modified(ahead).unwrap();
     move_ref(&f, &f.root, old, new);
     let repo = f.repo();
-    assert!(two_way(&repo, "main", &f.root, old, new).unwrap());
+    assert!(two_way(&repo, "main", &f.root, (old, new), None).unwrap());
     let size = |file: &str| {
         let debug = f.git(&f.root, &["ls-files", "--debug", "--", file]);
         let line = debug

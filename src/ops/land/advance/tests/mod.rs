@@ -309,7 +309,14 @@ fn undoing_a_landing_moves_the_ref_back_only_while_it_is_the_landings() {
         checkout: f.root.clone(),
         paths: vec!["a".to_owned()],
     };
-    let back = undo(&repo, "main", old, new, &message, Ok(dirty.clone())).unwrap();
+    let back = undo(
+        &repo,
+        "main",
+        (old, new, Move::Forward),
+        &message,
+        Ok(dirty.clone()),
+    )
+    .unwrap();
     assert_eq!(back, dirty);
     assert_eq!(f.id("main"), old);
 
@@ -322,10 +329,17 @@ fn undoing_a_landing_moves_the_ref_back_only_while_it_is_the_landings() {
         &f.root,
         &["update-ref", "refs/heads/main", &hex(other), &hex(new)],
     );
-    let err = undo(&repo, "main", old, new, &message, Ok(dirty)).unwrap_err();
+    let err = undo(
+        &repo,
+        "main",
+        (old, new, Move::Forward),
+        &message,
+        Ok(dirty),
+    )
+    .unwrap_err();
     assert!(err.to_string().contains("git read-tree -m -u"), "{err}");
     assert_eq!(f.id("main"), other);
     // And the kernel's leave is for that very move only.
-    assert!(safety::undo_advance(repo.gix(), "main", old, other, &message).is_none());
-    assert!(safety::undo_advance(repo.gix(), "main", new, other, "land x").is_none());
+    assert!(safety::undo_advance(repo.gix(), "main", (old, other), None, &message).is_none());
+    assert!(safety::undo_advance(repo.gix(), "main", (new, other), None, "land x").is_none());
 }
