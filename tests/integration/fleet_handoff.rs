@@ -325,3 +325,32 @@ fn a_hostile_snapshot_is_refused_and_nothing_is_made() {
         "[core]\n\tfsmonitor = touch pwned\n"
     );
 }
+
+/// The remote unreachable: the handoff fails (`remote-failed`), the
+/// worktree untouched and the snapshot in the trash; once the remote is
+/// back, a publish carries the hand-off there (and marks the run stale
+/// here), and the other machine takes it.
+#[test]
+fn a_handoff_to_an_unreachable_remote_keeps_the_snapshot_and_publish_catches_up() {
+    let fleet = Fleet::new();
+    let (a, b) = (&fleet.machines[0], &fleet.machines[1]);
+    prepare(a);
+    let before = state(a, &a.wt("h"));
+    let gone = fleet.remote.parent().unwrap().join("gone.git");
+    a.git(["config", "loop.fleetRemote", gone.to_str().unwrap()]);
+    let run = a.run(["--json", "handoff", "h"]);
+    run.code(1);
+    assert_eq!(
+        run.json()["error"]["code"],
+        "remote-failed",
+        "{}",
+        run.stdout
+    );
+    assert_eq!(state(a, &a.wt("h")), before);
+    assert!(a.run(["trash"]).stdout.contains("handed-off"));
+    a.git(["config", "loop.fleetRemote", fleet.remote.to_str().unwrap()]);
+    a.run(["publish"]).ok();
+    assert_eq!(status_of(a, "h"), "stale");
+    b.run(["create", "h", "--from", "m0"]).ok();
+    assert_eq!(state(b, &b.wt("h")), before);
+}
