@@ -220,7 +220,7 @@ fn a_kill_9_of_handoff_or_create_from_loses_nothing() {
     assert_eq!(state(a, &a.wt("h")), before);
     assert!(a.run(["trash"]).stdout.contains("handed-off"));
     a.run(["handoff", "h"]).ok();
-    for point in ["take-branch", "take-created"] {
+    for point in ["take-branch", "take-created", "take-files"] {
         kill_9_at(b, point, &["create", "h", "--from", "m0"]);
         assert!(
             fleet.remote_refs("refs/loop/fleet/m0/h").len() == 1,
@@ -229,6 +229,29 @@ fn a_kill_9_of_handoff_or_create_from_loses_nothing() {
     }
     b.run(["create", "h", "--from", "m0"]).ok();
     assert_eq!(state(b, &b.wt("h")), before);
+}
+
+/// A run of that id here with changes of its own: `create --from` refuses
+/// it (`handoff-failed`) and leaves every file as it was.
+#[test]
+fn create_from_never_overwrites_a_worktree_with_changes_of_its_own() {
+    let fleet = Fleet::new();
+    let (a, b) = (&fleet.machines[0], &fleet.machines[1]);
+    prepare(a);
+    a.run(["handoff", "h"]).ok();
+    b.run(["create", "h", "--from", "m0"]).ok();
+    std::fs::write(b.wt("h").join("mine.txt"), "b's own work\n").unwrap();
+    std::fs::write(b.wt("h").join("b.txt"), "b changed it\n").unwrap();
+    let mine = state(b, &b.wt("h"));
+    let run = b.run(["--json", "create", "h", "--from", "m0"]);
+    run.code(1);
+    assert_eq!(
+        run.json()["error"]["code"],
+        "handoff-failed",
+        "{}",
+        run.stdout
+    );
+    assert_eq!(state(b, &b.wt("h")), mine);
 }
 
 /// A tree object written literally into the bare remote: `entries` of

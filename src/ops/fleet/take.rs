@@ -252,6 +252,7 @@ pub fn apply(
         None,
         &["read-tree", "-u", "--reset", &format!("{w}^{{tree}}")],
     )?;
+    crate::crash::point("take-files");
     git_str(abs, None, &["read-tree", &format!("{index}^{{tree}}")])?;
     Ok(())
 }
