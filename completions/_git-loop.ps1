@@ -60,6 +60,7 @@ Register-ArgumentCompleter -Native -CommandName 'git-loop' -ScriptBlock {
             [CompletionResult]::new('completion', 'completion', [CompletionResultType]::ParameterValue, 'Print the completion script for bash, zsh or fish (what git-loop''s install script installs)')
             [CompletionResult]::new('publish', 'publish', [CompletionResultType]::ParameterValue, 'Publish this machine''s runs to the fleet''s remote: each run''s branch and its record, by compare-and-swap')
             [CompletionResult]::new('claim', 'claim', [CompletionResultType]::ParameterValue, 'Take a lease on a task on the fleet''s remote: exactly one machine gets it')
+            [CompletionResult]::new('handoff', 'handoff', [CompletionResultType]::ParameterValue, 'Publish a run with everything not committed, for another machine to take (create --from)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -69,11 +70,13 @@ Register-ArgumentCompleter -Native -CommandName 'git-loop' -ScriptBlock {
             [CompletionResult]::new('--sparse', '--sparse', [CompletionResultType]::ParameterName, 'Check out only this directory (repeat the flag, or give a comma list, for several; sparse checkout, cone mode; files at the top are always there)')
             [CompletionResult]::new('--ports', '--ports', [CompletionResultType]::ParameterName, 'Lease this many free TCP ports to the run, 0 to 32, as GIT_LOOP_PORT and GIT_LOOP_PORT_1… (default: config create.ports, else 0)')
             [CompletionResult]::new('--attempts', '--attempts', [CompletionResultType]::ParameterName, 'Make N runs of the task RUN_ID at once, <RUN_ID>.1 … <RUN_ID>.<N> (1 to 64), all or none (best of N)')
+            [CompletionResult]::new('--from', '--from', [CompletionResultType]::ParameterName, 'Take the run a machine handed off (git loop handoff): <MACHINE>, or <REMOTE>/<MACHINE>/<RUN_ID>')
             [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Repository to operate on (default: the current directory)')
             [CompletionResult]::new('--repo', '--repo', [CompletionResultType]::ParameterName, 'Repository to operate on (default: the current directory)')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: always, never or auto, as git''s --color (alone: always; default: color.loop, color.ui, then the environment)')
             [CompletionResult]::new('--reuse', '--reuse', [CompletionResultType]::ParameterName, 'If this run is already active and its worktree is intact, print its path and change nothing; if loop/<RUN_ID> exists with no worktree, check it out as it is')
             [CompletionResult]::new('--fetch', '--fetch', [CompletionResultType]::ParameterName, 'Fetch the base''s upstream first (git fetch), e.g. origin/main for main (config create.fetch)')
+            [CompletionResult]::new('--claim', '--claim', [CompletionResultType]::ParameterName, 'Claim the task on the fleet''s remote first, as git loop claim does (refused if held)')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Machine-readable output: one JSON document on stdout')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'No progress or summary lines on stderr, no per-run lines of what went as asked')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'No progress or summary lines on stderr, no per-run lines of what went as asked')
@@ -322,6 +325,7 @@ Register-ArgumentCompleter -Native -CommandName 'git-loop' -ScriptBlock {
             [CompletionResult]::new('--repo', '--repo', [CompletionResultType]::ParameterName, 'Repository to operate on (default: the current directory)')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: always, never or auto, as git''s --color (alone: always; default: color.loop, color.ui, then the environment)')
             [CompletionResult]::new('--once', '--once', [CompletionResultType]::ParameterName, 'Print one frame as plain text and exit (for a pipe or a script; width: COLUMNS, else 80)')
+            [CompletionResult]::new('--fleet', '--fleet', [CompletionResultType]::ParameterName, 'Every machine''s published runs instead (the list --fleet table), read from the fleet''s remote every 10 s; with --once, one listing (--json: list --fleet''s)')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Machine-readable output: one JSON document on stdout')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'No progress or summary lines on stderr, no per-run lines of what went as asked')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'No progress or summary lines on stderr, no per-run lines of what went as asked')
@@ -625,6 +629,17 @@ Register-ArgumentCompleter -Native -CommandName 'git-loop' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
         }
+        'git-loop;handoff' {
+            [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Repository to operate on (default: the current directory)')
+            [CompletionResult]::new('--repo', '--repo', [CompletionResultType]::ParameterName, 'Repository to operate on (default: the current directory)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: always, never or auto, as git''s --color (alone: always; default: color.loop, color.ui, then the environment)')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Machine-readable output: one JSON document on stdout')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'No progress or summary lines on stderr, no per-run lines of what went as asked')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'No progress or summary lines on stderr, no per-run lines of what went as asked')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
         'git-loop;help' {
             [CompletionResult]::new('create', 'create', [CompletionResultType]::ParameterValue, 'Create a worktree and branch `loop/<RUN_ID>` for a new run')
             [CompletionResult]::new('mark', 'mark', [CompletionResultType]::ParameterValue, 'Record what a run became (never deletes it)')
@@ -655,6 +670,7 @@ Register-ArgumentCompleter -Native -CommandName 'git-loop' -ScriptBlock {
             [CompletionResult]::new('completion', 'completion', [CompletionResultType]::ParameterValue, 'Print the completion script for bash, zsh or fish (what git-loop''s install script installs)')
             [CompletionResult]::new('publish', 'publish', [CompletionResultType]::ParameterValue, 'Publish this machine''s runs to the fleet''s remote: each run''s branch and its record, by compare-and-swap')
             [CompletionResult]::new('claim', 'claim', [CompletionResultType]::ParameterValue, 'Take a lease on a task on the fleet''s remote: exactly one machine gets it')
+            [CompletionResult]::new('handoff', 'handoff', [CompletionResultType]::ParameterValue, 'Publish a run with everything not committed, for another machine to take (create --from)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -779,6 +795,9 @@ Register-ArgumentCompleter -Native -CommandName 'git-loop' -ScriptBlock {
             break
         }
         'git-loop;help;claim' {
+            break
+        }
+        'git-loop;help;handoff' {
             break
         }
         'git-loop;help;help' {

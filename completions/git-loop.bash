@@ -94,7 +94,7 @@ __git_loop_csv() {
 __git_loop_opts() {
     case "$1" in
         '') echo '-C --repo --json -q --quiet --color -h --help -V --version' ;;
-        create) echo '--pattern --base --reuse --sparse --fetch --ports --attempts -C --repo --json -q --quiet --color -h --help' ;;
+        create) echo '--pattern --base --reuse --sparse --fetch --ports --attempts --claim --from -C --repo --json -q --quiet --color -h --help' ;;
         mark) echo '--detect-merged --dry-run -C --repo --json -q --quiet --color -h --help' ;;
         cleanup) echo '--status --older-than --dry-run --delete-merged-branches --recycle --salvage --reap -C --repo --json -q --quiet --color -h --help' ;;
         remove) echo '--dry-run --salvage --reap -C --repo --json -q --quiet --color -h --help' ;;
@@ -111,7 +111,7 @@ __git_loop_opts() {
         sync) echo '--status --strategy --gate --fetch --dry-run --keep-going -C --repo --json -q --quiet --color -h --help' ;;
         pick) echo '--land --into --strategy --gate --keep --push -m --message --salvage --dry-run -C --repo --json -q --quiet --color -h --help' ;;
         judge) echo '--gate --jobs --timeout -C --repo --json -q --quiet --color -h --help' ;;
-        watch) echo '--once -C --repo --json -q --quiet --color -h --help' ;;
+        watch) echo '--once --fleet -C --repo --json -q --quiet --color -h --help' ;;
         log) echo '-n --max-count --since -C --repo --json -q --quiet --color -h --help' ;;
         trash) echo '-C --repo --json -q --quiet --color -h --help' ;;
         trash/list) echo '-C --repo --json -q --quiet --color -h --help' ;;
@@ -132,6 +132,7 @@ __git_loop_opts() {
         completion) echo '-C --repo --json -q --quiet --color -h --help' ;;
         publish) echo '-C --repo --json -q --quiet --color -h --help' ;;
         claim) echo '--release -C --repo --json -q --quiet --color -h --help' ;;
+        handoff) echo '-C --repo --json -q --quiet --color -h --help' ;;
     esac
 }
 
@@ -146,7 +147,7 @@ __git_loop_nested() {
 
 __git_loop_takes_value() {
     case "$1:$2" in
-        *:-C|*:--repo|*:--color|create:--pattern|create:--base|create:--sparse|create:--ports|create:--attempts|cleanup:--status|cleanup:--older-than|reconcile:--remove-orphan|reconcile:--adopt|reconcile:--min-age|list:--status|list:--task|activity:--note|conflicts:--base|conflicts:--status|land:--status|land:--into|land:--strategy|land:--gate|land:-m|land:--message|sync:--status|sync:--strategy|sync:--gate|pick:--into|pick:--strategy|pick:--gate|pick:-m|pick:--message|judge:--gate|judge:--jobs|judge:--timeout|log:-n|log:--max-count|log:--since|trash/restore:--as|trash/empty:--older-than) return 0 ;;
+        *:-C|*:--repo|*:--color|create:--pattern|create:--base|create:--sparse|create:--ports|create:--attempts|create:--from|cleanup:--status|cleanup:--older-than|reconcile:--remove-orphan|reconcile:--adopt|reconcile:--min-age|list:--status|list:--task|activity:--note|conflicts:--base|conflicts:--status|land:--status|land:--into|land:--strategy|land:--gate|land:-m|land:--message|sync:--status|sync:--strategy|sync:--gate|pick:--into|pick:--strategy|pick:--gate|pick:-m|pick:--message|judge:--gate|judge:--jobs|judge:--timeout|log:-n|log:--max-count|log:--since|trash/restore:--as|trash/empty:--older-than) return 0 ;;
     esac
     return 1
 }
@@ -159,6 +160,7 @@ __git_loop_value() {
         create:--sparse) __git_loop_dirs ;;
         create:--ports) COMPREPLY=() ;;
         create:--attempts) COMPREPLY=() ;;
+        create:--from) COMPREPLY=() ;;
         cleanup:--status) __git_loop_csv 'rejected escalated merged stale' ;;
         cleanup:--older-than) COMPREPLY=() ;;
         reconcile:--remove-orphan) __git_loop_words "$(__git_loop_ids)" ;;
@@ -197,7 +199,7 @@ __git_loop_value() {
 
 __git_loop_positional() {
     case "$1:$2" in
-        help:0) __git_loop_words 'create mark cleanup remove restore reconcile list path activity env run branches conflicts land sync pick judge watch log trash trust mcp claude-hook schema pool config completion publish claim' ;;
+        help:0) __git_loop_words 'create mark cleanup remove restore reconcile list path activity env run branches conflicts land sync pick judge watch log trash trust mcp claude-hook schema pool config completion publish claim handoff' ;;
         create:0) COMPREPLY=() ;;
         mark:*) __git_loop_words "$(__git_loop_ids) active rejected escalated merged stale" ;;
         remove:*) __git_loop_words "$(__git_loop_ids)" ;;
@@ -216,12 +218,13 @@ __git_loop_positional() {
         trash:0) __git_loop_words 'list restore empty' ;;
         trash/restore:0) __git_loop_words "$(__git_loop_trash)" ;;
         claude-hook:0) __git_loop_words 'create remove activity' ;;
-        schema:0) __git_loop_words 'all activity branches cleanup config conflicts create env judge land list log mark path pick pool reconcile remove restore sync trash trust publish claim error mcp-tools' ;;
+        schema:0) __git_loop_words 'all activity branches cleanup config conflicts create env judge land list log mark path pick pool reconcile remove restore sync trash trust publish claim handoff error mcp-tools' ;;
         pool:0) __git_loop_words 'status fill drain' ;;
         pool/fill:0) COMPREPLY=() ;;
         completion:0) __git_loop_words 'bash zsh fish' ;;
         publish:*) __git_loop_words "$(__git_loop_ids)" ;;
         claim:0) __git_loop_words "$(__git_loop_tasks)" ;;
+        handoff:0) __git_loop_words "$(__git_loop_ids)" ;;
         *) COMPREPLY=() ;;
     esac
 }
@@ -268,7 +271,7 @@ __git_loop_reply() {
         return
     fi
     if [[ -z $sub ]]; then
-        __git_loop_words 'create mark cleanup remove restore reconcile list path activity env run branches conflicts land sync pick judge watch log trash trust mcp claude-hook schema pool config completion publish claim help'
+        __git_loop_words 'create mark cleanup remove restore reconcile list path activity env run branches conflicts land sync pick judge watch log trash trust mcp claude-hook schema pool config completion publish claim handoff help'
         return
     fi
     local __git_loop_typed="$typed"

@@ -57,6 +57,7 @@ set edit:completion:arg-completer[git-loop] = {|@words|
             cand completion 'Print the completion script for bash, zsh or fish (what git-loop''s install script installs)'
             cand publish 'Publish this machine''s runs to the fleet''s remote: each run''s branch and its record, by compare-and-swap'
             cand claim 'Take a lease on a task on the fleet''s remote: exactly one machine gets it'
+            cand handoff 'Publish a run with everything not committed, for another machine to take (create --from)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'git-loop;create'= {
@@ -65,11 +66,13 @@ set edit:completion:arg-completer[git-loop] = {|@words|
             cand --sparse 'Check out only this directory (repeat the flag, or give a comma list, for several; sparse checkout, cone mode; files at the top are always there)'
             cand --ports 'Lease this many free TCP ports to the run, 0 to 32, as GIT_LOOP_PORT and GIT_LOOP_PORT_1… (default: config create.ports, else 0)'
             cand --attempts 'Make N runs of the task RUN_ID at once, <RUN_ID>.1 … <RUN_ID>.<N> (1 to 64), all or none (best of N)'
+            cand --from 'Take the run a machine handed off (git loop handoff): <MACHINE>, or <REMOTE>/<MACHINE>/<RUN_ID>'
             cand -C 'Repository to operate on (default: the current directory)'
             cand --repo 'Repository to operate on (default: the current directory)'
             cand --color 'Colour: always, never or auto, as git''s --color (alone: always; default: color.loop, color.ui, then the environment)'
             cand --reuse 'If this run is already active and its worktree is intact, print its path and change nothing; if loop/<RUN_ID> exists with no worktree, check it out as it is'
             cand --fetch 'Fetch the base''s upstream first (git fetch), e.g. origin/main for main (config create.fetch)'
+            cand --claim 'Claim the task on the fleet''s remote first, as git loop claim does (refused if held)'
             cand --json 'Machine-readable output: one JSON document on stdout'
             cand -q 'No progress or summary lines on stderr, no per-run lines of what went as asked'
             cand --quiet 'No progress or summary lines on stderr, no per-run lines of what went as asked'
@@ -301,6 +304,7 @@ set edit:completion:arg-completer[git-loop] = {|@words|
             cand --repo 'Repository to operate on (default: the current directory)'
             cand --color 'Colour: always, never or auto, as git''s --color (alone: always; default: color.loop, color.ui, then the environment)'
             cand --once 'Print one frame as plain text and exit (for a pipe or a script; width: COLUMNS, else 80)'
+            cand --fleet 'Every machine''s published runs instead (the list --fleet table), read from the fleet''s remote every 10 s; with --once, one listing (--json: list --fleet''s)'
             cand --json 'Machine-readable output: one JSON document on stdout'
             cand -q 'No progress or summary lines on stderr, no per-run lines of what went as asked'
             cand --quiet 'No progress or summary lines on stderr, no per-run lines of what went as asked'
@@ -568,6 +572,16 @@ set edit:completion:arg-completer[git-loop] = {|@words|
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
+        &'git-loop;handoff'= {
+            cand -C 'Repository to operate on (default: the current directory)'
+            cand --repo 'Repository to operate on (default: the current directory)'
+            cand --color 'Colour: always, never or auto, as git''s --color (alone: always; default: color.loop, color.ui, then the environment)'
+            cand --json 'Machine-readable output: one JSON document on stdout'
+            cand -q 'No progress or summary lines on stderr, no per-run lines of what went as asked'
+            cand --quiet 'No progress or summary lines on stderr, no per-run lines of what went as asked'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
         &'git-loop;help'= {
             cand create 'Create a worktree and branch `loop/<RUN_ID>` for a new run'
             cand mark 'Record what a run became (never deletes it)'
@@ -598,6 +612,7 @@ set edit:completion:arg-completer[git-loop] = {|@words|
             cand completion 'Print the completion script for bash, zsh or fish (what git-loop''s install script installs)'
             cand publish 'Publish this machine''s runs to the fleet''s remote: each run''s branch and its record, by compare-and-swap'
             cand claim 'Take a lease on a task on the fleet''s remote: exactly one machine gets it'
+            cand handoff 'Publish a run with everything not committed, for another machine to take (create --from)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'git-loop;help;create'= {
@@ -684,6 +699,8 @@ set edit:completion:arg-completer[git-loop] = {|@words|
         &'git-loop;help;publish'= {
         }
         &'git-loop;help;claim'= {
+        }
+        &'git-loop;help;handoff'= {
         }
         &'git-loop;help;help'= {
         }

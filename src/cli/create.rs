@@ -45,4 +45,13 @@ pub struct CreateArgs {
     #[arg(long, value_name = "N")]
     #[schemars(range(min = 1, max = 64))]
     pub attempts: Option<u32>,
+
+    /// Claim the task on the fleet's remote first, as git loop claim does (refused if held)
+    #[arg(long)]
+    #[serde(default)]
+    pub claim: bool,
+
+    /// Take the run a machine handed off (git loop handoff): <MACHINE>, or <REMOTE>/<MACHINE>/<RUN_ID>
+    #[arg(long, value_name = "MACHINE", conflicts_with_all = ["attempts", "base", "pattern", "claim", "sparse", "reuse"])]
+    pub from: Option<String>,
 }

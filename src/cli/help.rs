@@ -176,6 +176,17 @@ pub const CLAIM_EXAMPLES: &str = r#"Examples:
   git loop claim fix-login && git loop create fix-login
   git loop claim fix-login --release"#;
 
+pub const HANDOFF: &str = r#"Snapshots the run's worktree as a salvage does, without touching it: a commit whose tree is
+the worktree (staged, unstaged and untracked files, and ignored ones create.copy selects) on the run's
+tip, with a commit of the index as its second parent, checked against the files before
+anything is written. The snapshot is kept in this machine's trash (handed-off), the run marked
+handed off (refs/loop/handoff/<RUN_ID>, a handoff event) and published: its record names the
+snapshot, which travels with it. On another machine, git loop create <RUN_ID> --from <MACHINE>
+recreates the run exactly. This machine's run becomes stale at its next publish."#;
+pub const HANDOFF_EXAMPLES: &str = r#"Examples:
+  git loop handoff fix-login            # on the laptop
+  git loop create fix-login --from laptop   # on the other machine"#;
+
 pub const PATH: &str = r#"The path alone on stdout, for `dir=$(git loop path <RUN_ID>) && cd "$dir"` (which stays
 put when it fails); a run whose worktree is gone is an error (worktree-missing). With no
 run id, inside a run's worktree (at any depth), that run's path (its top); anywhere else
@@ -238,11 +249,14 @@ logged as git loop mark logs it); s syncs it with its base as git loop sync <id>
 sync's line for it; o exits printing its path (a hint says why when stdout is a
 terminal); d its diffstat against its base; ? the keys; q, Esc or Ctrl-C quits. With no run, it
 says how to start one. A run whose activity becomes waiting or done rings the bell (watch.bell
-= false: none). Colour as list's. No terminal (on stdin and stderr): exit 2; --once prints a frame."#;
+= false: none). Colour as list's. No terminal (on stdin and stderr): exit 2; --once prints a frame.
+--fleet shows every machine's published runs instead (list --fleet's table), read from the
+fleet's remote every 10 s and on r; read-only; with --once, list --fleet itself."#;
 pub const WATCH_EXAMPLES: &str = r#"Examples:
   git loop watch
   dir=$(git loop watch) && cd "$dir"
-  git loop watch --once | grep waiting"#;
+  git loop watch --once | grep waiting
+  git loop watch --fleet"#;
 
 pub const LAND: &str = r#"What lands is each run's committed work (loop/<id>), never its worktree: a run with
 uncommitted or untracked changes, an operation in progress or no commits of its own is

@@ -162,6 +162,9 @@ pub enum Command {
     /// Take a lease on a task on the fleet's remote: exactly one machine gets it
     #[command(long_about = help::CLAIM, after_help = help::CLAIM_EXAMPLES)]
     Claim(ClaimArgs),
+    /// Publish a run with everything not committed, for another machine to take (create --from)
+    #[command(long_about = help::HANDOFF, after_help = help::HANDOFF_EXAMPLES)]
+    Handoff(HandoffArgs),
 }
 
 #[derive(Debug, Args)]
@@ -180,6 +183,13 @@ pub struct ClaimArgs {
     /// Release this machine's lease on the task instead
     #[arg(long)]
     pub release: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct HandoffArgs {
+    /// Id of the run to hand off (its HEAD on loop/<RUN_ID>)
+    #[arg(value_name = "RUN_ID", value_parser = RunId::parse)]
+    pub run_id: RunId,
 }
 
 #[derive(Debug, Args, JsonSchema)]

@@ -51,18 +51,19 @@ pub enum SchemaName {
     Trust,
     Publish,
     Claim,
+    Handoff,
     Error,
     McpTools,
 }
 
 impl SchemaName {
     /// Every name, in the order `--help` lists them.
-    pub const ALL: [SchemaName; 26] = {
+    pub const ALL: [SchemaName; 27] = {
         use SchemaName::*;
         [
             All, Activity, Branches, Cleanup, Config, Conflicts, Create, Env, Judge, Land, List,
             Log, Mark, Path, Pick, Pool, Reconcile, Remove, Restore, Sync, Trash, Trust, Publish,
-            Claim, Error, McpTools,
+            Claim, Handoff, Error, McpTools,
         ]
     };
 
@@ -98,6 +99,7 @@ impl SchemaName {
             Trust => "trust",
             Publish => "publish",
             Claim => "claim",
+            Handoff => "handoff",
             Error => "error",
             McpTools => "mcp-tools",
         }

@@ -10,4 +10,8 @@ pub struct WatchArgs {
     /// Print one frame as plain text and exit (for a pipe or a script; width: COLUMNS, else 80)
     #[arg(long)]
     pub once: bool,
+
+    /// Every machine's published runs instead (the list --fleet table), read from the fleet's remote every 10 s; with --once, one listing (--json: list --fleet's)
+    #[arg(long)]
+    pub fleet: bool,
 }

@@ -11,6 +11,7 @@ pub mod config;
 pub mod conflicts;
 pub mod create;
 pub mod env;
+pub mod handoff;
 pub mod judge;
 pub mod land;
 pub mod list;
@@ -93,6 +94,7 @@ pub fn dispatch(cli: &Cli, out: &mut Out<'_>) -> std::result::Result<(), Fail> {
         Command::Completion(args) => completion::exec(args.shell, out.stdout),
         Command::Publish(args) => emit(publish::exec(&ctx()?, args, out)?, out),
         Command::Claim(args) => emit(claim::exec(&ctx()?, args)?, out),
+        Command::Handoff(args) => emit(handoff::exec(&ctx()?, args, out)?, out),
         Command::Mcp => Ok(crate::mcp::serve(&mut std::io::stdin().lock(), out.stdout)?),
         Command::Path(args) => {
             let ctx = ctx()?;
@@ -102,24 +104,10 @@ pub fn dispatch(cli: &Cli, out: &mut Out<'_>) -> std::result::Result<(), Fail> {
     }
 }
 
-/// `create`: with `--attempts`, that many runs; else one, and exit 1 when
-/// its post-command failed.
+/// `create` (see [`create::emit_created`]).
 fn create(cli: &Cli, args: &CreateArgs, out: &mut Out<'_>) -> std::result::Result<(), Fail> {
     create::validate(args)?;
-    let ctx = Ctx::open(cli.repo.as_deref())?;
-    if let Some(n) = args.attempts {
-        return emit(create::attempts(&ctx, args, n, out)?, out);
-    }
-    let report = create::exec(&ctx, args, out)?;
-    let failed = report.error.is_some();
-    emit(report, out)?;
-    if failed {
-        // The run exists (its path or entry is printed), but its
-        // post-command failed: like `git worktree add` when its
-        // post-checkout hook fails, exit non-zero.
-        return Err(Fail::Exit(1));
-    }
-    Ok(())
+    create::emit_created(&Ctx::open(cli.repo.as_deref())?, args, out)
 }
 
 /// `list`, or `list --salvaged`; with `--ids`, the ids only, one a line.

@@ -54,6 +54,7 @@ pub fn exec(ctx: &Ctx, args: &PublishArgs, out: &mut Out<'_>) -> Result<PublishR
     let request = PublishRequest {
         ids: &ids,
         timeout: None,
+        handing_off: None,
     };
     Ok(PublishReport(crate::ops::fleet::publish::publish(
         ctx,

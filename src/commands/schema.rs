@@ -37,6 +37,7 @@ pub fn text(name: SchemaName) -> &'static str {
         Trust => include_str!("../../schema/trust.json"),
         Publish => include_str!("../../schema/publish.json"),
         Claim => include_str!("../../schema/claim.json"),
+        Handoff => include_str!("../../schema/handoff.json"),
         Error => include_str!("../../schema/error.json"),
         McpTools => include_str!("../../schema/mcp-tools.json"),
     }

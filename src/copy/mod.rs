@@ -144,17 +144,7 @@ pub fn copy_into(
     if copy.is_some() {
         report.sources.push(crate::config::keys::TOML_CREATE_COPY);
     }
-    // Read without following a symlink: a committed `.worktreeinclude` link
-    // is refused (named in the error), like git-loop's own config files.
-    let include =
-        crate::fsx::read_regular(&root.join(WORKTREE_INCLUDE), MAX_INCLUDE_BYTES)?.map(|bytes| {
-            // One pattern a line; gix's parser drops comments and blanks.
-            search(
-                bytes
-                    .split(|&b| b == b'\n')
-                    .map(|line| OsString::from_vec(line.to_vec())),
-            )
-        });
+    let include = include_patterns(&root)?;
     if include.is_some() {
         report.sources.push(WORKTREE_INCLUDE);
     }
@@ -186,6 +176,47 @@ pub fn copy_into(
     report.skipped.sort_by(|a, b| a.path.cmp(&b.path));
     report.elapsed_ms = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
     Ok(Some(report))
+}
+
+/// The patterns of `.worktreeinclude` at `root`, if there is one. Read
+/// without following a symlink: a committed `.worktreeinclude` link is
+/// refused (named in the error), like git-loop's own config files.
+fn include_patterns(root: &Path) -> Result<Option<gix::ignore::Search>> {
+    Ok(
+        crate::fsx::read_regular(&root.join(WORKTREE_INCLUDE), MAX_INCLUDE_BYTES)?.map(|bytes| {
+            // One pattern a line; gix's parser drops comments and blanks.
+            search(
+                bytes
+                    .split(|&b| b == b'\n')
+                    .map(|line| OsString::from_vec(line.to_vec())),
+            )
+        }),
+    )
+}
+
+/// The ignored entries of the worktree at `dir` (an ignored directory as
+/// one entry) that `patterns` (`create.copy`) or its `.worktreeinclude`
+/// select, as a create would copy them: what a hand-off keeps of the
+/// ignored files (`git loop handoff`). Paths that are not UTF-8 are left out.
+pub fn selected_ignored(dir: &Path, patterns: &[String]) -> Result<Vec<String>> {
+    let copy = (!patterns.is_empty()).then(|| search(patterns));
+    let include = include_patterns(dir)?;
+    if copy.is_none() && include.is_none() {
+        return Ok(Vec::new());
+    }
+    let selection = Selection { copy, include };
+    let repo = gix::open(dir).map_err(|e| Error::Repository(e.to_string()))?;
+    let mut out = Vec::new();
+    for (rela, is_dir, ignored) in walk(&repo, dir)? {
+        if ignored
+            && selection.selects(rela.as_bstr(), is_dir, true)
+            && let Ok(rel) = rela.to_str()
+        {
+            out.push(rel.to_owned());
+        }
+    }
+    out.sort();
+    Ok(out)
 }
 
 /// Move each destination that existed and that `dest`'s index does not

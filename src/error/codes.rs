@@ -59,6 +59,8 @@ crate::vocab::vocabulary! {
         RemoteFailed = "remote-failed",
         FleetMoved = "fleet-moved",
         Claimed = "claimed",
+        NotHandedOff = "not-handed-off",
+        HandoffFailed = "handoff-failed",
     }
 }
 
@@ -130,6 +132,8 @@ impl Error {
             Error::Remote { .. } => ErrorCode::RemoteFailed,
             Error::FleetMoved { .. } => ErrorCode::FleetMoved,
             Error::Claimed { .. } => ErrorCode::Claimed,
+            Error::NotHandedOff { .. } => ErrorCode::NotHandedOff,
+            Error::Handoff { .. } => ErrorCode::HandoffFailed,
         };
         code.as_str()
     }

@@ -307,6 +307,21 @@ pub enum Error {
         age: String,
     },
 
+    /// `create <ID> --from <MACHINE>`: no usable hand-off of the run there.
+    #[error("{machine} has no hand-off of {id} to take: {reason}")]
+    #[diagnostic(help(
+        "`git loop list --fleet` shows the published runs; `git loop handoff <ID>` on that machine hands one off"
+    ))]
+    NotHandedOff {
+        id: String,
+        machine: String,
+        reason: String,
+    },
+
+    /// `handoff`, or `create --from`, could not finish; what it made is kept.
+    #[error("hand-off of {id} failed: {reason}")]
+    Handoff { id: String, reason: String },
+
     #[error("could not salvage {id}; nothing was removed: {reason}")]
     Salvage { id: String, reason: String },
 

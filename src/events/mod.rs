@@ -83,6 +83,10 @@ crate::vocab::vocabulary! {
         /// `git loop judge` judged an attempt: the commit judged in `to`, the
         /// [`Judgement`] as JSON in `detail`.
         Judge = "judge",
+        /// `git loop handoff` published the run with its uncommitted work:
+        /// the snapshot commit in `to`, the trash entry keeping it in
+        /// `detail`.
+        Handoff = "handoff",
         /// `--reap` terminated a process left working in a worktree being
         /// removed: its pid and command in `detail`.
         Reap = "reap",

@@ -65,10 +65,10 @@ pub fn write(
 /// What [`read`] found at a commit.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Read {
-    /// The file's bytes, and the commit's first parent.
+    /// The file's bytes, and the commit's parents.
     Found {
         bytes: Vec<u8>,
-        parent: Option<ObjectId>,
+        parents: Vec<ObjectId>,
     },
     /// Not in this repository (never fetched, or the remote never had it).
     Missing,
@@ -91,7 +91,7 @@ pub fn read(repo: &Repo, commit: ObjectId, file: &str, cap: u64) -> Result<Read>
     let Ok(commit) = object.try_into_commit() else {
         return Ok(Read::Malformed("not a commit".to_owned()));
     };
-    let parent = commit.parent_ids().next().map(|p| p.detach());
+    let parents: Vec<ObjectId> = commit.parent_ids().map(|p| p.detach()).collect();
     let Ok(tree_id) = commit.tree_id() else {
         return Ok(Read::Malformed("it names no tree".to_owned()));
     };
@@ -126,6 +126,6 @@ pub fn read(repo: &Repo, commit: ObjectId, file: &str, cap: u64) -> Result<Read>
         .map_err(|e| repo_err("could not read a record", e))?;
     Ok(Read::Found {
         bytes: blob.data.clone(),
-        parent,
+        parents,
     })
 }

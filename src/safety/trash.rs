@@ -59,6 +59,9 @@ pub enum Reason {
     SalvageDropped,
     /// A run's branch moved by `git loop sync` (its tip before).
     Sync,
+    /// The snapshot of a run handed off (`git loop handoff`), kept as a
+    /// salvage of the run.
+    HandedOff,
 }
 
 impl Reason {
@@ -72,6 +75,7 @@ impl Reason {
             Reason::SalvageReplaced => "salvage-replaced",
             Reason::SalvageDropped => "salvage-dropped",
             Reason::Sync => "sync",
+            Reason::HandedOff => "handed-off",
         }
     }
 
@@ -124,7 +128,8 @@ pub struct Entry {
     #[serde(skip)]
     pub trashed: Timestamp,
     /// Why: `merged-ancestor`, `merged-squash`, `merged-rebase`, `empty`,
-    /// `worktree-removed`, `salvage-replaced`, `salvage-dropped`, `sync`.
+    /// `worktree-removed`, `salvage-replaced`, `salvage-dropped`, `sync`,
+    /// `handed-off`.
     pub reason: String,
 }
 
@@ -161,6 +166,16 @@ impl Keep {
             original: format!("loop/salvage/{id}"),
             tip,
             reason: Reason::SalvageReplaced,
+        }
+    }
+
+    /// A hand-off's snapshot: kept as a salvage of the run (`trash
+    /// restore` brings it back as `refs/loop/salvage/<id>`, for `restore`).
+    pub fn handed_off(id: &str, snapshot: gix::ObjectId) -> Keep {
+        Keep {
+            original: format!("loop/salvage/{id}"),
+            tip: snapshot,
+            reason: Reason::HandedOff,
         }
     }
 }

@@ -15,6 +15,7 @@ use serde_json::{Value, json};
 
 use crate::cli::SchemaName;
 
+use crate::commands::handoff::HandoffReport;
 use crate::commands::{
     activity::ActivityReport, branches::BranchesReport, cleanup::CleanupReport,
     config::ConfigReport, conflicts::ConflictsReport, create::AttemptsReport, create::CreateReport,
@@ -111,6 +112,7 @@ fn output(name: SchemaName) -> Option<Value> {
         N::Trust => schema_of::<TrustReport>(&title),
         N::Publish => schema_of::<PublishReport>(&title),
         N::Claim => schema_of::<ClaimReport>(&title),
+        N::Handoff => schema_of::<HandoffReport>(&title),
         N::Error => schema_of::<ErrorDocument>("any git-loop --json command that fails"),
     })
 }

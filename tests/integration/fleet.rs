@@ -16,13 +16,13 @@ use crate::common::{JsonExt, TestRepo, commit, git_ok};
 /// Three machines (`m0`, `m1`, `m2`), each its own repository with the
 /// same first commit, and the bare remote they share (in `machines[0]`'s
 /// temporary directory, with `main` on it).
-struct Fleet {
-    machines: Vec<TestRepo>,
-    remote: PathBuf,
+pub(crate) struct Fleet {
+    pub(crate) machines: Vec<TestRepo>,
+    pub(crate) remote: PathBuf,
 }
 
 impl Fleet {
-    fn new() -> Fleet {
+    pub(crate) fn new() -> Fleet {
         let machines: Vec<TestRepo> = (0..3).map(|_| TestRepo::new()).collect();
         let remote = machines[0].base().join("served").join("remote.git");
         let first = &machines[0];
@@ -59,12 +59,12 @@ impl Fleet {
     }
 
     /// `git <args>` in the bare remote.
-    fn remote_git(&self, args: &[&str]) -> String {
+    pub(crate) fn remote_git(&self, args: &[&str]) -> String {
         git_ok(&self.machines[0], &self.remote, args)
     }
 
     /// The remote's refs under `prefix`, with their ids.
-    fn remote_refs(&self, prefix: &str) -> Vec<(String, String)> {
+    pub(crate) fn remote_refs(&self, prefix: &str) -> Vec<(String, String)> {
         self.remote_git(&["for-each-ref", "--format=%(refname) %(objectname)", prefix])
             .lines()
             .filter_map(|l| l.split_once(' '))
@@ -636,4 +636,77 @@ fn fleet_publish_publishes_after_create_and_mark_and_never_fails_them() {
         .map(|r| (r.text("id").to_owned(), r.text("status").to_owned()))
         .collect();
     assert!(statuses.contains(&("offline".to_owned(), "rejected".to_owned())));
+}
+
+/// `create <TASK> --claim` takes the task's lease before anything is
+/// made: another machine's is refused as `claim` is (`claimed`, exit 1,
+/// no worktree, no branch), and a create that fails after the claim
+/// releases it.
+#[test]
+fn create_claim_takes_the_lease_first_and_is_refused_as_claim_is() {
+    let fleet = Fleet::new();
+    let (a, b) = (&fleet.machines[0], &fleet.machines[1]);
+    let run = a.run(["create", "t", "--claim"]);
+    run.ok();
+    assert!(run.stderr.contains("claimed t as m0"), "{}", run.stderr);
+    assert!(a.root.join(".loop-worktrees/t").is_dir());
+    assert_eq!(fleet.remote_refs("refs/loop/claims/t").len(), 1);
+
+    let run = b.run(["--json", "create", "t", "--claim"]);
+    run.code(1);
+    assert_eq!(run.json()["error"]["code"], "claimed", "{}", run.stdout);
+    let msg = run.json()["error"]["message"].as_str().unwrap().to_owned();
+    assert!(msg.contains("claimed by m0"), "{msg}");
+    assert!(!b.root.join(".loop-worktrees/t").exists());
+    assert!(b.git(["branch", "--list", "loop/t"]).trim().is_empty());
+
+    // A claimed create that fails (its branch exists) releases the lease.
+    b.git(["branch", "loop/u"]);
+    let run = b.run(["--json", "create", "u", "--claim"]);
+    run.code(1);
+    assert_eq!(
+        run.json()["error"]["code"],
+        "branch-exists",
+        "{}",
+        run.stdout
+    );
+    assert!(fleet.remote_refs("refs/loop/claims/u").is_empty());
+    // With --attempts, the task is claimed once.
+    let run = b.run(["create", "v", "--claim", "--attempts", "2"]);
+    run.ok();
+    assert_eq!(fleet.remote_refs("refs/loop/claims/v").len(), 1);
+    a.run(["create", "v", "--claim", "--attempts", "2"]).code(1);
+}
+
+/// `watch --fleet --once`: the fleet listing, every machine's runs (this
+/// machine's marked), as `list --fleet` shows it; `--json` its document.
+#[test]
+fn watch_fleet_once_shows_every_machines_runs() {
+    let fleet = Fleet::new();
+    let (a, b) = (&fleet.machines[0], &fleet.machines[1]);
+    a.create("from-a");
+    b.create("from-b");
+    for m in [a, b] {
+        m.run(["publish"]).ok();
+    }
+    let run = a.run(["watch", "--fleet", "--once"]);
+    run.ok();
+    assert!(run.stdout.contains("MACHINE"), "{}", run.stdout);
+    let line = |id: &str| {
+        run.stdout
+            .lines()
+            .find(|l| l.contains(id))
+            .unwrap_or_default()
+            .to_owned()
+    };
+    assert!(line("from-a").starts_with("* m0"), "{}", run.stdout);
+    assert!(line("from-b").starts_with("  m1"), "{}", run.stdout);
+    let watched = a.run(["--json", "watch", "--fleet", "--once"]);
+    watched.ok();
+    let listed = a.run(["--json", "list", "--fleet"]);
+    assert_eq!(
+        watched.json().arr("runs").len(),
+        listed.json().arr("runs").len()
+    );
+    assert_eq!(watched.json()["machine"], "m0");
 }

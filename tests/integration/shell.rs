@@ -249,6 +249,7 @@ fn bash_completes_git_loop_through_gits_own_completion() {
             "conflicts",
             "create",
             "env",
+            "handoff",
             "help",
             "judge",
             "land",
@@ -296,8 +297,10 @@ fn bash_completes_git_loop_through_gits_own_completion() {
         [
             "--attempts",
             "--base",
+            "--claim",
             "--color",
             "--fetch",
+            "--from",
             "--help",
             "--json",
             "--pattern",

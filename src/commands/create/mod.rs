@@ -1,7 +1,8 @@
 //! `git loop create <RUN_ID> --pattern <LABEL> [--base <BRANCH>]`: the
 //! adapter from [`CreateArgs`] to the create operation
 //! ([`crate::ops::create`], whose module doc is the order of work) and its
-//! report; with `--attempts`, to [`crate::ops::create::attempts`].
+//! report; with `--attempts`, to [`crate::ops::create::attempts`]; with
+//! `--claim`, the task's lease first ([`crate::ops::fleet::claim`]).
 
 mod report;
 
@@ -11,7 +12,7 @@ use crate::cli::CreateArgs;
 use crate::ctx::Ctx;
 use crate::error::Result;
 use crate::ops::create::CreateRequest;
-use crate::output::Out;
+use crate::output::{Fail, Out, emit};
 
 impl From<&CreateArgs> for CreateRequest {
     fn from(args: &CreateArgs) -> CreateRequest {
@@ -57,4 +58,94 @@ pub fn attempts(ctx: &Ctx, args: &CreateArgs, n: u32, out: &mut Out<'_>) -> Resu
     )?;
     super::shared::fleet::publish_after(ctx, out);
     Ok(AttemptsReport::new(created))
+}
+
+/// `create`: with `--from`, the run taken; with `--attempts`, that many
+/// runs; else one, and exit 1 when its post-command failed; with
+/// `--claim`, the task's lease first.
+pub fn emit_created(
+    ctx: &Ctx,
+    args: &CreateArgs,
+    out: &mut Out<'_>,
+) -> std::result::Result<(), Fail> {
+    if let Some(from) = &args.from {
+        return emit(self::from(ctx, args, from, out)?, out);
+    }
+    if args.claim {
+        claim(ctx, args, out)?;
+    }
+    if let Some(n) = args.attempts {
+        let made = attempts(ctx, args, n, out);
+        return emit(unclaim_on_failure(ctx, args, out, made)?, out);
+    }
+    let made = exec(ctx, args, out);
+    let report = unclaim_on_failure(ctx, args, out, made)?;
+    let failed = report.error.is_some();
+    emit(report, out)?;
+    if failed {
+        // The run exists (its path or entry is printed), but its
+        // post-command failed: like `git worktree add` when its
+        // post-checkout hook fails, exit non-zero.
+        return Err(Fail::Exit(1));
+    }
+    Ok(())
+}
+
+/// `create <RUN_ID> --from <MACHINE>`: the run another machine handed off,
+/// recreated here ([`crate::ops::fleet::take`]), said on stderr.
+pub fn from(ctx: &Ctx, args: &CreateArgs, from: &str, out: &mut Out<'_>) -> Result<CreateReport> {
+    let (created, taken) =
+        crate::ops::fleet::take::take(ctx, &CreateRequest::from(args), from, &mut out.notes())?;
+    out.note(format_args!(
+        "took {} from {} (snapshot {}{})",
+        args.run_id.as_str(),
+        taken.machine,
+        taken.snapshot,
+        if taken.lease.is_some() {
+            "; its lease taken over"
+        } else {
+            ""
+        }
+    ));
+    super::shared::fleet::publish_after(ctx, out);
+    Ok(CreateReport::new(created, false))
+}
+
+/// `create <TASK> --claim`: the task's lease on the fleet's remote first,
+/// taken as `claim` takes it and refused as `claim` is (`claimed`, exit 1),
+/// before anything is created; said on stderr.
+pub fn claim(ctx: &Ctx, args: &CreateArgs, out: &mut Out<'_>) -> Result<()> {
+    let outcome = crate::ops::fleet::claim::claim(ctx, args.run_id.as_str(), false)?;
+    match &outcome.previous {
+        Some(previous) => out.note(format_args!(
+            "took over {} from {previous} (its lease expired)",
+            outcome.task
+        )),
+        None => out.note(format_args!(
+            "claimed {} as {}",
+            outcome.task, outcome.machine
+        )),
+    }
+    Ok(())
+}
+
+/// With `--claim`, a create that failed (no run made) releases the lease
+/// it took, best effort (a failure to is a note: the lease expires after
+/// `fleet.lease`); the create's own result either way.
+pub fn unclaim_on_failure<T>(
+    ctx: &Ctx,
+    args: &CreateArgs,
+    out: &mut Out<'_>,
+    made: Result<T>,
+) -> Result<T> {
+    if args.claim
+        && made.is_err()
+        && let Err(e) = crate::ops::fleet::claim::claim(ctx, args.run_id.as_str(), true)
+    {
+        out.note(format_args!(
+            "note: the claim of {} was not released ({e}); it expires after fleet.lease",
+            args.run_id.as_str()
+        ));
+    }
+    made
 }

@@ -24,6 +24,7 @@ pub fn publish_after(ctx: &Ctx, out: &mut Out<'_>) {
     let request = PublishRequest {
         ids: &[],
         timeout: Some(TIMEOUT),
+        handing_off: None,
     };
     if let Err(e) = publish(ctx, &request, &mut out.notes()) {
         out.note(format_args!(

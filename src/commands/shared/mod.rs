@@ -13,3 +13,6 @@ pub mod attempts;
 
 /// `fleet.publish`: the publish after a command that changed runs.
 pub mod fleet;
+
+/// The fleet listing, printed by `list --fleet` and shown by `watch --fleet`.
+pub mod fleet_list;

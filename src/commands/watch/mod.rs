@@ -3,6 +3,10 @@
 //! [`screen`] draws it full-screen and takes the keys; [`sync_key`] is
 //! `s`, the selected run synced as `git loop sync <id>` syncs it.
 //!
+//! `--fleet` shows every machine's published runs instead ([`fleet`]):
+//! `list --fleet`'s table, read again every [`crate::ops::watch::FULL_REFRESH`];
+//! with `--once`, `list --fleet` itself.
+//!
 //! `--once` prints one frame on stdout (no terminal needed: a pipe, a test)
 //! at the width `COLUMNS` says, else 80 on a terminal and no limit into a
 //! pipe or a file, coloured as `list` is. Without
@@ -13,6 +17,7 @@
 //! too (a plain `git loop watch`), `o` prints the path and a hint saying
 //! what it is for.
 
+mod fleet;
 mod frame;
 mod screen;
 mod sync_key;
@@ -29,6 +34,10 @@ use crate::output::{Fail, Out};
 const DEFAULT_WIDTH: usize = 80;
 
 pub fn exec(repo: Option<&Path>, args: &WatchArgs, out: &mut Out<'_>) -> Result<(), Fail> {
+    if args.fleet && args.once {
+        let ctx = Ctx::open(repo)?;
+        return crate::output::emit(super::shared::fleet_list::exec(&ctx)?, out);
+    }
     if args.once {
         let ctx = Ctx::open(repo)?;
         let runs = crate::ops::watch::read(&ctx, Vec::new(), true)?;
@@ -57,6 +66,9 @@ pub fn exec(repo: Option<&Path>, args: &WatchArgs, out: &mut Out<'_>) -> Result<
         return Err(Fail::Exit(2));
     }
     let ctx = Ctx::open(repo)?;
+    if args.fleet {
+        return Ok(fleet::show(&ctx)?);
+    }
     let bell = ctx.settings()?.watch_bell.value;
     // Drawn on stderr's terminal: colour as that terminal would have it.
     let color = out.color.on_stream(true);

@@ -93,6 +93,39 @@ pub fn claim(ctx: &Ctx, task: &str, release: bool) -> Result<ClaimOutcome> {
     Ok(outcome)
 }
 
+/// `create <task> --from <machine>`: the task's lease on `remote`, when
+/// there is one, taken over from `from` (or renewed, when this machine
+/// holds it already) by compare-and-swap against it; the new lease's
+/// commit. Held by a third machine and live, or unreadable: refused
+/// (`claimed`), as a claim is.
+pub fn take_over(ctx: &Ctx, remote: &str, task: &str, from: &str) -> Result<Option<String>> {
+    let fleet = super::identity(ctx)?;
+    let name = format!("{CLAIM_REFS}{task}");
+    let refs = super::remote_refs(ctx, remote, &[&name], None)?;
+    let Some(current) = refs.get(&name).cloned() else {
+        return Ok(None);
+    };
+    let now = crate::time::now();
+    let held = holder(ctx, remote, task, &current)?;
+    let lease = ctx.settings()?.fleet_lease.value;
+    match &held {
+        Ok(l) if l.machine == from || l.machine == fleet.name || expired(l, now, lease) => {}
+        _ => return Err(claimed(task, &held, now)),
+    }
+    let lease = Lease {
+        version: record::VERSION,
+        task: task.to_owned(),
+        machine: fleet.name.clone(),
+        at: now.to_string(),
+        nonce: record::nonce(),
+    };
+    let commit = record::write_lease(ctx, &lease)?.to_string();
+    if push(ctx, remote, &name, Some(&commit), Some(&current))? {
+        return Err(refused_now(ctx, remote, &name, task, now));
+    }
+    Ok(Some(commit))
+}
+
 /// `--release`: this machine's lease deleted by compare-and-swap.
 fn release_lease(
     ctx: &Ctx,

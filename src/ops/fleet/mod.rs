@@ -18,9 +18,11 @@
 //! escaped when shown; a bad one is reported (a [`FleetCode`]) and skipped.
 
 pub mod claim;
+pub mod handoff;
 pub mod publish;
 pub mod record;
 pub mod see;
+pub mod take;
 
 use std::time::Duration;
 
@@ -32,6 +34,9 @@ use crate::git::error::CommandError;
 pub const FLEET_REFS: &str = "refs/loop/fleet/";
 /// The remote's namespace of task leases: `<CLAIM_REFS><task>`.
 pub const CLAIM_REFS: &str = "refs/loop/claims/";
+/// This machine's marks of runs handed off: `<HANDOFF_REFS><id>`, local
+/// (see [`handoff`]).
+pub const HANDOFF_REFS: &str = "refs/loop/handoff/";
 /// The largest record or lease read from the remote; a larger one is
 /// skipped unread (`too-large`).
 pub const MAX_RECORD_BYTES: u64 = 64 << 10;

@@ -76,6 +76,9 @@ pub struct PublishOutcome {
 pub struct PublishRequest<'a> {
     pub ids: &'a [String],
     pub timeout: Option<std::time::Duration>,
+    /// The run `git loop handoff` publishes: handed off, but not marked
+    /// `stale` by this publish (the next one does).
+    pub handing_off: Option<&'a str>,
 }
 
 /// Publish the runs asked for.
@@ -105,6 +108,7 @@ pub fn publish(
         },
     };
     let named = |id: &str| request.ids.is_empty() || request.ids.iter().any(|n| n == id);
+    mark_handed_off(ctx, request, &named, notes)?;
     let listing = crate::ops::list::gather(ctx, None, None, false, notes)?;
     let judged = judgements(ctx)?;
     let mut live = std::collections::HashSet::new();
@@ -131,6 +135,56 @@ pub fn publish(
     plan.renew(ctx, &fleet, &remote, request.timeout)?;
     push(ctx, &fleet.remote, &plan.leases, request.timeout)?;
     Ok(plan.outcome)
+}
+
+/// The runs handed off (`refs/loop/handoff/<id>` here) and still
+/// `active`, but the one being handed off now: marked `stale`, as the
+/// machine that took them works on them now (their worktrees kept by the
+/// usual rules). Once: a run whose status was set (a `mark` event) since
+/// its latest `handoff` event is left as it is (marked `active` again by
+/// hand, say).
+fn mark_handed_off(
+    ctx: &Ctx,
+    request: &PublishRequest<'_>,
+    named: &dyn Fn(&str) -> bool,
+    notes: &mut Notes<'_>,
+) -> Result<()> {
+    if !ctx.loop_dir_exists()? {
+        return Ok(());
+    }
+    let manifest = ctx.read_manifest()?;
+    let gix = ctx.repo.gix();
+    let ids: Vec<crate::runid::RunId> = manifest
+        .worktrees
+        .iter()
+        .filter(|e| e.status == crate::manifest::Status::Active && named(&e.id))
+        .filter(|e| request.handing_off != Some(e.id.as_str()))
+        .filter(|e| {
+            let name = format!("{}{}", super::HANDOFF_REFS, e.id);
+            matches!(crate::git::refs::find(gix, &name), Ok(Some(_)))
+        })
+        .map(|e| e.id.clone())
+        .collect();
+    if ids.is_empty() {
+        return Ok(());
+    }
+    let (events, _) = crate::events::read(&ctx.loop_dir())?;
+    let mut pending: std::collections::HashSet<&str> = std::collections::HashSet::new();
+    for e in &events {
+        match e.event {
+            crate::events::EventKind::Handoff => pending.insert(e.id.as_str()),
+            crate::events::EventKind::Mark => pending.remove(e.id.as_str()),
+            _ => false,
+        };
+    }
+    let ids: Vec<crate::runid::RunId> = ids
+        .into_iter()
+        .filter(|id| pending.contains(id.as_str()))
+        .collect();
+    if !ids.is_empty() {
+        crate::ops::mark::set_statuses(ctx, &ids, crate::manifest::Status::Stale, notes)?;
+    }
+    Ok(())
 }
 
 /// The refs to push, and the outcome they make.
@@ -310,8 +364,31 @@ fn record_of(
             exit_code: j.exit_code,
             head: j.head.clone(),
         }),
-        handoff: None,
+        handoff: handed_off(ctx, &entry.id)?,
     })
+}
+
+/// The hand-off of run `id` (`refs/loop/handoff/<id>` here), if any: the
+/// snapshot and when it was taken (the ref's commit's time).
+fn handed_off(ctx: &Ctx, id: &str) -> Result<Option<record::Handoff>> {
+    let gix = ctx.repo.gix();
+    let Ok(Some(value)) = crate::git::refs::find(gix, &format!("{}{id}", super::HANDOFF_REFS))
+    else {
+        return Ok(None);
+    };
+    let Some(snapshot) = value.id() else {
+        return Ok(None);
+    };
+    let at = gix
+        .find_commit(snapshot)
+        .ok()
+        .and_then(|c| c.time().ok())
+        .and_then(|t| jiff::Timestamp::from_second(t.seconds).ok())
+        .unwrap_or_else(crate::time::now);
+    Ok(Some(record::Handoff {
+        snapshot: snapshot.to_string(),
+        at: at.to_string(),
+    }))
 }
 
 /// Each run's latest judgement, from the event log.

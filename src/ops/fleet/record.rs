@@ -48,9 +48,9 @@ pub struct Record {
     pub activity: Option<RecordActivity>,
     /// Its latest `git loop judge` result, if any.
     pub judge: Option<RecordJudge>,
-    /// Reserved for the hand-off (`git loop handoff`): the snapshot commit
-    /// of the run's uncommitted work and when it was taken. Always `null`
-    /// in this version.
+    /// The hand-off (`git loop handoff`), if the run was handed off: the
+    /// snapshot commit of its uncommitted work (the record commit's second
+    /// parent) and when it was taken.
     #[serde(default)]
     pub handoff: Option<Handoff>,
 }
@@ -109,11 +109,13 @@ pub fn nonce() -> String {
 /// The commit of `record`: `record.json` on the run's tip.
 pub fn write_record(ctx: &Ctx, record: &Record) -> Result<ObjectId> {
     let bytes = serde_json::to_vec_pretty(record).expect("a record is JSON");
+    // The tip, then a hand-off's snapshot: fetching the record brings both.
     let parents: Vec<ObjectId> = record
         .tip
         .as_deref()
-        .and_then(|t| ObjectId::from_hex(t.as_bytes()).ok())
         .into_iter()
+        .chain(record.handoff.as_ref().map(|h| h.snapshot.as_str()))
+        .filter_map(|t| ObjectId::from_hex(t.as_bytes()).ok())
         .collect();
     let message = format!("git-loop record {}/{}", record.machine, record.id);
     objects::write(&ctx.repo, RECORD_FILE, &bytes, &parents, &message)
@@ -159,20 +161,20 @@ pub fn parse_name(name: &str) -> std::result::Result<(String, String), Bad> {
 }
 
 /// The JSON file `file` of commit `id`, read if at most
-/// [`MAX_RECORD_BYTES`], and the commit's first parent.
+/// [`MAX_RECORD_BYTES`], and the commit's parents.
 fn read_json<T: serde::de::DeserializeOwned>(
     ctx: &Ctx,
     id: &str,
     file: &str,
-) -> Result<std::result::Result<(T, Option<ObjectId>), Bad>> {
+) -> Result<std::result::Result<(T, Vec<ObjectId>), Bad>> {
     let Ok(oid) = ObjectId::from_hex(id.as_bytes()) else {
         return Ok(Err(bad(
             FleetCode::Malformed,
             format!("{id:?} is no object id"),
         )));
     };
-    let (bytes, parent) = match objects::read(&ctx.repo, oid, file, MAX_RECORD_BYTES)? {
-        Read::Found { bytes, parent } => (bytes, parent),
+    let (bytes, parents) = match objects::read(&ctx.repo, oid, file, MAX_RECORD_BYTES)? {
+        Read::Found { bytes, parents } => (bytes, parents),
         Read::Missing => {
             return Ok(Err(bad(
                 FleetCode::MissingObject,
@@ -188,7 +190,7 @@ fn read_json<T: serde::de::DeserializeOwned>(
         }
     };
     Ok(match serde_json::from_slice::<T>(&bytes) {
-        Ok(value) => Ok((value, parent)),
+        Ok(value) => Ok((value, parents)),
         Err(e) => Err(bad(FleetCode::Malformed, format!("{file}: {e}"))),
     })
 }
@@ -202,16 +204,16 @@ pub fn read_record(
     run: &str,
     id: &str,
 ) -> Result<std::result::Result<Record, Bad>> {
-    let (record, parent) = match read_json::<Record>(ctx, id, RECORD_FILE)? {
+    let (record, parents) = match read_json::<Record>(ctx, id, RECORD_FILE)? {
         Ok(found) => found,
         Err(bad) => return Ok(Err(bad)),
     };
-    Ok(check_record(record, parent, machine, run))
+    Ok(check_record(record, &parents, machine, run))
 }
 
 fn check_record(
     record: Record,
-    parent: Option<ObjectId>,
+    parents: &[ObjectId],
     machine: &str,
     run: &str,
 ) -> std::result::Result<Record, Bad> {
@@ -238,10 +240,21 @@ fn check_record(
             format!("its branch {:?} is not loop/{run}", shown(&record.branch)),
         ));
     }
-    if record.tip.as_deref() != parent.map(|p| p.to_string()).as_deref() {
+    // Its parents are its tip and its hand-off's snapshot, each if any,
+    // in that order, and nothing else.
+    let named: Vec<&str> = record
+        .tip
+        .as_deref()
+        .into_iter()
+        .chain(record.handoff.as_ref().map(|h| h.snapshot.as_str()))
+        .collect();
+    let parents: Vec<String> = parents.iter().map(ObjectId::to_string).collect();
+    if named != parents.iter().map(String::as_str).collect::<Vec<_>>()
+        || (record.handoff.is_some() && record.tip.is_none())
+    {
         return Err(bad(
             FleetCode::Mismatch,
-            "its tip is not its commit's parent",
+            "its tip (and its hand-off's snapshot) are not its commit's parents",
         ));
     }
     for (what, at) in [

@@ -19,8 +19,15 @@ impl Drop for TempIndex {
 /// `head`): `I`, a commit of its index's tree (first parent `head`), then
 /// `W`, a commit whose tree is the worktree — tracked changes and untracked
 /// files that are not ignored, what `git add -A` would stage — with parents
-/// `[head, I]` and `message`. Returns `W`.
-pub fn build(dir: &Path, admin_dir: &Path, head: &str, message: &str) -> Result<String> {
+/// `[head, I]` and `message`; with `force`, those ignored paths too (in
+/// `W` only: a hand-off's files `create.copy` selects). Returns `W`.
+pub fn build(
+    dir: &Path,
+    admin_dir: &Path,
+    head: &str,
+    message: &str,
+    force: &[String],
+) -> Result<String> {
     let tmp = TempIndex(admin_dir.join("git-loop-salvage.index"));
     // A leftover of a salvage killed part way is replaced, never written
     // through (the copy would follow a symlink left in its place).
@@ -42,6 +49,12 @@ pub fn build(dir: &Path, admin_dir: &Path, head: &str, message: &str) -> Result<
         .collect();
     add.extend(["add", "-A", "--", "."]);
     git_str(dir, index, &add)?;
+    // In batches: a command line never outgrows the system's limit.
+    for batch in force.chunks(1000) {
+        let mut args = vec!["add", "-f", "--"];
+        args.extend(batch.iter().map(String::as_str));
+        git_str(dir, index, &args)?;
+    }
     let tree = git_str(dir, index, &["write-tree"])?;
     let index_commit = git_str(
         dir,

@@ -59,10 +59,10 @@
 //! Never salvaged away: locked worktrees, submodules, nested repositories,
 //! operations in progress, worktrees in use: they keep their skip codes.
 
-mod build;
+pub(crate) mod build;
 pub mod put_back;
 mod remove;
-mod verify;
+pub(crate) mod verify;
 
 #[cfg(test)]
 mod tests;
@@ -82,7 +82,7 @@ pub fn ref_name(id: &str) -> String {
 
 /// The salvage message's trailer recording where `HEAD` was: a branch's
 /// full name, or `detached` (a salvage without it was made on its branch).
-const HEAD_TRAILER: &str = "Git-Loop-HEAD: ";
+pub(crate) const HEAD_TRAILER: &str = "Git-Loop-HEAD: ";
 
 /// Where the salvage with this message found `HEAD`: `None` when it was
 /// on a branch (the branch's full name, if recorded), `Some` when detached.
@@ -316,7 +316,7 @@ fn save(
         serde_json::to_string(entry).expect("an entry serializes"),
         before.on_branch.as_deref().unwrap_or("detached")
     );
-    let commit = build::build(abs, &wt.admin_dir, &before.head.to_string(), &message)?;
+    let commit = build::build(abs, &wt.admin_dir, &before.head.to_string(), &message, &[])?;
     let w = gix::ObjectId::from_hex(commit.as_bytes()).map_err(|e| salvage_err(id, e))?;
     let ignored = verify::verify(abs, w).map_err(|why| {
         salvage_err(

@@ -17,11 +17,13 @@ use super::{
     IDS_AND_STATUSES, STATUSES_AND_BETA, bash_completions, fish_completer, fixture, zsh_completer,
 };
 
-const CREATE_FLAGS: [&str; 12] = [
+const CREATE_FLAGS: [&str; 14] = [
     "--attempts",
     "--base",
+    "--claim",
     "--color",
     "--fetch",
+    "--from",
     "--help",
     "--json",
     "--pattern",
