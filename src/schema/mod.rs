@@ -16,6 +16,7 @@ use serde_json::{Value, json};
 use crate::cli::SchemaName;
 
 use crate::commands::handoff::HandoffReport;
+use crate::commands::shared::fleet_list::FleetList;
 use crate::commands::{
     activity::ActivityReport, branches::BranchesReport, cleanup::CleanupReport,
     config::ConfigReport, conflicts::ConflictsReport, create::AttemptsReport, create::CreateReport,
@@ -24,7 +25,7 @@ use crate::commands::{
     pool::report::PoolReport, reconcile::ReconcileReport, restore::RestoreDocument,
     restore::list::SalvagedList, sync::SyncReport, trash::TrashReport, trust::TrustReport,
 };
-use crate::commands::{claim::ClaimReport, list::fleet::FleetList, publish::PublishReport};
+use crate::commands::{claim::ClaimReport, publish::PublishReport};
 
 /// `list --json` prints the runs, or with `--salvaged` the salvaged ones,
 /// or with `--fleet` every machine's published runs.
