@@ -119,6 +119,12 @@ pub fn vocabularies() -> Vec<(&'static str, Vec<String>)> {
                 .to_vec(),
         ),
         (
+            "trash reasons",
+            safety::trash::Reason::ALL
+                .map(|r| r.as_str().into())
+                .to_vec(),
+        ),
+        (
             "error codes",
             error::ErrorCode::ALL.map(|c| c.as_str().into()).to_vec(),
         ),

@@ -15,8 +15,8 @@ pub enum TrashAction {
     /// List the entries, oldest first (the default)
     ///
     /// Each entry is one ref refs/loop/trash/<when>/<reason>/<what>; the reasons are
-    /// merged-ancestor, merged-squash, merged-rebase, empty, worktree-removed and
-    /// salvage-replaced.
+    /// merged-ancestor, merged-squash, merged-rebase, empty, worktree-removed,
+    /// salvage-replaced, salvage-dropped, sync and handed-off.
     #[command(verbatim_doc_comment)]
     List,
     /// Bring a deleted branch (or a kept tip, as a branch) back

@@ -39,46 +39,33 @@ fn repo_err(e: impl std::fmt::Display) -> Error {
     Error::Repository(e.to_string())
 }
 
-/// Why a tip went to the trash.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Reason {
-    /// A branch deleted as merged into its base (ancestor).
-    MergedAncestor,
-    /// A branch deleted as merged into its base (the tree merge changes nothing).
-    MergedSquash,
-    /// Proven by the tree merge, and the patch ids agree.
-    MergedRebase,
-    /// A branch with no commits of its own, contained in its base.
-    Empty,
-    /// A ref of a worktree that was removed (its HEAD, `refs/worktree/*`,
-    /// `refs/bisect/*`).
-    WorktreeRemoved,
-    /// A salvage replaced by a newer salvage of the same run.
-    SalvageReplaced,
-    /// A salvage dropped by `git loop restore --drop`.
-    SalvageDropped,
-    /// A run's branch moved by `git loop sync` (its tip before).
-    Sync,
-    /// The snapshot of a run handed off (`git loop handoff`), kept as a
-    /// salvage of the run.
-    HandedOff,
+crate::vocab::vocabulary! {
+    /// Why a tip went to the trash: the `<reason>` of its ref's name.
+    pub enum Reason {
+        /// A branch deleted as merged into its base (ancestor).
+        MergedAncestor = "merged-ancestor",
+        /// A branch deleted as merged into its base (the tree merge changes nothing).
+        MergedSquash = "merged-squash",
+        /// Proven by the tree merge, and the patch ids agree.
+        MergedRebase = "merged-rebase",
+        /// A branch with no commits of its own, contained in its base.
+        Empty = "empty",
+        /// A ref of a worktree that was removed (its HEAD, `refs/worktree/*`,
+        /// `refs/bisect/*`).
+        WorktreeRemoved = "worktree-removed",
+        /// A salvage replaced by a newer salvage of the same run.
+        SalvageReplaced = "salvage-replaced",
+        /// A salvage dropped by `git loop restore --drop`.
+        SalvageDropped = "salvage-dropped",
+        /// A run's branch moved by `git loop sync` (its tip before).
+        Sync = "sync",
+        /// The snapshot of a run handed off (`git loop handoff`), kept as a
+        /// salvage of the run.
+        HandedOff = "handed-off",
+    }
 }
 
 impl Reason {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Reason::MergedAncestor => "merged-ancestor",
-            Reason::MergedSquash => "merged-squash",
-            Reason::MergedRebase => "merged-rebase",
-            Reason::Empty => "empty",
-            Reason::WorktreeRemoved => "worktree-removed",
-            Reason::SalvageReplaced => "salvage-replaced",
-            Reason::SalvageDropped => "salvage-dropped",
-            Reason::Sync => "sync",
-            Reason::HandedOff => "handed-off",
-        }
-    }
-
     pub fn of_merge(by: Option<crate::git::merged::MergedBy>) -> Reason {
         use crate::git::merged::MergedBy;
         match by {

@@ -724,3 +724,18 @@ fn the_error_codes_are_documented_as_the_code_has_them() {
 fn the_activities_are_documented_as_the_code_has_them() {
     assert_vocabulary_documented("activities", "Records what a run is doing:");
 }
+
+#[test]
+fn the_trash_reasons_are_documented_as_the_code_has_them() {
+    assert_vocabulary_documented("trash reasons", "(reasons");
+    // `trash list --help` (and its man page) names them all too.
+    let help = read("man/git-loop-trash-list.1").replace("\\-", "-");
+    let missing: Vec<String> = vocabulary("trash reasons")
+        .into_iter()
+        .filter(|r| !help.contains(r.as_str()))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "trash list --help does not name {missing:?}"
+    );
+}
