@@ -104,8 +104,10 @@ fn claim(git_dir: &Path, lock_path: &Path) -> Option<Owner> {
     };
     owner.file.try_lock().ok()?;
     let meta = std::fs::symlink_metadata(lock_path).ok()?;
+    // Not synced to disk: a marker a crash of the machine loses (or leaves
+    // empty) names no lock, and the lock is then named for a person to
+    // clear, never cleared.
     writeln!(file, "{} {}", meta.dev(), meta.ino()).ok()?;
-    file.sync_all().ok()?;
     Some(owner)
 }
 
