@@ -249,3 +249,40 @@ fn a_landing_that_names_another_tip_is_skipped_and_marks_nothing() {
     m.run(["publish"]).ok();
     assert_eq!(m.status_of("r").as_deref(), Some("escalated"));
 }
+
+/// A record whose `landed` names no machine (an escape sequence) is
+/// reported `malformed` and skipped: its run is not marked, nor landed.
+#[test]
+fn a_hostile_landing_is_reported_and_marks_nothing() {
+    let fleet = Fleet::new();
+    let m = &fleet.machines[0];
+    let tip = published_run(m);
+    let name = "refs/loop/fleet/m0/r";
+    let mut hostile = record(&fleet);
+    hostile["landed"] = serde_json::json!({
+        "into": "main", "commit": tip, "tip": tip, "by": "\u{1b}[2J",
+        "at": "2026-01-02T00:00:00Z"
+    });
+    plant(
+        &fleet,
+        name,
+        "record.json",
+        hostile.to_string().as_bytes(),
+        Some(&tip),
+    );
+    let run = m.run(["--json", "list", "--fleet"]);
+    run.ok();
+    assert_eq!(
+        run.json()["skipped"][0]["code"],
+        "malformed",
+        "{}",
+        run.stdout
+    );
+    assert!(!run.stderr.contains('\u{1b}'), "{}", run.stderr);
+    m.run(["publish"]).ok();
+    assert_eq!(m.status_of("r").as_deref(), Some("escalated"));
+    let lander = &fleet.machines[2];
+    track(&fleet, lander);
+    let landing = lander.run(["--json", "land", "--queue", "--fleet", "--push"]);
+    assert!(!landing.stderr.contains('\u{1b}'), "{}", landing.stderr);
+}
