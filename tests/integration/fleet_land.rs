@@ -53,7 +53,7 @@ fn a_third_machine_lands_every_machines_escalated_runs_and_each_is_marked_merged
     let v = run.json();
     assert_eq!(v.ids("landed"), ["m0/ra", "m1/rb"], "{v}");
     assert!(v.arr("landed").iter().all(|l| l["pushed"] == true), "{v}");
-    assert!(run.stderr.contains("record order"), "{}", run.stderr);
+    assert!(run.stderr.contains("conflicts' order"), "{}", run.stderr);
     assert_eq!(
         on_remote_main(&fleet, "a.txt").as_deref(),
         Some("from m0\n")
@@ -285,4 +285,33 @@ fn a_hostile_landing_is_reported_and_marks_nothing() {
     track(&fleet, lander);
     let landing = lander.run(["--json", "land", "--queue", "--fleet", "--push"]);
     assert!(!landing.stderr.contains('\u{1b}'), "{}", landing.stderr);
+}
+
+/// `conflicts`' order, from the records' tips: `m0/ra` conflicts with the
+/// remote's `main` (which changed its file since), `m1/rb` lands cleanly,
+/// so `m1/rb` lands first and `m0/ra` is skipped after it (in record order
+/// `m0/ra` would come first and its skip stop the rest).
+#[test]
+fn the_fleets_runs_land_in_conflicts_order_from_their_tips() {
+    let fleet = Fleet::new();
+    let (a, b, lander) = (&fleet.machines[0], &fleet.machines[1], &fleet.machines[2]);
+    escalated(a, "ra", "x.txt", "from m0\n");
+    commit(b, &b.root, "x.txt", "from main\n");
+    git_ok(
+        b,
+        &b.root,
+        &["push", "-q", fleet.remote.to_str().unwrap(), "main"],
+    );
+    escalated(b, "rb", "y.txt", "from m1\n");
+    track(&fleet, lander);
+    lander.git(["merge", "-q", "--ff-only", "origin/main"]);
+    let run = lander.run(["--json", "land", "--queue", "--fleet", "--push"]);
+    let v = run.json();
+    assert_eq!(v.ids("landed"), ["m1/rb"], "{v}");
+    assert_eq!(v.ids("skipped"), ["m0/ra"], "{v}");
+    assert_eq!(v.arr("skipped")[0]["code"], "conflict", "{v}");
+    assert_eq!(
+        on_remote_main(&fleet, "y.txt").as_deref(),
+        Some("from m1\n")
+    );
 }

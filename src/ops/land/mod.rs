@@ -167,7 +167,7 @@ pub fn land(ctx: &Ctx, request: &LandRequest<'_>, out: &mut Notes<'_>) -> Result
         error: None,
     };
     let mut tips = one::Tips::default();
-    let remote = fleet::runs(ctx, request.fleet.then_some(statuses).flatten(), out)?;
+    let remote = fleet::runs(ctx, request.fleet, (statuses, into), out)?;
     std::thread::scope(|scope| -> Result<()> {
         // However this ends, the reader starts no reading after it.
         let _stop = lookahead::StopOnDrop(&readings);
