@@ -107,7 +107,7 @@ __git_loop_opts() {
         run) echo '-C --repo --json -q --quiet --color -h --help' ;;
         branches) echo '--delete-merged --dry-run -C --repo --json -q --quiet --color -h --help' ;;
         conflicts) echo '--base --status -C --repo --json -q --quiet --color -h --help' ;;
-        land) echo '--queue --status --keep-going --into --strategy --gate --keep --push -m --message --dry-run -C --repo --json -q --quiet --color -h --help' ;;
+        land) echo '--queue --status --keep-going --fleet --into --strategy --gate --keep --push -m --message --dry-run -C --repo --json -q --quiet --color -h --help' ;;
         sync) echo '--status --strategy --gate --fetch --dry-run --keep-going -C --repo --json -q --quiet --color -h --help' ;;
         pick) echo '--land --into --strategy --gate --keep --push -m --message --salvage --dry-run -C --repo --json -q --quiet --color -h --help' ;;
         judge) echo '--gate --jobs --timeout -C --repo --json -q --quiet --color -h --help' ;;

@@ -241,6 +241,7 @@ set edit:completion:arg-completer[git-loop] = {|@words|
             cand --color 'Colour: always, never or auto, as git''s --color (alone: always; default: color.loop, color.ui, then the environment)'
             cand --queue 'Land every run in the status set (--status), in `git loop conflicts`'' landing order'
             cand --keep-going 'Go on with the next run when one is skipped (default: stop; the rest are not attempted)'
+            cand --fleet 'With --queue and --push: every machine''s published runs in the status set too, landed from their records'
             cand --keep 'Leave each landed run''s worktree and branch in place'
             cand --push 'Push each landing to the target''s upstream, never forced; rebuilt on the remote''s tip when it moved (config land.push-retries)'
             cand --dry-run 'Build every landing in memory and report what would land; change nothing (no gate runs)'

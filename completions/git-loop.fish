@@ -175,6 +175,7 @@ complete -c git-loop -n "__fish_git_loop_using_subcommand land" -s C -l repo -d 
 complete -c git-loop -n "__fish_git_loop_using_subcommand land" -l color -d 'Colour: always, never or auto, as git\'s --color (alone: always; default: color.loop, color.ui, then the environment)' -r
 complete -c git-loop -n "__fish_git_loop_using_subcommand land" -l queue -d 'Land every run in the status set (--status), in `git loop conflicts`\' landing order'
 complete -c git-loop -n "__fish_git_loop_using_subcommand land" -l keep-going -d 'Go on with the next run when one is skipped (default: stop; the rest are not attempted)'
+complete -c git-loop -n "__fish_git_loop_using_subcommand land" -l fleet -d 'With --queue and --push: every machine\'s published runs in the status set too, landed from their records'
 complete -c git-loop -n "__fish_git_loop_using_subcommand land" -l keep -d 'Leave each landed run\'s worktree and branch in place'
 complete -c git-loop -n "__fish_git_loop_using_subcommand land" -l push -d 'Push each landing to the target\'s upstream, never forced; rebuilt on the remote\'s tip when it moved (config land.push-retries)'
 complete -c git-loop -n "__fish_git_loop_using_subcommand land" -l dry-run -d 'Build every landing in memory and report what would land; change nothing (no gate runs)'

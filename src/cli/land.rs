@@ -28,6 +28,14 @@ pub struct LandArgs {
     #[serde(default)]
     pub keep_going: bool,
 
+    /// With --queue and --push: every machine's published runs in the status set too, landed from their records
+    // Not in the MCP tools' input: a landing of other machines' work is
+    // asked for on the command line.
+    #[arg(long, requires_all = ["queue", "push"])]
+    #[serde(default)]
+    #[schemars(skip)]
+    pub fleet: bool,
+
     #[command(flatten)]
     #[serde(flatten)]
     pub options: LandOptions,

@@ -402,7 +402,13 @@ fn an_unreachable_remote_fails_publish_and_a_later_publish_catches_up() {
 
 /// A record commit made in the bare remote by hand: `file` holding
 /// `content`, on `parent`, at `name`.
-fn plant(fleet: &Fleet, name: &str, file: &str, content: &[u8], parent: Option<&str>) -> String {
+pub(crate) fn plant(
+    fleet: &Fleet,
+    name: &str,
+    file: &str,
+    content: &[u8],
+    parent: Option<&str>,
+) -> String {
     let tmp = fleet.remote.parent().unwrap().join("planted");
     std::fs::write(&tmp, content).unwrap();
     let blob = fleet.remote_git(&["hash-object", "-w", tmp.to_str().unwrap()]);

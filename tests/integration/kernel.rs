@@ -113,15 +113,18 @@ fn no_destroying_path_bypasses_the_safety_kernel() {
     // A ref on a remote is moved or deleted only by the leased push (each
     // ref a compare-and-swap against the value last seen, never forced),
     // and only for the fleet's refs: publish (a run's branch and record, a
-    // removed run's record, this machine's leases) and claim (a lease
-    // taken, taken over when expired, or released by its holder).
+    // removed run's record, this machine's leases), claim (a lease
+    // taken, taken over when expired, or released by its holder) and
+    // `land --fleet` (a landed run's record written again with `landed`,
+    // against the record it read: ops/fleet/landed.rs).
     for (path, code) in &sources {
         if code.contains("push_leased(") {
             assert!(
                 [
                     "git/plumbing.rs",
                     "ops/fleet/publish.rs",
-                    "ops/fleet/claim.rs"
+                    "ops/fleet/claim.rs",
+                    "ops/fleet/landed.rs"
                 ]
                 .contains(&path.as_str()),
                 "src/{path} pushes to a remote around the fleet's leased push"

@@ -38,6 +38,7 @@ mod env; // env <id>: export lines and --json; run gets the same variables
 mod escaping; // control and bidi characters, non-UTF-8 paths
 mod fleet; // the fleet across machines: publish, list --fleet, claim, over a path and git daemon
 mod fleet_handoff; // handoff and create --from: a run with its uncommitted work, across machines
+mod fleet_land; // land --queue --fleet --push: every machine's runs landed from one, marked merged on their own
 mod gate_progress;
 mod hooks; // hooks (post-command, pre-command) and trust
 mod judge; // judge <TASK>: the gate in every attempt, the order on evidence, worktrees untouched

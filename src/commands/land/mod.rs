@@ -33,6 +33,7 @@ pub fn exec(ctx: &Ctx, args: &LandArgs, dir: &Path, out: &mut Out<'_>) -> Result
         how: Landing::from(&args.options),
         keep_going: args.keep_going,
         dry_run: args.dry_run,
+        fleet: args.fleet,
     };
     let outcome = crate::ops::land::land(ctx, &request, &mut out.notes())?;
     super::shared::fleet::publish_after(ctx, out);

@@ -142,6 +142,40 @@ pub fn predict_for(
     Ok(outcome)
 }
 
+/// The landing order of runs known by their tips alone (`land --queue
+/// --fleet`: other machines' records, no branch of theirs here), each
+/// `(name, base, tip)` landing in `base` when given, else its own, and
+/// given in name order: the names in [`predict`]'s landing order, then
+/// those that cannot be checked (a base that does not resolve here, no
+/// history shared with it) in the order given.
+pub fn order_tips(
+    ctx: &Ctx,
+    base: Option<&str>,
+    runs: &[(String, String, ObjectId)],
+    out: &mut Notes<'_>,
+) -> Result<Vec<String>> {
+    let (mut candidates, mut rest) = (Vec::new(), Vec::new());
+    for (name, own, tip) in runs {
+        let base = base.unwrap_or(own);
+        match ctx.repo.resolve_commit(base) {
+            Some(base_commit) if merge_base(ctx.repo.gix(), base_commit, *tip)?.is_some() => {
+                candidates.push(Candidate {
+                    id: name.clone(),
+                    base: base.to_owned(),
+                    base_commit,
+                    tip: *tip,
+                });
+            }
+            _ => rest.push(name.clone()),
+        }
+    }
+    let items = items(&candidates);
+    let found = merges::merge_all(ctx, &candidates, &items, out)?;
+    let pairs_checked = items.iter().map(|i| i.partners.len()).sum();
+    let outcome = outcome::tally(&candidates, found, pairs_checked, Vec::new());
+    Ok(outcome.landing_order.into_iter().chain(rest).collect())
+}
+
 /// The runs that can be checked, and why the others cannot: a branch gone,
 /// a base that does not resolve, no history shared with the base.
 fn candidates(

@@ -19,6 +19,7 @@
 
 pub mod claim;
 pub mod handoff;
+pub mod landed;
 pub mod publish;
 pub mod record;
 pub mod see;

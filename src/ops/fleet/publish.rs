@@ -109,6 +109,8 @@ pub fn publish(
     };
     let named = |id: &str| request.ids.is_empty() || request.ids.iter().any(|n| n == id);
     mark_handed_off(ctx, request, &named, notes)?;
+    let landings = super::landed::read(ctx, &fleet, &remote, request.timeout)?;
+    super::landed::mark_merged(ctx, &landings, &named, notes)?;
     let listing = crate::ops::list::gather(ctx, None, None, false, notes)?;
     let judged = judgements(ctx)?;
     let mut live = std::collections::HashSet::new();
@@ -118,7 +120,13 @@ pub fn publish(
         .filter(|r| r.present && named(&r.entry.id))
     {
         live.insert(run.entry.id.to_string());
-        let record = record_of(ctx, &fleet, run, judged.get(run.entry.id.as_str()))?;
+        let mut record = record_of(ctx, &fleet, run, judged.get(run.entry.id.as_str()))?;
+        // A landing stays in the record while the run is at the tip that
+        // landed.
+        record.landed = landings
+            .get(run.entry.id.as_str())
+            .filter(|l| record.tip.as_deref() == Some(l.tip.as_str()))
+            .cloned();
         plan.add_run(ctx, &remote, &mine, record)?;
     }
     for (name, id) in remote.iter().filter(|(n, _)| n.starts_with(&mine)) {
@@ -365,6 +373,7 @@ fn record_of(
             head: j.head.clone(),
         }),
         handoff: handed_off(ctx, &entry.id)?,
+        landed: None,
     })
 }
 

@@ -53,6 +53,11 @@ pub struct Record {
     /// parent) and when it was taken.
     #[serde(default)]
     pub handoff: Option<Handoff>,
+    /// The landing of this tip by `git loop land --queue --fleet --push`
+    /// (on any machine), written into the record by the landing machine;
+    /// the run's own machine marks it `merged` at its next publish.
+    #[serde(default)]
+    pub landed: Option<RecordLanded>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
@@ -77,6 +82,20 @@ pub struct RecordJudge {
 pub struct Handoff {
     /// The snapshot commit (the run's tip, plus its uncommitted work).
     pub snapshot: String,
+    pub at: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct RecordLanded {
+    /// The branch it landed in, on the fleet's remote.
+    pub into: String,
+    /// The target's commit once it landed.
+    pub commit: String,
+    /// The run's tip that landed (the record's tip).
+    pub tip: String,
+    /// The machine that landed it.
+    pub by: String,
     pub at: String,
 }
 
@@ -257,6 +276,9 @@ fn check_record(
             "its tip (and its hand-off's snapshot) are not its commit's parents",
         ));
     }
+    if let Some(landed) = &record.landed {
+        check_landed(landed, record.tip.as_deref())?;
+    }
     for (what, at) in [
         ("createdAt", &record.created_at),
         ("publishedAt", &record.published_at),
@@ -269,6 +291,37 @@ fn check_record(
         }
     }
     Ok(record)
+}
+
+/// A record's `landed`: its tip the record's, its commits object ids, its
+/// machine a valid name, its target a branch name, its time a time.
+fn check_landed(landed: &RecordLanded, tip: Option<&str>) -> std::result::Result<(), Bad> {
+    let shown = |s: &str| crate::style::escape(s).into_owned();
+    if tip != Some(landed.tip.as_str()) {
+        return Err(bad(
+            FleetCode::Mismatch,
+            format!("it says {:?} landed, not its tip", shown(&landed.tip)),
+        ));
+    }
+    let hex = |s: &str| ObjectId::from_hex(s.as_bytes()).is_ok();
+    let branch = crate::git::refs::valid_branch_name(&landed.into);
+    if !hex(&landed.commit)
+        || crate::runid::problem(&landed.by).is_some()
+        || !branch
+        || landed.at.parse::<jiff::Timestamp>().is_err()
+    {
+        return Err(bad(
+            FleetCode::Malformed,
+            format!(
+                "its landing ({:?} in {:?} by {:?} at {:?}) is not a commit, branch, machine and time",
+                shown(&landed.commit),
+                shown(&landed.into),
+                shown(&landed.by),
+                shown(&landed.at)
+            ),
+        ));
+    }
+    Ok(())
 }
 
 /// The lease at `id` (the object of `refs/loop/claims/<task>`).

@@ -37,6 +37,11 @@ pub struct FleetRun {
     pub mine: bool,
     #[serde(flatten)]
     pub record: Record,
+    /// The record's commit (the ref's value on the remote), for a
+    /// compare-and-swap of it (`land --fleet`); not printed.
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub commit: String,
 }
 
 /// What `list --fleet` found.
@@ -84,6 +89,7 @@ pub fn survey(ctx: &Ctx) -> Result<FleetOutcome> {
             Ok(record) => runs.push(FleetRun {
                 mine: machine == fleet.name,
                 record,
+                commit: id.clone(),
             }),
             Err(bad) => skipped.push(skip(name, bad)),
         }

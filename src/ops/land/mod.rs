@@ -87,6 +87,7 @@
 pub mod advance;
 pub mod build;
 mod finish;
+mod fleet;
 pub mod gate;
 mod lookahead;
 mod one;
@@ -166,6 +167,7 @@ pub fn land(ctx: &Ctx, request: &LandRequest<'_>, out: &mut Notes<'_>) -> Result
         error: None,
     };
     let mut tips = one::Tips::default();
+    let remote = fleet::runs(ctx, request.fleet, (statuses, into), out)?;
     std::thread::scope(|scope| -> Result<()> {
         // However this ends, the reader starts no reading after it.
         let _stop = lookahead::StopOnDrop(&readings);
@@ -205,6 +207,7 @@ pub fn land(ctx: &Ctx, request: &LandRequest<'_>, out: &mut Notes<'_>) -> Result
             keep_going: request.keep_going,
         };
         each.land_all(&entries, &mut tips, &mut outcome, out);
+        each.land_remote(&remote, &mut tips, &mut outcome);
         drop(env);
         if let Some(tidy) = tidy {
             tidy.finish(&mut outcome.runs, out);
@@ -301,6 +304,40 @@ impl Each<'_, '_> {
             if let Some(tidy) = self.tidy {
                 tidy.collect(&mut outcome.runs, out);
             }
+        }
+    }
+}
+
+impl Each<'_, '_> {
+    /// Land the other machines' `runs` (`--fleet`) in order, after this
+    /// machine's; after a skip (without `--keep-going`) or a failure, here
+    /// or before, the rest are not attempted.
+    fn land_remote(
+        &self,
+        runs: &[one::remote::RemoteRun],
+        tips: &mut one::Tips,
+        outcome: &mut LandOutcome,
+    ) {
+        let mut stopped = outcome.error.is_some()
+            || !self.keep_going
+                && outcome
+                    .runs
+                    .iter()
+                    .any(|(_, f)| !matches!(f, Fate::Landed(_)));
+        for run in runs {
+            if stopped {
+                outcome.runs.push((run.name(), Fate::NotAttempted));
+                continue;
+            }
+            let (fate, error) = match one::remote::land_remote(self.env, run, tips) {
+                Ok(done) => done,
+                Err(e) => (Fate::NotAttempted, Some(e)),
+            };
+            stopped = error.is_some() || matches!(fate, Fate::Skipped(_)) && !self.keep_going;
+            if let Some(e) = error {
+                outcome.error.get_or_insert(e);
+            }
+            outcome.runs.push((run.name(), fate));
         }
     }
 }

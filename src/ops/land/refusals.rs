@@ -11,7 +11,6 @@ use super::gate::GateRun;
 use super::outcome::Code;
 use crate::ctx::Ctx;
 use crate::error::Result;
-use crate::manifest::Entry;
 
 /// Why one run did not land.
 #[derive(Debug)]
@@ -40,13 +39,12 @@ impl Refusal {
 pub(super) fn target(
     ctx: &Ctx,
     into: Option<&str>,
-    entry: &Entry,
+    (id, base): (&str, &str),
 ) -> Result<std::result::Result<String, Refusal>> {
     let no_target = |message| Ok(Err(Refusal::new(Code::NoTarget, message)));
     let into = match into {
         Some(into) => into.to_owned(),
         None => {
-            let base = entry.base_branch.as_str();
             let local = base.strip_prefix("refs/heads/").unwrap_or(base);
             match local_branch(ctx, local)? {
                 Some(local) => local,
@@ -62,7 +60,7 @@ pub(super) fn target(
             }
         }
     };
-    if into == entry.branch() {
+    if into == crate::runid::branch_name(id) {
         return no_target(format!(
             "{into} is the run's own branch: pass --into <BRANCH>"
         ));

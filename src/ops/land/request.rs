@@ -37,4 +37,7 @@ pub struct LandRequest<'a> {
     pub how: Landing<'a>,
     pub keep_going: bool,
     pub dry_run: bool,
+    /// `--fleet` (with `--queue` and `--push`): the other machines'
+    /// published runs in the queue's statuses too, after this machine's.
+    pub fleet: bool,
 }

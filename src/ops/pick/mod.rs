@@ -268,6 +268,7 @@ fn land_winner(
         how: *how,
         keep_going: false,
         dry_run,
+        fleet: false,
     };
     land::land(ctx, &request, out)
 }

@@ -29,6 +29,7 @@ use crate::git::merge::Merger;
 use crate::lock::{RUN_LOCK_DEADLINE, RunLock};
 use crate::manifest::Entry;
 use crate::output::Notes;
+use crate::runid::RunId;
 
 /// What every run of one `land` shares.
 pub(super) struct Env<'a> {
@@ -101,6 +102,7 @@ macro_rules! step {
 }
 
 mod push;
+pub(super) mod remote;
 
 /// Land `entry` (see the module doc). `Err` before the target moved stops
 /// the command; after, the second value is the first failure (reported
@@ -111,7 +113,7 @@ pub(super) fn land_one(
     tips: &mut Tips,
     out: &mut Notes<'_>,
 ) -> Result<(Fate, Option<Error>)> {
-    let into = match refusals::target(env.ctx, env.into, entry)? {
+    let into = match refusals::target(env.ctx, env.into, (&entry.id, &entry.base_branch))? {
         Ok(into) => into,
         Err(refusal) => return refused(env, entry, None, refusal, out),
     };
@@ -132,7 +134,7 @@ fn attempt(
 ) -> Step<(Fate, Option<Error>)> {
     let ctx = env.ctx;
     let (run_tip, onto) = step!(ready(env, entry, into, tips));
-    let built = step!(build_on(env, entry, into, onto, run_tip, true));
+    let built = step!(build_on(env, &entry.id, into, onto, run_tip, true));
     if env.dry_run {
         tips.set(into, built.tip);
         let landed = landed(
@@ -146,11 +148,11 @@ fn attempt(
         return Ok(Ok((Fate::Landed(Box::new(landed)), None)));
     }
     build::persist(env.merger, &built)?;
-    let gate = step!(run_gate(env, entry, into, built.tip));
+    let gate = step!(run_gate(env, &entry.id, into, built.tip));
     crate::crash::point("land-built");
     let (built, gate, pushed) = step!(push::when_asked(
         env,
-        entry,
+        &entry.id,
         into,
         (onto, run_tip),
         (built, gate)
@@ -163,7 +165,7 @@ fn attempt(
     };
     let mut landed = landed(into, onto, &built, gate, WorktreeFate::Kept, kept);
     landed.pushed_to = pushed.as_ref().and_then(push::pushed_to);
-    match (move_target(env, entry, into, onto, built.tip)?, pushed) {
+    match (move_target(env, &entry.id, into, onto, built.tip)?, pushed) {
         (Ok(()), pushed) => {
             tips.set(into, built.tip);
             if let Some(Push::NotPushed { reason, .. }) = pushed {
@@ -281,12 +283,12 @@ fn ready(env: &Env<'_>, entry: &Entry, into: &str, tips: &Tips) -> Step<(ObjectI
     Ok(Ok((run_tip, onto)))
 }
 
-/// The landed commit(s) of `entry` onto `onto`, in the merger's memory.
+/// The landed commit(s) of run `id` onto `onto`, in the merger's memory.
 /// `fix`: a conflict's refusal names the rebase that fixes it (not for a
 /// rebuild on a remote that moved, once the run landed locally).
 fn build_on(
     env: &Env<'_>,
-    entry: &Entry,
+    id: &RunId,
     into: &str,
     onto: ObjectId,
     run_tip: ObjectId,
@@ -297,26 +299,26 @@ fn build_on(
         run_tip,
         strategy: strategy(env.strategy),
         message: env.message,
-        run_id: &entry.id,
+        run_id: id,
         into,
     };
     let build = build::build(env.merger, &request)?;
-    refusals::build(env.ctx, &entry.id, into, onto, build, fix)
+    refusals::build(env.ctx, id, into, onto, build, fix)
 }
 
 /// The gate, when there is one, in a scratch checkout of `commit`.
-fn run_gate(env: &Env<'_>, entry: &Entry, into: &str, commit: ObjectId) -> Step<Option<GateRun>> {
+fn run_gate(env: &Env<'_>, id: &RunId, into: &str, commit: ObjectId) -> Step<Option<GateRun>> {
     let Some(command) = env.gate else {
         return Ok(Ok(None));
     };
-    let branch = entry.branch();
+    let branch = crate::runid::branch_name(id);
     let vars: [(&str, &OsStr); 3] = [
-        ("GIT_LOOP_ID", OsStr::new(entry.id.as_str())),
+        ("GIT_LOOP_ID", OsStr::new(id.as_str())),
         ("GIT_LOOP_BRANCH", OsStr::new(&branch)),
         ("GIT_LOOP_INTO", OsStr::new(into)),
     ];
     let place = env.place.lock().unwrap_or_else(|p| p.into_inner()).clone();
-    let at = (entry.id.as_str(), &place);
+    let at = (id.as_str(), &place);
     let run = gate::check(&env.ctx.repo, command, at, commit, GATE_TIMEOUT, &vars)?;
     if !run.passed {
         return Ok(Err(refusals::gate_failed(run)));
@@ -326,19 +328,13 @@ fn run_gate(env: &Env<'_>, entry: &Entry, into: &str, commit: ObjectId) -> Step<
 
 /// `into` moved from `onto` to `new` by compare-and-swap, its checkout
 /// updated where clean; refused when it is not at `onto` any more.
-fn move_target(
-    env: &Env<'_>,
-    entry: &Entry,
-    into: &str,
-    onto: ObjectId,
-    new: ObjectId,
-) -> Step<()> {
+fn move_target(env: &Env<'_>, id: &RunId, into: &str, onto: ObjectId, new: ObjectId) -> Step<()> {
     let ctx = env.ctx;
     let now = ctx.repo.branch_target(into)?;
     if now != Some(onto) {
         return Ok(Err(refusals::moved(ctx, into, onto, now)));
     }
-    let reflog = format!("git-loop land {} ({})", entry.id, env.strategy);
+    let reflog = format!("git-loop land {id} ({})", env.strategy);
     Ok(
         match advance::advance(&ctx.repo, into, onto, new, &reflog)? {
             Advance::Moved { .. } => Ok(()),

@@ -5,13 +5,13 @@
 use gix::ObjectId;
 
 use super::{Env, Step, build_on, run_gate};
-use crate::manifest::Entry;
 use crate::ops::land::advance::{self, Advance};
 use crate::ops::land::build::{self, Built};
 use crate::ops::land::gate::GateRun;
 use crate::ops::land::outcome::PushedTo;
 use crate::ops::land::push::{self, Push, Rebuilt};
 use crate::ops::land::refusals;
+use crate::runid::RunId;
 
 /// A landing built again on the remote's tip, and its gate.
 type Again = (Built, Option<GateRun>);
@@ -20,7 +20,7 @@ type Again = (Built, Option<GateRun>);
 /// pushed (rebuilt when the remote moved), and the push; else as they are.
 pub(super) fn when_asked(
     env: &Env<'_>,
-    entry: &Entry,
+    id: &RunId,
     into: &str,
     (onto, run_tip): (ObjectId, ObjectId),
     (built, gate): Again,
@@ -28,14 +28,7 @@ pub(super) fn when_asked(
     let Some(retries) = env.push else {
         return Ok(Ok((built, gate, None)));
     };
-    let (outcome, rebuilt) = step!(push_first(
-        env,
-        entry,
-        into,
-        (onto, run_tip),
-        &built,
-        retries
-    ));
+    let (outcome, rebuilt) = step!(push_first(env, id, into, (onto, run_tip), &built, retries));
     let (built, gate) = rebuilt.unwrap_or((built, gate));
     Ok(Ok((built, gate, Some(outcome))))
 }
@@ -47,7 +40,7 @@ pub(super) fn when_asked(
 /// target is moved by the caller, once, from `onto`: a fast-forward.
 pub(super) fn push_first(
     env: &Env<'_>,
-    entry: &Entry,
+    id: &RunId,
     into: &str,
     (onto, run_tip): (ObjectId, ObjectId),
     built: &Built,
@@ -62,7 +55,7 @@ pub(super) fn push_first(
         built.tip,
         retries,
         |remote_tip| {
-            let again = match rebuild(env, entry, into, (onto, run_tip), remote_tip)? {
+            let again = match rebuild(env, id, into, (onto, run_tip), remote_tip)? {
                 Ok(again) => again,
                 Err(refusal) => {
                     return Ok(Rebuilt::Refused {
@@ -101,14 +94,14 @@ pub(super) fn pushed_to(push: &Push) -> Option<PushedTo> {
 /// local target's checkout able to follow `onto -> ` it.
 fn rebuild(
     env: &Env<'_>,
-    entry: &Entry,
+    id: &RunId,
     into: &str,
     (onto, run_tip): (ObjectId, ObjectId),
     remote_tip: ObjectId,
 ) -> Step<Again> {
-    let built = step!(build_on(env, entry, into, remote_tip, run_tip, false));
+    let built = step!(build_on(env, id, into, remote_tip, run_tip, false));
     build::persist(env.merger, &built)?;
-    let gate = step!(run_gate(env, entry, into, built.tip));
+    let gate = step!(run_gate(env, id, into, built.tip));
     step!(check_target(env, into, onto, built.tip));
     Ok(Ok((built, gate)))
 }
