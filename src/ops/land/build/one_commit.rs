@@ -42,28 +42,8 @@ pub(super) fn merge(
     req: &BuildRequest<'_>,
     commits: &[RunCommit],
 ) -> Result<Build> {
-    let merged = merger.merge_commits(req.onto, req.run_tip)?;
-    if !merged.is_clean() {
-        return Ok(conflict(merged.conflicts));
-    }
-    let message = match req.message {
-        Some(m) => given_message(m)?,
-        None => format!("Merge branch 'loop/{}' into {}\n", req.run_id, req.into).into(),
-    };
-    let committer = committer(merger)?;
-    let tip = write_commit(
-        merger,
-        merged.tree,
-        &[req.onto, req.run_tip],
-        committer.as_bstr(),
-        committer.as_bstr(),
-        None,
-        message.as_bstr(),
-    )?;
-    Ok(Build::Built(Built {
-        tip,
-        commits: commits.len() + 1,
-    }))
+    let message = format!("Merge branch 'loop/{}' into {}\n", req.run_id, req.into);
+    merge_commit(merger, req, commits, [req.onto, req.run_tip], message)
 }
 
 /// A sync's merge: the target's tip (`req.onto`, the run's base) merged
@@ -73,19 +53,33 @@ pub(super) fn merge_into(
     req: &BuildRequest<'_>,
     commits: &[RunCommit],
 ) -> Result<Build> {
-    let merged = merger.merge_commits(req.run_tip, req.onto)?;
+    let message = format!("Merge {} into loop/{}\n", req.into, req.run_id);
+    merge_commit(merger, req, commits, [req.run_tip, req.onto], message)
+}
+
+/// One merge commit of `parents` (the first merged into), with the
+/// request's message or else `default`: a landing's merge and a sync's
+/// differ only in which tip is the first parent and in that message.
+fn merge_commit(
+    merger: &Merger,
+    req: &BuildRequest<'_>,
+    commits: &[RunCommit],
+    parents: [gix::ObjectId; 2],
+    default: String,
+) -> Result<Build> {
+    let merged = merger.merge_commits(parents[0], parents[1])?;
     if !merged.is_clean() {
         return Ok(conflict(merged.conflicts));
     }
     let message = match req.message {
         Some(m) => given_message(m)?,
-        None => format!("Merge {} into loop/{}\n", req.into, req.run_id).into(),
+        None => default.into(),
     };
     let committer = committer(merger)?;
     let tip = write_commit(
         merger,
         merged.tree,
-        &[req.run_tip, req.onto],
+        &parents,
         committer.as_bstr(),
         committer.as_bstr(),
         None,
