@@ -225,8 +225,8 @@ pub fn update_ref(dir: &Path, name: &str, new: &str, old: &str, msg: &str) -> Re
 /// says how the landing ended (`ops::land::advance`).
 pub fn read_tree_two_way(
     dir: &Path,
-    old: &str,
-    new: &str,
+    index: Option<&Path>,
+    (old, new): (&str, &str),
     dry_run: bool,
 ) -> Result<std::result::Result<(), CommandError>> {
     let mut args = vec!["read-tree", "-m", "-u"];
@@ -235,7 +235,7 @@ pub fn read_tree_two_way(
     }
     args.extend([old, new]);
     let args: Vec<&OsStr> = args.into_iter().map(OsStr::new).collect();
-    Ok(try_git_as(dir, None, &args, !dry_run)?.map(drop))
+    Ok(try_git_as(dir, index, &args, !dry_run)?.map(drop))
 }
 
 /// `git update-index -q --refresh` in the worktree `dir`: the index's
@@ -244,9 +244,9 @@ pub fn read_tree_two_way(
 /// date". Nothing else changes; the index is rewritten only when a stat was
 /// stale. git's failure (the index locked by another git) is not an error
 /// here: the dry run that follows refuses on what it then finds.
-pub fn refresh_index(dir: &Path) -> Result<()> {
+pub fn refresh_index(dir: &Path, index: Option<&Path>) -> Result<()> {
     let args = ["update-index", "-q", "--refresh"].map(OsStr::new);
-    try_git(dir, None, &args).map(drop)
+    try_git(dir, index, &args).map(drop)
 }
 
 /// `git update-index --add --remove -- <paths>` in the worktree `dir`: each

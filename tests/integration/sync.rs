@@ -697,3 +697,74 @@ fn a_run_whose_index_a_git_command_holds_is_left_as_it_was_and_the_lock_kept() {
     repo.run(["sync", "i"]).ok();
     assert_ne!(tip(&repo, "loop/i"), before);
 }
+
+/// A sync whose checkout git must write (here `core.eol` is set, so the
+/// in-process write is unsure and `git read-tree -m -u` writes it) holds
+/// the run's index from before the branch moves until the index is
+/// written, as the in-process write does: killed just after the move, its
+/// lock is still there, so a `git commit` in the run fails instead of
+/// pairing the moved branch with the index from before (which would undo
+/// the sync in the run). The next sync clears its own lock, has git write
+/// the checkout on a copy of the index under the lock, and finishes.
+#[test]
+fn a_sync_git_writes_holds_the_runs_index_from_the_branchs_move_until_its_index_is_written() {
+    let repo = setup();
+    repo.create("e").ok();
+    commit(&repo, &repo.wt("e"), "own", "e\n");
+    commit(&repo, &repo.root, "g", "main g\n");
+    repo.git(["config", "core.eol", "lf"]);
+    let before = tip(&repo, "loop/e");
+    let admin = admin_dir(&repo, "e");
+    let killed = TestRepo::output(
+        repo.command()
+            .env("GIT_LOOP_TEST_CRASH", "land-after-ref")
+            .args(["sync", "e"]),
+    );
+    assert_ne!(killed.code, 0, "{}", killed.stderr);
+    let moved = tip(&repo, "loop/e");
+    assert_ne!(moved, before);
+    assert!(admin.join("index.lock").exists(), "the index is still held");
+    let agent = repo.git_in(&repo.wt("e"), ["commit", "--allow-empty", "-m", "agent"]);
+    assert!(
+        !agent.status.success(),
+        "a commit in the run must not go through while the sync holds its index"
+    );
+    assert!(String::from_utf8_lossy(&agent.stderr).contains("index.lock"));
+    assert_eq!(tip(&repo, "loop/e"), moved);
+
+    let run = repo.run(["--json", "sync", "e"]);
+    run.ok();
+    let doc = run.json();
+    let s = doc.find_id("synced", "e");
+    assert_eq!(
+        (s.text("from"), s.text("to")),
+        (before.as_str(), moved.as_str())
+    );
+    assert_eq!(
+        std::fs::read_to_string(repo.wt("e").join("g")).unwrap(),
+        "main g\n"
+    );
+    assert_eq!(
+        status(&repo, "e").trim(),
+        "",
+        "the worktree follows its branch"
+    );
+    for left in [
+        "index.lock",
+        "loop-sync-index.copy",
+        "loop-sync-index.owner",
+    ] {
+        assert!(!admin.join(left).exists(), "{left} left behind");
+    }
+
+    // Not killed, the same: the branch and its checkout move together.
+    commit(&repo, &repo.root, "h", "main h\n");
+    repo.run(["sync", "e"]).ok();
+    assert_eq!(
+        std::fs::read_to_string(repo.wt("e").join("h")).unwrap(),
+        "main h\n"
+    );
+    assert_eq!(status(&repo, "e").trim(), "");
+    assert!(!admin.join("loop-sync-index.copy").exists());
+    assert!(!admin.join("index.lock").exists());
+}

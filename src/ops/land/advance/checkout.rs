@@ -23,6 +23,12 @@
 //! Anything else is *unsure* and nothing has been written: the caller runs
 //! `git read-tree -m -u`, as before. The writing itself is the kernel's
 //! ([`crate::safety::exec::update_checkout`]).
+//!
+//! A sync takes the lock itself ([`hold`]) before its run's branch moves,
+//! and keeps it until the index is written, in process or, when unsure
+//! ([`Followed::Unsure`]), by git on a copy of the index put in place
+//! under the lock ([`super::read_tree::write_held`]): a `git commit` in
+//! the run never pairs the moved branch with the index from before.
 
 use std::path::Path;
 
@@ -43,9 +49,24 @@ pub(super) fn two_way(
     kept: Option<&str>,
 ) -> Result<bool> {
     match hold(checkout, false)? {
-        Some(held) => two_way_held(repo, branch, (old, new), kept, held),
+        Some(held) => Ok(matches!(
+            two_way_held(repo, branch, (old, new), kept, held)?,
+            Followed::Done
+        )),
         None => Ok(false),
     }
+}
+
+/// What [`two_way_held`] came to.
+pub(super) enum Followed {
+    /// The checkout is at `new`, files and index; the lock let go.
+    Done,
+    /// Unsure (not the plain case): nothing written, the index still held,
+    /// for git's `read-tree` to write under it ([`super::read_tree::write_held`]).
+    Unsure(Held),
+    /// The in-process write failed and put everything back: nothing
+    /// changed, but the lock is gone.
+    Released,
 }
 
 /// The index of a checkout, locked (`index.lock`, as git takes it) and
@@ -147,6 +168,7 @@ pub(super) fn clear_stale_lock(checkout: &Path) -> Result<bool> {
     let lock_path = wt.index_path().with_extension("lock");
     std::fs::remove_file(&lock_path)
         .map_err(|e| Error::Repository(format!("could not remove {}: {e}", lock_path.display())))?;
+    let _ = std::fs::remove_file(wt.git_dir().join(super::read_tree::INDEX_COPY));
     let _ = std::fs::remove_file(wt.git_dir().join(OWNER));
     Ok(true)
 }
@@ -162,14 +184,11 @@ impl Drop for Tracked {
     }
 }
 
-/// The index of `checkout` locked without waiting, when its configuration
-/// is plain. `None`: unsure (not plain), or the lock is held by another
-/// process; no lock taken.
+/// The index of `checkout` locked without waiting (whatever its
+/// configuration: [`two_way_held`] decides whether the write is plain).
+/// `None`: the lock is held by another process; no lock taken.
 pub(super) fn hold(checkout: &Path, owned: bool) -> Result<Option<Held>> {
     let wt = crate::git::repo::open_worktree(checkout)?;
-    if !plain_config(&wt) {
-        return Ok(None);
-    }
     let index_path = wt.index_path();
     let Ok(lock) = gix::lock::File::acquire_to_update_resource(
         &index_path,
@@ -197,81 +216,121 @@ impl Held {
     pub(super) fn checkout(&self) -> &Path {
         &self.checkout
     }
+
+    /// The worktree's git directory (where its index is).
+    pub(super) fn git_dir(&self) -> &Path {
+        self.wt.git_dir()
+    }
+
+    /// The index file held.
+    pub(super) fn index_path(&self) -> &Path {
+        &self.index_path
+    }
+
+    /// The index held replaced by the file `written` (another process's
+    /// index, written while this one held the lock): its bytes and its
+    /// modification time (git judges racy entries by the index's time)
+    /// written into the lock file, which is then committed as git commits
+    /// its lock. The lock file stays the one the marker names throughout,
+    /// so a kill part way leaves a lock the next sync recognises as its
+    /// own, and the index as it was.
+    pub(super) fn replace_with(self, written: &Path) -> Result<()> {
+        use std::io::Write;
+        let Held {
+            mut lock, owner, ..
+        } = self;
+        let failed = |e: std::io::Error| Error::io("could not put in place", written, e);
+        let bytes = std::fs::read(written).map_err(failed)?;
+        let modified = std::fs::metadata(written)
+            .and_then(|m| m.modified())
+            .map_err(failed)?;
+        lock.with_mut(|file| {
+            file.write_all(&bytes)?;
+            file.set_modified(modified)
+        })
+        .map_err(failed)?;
+        lock.commit()
+            .map_err(|e| Error::Repository(format!("could not write the index: {}", e.error)))?;
+        drop(owner);
+        Ok(())
+    }
 }
 
-/// Whether `checkout`'s index is locked now (a git command running there,
-/// or one killed and its lock left).
-pub(super) fn index_locked(checkout: &Path) -> Result<bool> {
-    let wt = crate::git::repo::open_worktree(checkout)?;
-    Ok(wt.index_path().with_extension("lock").exists())
-}
-
-/// [`two_way`] with the index already held ([`hold`]): `true` when moved,
-/// `false` when unsure (the lock let go, nothing changed).
+/// [`two_way`] with the index already held ([`hold`]): done, or unsure
+/// with the index still held, or the lock gone with nothing changed.
 pub(super) fn two_way_held(
     repo: &Repo,
     branch: &str,
     (old, new): (ObjectId, ObjectId),
     kept: Option<&str>,
     held: Held,
-) -> Result<bool> {
+) -> Result<Followed> {
+    let Some((permit, index, steps)) = plan(repo, &held, branch, (old, new), kept)? else {
+        return Ok(Followed::Unsure(held));
+    };
     let Held {
         wt,
         checkout,
-        index_path,
         lock,
         _tracked,
         owner,
+        ..
     } = held;
-    // Committed or dropped by `locked`: the lock file is gone either way
-    // before `_tracked` lets go of its path and `owner` of its marker.
-    let outcome = locked(
-        repo,
-        &wt,
-        branch,
-        (&checkout, old, new, kept),
-        &index_path,
-        lock,
-    );
-    drop(owner);
-    outcome
-}
-
-/// Under the index lock: the index read again, the plain case checked, the
-/// kernel asked, the kernel's primitive run.
-fn locked(
-    repo: &Repo,
-    wt: &gix::Repository,
-    branch: &str,
-    (checkout, old, new, kept): (&Path, ObjectId, ObjectId, Option<&str>),
-    index_path: &Path,
-    lock: gix::lock::File,
-) -> Result<bool> {
-    // Its checksum not verified, as git reads it (see `read_index`).
-    let options = gix::index::decode::Options::default();
-    let Ok(index) = gix::index::File::at(index_path, wt.object_hash(), true, options) else {
-        return Ok(false);
-    };
-    if !plain_index(&index) {
-        return Ok(false);
-    }
-    let Some((permit, steps)) =
-        safety::checkout::permit(repo.gix(), checkout, &index, branch, (old, new), kept)?
-    else {
-        return Ok(false);
-    };
-    if attributed(wt, &index, &steps)? {
-        return Ok(false);
-    }
-    safety::exec::update_checkout(
+    // The lock file is gone (committed or removed) before `_tracked` lets
+    // go of its path and `owner` of its marker.
+    let outcome = safety::exec::update_checkout(
         &permit,
         repo.gix(),
-        wt,
-        (checkout, old, new),
+        &wt,
+        (&checkout, old, new),
         index,
         lock,
         &steps,
-    )
+    );
+    drop(owner);
+    Ok(if outcome? {
+        Followed::Done
+    } else {
+        Followed::Released
+    })
+}
+
+/// Under the index lock: the configuration and the index read again, the
+/// plain case checked, the kernel asked. `None`: unsure.
+fn plan(
+    repo: &Repo,
+    held: &Held,
+    branch: &str,
+    (old, new): (ObjectId, ObjectId),
+    kept: Option<&str>,
+) -> Result<
+    Option<(
+        safety::Permit,
+        gix::index::File,
+        Vec<safety::checkout::Step>,
+    )>,
+> {
+    let wt = &held.wt;
+    if !plain_config(wt) {
+        return Ok(None);
+    }
+    // Its checksum not verified, as git reads it (see `read_index`).
+    let options = gix::index::decode::Options::default();
+    let Ok(index) = gix::index::File::at(&held.index_path, wt.object_hash(), true, options) else {
+        return Ok(None);
+    };
+    if !plain_index(&index) {
+        return Ok(None);
+    }
+    let Some((permit, steps)) =
+        safety::checkout::permit(repo.gix(), &held.checkout, &index, branch, (old, new), kept)?
+    else {
+        return Ok(None);
+    };
+    if attributed(wt, &index, &steps)? {
+        return Ok(None);
+    }
+    Ok(Some((permit, index, steps)))
 }
 
 /// [`Advance::TargetIgnored`] when files the index of `checkout` does not

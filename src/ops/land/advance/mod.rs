@@ -90,6 +90,7 @@ mod place;
 mod read_tree;
 mod unfinished;
 
+use checkout::Followed;
 use place::place;
 use read_tree::Wrote;
 pub use unfinished::SYNC_PREFIX;
@@ -315,16 +316,10 @@ pub fn finish_sync(
         // Recorded as they are on disk (`tip`'s blobs): the index only.
         crate::git::plumbing::update_index_paths(&checkout, &written)?;
     }
-    if checkout::two_way(repo, branch, &checkout, (before, tip), kept.as_deref())? {
-        return Ok(Some((before, kept)));
-    }
-    let index = crate::git::repo::read_index(&crate::git::repo::open_worktree(&checkout)?)?;
-    if let Advance::TargetIgnored { .. } =
-        checkout::untracked(repo, &checkout, &index, before, tip)?
-    {
+    let Some(held) = checkout::hold(&checkout, true)? else {
         return Ok(None);
-    }
-    match read_tree::write(repo, branch, &checkout, before, tip)? {
+    };
+    match follow_held(repo, branch, (before, tip), kept.as_deref(), held)? {
         Wrote::Done => Ok(Some((before, kept))),
         Wrote::Nothing(_) => Ok(None),
         Wrote::Partly(e) => Err(e),
@@ -396,10 +391,12 @@ fn move_and_follow(
     // branch as its parent and the index from before the sync as its tree,
     // undoing the sync in the run. Held, git's commit waits or fails on the
     // lock instead, and its own compare-and-swap of the branch is refused.
+    // Not held (locked by a git command there, for one): refused, never
+    // moved without it.
     let mut held = None;
     if let (Move::Rewrite { .. }, Some(path)) = (how, &checked) {
         held = checkout::hold(path, true)?;
-        if held.is_none() && checkout::index_locked(path)? {
+        if held.is_none() {
             return Ok(Advance::TargetBusy {
                 checkout: path.clone(),
                 operation: "its index is locked (a git command is running there)".to_owned(),
@@ -433,30 +430,75 @@ fn move_and_follow(
     };
     let followed = match (&checkout, held) {
         (Some(path), Some(held)) if *path == held.checkout() => {
-            checkout::two_way_held(repo, branch, (old, new), how.kept(), held)?
+            follow_held(repo, branch, (old, new), how.kept(), held)?
         }
-        (Some(path), _) => checkout::two_way(repo, branch, path, (old, new), how.kept())?,
-        (None, _) => true,
+        (Some(path), _) => follow(repo, branch, path, (old, new), how.kept())?,
+        (None, _) => Wrote::Done,
     };
-    if let Some(path) = &checkout
-        && !followed
-    {
-        // Left to git, which overwrites ignored files: looked for again.
-        let index = crate::git::repo::read_index(&crate::git::repo::open_worktree(path)?)?;
-        let ignored = checkout::untracked(repo, path, &index, old, new)?;
-        if let Advance::TargetIgnored { .. } = ignored {
-            return undo(repo, branch, (old, new, how), message, Ok(ignored));
-        }
-        match read_tree::write(repo, branch, path, old, new)? {
-            Wrote::Done => {}
-            Wrote::Nothing(refused) => {
-                return undo(repo, branch, (old, new, how), message, refused);
-            }
-            Wrote::Partly(e) => return Err(e),
-        }
+    match followed {
+        Wrote::Done => {}
+        Wrote::Nothing(refused) => return undo(repo, branch, (old, new, how), message, refused),
+        Wrote::Partly(e) => return Err(e),
     }
     crate::crash::point("land-after-checkout");
     Ok(Advance::Moved { checkout })
+}
+
+/// The checkout at `path` moved from `old` to `new`: in process when that
+/// is certainly the plain case ([`checkout::two_way`]), else by git
+/// ([`by_git`]).
+fn follow(
+    repo: &Repo,
+    branch: &str,
+    path: &std::path::Path,
+    (old, new): (ObjectId, ObjectId),
+    kept: Option<&str>,
+) -> Result<Wrote> {
+    if checkout::two_way(repo, branch, path, (old, new), kept)? {
+        return Ok(Wrote::Done);
+    }
+    by_git(repo, branch, path, (old, new), None)
+}
+
+/// [`follow`] with the checkout's index held from before the branch moved
+/// until its index is written, whichever writes it (a sync's move: no
+/// `git commit` there can pair the moved branch with the old index).
+fn follow_held(
+    repo: &Repo,
+    branch: &str,
+    (old, new): (ObjectId, ObjectId),
+    kept: Option<&str>,
+    held: checkout::Held,
+) -> Result<Wrote> {
+    let path = held.checkout().to_path_buf();
+    match checkout::two_way_held(repo, branch, (old, new), kept, held)? {
+        Followed::Done => Ok(Wrote::Done),
+        Followed::Unsure(held) => by_git(repo, branch, &path, (old, new), Some(held)),
+        // The in-process write failed and put everything back; git is
+        // asked without the lock (it takes its own).
+        Followed::Released => by_git(repo, branch, &path, (old, new), None),
+    }
+}
+
+/// `git read-tree -m -u old new` in the checkout at `path` (under the
+/// index `held`, when given: [`read_tree::write_held`]), once no ignored
+/// file is found in its way (git would overwrite it).
+fn by_git(
+    repo: &Repo,
+    branch: &str,
+    path: &std::path::Path,
+    (old, new): (ObjectId, ObjectId),
+    held: Option<checkout::Held>,
+) -> Result<Wrote> {
+    let index = crate::git::repo::read_index(&crate::git::repo::open_worktree(path)?)?;
+    let ignored = checkout::untracked(repo, path, &index, old, new)?;
+    if let Advance::TargetIgnored { .. } = ignored {
+        return Ok(Wrote::Nothing(Ok(ignored)));
+    }
+    match held {
+        Some(held) => read_tree::write_held(repo, branch, held, old, new),
+        None => read_tree::write(repo, branch, path, old, new),
+    }
 }
 
 /// `full` moved from `old` to `new` by compare-and-swap, with the reflog

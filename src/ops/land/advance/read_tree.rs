@@ -16,6 +16,7 @@ use std::path::Path;
 
 use gix::ObjectId;
 
+use super::checkout::Held;
 use super::{Advance, UNMERGED, unfinished};
 use crate::error::{Error, Result};
 use crate::git::error::CommandError;
@@ -43,9 +44,69 @@ pub(super) fn write(
     old: ObjectId,
     new: ObjectId,
 ) -> Result<Wrote> {
-    let Err(failure) = two_way(checkout, old, new, false)? else {
+    let Err(failure) = two_way(checkout, None, old, new, false)? else {
         return Ok(Wrote::Done);
     };
+    failed(repo, branch, checkout, (old, new), failure)
+}
+
+/// [`write`] with the checkout's index held ([`super::checkout::hold`]),
+/// as a sync holds its run's index from before the branch moves: git
+/// writes the files and a copy of the index (`GIT_INDEX_FILE`, in the
+/// worktree's git directory), which is then renamed over the index while
+/// the lock is still held. So no `git commit` there can read the index
+/// between the branch's move and the index's: it waits (or fails) on the
+/// lock throughout, as with the in-process write. A refusal or failure
+/// removes the copy; the index is as it was, and the lock goes.
+pub(super) fn write_held(
+    repo: &Repo,
+    branch: &str,
+    held: Held,
+    old: ObjectId,
+    new: ObjectId,
+) -> Result<Wrote> {
+    let copy = held.git_dir().join(INDEX_COPY);
+    let checkout = held.checkout().to_path_buf();
+    crate::signals::track_temp(&copy);
+    let wrote = copy_index(held.index_path(), &copy)
+        .map_err(|e| Error::io("could not copy", held.index_path(), e))
+        .and_then(|()| two_way(&checkout, Some(&copy), old, new, false));
+    let outcome = match wrote {
+        Ok(Ok(())) => held.replace_with(&copy).map(|()| Wrote::Done),
+        Ok(Err(failure)) => {
+            drop(held);
+            failed(repo, branch, &checkout, (old, new), failure)
+        }
+        Err(e) => Err(e),
+    };
+    let _ = std::fs::remove_file(&copy);
+    crate::signals::untrack_temp(&copy);
+    outcome
+}
+
+/// `index` copied to `copy`, its modification time too: git judges an
+/// entry racy by comparing its file's time with the index's, and the copy
+/// must read as the index does.
+fn copy_index(index: &Path, copy: &Path) -> std::io::Result<()> {
+    std::fs::copy(index, copy)?;
+    let modified = std::fs::metadata(index)?.modified()?;
+    let file = std::fs::OpenOptions::new().write(true).open(copy)?;
+    file.set_modified(modified)
+}
+
+/// The copy of a held index git writes ([`write_held`]), in the worktree's
+/// git directory; a killed sync may leave it (the next one writes over it).
+pub const INDEX_COPY: &str = "loop-sync-index.copy";
+
+/// What git's `failure` to write the checkout (its files partly written or
+/// not) comes to.
+fn failed(
+    repo: &Repo,
+    branch: &str,
+    checkout: &Path,
+    (old, new): (ObjectId, ObjectId),
+    failure: CommandError,
+) -> Result<Wrote> {
     let why = failure.to_string();
     let refusal = refused(checkout, failure);
     if refusal.is_ok() || unfinished::untouched(repo, checkout, old, new)? {
@@ -63,7 +124,7 @@ pub(super) fn write(
 /// `read-tree -n -m -u old new` in the checkout: would the two-tree merge
 /// go through?
 pub(super) fn dry_run(checkout: &Path, old: ObjectId, new: ObjectId) -> Result<Advance> {
-    match two_way(checkout, old, new, true)? {
+    match two_way(checkout, None, old, new, true)? {
         Ok(()) => Ok(Advance::Moved {
             checkout: Some(checkout.to_path_buf()),
         }),
@@ -71,21 +132,23 @@ pub(super) fn dry_run(checkout: &Path, old: ObjectId, new: ObjectId) -> Result<A
     }
 }
 
-/// `read-tree -m -u old new` in the checkout (`-n` when `dry`). A refusal
+/// `read-tree -m -u old new` in the checkout (`-n` when `dry`; with
+/// `GIT_INDEX_FILE=<index>` when given). A refusal
 /// that names a path "not uptodate" is asked again once after an index
 /// refresh (the file may only have been touched, or put back by the
 /// in-process checkout after a failure).
 fn two_way(
     checkout: &Path,
+    index: Option<&Path>,
     old: ObjectId,
     new: ObjectId,
     dry: bool,
 ) -> Result<std::result::Result<(), CommandError>> {
-    let (old, new) = (old.to_string(), new.to_string());
-    match plumbing::read_tree_two_way(checkout, &old, &new, dry)? {
+    let trees = (&*old.to_string(), &*new.to_string());
+    match plumbing::read_tree_two_way(checkout, index, trees, dry)? {
         Err(failure) if refusal::read_tree(&failure.stderr).stale => {
-            plumbing::refresh_index(checkout)?;
-            plumbing::read_tree_two_way(checkout, &old, &new, dry)
+            plumbing::refresh_index(checkout, index)?;
+            plumbing::read_tree_two_way(checkout, index, trees, dry)
         }
         done => Ok(done),
     }
