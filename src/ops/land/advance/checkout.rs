@@ -63,7 +63,7 @@ pub(super) enum Followed {
     Done,
     /// Unsure (not the plain case): nothing written, the index still held,
     /// for git's `read-tree` to write under it ([`super::read_tree::write_held`]).
-    Unsure(Held),
+    Unsure(Box<Held>),
     /// The in-process write failed and put everything back: nothing
     /// changed, but the lock is gone.
     Released,
@@ -266,7 +266,7 @@ pub(super) fn two_way_held(
     held: Held,
 ) -> Result<Followed> {
     let Some((permit, index, steps)) = plan(repo, &held, branch, (old, new), kept)? else {
-        return Ok(Followed::Unsure(held));
+        return Ok(Followed::Unsure(Box::new(held)));
     };
     let Held {
         wt,

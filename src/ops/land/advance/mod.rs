@@ -473,7 +473,7 @@ fn follow_held(
     let path = held.checkout().to_path_buf();
     match checkout::two_way_held(repo, branch, (old, new), kept, held)? {
         Followed::Done => Ok(Wrote::Done),
-        Followed::Unsure(held) => by_git(repo, branch, &path, (old, new), Some(held)),
+        Followed::Unsure(held) => by_git(repo, branch, &path, (old, new), Some(*held)),
         // The in-process write failed and put everything back; git is
         // asked without the lock (it takes its own).
         Followed::Released => by_git(repo, branch, &path, (old, new), None),
