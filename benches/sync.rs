@@ -26,7 +26,8 @@
 //! is checked: 19 branches with `main` in their history and their 3
 //! commits on it, worktrees clean, the conflicting run where it was with
 //! no rebase in progress. `BENCH_QUICK=1` runs one pair a row;
-//! `BENCH_ITERS=<n>` sets the count.
+//! `BENCH_ITERS=<n>` sets the count. `BENCH_KEEP=1` builds the fixture,
+//! keeps it and prints where it is, and times nothing (for a profiler).
 
 mod common;
 
@@ -51,6 +52,17 @@ fn main() {
     eprintln!("building the fixture in a temporary directory…");
     let repo = base.join("big");
     let fixture = Fixture::new(&env, repo);
+    if std::env::var_os("BENCH_KEEP").is_some() {
+        // For a profiler: the fixture kept, reset, and named; nothing timed.
+        fixture.reset();
+        println!(
+            "fixture kept: {} (HOME {})",
+            fixture.repo.display(),
+            env.home.display()
+        );
+        std::mem::forget(_tmp);
+        return;
+    }
 
     let mut rows = Vec::new();
     let it = iters(5, 1);
