@@ -104,8 +104,24 @@ impl PutBack {
                 commit,
             ])?,
         };
+        self.wait_for_index_lock();
         self.git_str(&["read-tree", &self.index_tree])?;
         Ok(())
+    }
+
+    /// A moment for the git processes the interruption reached to let go
+    /// of the worktree's index: `git worktree remove` runs `git status`
+    /// there, which locks the index, and the SIGINT that stopped both
+    /// leaves that child removing its `index.lock` while its parent has
+    /// already exited. Polled for up to two seconds; a lock still there
+    /// after that (a git killed with `-9`) is git's to name when
+    /// `read-tree` meets it, and is never removed here.
+    fn wait_for_index_lock(&self) {
+        let lock = self.admin_dir.join("index.lock");
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(2);
+        while lock.symlink_metadata().is_ok() && std::time::Instant::now() < deadline {
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
     }
 
     /// The registration's files made again where an interrupted `git
