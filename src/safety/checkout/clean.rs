@@ -15,7 +15,13 @@
 //!   inode, device, owner) while the entry is not racy (its mtime is before
 //!   the index was written, to the nanosecond, as
 //!   [`crate::git::repo::open_worktree`] has status reads judge it). git
-//!   calls such an entry up to date without reading the file;
+//!   calls such an entry up to date without reading the file. When the
+//!   entry is racy, smudged (git zeroes a racy entry's size when it writes
+//!   the index) or the file only touched, the file's bytes are read and
+//!   hashed: it is up to date when they are exactly `old`'s blob, as git
+//!   reads a racy entry's file, and as `read-tree` finds it once the index
+//!   is refreshed (so nothing the write replaces is lost: the bytes are in
+//!   `old`'s blob). A file over 16 MiB is not read: unsure;
 //! - a path only `new` has: no index entry, nothing at the path, and
 //!   nothing but directories above it;
 //! - a regular file or an executable on both sides (a symlink, a submodule
@@ -233,10 +239,26 @@ fn up_to_date(
     let s = &entry.stat;
     // Racy: written at or after the index, to the nanosecond (see
     // `crate::git::repo::open_worktree`).
-    if (i64::from(s.mtime.secs), s.mtime.nsecs) >= stamp {
-        return Ok(false);
+    let racy = (i64::from(s.mtime.secs), s.mtime.nsecs) >= stamp;
+    if !racy && crate::git::repo::stat_matches(s, &meta) {
+        return Ok(true);
     }
-    Ok(crate::git::repo::stat_matches(s, &meta))
+    // Racy, smudged or only touched: the file's bytes read and hashed, as
+    // git reads a racy entry's file (and as `read-tree` after the index is
+    // refreshed judges a touched one).
+    Ok(meta.len() <= HASHED_AT_MOST && holds(&checkout.join(&rel), id))
+}
+
+/// The largest file [`up_to_date`] reads to hash it (a larger one whose
+/// stat does not prove it: unsure, git is asked).
+const HASHED_AT_MOST: u64 = 16 << 20;
+
+/// Whether the regular file at `path` holds exactly the blob `id` (its
+/// bytes hashed as a blob of `id`'s kind).
+fn holds(path: &Path, id: ObjectId) -> bool {
+    std::fs::read(path).is_ok_and(|bytes| {
+        gix::objs::compute_hash(id.kind(), gix::objs::Kind::Blob, &bytes).is_ok_and(|h| h == id)
+    })
 }
 
 /// Nothing in the index or on disk at `path`, and nothing but directories

@@ -168,7 +168,7 @@ pub(super) fn clear_stale_lock(checkout: &Path) -> Result<bool> {
     let lock_path = wt.index_path().with_extension("lock");
     std::fs::remove_file(&lock_path)
         .map_err(|e| Error::Repository(format!("could not remove {}: {e}", lock_path.display())))?;
-    let _ = std::fs::remove_file(wt.git_dir().join(super::read_tree::INDEX_COPY));
+    let _ = std::fs::remove_file(wt.git_dir().join(INDEX_COPY));
     let _ = std::fs::remove_file(wt.git_dir().join(OWNER));
     Ok(true)
 }
@@ -217,28 +217,36 @@ impl Held {
         &self.checkout
     }
 
-    /// The worktree's git directory (where its index is).
-    pub(super) fn git_dir(&self) -> &Path {
-        self.wt.git_dir()
+    /// A copy of the held index, its modification time too (git judges an
+    /// entry racy by comparing its file's time with the index's, and the
+    /// copy must read as the index does), for git to write
+    /// (`GIT_INDEX_FILE`) while this process holds the index
+    /// ([`super::read_tree::write_held`]). Removed when dropped.
+    pub(super) fn copy_index(&self) -> Result<IndexCopy> {
+        let path = self.wt.git_dir().join(INDEX_COPY);
+        crate::signals::track_temp(&path);
+        let copy = IndexCopy(path);
+        let copied = std::fs::copy(&self.index_path, copy.path())
+            .and_then(|_| std::fs::metadata(&self.index_path)?.modified())
+            .and_then(|modified| {
+                let file = std::fs::OpenOptions::new().write(true).open(copy.path())?;
+                file.set_modified(modified)
+            });
+        copied.map_err(|e| Error::io("could not copy", &self.index_path, e))?;
+        Ok(copy)
     }
 
-    /// The index file held.
-    pub(super) fn index_path(&self) -> &Path {
-        &self.index_path
-    }
-
-    /// The index held replaced by the file `written` (another process's
-    /// index, written while this one held the lock): its bytes and its
-    /// modification time (git judges racy entries by the index's time)
-    /// written into the lock file, which is then committed as git commits
-    /// its lock. The lock file stays the one the marker names throughout,
-    /// so a kill part way leaves a lock the next sync recognises as its
-    /// own, and the index as it was.
-    pub(super) fn replace_with(self, written: &Path) -> Result<()> {
+    /// The index held replaced by the `copy` git wrote: its bytes and its
+    /// modification time written into the lock file, which is then
+    /// committed as git commits its lock. The lock file stays the one the
+    /// marker names throughout, so a kill part way leaves a lock the next
+    /// sync recognises as its own, and the index as it was.
+    pub(super) fn replace_with(self, copy: IndexCopy) -> Result<()> {
         use std::io::Write;
         let Held {
             mut lock, owner, ..
         } = self;
+        let written = copy.path();
         let failed = |e: std::io::Error| Error::io("could not put in place", written, e);
         let bytes = std::fs::read(written).map_err(failed)?;
         let modified = std::fs::metadata(written)
@@ -253,6 +261,27 @@ impl Held {
             .map_err(|e| Error::Repository(format!("could not write the index: {}", e.error)))?;
         drop(owner);
         Ok(())
+    }
+}
+
+/// The copy of a held index git writes ([`Held::copy_index`]), in the
+/// worktree's git directory; a killed sync may leave it (the next one
+/// writes over it, or removes it with the lock it left).
+pub const INDEX_COPY: &str = "loop-sync-index.copy";
+
+/// A copy of a held index ([`Held::copy_index`]), removed when dropped.
+pub(super) struct IndexCopy(std::path::PathBuf);
+
+impl IndexCopy {
+    pub(super) fn path(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for IndexCopy {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+        crate::signals::untrack_temp(&self.0);
     }
 }
 

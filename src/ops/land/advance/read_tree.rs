@@ -65,38 +65,18 @@ pub(super) fn write_held(
     old: ObjectId,
     new: ObjectId,
 ) -> Result<Wrote> {
-    let copy = held.git_dir().join(INDEX_COPY);
     let checkout = held.checkout().to_path_buf();
-    crate::signals::track_temp(&copy);
-    let wrote = copy_index(held.index_path(), &copy)
-        .map_err(|e| Error::io("could not copy", held.index_path(), e))
-        .and_then(|()| two_way(&checkout, Some(&copy), old, new, false));
-    let outcome = match wrote {
-        Ok(Ok(())) => held.replace_with(&copy).map(|()| Wrote::Done),
+    let copy = held.copy_index()?;
+    let wrote = two_way(&checkout, Some(copy.path()), old, new, false);
+    match wrote {
+        Ok(Ok(())) => held.replace_with(copy).map(|()| Wrote::Done),
         Ok(Err(failure)) => {
-            drop(held);
+            drop((copy, held));
             failed(repo, branch, &checkout, (old, new), failure)
         }
         Err(e) => Err(e),
-    };
-    let _ = std::fs::remove_file(&copy);
-    crate::signals::untrack_temp(&copy);
-    outcome
+    }
 }
-
-/// `index` copied to `copy`, its modification time too: git judges an
-/// entry racy by comparing its file's time with the index's, and the copy
-/// must read as the index does.
-fn copy_index(index: &Path, copy: &Path) -> std::io::Result<()> {
-    std::fs::copy(index, copy)?;
-    let modified = std::fs::metadata(index)?.modified()?;
-    let file = std::fs::OpenOptions::new().write(true).open(copy)?;
-    file.set_modified(modified)
-}
-
-/// The copy of a held index git writes ([`write_held`]), in the worktree's
-/// git directory; a killed sync may leave it (the next one writes over it).
-pub const INDEX_COPY: &str = "loop-sync-index.copy";
 
 /// What git's `failure` to write the checkout (its files partly written or
 /// not) comes to.
