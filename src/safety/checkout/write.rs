@@ -123,38 +123,80 @@ fn stage(repo: &gix::Repository, git_dir: &Path, checkout: &Path, steps: &[Step]
             continue;
         };
         let dest = checkout.join(gix::path::from_bstr(step.path.as_bstr()).ok()?);
-        if nearest_dir(&dest)?.dev() != dev {
+        let (near, meta) = nearest_dir(&dest)?;
+        if meta.dev() != dev {
             return None;
         }
         let blob = repo.find_blob(id).ok()?;
         let temp = git_dir.join(format!("loop-land-{}-{n}.tmp", std::process::id()));
         crate::signals::track_temp(&temp);
-        let file = std::fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .mode(if executable { 0o777 } else { 0o666 })
-            .open(&temp);
-        let Ok(mut file) = file else {
+        let mode = if executable { 0o777 } else { 0o666 };
+        let file = unnamed_then_linked(&near, &temp, mode, &blob.data)
+            .or_else(|| named(&temp, mode, &blob.data));
+        let Some(file) = file else {
             crate::signals::untrack_temp(&temp);
             return None;
         };
-        let wrote = file.write_all(&blob.data);
         temps.0.push(Some(Staged {
             temp: Some(temp),
             file,
         }));
-        wrote.ok()?;
     }
     Some(temps)
 }
 
-/// The metadata of the nearest existing directory at or above `path`'s
-/// parent.
-fn nearest_dir(path: &Path) -> Option<std::fs::Metadata> {
+/// A file made unnamed (`O_TMPFILE`) in `dir`, the directory it goes to
+/// (or the nearest one above it that exists), with `mode` less the umask,
+/// holding `data`, then linked at `temp`. Its inode is the filesystem's to
+/// place near `dir`, as for a file git writes there; made in the git
+/// directory instead, every written file's inode would crowd that
+/// directory's block group, which ext4 without a journal searches past
+/// each recently deleted inode to allocate the next. Nothing is left
+/// behind if it stops before the link. `None` when the filesystem or the
+/// kernel cannot (then [`named`]).
+fn unnamed_then_linked(dir: &Path, temp: &Path, mode: u32, data: &[u8]) -> Option<std::fs::File> {
+    use rustix::fs::{AtFlags, CWD, linkat};
+    use std::os::fd::AsRawFd;
+    let mut file = std::fs::OpenOptions::new()
+        .write(true)
+        .custom_flags(rustix::fs::OFlags::TMPFILE.bits() as i32)
+        .mode(mode)
+        .open(dir)
+        .ok()?;
+    file.write_all(data).ok()?;
+    // Linked by descriptor where allowed, else through `/proc`.
+    let by_fd = linkat(&file, "", CWD, temp, AtFlags::EMPTY_PATH);
+    let linked = by_fd.or_else(|_| {
+        let proc = format!("/proc/self/fd/{}", file.as_raw_fd());
+        linkat(CWD, proc.as_str(), CWD, temp, AtFlags::SYMLINK_FOLLOW)
+    });
+    linked.ok().map(|()| file)
+}
+
+/// A file made at `temp` (which must not exist), with `mode` less the
+/// umask, holding `data`.
+fn named(temp: &Path, mode: u32, data: &[u8]) -> Option<std::fs::File> {
+    let mut file = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(mode)
+        .open(temp)
+        .ok()?;
+    if file.write_all(data).is_err() {
+        drop(file);
+        let _ = std::fs::remove_file(temp);
+        return None;
+    }
+    Some(file)
+}
+
+/// The nearest existing directory at or above `path`'s parent, and its
+/// metadata.
+fn nearest_dir(path: &Path) -> Option<(PathBuf, std::fs::Metadata)> {
     let mut dir = path.parent();
     while let Some(d) = dir {
         if let Ok(meta) = d.symlink_metadata() {
-            return meta.is_dir().then_some(meta);
+            return meta.is_dir().then(|| (d.to_path_buf(), meta));
         }
         dir = d.parent();
     }
