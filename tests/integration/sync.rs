@@ -768,3 +768,30 @@ fn a_sync_git_writes_holds_the_runs_index_from_the_branchs_move_until_its_index_
     assert!(!admin.join("loop-sync-index.copy").exists());
     assert!(!admin.join("index.lock").exists());
 }
+
+/// A `--strategy merge` sync killed after the branch moved is finished by
+/// the next sync, whatever strategy that one is asked for, and reported
+/// with the strategy it was made with (read from the branch's reflog).
+#[test]
+fn a_finished_interrupted_sync_reports_the_strategy_it_was_made_with() {
+    let repo = setup();
+    repo.create("m").ok();
+    commit(&repo, &repo.wt("m"), "own", "m\n");
+    commit(&repo, &repo.root, "g", "main g\n");
+    let killed = TestRepo::output(
+        repo.command()
+            .env("GIT_LOOP_TEST_CRASH", "land-after-ref")
+            .args(["sync", "m", "--strategy", "merge"]),
+    );
+    assert_ne!(killed.code, 0, "{}", killed.stderr);
+    let run = repo.run(["--json", "sync", "m", "--strategy", "rebase"]);
+    run.ok();
+    let doc = run.json();
+    let s = doc.find_id("synced", "m");
+    assert_eq!(s["strategy"], "merge", "{s}");
+    assert!(
+        s["notes"][0].as_str().unwrap().contains("interrupted"),
+        "{s}"
+    );
+    assert_eq!(status(&repo, "m").trim(), "");
+}

@@ -183,7 +183,7 @@ fn finish_interrupted(env: &Env<'_>, entry: &Entry, out: &mut Notes<'_>) -> Resu
         from: before,
         to: tip,
         onto: onto.unwrap_or(tip),
-        strategy: env.strategy,
+        strategy: strategy_of_move(ctx, &original).unwrap_or(env.strategy),
         trash_ref: kept,
         gate: None,
         problems: vec![format!(
@@ -205,6 +205,18 @@ fn finish_interrupted(env: &Env<'_>, entry: &Entry, out: &mut Notes<'_>) -> Resu
     }
     drop(lock);
     Ok(Some(synced))
+}
+
+/// The strategy the sync that moved `full` last was made with, from its
+/// reflog line (`git-loop sync <id> with <base> (<strategy>)`, as
+/// [`move_branch`] writes it); `None` when the line says none.
+fn strategy_of_move(ctx: &Ctx, full: &str) -> Option<SyncStrategy> {
+    let newest = crate::git::refs::reflog(ctx.repo.gix(), full)
+        .into_iter()
+        .next()?;
+    let message = String::from_utf8_lossy(&newest.message).into_owned();
+    let (_, last) = message.trim_end().rsplit_once('(')?;
+    SyncStrategy::parse(last.strip_suffix(')')?)
 }
 
 /// The synced tip of `entry` onto `onto`, in the merger's memory, and the
