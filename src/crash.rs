@@ -49,6 +49,9 @@
 //! `land-built` (`land`: the landing built, persisted and gated, the target
 //! not yet moved; a test moves the target there with `:until:`).
 //!
+//! `sync-index-held` (`sync`: the run's index locked and marked as the
+//! sync's, its branch not yet moved).
+//!
 //! None of these variables is meant for users; all are documented in the README so
 //! nobody is surprised by them.
 

@@ -858,6 +858,9 @@ enum Found {
     /// At its synced tip, its worktree not (wholly) updated: a kill between
     /// the branch's move and the worktree's update.
     Unfinished(String),
+    /// At its old tip, its worktree as it was but for its index's lock: a
+    /// kill after the sync locked the index and before the branch moved.
+    LockedAtOld,
     /// Anything else: a failure.
     Wrong(String),
 }
@@ -919,6 +922,8 @@ fn found(repo: &TestRepo, base: &str, run: &Before) -> Found {
     if tip == run.old {
         return if follows {
             Found::Old
+        } else if status == run.status && op.as_deref() == Some("index.lock") {
+            Found::LockedAtOld
         } else {
             Found::Wrong(format!("at its old tip, its worktree changed: {}", shown()))
         };
@@ -1002,6 +1007,10 @@ fn kill_round(round: usize, delay: Duration, group: bool, tally: &mut Tally) -> 
     for run in &fixture.runs {
         match found(repo, &fixture.base, run) {
             Found::Old => tally.count("after a kill: a run at its old tip", 1),
+            Found::LockedAtOld => tally.count(
+                "after a kill: a run at its old tip, its index locked (before the move)",
+                1,
+            ),
             Found::Synced => tally.count("after a kill: a run synced", 1),
             Found::Unfinished(why) => {
                 let lock = if why.contains("index.lock") {

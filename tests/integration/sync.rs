@@ -795,3 +795,49 @@ fn a_finished_interrupted_sync_reports_the_strategy_it_was_made_with() {
     );
     assert_eq!(status(&repo, "m").trim(), "");
 }
+
+/// A sync killed after it locked a run's index and before it moved the
+/// branch leaves that lock (marked as the sync's, beside it): the next sync
+/// recognises it as a dead sync's that held nothing yet, removes it, and
+/// syncs the run — also when the branch's last move was a sync that
+/// finished (so its reflog names a sync).
+#[test]
+fn a_lock_a_killed_sync_took_before_the_move_is_cleared_by_the_next_sync() {
+    let repo = setup();
+    repo.create("l").ok();
+    commit(&repo, &repo.wt("l"), "own", "l\n");
+    let admin = admin_dir(&repo, "l");
+    for (round, file) in ["g", "h"].into_iter().enumerate() {
+        commit(&repo, &repo.root, file, &format!("main {file}\n"));
+        let before = tip(&repo, "loop/l");
+        let killed = TestRepo::output(
+            repo.command()
+                .env("GIT_LOOP_TEST_CRASH", "sync-index-held")
+                .args(["sync", "l"]),
+        );
+        assert_ne!(killed.code, 0, "{}", killed.stderr);
+        assert_eq!(tip(&repo, "loop/l"), before, "round {round}: nothing moved");
+        assert!(admin.join("index.lock").exists(), "round {round}");
+        let run = repo.run(["--json", "sync", "l"]);
+        run.ok();
+        let doc = run.json();
+        let s = doc.find_id("synced", "l");
+        assert_eq!(s.text("from"), before, "round {round}: {s}");
+        assert_eq!(
+            std::fs::read_to_string(repo.wt("l").join(file)).unwrap(),
+            format!("main {file}\n")
+        );
+        assert_eq!(status(&repo, "l").trim(), "", "round {round}");
+        assert!(!admin.join("index.lock").exists(), "round {round}");
+    }
+    // A lock no sync marked (a git command's) is never removed.
+    commit(&repo, &repo.root, "i", "main i\n");
+    std::fs::write(admin.join("index.lock"), "").unwrap();
+    let run = repo.run(["--json", "sync", "l"]);
+    run.code(1);
+    assert_eq!(
+        run.json().find_id("skipped", "l")["code"],
+        "operation-in-progress"
+    );
+    assert!(admin.join("index.lock").exists());
+}
