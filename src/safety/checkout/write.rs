@@ -7,8 +7,11 @@
 //! The order, and why:
 //! 1. **staged**: each new file's content is written to a temporary file in
 //!    the checkout's git directory (never among the user's files), with
-//!    mode `0666` or `0777` less the umask, as git creates them. A failure
-//!    here changes nothing.
+//!    mode `0666` or `0777` less the umask, as git creates them. The file
+//!    is made unnamed (`O_TMPFILE`) in the directory it goes to and then
+//!    linked into the git directory, so the filesystem places its inode
+//!    where it places a file git writes there (a plain temporary file
+//!    where it cannot). A failure here changes nothing.
 //! 2. **the files**, while a signal waits ([`crate::signals::RollbackWindow`]:
 //!    Ctrl-C lands after the index, never between two files): the deleted
 //!    paths are unlinked (and the directories they leave empty removed, as
