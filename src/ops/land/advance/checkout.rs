@@ -125,10 +125,13 @@ fn claim(git_dir: &Path, lock_path: &Path) -> Option<Owner> {
     };
     owner.file.try_lock().ok()?;
     let meta = std::fs::symlink_metadata(lock_path).ok()?;
-    // Not synced to disk: a marker a crash of the machine loses (or leaves
-    // empty) names no lock, and the lock is then named for a person to
-    // clear, never cleared.
-    writeln!(file, "{} {}", meta.dev(), meta.ino()).ok()?;
+    // One write (a kill leaves all of it or none), not synced to disk: a
+    // marker a crash of the machine loses (or leaves empty) names no lock,
+    // and the lock is then named for a person to clear, never cleared. So
+    // is a lock whose process was killed in the few system calls between
+    // taking it and this write.
+    file.write_all(format!("{} {}\n", meta.dev(), meta.ino()).as_bytes())
+        .ok()?;
     Some(owner)
 }
 
