@@ -1083,8 +1083,9 @@ fn kill_round(round: usize, delay: Duration, group: bool, tally: &mut Tally) -> 
         tally.fail(
             "the next sync did not finish or undo a killed sync",
             &format!(
-                "round {round} ({how}, {delay:?}): {}: {state:?}; after the kill: {was:?}; the next sync said: {said} {}",
+                "round {round} ({how}, {delay:?}): {}: {state:?}; after the kill: {was:?}; its sync marker names its index lock: {}; the next sync said: {said} {}",
                 run.id,
+                marker_names_lock(repo, &repo.wt(&run.id)),
                 next.stderr.trim()
             ),
         );
