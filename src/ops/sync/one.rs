@@ -84,12 +84,6 @@ pub(super) fn sync_one(env: &Env<'_>, entry: &Entry, out: &mut Notes<'_>) -> Res
 fn attempt(env: &Env<'_>, entry: &Entry, out: &mut Notes<'_>) -> Step<Synced> {
     let ctx = env.ctx;
     let branch = entry.branch();
-    // A lock a killed sync took and left before it moved anything.
-    if !env.dry_run
-        && let Some(tip) = ctx.repo.branch_target(&branch)?
-    {
-        advance::clear_left_lock(&ctx.repo, &branch, tip)?;
-    }
     if let Some(finished) = finish_interrupted(env, entry, out)? {
         return Ok(Ok(finished));
     }

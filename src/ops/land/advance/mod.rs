@@ -265,26 +265,6 @@ pub fn left_unfinished(repo: &Repo, branch: &str, tip: ObjectId) -> Result<Optio
     unfinished::landing(repo, branch, tip, &checkout, &index)
 }
 
-/// The index lock a killed sync left on the checkout of `branch` (at
-/// `tip`) when it left nothing unfinished there — killed after taking the
-/// lock and before moving the branch, or after a sync that finished — is
-/// removed: it is the sync's own (see [`checkout::Owner`]: its marker's
-/// `flock` free, naming that very lock file) and it held nothing yet.
-/// `true`: removed. A sync left unfinished is [`finish_sync`]'s.
-pub fn clear_left_lock(repo: &Repo, branch: &str, tip: ObjectId) -> Result<bool> {
-    let Place::At(checkout) = place(repo, branch)? else {
-        return Ok(false);
-    };
-    if !checkout::stale_owned_lock(&checkout)? {
-        return Ok(false);
-    }
-    let index = crate::git::repo::read_index(&crate::git::repo::open_worktree(&checkout)?)?;
-    if unfinished::landing(repo, branch, tip, &checkout, &index)?.is_some() {
-        return Ok(false);
-    }
-    checkout::clear_stale_lock(&checkout)
-}
-
 /// A sync's move of `branch` to `tip` whose checkout did not follow (the
 /// process killed between the two: see [`unfinished`]), finished now: when
 /// the branch's newest reflog line is that sync's move from `before`, and
@@ -416,6 +396,12 @@ fn move_and_follow(
     let mut held = None;
     if let (Move::Rewrite { .. }, Some(path)) = (how, &checked) {
         held = checkout::hold(path, true)?;
+        // A lock a killed sync took and left before it moved anything
+        // (the check above found the branch at `old` and nothing
+        // unfinished): its own, holding nothing yet; removed, then taken.
+        if held.is_none() && checkout::clear_stale_lock(path)? {
+            held = checkout::hold(path, true)?;
+        }
         if held.is_some() {
             crate::crash::point("sync-index-held");
         }
